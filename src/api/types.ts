@@ -1,0 +1,37 @@
+/**
+ * The API client surface the rest of docops codes against (implemented in src/api/client.ts).
+ * Everything that talks to the API goes through this; the one write path is `request` with a
+ * non-GET method, called only from src/core/apply.ts.
+ */
+import type { HttpMethod } from '../core/plan.js';
+
+export interface ListEnvelope<T> {
+  next?: { page: string };
+  count: number;
+  items: T[];
+}
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T | undefined;
+  headers: Record<string, string>;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  /** One HTTP call with retries per the retry policy. Throws ApiError on a final failure. */
+  request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** GET and return the body. */
+  get<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T>;
+  /** Every item of a paginated list, page by page (limit=1000). A failed page throws: never a short list. */
+  paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T>;
+  /** All items of a paginated list. */
+  listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]>;
+  close(): Promise<void>;
+}

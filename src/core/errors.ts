@@ -1,0 +1,78 @@
+/**
+ * The few typed errors docops raises. One top-level handler (src/cli/main.ts) maps them to exit codes;
+ * everything else is a bug and exits 1 with its stack at debug level.
+ */
+
+export const EXIT = { ok: 0, error: 1, changesPending: 2, safetyRefused: 3 } as const;
+
+/** A position in a manifest or config file; line and column are 1-based. */
+export interface SourcePos {
+  file: string;
+  line: number;
+  column: number;
+}
+
+export interface ValidationIssue extends SourcePos {
+  message: string;
+  /** JSON-pointer-like path inside the document, e.g. "/spec/members/3/email". */
+  path?: string;
+}
+
+export function formatIssue(i: ValidationIssue): string {
+  return `${i.file}:${i.line}:${i.column}: ${i.message}`;
+}
+
+export class DocopsError extends Error {
+  readonly exitCode: number = EXIT.error;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Manifests or config did not validate. Carries every issue found, never just the first. */
+export class ValidationError extends DocopsError {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(`${issues.length} validation error${issues.length === 1 ? '' : 's'}:\n` + issues.map(formatIssue).join('\n'));
+  }
+}
+
+/** Bad command line or configuration that has no file position. */
+export class UsageError extends DocopsError {}
+
+/** An HTTP call failed for good (after retries). Never carries the token. */
+export class ApiError extends DocopsError {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number | undefined,
+    readonly apiMessage: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options);
+  }
+}
+
+/** Live state could not be matched to manifests unambiguously (e.g. two teams with one title). */
+export class ConflictError extends DocopsError {}
+
+/** The safety gate refused the plan. */
+export class SafetyError extends DocopsError {
+  override readonly exitCode: number = EXIT.safetyRefused;
+  constructor(readonly violations: { rule: string; message: string }[]) {
+    super('safety gate refused the plan:\n' + violations.map((v) => `- [${v.rule}] ${v.message}`).join('\n'));
+  }
+}
+
+/** Some steps of an apply failed; the others ran. */
+export class ApplyError extends DocopsError {
+  constructor(readonly failures: { stepId: string; message: string }[], readonly skipped: string[]) {
+    super(
+      `${failures.length} step(s) failed, ${skipped.length} skipped because they depend on a failed step:\n` +
+        failures.map((f) => `- ${f.stepId}: ${f.message}`).join('\n'),
+    );
+  }
+}
+
+/** A saved plan no longer matches the manifests or the live state it was computed from. */
+export class StalePlanError extends DocopsError {}

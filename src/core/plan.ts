@@ -1,0 +1,119 @@
+/**
+ * The plan is plain data: an ordered list of steps, each carrying the HTTP requests apply will send.
+ * Rendering (text/markdown/json) and applying only read it, so a saved plan can be applied exactly.
+ *
+ * Ids that only exist after an earlier step ran are written as reference strings
+ * `<<ref:STEP_ID.OUTPUT>>` (see `ref()`), anywhere in a request path or body; apply substitutes them.
+ */
+
+export type Action = 'create' | 'update' | 'delete';
+
+/**
+ * Phases run in this order. `prune` = deleting live objects no manifest mentions (only when prune is on);
+ * `delete` = deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).
+ */
+export const PHASES = ['create', 'update', 'delete', 'prune'] as const;
+export type Phase = (typeof PHASES)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path below the API base, starting with `/`, e.g. `/orgs/o1/teams`. May contain refs. */
+  path: string;
+  body?: unknown;
+  /** Values to keep from the response body for later steps: output name → dotted path in the body (e.g. `id`). */
+  capture?: Record<string, string>;
+}
+
+export interface Step {
+  /** Unique within the plan and stable for the same inputs, e.g. `Team/org1/platform#create`. */
+  id: string;
+  action: Action;
+  phase: Phase;
+  kind: string;
+  org: string;
+  /** The object's identity as the manifest names it (e-mail, title, path …). */
+  key: string;
+  /** Depth in the parent → child hierarchy (see KindDefinition.depth, plus nesting inside a kind). */
+  wave: number;
+  /** Only the managed (compared) fields; null for create (before) and delete (after). Never secrets. */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  /** Step ids that must succeed before this one runs. */
+  dependsOn: string[];
+  requests: RequestSpec[];
+  /** Where the manifest entry behind this step is written, when there is one. */
+  source?: { file: string; line: number; column: number };
+  /** Human note shown in renderings, e.g. "invite by e-mail". */
+  note?: string;
+}
+
+export interface UnmanagedObject {
+  kind: string;
+  org: string;
+  key: string;
+  id?: string;
+}
+
+export interface PlanWarning {
+  kind: string;
+  org: string;
+  key: string;
+  message: string;
+}
+
+export interface Plan {
+  formatVersion: 1;
+  steps: Step[];
+  unmanaged: UnmanagedObject[];
+  warnings: PlanWarning[];
+}
+
+export function emptyPlan(): Plan {
+  return { formatVersion: 1, steps: [], unmanaged: [], warnings: [] };
+}
+
+const REF_RE = /<<ref:([^>.]+(?:\.[^>.]+)*?)\.([A-Za-z0-9_]+)>>/g;
+
+/** A reference to output `output` of step `stepId`, resolved when the plan is applied. */
+export function ref(stepId: string, output = 'id'): string {
+  return `<<ref:${stepId}.${output}>>`;
+}
+
+export function isRef(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('<<ref:');
+}
+
+/** Every (stepId, output) referenced anywhere in a value. */
+export function refsIn(value: unknown): { stepId: string; output: string }[] {
+  const out: { stepId: string; output: string }[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(REF_RE)) out.push({ stepId: m[1]!, output: m[2]! });
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(value);
+  return out;
+}
+
+/** Replace every ref in a value using `lookup`; throws when an output is unknown. */
+export function resolveRefs<T>(value: T, lookup: (stepId: string, output: string) => string): T {
+  const visit = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(REF_RE, (_m, s: string, o: string) => lookup(s, o));
+    if (Array.isArray(v)) return v.map(visit);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
+    return v;
+  };
+  return visit(value) as T;
+}
+
+export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
+  const out: Record<string, Record<Action, number>> = {};
+  for (const s of plan.steps) {
+    const c = (out[s.kind] ??= { create: 0, update: 0, delete: 0 });
+    c[s.action]++;
+  }
+  return out;
+}

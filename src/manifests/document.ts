@@ -1,0 +1,16 @@
+/** A parsed manifest document, as produced by the loader (src/manifests/load.ts). */
+import type { SourcePos } from '../core/errors.js';
+
+export interface ManifestDocument {
+  file: string;
+  /** 0-based index of the document inside its file. */
+  index: number;
+  apiVersion: string;
+  kind: string;
+  metadata: { organization: string; [k: string]: unknown };
+  /** Top-level `prune: true` beside `kind`: delete live objects of this kind no manifest mentions. */
+  prune?: boolean;
+  spec: Record<string, unknown>;
+  /** Position of a node inside this document, by path (e.g. ['spec','members',3,'email']); falls back to the nearest parent. */
+  pos(path: (string | number)[]): SourcePos;
+}

@@ -1,10 +1,12 @@
 /**
- * The pipeline: manifests → desired state → fetch live (memoised, concurrent) → pure diff → ordered plan.
+ * The pipeline: desired state → fetch live (memoised, concurrent) → pure diff → ordered plan.
  * Dry-run is "stop after computePlan"; only src/core/apply.ts writes.
  */
 import type { ApiClient } from '../api/types.js';
-import type { DesiredEntry, KindDefinition, LiveKindState } from './kind.js';
-import type { Plan } from './plan.js';
+import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState } from './kind.js';
+import { createFetchContext } from './fetch-context.js';
+import { orderSteps } from './order.js';
+import { emptyPlan, type Plan } from './plan.js';
 
 /** Desired state: manifest kind → its entries (all orgs). */
 export type DesiredState = ReadonlyMap<string, DesiredEntry[]>;
@@ -26,9 +28,71 @@ export interface PlanResult {
   live: LiveState;
 }
 
-export declare function computePlan(
-  client: ApiClient,
-  kinds: readonly KindDefinition[],
-  desired: DesiredState,
-  options?: PlanOptions,
-): Promise<PlanResult>;
+/** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
+export function scopes(kinds: readonly KindDefinition[], desired: DesiredState): { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] {
+  const out: { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] = [];
+  const byDepth = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
+  for (const kind of byDepth) {
+    const byOrg = new Map<string, DesiredEntry[]>();
+    for (const e of desired.get(kind.kind) ?? []) {
+      const list = byOrg.get(e.doc.metadata.organization) ?? [];
+      list.push(e);
+      byOrg.set(e.doc.metadata.organization, list);
+    }
+    for (const org of [...byOrg.keys()].sort()) out.push({ kind, org, entries: byOrg.get(org)! });
+  }
+  return out;
+}
+
+/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
+export function pruneResolver(desired: DesiredState, configPrune: Record<string, boolean> = {}) {
+  const docPrune = new Set<string>();
+  for (const [kind, entries] of desired) {
+    for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
+  }
+  return (kind: string, org: string): boolean => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
+}
+
+/** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
+export async function fetchLive(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<LiveState> {
+  const prune = pruneResolver(desired, options.prune);
+  const ctx = createFetchContext(client, prune);
+  const work = scopes(kinds, desired);
+  const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
+  const live: LiveState = new Map();
+  work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]!));
+  return live;
+}
+
+/** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
+export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
+  const prune = pruneResolver(desired, options.prune);
+  const ids = new Map<string, string>();
+  const idKey = (kind: string, org: string, key: string) => `${kind}\u0000${org}\u0000${key}`;
+  for (const state of live.values()) {
+    for (const o of state.objects) if (!ids.has(idKey(o.kind, o.org, o.key))) ids.set(idKey(o.kind, o.org, o.key), o.id);
+  }
+  const diffOptions: DiffOptions = { invite: options.invite === true };
+  const ctx: DiffContext = {
+    prune,
+    options: diffOptions,
+    resolve: (kind, org, key) => ids.get(idKey(kind, org, key)),
+    register: (kind, org, key, idOrRef) => void ids.set(idKey(kind, org, key), idOrRef),
+    live: (kind, org) => live.get(liveKey(kind, org)),
+  };
+  const plan = emptyPlan();
+  for (const { kind, org, entries } of scopes(kinds, desired)) {
+    const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
+    const result = kind.diff(ctx, org, entries, state);
+    plan.steps.push(...result.steps);
+    plan.unmanaged.push(...result.unmanaged);
+    plan.warnings.push(...result.warnings);
+  }
+  plan.steps = orderSteps(plan.steps);
+  return plan;
+}
+
+export async function computePlan(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<PlanResult> {
+  const live = await fetchLive(client, kinds, desired, options);
+  return { plan: diffAll(kinds, desired, live, options), live };
+}

@@ -5,7 +5,7 @@
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import type { PlanWarning, Step, UnmanagedObject } from './plan.js';
+import type { Plan, PlanWarning, Step, UnmanagedObject } from './plan.js';
 
 /** One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes. */
 export interface DesiredEntry<S = Record<string, unknown>> {
@@ -93,6 +93,11 @@ export interface KindDefinition {
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState>;
   /** Pure: desired + live → steps. Must not do I/O. */
   diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult;
+  /**
+   * Rules the safety gate enforces for this kind that no --force overrides (e.g. never remove or demote
+   * the last admin, or the token's own user). Returns one message per violation.
+   */
+  guard?(plan: Plan, live: LiveKindState, org: string, whoami: { id: string; email?: string } | undefined): string[];
   /** Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. */
   export?(org: string, live: LiveKindState): object[];
 }

@@ -1,0 +1,36 @@
+/**
+ * One reconcile, shared by `docops plan`, `docops apply` and the daemon:
+ * load + validate manifests → fetch → diff → plan → [gate → apply].
+ * `mode: 'plan'` stops after the plan (dry-run never reaches the write gateway).
+ */
+import type { ApiClient } from '../api/types.js';
+import { applyPlan, type ApplyOptions, type ApplyReport } from './apply.js';
+import type { KindDefinition } from './kind.js';
+import type { Plan } from './plan.js';
+import { computePlan, type DesiredState, type LiveState, type PlanOptions } from './reconcile.js';
+
+export interface ReconcileInput {
+  client: ApiClient;
+  kinds: readonly KindDefinition[];
+  desired: DesiredState;
+  mode: 'plan' | 'apply';
+  planOptions?: PlanOptions;
+  /** The safety gate; throws SafetyError to refuse. Runs only in apply mode, between plan and apply. */
+  gate?: (plan: Plan, live: LiveState) => Promise<void>;
+  apply?: ApplyOptions;
+}
+
+export interface ReconcileOutcome {
+  plan: Plan;
+  live: LiveState;
+  /** Present in apply mode when the plan had steps. */
+  report?: ApplyReport;
+}
+
+export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOutcome> {
+  const { plan, live } = await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
+  await input.gate?.(plan, live);
+  const report = await applyPlan(input.client, plan, input.apply);
+  return { plan, live, report };
+}

@@ -1,0 +1,145 @@
+/**
+ * Small helpers shared by the resource kinds: step ids, API paths, field comparison and the shape of
+ * exported manifest documents. Nothing here knows about a particular kind.
+ */
+import type { SourcePos } from '../core/errors.js';
+import type { DesiredEntry, LiveObject } from '../core/kind.js';
+import { isRef, type Action, type Phase, type RequestSpec, type Step } from '../core/plan.js';
+
+export const API_VERSION = 'docops/v1';
+
+/**
+ * `${kind}/${org}/${key}#${suffix}`. Characters that would break a `<<ref:…>>` string (`<`, `>`, `%` and
+ * runs of dots) are percent-encoded so that any title can be part of a step id that others reference.
+ */
+export function stepId(kind: string, org: string, key: string, suffix: string): string {
+  const safe = (s: string): string =>
+    s.replace(/[%<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/\.(?=\.)/g, '%2E');
+  return `${safe(kind)}/${safe(org)}/${safe(key)}#${suffix}`;
+}
+
+/** One path segment: ids are URL-encoded, refs are left as they are (apply substitutes them). */
+export function seg(idOrRef: string): string {
+  return isRef(idOrRef) ? idOrRef : encodeURIComponent(idOrRef);
+}
+
+export function orgPath(org: string): string {
+  return `/orgs/${seg(org)}`;
+}
+
+/** Structural equality for JSON-like values (arrays ordered, object key order ignored). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (isRecord(a) && isRecord(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => sameValue(a[k], b[k]));
+  }
+  return false;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export interface FieldChanges {
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  /** Changed field names, in the order of `fields`. */
+  changed: string[];
+}
+
+/**
+ * Compare only the fields the desired spec writes (partial management). `normalise` lets a kind compare
+ * e.g. lists as sets; before/after hold the values as written/read, for the changed fields only.
+ */
+export function changedFields(
+  desired: Record<string, unknown>,
+  live: Record<string, unknown>,
+  fields: readonly string[],
+  normalise: (field: string, value: unknown) => unknown = (_f, v) => v,
+): FieldChanges {
+  const out: FieldChanges = { before: {}, after: {}, changed: [] };
+  for (const f of fields) {
+    if (!(f in desired) || desired[f] === undefined) continue;
+    const want = desired[f];
+    const have = live[f] ?? null;
+    if (sameValue(normalise(f, want), normalise(f, have))) continue;
+    out.before[f] = have;
+    out.after[f] = want;
+    out.changed.push(f);
+  }
+  return out;
+}
+
+/** Copy the listed keys that are present (not undefined) in `from`. */
+export function pick(from: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
+  return out;
+}
+
+export function plainSource(pos: SourcePos): { file: string; line: number; column: number } {
+  return { file: pos.file, line: pos.line, column: pos.column };
+}
+
+/** Build a step with the conventions every kind follows (source copied from the entry, if any). */
+export function makeStep(s: {
+  id: string;
+  action: Action;
+  phase: Phase;
+  kind: string;
+  org: string;
+  key: string;
+  wave: number;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  requests: RequestSpec[];
+  dependsOn?: string[];
+  entry?: DesiredEntry;
+  note?: string;
+}): Step {
+  const step: Step = {
+    id: s.id,
+    action: s.action,
+    phase: s.phase,
+    kind: s.kind,
+    org: s.org,
+    key: s.key,
+    wave: s.wave,
+    before: s.before,
+    after: s.after,
+    dependsOn: [...new Set(s.dependsOn ?? [])].sort(),
+    requests: s.requests,
+  };
+  if (s.entry) step.source = plainSource(s.entry.source);
+  if (s.note !== undefined) step.note = s.note;
+  return step;
+}
+
+/** A manifest document as `export` writes it. */
+export function manifestDoc(kind: string, org: string, spec: Record<string, unknown>): object {
+  return { apiVersion: API_VERSION, kind, metadata: { organization: org }, spec };
+}
+
+/**
+ * Keys for live objects no manifest mentions: the title, made unique with the id when two live objects
+ * share it (so step ids of prune steps stay unique).
+ */
+export function uniqueLiveKeys(objects: readonly LiveObject[]): Map<LiveObject, string> {
+  const count = new Map<string, number>();
+  for (const o of objects) count.set(o.key, (count.get(o.key) ?? 0) + 1);
+  return new Map(objects.map((o) => [o, (count.get(o.key) ?? 0) > 1 ? `${o.key} (${o.id})` : o.key]));
+}
+
+/** Entries of one organisation. */
+export function forOrg(entries: readonly DesiredEntry[], org: string): DesiredEntry[] {
+  return entries.filter((e) => e.org === org);
+}
+
+export function asString(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,13 @@
+/**
+ * The kind registry: every resource kind docops knows, in parent → child order. The core iterates this
+ * list and never tests a kind's name.
+ */
+import type { KindDefinition } from '../core/kind.js';
+import { membersKind } from './members.js';
+import { organizationKind } from './organization.js';
+import { teamKind } from './team.js';
+import { translationKind } from './translation.js';
+
+export const KINDS: readonly KindDefinition[] = [organizationKind, membersKind, teamKind, translationKind];
+
+export { membersKind, organizationKind, teamKind, translationKind };

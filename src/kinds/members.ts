@@ -1,0 +1,211 @@
+/**
+ * Members: organization members by e-mail (case-insensitive). Role changes and SSO marking per member,
+ * invites for missing members batched per organization, removal only under prune.
+ *
+ * Other kinds find members through ctx.resolve('Members', org, email): a live user id, or — for a member
+ * invited in the same plan — a ref to the invite step. That ref only means "exists after that step"
+ * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import { ref, type Step } from '../core/plan.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId } from './common.js';
+import { loadSchema } from './schema.js';
+
+const KIND = 'Members';
+const DEPTH = 10;
+
+export type MemberRole = 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | null;
+
+export interface MemberSpec {
+  /** As written in the manifest (the entry key is the lower-cased form). */
+  email: string;
+  role: MemberRole;
+  sso?: boolean;
+  /** The document's `spec.invite`. */
+  invite?: boolean;
+}
+
+export interface MemberFields {
+  email: string;
+  role: MemberRole;
+  sso: boolean;
+}
+
+export const membersPath = (org: string): string => `${orgPath(org)}/members`;
+
+/** Member list item → live object (key = lower-cased e-mail, id = user id). */
+export function memberObject(org: string, m: unknown): LiveObject | undefined {
+  if (!isRecord(m) || !isRecord(m['user'])) return undefined;
+  const email = m['user']['email'];
+  const id = m['id'] ?? m['user']['id'];
+  if (typeof email !== 'string' || typeof id !== 'string') return undefined;
+  const fields: MemberFields = { email, role: (m['role'] ?? null) as MemberRole, sso: m['sso'] === true };
+  return { kind: KIND, org, key: email.toLowerCase(), id, fields: fields as unknown as Record<string, unknown> };
+}
+
+function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
+  const org = doc.metadata.organization;
+  const invite = doc.spec['invite'] === true;
+  const list = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
+  const out: DesiredEntry[] = [];
+  list.forEach((m: unknown, i) => {
+    if (!isRecord(m) || typeof m['email'] !== 'string') return;
+    const spec: MemberSpec = { email: m['email'], role: (m['role'] ?? null) as MemberRole };
+    if (typeof m['sso'] === 'boolean') spec.sso = m['sso'];
+    if (invite) spec.invite = true;
+    out.push({
+      kind: KIND,
+      org,
+      key: m['email'].toLowerCase(),
+      spec: spec as unknown as Record<string, unknown>,
+      source: doc.pos(['spec', 'members', i]),
+      doc,
+    });
+  });
+  return out;
+}
+
+async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+  const items = await ctx.list(membersPath(org));
+  return { objects: items.map((m) => memberObject(org, m)).filter((o): o is LiveObject => o !== undefined) };
+}
+
+/** Step id of the invite request for one SSO setting; Team uses it through resolve(). */
+export function inviteStepId(org: string, sso: boolean): string {
+  return stepId(KIND, org, sso ? 'invite-sso' : 'invite', 'create');
+}
+
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const byKey = new Map(live.objects.map((o) => [o.key, o]));
+  for (const o of live.objects) ctx.register(KIND, org, o.key, o.id);
+
+  const toInvite = new Map<boolean, DesiredEntry[]>();
+  const wanted = new Set<string>();
+  for (const entry of desired) {
+    wanted.add(entry.key);
+    const spec = entry.spec as unknown as MemberSpec;
+    const current = byKey.get(entry.key);
+    if (!current) {
+      if (spec.invite || ctx.options.invite) {
+        const sso = spec.sso === true;
+        toInvite.set(sso, [...(toInvite.get(sso) ?? []), entry]);
+        ctx.register(KIND, org, entry.key, ref(inviteStepId(org, sso), 'users'));
+      } else {
+        result.warnings.push({ kind: KIND, org, key: entry.key, message: 'not a member; set invite: true to invite' });
+      }
+      continue;
+    }
+    const step = updateStep(org, entry, current, result);
+    if (step) result.steps.push(step);
+  }
+
+  for (const sso of [false, true]) {
+    const entries = toInvite.get(sso);
+    if (entries) result.steps.push(inviteStep(org, sso, entries));
+  }
+
+  for (const o of live.objects) {
+    if (wanted.has(o.key)) continue;
+    if (!ctx.prune(KIND, org)) {
+      result.unmanaged.push({ kind: KIND, org, key: o.key, id: o.id });
+      continue;
+    }
+    const f = o.fields as unknown as MemberFields;
+    result.steps.push(
+      makeStep({
+        id: stepId(KIND, org, o.key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: KIND,
+        org,
+        key: o.key,
+        wave: DEPTH,
+        before: { role: f.role },
+        after: null,
+        requests: [{ method: 'DELETE', path: `${membersPath(org)}/${seg(o.id)}` }],
+        note: 'remove from the organization',
+      }),
+    );
+  }
+  return result;
+}
+
+/** Role change and/or SSO marking of one existing member, as one step (or none when nothing differs). */
+function updateStep(org: string, entry: DesiredEntry, current: LiveObject, result: DiffResult): Step | undefined {
+  const spec = entry.spec as unknown as MemberSpec;
+  const have = current.fields as unknown as MemberFields;
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const path = `${membersPath(org)}/${seg(current.id)}`;
+  const requests: Step['requests'] = [];
+  if (spec.role !== have.role) {
+    before['role'] = have.role;
+    after['role'] = spec.role;
+    requests.push({ method: 'PATCH', path, body: { role: spec.role } });
+  }
+  if (spec.sso === true && !have.sso) {
+    before['sso'] = false;
+    after['sso'] = true;
+    requests.push({ method: 'POST', path: `${path}/sso` });
+  } else if (spec.sso === false && have.sso) {
+    result.warnings.push({ kind: KIND, org, key: entry.key, message: 'is an SSO member; the API cannot unset SSO (left as is)' });
+  }
+  if (requests.length === 0) return undefined;
+  return makeStep({
+    id: stepId(KIND, org, entry.key, 'update'),
+    action: 'update',
+    phase: 'update',
+    kind: KIND,
+    org,
+    key: entry.key,
+    wave: DEPTH,
+    before,
+    after,
+    requests,
+    entry,
+  });
+}
+
+/** One invite request for every missing member with this SSO setting; each address carries its role. */
+function inviteStep(org: string, sso: boolean, entries: DesiredEntry[]): Step {
+  const emails = entries.map((e) => ({ email: (e.spec as unknown as MemberSpec).email, role: (e.spec as unknown as MemberSpec).role }));
+  const first = entries[0];
+  return makeStep({
+    id: inviteStepId(org, sso),
+    action: 'create',
+    phase: 'create',
+    kind: KIND,
+    org,
+    key: sso ? 'invite-sso' : 'invite',
+    wave: DEPTH,
+    before: null,
+    after: { members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), m.role])), sso },
+    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso } }],
+    ...(first ? { entry: first } : {}),
+    note: `invite ${entries.length} by e-mail${sso ? ' as SSO members' : ''}: ${entries.map((e) => e.key).join(', ')}`,
+  });
+}
+
+function exportDocs(org: string, live: LiveKindState): object[] {
+  if (live.objects.length === 0) return [];
+  const members = [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((o) => {
+      const f = o.fields as unknown as MemberFields;
+      return f.sso ? { email: f.email, role: f.role, sso: true } : { email: f.email, role: f.role };
+    });
+  return [manifestDoc(KIND, org, { members })];
+}
+
+export const membersKind: KindDefinition = {
+  kind: KIND,
+  identity: 'e-mail address, case-insensitive',
+  schema: loadSchema('members'),
+  depth: DEPTH,
+  toDesired,
+  fetch,
+  diff,
+  export: exportDocs,
+};

@@ -1,0 +1,251 @@
+/**
+ * Team diff (pure). Per desired team: create (PUT with the existing org members' ids, then one bulk
+ * membership PUT when owners or members invited in this plan are involved), rename by pinned id (PATCH),
+ * and ALL membership changes of one team in ONE bulk PUT {add, remove, memberships}. Live teams no manifest
+ * mentions are listed as unmanaged, or deleted under prune.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
+import { isRef, ref, refsIn, type Step } from '../core/plan.js';
+import { makeStep, seg, stepId, uniqueLiveKeys } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
+
+/** How a team member e-mail is addressed in requests. */
+type MemberRef =
+  | { state: 'live'; id: string }
+  /** Invited in this plan: addressed by e-mail once the invite step ran. */
+  | { state: 'pending'; email: string; dependsOn: string[] }
+  | { state: 'unknown' };
+
+function resolveMember(ctx: DiffContext, org: string, email: string, aux: TeamAux | undefined): MemberRef {
+  const r = ctx.resolve('Members', org, email);
+  if (r !== undefined && isRef(r)) return { state: 'pending', email, dependsOn: refsIn(r).map((x) => x.stepId) };
+  const id = r ?? aux?.orgMembers[email];
+  return id === undefined ? { state: 'unknown' } : { state: 'live', id };
+}
+
+/** `{email: role}` of the given members, for before/after. */
+const roles = (ms: readonly { email: string; role: string }[]): Record<string, string> => Object.fromEntries(ms.map((m) => [m.email, m.role]));
+
+export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const aux = live.aux as unknown as TeamAux | undefined;
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
+  for (const e of stalePins) {
+    result.warnings.push({ kind: TEAM_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  }
+
+  const skipUnknown = (entry: DesiredEntry, m: TeamMemberSpec): void => {
+    result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `${m.email} is not an organization member; not added to the team` });
+  };
+
+  for (const entry of desired) {
+    const current = matched.get(entry);
+    if (current) {
+      result.steps.push(...updateSteps(ctx, org, entry, current, aux, skipUnknown));
+      ctx.register(TEAM_KIND, org, entry.key, current.id);
+    } else {
+      result.steps.push(...createSteps(ctx, org, entry, aux, skipUnknown));
+      ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, 'create')));
+    }
+  }
+
+  // A rename onto the title of a team that stays would make titles ambiguous for the next plan.
+  if (!ctx.prune(TEAM_KIND, org)) {
+    for (const [entry, current] of matched) {
+      const clash = current.key !== entry.key && unmatched.find((o) => o.key === entry.key);
+      if (clash) result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `live team ${clash.id} already has this title` });
+    }
+  }
+
+  const keys = uniqueLiveKeys(unmatched);
+  for (const o of unmatched) {
+    const key = keys.get(o) ?? o.key;
+    if (!ctx.prune(TEAM_KIND, org)) {
+      result.unmanaged.push({ kind: TEAM_KIND, org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(TEAM_KIND, org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: TEAM_KIND,
+        org,
+        key,
+        wave: TEAM_DEPTH,
+        before: { title: o.key },
+        after: null,
+        requests: [{ method: 'DELETE', path: `${teamsPath(org)}/${seg(o.id)}` }],
+      }),
+    );
+  }
+  return result;
+}
+
+function createSteps(
+  ctx: DiffContext,
+  org: string,
+  entry: DesiredEntry,
+  aux: TeamAux | undefined,
+  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void,
+): Step[] {
+  const spec = entry.spec as unknown as TeamSpec;
+  const createId = stepId(TEAM_KIND, org, entry.key, 'create');
+  const body: Record<string, unknown> = { title: spec.title };
+  const after: Record<string, unknown> = { title: spec.title };
+  const ids: string[] = [];
+  const add: string[] = [];
+  const memberships: Record<string, { role: 'owner' }> = {};
+  const dependsOn: string[] = [createId];
+  const included: TeamMemberSpec[] = [];
+  for (const m of spec.members ?? []) {
+    const r = resolveMember(ctx, org, m.email, aux);
+    if (r.state === 'unknown') {
+      skipUnknown(entry, m);
+      continue;
+    }
+    included.push(m);
+    if (r.state === 'live') ids.push(r.id);
+    else {
+      add.push(r.email);
+      dependsOn.push(...r.dependsOn);
+    }
+    if (m.role === 'owner') memberships[r.state === 'live' ? r.id : r.email] = { role: 'owner' };
+  }
+  if (spec.members) {
+    body['members'] = ids;
+    after['members'] = roles(included);
+  }
+  const steps = [
+    makeStep({
+      id: createId,
+      action: 'create',
+      phase: 'create',
+      kind: TEAM_KIND,
+      org,
+      key: entry.key,
+      wave: TEAM_DEPTH,
+      before: null,
+      after,
+      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' } }],
+      entry,
+    }),
+  ];
+  if (add.length > 0 || Object.keys(memberships).length > 0) {
+    const bulk: Record<string, unknown> = {};
+    if (add.length > 0) bulk['add'] = add;
+    if (Object.keys(memberships).length > 0) bulk['memberships'] = memberships;
+    const touched = included.filter((m) => m.role === 'owner' || add.includes(m.email));
+    steps.push(
+      makeStep({
+        id: stepId(TEAM_KIND, org, entry.key, 'members'),
+        action: 'create',
+        phase: 'create',
+        kind: TEAM_KIND,
+        org,
+        key: entry.key,
+        // One wave after the create: it needs the new team's id.
+        wave: TEAM_DEPTH + 1,
+        before: null,
+        after: { members: roles(touched) },
+        requests: [{ method: 'PUT', path: `${teamsPath(org)}/${ref(createId)}/members`, body: bulk }],
+        dependsOn,
+        entry,
+        note: 'owners and members invited in this plan',
+      }),
+    );
+  }
+  return steps;
+}
+
+function updateSteps(
+  ctx: DiffContext,
+  org: string,
+  entry: DesiredEntry,
+  current: LiveObject,
+  aux: TeamAux | undefined,
+  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void,
+): Step[] {
+  const spec = entry.spec as unknown as TeamSpec;
+  const have = current.fields as unknown as TeamFields;
+  const teamPath = `${teamsPath(org)}/${seg(current.id)}`;
+  const steps: Step[] = [];
+  if (have.title !== spec.title) {
+    steps.push(
+      makeStep({
+        id: stepId(TEAM_KIND, org, entry.key, 'update'),
+        action: 'update',
+        phase: 'update',
+        kind: TEAM_KIND,
+        org,
+        key: entry.key,
+        wave: TEAM_DEPTH,
+        before: { title: have.title },
+        after: { title: spec.title },
+        requests: [{ method: 'PATCH', path: teamPath, body: { title: spec.title } }],
+        entry,
+        note: `rename team ${current.id}`,
+      }),
+    );
+  }
+  if (!spec.members) return steps;
+  if (!have.members) throw new Error(`members of team ${current.id} were not fetched (bug in Team.fetch)`);
+
+  const liveByEmail = new Map(have.members.map((m) => [m.email, m]));
+  const wanted = new Set(spec.members.map((m) => m.email));
+  const add: string[] = [];
+  const remove: string[] = [];
+  const memberships: Record<string, { role: string }> = {};
+  const dependsOn: string[] = [];
+  const before: Record<string, string | null> = {};
+  const after: Record<string, string | null> = {};
+  for (const m of spec.members) {
+    const l = liveByEmail.get(m.email);
+    if (l) {
+      if (l.role === m.role) continue;
+      memberships[l.userId] = { role: m.role };
+    } else {
+      const r = resolveMember(ctx, org, m.email, aux);
+      if (r.state === 'unknown') {
+        skipUnknown(entry, m);
+        continue;
+      }
+      const who = r.state === 'live' ? r.id : r.email;
+      add.push(who);
+      if (r.state === 'pending') dependsOn.push(...r.dependsOn);
+      if (m.role === 'owner') memberships[who] = { role: 'owner' };
+    }
+    before[m.email] = l?.role ?? null;
+    after[m.email] = m.role;
+  }
+  for (const l of have.members) {
+    if (wanted.has(l.email)) continue;
+    remove.push(l.userId);
+    before[l.email] = l.role;
+    after[l.email] = null;
+  }
+  if (add.length + remove.length + Object.keys(memberships).length === 0) return steps;
+
+  const body: Record<string, unknown> = {};
+  if (add.length > 0) body['add'] = add;
+  if (remove.length > 0) body['remove'] = remove;
+  if (Object.keys(memberships).length > 0) body['memberships'] = memberships;
+  steps.push(
+    makeStep({
+      id: stepId(TEAM_KIND, org, entry.key, 'members'),
+      action: 'update',
+      phase: 'update',
+      kind: TEAM_KIND,
+      org,
+      key: entry.key,
+      wave: TEAM_DEPTH,
+      before: { members: before },
+      after: { members: after },
+      requests: [{ method: 'PUT', path: `${teamPath}/members`, body }],
+      dependsOn,
+      entry,
+    }),
+  );
+  return steps;
+}

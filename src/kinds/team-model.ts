@@ -1,0 +1,39 @@
+/** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
+import { orgPath } from './common.js';
+
+export const TEAM_KIND = 'Team';
+export const TEAM_DEPTH = 20;
+
+export type TeamRole = 'owner' | 'member';
+
+export interface TeamMemberSpec {
+  /** Lower-cased. */
+  email: string;
+  role: TeamRole;
+}
+
+export interface TeamSpec {
+  title: string;
+  id?: string;
+  /** Absent: membership is not managed. Present (even empty): authoritative. */
+  members?: TeamMemberSpec[];
+}
+
+export interface LiveTeamMember {
+  email: string;
+  userId: string;
+  role: TeamRole;
+}
+
+export interface TeamFields {
+  title: string;
+  /** Only fetched for teams a manifest manages the members of. */
+  members?: LiveTeamMember[];
+}
+
+/** Lookup data of the Team diff: every org member's e-mail (lower-cased) → user id. */
+export interface TeamAux {
+  orgMembers: Record<string, string>;
+}
+
+export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;

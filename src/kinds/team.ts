@@ -1,0 +1,137 @@
+/**
+ * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
+ * The diff lives in team-diff.ts; this file holds the manifest side, fetching and export.
+ */
+import type { DesiredEntry, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { isRecord, manifestDoc, seg } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { memberObject, membersPath } from './members.js';
+import { loadSchema } from './schema.js';
+import { diffTeams } from './team-diff.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamSpec } from './team-model.js';
+
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
+  const org = doc.metadata.organization;
+  const title = String(doc.spec['title'] ?? '');
+  const spec: TeamSpec = { title };
+  if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
+  const raw = doc.spec['members'];
+  if (Array.isArray(raw)) {
+    const seen = new Map<string, number>();
+    spec.members = [];
+    raw.forEach((m: unknown, i) => {
+      if (!isRecord(m) || typeof m['email'] !== 'string') return;
+      const email = m['email'].toLowerCase();
+      const first = seen.get(email);
+      if (first !== undefined) {
+        report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${title}" (first at members[${first}])`);
+        return;
+      }
+      seen.set(email, i);
+      spec.members!.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
+    });
+  }
+  const entry: DesiredEntry = { kind: TEAM_KIND, org, key: title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return [entry];
+}
+
+/** Index of an e-mail in the document's raw members list, for error positions. */
+function memberIndex(doc: ManifestDocument, email: string): number {
+  const raw = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
+  return raw.findIndex((m: unknown) => isRecord(m) && typeof m['email'] === 'string' && m['email'].toLowerCase() === email);
+}
+
+/**
+ * Rules across documents: a pinned id names one team per organization; and when an organization has
+ * Members documents, every team member must be listed there ("team members must be organization members").
+ */
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+  const listed = new Map<string, Set<string>>();
+  for (const m of all.get('Members') ?? []) {
+    const set = listed.get(m.org) ?? new Set<string>();
+    set.add(m.key);
+    listed.set(m.org, set);
+  }
+  const pinned = new Map<string, DesiredEntry>();
+  for (const e of entries) {
+    if (e.id !== undefined) {
+      const other = pinned.get(`${e.org}\u0000${e.id}`);
+      if (other) {
+        report(e.doc.pos(['spec', 'id']), `team id ${e.id} is also pinned by team "${other.key}" (${other.source.file}:${other.source.line})`);
+      } else pinned.set(`${e.org}\u0000${e.id}`, e);
+    }
+    const members = listed.get(e.org);
+    if (!members) continue;
+    for (const m of (e.spec as unknown as TeamSpec).members ?? []) {
+      if (members.has(m.email)) continue;
+      report(
+        e.doc.pos(['spec', 'members', memberIndex(e.doc, m.email), 'email']),
+        `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`,
+      );
+    }
+  }
+}
+
+function teamObject(org: string, t: unknown): LiveObject | undefined {
+  if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
+  const fields: TeamFields = { title: t['title'] };
+  return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields: fields as unknown as Record<string, unknown> };
+}
+
+/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
+export function teamMember(item: unknown): LiveTeamMember | undefined {
+  if (!isRecord(item)) return undefined;
+  const member = memberObject('', item['organization']);
+  if (!member) return undefined;
+  const team = isRecord(item['team']) ? item['team'] : {};
+  return { email: member.key, userId: member.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
+}
+
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+  const [teams, orgMembers] = await Promise.all([ctx.list(teamsPath(org)), ctx.list(membersPath(org))]);
+  const objects = teams.map((t) => teamObject(org, t)).filter((o): o is LiveObject => o !== undefined);
+  const aux: TeamAux = { orgMembers: {} };
+  for (const m of orgMembers) {
+    const o = memberObject(org, m);
+    if (o) aux.orgMembers[o.key] = o.id;
+  }
+  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity).
+  const { matched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const managed = [...matched].filter(([e]) => (e.spec as unknown as TeamSpec).members !== undefined);
+  await Promise.all(
+    managed.map(async ([, o]) => {
+      const items = await ctx.list(`${teamsPath(org)}/${seg(o.id)}/members`);
+      (o.fields as unknown as TeamFields).members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
+    }),
+  );
+  return { objects, aux: aux as unknown as Record<string, unknown> };
+}
+
+function exportDocs(org: string, live: LiveKindState): object[] {
+  return [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
+    .map((o) => {
+      const f = o.fields as unknown as TeamFields;
+      const spec: Record<string, unknown> = { title: f.title, id: o.id };
+      if (f.members) {
+        spec['members'] = [...f.members]
+          .sort((a, b) => a.email.localeCompare(b.email))
+          .map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+      }
+      return manifestDoc(TEAM_KIND, org, spec);
+    });
+}
+
+export const teamKind: KindDefinition = {
+  kind: TEAM_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('team'),
+  depth: TEAM_DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff: diffTeams,
+  export: exportDocs,
+};

@@ -1,0 +1,175 @@
+/**
+ * Translation: organization translation settings, identity by title or pinned id. Create (POST {title}),
+ * rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be changed through the
+ * API: when a manifest writes them, a difference is a warning.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import { ref } from '../core/plan.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, uniqueLiveKeys } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { loadSchema } from './schema.js';
+
+const KIND = 'Translation';
+const DEPTH = 20;
+
+export interface TranslationSpec {
+  title: string;
+  id?: string;
+  languages?: string[];
+}
+
+export interface TranslationFields {
+  title: string;
+  languages: string[];
+}
+
+const translationsPath = (org: string): string => `${orgPath(org)}/translations`;
+
+function toDesired(doc: ManifestDocument): DesiredEntry[] {
+  const spec: TranslationSpec = { title: String(doc.spec['title'] ?? '') };
+  if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
+  if (Array.isArray(doc.spec['languages'])) spec.languages = doc.spec['languages'].map(String);
+  const entry: DesiredEntry = {
+    kind: KIND,
+    org: doc.metadata.organization,
+    key: spec.title,
+    spec: spec as unknown as Record<string, unknown>,
+    source: doc.pos(['spec']),
+    doc,
+  };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return [entry];
+}
+
+function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+  const pinned = new Map<string, DesiredEntry>();
+  for (const e of entries) {
+    if (e.id === undefined) continue;
+    const other = pinned.get(`${e.org}\u0000${e.id}`);
+    if (other) report(e.doc.pos(['spec', 'id']), `translation id ${e.id} is also pinned by "${other.key}" (${other.source.file}:${other.source.line})`);
+    else pinned.set(`${e.org}\u0000${e.id}`, e);
+  }
+}
+
+function translationObject(org: string, t: unknown): LiveObject | undefined {
+  if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
+  const fields: TranslationFields = { title: t['title'], languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [] };
+  return { kind: KIND, org, key: t['title'], id: t['id'], fields: fields as unknown as Record<string, unknown> };
+}
+
+async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+  const items = await ctx.list(translationsPath(org));
+  return { objects: items.map((t) => translationObject(org, t)).filter((o): o is LiveObject => o !== undefined) };
+}
+
+const sorted = (xs: readonly string[]): string[] => [...xs].sort();
+
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
+  for (const e of stalePins) {
+    result.warnings.push({ kind: KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  }
+  for (const entry of desired) {
+    const spec = entry.spec as unknown as TranslationSpec;
+    const current = matched.get(entry);
+    if (!current) {
+      const id = stepId(KIND, org, entry.key, 'create');
+      result.steps.push(
+        makeStep({
+          id,
+          action: 'create',
+          phase: 'create',
+          kind: KIND,
+          org,
+          key: entry.key,
+          wave: DEPTH,
+          before: null,
+          after: { title: spec.title },
+          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' } }],
+          entry,
+        }),
+      );
+      if (spec.languages && spec.languages.length > 0) {
+        result.warnings.push({ kind: KIND, org, key: entry.key, message: 'languages cannot be set through the API; created without them' });
+      }
+      ctx.register(KIND, org, entry.key, ref(id));
+      continue;
+    }
+    ctx.register(KIND, org, entry.key, current.id);
+    const have = current.fields as unknown as TranslationFields;
+    if (spec.languages && !sameValue(sorted(spec.languages), sorted(have.languages))) {
+      result.warnings.push({
+        kind: KIND,
+        org,
+        key: entry.key,
+        message: `languages are [${have.languages.join(', ')}], manifest says [${spec.languages.join(', ')}]; the API cannot change them`,
+      });
+    }
+    if (have.title === spec.title) continue;
+    result.steps.push(
+      makeStep({
+        id: stepId(KIND, org, entry.key, 'update'),
+        action: 'update',
+        phase: 'update',
+        kind: KIND,
+        org,
+        key: entry.key,
+        wave: DEPTH,
+        before: { title: have.title },
+        after: { title: spec.title },
+        requests: [{ method: 'PUT', path: `${translationsPath(org)}/${seg(current.id)}`, body: { title: spec.title } }],
+        entry,
+        note: `rename translation ${current.id}`,
+      }),
+    );
+  }
+
+  const keys = uniqueLiveKeys(unmatched);
+  for (const o of unmatched) {
+    const key = keys.get(o) ?? o.key;
+    if (!ctx.prune(KIND, org)) {
+      result.unmanaged.push({ kind: KIND, org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(KIND, org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: KIND,
+        org,
+        key,
+        wave: DEPTH,
+        before: { title: o.key },
+        after: null,
+        requests: [{ method: 'DELETE', path: `${translationsPath(org)}/${seg(o.id)}` }],
+      }),
+    );
+  }
+  return result;
+}
+
+function exportDocs(org: string, live: LiveKindState): object[] {
+  return [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
+    .map((o) => {
+      const f = o.fields as unknown as TranslationFields;
+      const spec: Record<string, unknown> = { title: f.title, id: o.id };
+      if (f.languages.length > 0) spec['languages'] = f.languages;
+      return manifestDoc(KIND, org, spec);
+    });
+}
+
+export const translationKind: KindDefinition = {
+  kind: KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('translation'),
+  depth: DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff,
+  export: exportDocs,
+};

@@ -1,0 +1,35 @@
+/** One entry point for rendering a plan in the format the user asked for. */
+import type { Plan } from '../core/plan.js';
+import { renderJson } from './json.js';
+import { renderMarkdown } from './markdown.js';
+import { renderText } from './text.js';
+
+export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
+export function isPlanFormat(value: string): value is PlanFormat {
+  return (PLAN_FORMATS as readonly string[]).includes(value);
+}
+
+export interface RenderOptions {
+  /** ANSI colour (text format only). */
+  color?: boolean;
+}
+
+export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOptions = {}): string {
+  switch (format) {
+    case 'text':
+      return renderText(plan, { color: options.color ?? false });
+    case 'markdown':
+      return renderMarkdown(plan);
+    case 'json':
+      return renderJson(plan);
+  }
+}
+
+export { renderText } from './text.js';
+export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
+export { renderJson, parsePlanJson } from './json.js';
+export { renderApplyReport } from './apply-report.js';
+export type { ApplyResult } from './apply-report.js';
+export { shouldColor, createColors } from './ansi.js';

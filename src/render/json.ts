@@ -1,0 +1,163 @@
+/**
+ * The stable JSON form of a plan (2-space indent; plan/step/request keys in a fixed order, free-form values such
+ * as before/after/body with sorted keys) and its strict parser, so a saved plan round-trips exactly.
+ */
+import { UsageError } from '../core/errors.js';
+import { PHASES } from '../core/plan.js';
+import type { Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+
+const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture'] as const;
+const SOURCE_KEYS = ['file', 'line', 'column'] as const;
+const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
+const WARNING_KEYS = ['kind', 'org', 'key', 'message'] as const;
+const ACTIONS = ['create', 'update', 'delete'] as const;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Free-form data with object keys sorted, recursively. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(obj).sort().map((k) => [k, sortedKeys(obj[k])]));
+  }
+  return value;
+}
+
+/** Copy `obj` with `keys` first in that order (values mapped by `map`), then any other keys sorted. */
+function ordered(obj: object, keys: readonly string[], map: (key: string, v: unknown) => unknown = (_k, v) => sortedKeys(v)): object {
+  const rec = obj as Record<string, unknown>;
+  const rest = Object.keys(rec).filter((k) => !keys.includes(k)).sort();
+  return Object.fromEntries([...keys, ...rest].filter((k) => rec[k] !== undefined).map((k) => [k, map(k, rec[k])]));
+}
+
+function stablePlan(plan: Plan): object {
+  return ordered(plan, PLAN_KEYS, (k, v) => {
+    if (k === 'steps') return (v as Step[]).map(stableStep);
+    if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
+    if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
+    return sortedKeys(v);
+  });
+}
+
+function stableStep(step: Step): object {
+  return ordered(step, STEP_KEYS, (k, v) => {
+    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS));
+    if (k === 'source') return ordered(v as object, SOURCE_KEYS);
+    return sortedKeys(v);
+  });
+}
+
+export function renderJson(plan: Plan): string {
+  return JSON.stringify(stablePlan(plan), null, 2) + '\n';
+}
+
+// ---- parsing -------------------------------------------------------------------------------------------------
+
+class Shape {
+  constructor(private readonly problems: string[]) {}
+  fail(at: string, message: string): void {
+    this.problems.push(`${at}: ${message}`);
+  }
+  object(v: unknown, at: string, allowed: readonly string[]): v is Record<string, unknown> {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) {
+      this.fail(at, 'expected an object');
+      return false;
+    }
+    for (const k of Object.keys(v)) if (!allowed.includes(k)) this.fail(`${at}.${k}`, 'unknown field');
+    return true;
+  }
+  string(v: unknown, at: string, optional = false): void {
+    if (optional && v === undefined) return;
+    if (typeof v !== 'string') this.fail(at, 'expected a string');
+  }
+  int(v: unknown, at: string, min: number): void {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min) this.fail(at, `expected an integer ≥ ${min}`);
+  }
+  oneOf(v: unknown, at: string, values: readonly string[]): void {
+    if (typeof v !== 'string' || !values.includes(v)) this.fail(at, `expected one of ${values.join(', ')}`);
+  }
+  array(v: unknown, at: string): v is unknown[] {
+    if (Array.isArray(v)) return true;
+    this.fail(at, 'expected an array');
+    return false;
+  }
+  recordOrNull(v: unknown, at: string): void {
+    if (v !== null && (!v || typeof v !== 'object' || Array.isArray(v))) this.fail(at, 'expected an object or null');
+  }
+}
+
+function checkRequest(s: Shape, r: unknown, at: string): void {
+  if (!s.object(r, at, REQUEST_KEYS)) return;
+  s.oneOf(r.method, `${at}.method`, METHODS);
+  if (typeof r.path !== 'string' || !r.path.startsWith('/')) s.fail(`${at}.path`, 'expected a string starting with /');
+  if (r.capture !== undefined && s.object(r.capture, `${at}.capture`, Object.keys(r.capture as object))) {
+    for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
+  }
+}
+
+function checkStep(s: Shape, st: unknown, at: string): void {
+  if (!s.object(st, at, STEP_KEYS)) return;
+  for (const k of ['id', 'kind', 'org', 'key'] as const) s.string(st[k], `${at}.${k}`);
+  s.oneOf(st.action, `${at}.action`, ACTIONS);
+  s.oneOf(st.phase, `${at}.phase`, PHASES);
+  s.int(st.wave, `${at}.wave`, 0);
+  s.recordOrNull(st.before, `${at}.before`);
+  s.recordOrNull(st.after, `${at}.after`);
+  if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
+  if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
+  if (st.source !== undefined && s.object(st.source, `${at}.source`, SOURCE_KEYS)) {
+    s.string(st.source.file, `${at}.source.file`);
+    s.int(st.source.line, `${at}.source.line`, 1);
+    s.int(st.source.column, `${at}.source.column`, 1);
+  }
+  s.string(st.note, `${at}.note`, true);
+}
+
+/** Parse and validate a JSON plan; throws UsageError listing every shape problem found. */
+export function parsePlanJson(text: string): Plan {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`plan is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const problems: string[] = [];
+  const s = new Shape(problems);
+  if (s.object(data, 'plan', PLAN_KEYS)) {
+    if (data.formatVersion !== 1) s.fail('plan.formatVersion', `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
+    if (s.array(data.steps, 'plan.steps')) {
+      data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));
+      const ids = new Set<string>();
+      for (const st of data.steps as Step[]) {
+        if (ids.has(st.id)) s.fail('plan.steps', `duplicate step id ${st.id}`);
+        ids.add(st.id);
+      }
+      for (const st of data.steps as Step[]) {
+        for (const d of Array.isArray(st.dependsOn) ? st.dependsOn : []) {
+          if (!ids.has(d)) s.fail(`plan.steps[${st.id}].dependsOn`, `unknown step ${d}`);
+        }
+      }
+    }
+    if (s.array(data.unmanaged, 'plan.unmanaged')) {
+      data.unmanaged.forEach((u, i) => {
+        if (!s.object(u, `plan.unmanaged[${i}]`, UNMANAGED_KEYS)) return;
+        for (const k of ['kind', 'org', 'key'] as const) s.string(u[k], `plan.unmanaged[${i}].${k}`);
+        s.string(u.id, `plan.unmanaged[${i}].id`, true);
+      });
+    }
+    if (s.array(data.warnings, 'plan.warnings')) {
+      data.warnings.forEach((w, i) => {
+        if (!s.object(w, `plan.warnings[${i}]`, WARNING_KEYS)) return;
+        for (const k of WARNING_KEYS) s.string(w[k], `plan.warnings[${i}].${k}`);
+      });
+    }
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 20);
+    const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : '';
+    throw new UsageError(`not a valid docops plan:\n${shown.join('\n')}${more}`);
+  }
+  return data as unknown as Plan;
+}

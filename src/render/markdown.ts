@@ -1,0 +1,149 @@
+/**
+ * Markdown rendering for pull-request comments: a per-kind summary table, then per-kind `<details>` blocks with
+ * field-level changes in `diff` fences. GitHub rejects comments over 65,536 characters, so details are cut to a
+ * budget and a note says how many steps were left out.
+ */
+import type { Plan, Step } from '../core/plan.js';
+import { stepCounts } from '../core/plan.js';
+import { ACTION_SYMBOL, NO_CHANGES, fieldChanges, formatField, stepLabel, summaryLine, totals } from './values.js';
+
+export const MARKDOWN_MAX_LENGTH = 65_536;
+
+export interface MarkdownOptions {
+  /** Hard cap on the output length (characters). Default: GitHub's comment limit. */
+  maxLength?: number;
+  /** Title heading. */
+  title?: string;
+}
+
+const VALUE_MAX = 300;
+const MAX_LISTED = 100;
+
+/** Escape text for inline Markdown/HTML (table cells, list items, <summary>). */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|#~])/g, '\\$1')
+    .replace(/\r?\n/g, ' ');
+}
+
+/** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
+function stepDiffLines(step: Step): string[] {
+  const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
+  const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
+  if (step.action === 'create') {
+    for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatField(f, v, VALUE_MAX)}`);
+  } else if (step.action === 'update') {
+    for (const ch of fieldChanges(step.before, step.after)) {
+      if (ch.before !== undefined) lines.push(`-     ${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX)}`);
+      if (ch.after !== undefined) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
+    }
+  }
+  // A fence is closed by a line of backticks; values never start a line, but keep runs short anyway.
+  return lines.map((l) => l.replace(/```/g, '`\u200b`\u200b`'));
+}
+
+const counts = (c: { create: number; update: number; delete: number }): string =>
+  `${c.create} to add, ${c.update} to change, ${c.delete} to delete`;
+
+/** Appends chunks while they fit in the budget. */
+class Budget {
+  readonly parts: string[] = [];
+  private used = 0;
+  constructor(private readonly limit: number) {}
+  fits(text: string, reserve = 0): boolean {
+    return this.used + text.length + reserve <= this.limit;
+  }
+  add(text: string): void {
+    this.parts.push(text);
+    this.used += text.length;
+  }
+  tryAdd(text: string, reserve = 0): boolean {
+    if (!this.fits(text, reserve)) return false;
+    this.add(text);
+    return true;
+  }
+}
+
+function truncationNote(shown: number, total: number): string {
+  return (
+    `> **Note:** details truncated to stay under the ${MARKDOWN_MAX_LENGTH.toLocaleString('en-US')}-character comment limit: ` +
+    `${shown} of ${total} steps shown. Run \`docops plan --format text\` for the full plan.\n`
+  );
+}
+
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const maxLength = options.maxLength ?? MARKDOWN_MAX_LENGTH;
+  const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
+  const budget = new Budget(maxLength);
+  budget.add(`### ${options.title ?? 'docops plan'}\n\n`);
+
+  if (plan.steps.length === 0) {
+    budget.add(`${NO_CHANGES}\n\n`);
+  } else {
+    const t = totals(plan.steps);
+    const rows = Object.entries(stepCounts(plan)).map(
+      ([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`,
+    );
+    budget.add(
+      `**${summaryLine(t)}**\n\n| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n` +
+        `${rows.join('\n')}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |\n\n`,
+    );
+  }
+
+  if (plan.warnings.length > 0) {
+    const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
+    if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
+    budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join('\n')}\n\n`, reserve);
+  }
+
+  // Per-kind details, in plan order of first appearance; stop at the first step that does not fit.
+  const byKind = new Map<string, Step[]>();
+  for (const s of plan.steps) {
+    const list = byKind.get(s.kind);
+    if (list) list.push(s);
+    else byKind.set(s.kind, [s]);
+  }
+  const stepCountByKind = stepCounts(plan);
+  let shown = 0;
+  let truncated = false;
+  for (const [kind, steps] of byKind) {
+    const c = stepCountByKind[kind] ?? { create: 0, update: 0, delete: 0 };
+    const open = `<details><summary>${escapeMarkdown(kind)}: ${counts(c)}</summary>\n\n\`\`\`diff\n`;
+    const close = '```\n\n</details>\n\n';
+    if (!budget.fits(open + close, reserve)) {
+      truncated = true;
+      break;
+    }
+    const body: string[] = [];
+    let bodyLength = 0;
+    for (const step of steps) {
+      const text = stepDiffLines(step).join('\n') + '\n';
+      if (!budget.fits(open + close, reserve + bodyLength + text.length)) {
+        truncated = true;
+        break;
+      }
+      body.push(text);
+      bodyLength += text.length;
+      shown++;
+    }
+    if (body.length > 0) budget.add(open + body.join('') + close);
+    if (truncated) break;
+  }
+
+  if (plan.unmanaged.length > 0) {
+    const n = plan.unmanaged.length;
+    const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(stepLabel(u))}`);
+    if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
+    const section =
+      `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +
+      `${items.join('\n')}\n\n</details>\n\n`;
+    if (!budget.tryAdd(section, reserve)) budget.tryAdd(`_Unmanaged: ${n} live objects not in any manifest (left alone)._\n\n`, reserve);
+  }
+
+  if (truncated) budget.add(truncationNote(shown, plan.steps.length));
+  return budget.parts.join('').trimEnd() + '\n';
+}

@@ -1,0 +1,63 @@
+/** Terraform-like plain-text rendering of a plan, for terminals and CI logs. */
+import type { Plan, Step } from '../core/plan.js';
+import { createColors } from './ansi.js';
+import type { Colors } from './ansi.js';
+import { ACTION_SYMBOL, NO_CHANGES, fieldChanges, formatField, stepLabel, summaryLine, totals } from './values.js';
+
+export interface TextOptions {
+  color?: boolean;
+  /** At most this many unmanaged objects are listed by name (the rest are counted). */
+  maxUnmanaged?: number;
+}
+
+const INDENT = '  ';
+const FIELD_INDENT = '      ';
+
+function colorFor(c: Colors, action: Step['action']): (t: string) => string {
+  return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
+}
+
+function stepLines(step: Step, c: Colors): string[] {
+  const paint = colorFor(c, step.action);
+  const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
+  const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
+  if (step.action === 'create') {
+    for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatField(field, value)}`);
+  } else if (step.action === 'update') {
+    for (const ch of fieldChanges(step.before, step.after)) {
+      const before = ch.before === undefined ? '(unset)' : formatField(ch.field, ch.before);
+      const after = ch.after === undefined ? '(removed)' : formatField(ch.field, ch.after);
+      lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
+    }
+  }
+  return lines;
+}
+
+export function renderText(plan: Plan, options: TextOptions = {}): string {
+  const c = createColors(options.color ?? false);
+  const maxUnmanaged = options.maxUnmanaged ?? 50;
+  const out: string[] = [];
+
+  if (plan.steps.length === 0) {
+    out.push(c.green(NO_CHANGES));
+  } else {
+    out.push('docops will perform the following actions:', '');
+    for (const step of plan.steps) out.push(...stepLines(step, c));
+    out.push('', c.bold(summaryLine(totals(plan.steps))));
+  }
+
+  if (plan.unmanaged.length > 0) {
+    const n = plan.unmanaged.length;
+    out.push('', `Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone; enable prune to delete):`);
+    for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ''}`);
+    if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
+  }
+
+  if (plan.warnings.length > 0) {
+    out.push('', c.yellow('Warnings:'));
+    for (const w of plan.warnings) out.push(`${INDENT}${c.yellow('!')} ${stepLabel(w)}: ${w.message}`);
+  }
+
+  return out.join('\n') + '\n';
+}

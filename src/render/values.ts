@@ -1,0 +1,99 @@
+/**
+ * Shared formatting of plan values for the human renderers: refs become "(known after apply)", secret-looking
+ * fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
+ * field-level changes are computed for updates.
+ */
+import { isRef } from '../core/plan.js';
+import type { Step } from '../core/plan.js';
+
+export const KNOWN_AFTER_APPLY = '(known after apply)';
+export const SENSITIVE = '(sensitive)';
+
+const SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
+const REF_ONLY_RE = /^<<ref:[^>]+>>$/;
+const REF_ANY_RE = /<<ref:[^>]+>>/g;
+
+export function isSecretField(name: string): boolean {
+  return SECRET_FIELD_RE.test(name);
+}
+
+/** Replace refs and mask secret-looking keys, recursively, so the value is safe and readable to print. */
+function sanitize(value: unknown): unknown {
+  if (typeof value === 'string') return isRef(value) ? value.replace(REF_ANY_RE, KNOWN_AFTER_APPLY) : value;
+  if (Array.isArray(value)) return value.map(sanitize);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, isSecretField(k) && v !== null && v !== undefined ? SENSITIVE : sanitize(v)]),
+    );
+  }
+  return value;
+}
+
+/** One value as a short string: JSON for data, bare "(known after apply)" for a pure ref. */
+export function formatValue(value: unknown, maxLength = 400): string {
+  if (typeof value === 'string' && REF_ONLY_RE.test(value)) return KNOWN_AFTER_APPLY;
+  if (value === undefined) return '(unset)';
+  const text = JSON.stringify(sanitize(value)) ?? String(value);
+  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+
+/** Format a field's value, masking it whole when the field name looks secret. */
+export function formatField(field: string, value: unknown, maxLength?: number): string {
+  if (value !== undefined && value !== null && isSecretField(field)) return SENSITIVE;
+  return formatValue(value, maxLength);
+}
+
+/** Key-order-insensitive equality of plain JSON-like data. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const ka = Object.keys(a as object);
+    const kb = Object.keys(b as object);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.hasOwn(b as object, k) && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
+  }
+  return false;
+}
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Fields that differ between before and after (after's key order first, then fields only before has). */
+export function fieldChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null): FieldChange[] {
+  const b = before ?? {};
+  const a = after ?? {};
+  const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
+  return fields.filter((f) => !sameValue(b[f], a[f])).map((field) => ({ field, before: b[field], after: a[field] }));
+}
+
+export const stepLabel = (s: { kind: string; org: string; key: string }): string => `${s.kind} ${s.org}/${s.key}`;
+
+export const ACTION_SYMBOL: Record<Step['action'], string> = { create: '+', update: '~', delete: '-' };
+
+export interface Totals {
+  add: number;
+  change: number;
+  delete: number;
+}
+
+export function totals(steps: readonly Step[]): Totals {
+  const t: Totals = { add: 0, change: 0, delete: 0 };
+  for (const s of steps) {
+    if (s.action === 'create') t.add++;
+    else if (s.action === 'update') t.change++;
+    else t.delete++;
+  }
+  return t;
+}
+
+export const summaryLine = (t: Totals): string => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete.`;
+
+export const NO_CHANGES = 'No changes. Live state matches the manifests.';

@@ -1,0 +1,28 @@
+/** What a CLI command declares: its flags and help text, and how it runs once the flags are parsed. */
+import type { Logger } from '../log.js';
+import type { FlagSpecs, GlobalOptions, ParsedValues } from './args.js';
+import type { CliIO } from './io.js';
+
+export interface CommandContext {
+  io: CliIO;
+  logger: Logger;
+  global: GlobalOptions;
+  values: ParsedValues;
+  /** Run at the end of the command, last registered first (closes the client, stops the sandbox). */
+  onCleanup(fn: () => Promise<void> | void): void;
+  /** Known secret values (the token); the top-level handler scrubs them from error messages. */
+  addSecret(value: string): void;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line for `docops --help`. */
+  summary: string;
+  usage: string;
+  /** A paragraph for `docops <command> --help`. */
+  description: string;
+  /** Command-specific flags; the global flags are added to every command. */
+  flags: FlagSpecs;
+  examples: string[];
+  run(ctx: CommandContext): Promise<number>;
+}

@@ -1,0 +1,40 @@
+/**
+ * The API client a command talks to: an in-process sandbox (--sandbox / --sandbox-state) or the real API with a
+ * token from --token-file or DOCOPS_TOKEN. Cleanup (client, sandbox) is registered on the command context.
+ */
+import type { ApiClient } from '../api/types.js';
+import { UsageError } from '../core/errors.js';
+import type { CommandContext } from './command.js';
+import { createClient, resolveApiSettings, startSandbox } from './wiring.js';
+
+export async function connect(ctx: CommandContext): Promise<ApiClient> {
+  const { global, io, logger } = ctx;
+  let settings: { baseUrl: string; token: string };
+  if (global.sandbox) {
+    const sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      seed: 'demo',
+      ...(global.sandboxState !== undefined ? { stateFile: global.sandboxState } : {}),
+    });
+    ctx.onCleanup(() => sandbox.close());
+    logger.info({ url: sandbox.url, stateFile: global.sandboxState }, 'started in-process sandbox');
+    settings = { baseUrl: sandbox.url, token: sandbox.token };
+  } else {
+    if (global.tokenFile === undefined && !io.env.DOCOPS_TOKEN) {
+      throw new UsageError(
+        'no API token: set DOCOPS_TOKEN, pass --token-file FILE, or add --sandbox to try docops against a local sandbox',
+      );
+    }
+    settings = await resolveApiSettings({
+      ...(global.apiUrl !== undefined ? { apiUrl: global.apiUrl } : {}),
+      ...(global.tokenFile !== undefined ? { tokenFile: global.tokenFile } : {}),
+      env: io.env,
+    });
+  }
+  ctx.addSecret(settings.token);
+  const client = await createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger });
+  ctx.onCleanup(() => client.close());
+  logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');
+  return client;
+}

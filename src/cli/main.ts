@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * The docops command line. `main` is callable in-process (tests pass string-collecting streams); run as a
+ * program it sets process.exitCode. Exactly one place turns errors into exit codes: reportError.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../core/errors.js';
+import { createLogger } from '../log.js';
+import type { Logger } from '../log.js';
+import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
+import type { CommandContext, CommandSpec } from './command.js';
+import { applyCommand } from './commands/apply.js';
+import { planCommand } from './commands/plan.js';
+import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
+import { validateCommand } from './commands/validate.js';
+import { commandHelp, mainHelp } from './help.js';
+import { processIO } from './io.js';
+import type { CliIO } from './io.js';
+import { reportError } from './report-error.js';
+import { packageVersion } from './version.js';
+
+export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand];
+
+const HELP_ENTRIES = [...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })), { name: 'sandbox', summary: SANDBOX_SUMMARY }];
+
+interface RunState {
+  logger?: Logger;
+  secrets: string[];
+  cleanups: (() => Promise<void> | void)[];
+}
+
+async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new UsageError('missing command. Run `docops --help` for the commands.');
+  if (name === '-h' || name === '--help' || (name === 'help' && rest.length === 0)) {
+    io.stdout.write(mainHelp(HELP_ENTRIES));
+    return 0;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
+  if (name === 'sandbox') return runSandbox(rest, io);
+
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) {
+    const near = closestFlag(name, HELP_ENTRIES.map((c) => c.name));
+    const hint = near ? ` Did you mean \`docops ${near}\`?` : '';
+    throw new UsageError(`unknown command "${name}".${hint} Commands: ${HELP_ENTRIES.map((c) => c.name).join(', ')}.`);
+  }
+
+  const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS });
+  if (values.help === true) {
+    io.stdout.write(commandHelp(spec));
+    return 0;
+  }
+  const global = globalOptions(values, io.env);
+  const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
+  state.logger = logger;
+  const ctx: CommandContext = {
+    io,
+    logger,
+    global,
+    values,
+    onCleanup: (fn) => void state.cleanups.push(fn),
+    addSecret: (s) => void state.secrets.push(s),
+  };
+  return spec.run(ctx);
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const state: RunState = { secrets: [], cleanups: [] };
+  let code: number;
+  try {
+    code = await dispatch(argv, io, state);
+  } catch (err) {
+    code = reportError(err, io, state);
+  }
+  // Close the client and stop the sandbox whatever happened; a cleanup failure fails an otherwise good run.
+  for (const fn of state.cleanups.reverse()) {
+    try {
+      await fn();
+    } catch (err) {
+      if (code === 0) code = reportError(err, io, state);
+      else state.logger?.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed');
+    }
+  }
+  return code;
+}
+
+function isDirectRun(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isDirectRun()) {
+  process.exitCode = await main(process.argv.slice(2));
+}

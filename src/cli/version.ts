@@ -1,0 +1,7 @@
+import { readFileSync } from 'node:fs';
+
+/** The package version, read from package.json (two levels up from both src/cli and dist/cli). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+  return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+}

@@ -1,0 +1,216 @@
+/**
+ * docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
+ * validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
+ * Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { validateDetailed } from 'node-cron';
+import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import type { Env } from '../manifests/interpolate.js';
+import { parseYamlFile } from '../manifests/parse.js';
+import { validateWithSchema } from '../manifests/schema.js';
+import { configSchema } from './config-schema.js';
+
+export type DaemonMode = 'apply' | 'plan';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface DaemonConfig {
+  /** Absolute path of the config file ('' when built without one, e.g. in tests). */
+  configFile: string;
+  /** Absolute manifests directory. */
+  manifestsDir: string;
+  apiUrl?: string;
+  /** Absolute path of the token file; without it the token comes from DOCOPS_TOKEN. */
+  tokenFile?: string;
+  concurrency: number;
+  schedule?: string;
+  mode: DaemonMode;
+  prune: Record<string, boolean>;
+  invite: boolean;
+  listen: ListenAddress;
+  /** POST /reconcile is disabled without it. */
+  reconcileSecret?: string;
+  debounceMs: number;
+  retry: { initialMs: number; maxMs: number };
+  shutdownGraceMs: number;
+  safety?: Record<string, unknown>;
+  journalDir?: string;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+  /** Run against an in-process sandbox (demo seed) instead of apiUrl. */
+  sandbox: boolean;
+}
+
+/** Command-line flags that override the file (and the environment). */
+export interface ConfigOverrides {
+  apiUrl?: string;
+  listen?: string;
+  sandbox?: boolean;
+}
+
+export const CONFIG_DEFAULTS = {
+  concurrency: 8,
+  mode: 'apply',
+  listen: '0.0.0.0:8080',
+  debounceMs: 500,
+  retry: { initialMs: 1000, maxMs: 300_000 },
+  shutdownGraceMs: 30_000,
+  logLevel: 'info',
+} as const;
+
+/** Environment variable → config field it overrides. */
+export const ENV_OVERRIDES = {
+  DOCOPS_API_URL: 'apiUrl',
+  DOCOPS_MANIFESTS: 'manifests',
+  DOCOPS_MODE: 'mode',
+  DOCOPS_SCHEDULE: 'schedule',
+  DOCOPS_LISTEN: 'listen',
+  DOCOPS_CONCURRENCY: 'concurrency',
+  DOCOPS_RECONCILE_SECRET: 'reconcileSecret',
+} as const;
+
+type RawConfig = Record<string, unknown>;
+
+export async function loadDaemonConfig(file: string, options: { env: Env; overrides?: ConfigOverrides; cwd?: string }): Promise<DaemonConfig> {
+  const configFile = resolve(options.cwd ?? process.cwd(), file);
+  let text: Buffer;
+  try {
+    text = await readFile(configFile);
+  } catch (err) {
+    throw new UsageError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const parsed = parseYamlFile(file, text, { env: options.env });
+  const issues = [...parsed.issues];
+  const doc = parsed.documents[0];
+  if (parsed.documents.length > 1) {
+    const extra = parsed.documents[1]!;
+    issues.push({ ...extra.pos([]), message: 'the config file must hold one YAML document' });
+  }
+  let raw: RawConfig = {};
+  if (doc) {
+    issues.push(...validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos));
+    if (issues.length === 0) {
+      raw = doc.value as RawConfig;
+      issues.push(...semanticIssues(raw, (path) => doc.keyPos(path)));
+    }
+  }
+  const { values: fromEnv, problems } = envOverrides(options.env);
+  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined) {
+    issues.push({ ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }), message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)' });
+  }
+  const cliProblems = options.overrides?.listen !== undefined && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+  if (problems.length > 0 || cliProblems.length > 0) {
+    throw new UsageError(['invalid configuration:', ...issues.map(formatIssue), ...problems, ...cliProblems].join('\n'));
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const base = dirname(configFile);
+  const cwd = options.cwd ?? process.cwd();
+  const merged: RawConfig = { ...raw, ...fromEnv };
+  const secret = await readSecret(raw, base, fromEnv.reconcileSecret as string | undefined);
+  const overrides = options.overrides ?? {};
+  const str = (k: string): string | undefined => (typeof merged[k] === 'string' ? (merged[k] as string) : undefined);
+  const apiUrl = overrides.apiUrl ?? str('apiUrl');
+  const tokenFile = str('tokenFile');
+  const schedule = str('schedule');
+  const journalDir = str('journalDir');
+  const retry = (raw.retry ?? {}) as { initialMs?: number; maxMs?: number };
+  return {
+    configFile,
+    // A directory from the environment is relative to the working directory, one from the file to the file.
+    manifestsDir: fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
+    ...(apiUrl !== undefined ? { apiUrl } : {}),
+    ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
+    concurrency: (merged.concurrency as number | undefined) ?? CONFIG_DEFAULTS.concurrency,
+    ...(schedule !== undefined ? { schedule } : {}),
+    mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
+    prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
+    invite: raw.invite === true,
+    listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
+    ...(secret !== undefined ? { reconcileSecret: secret } : {}),
+    debounceMs: (raw.debounceMs as number | undefined) ?? CONFIG_DEFAULTS.debounceMs,
+    retry: { initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs, maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs },
+    shutdownGraceMs: (raw.shutdownGraceMs as number | undefined) ?? CONFIG_DEFAULTS.shutdownGraceMs,
+    ...(raw.safety !== undefined ? { safety: raw.safety as Record<string, unknown> } : {}),
+    ...(journalDir !== undefined ? { journalDir: resolve(base, journalDir) } : {}),
+    logLevel: (raw.logLevel as DaemonConfig['logLevel'] | undefined) ?? CONFIG_DEFAULTS.logLevel,
+    sandbox: overrides.sandbox === true,
+  };
+}
+
+/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
+export function parseListen(value: string): ListenAddress | undefined {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
+  if (!m) return undefined;
+  const port = Number(m[3]);
+  if (port > 65535) return undefined;
+  return { host: m[1] ?? m[2]!, port };
+}
+
+/** Checks JSON Schema cannot express: cron syntax, port range, secret given twice, retry bounds. */
+function semanticIssues(raw: RawConfig, at: (path: string[]) => { file: string; line: number; column: number }): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (typeof raw.schedule === 'string') {
+    const problem = cronProblem(raw.schedule);
+    if (problem) issues.push({ ...at(['schedule']), message: `schedule: ${problem}` });
+  }
+  if (typeof raw.listen === 'string' && !parseListen(raw.listen)) issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
+  if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
+    issues.push({ ...at(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
+  }
+  const retry = raw.retry as { initialMs?: number; maxMs?: number } | undefined;
+  if (retry?.initialMs !== undefined && retry.maxMs !== undefined && retry.maxMs < retry.initialMs) {
+    issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
+  }
+  return issues;
+}
+
+/** node-cron's own validation, with its field-level reason. */
+export function cronProblem(expression: string): string | undefined {
+  const result = validateDetailed(expression);
+  if (result.valid) return undefined;
+  const why = result.errors.map((e) => e.message).join('; ');
+  return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ''}`;
+}
+
+function envOverrides(env: Env): { values: RawConfig; problems: string[] } {
+  const values: RawConfig = {};
+  const problems: string[] = [];
+  const schema = configSchema() as { properties: Record<string, object> };
+  for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    let value: unknown = text;
+    if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
+    const where = { file: name, line: 1, column: 1 };
+    const found = validateWithSchema(value, schema.properties[field]!, () => where, field);
+    const shown = field === 'reconcileSecret' ? '' : `=${text}`;
+    for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
+    if (field === 'schedule') {
+      const problem = cronProblem(text);
+      if (problem) problems.push(`${name}: ${problem}`);
+    }
+    if (field === 'listen' && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+    values[field] = value;
+  }
+  return { values, problems };
+}
+
+async function readSecret(raw: RawConfig, base: string, fromEnv: string | undefined): Promise<string | undefined> {
+  if (fromEnv !== undefined) return fromEnv;
+  if (typeof raw.reconcileSecret === 'string') return raw.reconcileSecret;
+  if (typeof raw.reconcileSecretFile !== 'string') return undefined;
+  const path = resolve(base, raw.reconcileSecretFile);
+  let secret: string;
+  try {
+    secret = (await readFile(path, 'utf8')).trim();
+  } catch (err) {
+    throw new UsageError(`cannot read reconcileSecretFile ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
+  return secret;
+}

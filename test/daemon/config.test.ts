@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError, ValidationError } from '../../src/core/errors.js';
+import { loadDaemonConfig, parseListen } from '../../src/daemon/config.js';
+
+function configFile(text: string): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'docops-config-'));
+  const file = join(dir, 'docops.yaml');
+  writeFileSync(file, text);
+  return { dir, file };
+}
+
+describe('loadDaemonConfig', () => {
+  it('resolves paths against the config file and fills defaults', async () => {
+    const { dir, file } = configFile('manifests: ./manifests\ntokenFile: secrets/token\nschedule: "*/5 * * * *"\nprune: { Team: true }\n');
+    const config = await loadDaemonConfig(file, { env: {} });
+    expect(config.manifestsDir).toBe(join(dir, 'manifests'));
+    expect(config.tokenFile).toBe(join(dir, 'secrets/token'));
+    expect(config).toMatchObject({
+      mode: 'apply',
+      concurrency: 8,
+      schedule: '*/5 * * * *',
+      prune: { Team: true },
+      invite: false,
+      listen: { host: '0.0.0.0', port: 8080 },
+      debounceMs: 500,
+      retry: { initialMs: 1000, maxMs: 300000 },
+      sandbox: false,
+    });
+    expect(config.reconcileSecret).toBeUndefined();
+  });
+
+  it('reports every problem at once with file:line:column', async () => {
+    const { file } = configFile(['manifests: ./m', 'mode: dry', 'schedule: "61 * * * *"', 'bogus: 1', 'safety: 3', ''].join('\n'));
+    const error = await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues;
+    expect(issues.map((i) => `${i.line}:${i.column}`).sort()).toEqual(['2:7', '4:1', '5:9']);
+    expect(issues.find((i) => i.line === 2)?.message).toMatch(/mode/);
+    expect(issues.find((i) => i.line === 4)?.message).toMatch(/bogus/);
+  });
+
+  it('checks the cron expression and retry bounds once the schema passes', async () => {
+    const { file } = configFile(['manifests: ./m', 'schedule: "61 * * * *"', 'retry: { initialMs: 10, maxMs: 5 }', ''].join('\n'));
+    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => [i.line, i.message.split(':')[0]])).toEqual([
+      [2, 'schedule'],
+      [3, 'retry.maxMs'],
+    ]);
+    expect(error.message).toMatch(/docops\.yaml:2:\d+: schedule: "61 \* \* \* \*" is not a valid cron expression/);
+  });
+
+  it('interpolates ${VAR} and lets DOCOPS_* variables and flags override the file', async () => {
+    const { file } = configFile('manifests: ./m\napiUrl: ${API}\nmode: apply\nlisten: 127.0.0.1:9000\n');
+    const config = await loadDaemonConfig(file, {
+      env: { API: 'https://file.example/v1', DOCOPS_MODE: 'plan', DOCOPS_CONCURRENCY: '3', DOCOPS_MANIFESTS: 'elsewhere', DOCOPS_RECONCILE_SECRET: 's'.repeat(20) },
+      overrides: { listen: '127.0.0.1:0' },
+      cwd: '/work-dir',
+    });
+    expect(config).toMatchObject({ apiUrl: 'https://file.example/v1', mode: 'plan', concurrency: 3, listen: { host: '127.0.0.1', port: 0 }, reconcileSecret: 's'.repeat(20) });
+    expect(config.manifestsDir).toBe('/work-dir/elsewhere');
+  });
+
+  it('rejects bad environment values without echoing the secret', async () => {
+    const { file } = configFile('manifests: ./m\n');
+    const error = (await loadDaemonConfig(file, { env: { DOCOPS_MODE: 'yolo', DOCOPS_CONCURRENCY: 'many', DOCOPS_RECONCILE_SECRET: 'short-secret' } }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toMatch(/DOCOPS_MODE=yolo/);
+    expect(error.message).toMatch(/DOCOPS_CONCURRENCY=many/);
+    expect(error.message).toMatch(/DOCOPS_RECONCILE_SECRET: /);
+    expect(error.message).not.toMatch(/short-secret/);
+  });
+
+  it('requires a manifests directory from the file or the environment', async () => {
+    const { file } = configFile('mode: plan\n');
+    await expect(loadDaemonConfig(file, { env: {} })).rejects.toThrow(/manifests: required/);
+    await expect(loadDaemonConfig(file, { env: { DOCOPS_MANIFESTS: '/m' } })).resolves.toMatchObject({ manifestsDir: '/m' });
+  });
+
+  it('reads the reconcile secret from a file next to the config', async () => {
+    const { dir, file } = configFile('manifests: ./m\nreconcileSecretFile: secret.txt\n');
+    writeFileSync(join(dir, 'secret.txt'), 'a-long-enough-secret-value\n');
+    expect((await loadDaemonConfig(file, { env: {} })).reconcileSecret).toBe('a-long-enough-secret-value');
+  });
+
+  it('parses HOST:PORT', () => {
+    expect(parseListen('0.0.0.0:8080')).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(parseListen('[::1]:0')).toEqual({ host: '::1', port: 0 });
+    expect(parseListen('localhost')).toBeUndefined();
+    expect(parseListen('h:70000')).toBeUndefined();
+  });
+});

@@ -7,8 +7,19 @@ import { UsageError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { createClient, resolveApiSettings, startSandbox } from './wiring.js';
 
+/** Fail fast, before any manifest is read, when there is no way to authenticate. */
+export function requireCredentials(ctx: CommandContext): void {
+  const { global, io } = ctx;
+  if (!global.sandbox && global.tokenFile === undefined && !io.env.DOCOPS_TOKEN) {
+    throw new UsageError(
+      'no API token: set DOCOPS_TOKEN, pass --token-file FILE, or add --sandbox to try docops against a local sandbox',
+    );
+  }
+}
+
 export async function connect(ctx: CommandContext): Promise<ApiClient> {
   const { global, io, logger } = ctx;
+  requireCredentials(ctx);
   let settings: { baseUrl: string; token: string };
   if (global.sandbox) {
     const sandbox = await startSandbox({
@@ -21,11 +32,6 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
     logger.info({ url: sandbox.url, stateFile: global.sandboxState }, 'started in-process sandbox');
     settings = { baseUrl: sandbox.url, token: sandbox.token };
   } else {
-    if (global.tokenFile === undefined && !io.env.DOCOPS_TOKEN) {
-      throw new UsageError(
-        'no API token: set DOCOPS_TOKEN, pass --token-file FILE, or add --sandbox to try docops against a local sandbox',
-      );
-    }
     settings = await resolveApiSettings({
       ...(global.apiUrl !== undefined ? { apiUrl: global.apiUrl } : {}),
       ...(global.tokenFile !== undefined ? { tokenFile: global.tokenFile } : {}),

@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan.js';
 import { computePlan } from '../core/reconcile.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
-import { connect } from './connect.js';
+import { connect, requireCredentials } from './connect.js';
 import { loadKinds, loadManifests } from './wiring.js';
 
 export const MANIFESTS_FLAG = {
@@ -38,6 +38,7 @@ function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]
 }
 
 export async function planFromManifests(ctx: CommandContext): Promise<{ plan: Plan; client: ApiClient; kinds: readonly KindDefinition[] }> {
+  requireCredentials(ctx);
   const { kinds, desired } = await loadDesired(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+describe('docops usage', () => {
+  it('--help lists every command', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of ['validate', 'plan', 'apply', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    expect(r.stderr).toBe('');
+  });
+
+  it.each(['validate', 'plan', 'apply'])('%s --help shows a description, flags and examples', async (cmd) => {
+    const r = await runCli([cmd, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Usage: docops ${cmd}`);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toMatch(new RegExp(`^  docops ${cmd} `, 'm'));
+    for (const flag of ['--manifests', '--api-url', '--token-file', '--sandbox', '--concurrency', '--prune', '--invite', '--log-level', '--log-format'])
+      expect(r.stdout).toContain(flag);
+    expect((await runCli([cmd, '-h'])).stdout).toBe(r.stdout);
+    expect((await runCli(['help', cmd])).stdout).toBe(r.stdout);
+  });
+
+  it('plan --help documents its own flags', async () => {
+    const r = await runCli(['plan', '--help']);
+    for (const flag of ['--format', '--detailed-exitcode', '--out']) expect(r.stdout).toContain(flag);
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const r = await runCli(['--version']);
+    expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+
+  it('an unknown flag is a usage error with a hint', async () => {
+    const r = await runCli(['plan', '-m', 'x', '--formt', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown flag --formt');
+    expect(r.stderr).toContain('Did you mean --format?');
+    expect(r.stderr).toContain('docops plan --help');
+  });
+
+  it('a stray argument is a usage error', async () => {
+    const r = await runCli(['validate', 'manifests']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unexpected argument manifests');
+  });
+
+  it('an unknown or missing command is a usage error', async () => {
+    const r = await runCli(['plna']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('unknown command "plna". Did you mean `docops plan`?');
+    expect((await runCli([])).code).toBe(1);
+  });
+
+  it('plan and apply without a token or --sandbox explain how to authenticate', async () => {
+    for (const cmd of ['plan', 'apply']) {
+      const r = await runCli([cmd, '-m', 'does-not-matter'], {});
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/no API token: set DOCOPS_TOKEN, pass --token-file FILE, or add --sandbox/);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('checks flag values', async () => {
+    const cases: [string[], RegExp][] = [
+      [['plan', '-m', 'x', '--sandbox', '--concurrency', '0'], /--concurrency must be a positive integer/],
+      [['plan', '-m', 'x', '--sandbox', '--format', 'yaml'], /--format must be one of text, markdown, json/],
+      [['plan', '-m', 'x', '--log-level', 'loud'], /--log-level must be one of/],
+      [['plan', '-m', 'x', '--log-format', 'xml'], /--log-format must be one of json, pretty/],
+      [['plan', '-m', 'x', '--sandbox', '--api-url', 'http://127.0.0.1:1/v1'], /--sandbox starts its own API/],
+      [['plan', '--sandbox'], /missing -m DIR/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await runCli(argv, { DOCOPS_TOKEN: 'x' });
+      expect(r.code, argv.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DocopsError } from '../../src/core/errors.js';
+import { emptyPlan } from '../../src/core/plan.js';
+import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { hugePlan, samplePlan } from './fixture.js';
+
+describe('renderJson / parsePlanJson', () => {
+  it('round-trips a plan exactly', () => {
+    for (const plan of [samplePlan(), emptyPlan(), hugePlan(30)]) {
+      const text = renderJson(plan);
+      const parsed = parsePlanJson(text);
+      expect(parsed).toStrictEqual(JSON.parse(JSON.stringify(plan)));
+      expect(renderJson(parsed)).toBe(text);
+    }
+  });
+
+  it('is stable: 2-space indent, fixed step key order, sorted keys inside free-form values', () => {
+    const plan = samplePlan();
+    const step = plan.steps[1]!;
+    // Same data, keys inserted in another order.
+    plan.steps[1] = Object.fromEntries(Object.entries(step).reverse()) as typeof step;
+    plan.steps[1].after = { labels: ['a', 'b'], title: 'Documentation', apiToken: 'should-never-print' };
+    expect(renderJson(plan)).toBe(renderJson(samplePlan()));
+    const text = renderJson(samplePlan());
+    expect(text.startsWith('{\n  "formatVersion": 1,\n  "steps": [\n    {\n      "id": "Team/acme/platform#create",\n      "action": "create",')).toBe(true);
+    expect(Object.keys((JSON.parse(text) as { steps: Record<string, unknown>[] }).steps[1]!.after as object)).toEqual(['apiToken', 'labels', 'title']);
+  });
+
+  it('rejects what is not a plan, listing every problem', () => {
+    const bad = JSON.parse(renderJson(samplePlan())) as { formatVersion: number; steps: Record<string, unknown>[] };
+    bad.steps[0]!.action = 'replace';
+    bad.steps[1]!.wave = -1;
+    bad.steps[2]!.dependsOn = ['nope'];
+    bad.steps[3]!.extra = true;
+    let err: unknown;
+    try {
+      parsePlanJson(JSON.stringify(bad));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DocopsError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('plan.steps[0].action: expected one of create, update, delete');
+    expect(msg).toContain('plan.steps[1].wave: expected an integer ≥ 0');
+    expect(msg).toContain('unknown step nope');
+    expect(msg).toContain('plan.steps[3].extra: unknown field');
+  });
+
+  it('rejects another format version and invalid JSON', () => {
+    expect(() => parsePlanJson('{"formatVersion":2,"steps":[],"unmanaged":[],"warnings":[]}')).toThrow(/unsupported plan format 2/);
+    expect(() => parsePlanJson('{')).toThrow(/not valid JSON/);
+    expect(() => parsePlanJson('[]')).toThrow(/plan: expected an object/);
+  });
+
+  it('rejects a request path that is not below the API base', () => {
+    const bad = JSON.parse(renderJson(samplePlan())) as { steps: { requests: { path: string }[] }[] };
+    bad.steps[0]!.requests[0]!.path = 'https://evil.example/x';
+    expect(() => parsePlanJson(JSON.stringify(bad))).toThrow(/requests\[0\]\.path: expected a string starting with \//);
+  });
+});

@@ -44,8 +44,8 @@ function memberIndex(doc: ManifestDocument, email: string): number {
 }
 
 /**
- * Rules across documents: a pinned id names one team per organization; and when an organization has
- * Members documents, every team member must be listed there ("team members must be organization members").
+ * When an organization has Members documents, every team member must be listed there ("team members must
+ * be organization members"). Duplicate titles and pinned ids are checked generically by the loader.
  */
 function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
   const listed = new Map<string, Set<string>>();
@@ -54,14 +54,7 @@ function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, Desired
     set.add(m.key);
     listed.set(m.org, set);
   }
-  const pinned = new Map<string, DesiredEntry>();
   for (const e of entries) {
-    if (e.id !== undefined) {
-      const other = pinned.get(`${e.org}\u0000${e.id}`);
-      if (other) {
-        report(e.doc.pos(['spec', 'id']), `team id ${e.id} is also pinned by team "${other.key}" (${other.source.file}:${other.source.line})`);
-      } else pinned.set(`${e.org}\u0000${e.id}`, e);
-    }
     const members = listed.get(e.org);
     if (!members) continue;
     for (const m of (e.spec as unknown as TeamSpec).members ?? []) {

@@ -3,7 +3,7 @@
  * rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be changed through the
  * API: when a manifest writes them, a difference is a warning.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, uniqueLiveKeys } from './common.js';
@@ -40,16 +40,6 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
   };
   if (spec.id !== undefined) entry.id = spec.id;
   return [entry];
-}
-
-function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
-  const pinned = new Map<string, DesiredEntry>();
-  for (const e of entries) {
-    if (e.id === undefined) continue;
-    const other = pinned.get(`${e.org}\u0000${e.id}`);
-    if (other) report(e.doc.pos(['spec', 'id']), `translation id ${e.id} is also pinned by "${other.key}" (${other.source.file}:${other.source.line})`);
-    else pinned.set(`${e.org}\u0000${e.id}`, e);
-  }
 }
 
 function translationObject(org: string, t: unknown): LiveObject | undefined {
@@ -168,7 +158,6 @@ export const translationKind: KindDefinition = {
   schema: loadSchema('translation'),
   depth: DEPTH,
   toDesired,
-  crossValidate,
   fetch,
   diff,
   export: exportDocs,

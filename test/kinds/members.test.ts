@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { membersKind } from '../../src/kinds/members.js';
+import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
+import { member, ORG, seedMembers, seedRoutes } from './seed.js';
+
+type M = { email: string; role: string | null; sso?: boolean };
+
+/** The seed's members as a manifest list, with overrides by name. */
+function seedList(overrides: Record<string, Partial<M> | null> = {}): M[] {
+  const out: M[] = [];
+  for (const m of seedMembers()) {
+    const email = (m['user'] as { email: string }).email;
+    const name = email.split('@')[0]!;
+    const o = overrides[name];
+    if (o === null) continue;
+    out.push({ email, role: m['role'] as string, ...o });
+  }
+  return out;
+}
+
+const desired = (members: M[], extra: Record<string, unknown> = {}) => desiredOf(membersKind, [fakeDoc('Members', ORG, { members, ...extra })]);
+
+describe('Members', () => {
+  it('plans nothing when the list matches, and registers every live member id', async () => {
+    const ctx = fakeDiffContext();
+    const { result } = await plan(membersKind, ORG, desired(seedList()), seedRoutes(), ctx);
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(ctx.resolve('Members', ORG, 'bob@acme.test')).toBe('u-bob');
+  });
+
+  it('matches e-mails case-insensitively', async () => {
+    const list = seedList().map((m) => ({ ...m, email: m.email.toUpperCase() }));
+    const { result } = await plan(membersKind, ORG, desired(list), seedRoutes());
+    expect(result.steps).toEqual([]);
+  });
+
+  it('changes a role with one PATCH', async () => {
+    const { result } = await plan(membersKind, ORG, desired(seedList({ frank: { role: 'comment' } })), seedRoutes());
+    expect(result.steps).toEqual([
+      {
+        id: 'Members/org-demo/frank@acme.test#update',
+        action: 'update',
+        phase: 'update',
+        kind: 'Members',
+        org: ORG,
+        key: 'frank@acme.test',
+        wave: 10,
+        before: { role: 'read' },
+        after: { role: 'comment' },
+        dependsOn: [],
+        requests: [{ method: 'PATCH', path: '/orgs/org-demo/members/u-frank', body: { role: 'comment' } }],
+        source: { file: 'members.yaml', line: 15, column: 3 },
+      },
+    ]);
+  });
+
+  it('marks SSO with a POST, and only warns when asked to unset it', async () => {
+    const routes = seedRoutes();
+    const members = routes[`/orgs/${ORG}/members`] as Record<string, unknown>[];
+    members[1] = member('bob', 'edit', true);
+    const list = seedList({ bob: { sso: false }, carol: { sso: true, role: 'admin' } });
+    const { result } = await plan(membersKind, ORG, desired(list), routes);
+    expect(result.steps).toHaveLength(1);
+    expect(result.steps[0]).toMatchObject({
+      key: 'carol@acme.test',
+      before: { role: 'create', sso: false },
+      after: { role: 'admin', sso: true },
+      requests: [
+        { method: 'PATCH', path: '/orgs/org-demo/members/u-carol', body: { role: 'admin' } },
+        { method: 'POST', path: '/orgs/org-demo/members/u-carol/sso' },
+      ],
+    });
+    expect(result.warnings).toEqual([
+      { kind: 'Members', org: ORG, key: 'bob@acme.test', message: expect.stringContaining('cannot unset SSO') },
+    ]);
+  });
+
+  it('warns about missing members when invites are off', async () => {
+    const list = [...seedList(), { email: 'zoe@acme.test', role: 'read' }];
+    const { result } = await plan(membersKind, ORG, desired(list), seedRoutes());
+    expect(result.steps).toEqual([]);
+    expect(result.warnings).toEqual([
+      { kind: 'Members', org: ORG, key: 'zoe@acme.test', message: 'not a member; set invite: true to invite' },
+    ]);
+  });
+
+  it('batches all missing members into one invite request per SSO setting', async () => {
+    const list = [
+      ...seedList(),
+      { email: 'Zoe@acme.test', role: 'read' },
+      { email: 'yan@acme.test', role: 'edit' },
+      { email: 'xia@acme.test', role: null },
+      { email: 'wes@acme.test', role: 'read', sso: true },
+    ];
+    const ctx = fakeDiffContext();
+    const { result } = await plan(membersKind, ORG, desired(list, { invite: true }), seedRoutes(), ctx);
+    expect(result.steps.map((s) => s.id)).toEqual(['Members/org-demo/invite#create', 'Members/org-demo/invite-sso#create']);
+    expect(result.steps[0]).toMatchObject({
+      action: 'create',
+      phase: 'create',
+      before: null,
+      after: { members: { 'zoe@acme.test': 'read', 'yan@acme.test': 'edit', 'xia@acme.test': null }, sso: false },
+      requests: [
+        {
+          method: 'POST',
+          path: '/orgs/org-demo/invites',
+          body: {
+            emails: [
+              { email: 'Zoe@acme.test', role: 'read' },
+              { email: 'yan@acme.test', role: 'edit' },
+              { email: 'xia@acme.test', role: null },
+            ],
+            sso: false,
+          },
+        },
+      ],
+    });
+    expect(result.steps[1]!.requests[0]!.body).toEqual({ emails: [{ email: 'wes@acme.test', role: 'read' }], sso: true });
+    expect(result.warnings).toEqual([]);
+    // Later kinds learn that zoe exists only after the invite step.
+    expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe('<<ref:Members/org-demo/invite#create.users>>');
+  });
+
+  it('invites when the plan option asks for it even if the document does not', async () => {
+    const list = [...seedList(), { email: 'zoe@acme.test', role: 'read' }];
+    const { result } = await plan(membersKind, ORG, desired(list), seedRoutes(), fakeDiffContext({ invite: true }));
+    expect(result.steps.map((s) => s.id)).toEqual(['Members/org-demo/invite#create']);
+  });
+
+  it('lists members no manifest mentions as unmanaged', async () => {
+    const { result } = await plan(membersKind, ORG, desired(seedList({ ivan: null, judy: null })), seedRoutes());
+    expect(result.steps).toEqual([]);
+    expect(result.unmanaged).toEqual([
+      { kind: 'Members', org: ORG, key: 'ivan@acme.test', id: 'u-ivan' },
+      { kind: 'Members', org: ORG, key: 'judy@acme.test', id: 'u-judy' },
+    ]);
+  });
+
+  it('removes them under prune, in the prune phase', async () => {
+    const ctx = fakeDiffContext({ prune: ['Members'] });
+    const { result } = await plan(membersKind, ORG, desired(seedList({ ivan: null })), seedRoutes(), ctx);
+    expect(result.unmanaged).toEqual([]);
+    expect(result.steps).toEqual([
+      {
+        id: 'Members/org-demo/ivan@acme.test#delete',
+        action: 'delete',
+        phase: 'prune',
+        kind: 'Members',
+        org: ORG,
+        key: 'ivan@acme.test',
+        wave: 10,
+        before: { role: 'read' },
+        after: null,
+        dependsOn: [],
+        requests: [{ method: 'DELETE', path: '/orgs/org-demo/members/u-ivan' }],
+        note: 'remove from the organization',
+      },
+    ]);
+  });
+
+  it('exports a sorted list that re-diffs to zero steps', async () => {
+    const routes = seedRoutes();
+    (routes[`/orgs/${ORG}/members`] as Record<string, unknown>[])[2] = member('carol', 'create', true);
+    const { live } = await plan(membersKind, ORG, desired(seedList()), routes);
+    const [doc] = membersKind.export!(ORG, live) as { spec: { members: M[] } }[];
+    expect(doc!.spec.members[0]).toEqual({ email: 'ada@acme.test', role: 'admin' });
+    expect(doc!.spec.members).toContainEqual({ email: 'carol@acme.test', role: 'create', sso: true });
+    const again = membersKind.diff(fakeDiffContext({ prune: ['Members'] }), ORG, desired(doc!.spec.members), live);
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+  });
+});

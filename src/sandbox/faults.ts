@@ -1,0 +1,161 @@
+/**
+ * Fault injection for /v1 requests, deterministic under a seed. Grammar (comma-separated key=value):
+ *
+ *   latency=20ms          fixed delay before every request is handled (ms | s; a bare number is ms)
+ *   spike=0.01:300ms      with probability 0.01, an extra delay of 300ms
+ *   429=0.05              answer 429 with Retry-After (whole seconds, see retryAfter)
+ *   5xx=0.02              answer 502, 503 or 504
+ *   reset=0.01            destroy the socket before the request is processed (nothing happens)
+ *   resetAfter=0.01       process the request (writes happen), then destroy the socket without answering
+ *   retryAfter=1          Retry-After seconds on 429 (default 1; 0 allowed)
+ *   seed=7                PRNG seed (default 1)
+ *   max=3                 inject at most this many failures (429/5xx/reset/resetAfter), then pass
+ *
+ * Every request draws exactly three numbers, in arrival order, so the same seed and the same request
+ * sequence give the same outcomes whatever the outcomes are.
+ */
+
+export interface FaultSpec {
+  latencyMs?: number;
+  spike?: { probability: number; durationMs: number };
+  tooManyRequests?: number;
+  serverError?: number;
+  reset?: number;
+  resetAfter?: number;
+  retryAfterSeconds?: number;
+  seed?: number;
+  maxFaults?: number;
+}
+
+export type FaultOutcome =
+  | { kind: 'pass' }
+  | { kind: 'status'; status: number; headers: Record<string, string> }
+  | { kind: 'reset' }
+  | { kind: 'resetAfter' };
+
+export interface FaultDecision {
+  delayMs: number;
+  outcome: FaultOutcome;
+}
+
+const KEYS = ['latency', 'spike', '429', '5xx', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max'];
+
+export function parseFaults(spec: string): FaultSpec {
+  const out: FaultSpec = {};
+  const fail = (why: string): never => {
+    throw new Error(`invalid fault spec "${spec}": ${why}`);
+  };
+  for (const raw of spec.split(',')) {
+    const part = raw.trim();
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    if (eq < 0) fail(`"${part}" is not key=value`);
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
+    const prob = (): number => {
+      const n = Number(value);
+      if (value === '' || !Number.isFinite(n) || n < 0 || n > 1) fail(`${key} must be a probability between 0 and 1 (got "${value}")`);
+      return n;
+    };
+    const duration = (v: string): number => {
+      const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(v);
+      if (!m) return fail(`${key} must be a duration like 20ms or 1.5s (got "${v}")`);
+      return Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
+    };
+    const whole = (): number => {
+      if (!/^\d+$/.test(value)) fail(`${key} must be a non-negative integer (got "${value}")`);
+      return Number(value);
+    };
+    switch (key) {
+      case 'latency':
+        out.latencyMs = duration(value);
+        break;
+      case 'spike': {
+        const [p, d] = value.split(':');
+        if (p === undefined || d === undefined) return fail(`spike must be PROBABILITY:DURATION, e.g. 0.01:300ms (got "${value}")`);
+        const n = Number(p);
+        if (p === '' || !Number.isFinite(n) || n < 0 || n > 1) fail(`spike probability must be between 0 and 1 (got "${p}")`);
+        out.spike = { probability: n, durationMs: duration(d) };
+        break;
+      }
+      case '429':
+        out.tooManyRequests = prob();
+        break;
+      case '5xx':
+        out.serverError = prob();
+        break;
+      case 'reset':
+        out.reset = prob();
+        break;
+      case 'resetAfter':
+        out.resetAfter = prob();
+        break;
+      case 'retryAfter':
+        out.retryAfterSeconds = whole();
+        break;
+      case 'seed':
+        out.seed = whole();
+        break;
+      case 'max':
+        out.maxFaults = whole();
+        break;
+      default:
+        fail(`unknown key "${key}" (known: ${KEYS.join(', ')})`);
+    }
+  }
+  const total = (out.tooManyRequests ?? 0) + (out.serverError ?? 0) + (out.reset ?? 0) + (out.resetAfter ?? 0);
+  if (total > 1 + 1e-9) fail(`the probabilities of 429, 5xx, reset and resetAfter add up to ${total}, more than 1`);
+  return out;
+}
+
+/** mulberry32: a tiny, well-distributed 32-bit PRNG; our own so results never depend on Math.random. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SERVER_ERRORS = [502, 503, 504] as const;
+
+export class FaultInjector {
+  private readonly random: () => number;
+  private injected = 0;
+
+  constructor(readonly spec: FaultSpec) {
+    this.random = mulberry32(spec.seed ?? 1);
+  }
+
+  /** Decide the fate of the next request. Call once per /v1 request, in arrival order. */
+  decide(): FaultDecision {
+    const s = this.spec;
+    const [u, spikeU, pickU] = [this.random(), this.random(), this.random()];
+    let delayMs = s.latencyMs ?? 0;
+    if (s.spike && spikeU < s.spike.probability) delayMs += s.spike.durationMs;
+    if (s.maxFaults !== undefined && this.injected >= s.maxFaults) return { delayMs, outcome: { kind: 'pass' } };
+    const outcome = this.pick(u, pickU);
+    if (outcome.kind !== 'pass') this.injected++;
+    return { delayMs, outcome };
+  }
+
+  private pick(u: number, pickU: number): FaultOutcome {
+    const s = this.spec;
+    let edge = s.tooManyRequests ?? 0;
+    if (u < edge) return { kind: 'status', status: 429, headers: { 'retry-after': String(s.retryAfterSeconds ?? 1) } };
+    edge += s.serverError ?? 0;
+    if (u < edge) return { kind: 'status', status: SERVER_ERRORS[Math.floor(pickU * 3)] ?? 503, headers: {} };
+    edge += s.reset ?? 0;
+    if (u < edge) return { kind: 'reset' };
+    edge += s.resetAfter ?? 0;
+    if (u < edge) return { kind: 'resetAfter' };
+    return { kind: 'pass' };
+  }
+}
+
+export function toFaultSpec(spec: string | FaultSpec | undefined): FaultSpec | undefined {
+  if (spec === undefined) return undefined;
+  return typeof spec === 'string' ? parseFaults(spec) : spec;
+}

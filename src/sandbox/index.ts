@@ -1,0 +1,111 @@
+/**
+ * The docops sandbox: a stateful, in-memory implementation of the management API over real HTTP on
+ * loopback. Newcomers try docops against it without an account; tests and benchmarks use it as ground truth.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
+import { buildApiRouter } from './routes/index.js';
+import { applySeed, type SeedName } from './seed.js';
+import { createRequestListener } from './server.js';
+import { loadStateFile, saveStateFile } from './state.js';
+import { StatsRecorder, type SandboxStats } from './stats.js';
+import { SandboxStore } from './store.js';
+import { isPlainObject } from './validate.js';
+
+export { parseFaults };
+export type { FaultSpec, SandboxStats, SeedName };
+export { SandboxStore } from './store.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
+export { DEMO_ORG_ID, TOKEN_USER_ID } from './seed.js';
+
+export interface SandboxOptions {
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The bearer token the sandbox accepts. Default `sandbox-token`. */
+  token?: string;
+  /** Load this JSON snapshot at start if it exists; save to it atomically after every successful write. */
+  stateFile?: string;
+  /** Initial state when there is no state file. Default `demo`. */
+  seed?: SeedName;
+  /** Fault injection for /v1 (see faults.ts for the grammar). */
+  faults?: string | FaultSpec;
+  /** The clock (timestamps, soft-delete retention). Default: the system clock. */
+  now?: () => Date;
+}
+
+export interface RunningSandbox {
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:PORT/v1. */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  store: SandboxStore;
+  stats(): SandboxStats;
+  resetStats(): void;
+  setFaults(spec: string | FaultSpec | undefined): void;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = opts.host ?? '127.0.0.1';
+  const token = opts.token ?? 'sandbox-token';
+  const now = opts.now ?? (() => new Date());
+  const store = new SandboxStore();
+  if (!opts.stateFile || !loadStateFile(store, opts.stateFile)) {
+    applySeed(store, opts.seed ?? 'demo');
+    if (opts.stateFile) saveStateFile(store, opts.stateFile);
+  }
+  const stats = new StatsRecorder();
+  let injector = makeInjector(toFaultSpec(opts.faults));
+  let origin = '';
+  const setFaults = (spec: unknown): void => {
+    if (spec !== undefined && typeof spec !== 'string' && !isPlainObject(spec)) throw new Error('fault spec must be a string, an object or undefined');
+    injector = makeInjector(toFaultSpec(spec as string | FaultSpec | undefined));
+  };
+
+  const server = createServer(
+    createRequestListener({
+      store,
+      router: buildApiRouter(),
+      stats,
+      token,
+      now,
+      ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
+      origin: () => origin,
+      faults: () => injector,
+      setFaults,
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: `${origin}/v1`,
+    origin,
+    port,
+    token,
+    store,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    setFaults,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function makeInjector(spec: FaultSpec | undefined): FaultInjector | undefined {
+  return spec === undefined || Object.keys(spec).length === 0 ? undefined : new FaultInjector(spec);
+}

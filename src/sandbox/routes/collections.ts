@@ -1,0 +1,115 @@
+/** Collections: list (nested filter), create, get, patch, delete (cascades), and the spaces of a collection. */
+import { param, type RequestContext } from '../context.js';
+import { badRequest, created, noContent, notFound, ok, resetContent } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { queryBoolean } from '../query.js';
+import type { CollectionRec } from '../records.js';
+import { MEMBER_ROLES, collections, memberKey, members } from '../records.js';
+import { nullable, object, oneOf, string } from '../validate.js';
+import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { activeSpaces, presentSpace, softDeleteSpace, sweepExpiredSpaces } from './spaces.js';
+
+const ONE = '/v1/collections/:collectionId';
+
+export function presentCollection(ctx: RequestContext, c: CollectionRec): Record<string, unknown> {
+  const admin = isOrgAdmin(ctx, c.orgId);
+  return {
+    object: 'collection',
+    id: c.id,
+    title: c.title,
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    organization: c.orgId,
+    ...(c.parent !== undefined ? { parent: c.parent } : {}),
+    defaultLevel: c.defaultLevel,
+    urls: { location: ctx.apiUrl(`/collections/${c.id}`), app: ctx.appUrl(`/o/${c.orgId}/c/${c.id}`) },
+    permissions: { view: true, admin, viewInviteLinks: admin, create: admin },
+  };
+}
+
+/** The collection named by `:collectionId`, if the caller belongs to its organization. */
+function findCollection(ctx: RequestContext): CollectionRec | undefined {
+  const c = collections(ctx.store).get(param(ctx, 'collectionId'));
+  return c && members(ctx.store).has(memberKey(c.orgId, ctx.userId)) ? c : undefined;
+}
+
+function requireCollection(ctx: RequestContext): CollectionRec {
+  const c = findCollection(ctx);
+  if (!c) throw notFound(`collection "${param(ctx, 'collectionId')}" not found`);
+  return c;
+}
+
+/** Deleting a collection deletes its nested collections and (soft-)deletes the spaces inside them. */
+function deleteCollectionTree(ctx: RequestContext, c: CollectionRec): void {
+  for (const child of collections(ctx.store).where((x) => x.parent === c.id)) deleteCollectionTree(ctx, child);
+  for (const s of activeSpaces(ctx.store).filter((x) => x.parent === c.id)) softDeleteSpace(ctx, s);
+  collections(ctx.store).delete(c.id);
+  ctx.store.bury('collection', c.id);
+}
+
+const title = string({ max: 50 });
+const createCollection = object({ title, parent: string() });
+const patchCollection = object({ title, description: string({ max: 100 }), defaultLevel: nullable(oneOf(MEMBER_ROLES)) });
+
+export const collectionRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: '/v1/orgs/:organizationId/collections',
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const nested = queryBoolean(ctx.query, 'nested') ?? true;
+      const list = collections(ctx.store).where((c) => c.orgId === org.id && (nested || c.parent === undefined));
+      return pageOf(ctx, list, (c) => presentCollection(ctx, c));
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: '/v1/orgs/:organizationId/collections',
+    body: createCollection,
+    bodyOptional: true,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      if (b.parent !== undefined && collections(ctx.store).get(b.parent)?.orgId !== org.id)
+        throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${org.id}"`);
+      const id = ctx.store.nextId('col', (x) => collections(ctx.store).has(x) || ctx.store.isBuried('collection', x));
+      const c: CollectionRec = { id, orgId: org.id, title: b.title ?? 'Untitled', ...(b.parent ? { parent: b.parent } : {}), defaultLevel: null };
+      collections(ctx.store).put(c);
+      return { ...created(presentCollection(ctx, c)), headers: { location: ctx.apiUrl(`/collections/${id}`) } };
+    },
+  });
+  router.add({ method: 'GET', pattern: ONE, handler: (ctx) => ok(presentCollection(ctx, requireCollection(ctx))) });
+  router.add({
+    method: 'PATCH',
+    pattern: ONE,
+    body: patchCollection,
+    handler: (ctx, b) => {
+      const next: CollectionRec = { ...requireCollection(ctx) };
+      if (b.title !== undefined) next.title = b.title;
+      if (b.description !== undefined) next.description = b.description;
+      if (b.defaultLevel !== undefined) next.defaultLevel = b.defaultLevel;
+      collections(ctx.store).put(next);
+      return ok(presentCollection(ctx, next));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: ONE,
+    handler: (ctx) => {
+      const c = findCollection(ctx);
+      if (c) {
+        deleteCollectionTree(ctx, c);
+        return resetContent();
+      }
+      if (ctx.store.isBuried('collection', param(ctx, 'collectionId'))) return noContent();
+      throw notFound(`collection "${param(ctx, 'collectionId')}" not found`);
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: `${ONE}/spaces`,
+    handler: (ctx) => {
+      const c = requireCollection(ctx);
+      sweepExpiredSpaces(ctx);
+      return pageOf(ctx, activeSpaces(ctx.store).filter((s) => s.parent === c.id), (s) => presentSpace(ctx, s));
+    },
+  });
+};

@@ -1,0 +1,60 @@
+/** Lookups and presenters shared by several resource modules. */
+import { param, type RequestContext } from '../context.js';
+import { notFound } from '../http.js';
+import type { MemberRec, OrgRec, UserRec } from '../records.js';
+import { memberKey, members, orgs, teamMembers, users } from '../records.js';
+import type { Router } from '../router.js';
+
+/** A resource module registers its routes; new resources are new modules listed in routes/index.ts. */
+export type RouteModule = (router: Router) => void;
+
+/** The organization named by `:organizationId`, visible only to its members (else 404 like an unknown id). */
+export function requireOrg(ctx: RequestContext): OrgRec {
+  const id = param(ctx, 'organizationId');
+  const org = orgs(ctx.store).get(id);
+  if (!org || !members(ctx.store).has(memberKey(id, ctx.userId))) throw notFound(`organization "${id}" not found`);
+  return org;
+}
+
+export function isOrgAdmin(ctx: RequestContext, orgId: string): boolean {
+  return members(ctx.store).get(memberKey(orgId, ctx.userId))?.role === 'admin';
+}
+
+export function requireUser(ctx: RequestContext, id: string): UserRec {
+  const user = users(ctx.store).get(id);
+  if (!user) throw new Error(`store is inconsistent: user ${id} is referenced but missing`);
+  return user;
+}
+
+export function presentUser(ctx: RequestContext, user: UserRec): Record<string, unknown> {
+  return {
+    object: 'user',
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
+    urls: { location: ctx.apiUrl(`/users/${encodeURIComponent(user.id)}`) },
+  };
+}
+
+export function presentMember(ctx: RequestContext, m: MemberRec): Record<string, unknown> {
+  const teamCount = teamMembers(ctx.store).where((tm) => tm.orgId === m.orgId && tm.userId === m.userId).length;
+  return {
+    object: 'member',
+    id: m.userId,
+    role: m.role,
+    user: presentUser(ctx, requireUser(ctx, m.userId)),
+    disabled: m.disabled,
+    joinedAt: m.joinedAt,
+    ...(m.lastSeenAt ? { lastSeenAt: m.lastSeenAt } : {}),
+    sso: m.sso,
+    spaces: 0,
+    teams: teamCount,
+    sites: 0,
+  };
+}
+
+/** Every permission flag true for org admins, only `view` for everyone else. */
+export function permissionFlags(admin: boolean, names: readonly string[], alwaysTrue: readonly string[] = ['view']): Record<string, boolean> {
+  return Object.fromEntries(names.map((n) => [n, admin || alwaysTrue.includes(n)]));
+}

@@ -1,0 +1,84 @@
+/** Organization members: list (filters, sort, order), get, patch role, remove, mark as SSO; and GET /user. */
+import { param, type RequestContext } from '../context.js';
+import { noContent, notFound, ok } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { queryEnum, queryString } from '../query.js';
+import type { MemberRec } from '../records.js';
+import { MEMBER_ROLES, memberKey, members, teamMembers } from '../records.js';
+import { nullable, object, oneOf } from '../validate.js';
+import { presentMember, presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
+
+const MEMBERS = '/v1/orgs/:organizationId/members';
+const MEMBER = `${MEMBERS}/:userId`;
+
+function requireMember(ctx: RequestContext, orgId: string): MemberRec {
+  const userId = param(ctx, 'userId');
+  const m = members(ctx.store).get(memberKey(orgId, userId));
+  if (!m) throw notFound(`member "${userId}" not found in organization "${orgId}"`);
+  return m;
+}
+
+function listMembers(ctx: RequestContext): MemberRec[] {
+  const org = requireOrg(ctx);
+  const role = queryEnum(ctx.query, 'role', [...MEMBER_ROLES, 'guest']);
+  const sort = queryEnum(ctx.query, 'sort', ['joinedAt', 'lastSeenAt', 'name']) ?? 'joinedAt';
+  const order = queryEnum(ctx.query, 'order', ['asc', 'desc']) ?? 'desc';
+  const search = queryString(ctx.query, 'search')?.toLowerCase();
+  let list = members(ctx.store).where((m) => m.orgId === org.id);
+  if (role !== undefined) list = list.filter((m) => (role === 'guest' ? m.role === null : m.role === role));
+  if (search) {
+    list = list.filter((m) => {
+      const u = requireUser(ctx, m.userId);
+      return u.displayName.toLowerCase().includes(search) || u.email.toLowerCase().includes(search);
+    });
+  }
+  // With sort=lastSeenAt only members that were ever active are listed (as the API documents).
+  if (sort === 'lastSeenAt') list = list.filter((m) => m.lastSeenAt !== undefined);
+  const key = (m: MemberRec): string =>
+    sort === 'name' ? requireUser(ctx, m.userId).displayName.toLowerCase() : sort === 'lastSeenAt' ? (m.lastSeenAt ?? '') : m.joinedAt;
+  // Stable sort ascending (ties keep insertion order), then reverse the whole list for desc.
+  const sorted = list.map((m, i) => ({ m, i, k: key(m) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  if (order === 'desc') sorted.reverse();
+  return sorted.map((x) => x.m);
+}
+
+const patchMember = object({ role: nullable(oneOf(MEMBER_ROLES)) });
+
+export const memberRoutes: RouteModule = (router) => {
+  router.add({ method: 'GET', pattern: '/v1/user', handler: (ctx) => ok(presentUser(ctx, requireUser(ctx, ctx.userId))) });
+  router.add({ method: 'GET', pattern: MEMBERS, handler: (ctx) => pageOf(ctx, listMembers(ctx), (m) => presentMember(ctx, m)) });
+  router.add({ method: 'GET', pattern: MEMBER, handler: (ctx) => ok(presentMember(ctx, requireMember(ctx, requireOrg(ctx).id))) });
+  router.add({
+    method: 'PATCH',
+    pattern: MEMBER,
+    body: patchMember,
+    handler: (ctx, b) => {
+      const m = requireMember(ctx, requireOrg(ctx).id);
+      const next: MemberRec = { ...m, ...(b.role !== undefined ? { role: b.role } : {}) };
+      members(ctx.store).put(next);
+      return ok(presentMember(ctx, next));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: MEMBER,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const userId = param(ctx, 'userId');
+      // Leaving the organization also leaves its teams. Already absent ⇒ still 204 (idempotent).
+      if (members(ctx.store).delete(memberKey(org.id, userId))) {
+        for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
+      }
+      return noContent();
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: `${MEMBER}/sso`,
+    handler: (ctx) => {
+      const next: MemberRec = { ...requireMember(ctx, requireOrg(ctx).id), sso: true };
+      members(ctx.store).put(next);
+      return ok(presentMember(ctx, next));
+    },
+  });
+};

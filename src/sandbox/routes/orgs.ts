@@ -1,0 +1,85 @@
+/** Organizations: list the caller's, get one, patch one. */
+import type { RequestContext } from '../context.js';
+import { ok } from '../http.js';
+import { pageOf } from '../paginate.js';
+import type { OrgRec } from '../records.js';
+import { MEMBER_ROLES, memberKey, members, orgs } from '../records.js';
+import { array, boolean, literal, nullable, object, oneOf, string } from '../validate.js';
+import { isOrgAdmin, permissionFlags, requireOrg, type RouteModule } from './common.js';
+
+const ORG_PERMISSIONS = [
+  'view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'viewBilling',
+  'listMembers', 'listTeams', 'listIntegrations', 'listInstallations', 'installIntegration',
+] as const;
+
+export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unknown> {
+  return {
+    object: 'organization',
+    id: org.id,
+    title: org.title,
+    createdAt: org.createdAt,
+    emailDomains: [...org.emailDomains],
+    ...(org.hostname !== undefined ? { hostname: org.hostname } : {}),
+    type: org.type,
+    defaultRole: org.defaultRole,
+    ...(org.defaultContent ? { defaultContent: { ...org.defaultContent } } : {}),
+    sso: org.sso,
+    ai: org.ai,
+    inviteLinks: org.inviteLinks,
+    plan: org.plan,
+    mergeRules: { type: 'none' },
+    urls: {
+      location: ctx.apiUrl(`/orgs/${org.id}`),
+      app: ctx.appUrl(`/o/${org.id}`),
+      ...(org.logo !== undefined ? { logo: org.logo } : {}),
+    },
+    trial: { status: 'notapplicable', count: 0 },
+    permissions: permissionFlags(isOrgAdmin(ctx, org.id), ORG_PERMISSIONS, ['view', 'access', 'listMembers', 'listTeams']),
+  };
+}
+
+const patchOrg = object({
+  title: string({ min: 2, max: 255, pattern: /\S.*\S/ }),
+  emailDomains: array(string()),
+  hostname: string({ min: 3, max: 32 }),
+  defaultRole: nullable(oneOf(MEMBER_ROLES)),
+  defaultContent: nullable(object({ type: literal('site'), site: string({ min: 1 }) }, ['type', 'site'])),
+  logo: nullable(string({ max: 2048, format: 'uri' })),
+  sso: boolean(),
+  ai: boolean(),
+  inviteLinks: boolean(),
+});
+
+export const orgRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: '/v1/orgs',
+    handler: (ctx) => {
+      const mine = orgs(ctx.store).where((o) => members(ctx.store).has(memberKey(o.id, ctx.userId)));
+      return pageOf(ctx, mine, (o) => presentOrg(ctx, o));
+    },
+  });
+  router.add({ method: 'GET', pattern: '/v1/orgs/:organizationId', handler: (ctx) => ok(presentOrg(ctx, requireOrg(ctx))) });
+  router.add({
+    method: 'PATCH',
+    pattern: '/v1/orgs/:organizationId',
+    body: patchOrg,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      const next: OrgRec = { ...org };
+      if (b.title !== undefined) next.title = b.title;
+      if (b.emailDomains !== undefined) next.emailDomains = b.emailDomains;
+      if (b.hostname !== undefined) next.hostname = b.hostname;
+      if (b.defaultRole !== undefined) next.defaultRole = b.defaultRole;
+      if (b.defaultContent === null) delete next.defaultContent;
+      else if (b.defaultContent !== undefined) next.defaultContent = b.defaultContent;
+      if (b.logo === null) delete next.logo;
+      else if (b.logo !== undefined) next.logo = b.logo;
+      if (b.sso !== undefined) next.sso = b.sso;
+      if (b.ai !== undefined) next.ai = b.ai;
+      if (b.inviteLinks !== undefined) next.inviteLinks = b.inviteLinks;
+      orgs(ctx.store).put(next);
+      return ok(presentOrg(ctx, next));
+    },
+  });
+};

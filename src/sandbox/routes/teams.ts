@@ -1,0 +1,96 @@
+/** Teams: list (title / owner filters), create (PUT on the collection), get, rename, delete. */
+import { param, type RequestContext } from '../context.js';
+import { badRequest, created, noContent, notFound, ok } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { queryString } from '../query.js';
+import type { TeamRec } from '../records.js';
+import { memberKey, members, teamMemberKey, teamMembers, teams } from '../records.js';
+import { array, object, string } from '../validate.js';
+import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+
+const TEAMS = '/v1/orgs/:organizationId/teams';
+export const TEAM = `${TEAMS}/:teamId`;
+
+export function requireTeam(ctx: RequestContext): TeamRec {
+  const org = requireOrg(ctx);
+  const id = param(ctx, 'teamId');
+  const team = teams(ctx.store).get(id);
+  if (!team || team.orgId !== org.id) throw notFound(`team "${id}" not found in organization "${org.id}"`);
+  return team;
+}
+
+export function presentTeam(ctx: RequestContext, team: TeamRec): Record<string, unknown> {
+  const inTeam = teamMembers(ctx.store).where((tm) => tm.teamId === team.id);
+  const owner = inTeam.some((tm) => tm.userId === ctx.userId && tm.role === 'owner');
+  return {
+    object: 'team',
+    id: team.id,
+    title: team.title,
+    members: inTeam.length,
+    spaces: 0,
+    createdAt: team.createdAt,
+    permissions: { admin: owner || isOrgAdmin(ctx, team.orgId), view: true },
+  };
+}
+
+const title = string({ min: 1, max: 64 });
+const createTeam = object({ title, members: array(string()) }, ['title']);
+const renameTeam = object({ title }, ['title']);
+
+export const teamRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: TEAMS,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const titleFilter = queryString(ctx.query, 'title')?.toLowerCase();
+      const owner = queryString(ctx.query, 'owner');
+      let list = teams(ctx.store).where((t) => t.orgId === org.id);
+      if (titleFilter) list = list.filter((t) => t.title.toLowerCase().includes(titleFilter));
+      if (owner !== undefined) list = list.filter((t) => teamMembers(ctx.store).get(teamMemberKey(t.id, owner))?.role === 'owner');
+      return pageOf(ctx, list, (t) => presentTeam(ctx, t));
+    },
+  });
+  router.add({
+    method: 'PUT',
+    pattern: TEAMS,
+    body: createTeam,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      const ids = [...new Set(b.members ?? [])];
+      ids.forEach((userId, i) => {
+        if (!members(ctx.store).has(memberKey(org.id, userId)))
+          throw badRequest(`body.members[${i}]: "${userId}" is not a member of organization "${org.id}"`);
+      });
+      const id = ctx.store.nextId('team', (x) => teams(ctx.store).has(x) || ctx.store.isBuried('team', x));
+      const team = teams(ctx.store).put({ id, orgId: org.id, title: b.title, createdAt: ctx.now().toISOString() });
+      for (const userId of ids) teamMembers(ctx.store).put({ id: teamMemberKey(id, userId), orgId: org.id, teamId: id, userId, role: 'member' });
+      return created(presentTeam(ctx, team));
+    },
+  });
+  router.add({ method: 'GET', pattern: TEAM, handler: (ctx) => ok(presentTeam(ctx, requireTeam(ctx))) });
+  router.add({
+    method: 'PATCH',
+    pattern: TEAM,
+    body: renameTeam,
+    handler: (ctx, b) => {
+      const team = teams(ctx.store).put({ ...requireTeam(ctx), title: b.title });
+      return ok(presentTeam(ctx, team));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: TEAM,
+    handler: (ctx) => {
+      requireOrg(ctx);
+      const id = param(ctx, 'teamId');
+      const team = teams(ctx.store).get(id);
+      if (team && team.orgId === ctx.params['organizationId']) {
+        teams(ctx.store).delete(id);
+        for (const tm of teamMembers(ctx.store).where((t) => t.teamId === id)) teamMembers(ctx.store).delete(tm.id);
+        ctx.store.bury('team', id);
+      }
+      return noContent(); // teams answer 204 whether or not the team existed (management-api.md)
+    },
+  });
+};

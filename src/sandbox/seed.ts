@@ -1,0 +1,100 @@
+/**
+ * The seeds. `demo` builds EXACTLY the demo organization other parts of docops (example manifests,
+ * benchmarks, tests) are written against; change it only together with them. `empty` holds just the
+ * organization and the token's admin user. Seeded timestamps are fixed so snapshots are reproducible.
+ */
+import type { MemberRole, TeamRole } from './records.js';
+import { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
+import type { SandboxStore } from './store.js';
+
+export type SeedName = 'demo' | 'empty';
+
+export const DEMO_ORG_ID = 'org-demo';
+export const TOKEN_USER_ID = 'u-ada';
+
+const day = (n: number): string => new Date(Date.UTC(2024, 0, 15 + n, 9, 0, 0)).toISOString();
+
+const DEMO_MEMBERS: [id: string, name: string, role: MemberRole, lastSeen?: number][] = [
+  ['ada', 'Ada Admin', 'admin', 200],
+  ['bob', 'Bob', 'edit', 190],
+  ['carol', 'Carol', 'create', 180],
+  ['dan', 'Dan', 'review'],
+  ['erin', 'Erin', 'comment', 150],
+  ['frank', 'Frank', 'read'],
+  ['grace', 'Grace', 'admin', 195],
+  ['heidi', 'Heidi', 'edit', 170],
+  ['ivan', 'Ivan', 'read'],
+  ['judy', 'Judy', 'edit', 160],
+];
+
+const DEMO_TEAMS: [id: string, title: string, members: [string, TeamRole][]][] = [
+  ['team-platform', 'Platform', [['ada', 'owner'], ['bob', 'member'], ['carol', 'member']]],
+  ['team-writers', 'Writers', [['heidi', 'owner'], ['judy', 'member'], ['erin', 'member']]],
+  ['team-support', 'Support', [['frank', 'member'], ['ivan', 'member']]],
+];
+
+const DEMO_SPACES: [id: string, title: string, emoji: string, parent?: string][] = [
+  ['sp-getting-started', 'Getting Started', '🚀', 'col-product'],
+  ['sp-api', 'API Reference', '📘', 'col-product'],
+  ['sp-runbooks', 'Runbooks', '🛠', 'col-internal'],
+  ['sp-changelog', 'Changelog', '📝'],
+];
+
+export function applySeed(store: SandboxStore, seed: SeedName): void {
+  store.load({ version: 1, tokenUser: TOKEN_USER_ID, counters: {}, tombstones: [], tables: {} });
+  orgs(store).put({
+    id: DEMO_ORG_ID,
+    title: 'Acme Docs',
+    createdAt: day(0),
+    emailDomains: ['acme.test'],
+    hostname: 'acme-docs',
+    type: 'business',
+    defaultRole: 'read',
+    sso: false,
+    ai: true,
+    inviteLinks: true,
+    plan: 'free_2024',
+  });
+  const seeded = seed === 'demo' ? DEMO_MEMBERS : DEMO_MEMBERS.slice(0, 1);
+  seeded.forEach(([name, displayName, role, lastSeen], i) => {
+    const userId = `u-${name}`;
+    users(store).put({ id: userId, displayName, email: `${name}@acme.test` });
+    members(store).put({
+      id: memberKey(DEMO_ORG_ID, userId),
+      orgId: DEMO_ORG_ID,
+      userId,
+      role,
+      disabled: false,
+      joinedAt: day(i),
+      ...(lastSeen === undefined ? {} : { lastSeenAt: day(lastSeen) }),
+      sso: false,
+    });
+  });
+  if (seed === 'empty') return;
+
+  DEMO_TEAMS.forEach(([id, title, list], i) => {
+    teams(store).put({ id, orgId: DEMO_ORG_ID, title, createdAt: day(20 + i) });
+    for (const [name, role] of list) {
+      const userId = `u-${name}`;
+      teamMembers(store).put({ id: teamMemberKey(id, userId), orgId: DEMO_ORG_ID, teamId: id, userId, role });
+    }
+  });
+  translations(store).put({ id: 'tr-fr', orgId: DEMO_ORG_ID, title: 'French docs', languages: ['fr'], createdAt: day(30), updatedAt: day(30) });
+  collections(store).put({ id: 'col-product', orgId: DEMO_ORG_ID, title: 'Product docs', defaultLevel: null });
+  collections(store).put({ id: 'col-internal', orgId: DEMO_ORG_ID, title: 'Internal', defaultLevel: null });
+  DEMO_SPACES.forEach(([id, title, emoji, parent], i) => {
+    spaces(store).put({
+      id,
+      orgId: DEMO_ORG_ID,
+      title,
+      emoji,
+      visibility: parent ? 'in-collection' : 'private',
+      editMode: 'live',
+      ...(parent ? { parent } : {}),
+      defaultLevel: null,
+      revision: `rev-${id}`,
+      createdAt: day(40 + i),
+      updatedAt: day(40 + i),
+    });
+  });
+}

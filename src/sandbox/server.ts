@@ -1,0 +1,123 @@
+/**
+ * The request pipeline of the sandbox: /_sandbox introspection (no auth, loopback only, never faulted),
+ * and /v1: fault decision (in arrival order) → latency → auth → route → body → validation → handler →
+ * state save. Handlers are synchronous, so each request applies atomically.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RequestContext } from './context.js';
+import type { FaultInjector } from './faults.js';
+import { HttpError, badRequest, errorBody, readJsonBody, send, type Reply } from './http.js';
+import type { Resolution, Router } from './router.js';
+import { saveStateFile } from './state.js';
+import type { StatsRecorder } from './stats.js';
+import type { SandboxStore } from './store.js';
+import { isPlainObject } from './validate.js';
+import { handleIntrospection } from './introspection.js';
+
+export interface PipelineDeps {
+  store: SandboxStore;
+  router: Router;
+  stats: StatsRecorder;
+  token: string;
+  now: () => Date;
+  stateFile?: string;
+  origin: () => string;
+  faults: () => FaultInjector | undefined;
+  setFaults: (spec: unknown) => void;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const method = req.method ?? 'GET';
+    if (url.pathname === '/_sandbox' || url.pathname.startsWith('/_sandbox/')) {
+      void handleIntrospection(req, res, url.pathname, deps);
+      return;
+    }
+    if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
+      send(res, { status: 404, body: errorBody(404, `no route for ${method} ${url.pathname} (the API lives below /v1)`) });
+      return;
+    }
+    const resolution = deps.router.resolve(method, url.pathname);
+    const route = resolution.kind === 'found' ? resolution.route.pattern : resolution.kind === 'method-not-allowed' ? resolution.pattern : '(unmatched)';
+    const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
+    const record = (status: number, fault?: string): void =>
+      deps.stats.record({ method, route, path: url.pathname, status, ...(fault ? { fault } : {}) });
+
+    void (async () => {
+      if (decision && decision.delayMs > 0) await sleep(decision.delayMs);
+      const outcome = decision?.outcome ?? { kind: 'pass' };
+      if (outcome.kind === 'reset') {
+        record(0, 'reset');
+        req.socket.destroy();
+        return;
+      }
+      if (outcome.kind === 'status') {
+        const message = outcome.status === 429 ? 'too many requests (sandbox fault injection)' : 'upstream unavailable (sandbox fault injection)';
+        record(outcome.status, outcome.status === 429 ? '429' : '5xx');
+        send(res, { status: outcome.status, body: errorBody(outcome.status, message), headers: outcome.headers });
+        return;
+      }
+      const reply = await processApiRequest(req, url, resolution, deps);
+      if (outcome.kind === 'resetAfter') {
+        record(0, 'resetAfter');
+        req.socket.destroy();
+        return;
+      }
+      record(reply.status);
+      send(res, reply);
+    })().catch((err: unknown) => {
+      // Only reachable on a bug in the pipeline itself; answer rather than hang the client.
+      record(500);
+      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, `sandbox bug: ${String(err)}`) });
+      else res.destroy();
+    });
+  };
+}
+
+async function processApiRequest(req: IncomingMessage, url: URL, resolution: Resolution, deps: PipelineDeps): Promise<Reply> {
+  const method = req.method ?? 'GET';
+  try {
+    const auth = req.headers.authorization ?? '';
+    if (auth !== `Bearer ${deps.token}`) {
+      const why = auth === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
+      throw new HttpError(401, why, { 'www-authenticate': 'Bearer' });
+    }
+    if (resolution.kind === 'not-found') throw new HttpError(404, `no route for ${method} ${url.pathname}`);
+    if (resolution.kind === 'method-not-allowed') {
+      throw new HttpError(405, `method ${method} is not allowed on ${url.pathname} (allowed: ${resolution.allowed.join(', ')})`, {
+        allow: resolution.allowed.join(', '),
+      });
+    }
+    const raw = await readJsonBody(req);
+    const { route, params } = resolution;
+    let body: unknown;
+    if (route.body) {
+      if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');
+      body = route.body(raw === undefined ? {} : raw, 'body');
+    } else if (raw !== undefined && !(isPlainObject(raw) && Object.keys(raw).length === 0)) {
+      throw badRequest('body: this operation takes no request body');
+    }
+    const origin = deps.origin();
+    const ctx: RequestContext = {
+      method,
+      path: url.pathname,
+      params,
+      query: url.searchParams,
+      store: deps.store,
+      now: deps.now,
+      userId: deps.store.tokenUser,
+      apiUrl: (p) => `${origin}/v1${p}`,
+      appUrl: (p) => `https://app.sandbox.test${p}`,
+    };
+    const reply = await route.handler(ctx, body);
+    if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
+    return reply;
+  } catch (err) {
+    if (err instanceof HttpError) return { status: err.status, body: errorBody(err.status, err.message), headers: err.headers };
+    return { status: 500, body: errorBody(500, `sandbox internal error: ${(err as Error).message}`) };
+  }
+}

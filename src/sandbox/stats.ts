@@ -1,0 +1,52 @@
+/** Request counters for tests and benchmarks, keyed by route pattern (not raw path), plus the ordered log. */
+
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  /** `METHOD /v1/pattern`'s pattern part, e.g. `/v1/orgs/:organizationId/members`; `(unmatched)` if none. */
+  route: string;
+  path: string;
+  /** HTTP status answered; 0 when the connection was reset without an answer. */
+  status: number;
+  /** Set when a fault decided the outcome: `429`, `5xx`, `reset` or `resetAfter`. */
+  fault?: string;
+}
+
+export interface SandboxStats {
+  total: number;
+  byMethod: Record<string, number>;
+  /** Keyed `METHOD /v1/pattern`, e.g. `GET /v1/orgs/:organizationId/members`. */
+  byRoute: Record<string, number>;
+  /** Keyed by status; `0` counts connections reset without an answer. */
+  byStatus: Record<string, number>;
+  requests: RequestLogEntry[];
+}
+
+export class StatsRecorder {
+  private log: RequestLogEntry[] = [];
+  private seq = 0;
+
+  record(entry: Omit<RequestLogEntry, 'seq'>): void {
+    this.log.push({ seq: ++this.seq, ...entry });
+  }
+
+  reset(): void {
+    this.log = [];
+    this.seq = 0;
+  }
+
+  snapshot(): SandboxStats {
+    const stats: SandboxStats = { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, requests: this.log.map((e) => ({ ...e })) };
+    for (const e of this.log) {
+      stats.total++;
+      bump(stats.byMethod, e.method);
+      bump(stats.byRoute, `${e.method} ${e.route}`);
+      bump(stats.byStatus, String(e.status));
+    }
+    return stats;
+  }
+}
+
+function bump(m: Record<string, number>, key: string): void {
+  m[key] = (m[key] ?? 0) + 1;
+}

@@ -1,0 +1,120 @@
+/**
+ * The sandbox's in-memory state: named tables of records keyed by id, in insertion order, plus id counters
+ * and tombstones (ids deleted for good, so a repeated delete answers 204 rather than 404).
+ *
+ * The store knows nothing about resources: each resource module reaches its own table with
+ * `store.table<Rec>('name')`, so new resources (sites, sections …) add tables without touching this file.
+ */
+
+export interface Snapshot {
+  version: 1;
+  /** The user the bearer token authenticates as. */
+  tokenUser: string;
+  counters: Record<string, number>;
+  tombstones: string[];
+  tables: Record<string, { id: string }[]>;
+}
+
+export class Table<T extends { id: string }> {
+  private readonly rows = new Map<string, T>();
+
+  get size(): number {
+    return this.rows.size;
+  }
+  get(id: string): T | undefined {
+    return this.rows.get(id);
+  }
+  has(id: string): boolean {
+    return this.rows.has(id);
+  }
+  /** Insert a new row (at the end) or replace an existing one in place (its position is kept). */
+  put(row: T): T {
+    this.rows.set(row.id, row);
+    return row;
+  }
+  delete(id: string): boolean {
+    return this.rows.delete(id);
+  }
+  /** All rows in insertion order. */
+  all(): T[] {
+    return [...this.rows.values()];
+  }
+  where(pred: (row: T) => boolean): T[] {
+    return this.all().filter(pred);
+  }
+  clear(): void {
+    this.rows.clear();
+  }
+}
+
+export class SandboxStore {
+  private readonly tables = new Map<string, Table<{ id: string }>>();
+  private counters: Record<string, number> = {};
+  private readonly tombstones = new Set<string>();
+  tokenUser = '';
+
+  table<T extends { id: string }>(name: string): Table<T> {
+    let t = this.tables.get(name);
+    if (!t) {
+      t = new Table();
+      this.tables.set(name, t);
+    }
+    return t as unknown as Table<T>;
+  }
+
+  /** A fresh id `<prefix>-<n>`; deterministic for a given history, never one a table already holds. */
+  nextId(prefix: string, taken: (id: string) => boolean): string {
+    for (;;) {
+      const n = (this.counters[prefix] ?? 0) + 1;
+      this.counters[prefix] = n;
+      const id = `${prefix}-${n}`;
+      if (!taken(id)) return id;
+    }
+  }
+
+  /** Remember that `kind` object `id` existed and was deleted. */
+  bury(kind: string, id: string): void {
+    this.tombstones.add(`${kind}:${id}`);
+  }
+  isBuried(kind: string, id: string): boolean {
+    return this.tombstones.has(`${kind}:${id}`);
+  }
+
+  snapshot(): Snapshot {
+    const tables: Snapshot['tables'] = {};
+    for (const [name, t] of this.tables) tables[name] = structuredClone(t.all());
+    return { version: 1, tokenUser: this.tokenUser, counters: { ...this.counters }, tombstones: [...this.tombstones], tables };
+  }
+
+  /** Replace everything with the snapshot's content. Throws on a malformed snapshot. */
+  load(snapshot: unknown): void {
+    const s = checkSnapshot(snapshot);
+    for (const t of this.tables.values()) t.clear();
+    for (const [name, rows] of Object.entries(s.tables)) {
+      const t = this.table(name);
+      for (const row of rows) t.put(structuredClone(row));
+    }
+    this.counters = { ...s.counters };
+    this.tombstones.clear();
+    for (const x of s.tombstones) this.tombstones.add(x);
+    this.tokenUser = s.tokenUser;
+  }
+}
+
+function checkSnapshot(v: unknown): Snapshot {
+  const fail = (why: string): never => {
+    throw new Error(`invalid sandbox state snapshot: ${why}`);
+  };
+  if (typeof v !== 'object' || v === null) return fail('not an object');
+  const s = v as Partial<Snapshot>;
+  if (s.version !== 1) fail('version must be 1');
+  if (typeof s.tokenUser !== 'string') fail('tokenUser must be a string');
+  if (typeof s.counters !== 'object' || s.counters === null) fail('counters must be an object');
+  if (!Array.isArray(s.tombstones)) fail('tombstones must be an array');
+  if (typeof s.tables !== 'object' || s.tables === null) fail('tables must be an object');
+  for (const [name, rows] of Object.entries(s.tables ?? {})) {
+    if (!Array.isArray(rows)) fail(`table ${name} must be an array`);
+    for (const r of rows) if (typeof r?.id !== 'string') fail(`table ${name} has a row without a string id`);
+  }
+  return s as Snapshot;
+}

@@ -1,0 +1,81 @@
+/**
+ * The manifest envelope every document shares: apiVersion, kind, metadata.organization, optional prune,
+ * spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
+ * can name the known kinds and the allowed fields.
+ */
+import type { ValidationIssue } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { ManifestDocument } from './document.js';
+import type { ParsedYamlDoc } from './parse.js';
+import { describeValue, jsonType } from './paths.js';
+
+export const API_VERSION = 'docops/v1';
+export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'spec'] as const;
+const REQUIRED = ['apiVersion', 'kind', 'metadata', 'spec'] as const;
+
+export interface EnvelopeResult {
+  issues: ValidationIssue[];
+  /** The registered kind, when `kind` names one (its spec can be validated even if other fields are wrong). */
+  kind?: KindDefinition;
+  /** `spec`, when it is an object. */
+  spec?: Record<string, unknown>;
+  /** The document, only when the whole envelope is valid. */
+  doc?: ManifestDocument;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const got = (v: unknown): string => (v !== null && typeof v !== 'object' ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v));
+
+export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>): EnvelopeResult {
+  const issues: ValidationIssue[] = [];
+  const v = parsed.value;
+  const issue = (path: string[], message: string, atKey = false): void => {
+    const pos = atKey ? parsed.keyPos(path) : parsed.pos(path);
+    issues.push({ ...pos, message, path: path.map((s) => '/' + s).join('') });
+  };
+  if (!isObject(v)) {
+    issue([], `a manifest must be a mapping with ${REQUIRED.join(', ')} (got ${got(v)})`);
+    return { issues };
+  }
+  for (const field of REQUIRED) if (!(field in v)) issue([], `missing required field "${field}"`);
+  for (const field of Object.keys(v)) {
+    if (!(ENVELOPE_FIELDS as readonly string[]).includes(field)) {
+      issue([field], `unknown field "${field}" (allowed: ${ENVELOPE_FIELDS.join(', ')})`, true);
+    }
+  }
+  if ('apiVersion' in v && v.apiVersion !== API_VERSION) {
+    issue(['apiVersion'], `apiVersion: must be "${API_VERSION}" (got ${describeValue(v.apiVersion)})`);
+  }
+  let kind: KindDefinition | undefined;
+  if ('kind' in v) {
+    kind = typeof v.kind === 'string' ? kinds.get(v.kind) : undefined;
+    if (!kind) {
+      const known = [...kinds.keys()].sort().join(', ');
+      issue(['kind'], `kind: unknown kind ${describeValue(v.kind)} (known kinds: ${known || 'none registered'})`);
+    }
+  }
+  const metadata = v.metadata;
+  if ('metadata' in v) {
+    if (!isObject(metadata)) issue(['metadata'], `metadata: must be object (got ${got(metadata)})`);
+    else if (!('organization' in metadata)) issue(['metadata'], 'metadata: missing required field "organization"');
+    else if (typeof metadata.organization !== 'string' || metadata.organization.trim() === '') {
+      issue(['metadata', 'organization'], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
+    }
+  }
+  if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);
+  const spec = isObject(v.spec) ? v.spec : undefined;
+  if ('spec' in v && !spec) issue(['spec'], `spec: must be object (got ${got(v.spec)})`);
+
+  if (issues.length > 0 || !kind || !spec || !isObject(metadata)) return { issues, kind, spec };
+  const doc: ManifestDocument = {
+    file: parsed.file,
+    index: parsed.index,
+    apiVersion: API_VERSION,
+    kind: kind.kind,
+    metadata: metadata as ManifestDocument['metadata'],
+    spec,
+    pos: parsed.pos,
+  };
+  if (typeof v.prune === 'boolean') doc.prune = v.prune;
+  return { issues, kind, spec, doc };
+}

@@ -1,0 +1,10 @@
+/** Manifest loading and validation: the public surface used by the CLI, the daemon and its config loader. */
+export { loadManifests, sortIssues, type LoadOptions, type LoadResult } from './load.js';
+export { parseYamlFile, type ParsedYamlDoc, type ParseOptions, type ParseResult } from './parse.js';
+export { validateWithSchema, compileSchema, type Locate } from './schema.js';
+export { interpolateString, type Env } from './interpolate.js';
+export { findManifestFiles, isIgnoredDirectory } from './discover.js';
+export { API_VERSION, ENVELOPE_FIELDS } from './envelope.js';
+export { DEFAULT_MAX_FILE_BYTES } from './decode.js';
+export { formatPath, type DocPath } from './paths.js';
+export type { ManifestDocument } from './document.js';

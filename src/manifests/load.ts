@@ -1,0 +1,106 @@
+/**
+ * Directory of YAML → validated desired state. Every problem in every file is collected and thrown as one
+ * ValidationError, sorted by position; nothing stops at the first error.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
+import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
+import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
+import { displayPath, findManifestFiles } from './discover.js';
+import type { ManifestDocument } from './document.js';
+import { findDuplicates } from './duplicates.js';
+import { checkEnvelope } from './envelope.js';
+import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
+import { validateWithSchema } from './schema.js';
+
+export type LoadOptions = ParseOptions;
+
+export interface LoadResult {
+  documents: ManifestDocument[];
+  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). */
+  desired: Map<string, DesiredEntry[]>;
+}
+
+export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
+  const kindsByName = indexKinds(kinds);
+  const files = await manifestFiles(dir);
+  const issues: ValidationIssue[] = [];
+  const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
+
+  const parsed = await Promise.all(files.map((f) => readAndParse(f, opts)));
+  const documents: ManifestDocument[] = [];
+  const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
+  for (const file of parsed) {
+    issues.push(...file.issues);
+    for (const p of file.documents) {
+      const doc = validateDocument(p, kindsByName, issues);
+      if (!doc) continue;
+      documents.push(doc);
+      desired.get(doc.kind)!.push(...kindsByName.get(doc.kind)!.toDesired(doc, report));
+    }
+  }
+  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report);
+  issues.push(...findDuplicates([...desired.values()].flat()));
+
+  if (issues.length > 0) throw new ValidationError(sortIssues(issues));
+  return { documents, desired };
+}
+
+function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinition> {
+  const byName = new Map<string, KindDefinition>();
+  for (const k of kinds) {
+    if (byName.has(k.kind)) throw new Error(`kind ${k.kind} is registered twice`);
+    byName.set(k.kind, k);
+  }
+  return byName;
+}
+
+/** Display paths of the manifest files; `dir` may also be a single file. */
+async function manifestFiles(dir: string): Promise<string[]> {
+  let info: Stats;
+  try {
+    info = await stat(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`manifests directory ${dir} does not exist`);
+    throw new UsageError(`cannot read manifests directory ${dir}: ${(e as Error).message}`, { cause: e });
+  }
+  if (info.isFile()) return [displayPath(dir, '')];
+  if (!info.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+  return (await findManifestFiles(dir)).map((rel) => displayPath(dir, rel));
+}
+
+async function readAndParse(file: string, opts: LoadOptions): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
+  const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const { size } = await stat(file);
+  // Checked before reading so a huge file is never loaded into memory.
+  if (size > max) return { documents: [], issues: [{ file, line: 1, column: 1, message: tooLargeMessage(size, max) }] };
+  return parseYamlFile(file, await readFile(file), opts);
+}
+
+/** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
+function validateDocument(p: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>, issues: ValidationIssue[]): ManifestDocument | undefined {
+  const envelope = checkEnvelope(p, kinds);
+  issues.push(...envelope.issues);
+  if (!envelope.kind || !envelope.spec) return undefined;
+  const specIssues = validateWithSchema(
+    envelope.spec,
+    envelope.kind.schema,
+    (path) => p.pos(['spec', ...path]),
+    'spec',
+    (path) => p.keyPos(['spec', ...path]),
+  );
+  issues.push(...specIssues);
+  return specIssues.length === 0 ? envelope.doc : undefined;
+}
+
+/** By file, line, column; identical issues (same place, same message) once. Stable for equal positions. */
+export function sortIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  const unique = issues.filter((i) => {
+    const k = JSON.stringify([i.file, i.line, i.column, i.message]);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  return unique.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column);
+}

@@ -1,0 +1,120 @@
+/**
+ * One YAML file → plain documents with positions. Every problem becomes an issue with a position; a bad
+ * document is skipped, the other documents of the file are still returned.
+ */
+import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import type { SourcePos, ValidationIssue } from '../core/errors.js';
+import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
+import { interpolateDocument, type Env } from './interpolate.js';
+import { createLocator, type Locator } from './locate.js';
+
+export interface ParsedYamlDoc extends Locator {
+  file: string;
+  /** 0-based index of the document inside its file (empty documents count). */
+  index: number;
+  /** The document as plain data, after `${VAR}` interpolation. */
+  value: unknown;
+}
+
+export interface ParseOptions {
+  /** Variables for `${VAR}` interpolation; default process.env. */
+  env?: Env;
+  /** Files larger than this are rejected unread; default 2 MiB. */
+  maxFileBytes?: number;
+  /** yaml's guard against alias bombs; default 100. */
+  maxAliasCount?: number;
+}
+
+export interface ParseResult {
+  documents: ParsedYamlDoc[];
+  issues: ValidationIssue[];
+}
+
+/** Parse one file's contents (bytes are checked for NULs and invalid UTF-8 first). */
+export function parseYamlFile(file: string, content: string | Uint8Array, opts: ParseOptions = {}): ParseResult {
+  const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  let text: string;
+  if (typeof content === 'string') {
+    const problem = checkDecodedText(content, maxBytes);
+    if (problem) return { documents: [], issues: [{ file, ...problem }] };
+    text = content.startsWith('\ufeff') ? content.slice(1) : content;
+  } else {
+    const decoded = decodeManifestBytes(content, maxBytes);
+    if ('error' in decoded) return { documents: [], issues: [{ file, ...decoded.error }] };
+    text = decoded.text;
+  }
+  if (text.trim() === '') return { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] };
+
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  const documents: ParsedYamlDoc[] = [];
+  const issues: ValidationIssue[] = [];
+  const at = (offset: number, message: string): ValidationIssue => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, column: col, message };
+  };
+
+  docs.forEach((doc, index) => {
+    if (doc.errors.length > 0) {
+      // yaml often reports follow-on errors at the same spot; the first one is the useful one.
+      const offsets = new Set<number>();
+      for (const e of doc.errors) {
+        if (offsets.has(e.pos[0])) continue;
+        offsets.add(e.pos[0]);
+        const dup = e.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(doc, e.pos[0], lineCounter) : undefined;
+        issues.push(at(e.pos[0], dup ?? `YAML syntax error: ${e.message}`));
+      }
+      return;
+    }
+    const c = doc.contents;
+    if (c === null || (isScalar(c) && c.value === null && c.source === '')) return; // e.g. a trailing `---`
+    const locator = createLocator(file, doc, lineCounter);
+    const problems = interpolateDocument(doc, opts.env ?? process.env);
+    for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
+    if (problems.length > 0) return;
+    try {
+      const value: unknown = doc.toJS({ maxAliasCount: opts.maxAliasCount ?? 100 });
+      documents.push({ file, index, value, pos: locator.pos, keyPos: locator.keyPos });
+    } catch (e) {
+      issues.push(aliasIssue(doc, e, locator.pos([]), at));
+    }
+  });
+  if (documents.length === 0 && issues.length === 0) {
+    issues.push({ file, line: 1, column: 1, message: 'file contains no YAML documents (only comments or empty documents)' });
+  }
+  return { documents, issues };
+}
+
+/** Names the repeated key and where it was first set (yaml only gives the offset of the repeat). */
+function duplicateKeyMessage(doc: Document, offset: number, lineCounter: LineCounter): string | undefined {
+  let message: string | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const repeat = map.items.find((p) => isScalar(p.key) && p.key.range?.[0] === offset);
+      if (!repeat || !isScalar(repeat.key)) return undefined;
+      const name = repeat.key.value;
+      const first = map.items.find((p) => isScalar(p.key) && p.key.value === name);
+      const line = first && isScalar(first.key) ? lineCounter.linePos(first.key.range?.[0] ?? 0).line : undefined;
+      message = `duplicate key ${JSON.stringify(String(name))}${line === undefined ? '' : ` (first set on line ${line})`}`;
+      return visit.BREAK;
+    },
+  });
+  return message;
+}
+
+/** toJS failures are alias problems: an alias without anchor, or too many expansions (alias bomb). */
+function aliasIssue(doc: Document, e: unknown, docPos: SourcePos, at: (offset: number, message: string) => ValidationIssue): ValidationIssue {
+  const message = e instanceof Error ? e.message : String(e);
+  if (/alias count/i.test(message)) {
+    return { ...docPos, message: 'document expands aliases too many times (possible alias bomb)' };
+  }
+  let issue: ValidationIssue | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (node.resolve(doc) !== undefined) return undefined;
+      issue = at(node.range?.[0] ?? 0, `unknown alias *${node.source} (the anchor &${node.source} must come before it)`);
+      return visit.BREAK;
+    },
+  });
+  return issue ?? { ...docPos, message: `cannot read document: ${message}` };
+}

@@ -7,7 +7,7 @@ import { computePlan } from '../core/reconcile.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
-import { loadKinds, loadManifests } from './wiring.js';
+import { KINDS, loadManifests } from './wiring.js';
 
 export const MANIFESTS_FLAG = {
   type: 'string',
@@ -24,7 +24,7 @@ export function manifestDir(ctx: CommandContext): string {
 
 export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
-  const kinds = await loadKinds();
+  const kinds = KINDS;
   const { documents, desired } = await loadManifests(dir, kinds, { env: ctx.io.env });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
   return { kinds, documents, desired };

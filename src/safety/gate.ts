@@ -1,0 +1,101 @@
+/**
+ * The safety gate: a separate step between plan and apply (reconcileOnce's `gate`). It is pure over the
+ * plan and the live state the plan came from; a refusal is a SafetyError (exit 3) listing every violation,
+ * each saying which limit, how many, and how to override it where that is allowed.
+ */
+import { SafetyError } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { Plan } from '../core/plan.js';
+import { liveKey, type DesiredState, type LiveState } from '../core/reconcile.js';
+import type { SafetyConfig } from './config.js';
+import { liveCounts, planChanges } from './counts.js';
+import { pruneAllViolations, thresholdViolations, type SafetyViolation } from './rules.js';
+
+export type { SafetyViolation } from './rules.js';
+
+export interface Whoami {
+  id: string;
+  email?: string;
+}
+
+export interface GateOptions {
+  config: SafetyConfig;
+  /** `--force`: lifts the thresholds, never the guards or the prune-everything rules. */
+  force: boolean;
+  /** The token's own user (GET /user), for the kinds' guards. */
+  whoami?: Whoami;
+  /** Number of desired entries loaded from the manifests (all kinds, all orgs); see countDesired. */
+  desiredCount: number;
+}
+
+export interface GateResult {
+  /** Violations that refuse the plan. */
+  blocking: SafetyViolation[];
+  /** Violations `--force` lifted (worth logging). */
+  overridden: SafetyViolation[];
+}
+
+/** Every violation, split by whether it still refuses the plan under the given `force`. */
+export function evaluatePlan(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): GateResult {
+  const changes = planChanges(plan);
+  const counts = liveCounts(live);
+  const all = [
+    ...guardViolations(plan, live, kinds, opts.whoami),
+    ...pruneAllViolations(changes, counts, opts.config, opts.desiredCount),
+    ...thresholdViolations(changes, counts, opts.config),
+  ];
+  return {
+    blocking: all.filter((v) => !(opts.force && v.overridable)),
+    overridden: all.filter((v) => opts.force && v.overridable),
+  };
+}
+
+/** Pure: the violations that refuse this plan (empty = the plan may be applied). */
+export function checkPlan(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): SafetyViolation[] {
+  return evaluatePlan(plan, live, kinds, opts).blocking;
+}
+
+/** Throws SafetyError when any violation remains; returns the ones `--force` lifted. */
+export function enforce(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): SafetyViolation[] {
+  const { blocking, overridden } = evaluatePlan(plan, live, kinds, opts);
+  if (blocking.length > 0) throw new SafetyError(blocking);
+  return overridden;
+}
+
+/**
+ * The gate as reconcileOnce wants it. `whoami` may be a loader (called once per gate run, only when a plan
+ * reaches the gate); a failing loader refuses to apply rather than apply unguarded.
+ */
+export function safetyGate(
+  kinds: readonly KindDefinition[],
+  opts: Omit<GateOptions, 'whoami'> & { whoami?: Whoami | (() => Promise<Whoami>); onOverridden?: (violations: SafetyViolation[]) => void },
+): (plan: Plan, live: LiveState) => Promise<void> {
+  return async (plan, live) => {
+    const whoami = typeof opts.whoami === 'function' ? await opts.whoami() : opts.whoami;
+    const overridden = enforce(plan, live, kinds, { config: opts.config, force: opts.force, desiredCount: opts.desiredCount, ...(whoami ? { whoami } : {}) });
+    if (overridden.length > 0) opts.onOverridden?.(overridden);
+  };
+}
+
+/** Desired entries over all kinds and orgs: the `desiredCount` the prune-everything rule looks at. */
+export function countDesired(desired: DesiredState): number {
+  let n = 0;
+  for (const entries of desired.values()) n += entries.length;
+  return n;
+}
+
+/** Each kind's guard, once per org the kind has live state for; every message is a non-overridable violation. */
+function guardViolations(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], whoami: Whoami | undefined): SafetyViolation[] {
+  const out: SafetyViolation[] = [];
+  for (const kind of kinds) {
+    if (!kind.guard) continue;
+    const prefix = liveKey(kind.kind, '');
+    const orgs = [...live.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
+    for (const org of orgs) {
+      for (const message of kind.guard(plan, live.get(liveKey(kind.kind, org))!, org, whoami)) {
+        out.push({ rule: 'guard', kind: kind.kind, org, overridable: false, message: `${kind.kind} in ${org}: ${message}` });
+      }
+    }
+  }
+  return out;
+}

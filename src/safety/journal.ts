@@ -1,0 +1,135 @@
+/**
+ * The delete journal: before each delete or prune step, one JSON line with a snapshot of the object about
+ * to go, written and fsync'd before the step's first request (applyPlan's `beforeStep`). If the line cannot
+ * be written the step fails — docops never deletes without a snapshot. `docops undo` reads it back.
+ */
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import type { LiveObject } from '../core/kind.js';
+import type { Action, Phase, Step } from '../core/plan.js';
+import type { LiveState } from '../core/reconcile.js';
+import { redactSecrets } from './redact.js';
+
+export const JOURNAL_VERSION = 1;
+
+export interface JournalRecord {
+  v: typeof JOURNAL_VERSION;
+  /** When the snapshot was taken (ISO 8601). */
+  time: string;
+  stepId: string;
+  phase: Phase;
+  action: Action;
+  kind: string;
+  org: string;
+  /** The step's key (for duplicate titles `title (id)`); objectKey is the live object's own key. */
+  key: string;
+  objectKey: string;
+  id?: string;
+  /** The live object's fields (secrets removed), or the step's `before` when no live object was found. */
+  fields: Record<string, unknown>;
+  /** `live`: the object as fetched for this plan; `plan`: only the managed fields the step recorded. */
+  snapshot: 'live' | 'plan';
+}
+
+export interface Journal {
+  /** For applyPlan's `beforeStep`: journals delete/prune steps, ignores the rest. Throws when it cannot write. */
+  beforeStep: (step: Step) => Promise<void>;
+  /** `<dir>/journal-<timestamp>.jsonl`; created on the first delete. */
+  file: string;
+}
+
+export const isDeleteStep = (step: Step): boolean => step.phase === 'delete' || step.phase === 'prune';
+
+export function journalFileName(at: Date): string {
+  return `journal-${at.toISOString().replace(/[:.]/g, '-')}.jsonl`;
+}
+
+export function createJournal(dir: string, live: LiveState, opts: { now?: () => Date } = {}): Journal {
+  const now = opts.now ?? (() => new Date());
+  const file = path.join(dir, journalFileName(now()));
+  const find = liveObjectFinder(live);
+  let created = false;
+  // Steps of one wave run concurrently; appends go one at a time so lines never interleave.
+  let queue: Promise<void> = Promise.resolve();
+
+  const append = async (line: string): Promise<void> => {
+    if (!created) await mkdir(dir, { recursive: true, mode: 0o700 });
+    const handle = await open(file, 'a', 0o600);
+    try {
+      await handle.appendFile(line, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (!created) {
+      created = true;
+      await syncDir(dir);
+    }
+  };
+
+  const beforeStep = (step: Step): Promise<void> => {
+    if (!isDeleteStep(step)) return Promise.resolve();
+    const record = snapshotOf(step, find(step), now());
+    const line = JSON.stringify(record) + '\n';
+    const result = queue.then(() => append(line));
+    queue = result.catch(() => undefined);
+    return result;
+  };
+
+  return { beforeStep, file };
+}
+
+function snapshotOf(step: Step, object: LiveObject | undefined, at: Date): JournalRecord {
+  const base = { v: JOURNAL_VERSION, time: at.toISOString(), stepId: step.id, phase: step.phase, action: step.action, kind: step.kind, org: step.org, key: step.key } as const;
+  if (object) return { ...base, objectKey: object.key, id: object.id, fields: redactSecrets(object.fields), snapshot: 'live' };
+  return { ...base, objectKey: step.key, fields: redactSecrets(step.before ?? {}), snapshot: 'plan' };
+}
+
+/**
+ * Finds the live object a delete step removes: by (kind, org, key); for duplicate titles the step key is
+ * `title (id)`; failing both, by an id that appears as a segment of the step's DELETE path.
+ */
+function liveObjectFinder(live: LiveState): (step: Step) => LiveObject | undefined {
+  const byKey = new Map<string, LiveObject | null>();
+  const byScope = new Map<string, LiveObject[]>();
+  const k = (...parts: string[]): string => parts.join('\u0000');
+  for (const state of live.values()) {
+    for (const o of state.objects) {
+      const plain = k(o.kind, o.org, o.key);
+      const prev = byKey.get(plain);
+      byKey.set(plain, prev === undefined || prev?.id === o.id ? o : null); // null: ambiguous title
+      byKey.set(k(o.kind, o.org, `${o.key} (${o.id})`), o);
+      byScope.set(k(o.kind, o.org), [...(byScope.get(k(o.kind, o.org)) ?? []), o]);
+    }
+  }
+  return (step) => {
+    const hit = byKey.get(k(step.kind, step.org, step.key));
+    if (hit) return hit;
+    const segments = new Set(
+      step.requests.filter((r) => r.method === 'DELETE').flatMap((r) => r.path.split('/').map((s) => safeDecode(s))),
+    );
+    return (byScope.get(k(step.kind, step.org)) ?? []).find((o) => segments.has(o.id));
+  };
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Make the new file's directory entry durable too; some platforms cannot fsync a directory. */
+async function syncDir(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw err;
+  } finally {
+    await handle?.close();
+  }
+}

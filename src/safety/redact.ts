@@ -1,0 +1,28 @@
+/**
+ * Secrets never reach a journal: fields named like a token, secret, password, API key or share key are
+ * dropped, and so is `urls.published` (for share-link sites it carries the link's secret token). Secret-named
+ * query parameters inside any string (`…?shareKey=…`) are blanked too.
+ */
+
+const SECRET_NAME = /token|secret|password|passwd|apikey|api_key|sharekey|share_key|credential|private_?key/i;
+
+export function isSecretField(name: string, parent?: string): boolean {
+  return SECRET_NAME.test(name) || (parent === 'urls' && name === 'published');
+}
+
+const SECRET_PARAM = /([?&#](?:[a-z_]*(?:token|secret|sharekey|share_key|password|apikey|api_key)[a-z_]*)=)[^&#\s]*/gi;
+
+/** A deep copy of a JSON-like value without secret fields. */
+export function redactSecrets<T>(value: T): T {
+  const visit = (v: unknown, parent: string | undefined): unknown => {
+    if (Array.isArray(v)) return v.map((x) => visit(x, parent));
+    if (typeof v === 'string') return v.replace(SECRET_PARAM, '$1REDACTED');
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (!isSecretField(k, parent)) out[k] = visit(x, k);
+    }
+    return out;
+  };
+  return visit(value, undefined) as T;
+}

@@ -1,0 +1,68 @@
+import type { KindDefinition, LiveObject } from '../../src/core/kind.js';
+import { emptyPlan, type Phase, type Plan, type Step } from '../../src/core/plan.js';
+import { liveKey, type LiveState } from '../../src/core/reconcile.js';
+import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
+import type { GateOptions } from '../../src/safety/gate.js';
+
+export const obj = (kind: string, org: string, key: string, fields: Record<string, unknown> = {}, id = `${kind}-${key}`): LiveObject => ({ kind, org, key, id, fields });
+
+/** Live state with `n` objects of `kind` in `org` (keys k0 … k{n-1}), held under the manifest kind `holder`. */
+export function liveWith(entries: { kind: string; org: string; n: number; holder?: string }[]): LiveState {
+  const live: LiveState = new Map();
+  for (const e of entries) {
+    const k = liveKey(e.holder ?? e.kind, e.org);
+    const state = live.get(k) ?? { objects: [] };
+    for (let i = 0; i < e.n; i++) state.objects.push(obj(e.kind, e.org, `k${i}`));
+    live.set(k, state);
+  }
+  return live;
+}
+
+export function changeStep(kind: string, org: string, key: string, phase: Phase, extra: Partial<Step> = {}): Step {
+  const action = phase === 'prune' ? 'delete' : phase;
+  return {
+    id: `${kind}/${org}/${key}#${action}`,
+    action,
+    phase,
+    kind,
+    org,
+    key,
+    wave: 0,
+    before: phase === 'create' ? null : { title: key },
+    after: phase === 'delete' || phase === 'prune' ? null : { title: `${key}!` },
+    dependsOn: [],
+    requests: [{ method: action === 'delete' ? 'DELETE' : action === 'update' ? 'PATCH' : 'POST', path: `/orgs/${org}/${kind.toLowerCase()}s/${kind}-${key}` }],
+    ...extra,
+  };
+}
+
+/** A plan that changes keys k0 … k{n-1} of `kind` in `org` with the given phase. */
+export function planWith(...groups: { kind: string; org: string; n: number; phase: Phase; from?: number }[]): Plan {
+  const plan = emptyPlan();
+  for (const g of groups) {
+    for (let i = g.from ?? 0; i < (g.from ?? 0) + g.n; i++) plan.steps.push(changeStep(g.kind, g.org, `k${i}`, g.phase));
+  }
+  return plan;
+}
+
+export function gateOpts(over: Partial<GateOptions> & { safety?: unknown } = {}): GateOptions {
+  const config: SafetyConfig = over.safety === undefined ? resolveSafetyConfig({}) : resolveSafetyConfig(over.safety);
+  const { safety: _safety, ...rest } = over;
+  return { config: over.config ?? config, force: false, desiredCount: 100, ...rest };
+}
+
+export { DEFAULT_SAFETY };
+
+/** A kind with no behaviour beyond what a test passes in. */
+export function fakeKind(kind: string, extra: Partial<KindDefinition> = {}): KindDefinition {
+  return {
+    kind,
+    identity: 'by key',
+    schema: {},
+    depth: 10,
+    toDesired: () => [],
+    fetch: async () => ({ objects: [] }),
+    diff: () => ({ steps: [], unmanaged: [], warnings: [] }),
+    ...extra,
+  };
+}

@@ -5,20 +5,17 @@
  * imports once they exist.
  */
 import type { ApiClient } from '../api/types.js';
-import type { CliIO } from './io.js';
 
 export { loadManifests } from '../manifests/index.js';
 export { KINDS } from '../kinds/index.js';
 export { startSandbox } from '../sandbox/index.js';
+export { sandboxCommand } from '../sandbox/cli.js';
 
 interface ClientModule {
   createClient(options: { baseUrl: string; token: string; concurrency?: number; [k: string]: unknown }): ApiClient;
 }
 interface SettingsModule {
   resolveApiSettings(options: { apiUrl?: string; tokenFile?: string; env: Readonly<Record<string, string | undefined>> }): { baseUrl: string; token: string } | Promise<{ baseUrl: string; token: string }>;
-}
-interface SandboxCliModule {
-  sandboxCommand(argv: string[], io: CliIO): Promise<number>;
 }
 
 const load = <T>(specifier: string): Promise<T> => import(specifier) as Promise<T>;
@@ -28,6 +25,3 @@ export const createClient = async (options: Parameters<ClientModule['createClien
 
 export const resolveApiSettings = async (options: Parameters<SettingsModule['resolveApiSettings']>[0]): Promise<{ baseUrl: string; token: string }> =>
   (await load<SettingsModule>('../api/settings.js')).resolveApiSettings(options);
-
-export const sandboxCommand: SandboxCliModule['sandboxCommand'] = async (argv, io) =>
-  (await load<SandboxCliModule>('../sandbox/cli.js')).sandboxCommand(argv, io);

@@ -27,6 +27,15 @@ describe('docops usage', () => {
     for (const flag of ['--format', '--detailed-exitcode', '--out']) expect(r.stdout).toContain(flag);
   });
 
+  it('sandbox delegates to the sandbox command, help included', async () => {
+    const r = await runCli(['sandbox', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: docops sandbox');
+    const bad = await runCli(['sandbox', '--seed', 'nope']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--seed');
+  });
+
   it('--version prints the package version', async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     const r = await runCli(['--version']);

@@ -1,9 +1,21 @@
 /** `docops sandbox …`: run the local fake API; its flags and help belong to src/sandbox/cli.ts. */
-import type { CliIO } from '../io.js';
+import { Writable } from 'node:stream';
+import type { CliIO, OutputStream } from '../io.js';
 import { sandboxCommand } from '../wiring.js';
 
 export const SANDBOX_SUMMARY = 'Run a local sandbox of the management API (see docops sandbox --help)';
 
+/** sandboxCommand wants Node writable streams; ours may be plain string sinks (tests). */
+function asWritable(out: OutputStream): NodeJS.WritableStream {
+  if (out instanceof Writable) return out;
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, callback) {
+      out.write(String(chunk));
+      callback();
+    },
+  });
+}
+
 export function runSandbox(argv: string[], io: CliIO): Promise<number> {
-  return sandboxCommand(argv, io);
+  return sandboxCommand(argv, { stdout: asWritable(io.stdout), stderr: asWritable(io.stderr) });
 }

@@ -45,7 +45,14 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const route = resolution.kind === 'found' ? resolution.route.pattern : resolution.kind === 'method-not-allowed' ? resolution.pattern : '(unmatched)';
     const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
     const record = (status: number, fault?: string): void =>
-      deps.stats.record({ method, route, path: url.pathname, status, ...(fault ? { fault } : {}) });
+      deps.stats.record({
+        method,
+        route,
+        path: url.pathname,
+        status,
+        ...(fault ? { fault } : {}),
+        ...(decision && decision.delayMs > 0 ? { delayMs: decision.delayMs } : {}),
+      });
 
     void (async () => {
       if (decision && decision.delayMs > 0) await sleep(decision.delayMs);

@@ -10,6 +10,8 @@ export interface RequestLogEntry {
   status: number;
   /** Set when a fault decided the outcome: `429`, `5xx`, `reset` or `resetAfter`. */
   fault?: string;
+  /** Injected delay (latency + spike) in ms, when there was one. */
+  delayMs?: number;
 }
 
 export interface SandboxStats {

@@ -1,10 +1,10 @@
-/** Organization members: list (filters, sort, order), get, patch role, remove, mark as SSO; and GET /user. */
+/** Organization members: list (filters, sort, order), get, patch role, remove, mark as SSO; and users (GET /user, /users/{id}). */
 import { param, type RequestContext } from '../context.js';
 import { noContent, notFound, ok } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryEnum, queryString } from '../query.js';
 import type { MemberRec } from '../records.js';
-import { MEMBER_ROLES, memberKey, members, teamMembers } from '../records.js';
+import { MEMBER_ROLES, memberKey, members, teamMembers, users } from '../records.js';
 import { nullable, object, oneOf } from '../validate.js';
 import { presentMember, presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
 
@@ -46,6 +46,15 @@ const patchMember = object({ role: nullable(oneOf(MEMBER_ROLES)) });
 
 export const memberRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', pattern: '/v1/user', handler: (ctx) => ok(presentUser(ctx, requireUser(ctx, ctx.userId))) });
+  router.add({
+    method: 'GET',
+    pattern: '/v1/users/:userId',
+    handler: (ctx) => {
+      const user = users(ctx.store).get(param(ctx, 'userId'));
+      if (!user) throw notFound(`user "${param(ctx, 'userId')}" not found`);
+      return ok(presentUser(ctx, user));
+    },
+  });
   router.add({ method: 'GET', pattern: MEMBERS, handler: (ctx) => pageOf(ctx, listMembers(ctx), (m) => presentMember(ctx, m)) });
   router.add({ method: 'GET', pattern: MEMBER, handler: (ctx) => ok(presentMember(ctx, requireMember(ctx, requireOrg(ctx).id))) });
   router.add({

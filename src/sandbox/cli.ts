@@ -1,0 +1,91 @@
+/**
+ * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--state FILE] [--seed demo|empty] [--faults SPEC]`:
+ * serve the sandbox API until SIGINT/SIGTERM, then close and resolve 0.
+ */
+import { parseArgs } from 'node:util';
+import { parseFaults, startSandbox, type SandboxOptions } from './index.js';
+
+const USAGE = `Usage: docops sandbox [options]
+
+Serve a local, in-memory copy of the documentation platform's management API (no account needed).
+
+Options:
+  --port N          port to listen on (default 0: any free port)
+  --host HOST       address to bind (default 127.0.0.1)
+  --token T         bearer token to accept (default sandbox-token)
+  --state FILE      load state from FILE if it exists; save every change to it
+  --seed demo|empty initial content when there is no state file (default demo)
+  --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7"
+  -h, --help        show this help
+`;
+
+export async function sandboxCommand(
+  argv: string[],
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
+): Promise<number> {
+  let opts: SandboxOptions;
+  try {
+    const { values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        state: { type: 'string' },
+        seed: { type: 'string' },
+        faults: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      io.stdout.write(USAGE);
+      return 0;
+    }
+    opts = {};
+    if (values.port !== undefined) {
+      if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be an integer 0..65535 (got "${values.port}")`);
+      opts.port = Number(values.port);
+    }
+    if (values.host !== undefined) opts.host = values.host;
+    if (values.token !== undefined) {
+      if (values.token === '') throw new Error('--token must not be empty');
+      opts.token = values.token;
+    }
+    if (values.state !== undefined) opts.stateFile = values.state;
+    if (values.seed !== undefined) {
+      if (values.seed !== 'demo' && values.seed !== 'empty') throw new Error(`--seed must be demo or empty (got "${values.seed}")`);
+      opts.seed = values.seed;
+    }
+    if (values.faults !== undefined) opts.faults = parseFaults(values.faults);
+  } catch (err) {
+    io.stderr.write(`docops sandbox: ${(err as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+
+  let sandbox;
+  try {
+    sandbox = await startSandbox(opts);
+  } catch (err) {
+    io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}\n`);
+    return 1;
+  }
+  io.stdout.write(
+    `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
+      (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
+      `Press Ctrl+C to stop.\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sandbox.close();
+  io.stdout.write('docops sandbox stopped\n');
+  return 0;
+}

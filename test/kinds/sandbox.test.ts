@@ -1,0 +1,109 @@
+/**
+ * The four kinds against the real sandbox over loopback HTTP: the example plan applies cleanly and a second
+ * plan is empty; invites + a team of invitees; renames; prune. A minimal fetch-based client stands in for
+ * src/api/client.ts (no retries needed against a fault-free sandbox).
+ */
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/core/errors.js';
+import type { ApiClient, ApiResponse } from '../../src/api/types.js';
+import { applyPlan } from '../../src/core/apply.js';
+import type { DesiredEntry } from '../../src/core/kind.js';
+import { computePlan } from '../../src/core/reconcile.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { loadManifests } from '../../src/manifests/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { desiredOf, fakeDoc } from './helpers.js';
+
+const EXAMPLES = fileURLToPath(new URL('../../config.example/manifests', import.meta.url));
+const running: RunningSandbox[] = [];
+afterEach(async () => void (await Promise.all(running.splice(0).map((s) => s.close()))));
+
+function fetchClient(sb: RunningSandbox): ApiClient {
+  const request = async <T>(method: string, path: string, options: { query?: Record<string, unknown>; body?: unknown } = {}): Promise<ApiResponse<T>> => {
+    const url = new URL(sb.url + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${sb.token}`, accept: 'application/json', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new ApiError(method, path, res.status, text);
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T | undefined, headers: {} };
+  };
+  const listAll = async <T>(path: string): Promise<T[]> => {
+    const out: T[] = [];
+    let page: string | undefined;
+    do {
+      const { body } = await request<{ items: T[]; next?: { page: string } }>('GET', path, { query: { limit: 1000, page } });
+      out.push(...body!.items);
+      page = body!.next?.page;
+    } while (page);
+    return out;
+  };
+  return {
+    baseUrl: sb.url,
+    request: (method, path, options) => request(method, path, options),
+    get: async (path, query) => (await request('GET', path, { query: query ?? {} })).body as never,
+    paginate: () => {
+      throw new Error('not used');
+    },
+    listAll,
+    close: () => Promise.resolve(),
+  };
+}
+
+async function start(): Promise<ApiClient> {
+  const sb = await startSandbox();
+  running.push(sb);
+  return fetchClient(sb);
+}
+
+/** Plan, apply, and return the ids of the applied steps plus the next plan's steps. */
+async function applyAndReplan(client: ApiClient, desired: ReadonlyMap<string, DesiredEntry[]>, options = {}) {
+  const { plan } = await computePlan(client, KINDS, desired, options);
+  const report = await applyPlan(client, plan);
+  expect(report.failed).toEqual([]);
+  const again = await computePlan(client, KINDS, desired, options);
+  return { applied: report.applied, next: again.plan };
+}
+
+const members = (list: { email: string; role: string | null }[], invite = false) =>
+  desiredOf(KINDS[1]!, [fakeDoc('Members', 'org-demo', { invite, members: list })]);
+const teams = (...specs: Record<string, unknown>[]) => desiredOf(KINDS[2]!, specs.map((s) => fakeDoc('Team', 'org-demo', s)));
+
+describe('kinds against the sandbox', () => {
+  it('applies the example manifests, after which the plan is empty', async () => {
+    const client = await start();
+    const { desired } = await loadManifests(EXAMPLES, KINDS);
+    const { applied, next } = await applyAndReplan(client, desired);
+    expect(applied).toHaveLength(4);
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
+  });
+
+  it('invites missing members and builds a team of them in one apply', async () => {
+    const client = await start();
+    const desired = new Map([
+      ['Members', members([{ email: 'ada@acme.test', role: 'admin' }, { email: 'zoe@acme.test', role: 'edit' }, { email: 'yan@acme.test', role: null }], true)],
+      ['Team', teams({ title: 'Newcomers', members: [{ email: 'zoe@acme.test', role: 'owner' }, { email: 'yan@acme.test' }, { email: 'ada@acme.test' }] })],
+    ]);
+    const { applied, next } = await applyAndReplan(client, desired);
+    expect(applied).toEqual(['Members/org-demo/invite#create', 'Team/org-demo/Newcomers#create', 'Team/org-demo/Newcomers#members']);
+    expect(next.steps).toEqual([]);
+    const live = await client.listAll<{ role: string | null; user: { email: string } }>('/orgs/org-demo/members');
+    const roleOf = (email: string) => live.find((m) => m.user.email === email)?.role;
+    expect([roleOf('zoe@acme.test'), roleOf('yan@acme.test')]).toEqual(['edit', null]);
+  });
+
+  it('renames a pinned team and prunes the teams no manifest mentions', async () => {
+    const client = await start();
+    const desired = new Map([['Team', teams({ title: 'Platform Engineering', id: 'team-platform' })]]);
+    const { applied, next } = await applyAndReplan(client, desired, { prune: { Team: true } });
+    expect(applied.sort()).toEqual(['Team/org-demo/Platform Engineering#update', 'Team/org-demo/Support#delete', 'Team/org-demo/Writers#delete']);
+    expect(next.steps).toEqual([]);
+    const live = await client.listAll<{ title: string }>('/orgs/org-demo/teams');
+    expect(live.map((t) => t.title)).toEqual(['Platform Engineering']);
+  });
+});

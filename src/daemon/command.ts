@@ -1,0 +1,122 @@
+/**
+ * `docops daemon -c docops.yaml [--api-url URL] [--listen HOST:PORT] [--sandbox]`: run the reconciler until
+ * SIGTERM/SIGINT. Config problems throw (the CLI's error handler prints them and exits 1); a clean stop
+ * returns 0, a stop whose running reconcile outlived the grace period returns 1.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import { createLogger, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log.js';
+import type { CliIO } from '../cli/io.js';
+import { loadDaemonConfig } from './config.js';
+import { Daemon, type DaemonDeps } from './daemon.js';
+
+export const DAEMON_SUMMARY = 'Keep the organization equal to the manifests: watch, schedule, serve health and metrics';
+
+export const DAEMON_HELP = `Usage: docops daemon -c FILE [options]
+
+Runs until SIGTERM/SIGINT. Reconciles when the manifests directory changes, on the cron schedule, and on
+POST /reconcile; serves /healthz, /readyz and /metrics. See docs/daemon.md.
+
+Options:
+  -c, --config FILE        docops.yaml (required; see config.example/docops.yaml)
+      --api-url URL        Management API base URL (overrides apiUrl and DOCOPS_API_URL)
+      --listen HOST:PORT   HTTP address (overrides listen and DOCOPS_LISTEN; default 0.0.0.0:8080)
+      --sandbox            Run against an in-process sandbox seeded with demo data (no token needed)
+      --log-level LEVEL    ${LOG_LEVELS.join('|')} (default: logLevel from the config, else info)
+      --log-format FORMAT  ${LOG_FORMATS.join('|')} (default: pretty on a terminal, else json)
+  -h, --help               Show this help
+
+Environment: DOCOPS_TOKEN, DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN,
+DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET.
+`;
+
+export interface DaemonCommandHooks {
+  /** Stops the daemon like SIGTERM (in-process callers, tests). */
+  stopSignal?: AbortSignal;
+  /** Called once the daemon is serving. */
+  onStarted?: (daemon: Daemon) => void;
+  /** Whether to listen for SIGTERM/SIGINT on the process (default true). */
+  processSignals?: boolean;
+  deps?: DaemonDeps;
+}
+
+export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonCommandHooks = {}): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        config: { type: 'string', short: 'c' },
+        'api-url': { type: 'string' },
+        listen: { type: 'string' },
+        sandbox: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`docops daemon: ${(err as Error).message}. Run \`docops daemon --help\`.`);
+  }
+  if (values.help === true) {
+    io.stdout.write(DAEMON_HELP);
+    return 0;
+  }
+  const file = values.config;
+  if (typeof file !== 'string' || file === '') throw new UsageError('docops daemon: missing -c FILE (the docops.yaml config)');
+  const level = values['log-level'];
+  const format = values['log-format'];
+  if (typeof level === 'string' && !isLogLevel(level)) throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}`);
+  if (typeof format === 'string' && !isLogFormat(format)) throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
+
+  const config = await loadDaemonConfig(file, {
+    env: io.env,
+    overrides: {
+      ...(typeof values['api-url'] === 'string' ? { apiUrl: values['api-url'] } : {}),
+      ...(typeof values.listen === 'string' ? { listen: values.listen } : {}),
+      ...(values.sandbox === true ? { sandbox: true } : {}),
+    },
+  });
+  const logger =
+    hooks.deps?.logger ??
+    createLogger({
+      level: typeof level === 'string' && isLogLevel(level) ? level : config.logLevel,
+      ...(typeof format === 'string' && isLogFormat(format) ? { format } : {}),
+      stream: io.stderr,
+      env: io.env,
+    });
+  const daemon = new Daemon(config, { ...hooks.deps, env: io.env, logger });
+
+  // Stop requests may come before start() finishes; they are honoured right after.
+  let stopRequested: () => void = () => {};
+  const stopped = new Promise<void>((res) => (stopRequested = res));
+  const onSignal = (signal: string) => () => {
+    logger.info({ signal }, 'signal received');
+    stopRequested();
+  };
+  const onTerm = onSignal('SIGTERM');
+  const onInt = onSignal('SIGINT');
+  if (hooks.processSignals !== false) {
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+  }
+  if (hooks.stopSignal?.aborted) stopRequested();
+  hooks.stopSignal?.addEventListener('abort', () => stopRequested(), { once: true });
+  try {
+    try {
+      await daemon.start();
+    } catch (err) {
+      await daemon.stop();
+      throw err;
+    }
+    hooks.onStarted?.(daemon);
+    await stopped;
+    const { graceful } = await daemon.stop();
+    return graceful ? 0 : 1;
+  } finally {
+    process.off('SIGTERM', onTerm);
+    process.off('SIGINT', onInt);
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The long-lived reconciler: triggers (file watch, cron, HTTP, retries) → one coalescing runner →
+ * reconcileRun → readiness, metrics, backoff. Events: 'run' (RunRecord) after every run,
+ * 'retry-scheduled' ({attempt, delayMs}) when a failed run will be retried.
+ */
+import { EventEmitter } from 'node:events';
+import { formatIssue } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import { KINDS } from '../kinds/index.js';
+import { createLogger, type Logger } from '../log.js';
+import type { Env } from '../manifests/interpolate.js';
+import { loadManifests } from '../manifests/index.js';
+import type { RunningSandbox } from '../sandbox/index.js';
+import { resolveSafetyConfig } from '../safety/index.js';
+import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
+import type { DaemonConfig } from './config.js';
+import { connectApi, type ClientFactory, type Connection } from './connect.js';
+import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
+import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
+import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
+
+export interface DaemonDeps {
+  env?: Env;
+  logger?: Logger;
+  kinds?: readonly KindDefinition[];
+  loadManifests?: LoadManifests;
+  createClient?: ClientFactory;
+  scheduler?: Scheduler;
+  /** Timers for retries (a fake in tests). */
+  clock?: Clock;
+  random?: () => number;
+  /** Default true; tests turn process metrics off. */
+  defaultMetrics?: boolean;
+}
+
+interface Contact {
+  ok: boolean;
+  at: string;
+  error?: string;
+}
+
+const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502 };
+const HISTORY = 20;
+
+export class Daemon extends EventEmitter {
+  readonly metrics: DaemonMetrics;
+  readonly logger: Logger;
+  /** The most recent runs, newest last. */
+  readonly runs: RunRecord[] = [];
+  /** The initial run's outcome (set by start). */
+  firstRun: Promise<RunRecord> | undefined;
+
+  private readonly env: Env;
+  private readonly kinds: readonly KindDefinition[];
+  private readonly runner: CoalescingRunner<RunRecord>;
+  private readonly retrier: Retrier;
+  private readonly abort = new AbortController();
+  private manifests: (Contact & { errors?: string[] }) | undefined;
+  private api: Contact | undefined;
+  private lastGood: { at: string; documents: number } | undefined;
+  private connection: Connection | undefined;
+  private server: DaemonServer | undefined;
+  private watcher: ManifestWatcher | undefined;
+  private cron: { stop(): void | Promise<void> } | undefined;
+  private stopping: Promise<{ graceful: boolean }> | undefined;
+  private runId = 0;
+
+  constructor(
+    readonly config: DaemonConfig,
+    private readonly deps: DaemonDeps = {},
+  ) {
+    super();
+    this.env = deps.env ?? process.env;
+    this.kinds = deps.kinds ?? KINDS;
+    this.logger = deps.logger ?? createLogger({ level: config.logLevel, env: this.env });
+    this.metrics = createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
+    this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
+    this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
+  }
+
+  /** Connect, serve HTTP, watch, schedule, and start the initial run (not awaited: see firstRun). */
+  async start(): Promise<void> {
+    const c = this.config;
+    resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
+    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status), this.deps.createClient);
+    this.server = await startDaemonServer(c.listen, {
+      readiness: () => this.readiness(),
+      metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
+      reconcile: (wait) => this.httpReconcile(wait),
+      ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
+      logger: this.logger,
+    });
+    this.watcher = await watchManifests(
+      c.manifestsDir,
+      c.debounceMs,
+      (paths) => {
+        this.logger.debug({ paths }, 'manifests changed');
+        this.fire('watch');
+      },
+      (err) => this.logger.error({ err }, 'watching the manifests failed'),
+    );
+    if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
+    this.logger.info(
+      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl },
+      'docops daemon started',
+    );
+    this.firstRun = this.trigger('start');
+    this.firstRun.catch(() => {});
+  }
+
+  /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
+  trigger(reason: TriggerReason): Promise<RunRecord> {
+    return this.runner.trigger(reason);
+  }
+
+  get url(): string {
+    if (!this.server) throw new Error('the daemon is not started');
+    return this.server.url;
+  }
+
+  get sandbox(): RunningSandbox | undefined {
+    return this.connection?.sandbox;
+  }
+
+  /** Whether a run is going, and whether a follow-up is queued. */
+  get busy(): { running: boolean; pending: boolean } {
+    return { running: this.runner.running, pending: this.runner.pending };
+  }
+
+  readiness(): Readiness {
+    const reasons: string[] = [];
+    if (!this.manifests) reasons.push('the manifests have not been loaded yet');
+    else if (!this.manifests.ok) reasons.push(`the last manifest load failed: ${this.manifests.error ?? 'invalid manifests'}`);
+    if (!this.api) reasons.push('the API has not been contacted yet');
+    else if (!this.api.ok) reasons.push(`the last API contact failed: ${this.api.error ?? 'error'}`);
+    const ready = reasons.length === 0 && this.stopping === undefined;
+    if (this.stopping) reasons.push('the daemon is stopping');
+    this.metrics.setReady(ready);
+    const last = this.runs.at(-1);
+    return {
+      ready,
+      body: {
+        ready,
+        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+        manifests: this.manifests ?? null,
+        api: this.api ?? null,
+        lastGoodManifests: this.lastGood ?? null,
+        lastRun: last ? summary(last) : null,
+        retry: this.retrier.attempt > 0 ? { attempt: this.retrier.attempt } : null,
+      },
+    };
+  }
+
+  /**
+   * Stop taking triggers, abort the apply (the step in flight finishes, no new step starts), close
+   * everything. `graceful` is false when the run did not end within shutdownGraceMs.
+   */
+  stop(): Promise<{ graceful: boolean }> {
+    this.stopping ??= (async () => {
+      this.logger.info('stopping: no new reconciles; the step in flight finishes');
+      this.retrier.cancel();
+      await this.cron?.stop();
+      await this.watcher?.close();
+      this.abort.abort();
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = await Promise.race([
+        this.runner.stop().then(() => true),
+        new Promise<boolean>((res) => (timer = setTimeout(() => res(false), this.config.shutdownGraceMs))),
+      ]);
+      clearTimeout(timer);
+      if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
+      await this.server?.close();
+      await this.connection?.close();
+      this.logger.info({ graceful }, 'stopped');
+      return { graceful };
+    })();
+    return this.stopping;
+  }
+
+  private fire(reason: TriggerReason): void {
+    this.trigger(reason).catch((err: unknown) => {
+      if (!(err instanceof RunnerStoppedError)) this.logger.error({ err, reason }, 'trigger failed');
+    });
+  }
+
+  private async httpReconcile(wait: boolean): Promise<ReconcileAnswer> {
+    if (this.stopping) return { status: 503, body: { error: 'the daemon is stopping' } };
+    const queued = this.runner.running;
+    const run = this.trigger('http');
+    if (!wait) {
+      run.catch(() => {});
+      return { status: 202, body: { accepted: true, queued } };
+    }
+    try {
+      const record = await run;
+      return { status: HTTP_STATUS[record.result], body: { ...record } };
+    } catch (err) {
+      return { status: 503, body: { error: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {
+    const c = this.config;
+    const record = await reconcileRun(
+      {
+        manifestsDir: c.manifestsDir,
+        kinds: this.kinds,
+        env: this.env,
+        client: this.connection!.client,
+        mode: c.mode,
+        planOptions: { prune: c.prune, invite: c.invite },
+        concurrency: c.concurrency,
+        safety: resolveSafetyConfig(c.safety ?? {}),
+        ...(c.journalDir !== undefined ? { journalDir: c.journalDir } : {}),
+        signal: this.abort.signal,
+        logger: this.logger,
+        metrics: this.metrics,
+        loadManifests: this.deps.loadManifests ?? loadManifests,
+      },
+      ++this.runId,
+      reasons,
+    );
+    this.record(record);
+    return record;
+  }
+
+  /** A finished run → readiness state, retry schedule, history, 'run' event. */
+  private record(r: RunRecord): void {
+    const at = new Date().toISOString();
+    if (r.result === 'invalid_manifests') {
+      const errors = (r.issues ?? []).slice(0, 50).map(formatIssue);
+      this.manifests = { ok: false, at, error: r.issues ? `${r.issues.length} problem(s)` : r.error ?? 'invalid', ...(errors.length > 0 ? { errors } : {}) };
+    } else {
+      this.manifests = { ok: true, at };
+      this.lastGood = { at, documents: r.documents ?? 0 };
+    }
+    if (r.apiOk !== undefined) this.api = r.apiOk ? { ok: true, at } : { ok: false, at, error: r.error ?? 'failed' };
+
+    if (r.result === 'success') this.retrier.succeeded();
+    else if (r.result === 'failed' && !this.stopping && !r.interrupted) {
+      const next = this.retrier.failed();
+      this.metrics.setBackoff(next.delayMs);
+      this.logger.warn({ attempt: next.attempt, delayMs: next.delayMs }, 'reconcile failed; retrying after backoff');
+      this.emit('retry-scheduled', next);
+    } else this.retrier.cancel();
+    if (r.result !== 'failed') this.metrics.setBackoff(0);
+
+    this.runs.push(r);
+    if (this.runs.length > HISTORY) this.runs.shift();
+    this.readiness(); // refresh the docops_ready gauge
+    this.emit('run', r);
+  }
+}
+
+function summary(r: RunRecord): Record<string, unknown> {
+  const { issues: _issues, ...rest } = r;
+  void _issues;
+  return rest;
+}

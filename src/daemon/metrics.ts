@@ -1,0 +1,79 @@
+/**
+ * The daemon's Prometheus metrics, in their own Registry (several daemons can live in one process, e.g. in
+ * tests). Names are part of the public interface: docs/daemon.md lists them.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Action, Plan } from '../core/plan.js';
+
+export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused';
+export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused'];
+
+export interface DaemonMetrics {
+  registry: Registry;
+  /** A run finished. */
+  observeRun(result: RunResult, durationMs: number): void;
+  /** Steps the plan holds before apply (plan mode: the drift left in place), per kind. */
+  setDrift(kinds: readonly string[], plan: Plan): void;
+  stepApplied(kind: string, action: Action): void;
+  stepFailed(kind: string, action: Action): void;
+  apiResponse(method: string, status: number): void;
+  manifestLoad(errorCount: number): void;
+  setReady(ready: boolean): void;
+  setBackoff(delayMs: number): void;
+}
+
+export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+
+  const duration = new Histogram({
+    name: 'docops_reconcile_duration_seconds',
+    help: 'Duration of reconcile runs (load, fetch, diff and, in apply mode, apply).',
+    labelNames: ['result'],
+    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers,
+  });
+  const runs = new Counter({ name: 'docops_reconcile_runs_total', help: 'Reconcile runs by result.', labelNames: ['result'], registers });
+  const applied = new Counter({ name: 'docops_changes_applied_total', help: 'Plan steps applied, by kind and action.', labelNames: ['kind', 'action'], registers });
+  const failedSteps = new Counter({ name: 'docops_changes_failed_total', help: 'Plan steps that failed, by kind and action.', labelNames: ['kind', 'action'], registers });
+  const drift = new Gauge({
+    name: 'docops_drift',
+    help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
+    labelNames: ['kind'],
+    registers,
+  });
+  const lastSuccess = new Gauge({ name: 'docops_last_success_timestamp_seconds', help: 'Unix time of the last successful reconcile.', registers });
+  const api = new Counter({ name: 'docops_api_requests_total', help: 'API responses by method and status (0 = no response).', labelNames: ['method', 'status'], registers });
+  const loadErrors = new Gauge({ name: 'docops_manifest_load_errors', help: 'Problems found by the last manifest load (0 when it succeeded).', registers });
+  const loadFailures = new Counter({ name: 'docops_manifest_load_failures_total', help: 'Manifest loads that failed validation.', registers });
+  const ready = new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', registers });
+  const backoff = new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', registers });
+
+  for (const r of RUN_RESULTS) runs.inc({ result: r }, 0);
+  ready.set(0);
+
+  return {
+    registry,
+    observeRun(result, durationMs) {
+      runs.inc({ result });
+      duration.observe({ result }, durationMs / 1000);
+      if (result === 'success') lastSuccess.set(Date.now() / 1000);
+    },
+    setDrift(kinds, plan) {
+      const counts = new Map<string, number>(kinds.map((k) => [k, 0]));
+      for (const s of plan.steps) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
+      drift.reset();
+      for (const [kind, n] of counts) drift.set({ kind }, n);
+    },
+    stepApplied: (kind, action) => applied.inc({ kind, action }),
+    stepFailed: (kind, action) => failedSteps.inc({ kind, action }),
+    apiResponse: (method, status) => api.inc({ method, status: String(status) }),
+    manifestLoad(errorCount) {
+      loadErrors.set(errorCount);
+      if (errorCount > 0) loadFailures.inc();
+    },
+    setReady: (value) => ready.set(value ? 1 : 0),
+    setBackoff: (delayMs) => backoff.set(delayMs / 1000),
+  };
+}

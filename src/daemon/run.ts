@@ -1,0 +1,166 @@
+/**
+ * One daemon reconcile: load the manifests, then the shared pipeline (reconcileOnce: fetch → diff → plan →
+ * [safety gate → apply]). Never throws: every outcome becomes a RunRecord, which the daemon turns into
+ * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
+ */
+import type { ApiClient } from '../api/types.js';
+import type { ApplyEvent } from '../core/apply.js';
+import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { Plan, Step } from '../core/plan.js';
+import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js';
+import { reconcileOnce } from '../core/run.js';
+import type { Logger } from '../log.js';
+import type { Env } from '../manifests/interpolate.js';
+import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
+import type { DaemonMode } from './config.js';
+import type { DaemonMetrics, RunResult } from './metrics.js';
+import type { TriggerReason } from './triggers.js';
+
+export type LoadManifests = (dir: string, kinds: readonly KindDefinition[], options: { env: Env }) => Promise<{ documents: unknown[]; desired: DesiredState }>;
+
+export interface RunContext {
+  manifestsDir: string;
+  kinds: readonly KindDefinition[];
+  env: Env;
+  client: ApiClient;
+  mode: DaemonMode;
+  planOptions: PlanOptions;
+  concurrency: number;
+  safety: SafetyConfig;
+  journalDir?: string;
+  /** Aborted on shutdown: steps not yet started are skipped, the one in flight finishes. */
+  signal: AbortSignal;
+  logger: Logger;
+  metrics: DaemonMetrics;
+  loadManifests: LoadManifests;
+}
+
+export interface RunRecord {
+  id: number;
+  reasons: TriggerReason[];
+  result: RunResult;
+  mode: DaemonMode;
+  startedAt: string;
+  durationMs: number;
+  /** Manifest documents loaded (absent when the load failed). */
+  documents?: number;
+  /** Steps the plan held (drift) when the API was reached. */
+  planned?: number;
+  applied?: number;
+  failed?: number;
+  skipped?: number;
+  /** Manifest problems, when result is invalid_manifests. */
+  issues?: ValidationIssue[];
+  error?: string;
+  /** Whether the API answered as it should: undefined when not contacted. */
+  apiOk?: boolean;
+  /** Whether shutdown stopped the apply before every step ran. */
+  interrupted?: boolean;
+}
+
+export async function reconcileRun(ctx: RunContext, id: number, reasons: TriggerReason[]): Promise<RunRecord> {
+  const started = performance.now();
+  const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
+  const log = ctx.logger.child({ run: id });
+  const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
+    const full: RunRecord = { ...base, ...record, durationMs: Math.round(performance.now() - started) };
+    ctx.metrics.observeRun(full.result, full.durationMs);
+    return full;
+  };
+  log.info({ reasons }, 'reconcile started');
+
+  let loaded: { documents: unknown[]; desired: DesiredState };
+  try {
+    loaded = await ctx.loadManifests(ctx.manifestsDir, ctx.kinds, { env: ctx.env });
+  } catch (err) {
+    const issues = err instanceof ValidationError ? err.issues : undefined;
+    ctx.metrics.manifestLoad(issues?.length ?? 1);
+    for (const issue of issues ?? []) log.error({ file: issue.file, line: issue.line, column: issue.column }, `invalid manifest: ${formatIssue(issue)}`);
+    if (!issues) log.error({ err }, 'cannot load manifests');
+    return finish({ result: 'invalid_manifests', ...(issues ? { issues } : {}), error: message(err) });
+  }
+  ctx.metrics.manifestLoad(0);
+  const documents = loaded.documents.length;
+
+  let plan: Plan | undefined;
+  let apiOk = true;
+  const onStep = stepLogger(log, ctx.metrics, (failedForApi) => {
+    if (failedForApi) apiOk = false;
+  });
+  try {
+    let journal: ((step: Step) => Promise<void>) | undefined;
+    const gate = safetyGate(ctx.kinds, {
+      config: ctx.safety,
+      force: false,
+      desiredCount: countDesired(loaded.desired),
+      whoami: () => fetchWhoami(ctx.client),
+    });
+    const outcome = await reconcileOnce({
+      client: ctx.client,
+      kinds: ctx.kinds,
+      desired: loaded.desired,
+      mode: ctx.mode,
+      planOptions: ctx.planOptions,
+      gate: async (p: Plan, live: LiveState) => {
+        plan = p;
+        ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
+        await gate(p, live);
+        // The journal needs the live state the plan came from: it snapshots each object before its delete.
+        if (ctx.journalDir !== undefined) journal = createJournal(ctx.journalDir, live).beforeStep;
+      },
+      apply: {
+        concurrency: ctx.concurrency,
+        signal: ctx.signal,
+        onStep,
+        beforeStep: async (step) => journal?.(step),
+      },
+    });
+    plan = outcome.plan;
+    ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), outcome.plan);
+    const counts = { documents, planned: outcome.plan.steps.length };
+    if (!outcome.report) {
+      log.info({ ...counts, warnings: outcome.plan.warnings.length }, ctx.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done');
+      return finish({ result: 'success', ...counts, apiOk: true });
+    }
+    const r = outcome.report;
+    const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
+    const interrupted = ctx.signal.aborted && r.skipped.length > 0;
+    const ok = r.failed.length === 0 && !interrupted;
+    log[ok ? 'info' : 'error'](tally, ok ? 'reconcile applied' : interrupted ? 'apply stopped by shutdown' : 'apply finished with failed steps');
+    return finish({ result: ok ? 'success' : 'failed', ...tally, apiOk, ...(interrupted ? { interrupted } : {}), ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}) });
+  } catch (err) {
+    const planned = plan ? { planned: (plan as Plan).steps.length } : {};
+    if (err instanceof SafetyError) {
+      log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message });
+    }
+    // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
+    const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);
+    log.error({ err }, 'reconcile failed');
+    return finish({ result: 'failed', documents, ...planned, apiOk: !apiFailure, error: message(err) });
+  }
+}
+
+/** One log line per step, metrics per applied/failed step; reports whether a failure looks like the API's fault. */
+function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boolean) => void) {
+  return (event: ApplyEvent): void => {
+    const { step } = event;
+    const fields = { step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action };
+    if (event.type === 'done') {
+      metrics.stepApplied(step.kind, step.action);
+      log.info({ ...fields, durationMs: Math.round(event.durationMs) }, 'applied');
+    } else if (event.type === 'failed') {
+      metrics.stepFailed(step.kind, step.action);
+      const e = event.error;
+      apiTrouble(e instanceof ApiError ? e.status === undefined || e.status >= 500 || e.status === 429 : false);
+      log.error({ ...fields, err: e }, 'step failed');
+    } else if (event.type === 'skipped') {
+      log.warn({ ...fields, reason: event.reason }, 'step skipped');
+    }
+  };
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

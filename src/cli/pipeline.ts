@@ -4,6 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan } from '../core/plan.js';
 import { computePlan } from '../core/reconcile.js';
+import type { DesiredState, LiveState } from '../core/reconcile.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
@@ -37,12 +38,21 @@ function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]
   return Object.fromEntries(prune.map((p) => [p, true]));
 }
 
-export async function planFromManifests(ctx: CommandContext): Promise<{ plan: Plan; client: ApiClient; kinds: readonly KindDefinition[] }> {
+export interface PlannedRun {
+  plan: Plan;
+  /** The live state the plan was computed from (what a safety gate judges the plan against). */
+  live: LiveState;
+  desired: DesiredState;
+  client: ApiClient;
+  kinds: readonly KindDefinition[];
+}
+
+export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun> {
   requireCredentials(ctx);
   const { kinds, desired } = await loadDesired(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);
-  const { plan } = await computePlan(client, kinds, desired, { prune, invite: ctx.global.invite });
+  const { plan, live } = await computePlan(client, kinds, desired, { prune, invite: ctx.global.invite });
   ctx.logger.info({ steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length }, 'plan computed');
-  return { plan, client, kinds };
+  return { plan, live, desired, client, kinds };
 }

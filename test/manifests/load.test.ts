@@ -1,0 +1,125 @@
+/** Loading whole directories: discovery, the desired map, cross-document checks, size cap, usage errors. */
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { findManifestFiles, loadManifests } from '../../src/manifests/index.js';
+import { fakeMembersKind, fakeTeamKind } from './fake-kinds.js';
+import { FIX, issueLines } from './helpers.js';
+
+const TEAM = (title: string, org = 'org-demo'): string =>
+  `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: ${org}\nspec:\n  title: ${title}\n`;
+
+describe('a valid directory', () => {
+  test('loads every manifest below it into the desired map, keyed by manifest kind', async () => {
+    const { documents, desired } = await loadManifests(`${FIX}/valid`, [fakeTeamKind(), fakeMembersKind()], {
+      env: { DOCOPS_TEST_ORG: 'org-b' },
+    });
+    const brief = (kind: string) => desired.get(kind)!.map((e) => [e.kind, e.org, e.key, e.id ?? null, `${e.source.file}:${e.source.line}:${e.source.column}`]);
+    expect([...desired.keys()]).toEqual(['Team', 'Members']);
+    // Files in sorted path order: nested/deeper/team-docs.yaml, org-a/members.yaml, org-a/team-platform.yml.
+    expect(brief('Team')).toEqual([
+      ['Team', 'org-b', 'Docs team ${NOT_A_VAR}', null, `${FIX}/valid/nested/deeper/team-docs.yaml:6:10`],
+      ['Team', 'org-a', 'Core', 'team1', `${FIX}/valid/org-a/members.yaml:19:10`],
+      ['Team', 'org-a', 'Platform', null, `${FIX}/valid/org-a/team-platform.yml:6:10`],
+    ]);
+    expect(brief('Members')).toEqual([
+      ['Member', 'org-a', 'ada@example.com', null, `${FIX}/valid/org-a/members.yaml:8:7`],
+      ['Member', 'org-a', 'bob@example.com', null, `${FIX}/valid/org-a/members.yaml:10:7`],
+    ]);
+    expect(documents.map((d) => [d.file.slice(FIX.length), d.index, d.kind, d.metadata.organization, d.prune])).toEqual([
+      ['/valid/nested/deeper/team-docs.yaml', 0, 'Team', 'org-b', undefined],
+      ['/valid/org-a/members.yaml', 0, 'Members', 'org-a', undefined],
+      ['/valid/org-a/members.yaml', 1, 'Team', 'org-a', true],
+      ['/valid/org-a/team-platform.yml', 0, 'Team', 'org-a', undefined],
+    ]);
+    // Aliases resolve to the anchored value.
+    expect(documents[0]!.spec).toMatchObject({ description: 'shared text', notes: 'shared text' });
+  });
+
+  test('a default applies when the variable is unset, the variable wins when set', async () => {
+    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env });
+    expect((await load({ DOCOPS_TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
+    expect((await load({ DOCOPS_TEST_ORG: 'o', DOCOPS_TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
+  });
+
+  test('the environment defaults to process.env', async () => {
+    process.env.DOCOPS_TEST_ORG = 'from-process-env';
+    try {
+      const { desired } = await loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()]);
+      expect(desired.get('Team')![0]!.org).toBe('from-process-env');
+    } finally {
+      delete process.env.DOCOPS_TEST_ORG;
+    }
+  });
+});
+
+describe('in a scratch directory', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'docops-manifests-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('discovery skips dot-directories, node_modules and non-YAML files, and sorts paths', async () => {
+    for (const d of ['b', 'a/z', '.git', 'node_modules/x', 'c.d']) await mkdir(path.join(dir, d), { recursive: true });
+    const files = ['b/team.yml', 'a/z/one.yaml', 'a-team.yaml', '.git/x.yaml', 'node_modules/x/y.yaml', 'notes.md', 'c.d/q.YAML', '.dotfile.yaml'];
+    for (const f of files) await writeFile(path.join(dir, f), 'x: 1\n');
+    await symlink(path.join(dir, 'b'), path.join(dir, 'loop')); // a symlinked directory is not followed
+    await symlink(path.join(dir, 'a-team.yaml'), path.join(dir, 'linked.yaml'));
+    expect(await findManifestFiles(dir)).toEqual(['.dotfile.yaml', 'a-team.yaml', 'a/z/one.yaml', 'b/team.yml', 'c.d/q.YAML', 'linked.yaml']);
+  });
+
+  test('an empty directory is not an error', async () => {
+    const { documents, desired } = await loadManifests(dir, [fakeTeamKind()]);
+    expect(documents).toEqual([]);
+    expect([...desired]).toEqual([['Team', []]]);
+  });
+
+  test('a missing directory is a UsageError', async () => {
+    await expect(loadManifests(path.join(dir, 'nope'), [fakeTeamKind()])).rejects.toThrow(UsageError);
+  });
+
+  test('a file over the size cap is reported without being parsed; the other files still load', async () => {
+    await writeFile(path.join(dir, 'huge.yaml'), '# ' + 'x'.repeat(2 * 1024 * 1024) + '\n');
+    await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform').replace('title: Platform', 'title: 5'));
+    const rel = path.relative(process.cwd(), dir);
+    expect(await issueLines(loadManifests(rel, [fakeTeamKind()]))).toEqual([
+      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 2 MiB)`,
+      `${rel}/team.yaml:6:10: spec.title: must be string (got integer 5)`,
+    ]);
+    await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
+    expect(await issueLines(loadManifests(rel, [fakeTeamKind()], { maxFileBytes: 100 }))).toEqual([
+      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 100 bytes)`,
+    ]);
+  });
+
+  test('toDesired runs only for valid documents; crossValidate sees every kind’s entries', async () => {
+    const calls = { toDesired: 0 };
+    await writeFile(path.join(dir, 'bad.yaml'), TEAM('Core') + '  colour: red\n');
+    await writeFile(
+      path.join(dir, 'good.yaml'),
+      TEAM('Platform') + '  members:\n    - email: ada@example.com\n      role: read\n    - email: zed@example.com\n      role: read\n',
+    );
+    await writeFile(
+      path.join(dir, 'members.yaml'),
+      'apiVersion: docops/v1\nkind: Members\nmetadata:\n  organization: org-demo\nspec:\n  members:\n    - email: ADA@example.com\n      role: read\n',
+    );
+    const rel = path.relative(process.cwd(), dir);
+    expect(await issueLines(loadManifests(rel, [fakeTeamKind(calls), fakeMembersKind()]))).toEqual([
+      `${rel}/bad.yaml:7:3: spec: unknown field "colour"`,
+      `${rel}/good.yaml:10:14: spec.members[1].email: zed@example.com is not a member of org-demo`,
+    ]);
+    expect(calls.toDesired).toBe(1);
+  });
+
+  test('paths outside the working directory are shown as given', async () => {
+    await writeFile(path.join(dir, 'team.yaml'), TEAM('x'.repeat(65)));
+    const lines = await issueLines(loadManifests(dir, [fakeTeamKind()]));
+    const shown = path.relative(process.cwd(), dir).startsWith('..') ? dir : path.relative(process.cwd(), dir);
+    expect(lines).toEqual([`${shown}/team.yaml:6:10: spec.title: must be at most 64 characters (got 65)`]);
+  });
+});

@@ -1,0 +1,107 @@
+/** parseYamlFile: positions, fallbacks and the per-file problems, on in-memory text. */
+import { describe, expect, test } from 'vitest';
+import { formatIssue } from '../../src/core/errors.js';
+import { parseYamlFile } from '../../src/manifests/index.js';
+
+const lines = (r: ReturnType<typeof parseYamlFile>): string[] => r.issues.map(formatIssue);
+const at = (p: { line: number; column: number }): string => `${p.line}:${p.column}`;
+
+describe('positions', () => {
+  const text = ['a: 1', 'spec:', '  members:', '    - email: x@y.z', '      role: read', '    - { email: q }', '  empty:', 'last: end', ''].join('\n');
+  const [doc] = parseYamlFile('f.yaml', text, { env: {} }).documents;
+
+  test('pos gives the start of the value at a path', () => {
+    expect(at(doc!.pos(['a']))).toBe('1:4');
+    expect(at(doc!.pos(['spec', 'members', 0]))).toBe('4:7');
+    expect(at(doc!.pos(['spec', 'members', 0, 'role']))).toBe('5:13');
+    expect(at(doc!.pos(['spec', 'members', 1, 'email']))).toBe('6:16');
+    expect(at(doc!.pos([]))).toBe('1:1');
+  });
+
+  test('a key with no value points at the key', () => {
+    expect(at(doc!.pos(['spec', 'empty']))).toBe('7:3');
+  });
+
+  test('missing paths fall back to the nearest existing parent', () => {
+    expect(at(doc!.pos(['spec', 'members', 0, 'missing']))).toBe('4:7'); // the item's mapping
+    expect(at(doc!.pos(['spec', 'members', 7, 'email']))).toBe('4:5'); // the sequence
+    expect(at(doc!.pos(['nope', 'deeper']))).toBe('1:1');
+  });
+
+  test('keyPos points at the key, and falls back like pos', () => {
+    expect(at(doc!.keyPos(['spec', 'members', 0, 'role']))).toBe('5:7');
+    expect(at(doc!.keyPos(['spec', 'members', 0]))).toBe('4:7');
+    expect(at(doc!.keyPos(['spec', 'members', 0, 'missing']))).toBe('4:7');
+  });
+
+  test('documents keep their index and file-relative lines', () => {
+    const r = parseYamlFile('m.yaml', '---\na: 1\n---\n# nothing\n---\nb:\n  c: 2\n', { env: {} });
+    expect(r.issues).toEqual([]);
+    expect(r.documents.map((d) => [d.index, d.value, at(d.pos(['b', 'c']))])).toEqual([
+      [0, { a: 1 }, '2:1'],
+      [2, { b: { c: 2 } }, '7:6'],
+    ]);
+  });
+
+  test('a byte-order mark does not shift columns', () => {
+    const [d] = parseYamlFile('bom.yaml', Buffer.from('\ufeffa: 1\n', 'utf8')).documents;
+    expect(at(d!.pos(['a']))).toBe('1:4');
+    const [s] = parseYamlFile('bom.yaml', '\ufeffa: 1\n').documents;
+    expect(at(s!.pos(['a']))).toBe('1:4');
+  });
+});
+
+describe('problems', () => {
+  test('each bad document is reported; the good ones still come back', () => {
+    const r = parseYamlFile('f.yaml', 'a: 1\n---\nb: [\n---\nc: 1\nc: 2\n---\nd: ok\n', { env: {} });
+    expect(lines(r)).toEqual([
+      'f.yaml:4:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      'f.yaml:6:1: duplicate key "c" (first set on line 5)',
+    ]);
+    expect(r.documents.map((d) => d.value)).toEqual([{ a: 1 }, { d: 'ok' }]);
+  });
+
+  test('an alias bomb is stopped by the alias count guard', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
+    expect(lines(parseYamlFile('bomb.yaml', bomb, { env: {} }))).toEqual(['bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)']);
+  });
+
+  test('ordinary anchors, aliases and merge keys work', () => {
+    const r = parseYamlFile('a.yaml', 'base: &b {role: read}\nx: *b\ny:\n  <<: *b\n  email: q\n', { env: {} });
+    expect(r.issues).toEqual([]);
+    expect(r.documents[0]!.value).toEqual({ base: { role: 'read' }, x: { role: 'read' }, y: { role: 'read', email: 'q' } });
+  });
+
+  test('an alias without anchor is reported at the alias', () => {
+    expect(lines(parseYamlFile('a.yaml', 'a: 1\nb: *nope\n', { env: {} }))).toEqual(['a.yaml:2:4: unknown alias *nope (the anchor &nope must come before it)']);
+  });
+
+  test('text with a NUL byte or over the cap is refused', () => {
+    expect(lines(parseYamlFile('n.yaml', 'a: 1\nb: x\u0000y\n'))).toEqual(['n.yaml:2:5: file contains a NUL byte (binary file?)']);
+    expect(lines(parseYamlFile('big.yaml', 'a: 12345\n', { maxFileBytes: 4 }))).toEqual(['big.yaml:1:1: file is too large (9 bytes; the limit is 4 bytes)']);
+  });
+
+  test('invalid UTF-8 is found at the right byte, including truncated and overlong sequences', () => {
+    const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+    expect(lines(parseYamlFile('u.yaml', bytes('a: é\nb: x', [0xc3])))).toEqual(['u.yaml:2:5: file is not valid UTF-8 (byte 0xc3; binary file?)']);
+    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xc0, 0xaf])))).toEqual(['u.yaml:1:4: file is not valid UTF-8 (byte 0xc0; binary file?)']);
+    expect(lines(parseYamlFile('u.yaml', bytes('a: ', [0xed, 0xa0, 0x80])))).toEqual(['u.yaml:1:4: file is not valid UTF-8 (byte 0xed; binary file?)']);
+    expect(parseYamlFile('u.yaml', bytes('a: 😀 ü\n')).documents[0]!.value).toEqual({ a: '😀 ü' });
+  });
+
+  test('interpolation errors name the variable and point at the scalar; keys are left alone', () => {
+    const r = parseYamlFile('e.yaml', 'a: ${MISSING}\n"${KEY}": "x ${BAD-NAME} ${OK}"\n', { env: { OK: 'fine' } });
+    expect(lines(r)).toEqual([
+      'e.yaml:1:4: environment variable "MISSING" is not set',
+      'e.yaml:2:11: invalid variable reference "${BAD-NAME}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)',
+    ]);
+    expect(r.documents).toEqual([]);
+    expect(parseYamlFile('k.yaml', '"${KEY}": v\n', { env: {} }).documents[0]!.value).toEqual({ '${KEY}': 'v' });
+  });
+
+  test('a plain scalar that is a substitution is typed like YAML would; quoted ones stay strings', () => {
+    const env = { PORT: '8080', ON: 'true', NAME: 'docs' };
+    const r = parseYamlFile('t.yaml', 'port: ${PORT}\nquoted: "${PORT}"\non: ${ON}\nname: ${NAME}\nmix: ${PORT}x\n', { env });
+    expect(r.documents[0]!.value).toEqual({ port: 8080, quoted: '8080', on: true, name: 'docs', mix: '8080x' });
+  });
+});

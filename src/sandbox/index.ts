@@ -87,6 +87,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     });
   });
   const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | undefined; // close() is idempotent
+  const closeServer = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.close((err) => (err ? reject(err) : resolve()));
+      server.closeAllConnections();
+    });
   origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
@@ -98,11 +104,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    close: () => (closing ??= closeServer()),
   };
 }
 

@@ -1,0 +1,48 @@
+/**
+ * schemas/document.schema.json is for editors only; these tests keep it in step with the registered kinds
+ * and with what the loader accepts.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { describe, expect, test } from 'vitest';
+import { KINDS } from '../../src/kinds/index.js';
+import { API_VERSION, ENVELOPE_FIELDS, loadManifests } from '../../src/manifests/index.js';
+
+const schemaUrl = (name: string) => new URL(`../../schemas/${name}`, import.meta.url);
+const readJson = (name: string) => JSON.parse(readFileSync(schemaUrl(name), 'utf8')) as Record<string, unknown>;
+
+interface DocumentSchema {
+  properties: Record<string, { const?: string; enum?: string[] }>;
+  allOf: { if: { properties: { kind: { const: string } } }; then: { properties: { spec: { $ref: string } } } }[];
+}
+const documentSchema = readJson('document.schema.json') as unknown as DocumentSchema;
+
+describe('document.schema.json', () => {
+  test('lists exactly the registered kinds, each with its spec schema by relative $ref', () => {
+    const registered = KINDS.map((k) => k.kind);
+    // If this fails after adding a kind: add it to `kind.enum` and an if/then to `allOf` in schemas/document.schema.json.
+    expect(documentSchema.properties.kind!.enum).toEqual(registered);
+    expect(documentSchema.allOf.map((c) => [c.if.properties.kind.const, c.then.properties.spec.$ref])).toEqual(
+      registered.map((k) => [k, `./${k.toLowerCase()}.schema.json`]),
+    );
+  });
+
+  test('the envelope matches the loader’s', () => {
+    expect(documentSchema.properties.apiVersion!.const).toBe(API_VERSION);
+    expect(Object.keys(documentSchema.properties).sort()).toEqual([...ENVELOPE_FIELDS].sort());
+  });
+
+  test('accepts the example manifests the loader accepts, and rejects a bad spec', async () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    for (const k of KINDS) ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
+    const validate = ajv.compile(documentSchema);
+    const { documents } = await loadManifests(fileURLToPath(new URL('../../config.example/manifests', import.meta.url)), KINDS, { env: {} });
+    expect(documents.length).toBeGreaterThan(0);
+    for (const d of documents) {
+      const plain = { apiVersion: d.apiVersion, kind: d.kind, metadata: d.metadata, spec: d.spec, ...(d.prune === undefined ? {} : { prune: d.prune }) };
+      expect(validate(plain), `${d.file}#${d.index}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    expect(validate({ apiVersion: API_VERSION, kind: 'Team', metadata: { organization: 'o' }, spec: { titel: 'x' } })).toBe(false);
+  });
+});

@@ -58,9 +58,11 @@ export function limitsFor(config: SafetyConfig, kind: string): { deletes: Thresh
  */
 export function resolveSafetyConfig(input: unknown = {}): SafetyConfig {
   const src = asRecord(input ?? {}, 'safety');
+  onlyKeys(src, ['deletes', 'updates', 'allowPruneAll', 'kinds'], 'safety');
   const kinds: Record<string, KindSafety> = {};
   for (const [name, raw] of Object.entries(asRecord(src['kinds'] ?? {}, 'safety.kinds'))) {
     const k = asRecord(raw, `safety.kinds.${name}`);
+    onlyKeys(k, ['deletes', 'updates', 'allowPruneAll'], `safety.kinds.${name}`);
     const entry: KindSafety = {};
     if (k['deletes'] !== undefined) entry.deletes = partialThreshold(k['deletes'], `safety.kinds.${name}.deletes`);
     if (k['updates'] !== undefined) entry.updates = partialThreshold(k['updates'], `safety.kinds.${name}.updates`);
@@ -91,6 +93,13 @@ function partialThreshold(raw: unknown, where: string): Partial<Threshold> {
 function asRecord(v: unknown, where: string): Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`${where}: must be a mapping`);
   return v as Record<string, unknown>;
+}
+
+/** A misspelt setting must not silently leave a default in force. */
+function onlyKeys(r: Record<string, unknown>, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(r)) {
+    if (!allowed.includes(key)) throw new UsageError(`${where}.${key}: unknown setting (${allowed.join(', ')})`);
+  }
 }
 
 function bool(v: unknown, where: string): boolean {

@@ -122,7 +122,8 @@ export function undoRecords(records: readonly JournalRecord[], kinds: readonly K
 function withoutGonePin(doc: object, goneIds: ReadonlySet<string>): object {
   const copy = structuredClone(doc) as Record<string, unknown>;
   const spec = copy['spec'];
-  if (isRecord(spec) && typeof spec['id'] === 'string' && goneIds.has(spec['id'])) delete spec['id'];
+  // '' is what an export pins for a snapshot taken without an id (never a valid pin).
+  if (isRecord(spec) && typeof spec['id'] === 'string' && (spec['id'] === '' || goneIds.has(spec['id']))) delete spec['id'];
   return copy;
 }
 

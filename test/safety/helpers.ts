@@ -1,6 +1,7 @@
 import type { KindDefinition, LiveObject } from '../../src/core/kind.js';
 import { emptyPlan, type Phase, type Plan, type Step } from '../../src/core/plan.js';
 import { liveKey, type LiveState } from '../../src/core/reconcile.js';
+import type { ManifestDocument } from '../../src/manifests/document.js';
 import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
 import type { GateOptions } from '../../src/safety/gate.js';
 
@@ -64,5 +65,19 @@ export function fakeKind(kind: string, extra: Partial<KindDefinition> = {}): Kin
     fetch: async () => ({ objects: [] }),
     diff: () => ({ steps: [], unmanaged: [], warnings: [] }),
     ...extra,
+  };
+}
+
+/** A manifest document with fixed positions, for driving real kinds' toDesired. */
+export function manifest(kind: string, org: string, spec: Record<string, unknown>, prune?: boolean): ManifestDocument {
+  return {
+    file: `${kind.toLowerCase()}.yaml`,
+    index: 0,
+    apiVersion: 'docops/v1',
+    kind,
+    metadata: { organization: org },
+    ...(prune === undefined ? {} : { prune }),
+    spec,
+    pos: () => ({ file: `${kind.toLowerCase()}.yaml`, line: 1, column: 1 }),
   };
 }

@@ -1,0 +1,139 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyPlan } from '../../src/core/apply.js';
+import type { LiveKindState } from '../../src/core/kind.js';
+import { emptyPlan, type Plan } from '../../src/core/plan.js';
+import { liveKey, type LiveState } from '../../src/core/reconcile.js';
+import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
+import { recordingClient } from '../core/helpers.js';
+import { changeStep, obj } from './helpers.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'docops-journal-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const readRecords = (file: string): JournalRecord[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as JournalRecord) : [];
+
+const teamsLive = (): LiveState =>
+  new Map<string, LiveKindState>([
+    [liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', 'platform', { title: 'platform' }, 't1'), obj('Team', 'o1', 'docs', { title: 'docs' }, 't2')] }],
+  ]);
+
+const plan = (...steps: Plan['steps']): Plan => ({ ...emptyPlan(), steps });
+
+describe('delete journal', () => {
+  it('writes the snapshot before the DELETE request is sent', async () => {
+    const journal = createJournal(dir, teamsLive(), { now: () => new Date('2030-01-02T03:04:05.678Z') });
+    expect(path.basename(journal.file)).toBe('journal-2030-01-02T03-04-05-678Z.jsonl');
+    const seenAtDelete: JournalRecord[][] = [];
+    const client = recordingClient((r) => {
+      if (r.method === 'DELETE') seenAtDelete.push(readRecords(journal.file));
+      return {};
+    });
+    const del = changeStep('Team', 'o1', 'platform', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }] });
+    const upd = changeStep('Team', 'o1', 'docs', 'update');
+    const report = await applyPlan(client, plan(upd, del), { beforeStep: journal.beforeStep });
+
+    expect(report.failed).toEqual([]);
+    expect(seenAtDelete).toHaveLength(1);
+    expect(seenAtDelete[0]).toEqual([
+      {
+        v: 1,
+        time: '2030-01-02T03:04:05.678Z',
+        stepId: del.id,
+        phase: 'prune',
+        action: 'delete',
+        kind: 'Team',
+        org: 'o1',
+        key: 'platform',
+        objectKey: 'platform',
+        id: 't1',
+        fields: { title: 'platform' },
+        snapshot: 'live',
+      },
+    ]);
+    // only deletes are journaled
+    expect(readRecords(journal.file)).toHaveLength(1);
+  });
+
+  it('fails the step and sends no DELETE when the journal cannot be written', async () => {
+    const blocker = path.join(dir, 'not-a-dir');
+    writeFileSync(blocker, 'x');
+    const journal = createJournal(path.join(blocker, 'journal'), teamsLive());
+    const client = recordingClient(() => ({}));
+    const del = changeStep('Team', 'o1', 'platform', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/t1' }] });
+    const after = changeStep('Team', 'o1', 'docs', 'prune', { dependsOn: [del.id], wave: -1 });
+    const report = await applyPlan(client, plan(del, after), { beforeStep: journal.beforeStep });
+    expect(report.failed.map((f) => f.stepId)).toEqual([del.id]);
+    expect(report.skipped).toEqual([after.id]);
+    expect(client.calls).toEqual([]);
+  });
+
+  it('does not create a file when a run deletes nothing', async () => {
+    const journal = createJournal(dir, teamsLive());
+    await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', 'docs', 'update')), { beforeStep: journal.beforeStep });
+    expect(existsSync(journal.file)).toBe(false);
+  });
+
+  it('keeps one whole line per delete when deletes run concurrently', async () => {
+    const objects = Array.from({ length: 12 }, (_, i) => obj('Team', 'o1', `t${i}`, { title: `t${i}`, note: 'x'.repeat(5000) }, `id${i}`));
+    const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects }]]);
+    const journal = createJournal(dir, live);
+    const steps = objects.map((o) => changeStep('Team', 'o1', o.key, 'prune'));
+    const report = await applyPlan(recordingClient(), plan(...steps), { beforeStep: journal.beforeStep, concurrency: 6 });
+    expect(report.applied).toHaveLength(12);
+    expect(readRecords(journal.file).map((r) => r.id).sort()).toEqual(objects.map((o) => o.id).sort());
+  });
+
+  it('never stores tokens or share-link secrets', async () => {
+    const fields = {
+      title: 'docs',
+      token: 'tok-123',
+      apiToken: 'tok-456',
+      shareKey: 'sk-789',
+      nested: { clientSecret: 'cs-000', keep: 'yes' },
+      urls: { published: 'https://docs.example/s/abc?token=sec-111', location: 'https://app.example/x?shareKey=sec-222&page=2' },
+      links: [{ name: 'l1', urls: { published: 'https://docs.example/share/sec-333' } }],
+    };
+    const live: LiveState = new Map([[liveKey('Site', 'o1'), { objects: [obj('Site', 'o1', 'docs', fields, 's1')] }]]);
+    const journal = createJournal(dir, live);
+    await applyPlan(recordingClient(), plan(changeStep('Site', 'o1', 'docs', 'prune')), { beforeStep: journal.beforeStep });
+    const text = readFileSync(journal.file, 'utf8');
+    for (const secret of ['tok-123', 'tok-456', 'sk-789', 'cs-000', 'sec-111', 'sec-222', 'sec-333']) expect(text).not.toContain(secret);
+    expect(readRecords(journal.file)[0]!.fields).toEqual({
+      title: 'docs',
+      nested: { keep: 'yes' },
+      urls: { location: 'https://app.example/x?shareKey=REDACTED&page=2' },
+      links: [{ name: 'l1', urls: {} }],
+    });
+  });
+
+  it('finds the object behind a duplicate-title key, or by the id in the DELETE path', async () => {
+    const objects = [obj('Team', 'o1', 'dup', { title: 'dup' }, 'a1'), obj('Team', 'o1', 'dup', { title: 'dup' }, 'a2'), obj('Team', 'o1', 'old', { title: 'old' }, 'a3')];
+    const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects }]]);
+    const journal = createJournal(dir, live);
+    const byUniqueKey = changeStep('Team', 'o1', 'dup (a2)', 'prune');
+    const byPath = changeStep('Team', 'o1', 'renamed-meanwhile', 'prune', { requests: [{ method: 'DELETE', path: '/orgs/o1/teams/a3' }] });
+    const unknown = changeStep('Team', 'o1', 'ghost', 'prune', { before: { title: 'ghost' }, requests: [{ method: 'DELETE', path: '/orgs/o1/teams/zz' }] });
+    await applyPlan(recordingClient(), plan(byUniqueKey, byPath, unknown), { beforeStep: journal.beforeStep, concurrency: 1 });
+    const records = readRecords(journal.file);
+    expect(records.map((r) => [r.key, r.objectKey, r.id, r.snapshot])).toEqual([
+      ['dup (a2)', 'dup', 'a2', 'live'],
+      ['renamed-meanwhile', 'old', 'a3', 'live'],
+      ['ghost', 'ghost', undefined, 'plan'],
+    ]);
+    expect(records[2]!.fields).toEqual({ title: 'ghost' });
+  });
+
+  it('names journals by time so runs never share a file', () => {
+    expect(journalFileName(new Date('2030-01-02T03:04:05.678Z'))).toBe('journal-2030-01-02T03-04-05-678Z.jsonl');
+  });
+});

@@ -98,6 +98,8 @@ export interface KindDefinition {
    * the last admin, or the token's own user). Returns one message per violation.
    */
   guard?(plan: Plan, live: LiveKindState, org: string, whoami: { id: string; email?: string } | undefined): string[];
+  /** What `docops undo` cannot restore for this kind, shown beside the recreated documents. */
+  undoCaveat?: string;
   /** Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. */
   export?(org: string, live: LiveKindState): object[];
 }

@@ -17,7 +17,8 @@ export interface ReconcileInput {
   planOptions?: PlanOptions;
   /** The safety gate; throws SafetyError to refuse. Runs only in apply mode, between plan and apply. */
   gate?: (plan: Plan, live: LiveState) => Promise<void>;
-  apply?: ApplyOptions;
+  /** Apply options, or a function of the plan and live state (the delete journal needs the live objects). */
+  apply?: ApplyOptions | ((plan: Plan, live: LiveState) => ApplyOptions);
 }
 
 export interface ReconcileOutcome {
@@ -31,6 +32,7 @@ export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOut
   const { plan, live } = await computePlan(input.client, input.kinds, input.desired, input.planOptions);
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
-  const report = await applyPlan(input.client, plan, input.apply);
+  const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;
+  const report = await applyPlan(input.client, plan, options);
   return { plan, live, report };
 }

@@ -10,6 +10,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId } from './common.js';
+import { memberGuards } from './members-guard.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Members';
@@ -203,6 +204,10 @@ export const membersKind: KindDefinition = {
   kind: KIND,
   identity: 'e-mail address, case-insensitive',
   schema: loadSchema('members'),
+  guard: memberGuards,
+  undoCaveat:
+    'members can only be re-invited by e-mail: apply with --invite (or set spec.invite: true); the person must accept again, ' +
+    'and their team memberships and content permissions are not restored',
   depth: DEPTH,
   toDesired,
   fetch,

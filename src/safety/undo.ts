@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 import type { KindDefinition, LiveObject } from '../core/kind.js';
 import { JOURNAL_VERSION, type JournalRecord } from './journal.js';
-import { MEMBERS_KIND } from './member-guards.js';
 
 export interface NotRecreatable {
   kind: string;
@@ -30,12 +29,6 @@ export interface UndoResult {
   caveats: UndoCaveat[];
 }
 
-/** Kind-specific limits of recreating, shown beside the documents. */
-const KIND_NOTES: Record<string, string> = {
-  [MEMBERS_KIND]:
-    'members can only be re-invited by e-mail: apply with --invite (or set spec.invite: true); the person must accept again, ' +
-    'and their team memberships and content permissions are not restored',
-};
 
 export async function readJournal(file: string): Promise<JournalRecord[]> {
   let text: string;
@@ -108,7 +101,7 @@ export function undoRecords(records: readonly JournalRecord[], kinds: readonly K
     const goneIds = new Set(group.map((r) => r.id).filter((id): id is string => id !== undefined && id !== ''));
     result.documents.push(...docs.map((d) => withoutGonePin(d, goneIds)));
     for (const r of group) {
-      const notes = [KIND_NOTES[kindName], r.snapshot === 'plan' ? 'no live snapshot was found; only the fields the plan recorded are restored' : undefined];
+      const notes = [kind.undoCaveat, r.snapshot === 'plan' ? 'no live snapshot was found; only the fields the plan recorded are restored' : undefined];
       for (const note of notes) if (note) result.caveats.push({ kind: kindName, org, key: r.key, note });
     }
   }

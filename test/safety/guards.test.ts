@@ -4,7 +4,7 @@ import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';
-import { memberGuards } from '../../src/safety/member-guards.js';
+import { memberGuards } from '../../src/kinds/members-guard.js';
 import { changeStep, fakeKind, gateOpts, manifest, obj } from './helpers.js';
 
 describe('kind guards in the gate', () => {

@@ -18,6 +18,10 @@ export type { FaultSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, TOKEN_USER_ID } from './seed.js';
+/** Table accessors and record types, for tests and benchmarks that fill the store directly. */
+export { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
+export type { CollectionRec, MemberRec, MemberRole, OrgRec, SpaceRec, TeamMemberRec, TeamRec, TeamRole, TranslationRec, UserRec } from './records.js';
+export type { RouteModule } from './routes/common.js';
 
 export interface SandboxOptions {
   /** Default 0 (an ephemeral port). */

@@ -1,0 +1,139 @@
+/**
+ * CONTRACT CHECK: the sandbox's success bodies validate against the official OpenAPI spec (npm @gitbook/api,
+ * OpenAPI 3.1 ⇒ JSON Schema 2020-12) for every operation where management-api.md and the spec agree.
+ *
+ * Checked: every operation in OPERATIONS below (organizations, user, members, invites, teams, team member
+ * list, collections, spaces incl. restore), list responses both with and without a `next` page, and the
+ * error body of a 404 and a 400 against the spec's NotFoundError / BadRequestError.
+ *
+ * Skipped, and why:
+ * - translations: management-api.md describes "translation settings" {title, languages}; the spec's
+ *   Translation is a different resource (source/language/instructions, no title) — see docs/api-differences.md;
+ * - deletes: no body, and the status semantics differ (management-api.md: 205 / 204 by resource; spec: 205
+ *   deleted, 204 absent) — statuses are asserted in the resource tests instead;
+ * - PUT team members (bulk and single): 204 with no body, nothing to validate.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { sandbox, type Json } from './helpers.js';
+
+const require = createRequire(import.meta.url);
+const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as Json;
+const SPEC_ID = 'gitbook-openapi.json';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object in types, the function at runtime.
+type AddFormats = (ajv: Ajv2020) => unknown;
+const formatsModule = addFormatsImport as unknown as AddFormats | { default: AddFormats };
+const addFormats: AddFormats = typeof formatsModule === 'function' ? formatsModule : formatsModule.default;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+// Formats the spec uses that ajv-formats does not define; they constrain nothing we can check.
+for (const f of ['emoji', 'icon', 'int32', 'byte']) ajv.addFormat(f, true);
+ajv.addSchema({ ...spec, $id: SPEC_ID });
+
+const pointer = (...parts: string[]): string => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** The validator of an operation's response body for `status`, following a `$ref` to components/responses. */
+function responseValidator(method: string, specPath: string, status: number) {
+  const op = spec.paths[specPath]?.[method.toLowerCase()];
+  if (!op) throw new Error(`spec has no ${method} ${specPath}`);
+  let response = op.responses[String(status)];
+  if (!response) throw new Error(`spec declares no ${status} for ${method} ${specPath}`);
+  let ref = `#/${pointer('paths', specPath, method.toLowerCase(), 'responses', String(status))}`;
+  if (response.$ref) {
+    ref = response.$ref as string;
+    response = spec.components.responses[ref.split('/').pop() as string];
+  }
+  if (!response.content?.['application/json']?.schema) throw new Error(`${method} ${specPath} ${status} has no JSON body schema`);
+  return ajv.compile({ $ref: `${SPEC_ID}${ref}/content/application~1json/schema` });
+}
+
+interface Operation {
+  method: string;
+  /** Path as the spec writes it. */
+  spec: string;
+  /** Concrete path to call below /v1. */
+  path: string;
+  body?: unknown;
+  status: number;
+}
+
+const O = 'org-demo';
+const OPERATIONS: Operation[] = [
+  { method: 'GET', spec: '/orgs', path: '/orgs', status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200 },
+  {
+    method: 'PATCH', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200,
+    body: { title: 'Acme', logo: 'https://cdn.acme.test/l.png', defaultContent: { type: 'site', site: 'site-1' }, defaultRole: null },
+  },
+  { method: 'GET', spec: '/user', path: '/user', status: 200 },
+  { method: 'GET', spec: '/users/{userId}', path: '/users/u-bob', status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members', path: `/orgs/${O}/members`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members', path: `/orgs/${O}/members?limit=2&sort=lastSeenAt`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-bob`, status: 200 },
+  { method: 'PATCH', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-dan`, body: { role: null }, status: 200 },
+  { method: 'POST', spec: '/orgs/{organizationId}/members/{userId}/sso', path: `/orgs/${O}/members/u-bob/sso`, status: 200 },
+  { method: 'POST', spec: '/orgs/{organizationId}/invites', path: `/orgs/${O}/invites`, body: { emails: ['n@acme.test', { email: 'm@acme.test', role: 'edit' }] }, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams?limit=2`, status: 200 },
+  { method: 'PUT', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams`, body: { title: 'New', members: ['u-bob'] }, status: 201 },
+  { method: 'GET', spec: '/orgs/{organizationId}/teams/{teamId}', path: `/orgs/${O}/teams/team-platform`, status: 200 },
+  { method: 'PATCH', spec: '/orgs/{organizationId}/teams/{teamId}', path: `/orgs/${O}/teams/team-support`, body: { title: 'Help' }, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/teams/{teamId}/members', path: `/orgs/${O}/teams/team-platform/members`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/collections', path: `/orgs/${O}/collections`, status: 200 },
+  { method: 'POST', spec: '/orgs/{organizationId}/collections', path: `/orgs/${O}/collections`, body: { title: 'C', parent: 'col-product' }, status: 201 },
+  { method: 'GET', spec: '/collections/{collectionId}', path: '/collections/col-product', status: 200 },
+  {
+    method: 'PATCH', spec: '/collections/{collectionId}', path: '/collections/col-internal', status: 200,
+    body: { title: 'In', description: 'Internal only', defaultLevel: 'read' },
+  },
+  { method: 'GET', spec: '/collections/{collectionId}/spaces', path: '/collections/col-product/spaces', status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/spaces', path: `/orgs/${O}/spaces`, status: 200 },
+  { method: 'POST', spec: '/orgs/{organizationId}/spaces', path: `/orgs/${O}/spaces`, body: { title: 'S', emoji: '✨', parent: 'col-internal', editMode: 'locked' }, status: 201 },
+  { method: 'GET', spec: '/spaces/{spaceId}', path: '/spaces/sp-api', status: 200 },
+  { method: 'PATCH', spec: '/spaces/{spaceId}', path: '/spaces/sp-changelog', body: { title: 'News', emoji: '📰', defaultLevel: 'comment' }, status: 200 },
+];
+
+describe('contract: sandbox responses match the official spec schemas', () => {
+  it.each(OPERATIONS)('$method $path', async (op) => {
+    const { call } = await sandbox();
+    const res = await call(op.method, op.path, op.body);
+    expect(res.status, JSON.stringify(res.body)).toBe(op.status);
+    const validate = responseValidator(op.method, op.spec, op.status);
+    const valid = validate(res.body);
+    expect(validate.errors ?? [], JSON.stringify(validate.errors, null, 2)).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('a deleted space (with deletedAt) and its restore match the Space schema', async () => {
+    const { call } = await sandbox();
+    await call('DELETE', '/spaces/sp-runbooks');
+    const deleted = await call('GET', '/spaces/sp-runbooks');
+    const get = responseValidator('GET', '/spaces/{spaceId}', 200);
+    expect(get(deleted.body), JSON.stringify(get.errors)).toBe(true);
+    const restored = await call('POST', '/spaces/sp-runbooks/restore');
+    const restore = responseValidator('POST', '/spaces/{spaceId}/restore', 200);
+    expect(restore(restored.body), JSON.stringify(restore.errors)).toBe(true);
+  });
+
+  it('error bodies match NotFoundError and BadRequestError', async () => {
+    const { call } = await sandbox();
+    const missing = await call('GET', '/orgs/org-nope');
+    const notFound = responseValidator('GET', '/orgs/{organizationId}', 404);
+    expect(notFound(missing.body), JSON.stringify(notFound.errors)).toBe(true);
+    const bad = await call('PATCH', `/orgs/${O}`, { title: 'x' });
+    const badRequest = responseValidator('PATCH', '/orgs/{organizationId}', 400);
+    expect(badRequest(bad.body), JSON.stringify(badRequest.errors)).toBe(true);
+  });
+
+  it('the validator is not vacuous: a body missing a required field fails', async () => {
+    const { call } = await sandbox();
+    const { body } = await call('GET', '/orgs/org-demo/teams/team-platform');
+    const validate = responseValidator('GET', '/orgs/{organizationId}/teams/{teamId}', 200);
+    delete body.permissions;
+    expect(validate(body)).toBe(false);
+  });
+});

@@ -28,7 +28,7 @@ export async function loadManifests(dir: string, kinds: readonly KindDefinition[
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
 
-  const parsed = await Promise.all(files.map((f) => readAndParse(f, opts)));
+  const parsed = await Promise.all(files.map((f) => readManifestFile(f, opts)));
   const documents: ManifestDocument[] = [];
   const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
   for (const file of parsed) {
@@ -70,12 +70,19 @@ async function manifestFiles(dir: string): Promise<string[]> {
   return (await findManifestFiles(dir)).map((rel) => displayPath(dir, rel));
 }
 
-async function readAndParse(file: string, opts: LoadOptions): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
+/** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
+export async function readManifestFile(file: string, opts: LoadOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const { size } = await stat(file);
-  // Checked before reading so a huge file is never loaded into memory.
-  if (size > max) return { documents: [], issues: [{ file, line: 1, column: 1, message: tooLargeMessage(size, max) }] };
-  return parseYamlFile(file, await readFile(file), opts);
+  const fail = (message: string) => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
+  try {
+    const { size } = await stat(file);
+    // Checked before reading so a huge file is never loaded into memory.
+    if (size > max) return fail(tooLargeMessage(size, max));
+    return parseYamlFile(file, await readFile(file), opts);
+  } catch (e) {
+    // E.g. deleted between discovery and reading (a watched directory) or unreadable: an issue, not a crash.
+    return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */

@@ -55,14 +55,17 @@ export function parseYamlFile(file: string, content: string | Uint8Array, opts: 
   };
 
   docs.forEach((doc, index) => {
-    if (doc.errors.length > 0) {
+    // Warnings (unknown tags like `!Ref`, ambiguous anchors) would silently change values: errors here.
+    const yamlProblems = [...doc.errors, ...doc.warnings];
+    if (yamlProblems.length > 0) {
       // yaml often reports follow-on errors at the same spot; the first one is the useful one.
       const offsets = new Set<number>();
-      for (const e of doc.errors) {
+      for (const e of yamlProblems) {
         if (offsets.has(e.pos[0])) continue;
         offsets.add(e.pos[0]);
         const dup = e.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(doc, e.pos[0], lineCounter) : undefined;
-        issues.push(at(e.pos[0], dup ?? `YAML syntax error: ${e.message}`));
+        const kind = e.name === 'YAMLWarning' ? 'YAML warning (treated as an error)' : 'YAML syntax error';
+        issues.push(at(e.pos[0], dup ?? `${kind}: ${e.message}`));
       }
       return;
     }

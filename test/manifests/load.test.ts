@@ -3,8 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
-import { findManifestFiles, loadManifests } from '../../src/manifests/index.js';
+import { formatIssue, UsageError } from '../../src/core/errors.js';
+import { findManifestFiles, loadManifests, readManifestFile } from '../../src/manifests/index.js';
 import { fakeMembersKind, fakeTeamKind } from './fake-kinds.js';
 import { FIX, issueLines } from './helpers.js';
 
@@ -94,6 +94,15 @@ describe('in a scratch directory', () => {
     await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
     expect(await issueLines(loadManifests(rel, [fakeTeamKind()], { maxFileBytes: 100 }))).toEqual([
       `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 100 bytes)`,
+    ]);
+  });
+
+  test('a dangling symlink is skipped by discovery; a file that vanished before reading is an issue', async () => {
+    await symlink(path.join(dir, 'gone.yaml'), path.join(dir, 'dangling.yaml'));
+    await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
+    expect((await loadManifests(dir, [fakeTeamKind()])).documents).toHaveLength(1);
+    expect((await readManifestFile(path.join(dir, 'gone.yaml'))).issues.map(formatIssue)).toEqual([
+      `${path.join(dir, 'gone.yaml')}:1:1: cannot read file: ENOENT`,
     ]);
   });
 

@@ -61,6 +61,10 @@ describe('problems', () => {
     expect(r.documents.map((d) => d.value)).toEqual([{ a: 1 }, { d: 'ok' }]);
   });
 
+  test('yaml warnings such as unknown tags are errors, not silently different values', () => {
+    expect(lines(parseYamlFile('t.yaml', 'a: 1\nb: !Ref x\n', { env: {} }))).toEqual(['t.yaml:2:4: YAML warning (treated as an error): Unresolved tag: !Ref']);
+  });
+
   test('an alias bomb is stopped by the alias count guard', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
     expect(lines(parseYamlFile('bomb.yaml', bomb, { env: {} }))).toEqual(['bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)']);

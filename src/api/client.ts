@@ -1,0 +1,222 @@
+/**
+ * The HTTP client behind ApiClient: one keep-alive undici Pool for the API origin, bounded concurrency
+ * (the Pool opens at most `concurrency` connections, one request each, and queues the rest), a
+ * per-attempt timeout (connect, headers and body timeouts of the Pool) and retries per src/api/retry.ts.
+ */
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '../core/errors.js';
+import type { HttpMethod } from '../core/plan.js';
+import { paginatePages } from './paginate.js';
+import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
+import { DEFAULT_RETRY, networkErrorCode, nextDelay } from './retry.js';
+import type { AttemptFailure, RetryOptions } from './retry.js';
+import { DEFAULT_API_URL } from './settings.js';
+import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
+
+type LogFn = (obj: Record<string, unknown>, msg: string) => void;
+
+/** A pino-compatible logger subset. */
+export interface ApiLogger {
+  debug?: LogFn;
+  info?: LogFn;
+  warn?: LogFn;
+}
+
+/** Reported once per attempt (for metrics). `status` is undefined when no response arrived. */
+export interface ResponseInfo {
+  method: HttpMethod;
+  route: string;
+  status: number | undefined;
+  durationMs: number;
+  attempt: number;
+}
+
+export interface ClientOptions {
+  /** Ends in /v1. Default https://api.gitbook.com/v1. */
+  baseUrl?: string;
+  /** Sent as `Authorization: Bearer …` when set. Never logged. */
+  token?: string | undefined;
+  /** Most requests in flight at once; the rest wait in the Pool's queue. Default 8. */
+  concurrency?: number;
+  /** Per attempt: connect, response-headers and between-body-chunks timeout. Default 30000. */
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  logger?: ApiLogger;
+  onResponse?: (info: ResponseInfo) => void;
+  /** [0, 1) source for backoff jitter (tests inject a fixed one). */
+  random?: () => number;
+  /** Waits between attempts (tests inject one to observe delays without real waiting). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  userAgent?: string;
+}
+
+interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  sleepTimer(ms, undefined, signal === undefined ? undefined : { signal });
+
+export function createClient(opts: ClientOptions = {}): ApiClient {
+  const base = new URL(opts.baseUrl ?? DEFAULT_API_URL);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const baseUrl = `${base.origin}${basePath}`;
+  const token = opts.token;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...opts.retry };
+  const random = opts.random ?? Math.random;
+  const sleep = opts.sleep ?? defaultSleep;
+  const logger = opts.logger;
+  const pool = new Pool(base.origin, {
+    connections: Math.max(1, opts.concurrency ?? 8),
+    pipelining: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: { timeout: timeoutMs },
+  });
+
+  const baseHeaders: Record<string, string> = { accept: 'application/json', 'user-agent': opts.userAgent ?? 'docops' };
+  if (token !== undefined && token !== '') baseHeaders.authorization = `Bearer ${token}`;
+
+  async function attemptOnce(
+    method: HttpMethod,
+    target: string,
+    payload: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResponse> {
+    const headers = payload === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
+    const res = await pool.request({ method, path: target, headers, body: payload, signal });
+    if (hasNoBody(res.statusCode)) {
+      await res.body.dump();
+      return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
+    }
+    const text = await res.body.text();
+    return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text };
+  }
+
+  async function request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const route = routeOf(path);
+    const query = queryString(options.query);
+    const target = basePath + path + (path.includes('?') && query !== '' ? `&${query.slice(1)}` : query);
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const signal = options.signal;
+    const fail = (status: number | undefined, message: string, attempts: number, cause?: unknown): ApiError => {
+      const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+      return new ApiError(method, route, status, redact(message, token) + suffix, cause === undefined ? undefined : { cause });
+    };
+
+    for (let attempt = 1; ; attempt++) {
+      const started = performance.now();
+      let failure: AttemptFailure;
+      let lastError: ApiError;
+      try {
+        const raw = await attemptOnce(method, target, payload, signal);
+        opts.onResponse?.({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
+        const parsed = parseJsonBody(raw.text);
+        if (raw.status >= 200 && raw.status < 300) {
+          if (!parsed.ok) throw fail(raw.status, 'response body is not valid JSON', attempt);
+          return { status: raw.status, body: parsed.value as T | undefined, headers: flattenHeaders(raw.headers) };
+        }
+        const body = parsed.ok ? parsed.value : undefined;
+        failure = { kind: 'status', status: raw.status, retryAfter: headerValue(raw.headers['retry-after']) };
+        lastError = fail(raw.status, errorMessageOf(raw.status, body, raw.statusText), attempt);
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        opts.onResponse?.({ method, route, status: undefined, durationMs: performance.now() - started, attempt });
+        if (signal?.aborted === true) throw fail(undefined, 'request aborted', attempt, err);
+        const code = networkErrorCode(err);
+        failure = { kind: 'network', code };
+        lastError = fail(undefined, networkMessage(err, code), attempt, sanitizedCause(err, code, token));
+      }
+
+      const delayMs = nextDelay(method, failure, attempt - 1, retry, random, Date.now());
+      if (delayMs === undefined) throw lastError;
+      logger?.debug?.(
+        {
+          method,
+          path: route,
+          attempt,
+          status: failure.kind === 'status' ? failure.status : undefined,
+          code: failure.kind === 'network' ? failure.code : undefined,
+          delayMs,
+        },
+        `retrying ${method} ${route} in ${delayMs}ms`,
+      );
+      try {
+        await sleep(delayMs, signal);
+      } catch (err) {
+        throw fail(undefined, 'request aborted', attempt, err);
+      }
+    }
+  }
+
+  async function get<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> {
+    const res = await request<T>('GET', path, query === undefined ? {} : { query });
+    return res.body as T;
+  }
+
+  function paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> {
+    return paginatePages<T>(get, path, query);
+  }
+
+  async function listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of paginate<T>(path, query)) items.push(item);
+    return items;
+  }
+
+  return {
+    baseUrl,
+    request,
+    get,
+    paginate,
+    listAll,
+    close: () => pool.close(),
+  };
+}
+
+/** The path below /v1 without any query string (queries may carry share keys). */
+function routeOf(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+}
+
+function queryString(query: RequestOptions['query']): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function networkMessage(err: unknown, code: string | undefined): string {
+  const detail = err instanceof Error && err.message !== '' ? err.message : undefined;
+  if (code === undefined) return detail ?? 'network error';
+  return detail === undefined || detail.includes(code) ? (detail ?? code) : `${code}: ${detail}`;
+}
+
+/**
+ * Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
+ * the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
+ */
+function sanitizedCause(err: unknown, code: string | undefined, token: string | undefined): Error {
+  const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
+  cause.name = err instanceof Error ? err.name : 'Error';
+  if (code !== undefined) Object.assign(cause, { code });
+  return cause;
+}

@@ -1,0 +1,126 @@
+/**
+ * The retry policy, as pure functions: which failures are retried for which method, and how long to wait.
+ *
+ * Why not undici's `interceptors.retry` / RetryHandler: its `retry` callback could express the method rules
+ * below, but when a connection breaks after a 2xx response's headers arrived it "resumes" the body with a
+ * `Range` request. A JSON API answers that with a full 200, which RetryHandler rejects
+ * (UND_ERR_REQ_RETRY "server does not support the range header…"), so a GET reset mid-body could never
+ * recover. The client (src/api/client.ts) therefore runs one small attempt loop around `Pool.request`
+ * and asks this module what to do after each failed attempt.
+ *
+ * POST safety: a retried create must never create twice. A POST is retried only when
+ *  - the TCP connection was never established (refused, DNS failure, connect timeout): the server
+ *    provably never saw the request; or
+ *  - the server answered 429. Rate limiting rejects a request before it is processed (RFC 6585), so
+ *    the create did not happen and retrying after Retry-After is safe.
+ * A POST that may have reached the server (reset after sending, socket closed, timeout waiting for the
+ * response, 502/503/504 from a gateway that may have forwarded it) is not retried.
+ */
+
+export interface RetryOptions {
+  /** Retries after the first attempt (so at most maxRetries + 1 attempts). */
+  maxRetries: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+  /** Upper bound for a server-requested Retry-After wait. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+  maxRetries: 5,
+  minDelayMs: 250,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** How one attempt failed. */
+export type AttemptFailure =
+  | { kind: 'status'; status: number; retryAfter?: string | undefined }
+  | { kind: 'network'; code: string | undefined };
+
+const IDEMPOTENT = new Set(['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** Errors raised before a TCP connection exists: the request cannot have reached the server. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Transport errors where the request may or may not have been received. */
+const MAYBE_RECEIVED = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method.toUpperCase());
+}
+
+export function neverReachedServer(code: string | undefined): boolean {
+  return code !== undefined && NEVER_CONNECTED.has(code);
+}
+
+/** May this failure be retried for this method (ignoring the attempt budget)? */
+export function isRetryable(method: string, failure: AttemptFailure): boolean {
+  if (failure.kind === 'status') {
+    if (!RETRYABLE_STATUS.has(failure.status)) return false;
+    return isIdempotent(method) || failure.status === 429;
+  }
+  if (neverReachedServer(failure.code)) return true;
+  return isIdempotent(method) && failure.code !== undefined && MAYBE_RECEIVED.has(failure.code);
+}
+
+/** Retry-After as milliseconds from `now` (delta-seconds or HTTP-date); undefined when absent or unparsable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(maxDelay, minDelay * 2^retryIndex)). */
+export function backoffDelay(retryIndex: number, opts: RetryOptions, random: () => number): number {
+  const ceiling = Math.min(opts.maxDelayMs, opts.minDelayMs * 2 ** retryIndex);
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * The wait before the next attempt, or undefined when the failure is final.
+ * `retriesDone` counts retries already made (0 after the first attempt failed).
+ * A Retry-After header wins over the computed backoff, capped by maxRetryAfterMs.
+ */
+export function nextDelay(
+  method: string,
+  failure: AttemptFailure,
+  retriesDone: number,
+  opts: RetryOptions,
+  random: () => number,
+  now: number,
+): number | undefined {
+  if (retriesDone >= opts.maxRetries || !isRetryable(method, failure)) return undefined;
+  const requested = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+  if (requested !== undefined) return Math.min(requested, opts.maxRetryAfterMs);
+  return backoffDelay(retriesDone, opts, random);
+}
+
+/** The error code of a transport failure (also looks inside `cause` and AggregateError). */
+export function networkErrorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const inner = current instanceof AggregateError ? current.errors[0] : (current as { cause?: unknown }).cause;
+    current = inner;
+  }
+  return undefined;
+}

@@ -33,7 +33,7 @@ function listingClient(lists: Record<string, unknown[] | Error>): ApiClient & { 
     request: async () => {
       throw new Error('computePlan must not write');
     },
-    get: async () => ({}),
+    get: async <T>() => ({}) as T,
     async *paginate() {},
     listAll: async <T>(path: string) => {
       listed.push(path);

@@ -20,7 +20,7 @@ export function requireCredentials(ctx: CommandContext): void {
 export async function connect(ctx: CommandContext): Promise<ApiClient> {
   const { global, io, logger } = ctx;
   requireCredentials(ctx);
-  let settings: { baseUrl: string; token: string };
+  let settings: { baseUrl: string; token: string | undefined };
   if (global.sandbox) {
     const sandbox = await startSandbox({
       host: '127.0.0.1',
@@ -32,14 +32,15 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
     logger.info({ url: sandbox.url, stateFile: global.sandboxState }, 'started in-process sandbox');
     settings = { baseUrl: sandbox.url, token: sandbox.token };
   } else {
-    settings = await resolveApiSettings({
+    settings = resolveApiSettings({
       ...(global.apiUrl !== undefined ? { apiUrl: global.apiUrl } : {}),
       ...(global.tokenFile !== undefined ? { tokenFile: global.tokenFile } : {}),
       env: io.env,
     });
   }
+  if (!settings.token) throw new UsageError('the API token is empty: check --token-file or DOCOPS_TOKEN');
   ctx.addSecret(settings.token);
-  const client = await createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger });
+  const client = createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger });
   ctx.onCleanup(() => client.close());
   logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');
   return client;

@@ -66,12 +66,26 @@ export interface FieldChange {
   after: unknown;
 }
 
-/** Fields that differ between before and after (after's key order first, then fields only before has). */
-export function fieldChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null): FieldChange[] {
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Fields that differ between before and after (after's key order first, then fields only before has). Where both
+ * sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
+ * map does not print the whole map twice.
+ */
+export function fieldChanges(before: Record<string, unknown> | null, after: Record<string, unknown> | null, prefix = ''): FieldChange[] {
   const b = before ?? {};
   const a = after ?? {};
   const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
-  return fields.filter((f) => !sameValue(b[f], a[f])).map((field) => ({ field, before: b[field], after: a[field] }));
+  const out: FieldChange[] = [];
+  for (const f of fields) {
+    if (sameValue(b[f], a[f])) continue;
+    const bv = b[f];
+    const av = a[f];
+    if (isPlainObject(bv) && isPlainObject(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
+    else out.push({ field: `${prefix}${f}`, before: bv, after: av });
+  }
+  return out;
 }
 
 export const stepLabel = (s: { kind: string; org: string; key: string }): string => `${s.kind} ${s.org}/${s.key}`;

@@ -60,3 +60,30 @@ describe('renderText', () => {
     expect(lines).toContain('  … and 3 more');
   });
 });
+
+describe('renderText nested changes', () => {
+  it('reports changes inside object fields per nested key', () => {
+    const plan = emptyPlan();
+    plan.steps.push({
+      id: 'Team/acme/w#members',
+      action: 'update',
+      phase: 'update',
+      kind: 'Team',
+      org: 'acme',
+      key: 'w',
+      wave: 1,
+      before: { members: { 'ann@x.test': 'owner', 'bob@x.test': 'member', 'cy@x.test': 'member' }, settings: { a: { b: 1 } } },
+      after: { members: { 'ann@x.test': 'owner', 'bob@x.test': 'admin', 'dan@x.test': 'member' }, settings: { a: { b: 2 } } },
+      dependsOn: [],
+      requests: [],
+    });
+    expect(renderText(plan).split('\n').slice(2, 8)).toEqual([
+      '  ~ Team acme/w',
+      '      members.bob@x.test: "member" → "admin"',
+      '      members.dan@x.test: (unset) → "member"',
+      '      members.cy@x.test: "member" → (removed)',
+      '      settings.a.b: 1 → 2',
+      '',
+    ]);
+  });
+});

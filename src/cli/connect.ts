@@ -22,6 +22,7 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   requireCredentials(ctx);
   let settings: { baseUrl: string; token: string | undefined };
   if (global.sandbox) {
+    if (global.tokenFile !== undefined) logger.warn('--token-file is ignored with --sandbox (the sandbox has its own token)');
     const sandbox = await startSandbox({
       host: '127.0.0.1',
       port: 0,

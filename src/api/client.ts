@@ -68,7 +68,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   const baseUrl = `${base.origin}${basePath}`;
   const token = opts.token;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const retry: RetryOptions = { ...DEFAULT_RETRY, ...opts.retry };
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...definedOnly(opts.retry ?? {}) };
   const random = opts.random ?? Math.random;
   const sleep = opts.sleep ?? defaultSleep;
   const logger = opts.logger;
@@ -79,6 +79,15 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs },
   });
+
+  /** A failing metrics hook must not turn a good answer into a failed request. */
+  const report = (info: ResponseInfo): void => {
+    try {
+      opts.onResponse?.(info);
+    } catch (err) {
+      logger?.warn?.({ err: err instanceof Error ? err.message : String(err) }, 'onResponse hook failed');
+    }
+  };
 
   const baseHeaders: Record<string, string> = { accept: 'application/json', 'user-agent': opts.userAgent ?? 'docops' };
   if (token !== undefined && token !== '') baseHeaders.authorization = `Bearer ${token}`;
@@ -104,6 +113,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     path: string,
     options: RequestOptions = {},
   ): Promise<ApiResponse<T>> {
+    if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
     const route = routeOf(path);
     const query = queryString(options.query);
     const target = basePath + path + (path.includes('?') && query !== '' ? `&${query.slice(1)}` : query);
@@ -120,7 +130,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       let lastError: ApiError;
       try {
         const raw = await attemptOnce(method, target, payload, signal);
-        opts.onResponse?.({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
+        report({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
         const parsed = parseJsonBody(raw.text);
         if (raw.status >= 200 && raw.status < 300) {
           if (!parsed.ok) throw fail(raw.status, 'response body is not valid JSON', attempt);
@@ -131,7 +141,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
         lastError = fail(raw.status, errorMessageOf(raw.status, body, raw.statusText), attempt);
       } catch (err) {
         if (err instanceof ApiError) throw err;
-        opts.onResponse?.({ method, route, status: undefined, durationMs: performance.now() - started, attempt });
+        report({ method, route, status: undefined, durationMs: performance.now() - started, attempt });
         if (signal?.aborted === true) throw fail(undefined, 'request aborted', attempt, err);
         const code = networkErrorCode(err);
         failure = { kind: 'network', code };
@@ -182,6 +192,10 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     listAll,
     close: () => pool.close(),
   };
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The path below /v1 without any query string (queries may carry share keys). */

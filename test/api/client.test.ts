@@ -62,6 +62,19 @@ describe('requests', () => {
     expect(server.received[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('a throwing onResponse hook does not fail the request', async () => {
+    server = await startScriptServer(({ res }) => json(res, 200, { fine: true }));
+    const t = testClient(server.url, {
+      onResponse: () => {
+        throw new Error('metrics broke');
+      },
+    });
+    client = t.client;
+    expect(await client.get('/orgs')).toEqual({ fine: true });
+    expect(server.received).toHaveLength(1);
+    expect(t.logs).toEqual([expect.objectContaining({ level: 'warn', msg: 'onResponse hook failed' })]);
+  });
+
   it('exposes the base URL without a trailing slash', async () => {
     server = await startScriptServer();
     client = testClient(`${server.url}/`).client;

@@ -5,6 +5,12 @@ import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
 import { orgRoutes } from './orgs.js';
+import { siteAdaptiveRoutes } from './site-adaptive.js';
+import { siteSectionGroupRoutes } from './site-section-groups.js';
+import { siteSectionRoutes } from './site-sections.js';
+import { siteShareLinkRoutes } from './site-share-links.js';
+import { siteSpaceRoutes } from './site-spaces.js';
+import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
 import { teamMemberRoutes } from './team-members.js';
 import { teamRoutes } from './teams.js';
@@ -19,6 +25,12 @@ export const ROUTE_MODULES: RouteModule[] = [
   translationRoutes,
   collectionRoutes,
   spaceRoutes,
+  siteRoutes,
+  siteAdaptiveRoutes,
+  siteSectionRoutes,
+  siteSectionGroupRoutes,
+  siteSpaceRoutes,
+  siteShareLinkRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

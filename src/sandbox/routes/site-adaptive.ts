@@ -1,0 +1,86 @@
+/**
+ * The adaptive-content visitor schema of a site: GET / PUT (full replace) and the template conditions
+ * derived from it. Accepted shape (management-api.md): a draft-07 object schema whose properties are boolean
+ * claims, plus an optional `unsigned` object of boolean claims; `additionalProperties` false at both levels.
+ * Anything else ⇒ 400 naming the offending path.
+ */
+import type { RequestContext } from '../context.js';
+import { badRequest, ok } from '../http.js';
+import type { SiteRec } from '../site-records.js';
+import { sites } from '../site-records.js';
+import { isPlainObject, literal, object, string, type Validator } from '../validate.js';
+import type { RouteModule } from './common.js';
+import { SITE, requireSite } from './site-common.js';
+
+const ADAPTIVE = `${SITE}/adaptive-schema`;
+export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
+
+const onlyFalse: Validator<false> = (v, path) => {
+  if (v !== false) throw badRequest(`${path}: must be false (got ${JSON.stringify(v)})`);
+  return false;
+};
+
+const claim = object({ type: literal('boolean'), description: string() }, ['type']);
+type Claim = ReturnType<typeof claim>;
+
+/** A map of claim name → boolean claim; `unsigned` (top level only) is the nested object of unsigned claims. */
+function claims(allowUnsigned: boolean): Validator<Record<string, unknown>> {
+  return (v, path) => {
+    if (!isPlainObject(v)) throw badRequest(`${path}: must be an object of claims`);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(v)) {
+      if (key === '') throw badRequest(`${path}: a claim name must not be empty`);
+      out[key] = allowUnsigned && key === 'unsigned' ? unsigned(value, `${path}.unsigned`) : claim(value, `${path}.${key}`);
+    }
+    return out;
+  };
+}
+
+const unsigned = object({ type: literal('object'), properties: claims(false), additionalProperties: onlyFalse }, ['type', 'properties', 'additionalProperties']);
+
+export const adaptiveJsonSchema = object(
+  { $schema: literal(DRAFT_07), type: literal('object'), properties: claims(true), additionalProperties: onlyFalse },
+  ['type', 'properties', 'additionalProperties'],
+);
+const putBody = object({ jsonSchema: adaptiveJsonSchema }, ['jsonSchema']);
+
+function presentSchema(site: SiteRec): Record<string, unknown> {
+  return { object: 'site-adaptive-schema', jsonSchema: structuredClone(site.adaptiveSchema), updatedAt: site.adaptiveSchemaUpdatedAt };
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const access = (base: string, name: string): string => (IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
+
+/** One condition per boolean claim, signed claims first, in schema order. */
+export function templateConditions(site: SiteRec): { description: string; condition: string }[] {
+  const props = (site.adaptiveSchema['properties'] ?? {}) as Record<string, unknown>;
+  const items: { description: string; condition: string }[] = [];
+  const add = (base: string, name: string, c: Claim): void => {
+    items.push({ description: c.description ?? `Visitor claim "${name}" is true`, condition: `${access(base, name)} === true` });
+  };
+  for (const [name, value] of Object.entries(props)) if (name !== 'unsigned') add('visitor.claims', name, value as Claim);
+  const nested = props['unsigned'] as { properties?: Record<string, Claim> } | undefined;
+  for (const [name, value] of Object.entries(nested?.properties ?? {})) add('visitor.claims.unsigned', name, value);
+  return items;
+}
+
+export const siteAdaptiveRoutes: RouteModule = (router) => {
+  router.add({ method: 'GET', pattern: ADAPTIVE, handler: (ctx) => ok(presentSchema(requireSite(ctx))) });
+  router.add({
+    method: 'PUT',
+    pattern: ADAPTIVE,
+    body: putBody,
+    handler: (ctx: RequestContext, b) => {
+      const site = requireSite(ctx);
+      site.adaptiveSchema = structuredClone(b.jsonSchema) as Record<string, unknown>;
+      site.adaptiveSchemaUpdatedAt = ctx.now().toISOString();
+      sites(ctx.store).put(site);
+      return ok(presentSchema(site));
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: `${ADAPTIVE}/template-conditions`,
+    handler: (ctx) => ok({ items: templateConditions(requireSite(ctx)) }),
+  });
+};

@@ -1,0 +1,101 @@
+/** Lookups, URLs and body validators shared by the site resource modules. */
+import { param, type RequestContext } from '../context.js';
+import { badRequest, notFound } from '../http.js';
+import type { OrgRec, SpaceRec } from '../records.js';
+import { orgs, spaces } from '../records.js';
+import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '../site-records.js';
+import { siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
+import type { Position } from '../site-structure.js';
+import { literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { requireOrg } from './common.js';
+
+export const SITES = '/v1/orgs/:organizationId/sites';
+export const SITE = `${SITES}/:siteId`;
+
+export function requireSite(ctx: RequestContext): SiteRec {
+  const org = requireOrg(ctx);
+  const id = param(ctx, 'siteId');
+  const site = sites(ctx.store).get(id);
+  if (!site || site.orgId !== org.id) throw notFound(`site "${id}" not found in organization "${org.id}"`);
+  return site;
+}
+
+/** A child of the site named by `:name` in `table`, or 404 (the site itself must exist: else 404 too). */
+function requireChild<T extends { id: string; siteId: string }>(
+  ctx: RequestContext,
+  site: SiteRec,
+  name: string,
+  found: T | undefined,
+  what: string,
+): T {
+  if (!found || found.siteId !== site.id) throw notFound(`${what} "${param(ctx, name)}" not found in site "${site.id}"`);
+  return found;
+}
+
+export const requireSection = (ctx: RequestContext, site: SiteRec): SectionRec =>
+  requireChild(ctx, site, 'siteSectionId', siteSections(ctx.store).get(param(ctx, 'siteSectionId')), 'section');
+export const requireGroup = (ctx: RequestContext, site: SiteRec): GroupRec =>
+  requireChild(ctx, site, 'siteSectionGroupId', siteSectionGroups(ctx.store).get(param(ctx, 'siteSectionGroupId')), 'section group');
+export const requireSiteSpace = (ctx: RequestContext, site: SiteRec): SiteSpaceRec =>
+  requireChild(ctx, site, 'siteSpaceId', siteSpaces(ctx.store).get(param(ctx, 'siteSpaceId')), 'site space');
+export const requireShareLink = (ctx: RequestContext, site: SiteRec): ShareLinkRec =>
+  requireChild(ctx, site, 'shareLinkId', siteShareLinks(ctx.store).get(param(ctx, 'shareLinkId')), 'share link');
+
+/** A child id in the site, or undefined: deletes of absent children answer 204 while the site exists. */
+export function findChild<T extends { siteId: string }>(site: SiteRec, found: T | undefined): T | undefined {
+  return found && found.siteId === site.id ? found : undefined;
+}
+
+/** A space named in a body: it must be an active space of the site's organization (else 400 naming `path`). */
+export function requireBodySpace(ctx: RequestContext, site: SiteRec, id: string, path: string): SpaceRec {
+  const space = spaces(ctx.store).get(id);
+  if (!space || space.orgId !== site.orgId || space.deletedAt !== undefined)
+    throw badRequest(`${path}: space "${id}" not found in organization "${site.orgId}"`);
+  return space;
+}
+
+export function requireSpaceRecord(ctx: RequestContext, id: string): SpaceRec {
+  const space = spaces(ctx.store).get(id);
+  if (!space) throw new Error(`store is inconsistent: space ${id} is referenced by a site space but missing`);
+  return space;
+}
+
+/** Where the site is served: the proxy origin when set, else its hosted URL. */
+export function siteUrl(ctx: RequestContext, site: SiteRec): string {
+  return site.proxy !== undefined ? `https://${site.proxy}` : hostedSiteUrl(ctx, site);
+}
+
+/** The platform-hosted URL (the proxy's target). */
+export function hostedSiteUrl(ctx: RequestContext, site: SiteRec): string {
+  const org: OrgRec | undefined = orgs(ctx.store).get(site.orgId);
+  const host = site.hostname ?? `${org?.hostname ?? site.orgId}.sites.sandbox.test`;
+  return `https://${host}/${encodeURIComponent(site.basename ?? site.id)}`;
+}
+
+// Field validators with the limits of management-api.md.
+export const sectionTitle = string({ min: 2, max: 128 });
+export const sectionPath = string({ min: 1, max: 100 });
+export const sectionDescription = string({ max: 256 });
+export const groupTitle = string({ min: 1, max: 100 });
+export const iconName = string({ max: 50 });
+export const condition = string({ min: 1, max: 1024 });
+export const siteSpacePath = string({ min: 1, max: 100 });
+export const nullableIcon = nullable(iconName);
+
+/** `{position: {before?: P, after?: P}}` with exactly one of before/after; P checked by `pointer`. */
+export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, refField: string): Validator<Position & { pointer: P }> {
+  const shape = object({ position: object({ before: pointer, after: pointer }) }, ['position']);
+  return (v, path) => {
+    const { position } = shape(v, path);
+    const where = position.before !== undefined ? 'before' : 'after';
+    const p = position[where];
+    if ((position.before === undefined) === (position.after === undefined) || p === undefined)
+      throw badRequest(`${path}.position: must have exactly one of before, after`);
+    return { where, ref: refOf(p), path: `${path}.position.${where}.${refField}`, pointer: p };
+  };
+}
+
+export const pointerOf = <const K extends string, const T extends string>(types: readonly T[], key: K): Validator<{ type: T } & Record<K, string>> =>
+  object({ type: types.length === 1 ? literal(types[0] as T) : oneOf(types), [key]: string({ min: 1 }) } as const, ['type', key]) as unknown as Validator<
+    { type: T } & Record<K, string>
+  >;

@@ -1,0 +1,104 @@
+/** Site section groups: list, create, patch, delete, add / remove a section, move (deprecated but listed). */
+import { param } from '../context.js';
+import { created, noContent, ok, resetContent } from '../http.js';
+import { pageOf } from '../paginate.js';
+import type { GroupRec } from '../site-records.js';
+import { siteSectionGroups } from '../site-records.js';
+import { addSectionToGroup, createGroup, deleteGroup, groupsInOrder, moveGroup, removeSectionFromGroup } from '../site-structure.js';
+import { array, object, string } from '../validate.js';
+import type { RouteModule } from './common.js';
+import { SITE, findChild, groupTitle, movePosition, nullableIcon, pointerOf, requireGroup, requireSite } from './site-common.js';
+import { presentGroup } from './site-present.js';
+
+const GROUPS = `${SITE}/section-groups`;
+const GROUP = `${GROUPS}/:siteSectionGroupId`;
+
+const createBody = object({ title: groupTitle, icon: nullableIcon, sections: array(string({ min: 1 })) }, ['title']);
+const patchBody = object({ title: groupTitle, icon: nullableIcon });
+const addBody = object({ sectionId: string({ min: 1 }) }, ['sectionId']);
+const moveBody = movePosition(pointerOf(['site-section', 'site-section-group'], 'id'), (p) => p.id, 'id');
+
+export const siteSectionGroupRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: GROUPS,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      return pageOf(ctx, groupsInOrder(ctx.store, site), (g) => presentGroup(ctx, site, g));
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: GROUPS,
+    body: createBody,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      const group: GroupRec = {
+        id: ctx.store.nextId('grp', (x) => siteSectionGroups(ctx.store).has(x)),
+        siteId: site.id,
+        title: b.title,
+        ...(b.icon != null ? { icon: b.icon } : {}),
+        sections: [],
+      };
+      createGroup(ctx.store, site, group, b.sections ?? []);
+      const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/section-groups/${group.id}`);
+      return { ...created(presentGroup(ctx, site, group)), headers: { location } };
+    },
+  });
+  router.add({
+    method: 'PATCH',
+    pattern: GROUP,
+    body: patchBody,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      const next: GroupRec = { ...requireGroup(ctx, site) };
+      if (b.title !== undefined) next.title = b.title;
+      if (b.icon === null) delete next.icon;
+      else if (b.icon !== undefined) next.icon = b.icon;
+      siteSectionGroups(ctx.store).put(next);
+      return ok(presentGroup(ctx, site, next));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: GROUP,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = findChild(site, siteSectionGroups(ctx.store).get(param(ctx, 'siteSectionGroupId')));
+      if (!group) return noContent();
+      deleteGroup(ctx.store, site, group);
+      return resetContent();
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: `${GROUP}/sections`,
+    body: addBody,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      addSectionToGroup(ctx.store, site, group, b.sectionId);
+      return created(presentGroup(ctx, site, group));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: `${GROUP}/sections/:siteSectionId`,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      return removeSectionFromGroup(ctx.store, site, group, param(ctx, 'siteSectionId')) ? resetContent() : noContent();
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: `${GROUP}/move`,
+    body: moveBody,
+    handler: (ctx, pos) => {
+      const site = requireSite(ctx);
+      const group = requireGroup(ctx, site);
+      moveGroup(ctx.store, site, group, pos, pos.pointer.type);
+      return ok(presentGroup(ctx, site, group));
+    },
+  });
+};

@@ -1,0 +1,108 @@
+/** Site sections: list in navigation order, create, patch, delete, move (deprecated but listed). */
+import { param } from '../context.js';
+import { badRequest, created, noContent, ok, resetContent } from '../http.js';
+import { pageOf } from '../paginate.js';
+import type { SectionRec } from '../site-records.js';
+import { siteSections, siteSpaces } from '../site-records.js';
+import { addSection, checkSectionPath, deleteSection, groupOfSection, moveSection, sectionsInOrder } from '../site-structure.js';
+import { nullable, object, string } from '../validate.js';
+import type { RouteModule } from './common.js';
+import {
+  SITE, condition, findChild, iconName, movePosition, nullableIcon, pointerOf, requireBodySpace, requireSection, requireSite,
+  sectionDescription, sectionPath, sectionTitle,
+} from './site-common.js';
+import { presentSection, sectionGroupIndex } from './site-present.js';
+
+const SECTIONS = `${SITE}/sections`;
+const SECTION = `${SECTIONS}/:siteSectionId`;
+
+const createSection = object({ spaceId: string({ min: 1 }), title: nullable(sectionTitle), icon: nullableIcon }, ['spaceId']);
+const patchSection = object({
+  title: sectionTitle,
+  path: sectionPath,
+  defaultSiteSpace: string({ min: 1 }),
+  condition: nullable(condition),
+  icon: nullable(iconName),
+  description: nullable(sectionDescription),
+});
+const moveBody = movePosition(pointerOf(['site-section'], 'siteSection'), (p) => p.siteSection, 'siteSection');
+
+/** A section title from a space title: the space title when it fits 2..128, else a fallback. */
+function titleFromSpace(spaceTitle: string): string {
+  const chars = [...spaceTitle];
+  return chars.length < 2 ? 'Untitled section' : chars.slice(0, 128).join('');
+}
+
+export const siteSectionRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: SECTIONS,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const groups = sectionGroupIndex(ctx, site);
+      return pageOf(ctx, sectionsInOrder(ctx.store, site), (s) => presentSection(ctx, site, s, groups.get(s.id)));
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: SECTIONS,
+    body: createSection,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      const space = requireBodySpace(ctx, site, b.spaceId, 'body.spaceId');
+      const section = addSection(ctx.store, site, {
+        title: b.title ?? titleFromSpace(space.title),
+        ...(b.icon != null ? { icon: b.icon } : {}),
+        spaceId: space.id,
+        spaceTitle: space.title,
+      });
+      const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/sections/${section.id}`);
+      return { ...created(presentSection(ctx, site, section, undefined)), headers: { location } };
+    },
+  });
+  router.add({
+    method: 'PATCH',
+    pattern: SECTION,
+    body: patchSection,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      const section = requireSection(ctx, site);
+      if (b.path !== undefined) checkSectionPath(ctx.store, site, section, b.path);
+      if (b.defaultSiteSpace !== undefined && siteSpaces(ctx.store).get(b.defaultSiteSpace)?.section !== section.id)
+        throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not in section "${section.id}"`);
+      const next: SectionRec = { ...section };
+      if (b.title !== undefined) next.title = b.title;
+      if (b.path !== undefined) next.path = b.path;
+      if (b.defaultSiteSpace !== undefined) next.defaultSiteSpace = b.defaultSiteSpace;
+      for (const key of ['condition', 'icon', 'description'] as const) {
+        const v = b[key];
+        if (v === null) delete next[key];
+        else if (v !== undefined) next[key] = v;
+      }
+      siteSections(ctx.store).put(next);
+      return ok(presentSection(ctx, site, next, groupOfSection(ctx.store, site, next.id)?.id));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: SECTION,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const section = findChild(site, siteSections(ctx.store).get(param(ctx, 'siteSectionId')));
+      if (!section) return noContent();
+      deleteSection(ctx.store, site, section);
+      return resetContent();
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: `${SECTION}/move`,
+    body: moveBody,
+    handler: (ctx, pos) => {
+      const site = requireSite(ctx);
+      const section = requireSection(ctx, site);
+      moveSection(ctx.store, site, section, pos);
+      return ok(presentSection(ctx, site, section, groupOfSection(ctx.store, site, section.id)?.id));
+    },
+  });
+};

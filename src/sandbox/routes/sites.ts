@@ -1,0 +1,161 @@
+/** Sites: list (space / title / published filters), create, get, patch, delete, and the published view. */
+import type { RequestContext } from '../context.js';
+import { param } from '../context.js';
+import { badRequest, created, noContent, ok, resetContent } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { queryBoolean, queryString } from '../query.js';
+import { spaces } from '../records.js';
+import type { SiteRec } from '../site-records.js';
+import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
+import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } from '../site-structure.js';
+import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { requireOrg, type RouteModule } from './common.js';
+import { SITE, SITES, requireBodySpace, requireSite } from './site-common.js';
+import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
+
+/** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
+export const NEW_SPACE = 'new';
+
+const title = string({ min: 2, max: 128 });
+const visibility = oneOf(SITE_VISIBILITIES);
+// The official spec's SiteProxyOrigin pattern: a domain plus at least one path segment, no scheme.
+const proxy = nullable(string({ max: 512, pattern: /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/ }));
+/** `spaces`: a list of space ids to add, or the enum value that creates a new space for the site. */
+const spacesList: Validator<string[] | typeof NEW_SPACE> = (v, path) => {
+  if (Array.isArray(v)) return array(string({ min: 1 }))(v, path);
+  if (typeof v === 'string') return literal(NEW_SPACE)(v, path);
+  throw badRequest(`${path}: must be an array of space ids or "${NEW_SPACE}"`);
+};
+
+const createSite = object({ type: oneOf(SITE_TYPES), title, visibility, spaces: spacesList });
+const patchSite = object({
+  title,
+  visibility,
+  basename: string({ min: 1, max: 100 }),
+  adaptiveContent: object({ enabled: boolean() }, ['enabled']),
+  agentsContext: oneOf(AGENTS_CONTEXTS),
+  defaultSiteSpace: string({ min: 1 }),
+  defaultSiteSection: string({ min: 1 }),
+  proxy,
+});
+
+function listSites(ctx: RequestContext): SiteRec[] {
+  const org = requireOrg(ctx);
+  const titleFilter = queryString(ctx.query, 'title')?.toLowerCase();
+  const space = queryString(ctx.query, 'space');
+  const published = queryBoolean(ctx.query, 'published');
+  let list = sites(ctx.store).where((s) => s.orgId === org.id);
+  if (titleFilter) list = list.filter((s) => s.title.toLowerCase().includes(titleFilter));
+  if (published !== undefined) list = list.filter((s) => s.published === published);
+  if (space !== undefined) list = list.filter((s) => siteSpacesInOrder(ctx.store, s).some((ss) => ss.spaceId === space));
+  return list;
+}
+
+function newSpaceFor(ctx: RequestContext, orgId: string, siteTitle: string): string {
+  const id = ctx.store.nextId('sp', (x) => spaces(ctx.store).has(x) || ctx.store.isBuried('space', x));
+  const now = ctx.now().toISOString();
+  spaces(ctx.store).put({
+    id, orgId, title: [...siteTitle].slice(0, 50).join(''), emoji: '', visibility: 'private', editMode: 'live',
+    defaultLevel: null, revision: `rev-${id}`, createdAt: now, updatedAt: now,
+  });
+  return id;
+}
+
+function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof patchSite>): void {
+  // Check every reference first so a 400 changes nothing.
+  if (b.defaultSiteSection !== undefined && siteSections(ctx.store).get(b.defaultSiteSection)?.siteId !== site.id)
+    throw badRequest(`body.defaultSiteSection: section "${b.defaultSiteSection}" not found in site "${site.id}"`);
+  const defaultSection = b.defaultSiteSection ?? site.defaultSection;
+  if (b.defaultSiteSpace !== undefined) {
+    const ss = siteSpaces(ctx.store).get(b.defaultSiteSpace);
+    if (ss?.siteId !== site.id || ss.section !== defaultSection)
+      throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not a site space of ${hasSections(site) ? `the default section "${defaultSection}"` : 'the site root'}`);
+  }
+  if (b.title !== undefined) site.title = b.title;
+  if (b.visibility !== undefined) site.visibility = b.visibility;
+  if (b.basename !== undefined) site.basename = b.basename;
+  if (b.adaptiveContent !== undefined) site.adaptiveContent = b.adaptiveContent.enabled;
+  if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
+  if (b.proxy === null) delete site.proxy;
+  else if (b.proxy !== undefined) site.proxy = b.proxy;
+  if (b.defaultSiteSection !== undefined) site.defaultSection = b.defaultSiteSection;
+  if (b.defaultSiteSpace !== undefined) {
+    const section = defaultSection === undefined ? undefined : siteSections(ctx.store).get(defaultSection);
+    if (section) siteSections(ctx.store).put({ ...section, defaultSiteSpace: b.defaultSiteSpace });
+    else site.defaultRootSpace = b.defaultSiteSpace;
+  }
+  sites(ctx.store).put(site);
+}
+
+function requireRow<T>(row: T | undefined, id: string): T {
+  if (row === undefined) throw new Error(`store is inconsistent: navigation item ${id} is missing`);
+  return row;
+}
+
+export const siteRoutes: RouteModule = (router) => {
+  router.add({ method: 'GET', pattern: SITES, handler: (ctx) => pageOf(ctx, listSites(ctx), (s) => presentSite(ctx, s)) });
+  router.add({
+    method: 'POST',
+    pattern: SITES,
+    body: createSite,
+    bodyOptional: true,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      const siteTitle = b.title ?? 'Untitled site';
+      const list = b.spaces === NEW_SPACE ? [] : [...new Set(b.spaces ?? [])];
+      const now = ctx.now().toISOString();
+      const site: SiteRec = {
+        id: ctx.store.nextId('site', (x) => sites(ctx.store).has(x)),
+        orgId: org.id, type: b.type ?? 'basic', title: siteTitle, visibility: b.visibility ?? 'public', published: false,
+        agentsContext: 'excluded', adaptiveContent: false, adaptiveSchema: emptyAdaptiveSchema(), adaptiveSchemaUpdatedAt: now,
+        createdAt: now, nav: [], rootSpaces: [],
+      };
+      const found = list.map((id, i) => requireBodySpace(ctx, site, id, `body.spaces[${i}]`));
+      if (b.spaces === NEW_SPACE) found.push(requireBodySpace(ctx, site, newSpaceFor(ctx, org.id, siteTitle), 'body.spaces'));
+      sites(ctx.store).put(site);
+      for (const space of found) addSiteSpace(ctx.store, site, space.id, space.title);
+      return { ...created(presentSite(ctx, site)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/sites/${site.id}`) } };
+    },
+  });
+  router.add({ method: 'GET', pattern: SITE, handler: (ctx) => ok(presentSite(ctx, requireSite(ctx))) });
+  router.add({
+    method: 'PATCH',
+    pattern: SITE,
+    body: patchSite,
+    handler: (ctx, b) => {
+      const site = requireSite(ctx);
+      applyPatch(ctx, site, b);
+      return ok(presentSite(ctx, site));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: SITE,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const site = sites(ctx.store).get(param(ctx, 'siteId'));
+      if (!site || site.orgId !== org.id) return noContent();
+      deleteSiteStructure(ctx.store, site);
+      for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
+      sites(ctx.store).delete(site.id);
+      return resetContent();
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: `${SITE}/published`,
+    handler: (ctx) => {
+      const site = requireSite(ctx);
+      const structure = hasSections(site)
+        ? {
+            type: 'sections',
+            structure: site.nav.map((n) => {
+              if (n.type === 'group') return presentGroup(ctx, site, requireRow(siteSectionGroups(ctx.store).get(n.id), n.id));
+              return presentSection(ctx, site, requireRow(siteSections(ctx.store).get(n.id), n.id), undefined);
+            }),
+          }
+        : { type: 'siteSpaces', structure: siteSpacesInOrder(ctx.store, site).map((ss) => presentSiteSpace(ctx, site, ss)) };
+      return ok({ object: 'published-content-site', site: presentSite(ctx, site), structure });
+    },
+  });
+};

@@ -1,0 +1,305 @@
+/**
+ * The navigation model of a site: ordered top-level sections and groups, sections inside groups, site
+ * spaces inside sections (or at the root of a site without sections), and the server's own rules
+ * (docs/api-differences.md "Sites"): the first section is the default one and takes in the root site spaces,
+ * defaults cannot be deleted, paths are unique per container, moves stay inside their container except site
+ * spaces, which change section by moving next to a site space of another section.
+ *
+ * Every operation checks first and changes second, so a 400 leaves the store untouched.
+ */
+import { badRequest } from './http.js';
+import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
+import { siteSectionGroups, siteSections, siteSpaces, sites, slugify, uniquePath } from './site-records.js';
+import type { SandboxStore } from './store.js';
+
+export type Where = 'before' | 'after';
+/** A validated move: put the item before or after the referenced item (`ref`, an id). */
+export interface Position {
+  where: Where;
+  ref: string;
+  /** Body path of the reference, for error messages, e.g. `body.position.after.siteSection`. */
+  path: string;
+}
+
+const get = <T>(row: T | undefined, what: string): T => {
+  if (row === undefined) throw new Error(`store is inconsistent: ${what} is referenced but missing`);
+  return row;
+};
+
+export const hasSections = (site: SiteRec): boolean => site.defaultSection !== undefined;
+
+export function groupsInOrder(store: SandboxStore, site: SiteRec): GroupRec[] {
+  return site.nav.filter((n) => n.type === 'group').map((n) => get(siteSectionGroups(store).get(n.id), `group ${n.id}`));
+}
+
+/** Sections flattened in navigation order (a group's sections at the group's place). */
+export function sectionsInOrder(store: SandboxStore, site: SiteRec): SectionRec[] {
+  const ids = site.nav.flatMap((n) => (n.type === 'section' ? [n.id] : get(siteSectionGroups(store).get(n.id), `group ${n.id}`).sections));
+  return ids.map((id) => get(siteSections(store).get(id), `section ${id}`));
+}
+
+export function siteSpacesOf(store: SandboxStore, ids: readonly string[]): SiteSpaceRec[] {
+  return ids.map((id) => get(siteSpaces(store).get(id), `site space ${id}`));
+}
+
+/** Site spaces in navigation order: section order, then order within the section; or the root list. */
+export function siteSpacesInOrder(store: SandboxStore, site: SiteRec): SiteSpaceRec[] {
+  const ids = hasSections(site) ? sectionsInOrder(store, site).flatMap((s) => s.siteSpaces) : site.rootSpaces;
+  return siteSpacesOf(store, ids);
+}
+
+export function siteSpaceCount(store: SandboxStore, site: SiteRec): number {
+  return hasSections(site) ? sectionsInOrder(store, site).reduce((n, s) => n + s.siteSpaces.length, 0) : site.rootSpaces.length;
+}
+
+/** The group holding a section, if any. */
+export function groupOfSection(store: SandboxStore, site: SiteRec, sectionId: string): GroupRec | undefined {
+  return groupsInOrder(store, site).find((g) => g.sections.includes(sectionId));
+}
+
+/** Whether a site space is the default of its container (its section, or the root). */
+export function isDefaultSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): boolean {
+  if (ss.section === undefined) return site.defaultRootSpace === ss.id;
+  return siteSections(store).get(ss.section)?.defaultSiteSpace === ss.id;
+}
+
+function pathsOf(store: SandboxStore, ids: readonly string[], except?: string): Set<string> {
+  return new Set(siteSpacesOf(store, ids).filter((s) => s.id !== except).map((s) => s.path));
+}
+
+/** The ordered id list a site space lives in. */
+function containerOf(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): string[] {
+  return ss.section === undefined ? site.rootSpaces : get(siteSections(store).get(ss.section), `section ${ss.section}`).siteSpaces;
+}
+
+/** Remove `item` from `list` and insert it before/after `ref` (both in `list` after removal). */
+function reposition(list: string[], item: string, ref: string, where: Where): void {
+  const from = list.indexOf(item);
+  if (from >= 0) list.splice(from, 1);
+  const at = list.indexOf(ref);
+  list.splice(where === 'before' ? at : at + 1, 0, item);
+}
+
+export interface NewSection {
+  title: string;
+  icon?: string;
+  spaceId: string;
+  spaceTitle: string;
+}
+
+/** Append a section holding one site space for `spaceId`. The first section becomes the default one. */
+export function addSection(store: SandboxStore, site: SiteRec, input: NewSection): SectionRec {
+  const id = store.nextId('sec', (x) => siteSections(store).has(x));
+  const ssId = store.nextId('ss', (x) => siteSpaces(store).has(x));
+  const taken = new Set(sectionsInOrder(store, site).map((s) => s.path));
+  const section: SectionRec = {
+    id,
+    siteId: site.id,
+    title: input.title,
+    path: uniquePath(slugify(input.title, 'section'), taken),
+    ...(input.icon !== undefined ? { icon: input.icon } : {}),
+    siteSpaces: [ssId],
+    defaultSiteSpace: ssId,
+  };
+  siteSpaces(store).put({ id: ssId, siteId: site.id, spaceId: input.spaceId, path: slugify(input.spaceTitle, 'space'), section: id });
+  site.nav.push({ type: 'section', id });
+  if (!hasSections(site)) {
+    site.defaultSection = id;
+    for (const ss of siteSpacesOf(store, site.rootSpaces)) {
+      siteSpaces(store).put({ ...ss, section: id, path: uniquePath(ss.path, pathsOf(store, section.siteSpaces)) });
+      section.siteSpaces.push(ss.id);
+    }
+    site.rootSpaces = [];
+    delete site.defaultRootSpace;
+  }
+  siteSections(store).put(section);
+  sites(store).put(site);
+  return section;
+}
+
+/** Append a site space to `section` (absent: the default section, or the root of a site without sections). */
+export function addSiteSpace(store: SandboxStore, site: SiteRec, spaceId: string, spaceTitle: string, section?: SectionRec): SiteSpaceRec {
+  const target = section ?? (hasSections(site) ? get(siteSections(store).get(site.defaultSection ?? ''), 'default section') : undefined);
+  const list = target ? target.siteSpaces : site.rootSpaces;
+  const id = store.nextId('ss', (x) => siteSpaces(store).has(x));
+  const ss: SiteSpaceRec = {
+    id,
+    siteId: site.id,
+    spaceId,
+    path: uniquePath(slugify(spaceTitle, 'space'), pathsOf(store, list)),
+    ...(target ? { section: target.id } : {}),
+  };
+  siteSpaces(store).put(ss);
+  list.push(id);
+  if (target) siteSections(store).put(target);
+  else if (site.defaultRootSpace === undefined) site.defaultRootSpace = id;
+  sites(store).put(site);
+  return ss;
+}
+
+/** A path change of a site space: unique within its container. */
+export function checkSiteSpacePath(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec, path: string): void {
+  if (pathsOf(store, containerOf(store, site, ss), ss.id).has(path))
+    throw badRequest(`body.path: "${path}" is already used by another site space of the same ${ss.section ? 'section' : 'site root'}`);
+}
+
+/** A path change of a section: unique within the site. */
+export function checkSectionPath(store: SandboxStore, site: SiteRec, section: SectionRec, path: string): void {
+  if (sectionsInOrder(store, site).some((s) => s.id !== section.id && s.path === path))
+    throw badRequest(`body.path: "${path}" is already used by another section of the site`);
+}
+
+export function deleteSection(store: SandboxStore, site: SiteRec, section: SectionRec): void {
+  if (site.defaultSection === section.id) throw badRequest(`cannot delete the default section "${section.id}" (make another section the default first)`);
+  detachSection(store, site, section.id);
+  for (const id of section.siteSpaces) siteSpaces(store).delete(id);
+  siteSections(store).delete(section.id);
+  sites(store).put(site);
+}
+
+export function deleteSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): void {
+  if (ss.section !== undefined) {
+    const section = get(siteSections(store).get(ss.section), `section ${ss.section}`);
+    if (section.defaultSiteSpace === ss.id) {
+      throw badRequest(
+        section.siteSpaces.length === 1
+          ? `cannot delete site space "${ss.id}": it is the only site space of section "${section.id}" (a section keeps at least one; delete the section instead)`
+          : `cannot delete site space "${ss.id}": it is the default site space of section "${section.id}" (make another one the default first)`,
+      );
+    }
+    section.siteSpaces = section.siteSpaces.filter((x) => x !== ss.id);
+    siteSections(store).put(section);
+  } else {
+    if (site.defaultRootSpace === ss.id && site.rootSpaces.length > 1)
+      throw badRequest(`cannot delete site space "${ss.id}": it is the default site space of the site (make another one the default first)`);
+    site.rootSpaces = site.rootSpaces.filter((x) => x !== ss.id);
+    if (site.defaultRootSpace === ss.id) delete site.defaultRootSpace;
+    sites(store).put(site);
+  }
+  siteSpaces(store).delete(ss.id);
+}
+
+/** Take a section out of its place (the top level or its group). */
+function detachSection(store: SandboxStore, site: SiteRec, sectionId: string): void {
+  const group = groupOfSection(store, site, sectionId);
+  if (group) {
+    group.sections = group.sections.filter((x) => x !== sectionId);
+    siteSectionGroups(store).put(group);
+  } else {
+    site.nav = site.nav.filter((n) => !(n.type === 'section' && n.id === sectionId));
+  }
+}
+
+/** Resolve section ids named in a body; 400 naming `path[i]` for unknown or repeated ids. */
+export function requireSectionIds(store: SandboxStore, site: SiteRec, ids: readonly string[], path: string): void {
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (siteSections(store).get(id)?.siteId !== site.id) throw badRequest(`${path}[${i}]: section "${id}" not found in site "${site.id}"`);
+    if (seen.has(id)) throw badRequest(`${path}[${i}]: section "${id}" is listed twice`);
+    seen.add(id);
+  });
+}
+
+/** Append a new group at the end of the top level; the listed sections move into it in order. */
+export function createGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionIds: readonly string[]): GroupRec {
+  requireSectionIds(store, site, sectionIds, 'body.sections');
+  for (const id of sectionIds) detachSection(store, site, id);
+  group.sections = [...sectionIds];
+  siteSectionGroups(store).put(group);
+  site.nav.push({ type: 'group', id: group.id });
+  sites(store).put(site);
+  return group;
+}
+
+/** Append a section to a group (out of the top level or another group); already in it ⇒ unchanged. */
+export function addSectionToGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionId: string): void {
+  if (siteSections(store).get(sectionId)?.siteId !== site.id) throw badRequest(`body.sectionId: section "${sectionId}" not found in site "${site.id}"`);
+  if (group.sections.includes(sectionId)) return;
+  detachSection(store, site, sectionId);
+  group.sections.push(sectionId);
+  siteSectionGroups(store).put(group);
+  sites(store).put(site);
+}
+
+/** Put a grouped section back at the top level right after its group; false when it was not in the group. */
+export function removeSectionFromGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionId: string): boolean {
+  if (!group.sections.includes(sectionId)) return false;
+  group.sections = group.sections.filter((x) => x !== sectionId);
+  siteSectionGroups(store).put(group);
+  const at = site.nav.findIndex((n) => n.type === 'group' && n.id === group.id);
+  site.nav.splice(at + 1, 0, { type: 'section', id: sectionId });
+  sites(store).put(site);
+  return true;
+}
+
+/** Delete a group; its sections return to the top level at the group's place, in order. */
+export function deleteGroup(store: SandboxStore, site: SiteRec, group: GroupRec): void {
+  site.nav = site.nav.flatMap((n) => (n.type === 'group' && n.id === group.id ? group.sections.map((id) => ({ type: 'section' as const, id })) : [n]));
+  siteSectionGroups(store).delete(group.id);
+  sites(store).put(site);
+}
+
+/** Reorder a section among the items of its own container (top level or its group). */
+export function moveSection(store: SandboxStore, site: SiteRec, section: SectionRec, pos: Position): void {
+  if (pos.ref === section.id) throw badRequest(`${pos.path}: a section cannot move relative to itself`);
+  if (siteSections(store).get(pos.ref)?.siteId !== site.id) throw badRequest(`${pos.path}: section "${pos.ref}" not found in site "${site.id}"`);
+  const group = groupOfSection(store, site, section.id);
+  if (group?.id !== groupOfSection(store, site, pos.ref)?.id)
+    throw badRequest(`${pos.path}: section "${pos.ref}" is in a different container (a move only reorders; use the section-group endpoints to change membership)`);
+  if (group) {
+    reposition(group.sections, section.id, pos.ref, pos.where);
+    siteSectionGroups(store).put(group);
+  } else {
+    moveTopLevel(site, section.id, pos);
+  }
+  sites(store).put(site);
+}
+
+/** Reorder a group among the top-level items. */
+export function moveGroup(store: SandboxStore, site: SiteRec, group: GroupRec, pos: Position, refType: 'site-section' | 'site-section-group'): void {
+  if (pos.ref === group.id) throw badRequest(`${pos.path}: a section group cannot move relative to itself`);
+  const ref = site.nav.find((n) => n.id === pos.ref);
+  if (!ref || (refType === 'site-section-group' && ref.type !== 'group'))
+    throw badRequest(`${pos.path}: "${pos.ref}" is not a top-level ${refType === 'site-section-group' ? 'section group' : 'section or section group'} of site "${site.id}"`);
+  moveTopLevel(site, group.id, pos);
+  sites(store).put(site);
+}
+
+function moveTopLevel(site: SiteRec, id: string, pos: Position): void {
+  const ids = site.nav.map((n) => n.id);
+  reposition(ids, id, pos.ref, pos.where);
+  const byId = new Map(site.nav.map((n) => [n.id, n]));
+  site.nav = ids.map((x) => get(byId.get(x), `nav item ${x}`));
+}
+
+/** Move a site space next to another; next to one of another section ⇒ it moves into that section. */
+export function moveSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec, pos: Position): SiteSpaceRec {
+  if (pos.ref === ss.id) throw badRequest(`${pos.path}: a site space cannot move relative to itself`);
+  const ref = siteSpaces(store).get(pos.ref);
+  if (ref?.siteId !== site.id) throw badRequest(`${pos.path}: site space "${pos.ref}" not found in site "${site.id}"`);
+  if (ref.section === ss.section) {
+    const list = containerOf(store, site, ss);
+    reposition(list, ss.id, ref.id, pos.where);
+    if (ss.section) siteSections(store).put(get(siteSections(store).get(ss.section), `section ${ss.section}`));
+    else sites(store).put(site);
+    return ss;
+  }
+  // Site spaces of one site are either all at the root or all in sections, so both sections exist here.
+  const from = get(siteSections(store).get(ss.section ?? ''), `section ${ss.section}`);
+  const to = get(siteSections(store).get(ref.section ?? ''), `section ${ref.section}`);
+  if (from.defaultSiteSpace === ss.id)
+    throw badRequest(`cannot move site space "${ss.id}" out of section "${from.id}": it is the section's default site space (make another one the default first)`);
+  from.siteSpaces = from.siteSpaces.filter((x) => x !== ss.id);
+  const moved: SiteSpaceRec = { ...ss, section: to.id, path: uniquePath(ss.path, pathsOf(store, to.siteSpaces)) };
+  reposition(to.siteSpaces, ss.id, ref.id, pos.where);
+  siteSections(store).put(from);
+  siteSections(store).put(to);
+  return siteSpaces(store).put(moved);
+}
+
+/** Delete a site and everything below it (sections, groups, site spaces, share links are the caller's). */
+export function deleteSiteStructure(store: SandboxStore, site: SiteRec): void {
+  for (const ss of siteSpacesInOrder(store, site)) siteSpaces(store).delete(ss.id);
+  for (const s of sectionsInOrder(store, site)) siteSections(store).delete(s.id);
+  for (const g of groupsInOrder(store, site)) siteSectionGroups(store).delete(g.id);
+}

@@ -3,11 +3,15 @@
  * list and never tests a kind's name.
  */
 import type { KindDefinition } from '../core/kind.js';
+import { collectionKind } from './collection.js';
 import { membersKind } from './members.js';
 import { organizationKind } from './organization.js';
+import { siteKind } from './site.js';
+import { spaceKind } from './space.js';
 import { teamKind } from './team.js';
 import { translationKind } from './translation.js';
 
-export const KINDS: readonly KindDefinition[] = [organizationKind, membersKind, teamKind, translationKind];
+export const KINDS: readonly KindDefinition[] = [organizationKind, membersKind, teamKind, translationKind, collectionKind, spaceKind, siteKind];
 
 export { membersKind, organizationKind, teamKind, translationKind };
+export { collectionKind, siteKind, spaceKind };

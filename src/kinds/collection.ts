@@ -1,0 +1,244 @@
+/**
+ * Collection: a folder of spaces, identity by title or pinned id. Create POST {title, parent} (+ PATCH of the
+ * fields POST cannot set, in the same step), PATCH title/description/defaultLevel, re-parent with
+ * POST /collections/{id}/move, DELETE only under prune (which also removes the spaces inside).
+ *
+ * A collection nested under a collection created in the same plan is created at the top level and moved
+ * under its parent one wave later: waves stay bounded (24, 25) however deep the nesting, so the Space kind
+ * (depth 26) can always rely on its parent existing.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import { isRef, ref, refsIn, type RequestSpec } from '../core/plan.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKeys } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { loadSchema } from './schema.js';
+
+export const COLLECTION_KIND = 'Collection';
+export const COLLECTION_DEPTH = 24;
+
+export interface CollectionSpec {
+  title: string;
+  id?: string;
+  description?: string;
+  defaultLevel?: string | null;
+  /** Collection manifest title or collection id; null = top level. */
+  parent?: string | null;
+}
+
+export interface CollectionFields {
+  title: string;
+  description: string | null;
+  defaultLevel: string | null;
+  parent: string | null;
+}
+
+const FIELDS = ['title', 'description', 'defaultLevel'] as const;
+
+export const collectionsPath = (org: string): string => `${orgPath(org)}/collections`;
+const onePath = (id: string): string => `/collections/${seg(id)}`;
+
+function toDesired(doc: ManifestDocument): DesiredEntry[] {
+  const spec = pick(doc.spec, ['title', 'id', 'description', 'defaultLevel', 'parent']) as unknown as CollectionSpec;
+  const entry: DesiredEntry = {
+    kind: COLLECTION_KIND,
+    org: doc.metadata.organization,
+    key: spec.title,
+    spec: spec as unknown as Record<string, unknown>,
+    source: doc.pos(['spec']),
+    doc,
+  };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return [entry];
+}
+
+/** A collection cannot be its own parent, directly or through other manifests. */
+function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+  const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
+  for (const e of entries) {
+    const seen = new Set<DesiredEntry>([e]);
+    let parent = (e.spec as unknown as CollectionSpec).parent;
+    while (typeof parent === 'string') {
+      const next = byKey.get(`${e.org}\u0000${parent}`);
+      if (!next) break;
+      if (seen.has(next)) {
+        report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${(e.spec as unknown as CollectionSpec).parent}")`);
+        break;
+      }
+      seen.add(next);
+      parent = (next.spec as unknown as CollectionSpec).parent;
+    }
+  }
+}
+
+export function collectionObject(org: string, c: unknown): LiveObject | undefined {
+  if (!isRecord(c) || typeof c['id'] !== 'string' || typeof c['title'] !== 'string') return undefined;
+  const fields: CollectionFields = {
+    title: c['title'],
+    description: typeof c['description'] === 'string' ? c['description'] : null,
+    defaultLevel: typeof c['defaultLevel'] === 'string' ? c['defaultLevel'] : null,
+    parent: typeof c['parent'] === 'string' ? c['parent'] : null,
+  };
+  return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields: fields as unknown as Record<string, unknown> };
+}
+
+async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+  const items = await ctx.list(collectionsPath(org));
+  return { objects: items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined) };
+}
+
+/**
+ * A parent reference → collection id (or a ref to the step creating it): a Collection manifest title (or a
+ * live collection title, both through ctx.resolve), else a live collection id. Undefined: unknown.
+ */
+export function resolveCollection(ctx: DiffContext, org: string, parent: string, liveIds: ReadonlySet<string>): string | undefined {
+  return ctx.resolve(COLLECTION_KIND, org, parent) ?? (liveIds.has(parent) ? parent : undefined);
+}
+
+/** Steps a ref-valued id depends on. */
+export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
+
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
+  for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  // Register every desired collection first: parents may be written after their children.
+  for (const e of desired) {
+    const current = matched.get(e);
+    ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
+  }
+  const liveIds = new Set(live.objects.map((o) => o.id));
+  const parentOf = (e: DesiredEntry): string | null | undefined => {
+    const p = (e.spec as unknown as CollectionSpec).parent;
+    if (p === undefined || p === null) return p;
+    const id = resolveCollection(ctx, org, p, liveIds);
+    if (id === undefined) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
+    return id;
+  };
+
+  for (const entry of desired) {
+    const spec = entry.spec as unknown as CollectionSpec;
+    const current = matched.get(entry);
+    const parent = parentOf(entry);
+    const base = { kind: COLLECTION_KIND, org, key: entry.key, entry };
+    if (!current) {
+      const createId = stepId(COLLECTION_KIND, org, entry.key, 'create');
+      const body: Record<string, unknown> = { title: spec.title };
+      // A parent created in this plan gets its child one wave later (see the file comment).
+      if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
+      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' } }];
+      const extra = pick(spec as unknown as Record<string, unknown>, ['description', 'defaultLevel']);
+      if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
+      if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });
+      const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: COLLECTION_DEPTH, before: null, after, requests }));
+      if (typeof parent === 'string' && isRef(parent)) {
+        result.steps.push(
+          makeStep({
+            ...base,
+            id: stepId(COLLECTION_KIND, org, entry.key, 'parent'),
+            action: 'create',
+            phase: 'create',
+            wave: COLLECTION_DEPTH + 1,
+            before: null,
+            after: { parent: spec.parent },
+            requests: [{ method: 'POST', path: `${onePath(ref(createId))}/move`, body: { parent } }],
+            dependsOn: [createId, ...refSteps(parent)],
+            note: 'nest under a collection created in this plan',
+          }),
+        );
+      }
+      continue;
+    }
+    const have = current.fields as unknown as CollectionFields;
+    const c = changedFields(spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, FIELDS);
+    if (c.changed.length > 0) {
+      result.steps.push(
+        makeStep({ ...base, id: stepId(COLLECTION_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: COLLECTION_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
+      );
+    }
+    if (parent !== undefined && parent !== have.parent) {
+      result.steps.push(
+        makeStep({
+          ...base,
+          id: stepId(COLLECTION_KIND, org, entry.key, 'move'),
+          action: 'update',
+          phase: 'update',
+          wave: COLLECTION_DEPTH,
+          before: { parent: have.parent },
+          after: { parent: spec.parent ?? null },
+          requests: [{ method: 'POST', path: `${onePath(current.id)}/move`, body: { parent } }],
+          dependsOn: refSteps(parent),
+        }),
+      );
+    }
+  }
+
+  const depthOf = liveDepths(live.objects);
+  const keys = uniqueLiveKeys(unmatched);
+  for (const o of unmatched) {
+    const key = keys.get(o) ?? o.key;
+    if (!ctx.prune(COLLECTION_KIND, org)) {
+      result.unmanaged.push({ kind: COLLECTION_KIND, org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(COLLECTION_KIND, org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: COLLECTION_KIND,
+        org,
+        key,
+        // Nested ones first (deletes run in descending wave); deeper levels share the nested wave.
+        wave: COLLECTION_DEPTH + Math.min(depthOf.get(o.id) ?? 0, 1),
+        before: { title: o.key },
+        after: null,
+        requests: [{ method: 'DELETE', path: onePath(o.id) }],
+        note: 'also deletes the spaces inside it',
+      }),
+    );
+  }
+  return result;
+}
+
+/** Nesting depth of each live collection (0 = top level). */
+function liveDepths(objects: readonly LiveObject[]): Map<string, number> {
+  const parentOf = new Map(objects.map((o) => [o.id, (o.fields as unknown as CollectionFields).parent]));
+  const depth = new Map<string, number>();
+  for (const o of objects) {
+    let d = 0;
+    const seen = new Set<string>([o.id]);
+    for (let p = parentOf.get(o.id); p && parentOf.has(p) && !seen.has(p); p = parentOf.get(p)) {
+      seen.add(p);
+      d++;
+    }
+    depth.set(o.id, d);
+  }
+  return depth;
+}
+
+function exportDocs(org: string, live: LiveKindState): object[] {
+  return [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
+    .map((o) => {
+      const f = o.fields as unknown as CollectionFields;
+      const spec: Record<string, unknown> = { title: f.title, id: o.id };
+      if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
+      if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+      if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+      return manifestDoc(COLLECTION_KIND, org, spec);
+    });
+}
+
+export const collectionKind: KindDefinition = {
+  kind: COLLECTION_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('collection'),
+  depth: COLLECTION_DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff,
+  export: exportDocs,
+};

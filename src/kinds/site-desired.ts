@@ -1,0 +1,168 @@
+/**
+ * The manifest side of the Site kind: a schema-valid spec → one desired entry (the nested sections, groups,
+ * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
+ * reported at its file:line:column.
+ */
+import type { DesiredEntry, Report } from '../core/kind.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import type { DocPath } from '../manifests/paths.js';
+import { isRecord } from './common.js';
+import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** `nullable` fields: absent → undefined (not managed), null → null. */
+function opt<T>(from: Record<string, unknown>, key: string): T | null | undefined {
+  return from[key] === undefined ? undefined : (from[key] as T | null);
+}
+
+function siteSpace(raw: unknown, at: DocPath): SiteSpaceSpec {
+  if (typeof raw === 'string') return { space: raw, at };
+  const o = isRecord(raw) ? raw : {};
+  const out: SiteSpaceSpec = { space: String(o['space'] ?? ''), at: [...at, 'space'] };
+  if (typeof o['path'] === 'string') out.path = o['path'];
+  const condition = opt<string>(o, 'condition');
+  if (condition !== undefined) out.condition = condition;
+  return out;
+}
+
+function siteSpaces(raw: unknown, at: DocPath): SiteSpaceSpec[] {
+  return Array.isArray(raw) ? raw.map((s, i) => siteSpace(s, [...at, i])) : [];
+}
+
+function parseSections(raw: unknown[]): SectionSpec[] {
+  return raw.map((r, i) => {
+    const o = isRecord(r) ? r : {};
+    const at: DocPath = ['spec', 'sections', i];
+    const s: SectionSpec = { path: String(o['path'] ?? ''), spaces: siteSpaces(o['spaces'], [...at, 'spaces']), at };
+    if (typeof o['title'] === 'string') s.title = o['title'];
+    for (const k of ['icon', 'description', 'condition'] as const) {
+      const v = opt<string>(o, k);
+      if (v !== undefined) s[k] = v;
+    }
+    return s;
+  });
+}
+
+function parseGroups(raw: unknown[]): GroupSpec[] {
+  return raw.map((r, i) => {
+    const o = isRecord(r) ? r : {};
+    const g: GroupSpec = { title: String(o['title'] ?? ''), sections: Array.isArray(o['sections']) ? o['sections'].map(String) : [], at: ['spec', 'sectionGroups', i] };
+    const icon = opt<string>(o, 'icon');
+    if (icon !== undefined) g.icon = icon;
+    return g;
+  });
+}
+
+function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
+  return raw.map((r, i) => {
+    const o = isRecord(r) ? r : {};
+    const l: ShareLinkSpec = { name: String(o['name'] ?? ''), at: ['spec', 'shareLinks', i] };
+    if (typeof o['active'] === 'boolean') l.active = o['active'];
+    return l;
+  });
+}
+
+export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
+  const s = doc.spec;
+  const spec: SiteSpec = { title: String(s['title'] ?? '') };
+  for (const k of ['id', 'visibility', 'basename', 'agentsContext', 'defaultSection'] as const) {
+    const v = str(s[k]);
+    if (v !== undefined) spec[k] = v;
+  }
+  if (s['proxy'] !== undefined) spec.proxy = (s['proxy'] as string | null) ?? null;
+  if (isRecord(s['adaptiveContent'])) spec.adaptiveContent = { enabled: s['adaptiveContent']['enabled'] === true };
+  const d = s['defaultSiteSpace'];
+  if (typeof d === 'string') spec.defaultSiteSpace = { space: d };
+  else if (isRecord(d)) spec.defaultSiteSpace = { space: String(d['space'] ?? ''), ...(typeof d['section'] === 'string' ? { section: d['section'] } : {}) };
+  if (Array.isArray(s['sections'])) spec.sections = parseSections(s['sections']);
+  if (Array.isArray(s['sectionGroups'])) spec.sectionGroups = parseGroups(s['sectionGroups']);
+  if (Array.isArray(s['spaces'])) spec.spaces = siteSpaces(s['spaces'], ['spec', 'spaces']);
+  if (Array.isArray(s['shareLinks'])) spec.shareLinks = parseShareLinks(s['shareLinks']);
+  if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
+  return spec;
+}
+
+export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
+  const spec = parseSiteSpec(doc);
+  checkStructure(doc, spec, report);
+  const entry: DesiredEntry = { kind: SITE_KIND, org: doc.metadata.organization, key: spec.title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return [entry];
+}
+
+/** Report the second and later occurrences of a name. */
+function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => DocPath, what: string, doc: ManifestDocument, report: Report): void {
+  const seen = new Set<string>();
+  for (const t of items) {
+    const n = name(t);
+    if (seen.has(n)) report(doc.pos(at(t)), `${what} "${n}" is listed twice`);
+    seen.add(n);
+  }
+}
+
+/** Checks inside one site: unique identities, group members, defaults naming what the site has. */
+function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
+  const sections = spec.sections ?? [];
+  if (spec.sections && spec.spaces) report(doc.pos(['spec', 'spaces']), 'a site has either sections or root spaces, not both');
+  unique(sections, (s) => s.path, (s) => [...s.at, 'path'], 'section path', doc, report);
+  for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, `space in section "${s.path}"`, doc, report);
+  unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, 'root space', doc, report);
+  unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, 'title'], 'section group', doc, report);
+  unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, 'name'], 'share link', doc, report);
+
+  const paths = new Set(sections.map((s) => s.path));
+  const groupOf = new Map<string, string>();
+  for (const g of spec.sectionGroups ?? []) {
+    g.sections.forEach((p, i) => {
+      const at = doc.pos([...g.at, 'sections', i]);
+      if (spec.sections && !paths.has(p)) report(at, `section group "${g.title}" names section "${p}", which is not in sections`);
+      else if (groupOf.has(p)) report(at, `section "${p}" is already in section group "${groupOf.get(p)}"`);
+      groupOf.set(p, g.title);
+    });
+  }
+  if (spec.defaultSection !== undefined) {
+    if (spec.spaces) report(doc.pos(['spec', 'defaultSection']), 'a site with root spaces has no sections to default to');
+    else if (spec.sections && !paths.has(spec.defaultSection)) report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
+  }
+  checkDefaultSiteSpace(doc, spec, report);
+}
+
+function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
+  const d = spec.defaultSiteSpace;
+  if (!d) return;
+  const at = doc.pos(['spec', 'defaultSiteSpace']);
+  if (d.section === undefined) {
+    if (spec.sections) report(at, 'defaultSiteSpace of a site with sections names its section: {section, space}');
+    else if (spec.spaces && !spec.spaces.some((s) => s.space === d.space)) report(at, `default site space "${d.space}" is not in spaces`);
+    return;
+  }
+  if (spec.spaces) report(at, 'a site with root spaces has no sections: write defaultSiteSpace as just the space');
+  if (spec.defaultSection !== undefined && d.section !== spec.defaultSection) {
+    report(at, `defaultSiteSpace must be in the default section "${spec.defaultSection}" (the API sets the default site space of the default section)`);
+  }
+  const section = spec.sections?.find((s) => s.path === d.section);
+  if (spec.sections && !section) report(at, `section "${d.section}" is not in sections`);
+  else if (section && !section.spaces.some((s) => s.space === d.space)) report(at, `space "${d.space}" is not in section "${d.section}"`);
+}
+
+/** Every space reference of a site spec, with its position. */
+export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
+  return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({ space: s.space, at: s.at }));
+}
+
+/**
+ * A space reference that names no Space manifest is a certain mistake when the organization's Space documents
+ * prune: such a space would be deleted. Otherwise it may name a live space, checked when planning.
+ */
+export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+  const spaces = all.get('Space') ?? [];
+  for (const e of entries) {
+    const mine = spaces.filter((s) => s.org === e.org);
+    if (!mine.some((s) => s.doc.prune === true)) continue;
+    const known = new Set(mine.flatMap((s) => (s.id === undefined ? [s.key] : [s.key, s.id])));
+    for (const r of spaceRefs(e.spec as unknown as SiteSpec)) {
+      if (!known.has(r.space)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
+    }
+  }
+}

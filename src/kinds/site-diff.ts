@@ -1,0 +1,125 @@
+/**
+ * Site diff (pure): per desired site, create it (POST + a PATCH of what POST cannot set, in one step) or
+ * update its fields, then its structure (site-sections-diff, site-groups-diff), share links and adaptive
+ * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
+ * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../core/kind.js';
+import { ref, type RequestSpec } from '../core/plan.js';
+import { changedFields, makeStep, pick, sameValue, seg, stepId, uniqueLiveKeys } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
+import { diffDefaults } from './site-defaults-diff.js';
+import { diffGroups } from './site-groups-diff.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteAux, type SiteFields, type SiteSpec } from './site-model.js';
+import { diffOrder } from './site-order-diff.js';
+import { push, type SiteScope } from './site-scope.js';
+import { diffSections } from './site-sections-diff.js';
+import { spaceResolver } from './site-space-ref.js';
+
+export function diffSites(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const aux = (live.aux as unknown as SiteAux | undefined) ?? { structures: {}, spaces: [] };
+  const sites = live.objects.filter((o) => o.kind === SITE_KIND);
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
+  for (const e of stalePins) result.warnings.push({ kind: SITE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  const space = spaceResolver(ctx, org, aux.spaces);
+  const prune = ctx.prune(SITE_KIND, org);
+
+  for (const entry of desired) {
+    const spec = entry.spec as unknown as SiteSpec;
+    const current = matched.get(entry);
+    const scope: SiteScope = {
+      ctx,
+      org,
+      entry,
+      spec,
+      title: entry.key,
+      liveTitle: current?.key ?? entry.key,
+      siteId: current?.id ?? ref(stepId(SITE_KIND, org, entry.key, 'create')),
+      isNew: !current,
+      live: (current && aux.structures[current.id]) || { sections: [], groups: [], siteSpaces: [] },
+      prune,
+      space,
+      result,
+    };
+    ctx.register(SITE_KIND, org, entry.key, scope.siteId);
+    if (current) updateSite(scope, current.fields as unknown as SiteFields);
+    else createSite(scope);
+    const nav = diffSections(scope);
+    for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
+    const groups = diffGroups(scope, nav);
+    diffShareLinks(scope);
+    diffAdaptiveSchema(scope);
+    diffDefaults(scope, nav);
+    diffOrder(scope, nav, groups);
+  }
+
+  const keys = uniqueLiveKeys(unmatched);
+  for (const o of unmatched) {
+    const key = keys.get(o) ?? o.key;
+    if (!prune) {
+      result.unmanaged.push({ kind: SITE_KIND, org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(SITE_KIND, org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: SITE_KIND,
+        org,
+        key,
+        wave: WAVE.pruneSite,
+        before: { title: o.key },
+        after: null,
+        requests: [{ method: 'DELETE', path: sitePath(org, o.id) }],
+        note: 'with its sections, site spaces and share links',
+      }),
+    );
+  }
+  return result;
+}
+
+function createSite(scope: SiteScope): void {
+  const { spec } = scope;
+  const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
+  const post = pick(spec as unknown as Record<string, unknown>, ['title', 'visibility']);
+  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' } }];
+  const patch: Record<string, unknown> = {};
+  for (const f of PATCH_ONLY_FIELDS) {
+    const v = (spec as unknown as Record<string, unknown>)[f];
+    if (v !== undefined && !(f in CREATED_SITE_DEFAULTS && sameValue(v, CREATED_SITE_DEFAULTS[f]))) patch[f] = v;
+  }
+  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: sitePath(scope.org, ref(id)), body: patch });
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'create',
+    action: 'create',
+    phase: 'create',
+    wave: WAVE.site,
+    before: null,
+    after: pick(spec as unknown as Record<string, unknown>, SITE_FIELDS),
+    requests,
+    at: ['spec'],
+  });
+}
+
+function updateSite(scope: SiteScope, have: SiteFields): void {
+  const c = changedFields(scope.spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, SITE_FIELDS);
+  if (c.changed.length === 0) return;
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.site,
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: sitePath(scope.org, scope.siteId), body: c.after }],
+    at: ['spec'],
+    ...(c.changed.includes('title') ? { note: `rename site ${seg(scope.siteId)}` } : {}),
+  });
+}

@@ -1,0 +1,292 @@
+/**
+ * Sections and site spaces of one site: match by path / (section, space), create (a section is created with
+ * its first space, capturing the section id and its first site space id; further site spaces are created in
+ * it), update changed fields, pair a space that leaves one section for another into a move (done by the
+ * reorder step), and prune what the manifest no longer lists. The result (`Nav`) tells the group, order and
+ * default parts which ids and refs stand for what.
+ */
+import { ref, type RequestSpec } from '../core/plan.js';
+import { changedFields, seg, stepId } from './common.js';
+import { ROOT, inSection } from './site-layout.js';
+import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
+import { base, push, warn, where, type SiteScope } from './site-scope.js';
+import type { SpaceTarget } from './site-space-ref.js';
+
+export interface NavSection {
+  path: string;
+  /** Live id or ref to the create step. */
+  id: string;
+  live?: LiveSection;
+  spec: SectionSpec;
+}
+
+export interface NavSiteSpace {
+  /** Live id, or a ref to the step (or the section step's firstSiteSpace) that creates it. */
+  id: string;
+  name: string;
+  /** The space id (or a ref to the step creating the space). */
+  spaceId: string;
+  /** A live site space that comes from another section (moved by the reorder step). */
+  incoming: boolean;
+  isNew: boolean;
+}
+
+export interface Nav {
+  /** Desired sections that exist or are created, in manifest order. */
+  sections: NavSection[];
+  /** Container (inSection(id) or ROOT) → desired site spaces, in order. */
+  containers: Map<string, NavSiteSpace[]>;
+  /** Sections created in this plan (ids are refs), in order. */
+  createdSections: string[];
+  /** Container → site spaces created concurrently in it. */
+  createdSiteSpaces: Map<string, string[]>;
+  /** Live sections deleted by this plan. */
+  prunedSections: Set<string>;
+  /** Live site spaces leaving their section (moved elsewhere or deleted). */
+  leaving: Set<string>;
+}
+
+const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
+
+/** `path`, `path-2`, … the first not in `taken`. */
+function uniquePath(wanted: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
+}
+
+export function diffSections(scope: SiteScope): Nav {
+  const { spec, live } = scope;
+  const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set() };
+  const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
+  const resolved = (list: SiteSpaceSpec[]): { s: SiteSpaceSpec; t: SpaceTarget }[] =>
+    list.flatMap((s) => {
+      const t = scope.space(s.space, scope.entry.doc.pos(s.at));
+      if (!t) warn(scope, scope.title, `space "${s.space}" (${where(scope, s.at)}) is neither a Space manifest nor a live space; left out`);
+      return t ? [{ s, t }] : [];
+    });
+
+  // Derived paths of new sections that clash with each other are unpredictable (concurrent creates).
+  const newBases = new Map<string, number>();
+  for (const d of spec.sections ?? []) {
+    if (liveByPath.has(d.path)) continue;
+    const b = slug(d.title ?? '');
+    if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
+  }
+
+  for (const d of spec.sections ?? []) {
+    const l = liveByPath.get(d.path);
+    const spaces = resolved(d.spaces);
+    if (l) {
+      nav.sections.push({ path: d.path, id: l.id, live: l, spec: d });
+      updateSection(scope, d, l);
+      continue;
+    }
+    const first = spaces[0];
+    if (!first) {
+      warn(scope, sectionKey(scope.title, d.path), `section "${d.path}" has no space that exists; not created`);
+      continue;
+    }
+    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1);
+    nav.sections.push({ path: d.path, id: created, spec: d });
+    nav.createdSections.push(created);
+  }
+  if (spec.sections) pruneSections(scope, nav);
+  siteSpaces(scope, nav, resolved);
+  return nav;
+}
+
+function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
+  const c = changedFields(d as unknown as Record<string, unknown>, l as unknown as Record<string, unknown>, SECTION_FIELDS);
+  if (c.changed.length === 0) return;
+  push(scope, {
+    kind: SECTION_KIND,
+    key: sectionKey(scope.title, d.path),
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.section,
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(l.id)}`, body: c.after }],
+    at: d.at,
+  });
+}
+
+/** POST with the first space; PATCH what the server derives differently; returns the ref of the new id. */
+function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, liveByPath: ReadonlyMap<string, LiveSection>, clash: boolean): string {
+  const key = sectionKey(scope.title, d.path);
+  const id = stepId(SECTION_KIND, scope.org, key, 'create');
+  const post: Record<string, unknown> = { spaceId: first.t.id };
+  if (d.title !== undefined) post['title'] = d.title;
+  if (typeof d.icon === 'string') post['icon'] = d.icon;
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' } }];
+  const derived = uniquePath(slug(d.title ?? first.t.title), new Set(liveByPath.keys()));
+  const patch: Record<string, unknown> = {};
+  if (clash || derived !== d.path) patch['path'] = d.path;
+  if (typeof d.description === 'string') patch['description'] = d.description;
+  if (typeof d.condition === 'string') patch['condition'] = d.condition;
+  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
+  const ssPatch = siteSpacePatch(first.s, first.t, new Set());
+  if (Object.keys(ssPatch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
+  const after: Record<string, unknown> = { path: d.path };
+  for (const f of SECTION_FIELDS) if (d[f] !== undefined) after[f] = d[f];
+  after['spaces'] = [first.s.space];
+  push(scope, { kind: SECTION_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.section, before: null, after, requests, at: d.at, deps: first.t.deps });
+  return ref(id);
+}
+
+/** Path/condition a new site space needs after the server derived its path from the space title. */
+function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, siblings: ReadonlySet<string>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  const derived = slug(t.title);
+  if (s.path !== undefined && (s.path !== derived || siblings.has(derived))) patch['path'] = s.path;
+  if (typeof s.condition === 'string') patch['condition'] = s.condition;
+  return patch;
+}
+
+function pruneSections(scope: SiteScope, nav: Nav): void {
+  const wanted = new Set((scope.spec.sections ?? []).map((s) => s.path));
+  for (const l of scope.live.sections) {
+    if (wanted.has(l.path)) continue;
+    const key = sectionKey(scope.liveTitle, l.path);
+    if (!scope.prune) {
+      scope.result.unmanaged.push({ kind: SECTION_KIND, org: scope.org, key, id: l.id });
+      continue;
+    }
+    if (l.default && nav.sections.length === 0) {
+      warn(scope, key, 'the default section is kept: no section of the manifest can become the default');
+      continue;
+    }
+    nav.prunedSections.add(l.id);
+    push(scope, {
+      kind: SECTION_KIND,
+      key,
+      suffix: 'delete',
+      action: 'delete',
+      phase: 'prune',
+      wave: WAVE.pruneSection,
+      before: { path: l.path, title: l.title },
+      after: null,
+      requests: [{ method: 'DELETE', path: `${base(scope)}/sections/${seg(l.id)}` }],
+      note: 'also deletes its site spaces',
+    });
+  }
+}
+
+type Resolve = (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[];
+
+/** Site spaces of every desired section (or of the root), including cross-section moves and prunes. */
+function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve): void {
+  const { live } = scope;
+  const sectionPathById = new Map(live.sections.map((s) => [s.id, s.path]));
+  const managed: { container: string; sectionPath: string | null; liveSection?: string; specs: SiteSpaceSpec[]; skipFirst: boolean }[] = [];
+  for (const s of nav.sections) managed.push({ container: inSection(s.id), sectionPath: s.path, ...(s.live ? { liveSection: s.live.id } : {}), specs: s.spec.spaces, skipFirst: !s.live });
+  if (scope.spec.spaces) managed.push({ container: ROOT, sectionPath: null, specs: scope.spec.spaces, skipFirst: false });
+
+  const liveIn = (sectionId: string | null): LiveSiteSpace[] => live.siteSpaces.filter((x) => x.section === sectionId);
+  const matchedLive = new Set<string>();
+  const plans = managed.map((m) => {
+    const here = m.sectionPath === null ? liveIn(null) : m.liveSection ? liveIn(m.liveSection) : [];
+    const items = resolved(m.specs).map((r, i) => {
+      const hit = m.sectionPath === null || m.liveSection ? here.find((x) => x.spaceId === r.t.id && !matchedLive.has(x.id)) : undefined;
+      if (hit) matchedLive.add(hit.id);
+      return { ...r, hit, first: m.skipFirst && i === 0 };
+    });
+    return { m, items, here };
+  });
+  // Live site spaces no desired (section, space) claims: candidates for a move into another section.
+  const managedSections = new Set([...nav.sections.filter((s) => s.live).map((s) => s.live!.id), ...nav.prunedSections]);
+  const candidates = live.siteSpaces.filter((x) => !matchedLive.has(x.id) && x.section !== null && managedSections.has(x.section));
+
+  for (const { m, items, here } of plans) {
+    const list: NavSiteSpace[] = [];
+    const created: string[] = [];
+    const siblingSlugs = new Set(here.map((x) => x.path));
+    for (const { s, t, hit, first } of items) {
+      const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
+      const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
+      if (first) {
+        list.push({ id: ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace'), name, spaceId: t.id, incoming: false, isNew: true });
+        continue;
+      }
+      const moved = hit ? undefined : candidates.find((x) => x.spaceId === t.id && m.sectionPath !== null);
+      const current = hit ?? moved;
+      if (current) {
+        if (moved) {
+          candidates.splice(candidates.indexOf(moved), 1);
+          nav.leaving.add(moved.id);
+        }
+        updateSiteSpace(scope, key, s, current, moved ? `moves from section "${sectionPathById.get(moved.section!) ?? moved.section}"` : undefined);
+        list.push({ id: current.id, name, spaceId: t.id, incoming: moved !== undefined, isNew: false });
+        continue;
+      }
+      const id = createSiteSpace(scope, key, s, t, m.container === ROOT ? undefined : m.container.slice('section:'.length), siblingSlugs);
+      list.push({ id, name, spaceId: t.id, incoming: false, isNew: true });
+      created.push(id);
+    }
+    nav.containers.set(m.container, list);
+    nav.createdSiteSpaces.set(m.container, created);
+  }
+  pruneSiteSpaces(scope, nav, plans.flatMap((p) => p.here), matchedLive, candidates);
+}
+
+function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, note?: string): void {
+  const c = changedFields(s as unknown as Record<string, unknown>, l as unknown as Record<string, unknown>, ['path', 'condition']);
+  if (c.changed.length === 0) return;
+  push(scope, {
+    kind: SITE_SPACE_KIND,
+    key,
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.siteSpace,
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(l.id)}`, body: c.after }],
+    at: s.at,
+    ...(note !== undefined ? { note } : {}),
+  });
+}
+
+function createSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, t: SpaceTarget, sectionId: string | undefined, siblings: Set<string>): string {
+  const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
+  const body: Record<string, unknown> = { spaceId: t.id };
+  if (sectionId !== undefined) body['sectionId'] = sectionId;
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' } }];
+  const patch = siteSpacePatch(s, t, siblings);
+  siblings.add(slug(t.title));
+  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
+  const after: Record<string, unknown> = { space: s.space };
+  if (s.path !== undefined) after['path'] = s.path;
+  if (s.condition !== undefined) after['condition'] = s.condition;
+  push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps });
+  return ref(id);
+}
+
+/** Live site spaces of managed containers that no entry wants (those of pruned sections go with them). */
+function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[], matched: ReadonlySet<string>, leftover: LiveSiteSpace[]): void {
+  const pathOf = new Map(scope.live.sections.map((s) => [s.id, s.path]));
+  const seen = new Set<string>();
+  for (const x of [...managedLive, ...leftover]) {
+    if (matched.has(x.id) || seen.has(x.id) || nav.leaving.has(x.id)) continue;
+    seen.add(x.id);
+    if (x.section !== null && nav.prunedSections.has(x.section)) continue;
+    const key = siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle);
+    if (!scope.prune) {
+      scope.result.unmanaged.push({ kind: SITE_SPACE_KIND, org: scope.org, key, id: x.id });
+      continue;
+    }
+    nav.leaving.add(x.id);
+    push(scope, {
+      kind: SITE_SPACE_KIND,
+      key,
+      suffix: 'delete',
+      action: 'delete',
+      phase: 'prune',
+      wave: WAVE.pruneSiteSpace,
+      before: { space: x.spaceTitle, path: x.path },
+      after: null,
+      requests: [{ method: 'DELETE', path: `${base(scope)}/site-spaces/${seg(x.id)}` }],
+    });
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Site: a published docs site with its navigation (sections, section groups, site spaces), share links and
+ * adaptive schema, identity by title or pinned id. The manifest side is in site-desired.ts, fetching in
+ * site-fetch.ts, the diff in site-diff.ts and the files it names. Sub-objects are LiveObjects of the kinds
+ * SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed `<site title>/<path|title|name>`.
+ */
+import type { KindDefinition } from '../core/kind.js';
+import { loadSchema } from './schema.js';
+import { crossValidate, toDesired } from './site-desired.js';
+import { diffSites } from './site-diff.js';
+import { fetchSites } from './site-fetch.js';
+import { SITE_DEPTH, SITE_KIND } from './site-model.js';
+
+export const siteKind: KindDefinition = {
+  kind: SITE_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
+  schema: loadSchema('site'),
+  depth: SITE_DEPTH,
+  needs: ['Space'],
+  toDesired,
+  crossValidate,
+  fetch: fetchSites,
+  diff: diffSites,
+};

@@ -1,0 +1,179 @@
+/**
+ * Space: identity by title or pinned id. Create POST /orgs/{o}/spaces {title, emoji, parent, editMode} (+ a
+ * PATCH of defaultLevel in the same step), PATCH /spaces/{id}, move to another collection with
+ * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
+ * spaces by their manifest title.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import { ref, type RequestSpec } from '../core/plan.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { collectionObject, collectionsPath, refSteps, resolveCollection } from './collection.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKeys } from './common.js';
+import { matchByIdOrTitle } from './match.js';
+import { loadSchema } from './schema.js';
+
+export const SPACE_KIND = 'Space';
+export const SPACE_DEPTH = 26;
+
+export interface SpaceSpec {
+  title: string;
+  id?: string;
+  emoji?: string;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: string | null;
+  parent?: string | null;
+}
+
+export interface SpaceFields {
+  title: string;
+  emoji: string;
+  editMode: string | null;
+  defaultLevel: string | null;
+  parent: string | null;
+}
+
+const FIELDS = ['title', 'emoji', 'editMode', 'defaultLevel'] as const;
+
+export const orgSpacesPath = (org: string): string => `${orgPath(org)}/spaces`;
+const onePath = (id: string): string => `/spaces/${seg(id)}`;
+
+function toDesired(doc: ManifestDocument): DesiredEntry[] {
+  const spec = pick(doc.spec, ['title', 'id', 'emoji', 'editMode', 'defaultLevel', 'parent']) as unknown as SpaceSpec;
+  const entry: DesiredEntry = {
+    kind: SPACE_KIND,
+    org: doc.metadata.organization,
+    key: spec.title,
+    spec: spec as unknown as Record<string, unknown>,
+    source: doc.pos(['spec']),
+    doc,
+  };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return [entry];
+}
+
+export function spaceObject(org: string, s: unknown): LiveObject | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  const fields: SpaceFields = {
+    title: s['title'],
+    emoji: typeof s['emoji'] === 'string' ? s['emoji'] : '',
+    editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
+    defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
+    parent: typeof s['parent'] === 'string' ? s['parent'] : null,
+  };
+  return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields: fields as unknown as Record<string, unknown> };
+}
+
+/** Spaces, plus the collection ids (to tell a parent id from an unknown name); both lists are shared with other kinds. */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+  const wantsParent = desired.some((e) => typeof (e.spec as unknown as SpaceSpec).parent === 'string');
+  const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
+  const collectionIds = collections.map((c) => collectionObject(org, c)?.id).filter((id): id is string => id !== undefined);
+  return { objects: spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined), aux: { collectionIds } };
+}
+
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
+  for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  const collectionIds = new Set((live.aux?.['collectionIds'] as string[] | undefined) ?? []);
+
+  for (const entry of desired) {
+    const spec = entry.spec as unknown as SpaceSpec;
+    const current = matched.get(entry);
+    let parent: string | null | undefined = spec.parent;
+    if (typeof spec.parent === 'string') {
+      parent = resolveCollection(ctx, org, spec.parent, collectionIds);
+      if (parent === undefined) result.warnings.push({ kind: SPACE_KIND, org, key: entry.key, message: `parent collection "${spec.parent}" not found; parent not managed` });
+    }
+    const base = { kind: SPACE_KIND, org, key: entry.key, entry };
+    if (!current) {
+      const createId = stepId(SPACE_KIND, org, entry.key, 'create');
+      const body: Record<string, unknown> = pick(spec as unknown as Record<string, unknown>, ['title', 'emoji', 'editMode']);
+      if (typeof parent === 'string') body['parent'] = parent;
+      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' } }];
+      if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
+      const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
+      ctx.register(SPACE_KIND, org, entry.key, ref(createId));
+      continue;
+    }
+    ctx.register(SPACE_KIND, org, entry.key, current.id);
+    const have = current.fields as unknown as SpaceFields;
+    const c = changedFields(spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, FIELDS);
+    if (c.changed.length > 0) {
+      result.steps.push(
+        makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
+      );
+    }
+    if (parent !== undefined && parent !== have.parent) {
+      result.steps.push(
+        makeStep({
+          ...base,
+          id: stepId(SPACE_KIND, org, entry.key, 'move'),
+          action: 'update',
+          phase: 'update',
+          wave: SPACE_DEPTH,
+          before: { parent: have.parent },
+          after: { parent: spec.parent ?? null },
+          requests: [{ method: 'POST', path: `${onePath(current.id)}/move`, body: { parent } }],
+          dependsOn: refSteps(parent),
+        }),
+      );
+    }
+  }
+
+  const keys = uniqueLiveKeys(unmatched);
+  for (const o of unmatched) {
+    const key = keys.get(o) ?? o.key;
+    if (!ctx.prune(SPACE_KIND, org)) {
+      result.unmanaged.push({ kind: SPACE_KIND, org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(SPACE_KIND, org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: SPACE_KIND,
+        org,
+        key,
+        wave: SPACE_DEPTH,
+        before: { title: o.key },
+        after: null,
+        requests: [{ method: 'DELETE', path: onePath(o.id) }],
+        note: 'soft delete: restorable for 7 days',
+      }),
+    );
+  }
+  return result;
+}
+
+/** The body with its keys in the documented order (stable plans). */
+function sortKeys(body: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(order.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+}
+
+function exportDocs(org: string, live: LiveKindState): object[] {
+  return [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
+    .map((o) => {
+      const f = o.fields as unknown as SpaceFields;
+      const spec: Record<string, unknown> = { title: f.title, id: o.id };
+      if (f.emoji) spec['emoji'] = f.emoji;
+      if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
+      if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+      if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+      return manifestDoc(SPACE_KIND, org, spec);
+    });
+}
+
+export const spaceKind: KindDefinition = {
+  kind: SPACE_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('space'),
+  depth: SPACE_DEPTH,
+  toDesired,
+  fetch,
+  diff,
+  export: exportDocs,
+};

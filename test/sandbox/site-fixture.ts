@@ -50,3 +50,39 @@ export async function siteWithTwoSections(call: Call): Promise<{ path: string; a
   const b = await post(call, `${site.path}/sections`, { spaceId: 'sp-api', title: 'Reference' });
   return { path: site.path, a, b };
 }
+
+/** Ids of the site the contract check builds (buildContractSite). */
+export interface ContractSite {
+  site: string;
+  a: string;
+  b: string;
+  /** A second top-level section. */
+  c: string;
+  group: string;
+  /** Section A's first (default) site space. */
+  aFirst: string;
+  extra: string;
+  link: string;
+}
+
+/**
+ * A published site exercising every optional field: proxy, basename, a default section A (with the former
+ * root site space and an extra one with a condition), a section B inside group G, a section C, a share link, adaptive claims.
+ */
+export async function buildContractSite(call: Call, publish: (siteId: string) => void): Promise<ContractSite> {
+  const site = await newSite(call, { title: 'Docs', spaces: ['sp-changelog'] });
+  const a = await post(call, `${site.path}/sections`, { spaceId: 'sp-getting-started', title: 'Guides', icon: 'book' });
+  const b = await post(call, `${site.path}/sections`, { spaceId: 'sp-api' });
+  const group = await post(call, `${site.path}/section-groups`, { title: 'Reference', icon: 'folder', sections: [b.id] });
+  const c = await post(call, `${site.path}/sections`, { spaceId: 'sp-api', title: 'API v2' });
+  const extra = await post(call, `${site.path}/site-spaces`, { spaceId: 'sp-runbooks', sectionId: a.id });
+  const link = await post(call, `${site.path}/share-links`, { name: 'Partners' });
+  const patches: [string, Json][] = [
+    [site.path, { basename: 'docs', proxy: 'acme.test/docs', adaptiveContent: { enabled: true } }],
+    [`${site.path}/sections/${a.id}`, { condition: 'visitor.claims.isBeta === true', description: 'How-to guides' }],
+    [`${site.path}/site-spaces/${extra.id}`, { condition: 'true' }],
+  ];
+  for (const [path, body] of patches) expect((await call('PATCH', path, body)).status).toBe(200);
+  publish(site.id);
+  return { site: site.id, a: a.id, b: b.id, c: c.id, group: group.id, aFirst: a.siteSpaces[0].id, extra: extra.id, link: link.id };
+}

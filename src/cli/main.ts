@@ -13,7 +13,9 @@ import type { CommandContext, CommandSpec } from './command.js';
 import { applyCommand } from './commands/apply.js';
 import { planCommand } from './commands/plan.js';
 import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
+import { UNDO_SUMMARY, runUndo } from './commands/undo.js';
 import { validateCommand } from './commands/validate.js';
+import { annotateError } from './github.js';
 import { commandHelp, mainHelp } from './help.js';
 import { processIO } from './io.js';
 import type { CliIO } from './io.js';
@@ -22,7 +24,11 @@ import { packageVersion } from './version.js';
 
 export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand];
 
-const HELP_ENTRIES = [...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })), { name: 'sandbox', summary: SANDBOX_SUMMARY }];
+const HELP_ENTRIES = [
+  ...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })),
+  { name: 'undo', summary: UNDO_SUMMARY },
+  { name: 'sandbox', summary: SANDBOX_SUMMARY },
+];
 
 interface RunState {
   logger?: Logger;
@@ -43,6 +49,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   }
   if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
   if (name === 'sandbox') return runSandbox(rest, io);
+  if (name === 'undo') return runUndo(rest, io);
 
   const spec = COMMANDS.find((c) => c.name === name);
   if (!spec) {
@@ -76,6 +83,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     code = await dispatch(argv, io, state);
   } catch (err) {
+    annotateError(err, io); // GitHub Actions: one ::error annotation per validation issue
     code = reportError(err, io, state);
   }
   // Close the client and stop the sandbox whatever happened; a cleanup failure fails an otherwise good run.

@@ -1,6 +1,7 @@
 /**
  * The stable JSON form of a plan (2-space indent; plan/step/request keys in a fixed order, free-form values such
- * as before/after/body with sorted keys) and its strict parser, so a saved plan round-trips exactly.
+ * as before/after/body with sorted keys) and its strict parser, so a saved plan round-trips exactly. The parser
+ * also accepts a saved-plan file and returns the plan inside it.
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
@@ -122,6 +123,10 @@ export function parsePlanJson(text: string): Plan {
     data = JSON.parse(text);
   } catch (err) {
     throw new UsageError(`plan is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  // A saved-plan file (`docops plan --out`, src/plan-file) reads as the plan it carries.
+  if (data && typeof data === 'object' && typeof (data as Record<string, unknown>)['planChecksum'] === 'string' && 'plan' in data) {
+    data = (data as Record<string, unknown>)['plan'];
   }
   const problems: string[] = [];
   const s = new Shape(problems);

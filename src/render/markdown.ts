@@ -14,6 +14,8 @@ export interface MarkdownOptions {
   maxLength?: number;
   /** Title heading. */
   title?: string;
+  /** Extra Markdown paragraphs shown right after the summary table (e.g. the API cost line); not escaped. */
+  notes?: string[];
 }
 
 const VALUE_MAX = 300;
@@ -68,6 +70,15 @@ class Budget {
   }
 }
 
+const FENCE_OPEN = '```diff\n';
+const FENCE_CLOSE = '```\n\n';
+const DETAILS_CLOSE = '</details>\n\n';
+
+/** A kind's block when none of its steps fit: the heading and how many steps were left out. */
+const collapsedBlock = (head: string, hidden: number): string => `${head}_${hidden} step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
+const moreLine = (hidden: number): string => `_… and ${hidden} more step${hidden === 1 ? '' : 's'} not shown (truncated)._\n\n`;
+const unmanagedLine = (n: number): string => `_Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)._\n\n`;
+
 function truncationNote(shown: number, total: number): string {
   return (
     `> **Note:** details truncated to stay under the ${MARKDOWN_MAX_LENGTH.toLocaleString('en-US')}-character comment limit: ` +
@@ -93,6 +104,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
         `${rows.join('\n')}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |\n\n`,
     );
   }
+  for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
 
   if (plan.warnings.length > 0) {
     const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
@@ -100,7 +112,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join('\n')}\n\n`, reserve);
   }
 
-  // Per-kind details, in plan order of first appearance; stop at the first step that does not fit.
+  // Per-kind details, in plan order of first appearance. Space is shared so that every kind keeps at least its
+  // heading (a collapsed block saying how many of its steps were left out) when the budget runs out.
   const byKind = new Map<string, Step[]>();
   for (const s of plan.steps) {
     const list = byKind.get(s.kind);
@@ -108,30 +121,32 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     else byKind.set(s.kind, [s]);
   }
   const stepCountByKind = stepCounts(plan);
+  const kinds = [...byKind].map(([kind, steps]) => ({ kind, steps, head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind]!)}</summary>\n\n` }));
+  const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
+  let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
   let shown = 0;
   let truncated = false;
-  for (const [kind, steps] of byKind) {
-    const c = stepCountByKind[kind] ?? { create: 0, update: 0, delete: 0 };
-    const open = `<details><summary>${escapeMarkdown(kind)}: ${counts(c)}</summary>\n\n\`\`\`diff\n`;
-    const close = '```\n\n</details>\n\n';
-    if (!budget.fits(open + close, reserve)) {
-      truncated = true;
-      break;
-    }
+  for (const { head, steps } of kinds) {
+    laterReserve -= collapsedBlock(head, steps.length).length;
+    const reserveHere = reserve + laterReserve + unmanagedReserve;
     const body: string[] = [];
     let bodyLength = 0;
-    for (const step of steps) {
+    for (const [i, step] of steps.entries()) {
       const text = stepDiffLines(step).join('\n') + '\n';
-      if (!budget.fits(open + close, reserve + bodyLength + text.length)) {
-        truncated = true;
-        break;
-      }
+      // Room for this step, the fence, and — unless it is the last — a "more not shown" line.
+      const tail = i === steps.length - 1 ? FENCE_CLOSE + DETAILS_CLOSE : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
+      if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;
       body.push(text);
       bodyLength += text.length;
-      shown++;
     }
-    if (body.length > 0) budget.add(open + body.join('') + close);
-    if (truncated) break;
+    shown += body.length;
+    const hidden = steps.length - body.length;
+    if (hidden > 0) truncated = true;
+    if (body.length === 0) {
+      budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
+    } else {
+      budget.add(head + FENCE_OPEN + body.join('') + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : '') + DETAILS_CLOSE);
+    }
   }
 
   if (plan.unmanaged.length > 0) {
@@ -141,7 +156,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const section =
       `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +
       `${items.join('\n')}\n\n</details>\n\n`;
-    if (!budget.tryAdd(section, reserve)) budget.tryAdd(`_Unmanaged: ${n} live objects not in any manifest (left alone)._\n\n`, reserve);
+    if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
   }
 
   if (truncated) budget.add(truncationNote(shown, plan.steps.length));

@@ -1,16 +1,19 @@
 /**
- * `docops apply`: compute the plan, print it, apply it, print what happened. Step failures do not stop
- * independent steps; any failure ends the command with ApplyError (exit 1) after the summary is printed.
+ * `docops apply`: compute the plan (or read a saved one with --plan), print it, pass it through the safety gate,
+ * apply it with every delete journaled first, print what happened. Step failures do not stop independent steps;
+ * any failure ends the command with ApplyError (exit 1) after the summary is printed. A refused plan exits 3.
  */
-import { applyPlan } from '../../core/apply.js';
 import type { ApplyEvent } from '../../core/apply.js';
 import { ApplyError, EXIT } from '../../core/errors.js';
 import type { Logger } from '../../log.js';
 import { shouldColor } from '../../render/ansi.js';
-import { renderApplyReport, renderJson, renderPlan } from '../../render/index.js';
+import { renderApplyReport, renderJson } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
 import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
+import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
+import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
+import { plannedFromSavedPlan } from '../saved-run.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 function logStep(logger: Logger, e: ApplyEvent): void {
@@ -24,37 +27,55 @@ function logStep(logger: Logger, e: ApplyEvent): void {
 export const applyCommand: CommandSpec = {
   name: 'apply',
   summary: 'Make the live organization match the manifests',
-  usage: 'docops apply -m DIR [--format text|markdown|json] [flags]',
+  usage: 'docops apply -m DIR [--plan FILE] [--force] [--format text|markdown|json] [flags]',
   description:
     'Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\n' +
-    'then deletes, parents before children. A failed step skips only the steps that depend on it. Prints a\n' +
-    'summary of applied, failed and skipped steps; exits 1 if any step failed. With --format json, stdout is\n' +
-    'one JSON document {"plan": …, "result": …}.',
-  flags: { manifests: MANIFESTS_FLAG, format: FORMAT_FLAG },
+    'then deletes, parents before children. With --plan FILE it applies exactly the steps saved by\n' +
+    '`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\n' +
+    'unchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\n' +
+    'thresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n' +
+    '`docops undo JOURNAL` turns a journal back into manifests. A failed step skips only the steps that depend\n' +
+    'on it; exits 1 if any step failed. With --format json, stdout is one JSON document {"plan", "result"}.',
+  flags: {
+    manifests: MANIFESTS_FLAG,
+    format: FORMAT_FLAG,
+    plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
+    ...SAFETY_FLAGS,
+    'latency-ms': LATENCY_FLAG,
+  },
   examples: [
     'docops apply -m manifests',
     'docops apply -m config.example/manifests --sandbox',
-    'docops apply -m manifests --prune Team --invite',
+    'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
+    'docops apply -m manifests --prune Team --invite --force',
     'docops apply -m manifests --format json --log-format json 2>apply.log',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
     const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
-    const { plan, client } = await planFromManifests(ctx);
-    if (format !== 'json') ctx.io.stdout.write(renderPlan(plan, format, { color }));
+    const settings = await safetySettings(ctx);
+    const savedFile = ctx.values.plan;
+    const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
+    const { plan } = run;
+    const cost = planCost(ctx, plan);
+    if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
 
-    const report =
+    const applied =
       plan.steps.length === 0
-        ? { applied: [], failed: [], skipped: [] }
-        : await applyPlan(client, plan, { concurrency: ctx.global.concurrency, onStep: (e) => logStep(ctx.logger, e) });
+        ? { report: { applied: [], failed: [], skipped: [] } }
+        : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
+    const { report } = applied;
+    const journalFile = 'journalFile' in applied ? applied.journalFile : undefined;
     const result = { applied: report.applied, failed: report.failed, skipped: report.skipped };
 
     if (format === 'json') {
-      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result };
+      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result, ...(journalFile ? { journal: journalFile } : {}) };
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
+      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} recreates them as manifests).\n`);
     }
+    if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
     if (result.failed.length > 0) throw new ApplyError(result.failed, result.skipped);
     return EXIT.ok;
   },

@@ -1,41 +1,60 @@
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 import { writeFile } from 'node:fs/promises';
 import { EXIT } from '../../core/errors.js';
-import { renderJson, renderPlan } from '../../render/index.js';
-import type { CommandSpec } from '../command.js';
-import { stdoutIsTTY } from '../io.js';
-import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
+import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
+import type { CommandSpec } from '../command.js';
+import { requireCredentials } from '../connect.js';
+import { stdoutIsTTY } from '../io.js';
+import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
+import { MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
   summary: 'Show the changes apply would make (read-only)',
-  usage: 'docops plan -m DIR [--format text|markdown|json] [--detailed-exitcode] [flags]',
+  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
-    'update and delete, field by field. Nothing is written. With --detailed-exitcode the exit code is 2 when\n' +
-    'there are changes, so CI can tell "in sync" from "drifted".',
+    'update and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\n' +
+    'written, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\n' +
+    'which applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\n' +
+    'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
+    '"drifted". In GitHub Actions the markdown plan is also appended to the job summary.',
   flags: {
     manifests: MANIFESTS_FLAG,
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
-    out: { type: 'string', value: 'FILE', description: 'Also write the plan as JSON to FILE' },
+    out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
+    'latency-ms': LATENCY_FLAG,
   },
   examples: [
     'docops plan -m manifests',
     'DOCOPS_TOKEN=… docops plan -m manifests --format markdown > plan.md',
+    'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
-    const { plan } = await planFromManifests(ctx);
-    ctx.io.stdout.write(renderPlan(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env) }));
     const out = ctx.values.out;
-    if (typeof out === 'string') {
-      await writeFile(out, renderJson(plan), 'utf8');
-      ctx.logger.info({ file: out }, 'plan written');
+    // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
+    requireCredentials(ctx);
+    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
+    const { plan, live } = await planFromManifests(ctx);
+    const cost = planCost(ctx, plan);
+    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost }));
+    await stepSummary(ctx, markdownPlan(plan, cost));
+    if (typeof out === 'string' && manifests) {
+      const saved = createSavedPlan({
+        plan,
+        live,
+        manifests,
+        cost,
+        options: { prune: ctx.global.prune, invite: ctx.global.invite },
+      });
+      await writeFile(out, renderSavedPlan(saved), 'utf8');
+      ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
     return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
   },

@@ -1,0 +1,46 @@
+/** How plan and apply print a plan: the chosen format plus the API cost line (text and markdown). */
+import { UsageError } from '../core/errors.js';
+import type { Plan } from '../core/plan.js';
+import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
+import { renderJson, renderMarkdown, renderText, type PlanFormat } from '../render/index.js';
+import { summaryLine, totals } from '../render/values.js';
+import type { FlagSpec } from './args.js';
+import type { CommandContext } from './command.js';
+import { appendStepSummary } from './github.js';
+
+export const LATENCY_FLAG = {
+  type: 'string',
+  value: 'MS',
+  description: `Assumed latency per API request for the plan's time estimate (default ${DEFAULT_LATENCY_MS})`,
+} as const satisfies FlagSpec;
+
+export function planCost(ctx: CommandContext, plan: Plan): PlanCost {
+  const raw = ctx.values['latency-ms'];
+  let latencyMs = DEFAULT_LATENCY_MS;
+  if (typeof raw === 'string') {
+    latencyMs = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
+  }
+  return estimateCost(plan, { concurrency: ctx.global.concurrency, latencyMs });
+}
+
+export function markdownPlan(plan: Plan, cost: PlanCost | undefined): string {
+  return renderMarkdown(plan, cost && plan.steps.length > 0 ? { notes: [costLine(cost)] } : {});
+}
+
+export function renderPlanOutput(plan: Plan, format: PlanFormat, options: { color: boolean; cost?: PlanCost }): string {
+  if (format === 'json') return renderJson(plan);
+  if (format === 'markdown') return markdownPlan(plan, options.cost);
+  const text = renderText(plan, { color: options.color });
+  if (!options.cost || plan.steps.length === 0) return text;
+  // The cost line goes right below the "Plan: …" summary line.
+  const at = text.indexOf(summaryLine(totals(plan.steps)));
+  const eol = at < 0 ? -1 : text.indexOf('\n', at);
+  const line = costLine(options.cost) + '\n';
+  return eol < 0 ? text + line : text.slice(0, eol + 1) + line + text.slice(eol + 1);
+}
+
+/** In GitHub Actions, the markdown plan (and apply result) goes to the job's step summary. */
+export async function stepSummary(ctx: CommandContext, markdown: string): Promise<void> {
+  if (await appendStepSummary(ctx.io, markdown)) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, 'plan appended to the step summary');
+}

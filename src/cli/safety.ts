@@ -1,0 +1,89 @@
+/**
+ * The safety layer as the CLI's apply uses it: the gate between plan and apply (exit 3 on refusal), the
+ * delete journal plugged into applyPlan's beforeStep, and where their settings come from (--force,
+ * --config's `safety:` and `journalDir`, --journal-dir).
+ */
+import { access } from 'node:fs/promises';
+import type { ApiClient } from '../api/types.js';
+import { applyPlan, type ApplyReport } from '../core/apply.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { Plan } from '../core/plan.js';
+import type { DesiredState, LiveState } from '../core/reconcile.js';
+import { loadDaemonConfig } from '../daemon/config.js';
+import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGate, type SafetyConfig } from '../safety/index.js';
+import type { FlagSpecs } from './args.js';
+import type { CommandContext } from './command.js';
+import type { ApplyEvent } from '../core/apply.js';
+
+export const DEFAULT_JOURNAL_DIR = '.docops/journal';
+
+export const SAFETY_FLAGS = {
+  force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
+  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits and `journalDir` from this docops.yaml (default: built-in limits)' },
+  'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
+} as const satisfies FlagSpecs;
+
+export interface SafetySettings {
+  config: SafetyConfig;
+  journalDir: string;
+  force: boolean;
+}
+
+export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
+  const file = ctx.values.config;
+  let fromFile: { safety?: Record<string, unknown>; journalDir?: string } = {};
+  if (typeof file === 'string') fromFile = await loadDaemonConfig(file, { env: ctx.io.env });
+  const flagDir = ctx.values['journal-dir'];
+  return {
+    config: resolveSafetyConfig(fromFile.safety ?? {}),
+    journalDir: typeof flagDir === 'string' && flagDir !== '' ? flagDir : (fromFile.journalDir ?? DEFAULT_JOURNAL_DIR),
+    force: ctx.values.force === true,
+  };
+}
+
+export interface GuardedApplyInput {
+  client: ApiClient;
+  kinds: readonly KindDefinition[];
+  plan: Plan;
+  /** The live state the plan is judged against and deletes are journaled from. */
+  live: LiveState;
+  desired: DesiredState;
+  onStep?: (e: ApplyEvent) => void;
+}
+
+export interface GuardedApplyResult {
+  report: ApplyReport;
+  /** The delete journal, when any delete or prune step started. */
+  journalFile?: string;
+}
+
+/** Gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
+export async function guardedApply(ctx: CommandContext, settings: SafetySettings, input: GuardedApplyInput): Promise<GuardedApplyResult> {
+  const gate = safetyGate(input.kinds, {
+    config: settings.config,
+    force: settings.force,
+    desiredCount: countDesired(input.desired),
+    whoami: () => fetchWhoami(input.client),
+    onOverridden: (violations) => {
+      for (const v of violations) ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);
+    },
+  });
+  await gate(input.plan, input.live);
+  const journal = createJournal(settings.journalDir, input.live);
+  const report = await applyPlan(input.client, input.plan, {
+    concurrency: ctx.global.concurrency,
+    beforeStep: journal.beforeStep,
+    ...(input.onStep ? { onStep: input.onStep } : {}),
+  });
+  const written = await exists(journal.file);
+  return written ? { report, journalFile: journal.file } : { report };
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * `apply --plan FILE`: read a saved plan, refuse it when it no longer fits (StalePlanError, exit 1, saying what
+ * changed), else hand back exactly its steps with freshly read live state for the safety gate and the journal.
+ */
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../core/errors.js';
+import { fetchLive } from '../core/reconcile.js';
+import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedPlan } from '../plan-file/index.js';
+import type { CommandContext } from './command.js';
+import { connect, requireCredentials } from './connect.js';
+import { loadDesired, manifestDir, type PlannedRun } from './pipeline.js';
+
+export async function plannedFromSavedPlan(ctx: CommandContext, file: string): Promise<PlannedRun & { saved: SavedPlan }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read plan file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const saved = parseSavedPlan(text, file);
+  checkSameOptions(ctx, saved);
+  requireCredentials(ctx);
+  const dir = manifestDir(ctx);
+  verifyOffline(saved, await manifestsDigest(dir));
+  const { kinds, desired } = await loadDesired(ctx);
+  const client = await connect(ctx);
+  const prune = Object.fromEntries(saved.options.prune.map((k) => [k, true]));
+  const live = await fetchLive(client, kinds, desired, { prune, invite: saved.options.invite });
+  verifyLive(saved, live);
+  ctx.logger.info({ file, steps: saved.plan.steps.length, createdAt: saved.createdAt }, 'saved plan still matches manifests and live state');
+  return { plan: saved.plan, live, desired, client, kinds, saved };
+}
+
+/** --prune/--invite are fixed when the plan is made; repeating them is fine, changing them is not. */
+function checkSameOptions(ctx: CommandContext, saved: SavedPlan): void {
+  const given = ctx.global;
+  if (given.prune.length === 0 && !given.invite) return;
+  const same = [...new Set(given.prune)].sort().join(',') === saved.options.prune.join(',') && given.invite === saved.options.invite;
+  if (!same) {
+    const was = `--prune ${saved.options.prune.join(' ') || '(none)'}, --invite ${saved.options.invite ? 'on' : 'off'}`;
+    throw new UsageError(`--prune and --invite are fixed when the plan is made (this plan: ${was}); drop them, or make a new plan`);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The saved-plan file (`docops plan --out FILE`): the plan plus what it was computed from, so `docops apply
+ * --plan FILE` can refuse a plan that no longer fits and otherwise apply exactly these steps.
+ *
+ *   { formatVersion, createdAt, options, manifestsChecksum, manifestFiles, liveFingerprint, liveObjects,
+ *     planChecksum, cost, plan }
+ */
+import { UsageError } from '../core/errors.js';
+import type { Plan } from '../core/plan.js';
+import type { LiveState } from '../core/reconcile.js';
+import { parsePlanJson, renderJson } from '../render/json.js';
+import type { PlanCost } from './cost.js';
+import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
+
+export const SAVED_PLAN_VERSION = 1;
+
+/** The options the plan was computed with; apply re-reads live state with the same ones. */
+export interface SavedPlanOptions {
+  prune: string[];
+  invite: boolean;
+}
+
+export interface SavedPlan {
+  formatVersion: typeof SAVED_PLAN_VERSION;
+  createdAt: string;
+  options: SavedPlanOptions;
+  manifestsChecksum: string;
+  /** Per-file digests, to name the files that changed. */
+  manifestFiles: Record<string, string>;
+  liveFingerprint: string;
+  /** Per-object digests (`Kind org/key` → digest or `absent`), to name the objects that changed. */
+  liveObjects: Record<string, string>;
+  planChecksum: string;
+  cost: PlanCost;
+  plan: Plan;
+}
+
+export function createSavedPlan(input: { plan: Plan; live: LiveState; manifests: ManifestsDigest; cost: PlanCost; options: SavedPlanOptions; now?: Date }): SavedPlan {
+  const live = liveDigest(input.plan, input.live);
+  return {
+    formatVersion: SAVED_PLAN_VERSION,
+    createdAt: (input.now ?? new Date()).toISOString(),
+    options: { prune: [...new Set(input.options.prune)].sort(), invite: input.options.invite },
+    manifestsChecksum: input.manifests.checksum,
+    manifestFiles: input.manifests.files,
+    liveFingerprint: live.fingerprint,
+    liveObjects: live.objects,
+    planChecksum: planChecksum(input.plan),
+    cost: input.cost,
+    plan: input.plan,
+  };
+}
+
+/** Stable JSON: fixed key order, the plan in its own stable form. */
+export function renderSavedPlan(saved: SavedPlan): string {
+  const { plan, ...head } = saved;
+  const planJson = renderJson(plan).trimEnd().replace(/\n/g, '\n  ');
+  const headJson = JSON.stringify(head, null, 2).replace(/\n}$/, '');
+  return `${headJson},\n  "plan": ${planJson}\n}\n`;
+}
+
+const HEAD_KEYS = ['formatVersion', 'createdAt', 'options', 'manifestsChecksum', 'manifestFiles', 'liveFingerprint', 'liveObjects', 'planChecksum', 'cost', 'plan'] as const;
+
+/** Parse a saved-plan file; shape problems are UsageErrors naming the field. The checksums are checked by verify. */
+export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const problems: string[] = [];
+  if (!isRecord(data)) throw new UsageError(`${file} is not a docops saved plan (expected a JSON object)`);
+  for (const k of Object.keys(data)) if (!(HEAD_KEYS as readonly string[]).includes(k)) problems.push(`${k}: unknown field`);
+  if (data['formatVersion'] !== SAVED_PLAN_VERSION) {
+    throw new UsageError(`${file}: saved-plan format ${JSON.stringify(data['formatVersion'])} is not supported (expected ${SAVED_PLAN_VERSION}); make the plan again with this docops`);
+  }
+  for (const k of ['createdAt', 'manifestsChecksum', 'liveFingerprint', 'planChecksum'] as const) if (typeof data[k] !== 'string') problems.push(`${k}: expected a string`);
+  for (const k of ['manifestFiles', 'liveObjects'] as const) {
+    const v = data[k];
+    if (!isRecord(v) || Object.values(v).some((x) => typeof x !== 'string')) problems.push(`${k}: expected an object of strings`);
+  }
+  const options = data['options'];
+  if (!isRecord(options) || !Array.isArray(options['prune']) || options['prune'].some((p) => typeof p !== 'string') || typeof options['invite'] !== 'boolean') {
+    problems.push('options: expected {prune: string[], invite: boolean}');
+  }
+  const cost = data['cost'];
+  if (!isRecord(cost) || ['requests', 'estimatedMs', 'concurrency', 'latencyMs'].some((k) => typeof cost[k] !== 'number')) {
+    problems.push('cost: expected {requests, estimatedMs, concurrency, latencyMs}');
+  }
+  if (problems.length > 0) throw new UsageError(`${file} is not a valid docops saved plan:\n${problems.join('\n')}`);
+  let plan: Plan;
+  try {
+    plan = parsePlanJson(JSON.stringify(data['plan']));
+  } catch (err) {
+    throw new UsageError(`${file}: ${(err as Error).message}`);
+  }
+  return { ...(data as unknown as SavedPlan), plan };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -133,17 +133,15 @@ function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Re
   if (!d) return;
   const at = doc.pos(['spec', 'defaultSiteSpace']);
   if (d.section === undefined) {
+    // Whether the space is one of the site's is checked when planning: a title and an id may name one space.
     if (spec.sections) report(at, 'defaultSiteSpace of a site with sections names its section: {section, space}');
-    else if (spec.spaces && !spec.spaces.some((s) => s.space === d.space)) report(at, `default site space "${d.space}" is not in spaces`);
     return;
   }
   if (spec.spaces) report(at, 'a site with root spaces has no sections: write defaultSiteSpace as just the space');
   if (spec.defaultSection !== undefined && d.section !== spec.defaultSection) {
     report(at, `defaultSiteSpace must be in the default section "${spec.defaultSection}" (the API sets the default site space of the default section)`);
   }
-  const section = spec.sections?.find((s) => s.path === d.section);
-  if (spec.sections && !section) report(at, `section "${d.section}" is not in sections`);
-  else if (section && !section.spaces.some((s) => s.space === d.space)) report(at, `space "${d.space}" is not in section "${d.section}"`);
+  if (spec.sections && !spec.sections.some((s) => s.path === d.section)) report(at, `section "${d.section}" is not in sections`);
 }
 
 /** Every space reference of a site spec, with its position. */

@@ -148,7 +148,9 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
         lastError = fail(undefined, networkMessage(err, code), attempt, sanitizedCause(err, code, token));
       }
 
-      const delayMs = nextDelay(method, failure, attempt - 1, retry, random, Date.now());
+      // A request marked non-idempotent is retried by the POST rules whatever its method.
+      const retryAs = options.idempotent === false ? 'POST' : method;
+      const delayMs = nextDelay(retryAs, failure, attempt - 1, retry, random, Date.now());
       if (delayMs === undefined) throw lastError;
       logger?.debug?.(
         {

@@ -15,6 +15,11 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /**
+   * false: the request may create something even though its method is PUT (e.g. `PUT /orgs/{id}/teams`), so
+   * it is retried only like a POST — never once the server may have received it. Default: by method.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -57,7 +57,10 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         };
         const path = resolveRefs(req.path, lookup);
         const body = req.body === undefined ? undefined : resolveRefs(req.body, lookup);
-        const res = await client.request(req.method, path, body === undefined ? {} : { body });
+        // A request that keeps an id from its response creates an object. PUT /orgs/{id}/teams creates too, and
+        // re-sending a create the server may already have processed would make a duplicate: retry it like a POST.
+        const creates = req.capture !== undefined && Object.keys(req.capture).length > 0;
+        const res = await client.request(req.method, path, { ...(body === undefined ? {} : { body }), ...(creates ? { idempotent: false } : {}) });
         for (const [name, at] of Object.entries(req.capture ?? {})) {
           const value = pick(res.body, at);
           if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${at}" to keep as ${name}`);

@@ -2,12 +2,16 @@
  * The daemon's API connection: an in-process sandbox (--sandbox, demo seed) or the configured API with the
  * token from tokenFile / DOCOPS_TOKEN. Every response is reported to `onResponse` (→ metrics).
  */
+import { createClient as createApiClient, type ResponseInfo } from '../api/client.js';
+import { resolveApiSettings } from '../api/settings.js';
 import type { ApiClient } from '../api/types.js';
+import { UsageError } from '../core/errors.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { DaemonConfig } from './config.js';
-import { createApiClient, resolveSettings, type ResponseInfo } from './links.js';
+
+export type { ResponseInfo };
 
 export interface Connection {
   client: ApiClient;
@@ -17,32 +21,41 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+export type SettingsResolver = (options: { apiUrl?: string; tokenFile?: string; env: Env }) => Promise<{ baseUrl: string; token: string | undefined }>;
+
 export type ClientFactory = (options: { baseUrl: string; token: string; concurrency: number; onResponse: (info: ResponseInfo) => void; logger: Logger }) => Promise<ApiClient>;
+
+const defaultFactory: ClientFactory = async (o) => createApiClient(o);
+const defaultSettings: SettingsResolver = async (o) => resolveApiSettings({ ...o, env: { ...o.env } });
 
 export async function connectApi(
   config: DaemonConfig,
   env: Env,
   logger: Logger,
   onResponse: (info: ResponseInfo) => void,
-  createClient: ClientFactory = createApiClient,
+  factories: { createClient?: ClientFactory | undefined; resolveSettings?: SettingsResolver | undefined } = {},
 ): Promise<Connection> {
   let sandbox: RunningSandbox | undefined;
-  let settings: { baseUrl: string; token: string };
+  let settings: { baseUrl: string; token: string | undefined };
   if (config.sandbox) {
     sandbox = await startSandbox({ seed: 'demo', host: '127.0.0.1', port: 0 });
     settings = { baseUrl: sandbox.url, token: sandbox.token };
     logger.info({ url: sandbox.url }, 'started in-process sandbox (demo seed)');
   } else {
-    settings = await resolveSettings({
+    settings = await (factories.resolveSettings ?? defaultSettings)({
       ...(config.apiUrl !== undefined ? { apiUrl: config.apiUrl } : {}),
       ...(config.tokenFile !== undefined ? { tokenFile: config.tokenFile } : {}),
       env,
     });
   }
-  const client = await createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: config.concurrency, onResponse, logger });
+  const token = settings.token;
+  if (token === undefined || token === '') {
+    throw new UsageError('no API token: set tokenFile in the config or DOCOPS_TOKEN, or pass --sandbox to try docops against a local sandbox');
+  }
+  const client = await (factories.createClient ?? defaultFactory)({ baseUrl: settings.baseUrl, token, concurrency: config.concurrency, onResponse, logger: logger.child({ component: 'api' }) });
   return {
     client,
-    secrets: [settings.token],
+    secrets: [token],
     ...(sandbox ? { sandbox } : {}),
     async close() {
       await client.close();

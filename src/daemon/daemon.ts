@@ -14,7 +14,7 @@ import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
-import { connectApi, type ClientFactory, type Connection } from './connect.js';
+import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
@@ -26,6 +26,7 @@ export interface DaemonDeps {
   kinds?: readonly KindDefinition[];
   loadManifests?: LoadManifests;
   createClient?: ClientFactory;
+  resolveSettings?: SettingsResolver;
   scheduler?: Scheduler;
   /** Timers for retries (a fake in tests). */
   clock?: Clock;
@@ -83,7 +84,10 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
-    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status), this.deps.createClient);
+    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
+      createClient: this.deps.createClient,
+      resolveSettings: this.deps.resolveSettings,
+    });
     this.server = await startDaemonServer(c.listen, {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
@@ -159,13 +163,15 @@ export class Daemon extends EventEmitter {
   stop(): Promise<{ graceful: boolean }> {
     this.stopping ??= (async () => {
       this.logger.info('stopping: no new reconciles; the step in flight finishes');
+      // Synchronously first: refuse triggers and stop the apply before anything else is awaited.
+      const drained = this.runner.stop();
+      this.abort.abort();
       this.retrier.cancel();
       await this.cron?.stop();
       await this.watcher?.close();
-      this.abort.abort();
       let timer: NodeJS.Timeout | undefined;
       const graceful = await Promise.race([
-        this.runner.stop().then(() => true),
+        drained.then(() => true),
         new Promise<boolean>((res) => (timer = setTimeout(() => res(false), this.config.shutdownGraceMs))),
       ]);
       clearTimeout(timer);

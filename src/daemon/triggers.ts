@@ -149,9 +149,11 @@ export async function watchManifests(dir: string, debounceMs: number, onChange: 
   let link: FSWatcher | undefined;
   const symlink = await nearestSymlink(root);
   if (symlink) {
-    link = watch(dirname(symlink), { ignoreInitial: true, depth: 0 });
+    // followSymlinks off: the link itself is the watched entry, and replacing it is a 'change'.
+    link = watch(dirname(symlink), { ignoreInitial: true, depth: 0, followSymlinks: false });
+    let linkReady = false;
     link.on('all', (_event, path) => {
-      if (resolve(path) !== symlink) return;
+      if (!linkReady || resolve(path) !== symlink) return;
       // The old watch follows the old target; watch the new one.
       const old = tree;
       void old
@@ -164,6 +166,7 @@ export async function watchManifests(dir: string, debounceMs: number, onChange: 
     });
     link.on('error', (err) => onError(err instanceof Error ? err : new Error(String(err))));
     await new Promise<void>((res) => link!.once('ready', () => res()));
+    linkReady = true; // chokidar reports the link itself as added during its initial scan
   }
 
   return {

@@ -26,6 +26,8 @@ export interface WorldTeam {
   /** Live id (stores only); generated when absent. */
   id?: string;
   members: WorldTeamMember[];
+  /** Manifests only: false leaves `members` out of the document (membership not managed). */
+  manageMembers?: boolean;
 }
 export interface WorldTranslation {
   title: string;
@@ -132,7 +134,8 @@ export function worldManifests(world: World, opts: { prune?: boolean; invite?: b
     docs.push(manifest('Members', { ...(opts.invite ? { invite: true } : {}), members: world.members.map((m) => ({ email: m.email, role: m.role })) }, prune));
   }
   for (const t of world.teams) {
-    const spec: Record<string, unknown> = { title: t.title, members: t.members.map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email })) };
+    const spec: Record<string, unknown> = { title: t.title };
+    if (t.manageMembers !== false) spec['members'] = t.members.map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
     if (t.id !== undefined) spec['id'] = t.id;
     docs.push(manifest('Team', spec, prune));
   }

@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { applyCommand } from './commands/apply.js';
+import { exportCommand } from './commands/export.js';
 import { planCommand } from './commands/plan.js';
 import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
 import { UNDO_SUMMARY, runUndo } from './commands/undo.js';
@@ -22,7 +23,7 @@ import type { CliIO } from './io.js';
 import { reportError } from './report-error.js';
 import { packageVersion } from './version.js';
 
-export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand];
+export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand, exportCommand];
 
 const HELP_ENTRIES = [
   ...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })),

@@ -303,3 +303,39 @@ export function deleteSiteStructure(store: SandboxStore, site: SiteRec): void {
   for (const s of sectionsInOrder(store, site)) siteSections(store).delete(s.id);
   for (const g of groupsInOrder(store, site)) siteSectionGroups(store).delete(g.id);
 }
+
+/**
+ * The server's own cleanup when a deleted space is purged (7 days after its delete): every site space that
+ * showed it goes, a section left without site spaces goes too (a section never stays empty), and defaults
+ * move to the first remaining item. Unlike a user's delete, no default rule can refuse it.
+ */
+export function dropPurgedSpace(store: SandboxStore, spaceId: string): void {
+  for (const ss of siteSpaces(store).where((x) => x.spaceId === spaceId)) {
+    const site = sites(store).get(ss.siteId);
+    siteSpaces(store).delete(ss.id);
+    if (!site) continue;
+    if (ss.section === undefined) {
+      site.rootSpaces = site.rootSpaces.filter((x) => x !== ss.id);
+      if (site.defaultRootSpace === ss.id) site.defaultRootSpace = site.rootSpaces[0];
+      if (site.defaultRootSpace === undefined) delete site.defaultRootSpace;
+      sites(store).put(site);
+      continue;
+    }
+    const section = siteSections(store).get(ss.section);
+    if (!section) continue;
+    section.siteSpaces = section.siteSpaces.filter((x) => x !== ss.id);
+    if (section.siteSpaces.length > 0) {
+      if (section.defaultSiteSpace === ss.id) section.defaultSiteSpace = section.siteSpaces[0]!;
+      siteSections(store).put(section);
+      continue;
+    }
+    detachSection(store, site, section.id);
+    siteSections(store).delete(section.id);
+    if (site.defaultSection === section.id) {
+      const next = sectionsInOrder(store, site)[0];
+      if (next) site.defaultSection = next.id;
+      else delete site.defaultSection;
+    }
+    sites(store).put(site);
+  }
+}

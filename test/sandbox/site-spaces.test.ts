@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { siteSections, siteSpaces } from '../../src/sandbox/site-records.js';
-import { sandbox, type Json } from './helpers.js';
+import { manualClock, sandbox, type Json } from './helpers.js';
 import { listAll, newSite, post, siteWithTwoSections, spaceLayout } from './site-fixture.js';
 
 describe('site spaces', () => {
@@ -142,5 +142,22 @@ describe('site spaces', () => {
     expect(all[1501].section).toBe(b.id);
     expect(new Set(all.map((s: Json) => s.id)).size).toBe(1502);
     expect((await call('GET', path)).body.siteSpaces).toBe(1502);
+  });
+
+  it('a purged space leaves the sites that showed it; an emptied default section hands over the default', async () => {
+    const clock = manualClock();
+    const { call } = await sandbox({ now: clock.now });
+    const { path, a, b } = await siteWithTwoSections(call);
+    const extra = await post(call, `${path}/site-spaces`, { spaceId: 'sp-runbooks', sectionId: b.id });
+    expect((await call('DELETE', '/spaces/sp-getting-started')).status).toBe(205);
+    expect((await call('DELETE', '/spaces/sp-api')).status).toBe(205);
+    clock.advance(7 * 24 * 3600 * 1000 + 1);
+    expect((await call('GET', '/spaces/sp-api')).status).toBe(404); // purged now
+    const sections = await listAll(call, `${path}/sections`);
+    expect(sections.map((s: Json) => s.id)).toEqual([b.id]);
+    expect(sections[0].default).toBe(true);
+    expect(sections[0].siteSpaces.map((s: Json) => s.id)).toEqual([extra.id]);
+    expect(await spaceLayout(call, path)).toEqual([`${b.id}:runbooks*`]);
+    expect(a.id).not.toBe(b.id);
   });
 });

@@ -10,6 +10,7 @@ import type { SpaceRec } from '../records.js';
 import { MEMBER_ROLES, collections, memberKey, members, spaces } from '../records.js';
 import type { SandboxStore } from '../store.js';
 import { nullable, object, oneOf, string } from '../validate.js';
+import { dropPurgedSpace } from '../site-structure.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -51,6 +52,7 @@ export function sweepExpiredSpaces(ctx: RequestContext): void {
   for (const s of spaces(ctx.store).all()) {
     if (s.deletedAt !== undefined && now - Date.parse(s.deletedAt) > SPACE_RETENTION_MS) {
       spaces(ctx.store).delete(s.id);
+      dropPurgedSpace(ctx.store, s.id);
       ctx.store.bury('space', s.id);
     }
   }

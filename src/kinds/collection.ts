@@ -61,10 +61,11 @@ function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, Desire
     while (typeof parent === 'string') {
       const next = byKey.get(`${e.org}\u0000${parent}`);
       if (!next) break;
-      if (seen.has(next)) {
+      if (next === e) {
         report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${(e.spec as unknown as CollectionSpec).parent}")`);
         break;
       }
+      if (seen.has(next)) break; // a cycle further up: reported at its own members
       seen.add(next);
       parent = (next.spec as unknown as CollectionSpec).parent;
     }

@@ -92,11 +92,11 @@ export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[]
 }
 
 /** Report the second and later occurrences of a name. */
-function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => DocPath, what: string, doc: ManifestDocument, report: Report): void {
+function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => DocPath, what: (n: string) => string, doc: ManifestDocument, report: Report): void {
   const seen = new Set<string>();
   for (const t of items) {
     const n = name(t);
-    if (seen.has(n)) report(doc.pos(at(t)), `${what} "${n}" is listed twice`);
+    if (seen.has(n)) report(doc.pos(at(t)), `${what(n)} is listed twice`);
     seen.add(n);
   }
 }
@@ -105,11 +105,11 @@ function unique<T>(items: readonly T[], name: (t: T) => string, at: (t: T) => Do
 function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
   const sections = spec.sections ?? [];
   if (spec.sections && spec.spaces) report(doc.pos(['spec', 'spaces']), 'a site has either sections or root spaces, not both');
-  unique(sections, (s) => s.path, (s) => [...s.at, 'path'], 'section path', doc, report);
-  for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, `space in section "${s.path}"`, doc, report);
-  unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, 'root space', doc, report);
-  unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, 'title'], 'section group', doc, report);
-  unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, 'name'], 'share link', doc, report);
+  unique(sections, (s) => s.path, (s) => [...s.at, 'path'], (n) => `section path "${n}"`, doc, report);
+  for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, (n) => `space "${n}" of section "${s.path}"`, doc, report);
+  unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, (n) => `root space "${n}"`, doc, report);
+  unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, 'title'], (n) => `section group "${n}"`, doc, report);
+  unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, 'name'], (n) => `share link "${n}"`, doc, report);
 
   const paths = new Set(sections.map((s) => s.path));
   const groupOf = new Map<string, string>();

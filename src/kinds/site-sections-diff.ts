@@ -58,10 +58,19 @@ export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
   const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set() };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
-  const resolved = (list: SiteSpaceSpec[]): { s: SiteSpaceSpec; t: SpaceTarget }[] =>
-    list.flatMap((s) => {
+  // Each reference is resolved (and warned about) once, though sections and site spaces both ask.
+  const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
+  const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
+    if (!memo.has(s)) {
       const t = scope.space(s.space, scope.entry.doc.pos(s.at));
       if (!t) warn(scope, scope.title, `space "${s.space}" (${where(scope, s.at)}) is neither a Space manifest nor a live space; left out`);
+      memo.set(s, t);
+    }
+    return memo.get(s);
+  };
+  const resolved = (list: SiteSpaceSpec[]): { s: SiteSpaceSpec; t: SpaceTarget }[] =>
+    list.flatMap((s) => {
+      const t = target(s);
       return t ? [{ s, t }] : [];
     });
 

@@ -203,7 +203,7 @@ describe('Site against the sandbox: defaults and groups that move', () => {
   it("moves a section's default site space away after giving the section another default", async () => {
     const r = await start();
     await converge(r, { spec: fullSite() });
-    const spec = { ...fullSite(), defaultSiteSpace: { section: 'guides', space: 'Changelog' } };
+    const spec: Record<string, unknown> = { ...fullSite(), defaultSiteSpace: { section: 'guides', space: 'Changelog' } };
     const [guides, api] = spec['sections'] as { spaces: unknown[] }[];
     guides!.spaces = [{ space: 'Changelog', path: 'whats-new' }];
     api!.spaces = ['Getting Started', 'API Reference', { space: 'sp-runbooks', condition: 'visitor.claims.beta === true' }];

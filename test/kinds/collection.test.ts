@@ -1,0 +1,88 @@
+/** Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles. */
+import { describe, expect, it } from 'vitest';
+import { orderSteps } from '../../src/core/order.js';
+import { collectionKind } from '../../src/kinds/collection.js';
+import { desiredOf, fakeDiffContext, fakeDoc, plan, reports } from './helpers.js';
+import { ORG } from './seed.js';
+
+const routes = () => ({
+  [`/orgs/${ORG}/collections`]: [
+    { object: 'collection', id: 'col-product', title: 'Product docs', defaultLevel: null },
+    { object: 'collection', id: 'col-internal', title: 'Internal', defaultLevel: null },
+    { object: 'collection', id: 'col-old', title: 'Old', parent: 'col-internal', defaultLevel: null },
+  ],
+});
+const desired = (...specs: Record<string, unknown>[]) => desiredOf(collectionKind, specs.map((s) => fakeDoc('Collection', ORG, s)));
+const SEED = [{ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'Internal' }];
+const summary = (steps: Parameters<typeof orderSteps>[0]) =>
+  orderSteps(steps).map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)]);
+
+describe('Collection diff', () => {
+  it('plans nothing when collections match (parents by title or id)', async () => {
+    const { result } = await plan(collectionKind, ORG, desired({ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'col-internal' }), routes());
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+  });
+
+  it('creates under a live parent in one POST, and under a new parent by moving it one wave later', async () => {
+    const ctx = fakeDiffContext();
+    const { result } = await plan(
+      collectionKind,
+      ORG,
+      desired(...SEED, { title: 'Guides', parent: 'Product docs', description: 'How-tos', defaultLevel: 'read' }, { title: 'Team A', parent: 'Teams' }, { title: 'Teams' }),
+      routes(),
+      ctx,
+    );
+    expect(summary(result.steps)).toEqual([
+      [
+        'Collection/org-demo/Guides#create',
+        'create',
+        24,
+        [],
+        ['POST /orgs/org-demo/collections {"title":"Guides","parent":"col-product"}', 'PATCH /collections/<<ref:Collection/org-demo/Guides#create.id>> {"description":"How-tos","defaultLevel":"read"}'],
+      ],
+      ['Collection/org-demo/Team A#create', 'create', 24, [], ['POST /orgs/org-demo/collections {"title":"Team A"}']],
+      ['Collection/org-demo/Teams#create', 'create', 24, [], ['POST /orgs/org-demo/collections {"title":"Teams"}']],
+      [
+        'Collection/org-demo/Team A#parent',
+        'create',
+        25,
+        ['Collection/org-demo/Team A#create', 'Collection/org-demo/Teams#create'],
+        ['POST /collections/<<ref:Collection/org-demo/Team A#create.id>>/move {"parent":"<<ref:Collection/org-demo/Teams#create.id>>"}'],
+      ],
+    ]);
+    expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe('<<ref:Collection/org-demo/Teams#create.id>>');
+    expect(ctx.registered.get(`Collection|${ORG}|Internal`)).toBe('col-internal');
+  });
+
+  it('updates changed fields with one PATCH and re-parents with a move', async () => {
+    const { result } = await plan(collectionKind, ORG, desired({ title: 'Product documentation', id: 'col-product', defaultLevel: 'comment' }, { title: 'Internal' }, { title: 'Old', parent: null }), routes());
+    expect(summary(result.steps)).toEqual([
+      ['Collection/org-demo/Old#move', 'update', 24, [], ['POST /collections/col-old/move {"parent":null}']],
+      ['Collection/org-demo/Product documentation#update', 'update', 24, [], ['PATCH /collections/col-product {"title":"Product documentation","defaultLevel":"comment"}']],
+    ]);
+  });
+
+  it('lists unmanaged collections, and under prune deletes nested ones first', async () => {
+    const off = await plan(collectionKind, ORG, desired({ title: 'Product docs' }), routes());
+    expect(off.result.steps).toEqual([]);
+    expect(off.result.unmanaged.map((u) => u.key)).toEqual(['Internal', 'Old']);
+    const on = await plan(collectionKind, ORG, desired({ title: 'Product docs' }), routes(), fakeDiffContext({ prune: ['Collection'] }));
+    expect(summary(on.result.steps)).toEqual([
+      ['Collection/org-demo/Old#delete', 'prune', 25, [], ['DELETE /collections/col-old']],
+      ['Collection/org-demo/Internal#delete', 'prune', 24, [], ['DELETE /collections/col-internal']],
+    ]);
+  });
+
+  it('a collection nested in itself through other manifests is an error at its parent', () => {
+    const r = reports();
+    const entries = desired({ title: 'A', parent: 'B' }, { title: 'B', parent: 'A' }, { title: 'C', parent: 'A' });
+    collectionKind.crossValidate!(entries, new Map([['Collection', entries]]), r.report);
+    expect(r.list.map((x) => x.message)).toEqual(['collection "A" is nested in itself (through parent "B")', 'collection "B" is nested in itself (through parent "A")']);
+  });
+
+  it('an unknown parent is a warning; the parent is not managed', async () => {
+    const { result } = await plan(collectionKind, ORG, desired(...SEED, { title: 'X', parent: 'Nowhere' }), routes());
+    expect(result.steps.map((s) => s.requests[0]!.body)).toEqual([{ title: 'X' }]);
+    expect(result.warnings.map((w) => w.message)).toEqual(['parent collection "Nowhere" not found; parent not managed']);
+  });
+});

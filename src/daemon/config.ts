@@ -39,7 +39,8 @@ export interface DaemonConfig {
   retry: { initialMs: number; maxMs: number };
   shutdownGraceMs: number;
   safety?: Record<string, unknown>;
-  journalDir?: string;
+  /** Where delete journals go (a snapshot of every object before it is deleted); must be writable. */
+  journalDir: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   /** Run against an in-process sandbox (demo seed) instead of apiUrl. */
   sandbox: boolean;
@@ -51,6 +52,8 @@ export interface ConfigOverrides {
   listen?: string;
   sandbox?: boolean;
 }
+
+export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const CONFIG_DEFAULTS = {
   concurrency: 8,
@@ -136,7 +139,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     retry: { initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs, maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs },
     shutdownGraceMs: (raw.shutdownGraceMs as number | undefined) ?? CONFIG_DEFAULTS.shutdownGraceMs,
     ...(raw.safety !== undefined ? { safety: raw.safety as Record<string, unknown> } : {}),
-    ...(journalDir !== undefined ? { journalDir: resolve(base, journalDir) } : {}),
+    // Like the CLI's default (.docops/journal in the working directory) unless the file names one.
+    journalDir: journalDir !== undefined ? resolve(base, journalDir) : resolve(cwd, DEFAULT_JOURNAL_DIR),
     logLevel: (raw.logLevel as DaemonConfig['logLevel'] | undefined) ?? CONFIG_DEFAULTS.logLevel,
     sandbox: overrides.sandbox === true,
   };

@@ -218,7 +218,7 @@ export class Daemon extends EventEmitter {
         planOptions: { prune: c.prune, invite: c.invite },
         concurrency: c.concurrency,
         safety: resolveSafetyConfig(c.safety ?? {}),
-        ...(c.journalDir !== undefined ? { journalDir: c.journalDir } : {}),
+        journalDir: c.journalDir,
         signal: this.abort.signal,
         logger: this.logger,
         metrics: this.metrics,

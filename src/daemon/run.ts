@@ -28,7 +28,7 @@ export interface RunContext {
   planOptions: PlanOptions;
   concurrency: number;
   safety: SafetyConfig;
-  journalDir?: string;
+  journalDir: string;
   /** Aborted on shutdown: steps not yet started are skipped, the one in flight finishes. */
   signal: AbortSignal;
   logger: Logger;
@@ -107,7 +107,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
-        if (ctx.journalDir !== undefined) journal = createJournal(ctx.journalDir, live).beforeStep;
+        journal = createJournal(ctx.journalDir, live).beforeStep;
       },
       apply: {
         concurrency: ctx.concurrency,

@@ -86,6 +86,15 @@ describe('loadDaemonConfig', () => {
     expect((await loadDaemonConfig(file, { env: {} })).reconcileSecret).toBe('a-long-enough-secret-value');
   });
 
+  it('validates the safety section with its own schema (internal refs included)', async () => {
+    const good = configFile('manifests: ./m\nsafety:\n  deletes: { fraction: 0.5 }\n');
+    expect((await loadDaemonConfig(good.file, { env: {} })).safety).toEqual({ deletes: { fraction: 0.5 } });
+    const bad = configFile('manifests: ./m\nsafety:\n  deletes: { fraction: lots }\n  nonsense: true\n');
+    const error = (await loadDaemonConfig(bad.file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.line).sort()).toEqual([3, 4]);
+  });
+
   it('parses HOST:PORT', () => {
     expect(parseListen('0.0.0.0:8080')).toEqual({ host: '0.0.0.0', port: 8080 });
     expect(parseListen('[::1]:0')).toEqual({ host: '::1', port: 0 });

@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import type { RunRecord } from '../../src/daemon/run.js';
@@ -108,6 +110,26 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     expect(titles).not.toContain('Helpdesk');
     const metrics = parsePrometheus((await t.get('/metrics')).text);
     expect(metrics.value('docops_changes_applied_total', { kind: 'Team', action: 'update' })).toBe(1);
+  });
+
+  it('journals deletes before pruning, and the safety gate refuses pruning everything', async () => {
+    const writers = teamYaml('Writers', [], 'team-writers'); // members not written: not managed
+    const t = await start({ files: { 'teams.yaml': `${SUPPORT}---\n${writers}` }, config: { prune: { Team: true } } });
+    expect(t.daemon.runs[0]).toMatchObject({ result: 'success', applied: 1 }); // Platform pruned
+    expect(await teamTitles(t.sandbox)).toEqual(['Support', 'Writers']);
+    const journals = readdirSync(t.daemon.config.journalDir);
+    expect(journals).toHaveLength(1);
+    const lines = readFileSync(join(t.daemon.config.journalDir, journals[0]!), 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { key: string }).key)).toEqual(['Platform']);
+
+    t.sandbox.resetStats();
+    const refused = t.nextRun();
+    t.write('teams.yaml', teamYaml('Somebody Else')); // would prune every live team
+    expect(await refused).toMatchObject({ result: 'refused' });
+    expect(writes(t.sandbox)).toBe(0);
+    expect(await teamTitles(t.sandbox)).toEqual(['Support', 'Writers']);
+    expect(parsePrometheus((await t.get('/metrics')).text).value('docops_reconcile_runs_total', { result: 'refused' })).toBe(1);
+    expect(t.clock.timers.filter((x) => !x.cleared)).toHaveLength(0); // a refusal is not retried
   });
 
   it('serves Prometheus text with every documented metric', async () => {

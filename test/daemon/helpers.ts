@@ -66,6 +66,7 @@ export async function startTestDaemon(options: {
     retry: { ...CONFIG_DEFAULTS.retry },
     shutdownGraceMs: 10_000,
     logLevel: 'debug',
+    journalDir: mkdtempSync(join(tmpdir(), 'docops-journal-')),
     sandbox: false,
     ...options.config,
   };

@@ -242,3 +242,22 @@ describe('Site against the sandbox: defaults and groups that move', () => {
     });
   });
 });
+
+describe('config.example/manifests on the sandbox', () => {
+  it('creates the Acme Help Center in one apply, after which the plan is empty', async () => {
+    const r = await start();
+    const examples = new URL('../../config.example/manifests', import.meta.url).pathname;
+    const { desired } = await loadManifests(examples, KINDS, { env: {} });
+    const { plan } = await computePlan(r.client, KINDS, desired);
+    expect(plan.steps.filter((s) => ['Collection', 'Space'].includes(s.kind))).toEqual([]);
+    const report = await applyPlan(r.client, plan);
+    expect(report.failed).toEqual([]);
+    const next = (await computePlan(r.client, KINDS, desired)).plan;
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
+    expect(await navigation(r.client)).toEqual({
+      sections: ['getting-started*: getting-started,whats-new', 'api@g: reference', 'operations@g: runbooks'],
+      groups: ['Developers: api,operations'],
+    });
+  });
+});

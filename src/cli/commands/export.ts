@@ -1,10 +1,10 @@
 /** `docops export`: write manifests for an organization from its live state, so it can be managed by docops. */
-import { UsageError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../core/errors.js';
 import { exportOrganization } from '../../export/index.js';
 import type { CommandSpec } from '../command.js';
 import { connect, requireCredentials } from '../connect.js';
 import { countingClient, createProgress } from '../progress.js';
-import { KINDS } from '../wiring.js';
+import { KINDS, loadManifests } from '../wiring.js';
 
 export const exportCommand: CommandSpec = {
   name: 'export',
@@ -15,7 +15,8 @@ export const exportCommand: CommandSpec = {
     'members.yaml, teams.yaml, translations.yaml, …; sites one file each under sites/). Ids are pinned where\n' +
     'identity needs them and defaults are left out, so `docops plan -m DIR` against the same organization\n' +
     'shows no changes. Each file starts with the editor-schema comment. Existing files are not replaced\n' +
-    'unless --overwrite is given. Only reads: a read-only token is enough.',
+    'unless --overwrite is given. Only reads: a read-only token is enough. The written manifests are\n' +
+    'validated; live state docops cannot express (e.g. two teams with one title) is reported and exits 1.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization id to export' },
     output: { type: 'string', short: 'o', value: 'DIR', description: 'Directory to write the manifests into (created if missing)' },
@@ -37,6 +38,13 @@ export const exportCommand: CommandSpec = {
       progress.done();
     }
     for (const file of result.files) ctx.io.stdout.write(`wrote ${file}\n`);
+    // Live state docops cannot express (e.g. two teams with one title) gives manifests that do not load: say so.
+    try {
+      await loadManifests(out, KINDS, { env: ctx.io.env });
+    } catch (err) {
+      if (err instanceof ValidationError) ctx.logger.error({ dir: out }, 'export written, but the manifests do not validate; fix the issues below before planning');
+      throw err;
+    }
     const total = Object.values(result.counts).reduce((a, b) => a + b, 0);
     ctx.logger.info({ org, dir: out, documents: total, ...result.counts }, 'export written');
     if (result.files.length === 0) ctx.io.stderr.write(`Nothing to export from ${org}.\n`);

@@ -3,35 +3,25 @@
  * through the engine is the small change set they promise (not a wall of creates).
  */
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { seedRoutes } from './seed.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../config.example/manifests', import.meta.url));
 
-/** A read-only client over the seed routes, counting requests per path. */
-function seedClient(): ApiClient & { calls: Map<string, number> } {
-  const routes = seedRoutes();
-  const calls = new Map<string, number>();
-  const body = (path: string): unknown => {
-    calls.set(path, (calls.get(path) ?? 0) + 1);
-    if (!(path in routes)) throw new Error(`unexpected GET ${path}`);
-    return structuredClone(routes[path]);
-  };
-  return {
-    calls,
-    baseUrl: 'http://127.0.0.1/v1',
-    request: () => Promise.reject(new Error('a plan must not write')),
-    get: <T>(path: string) => Promise.resolve(body(path) as T),
-    paginate: () => {
-      throw new Error('not used');
-    },
-    listAll: <T>(path: string) => Promise.resolve(body(path) as T[]),
-    close: () => Promise.resolve(),
-  };
+const running: { close(): Promise<void> }[] = [];
+afterEach(async () => void (await Promise.all(running.splice(0).reverse().map((r) => r.close()))));
+
+/** The demo sandbox and a real client; `gets()` reads the paths the sandbox saw (its own stats). */
+async function demo() {
+  const sb = await startSandbox({ seed: 'demo' });
+  const client = createClient({ baseUrl: sb.url, token: sb.token });
+  running.push(sb, client);
+  const gets = () => sb.stats().requests.filter((r) => r.method === 'GET').map((r) => r.path.replace(/^\/v1/, '').replace(/\?.*$/, ''));
+  return { client, gets };
 }
 
 describe('config.example/manifests against the demo seed', () => {
@@ -45,9 +35,9 @@ describe('config.example/manifests against the demo seed', () => {
 
   it('plan one role change, one new team and one membership change', async () => {
     const { desired } = await loadManifests(EXAMPLES, KINDS);
-    const client = seedClient();
+    const { client, gets } = await demo();
     const { plan } = await computePlan(client, KINDS, desired);
-    expect(plan.steps.map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
+    expect(plan.steps.filter((s) => !s.kind.startsWith('Site')).map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
       ['Team/org-demo/Security#create', ['PUT /orgs/org-demo/teams {"title":"Security","members":["u-grace","u-ada"]}']],
       [
         'Team/org-demo/Security#members',
@@ -56,11 +46,13 @@ describe('config.example/manifests against the demo seed', () => {
       ['Members/org-demo/frank@acme.test#update', ['PATCH /orgs/org-demo/members/u-frank {"role":"comment"}']],
       ['Team/org-demo/Writers#members', ['PUT /orgs/org-demo/teams/team-writers/members {"add":["u-dan"]}']],
     ]);
+    // The demo seed has no site yet: the example creates the Acme Help Center.
+    expect(plan.steps.find((s) => s.kind === 'Site')?.action).toBe('create');
     expect(plan.unmanaged).toEqual([]);
     expect(plan.warnings).toEqual([]);
     // Members and Team share one memoised member list; only managed teams' member lists are read.
-    expect(client.calls.get('/orgs/org-demo/members')).toBe(1);
-    expect([...client.calls.keys()].filter((p) => p.endsWith('/members') && p.includes('/teams/')).sort()).toEqual([
+    expect(gets().filter((p) => p === '/orgs/org-demo/members')).toHaveLength(1);
+    expect([...new Set(gets())].filter((p) => p.endsWith('/members') && p.includes('/teams/')).sort()).toEqual([
       '/orgs/org-demo/teams/team-platform/members',
       '/orgs/org-demo/teams/team-support/members',
       '/orgs/org-demo/teams/team-writers/members',

@@ -9,12 +9,15 @@ const valid = (kind: string, spec: unknown): boolean => {
 };
 
 describe('kind schemas', () => {
-  it('registers the four kinds in depth order with their schemas', () => {
+  it('registers every kind in depth order with their schemas', () => {
     expect(KINDS.map((k) => [k.kind, k.depth])).toEqual([
       ['Organization', 0],
       ['Members', 10],
       ['Team', 20],
       ['Translation', 20],
+      ['Collection', 24],
+      ['Space', 26],
+      ['Site', 30],
     ]);
     for (const k of KINDS) expect(k.schema).toMatchObject({ $schema: 'http://json-schema.org/draft-07/schema#', additionalProperties: false });
   });

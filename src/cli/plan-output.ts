@@ -2,7 +2,7 @@
 import { UsageError } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
-import { renderJson, renderMarkdown, renderText, type PlanFormat } from '../render/index.js';
+import { MARKDOWN_MAX_LENGTH, renderJson, renderMarkdown, renderText, type PlanFormat } from '../render/index.js';
 import { summaryLine, totals } from '../render/values.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
@@ -24,8 +24,14 @@ export function planCost(ctx: CommandContext, plan: Plan): PlanCost {
   return estimateCost(plan, { concurrency: ctx.global.concurrency, latencyMs });
 }
 
+/**
+ * The markdown the CLI prints stays 1,024 characters under GitHub's 65,536-character comment limit, so a
+ * workflow can add its marker (`<!-- docops-plan -->`) and a line of its own without the API rejecting it.
+ */
+export const PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
+
 export function markdownPlan(plan: Plan, cost: PlanCost | undefined): string {
-  return renderMarkdown(plan, cost && plan.steps.length > 0 ? { notes: [costLine(cost)] } : {});
+  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(cost && plan.steps.length > 0 ? { notes: [costLine(cost)] } : {}) });
 }
 
 export function renderPlanOutput(plan: Plan, format: PlanFormat, options: { color: boolean; cost?: PlanCost }): string {

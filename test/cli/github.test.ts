@@ -115,3 +115,28 @@ describe('plan is read-only', () => {
     expect(Object.keys(stats.byMethod)).toEqual(['GET']);
   });
 });
+
+describe('examples/github/docops.yml', () => {
+  it('validates and plans on pull requests, updates one marked comment, applies the saved plan on main', async () => {
+    const { parse } = await import('yaml');
+    const wf = parse(await readFile('examples/github/docops.yml', 'utf8')) as {
+      on: Record<string, unknown>;
+      jobs: Record<string, { if?: string; steps: { name?: string; run?: string; uses?: string; with?: { script?: string }; env?: Record<string, string> }[] }>;
+    };
+    expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
+    const pr = wf.jobs['pr-plan']!;
+    const runs = pr.steps.map((s) => s.run ?? '').join('\n');
+    expect(runs).toContain('docops validate -m');
+    expect(runs).toContain('docops plan -m "$MANIFESTS" --format markdown');
+    const validate = pr.steps.find((s) => s.run?.includes('docops validate'))!;
+    expect(validate.env).toBeUndefined(); // no token for validate
+    const script = pr.steps.find((s) => s.uses?.startsWith('actions/github-script'))!.with!.script!;
+    expect(script).toContain("'<!-- docops-plan -->'");
+    expect(script).toContain('updateComment');
+    expect(script).toContain('createComment');
+    expect(pr.steps.find((s) => s.run?.includes('docops plan'))!.env!['DOCOPS_TOKEN']).toContain('DOCOPS_READ_TOKEN');
+    const apply = wf.jobs['apply']!.steps.find((s) => s.run?.includes('docops apply'))!;
+    expect(apply.run).toContain('--plan plan.json');
+    expect(apply.env!['DOCOPS_TOKEN']).toContain('DOCOPS_WRITE_TOKEN');
+  });
+});

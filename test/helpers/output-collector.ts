@@ -71,11 +71,12 @@ export class OutputCollector {
     this.paths.push(path);
   }
 
-  leaks(): SecretLeak[] {
+  /** Leaks of the constructor's secrets, or of `secrets` (for secrets only known after the run, e.g. created by it). */
+  leaks(secrets: readonly string[] = this.secrets): SecretLeak[] {
     return [
-      ...findLeaks(this.stdout, this.secrets, 'stdout'),
-      ...findLeaks(this.stderr, this.secrets, 'stderr'),
-      ...this.paths.flatMap((p) => scanPath(p, this.secrets)),
+      ...findLeaks(this.stdout, secrets, 'stdout'),
+      ...findLeaks(this.stderr, secrets, 'stderr'),
+      ...this.paths.flatMap((p) => scanPath(p, secrets)),
     ];
   }
 }
@@ -85,12 +86,12 @@ export interface CollectedRun {
   stdout: string;
   stderr: string;
   collector: OutputCollector;
-  leaks(): SecretLeak[];
+  leaks(secrets?: readonly string[]): SecretLeak[];
 }
 
 /** Run the CLI in-process with a collector watching for `secrets`. */
 export async function runCliCollecting(argv: string[], env: Record<string, string | undefined>, secrets: readonly string[]): Promise<CollectedRun> {
   const collector = new OutputCollector(secrets);
   const code = await main(argv, collector.io(env));
-  return { code, stdout: collector.stdout, stderr: collector.stderr, collector, leaks: () => collector.leaks() };
+  return { code, stdout: collector.stdout, stderr: collector.stderr, collector, leaks: (secrets) => collector.leaks(secrets) };
 }

@@ -83,7 +83,10 @@ export interface KindDefinition {
   schema: object;
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
   depth: number;
-  /** Manifest kinds whose live state this kind's diff reads (fetched first). */
+  /**
+   * Manifest kinds this kind's diff reads ids or live state of: they are diffed first, whatever their depth,
+   * so `resolve` sees the ids (or refs) they register.
+   */
   needs?: string[];
   /** Documents of this kind → desired entries. Report semantic problems through `report`. */
   toDesired(doc: ManifestDocument, report: Report): DesiredEntry[];

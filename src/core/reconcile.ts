@@ -4,6 +4,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState } from './kind.js';
+import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { emptyPlan, type Plan } from './plan.js';
@@ -31,8 +32,7 @@ export interface PlanResult {
 /** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
 export function scopes(kinds: readonly KindDefinition[], desired: DesiredState): { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] {
   const out: { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] = [];
-  const byDepth = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
-  for (const kind of byDepth) {
+  for (const kind of diffOrder(kinds)) {
     const byOrg = new Map<string, DesiredEntry[]>();
     for (const e of desired.get(kind.kind) ?? []) {
       const list = byOrg.get(e.doc.metadata.organization) ?? [];
@@ -40,6 +40,23 @@ export function scopes(kinds: readonly KindDefinition[], desired: DesiredState):
       byOrg.set(e.doc.metadata.organization, list);
     }
     for (const org of [...byOrg.keys()].sort()) out.push({ kind, org, entries: byOrg.get(org)! });
+  }
+  return out;
+}
+
+/** Kinds by depth, except that a kind comes after every kind it `needs` (a cycle is a registration bug). */
+export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
+  const pending = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
+  const known = new Set(kinds.map((k) => k.kind));
+  const placed = new Set<string>();
+  const out: KindDefinition[] = [];
+  while (pending.length > 0) {
+    // The shallowest kind whose needs are all placed already.
+    const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
+    if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(', ')}`);
+    const [k] = pending.splice(i, 1);
+    placed.add(k!.kind);
+    out.push(k!);
   }
   return out;
 }

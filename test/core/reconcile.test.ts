@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
 import { ref } from '../../src/core/plan.js';
-import { computePlan, pruneResolver } from '../../src/core/reconcile.js';
+import { computePlan, diffOrder, pruneResolver } from '../../src/core/reconcile.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 
 const doc = (kind: string, org: string, prune?: boolean): ManifestDocument => ({
@@ -128,5 +128,16 @@ describe('pruneResolver', () => {
     expect(prune('Parent', 'o1')).toBe(true);
     expect(prune('Parent', 'o2')).toBe(false);
     expect(prune('Child', 'o9')).toBe(true);
+  });
+});
+
+describe('diffOrder', () => {
+  const k = (kind: string, depth: number, needs?: string[]): KindDefinition => ({ ...parent, kind, depth, ...(needs ? { needs } : {}) });
+  it('goes by depth, but a kind follows every kind it needs', () => {
+    const order = diffOrder([k('Site', 30), k('Organization', 0, ['Site']), k('Team', 20), k('Members', 10)]).map((x) => x.kind);
+    expect(order).toEqual(['Members', 'Team', 'Site', 'Organization']);
+  });
+  it('refuses a cycle', () => {
+    expect(() => diffOrder([k('A', 0, ['B']), k('B', 1, ['A'])])).toThrow(/cycle/);
   });
 });

@@ -96,9 +96,9 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   let raw: RawConfig = {};
   if (doc) {
     issues.push(...validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos));
-    if (issues.length === 0) {
-      raw = doc.value as RawConfig;
-      issues.push(...semanticIssues(raw, (path) => doc.keyPos(path)));
+    if (isObject(doc.value)) {
+      raw = doc.value;
+      issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
@@ -106,6 +106,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     issues.push({ ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }), message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)' });
   }
   const cliProblems = options.overrides?.listen !== undefined && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+  issues.sort((a, b) => a.line - b.line || a.column - b.column);
   if (problems.length > 0 || cliProblems.length > 0) {
     throw new UsageError(['invalid configuration:', ...issues.map(formatIssue), ...problems, ...cliProblems].join('\n'));
   }
@@ -155,23 +156,29 @@ export function parseListen(value: string): ListenAddress | undefined {
   return { host: m[1] ?? m[2]!, port };
 }
 
-/** Checks JSON Schema cannot express: cron syntax, port range, secret given twice, retry bounds. */
-function semanticIssues(raw: RawConfig, at: (path: string[]) => { file: string; line: number; column: number }): ValidationIssue[] {
+type At = (path: string[]) => { file: string; line: number; column: number };
+
+const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
+function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (typeof raw.schedule === 'string') {
+  if (typeof raw.schedule === 'string' && raw.schedule !== '') {
     const problem = cronProblem(raw.schedule);
     if (problem) issues.push({ ...at(['schedule']), message: `schedule: ${problem}` });
   }
-  if (typeof raw.listen === 'string' && !parseListen(raw.listen)) issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
+  if (typeof raw.listen === 'string' && PORT_TOO_BIG.test(raw.listen)) issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
   if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
-    issues.push({ ...at(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
+    issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
   }
-  const retry = raw.retry as { initialMs?: number; maxMs?: number } | undefined;
-  if (retry?.initialMs !== undefined && retry.maxMs !== undefined && retry.maxMs < retry.initialMs) {
+  const retry = isObject(raw.retry) ? raw.retry : {};
+  if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
   }
   return issues;
 }
+
+const PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
 
 /** node-cron's own validation, with its field-level reason. */
 export function cronProblem(expression: string): string | undefined {

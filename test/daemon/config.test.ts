@@ -37,18 +37,19 @@ describe('loadDaemonConfig', () => {
     const error = await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues;
-    expect(issues.map((i) => `${i.line}:${i.column}`).sort()).toEqual(['2:7', '4:1', '5:9']);
+    expect(issues.map((i) => `${i.line}:${i.column}`).sort()).toEqual(['2:7', '3:11', '4:1', '5:9']); // schema and cron, together
     expect(issues.find((i) => i.line === 2)?.message).toMatch(/mode/);
     expect(issues.find((i) => i.line === 4)?.message).toMatch(/bogus/);
   });
 
-  it('checks the cron expression and retry bounds once the schema passes', async () => {
-    const { file } = configFile(['manifests: ./m', 'schedule: "61 * * * *"', 'retry: { initialMs: 10, maxMs: 5 }', ''].join('\n'));
+  it('checks the cron expression, the port and the retry bounds', async () => {
+    const { file } = configFile(['manifests: ./m', 'schedule: "61 * * * *"', 'retry: { initialMs: 10, maxMs: 5 }', 'listen: 0.0.0.0:70000', ''].join('\n'));
     const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.issues.map((i) => [i.line, i.message.split(':')[0]])).toEqual([
       [2, 'schedule'],
       [3, 'retry.maxMs'],
+      [4, 'listen'],
     ]);
     expect(error.message).toMatch(/docops\.yaml:2:\d+: schedule: "61 \* \* \* \*" is not a valid cron expression/);
   });

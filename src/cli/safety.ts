@@ -32,7 +32,11 @@ export interface SafetySettings {
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
   const file = ctx.values.config;
   let fromFile: { safety?: Record<string, unknown>; journalDir?: string } = {};
-  if (typeof file === 'string') fromFile = await loadDaemonConfig(file, { env: ctx.io.env });
+  if (typeof file === 'string') {
+    // The daemon's config loader (file:line errors for the whole file); -m stands in for its `manifests`.
+    const manifests = typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.';
+    fromFile = await loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
+  }
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),

@@ -48,6 +48,23 @@ describe('apply runs the safety gate between plan and apply', () => {
     expect(r.stdout).toContain(`Deleted objects were journaled to ${path.join(journal, file!)}`);
   });
 
+  it('reads the safety limits and the journal directory from --config', async () => {
+    const { cli, dir, count } = await bigTranslationSet();
+    const configDir = await tempDir();
+    const config = path.join(configDir, 'docops.yaml');
+    await writeFile(config, 'safety:\n  kinds:\n    Translation:\n      deletes: { fraction: 0.7 }\njournalDir: journals\n');
+    const r = await cli.run(['apply', '-m', dir, '--prune', 'Translation', '--config', config]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(count()).toBe(4);
+    expect(await readdir(path.join(configDir, 'journals'))).toHaveLength(1);
+    // A misspelt limit never silently leaves the default in force.
+    await writeFile(config, 'safety:\n  deletes: { fractoin: 0.7 }\n');
+    const bad = await cli.run(['apply', '-m', dir, '--config', config]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('fractoin');
+  });
+
   it("never removes the token's own user, even with --force", async () => {
     const cli = await liveCli();
     const others = ['bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];

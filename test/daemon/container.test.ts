@@ -4,12 +4,14 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { loadDaemonConfig } from '../../src/daemon/config.js';
 import { quickBuild, REPO } from './build.js';
 
 interface Instruction {
@@ -86,6 +88,62 @@ describe('Dockerfile', () => {
       expect(ignored, src).not.toContain(src);
       expect(existsSync(join(REPO, src)), src).toBe(true);
     }
+  });
+});
+
+describe('deploy/kubernetes', () => {
+  interface Container {
+    name: string;
+    image: string;
+    args: string[];
+    livenessProbe: { httpGet: { path: string } };
+    readinessProbe: { httpGet: { path: string } };
+    ports: { containerPort: number }[];
+    resources: { requests?: object; limits: { memory?: string } };
+    securityContext: object;
+    volumeMounts: { mountPath: string; readOnly?: boolean }[];
+  }
+  interface Manifest {
+    kind: string;
+    data: Record<string, string>;
+    spec: { replicas: number; template: { spec: { securityContext: { runAsNonRoot?: boolean }; terminationGracePeriodSeconds: number; containers: Container[] } } };
+  }
+  const load = (name: string): Manifest[] => parseAllDocuments(readFileSync(join(REPO, 'deploy/kubernetes', name), 'utf8')).map((d) => d.toJS() as Manifest);
+
+  it.each(['deployment.yaml', 'deployment-git-sync.yaml'])('%s probes /healthz and /readyz and runs non-root on a read-only root', (file) => {
+    const [deployment] = load(file);
+    expect(deployment!.kind).toBe('Deployment');
+    expect(deployment!.spec.replicas).toBe(1);
+    const pod = deployment!.spec.template.spec;
+    const docops = pod.containers.find((c) => c.name === 'docops')!;
+    expect(docops.args).toEqual(execForm('CMD'));
+    expect(docops.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(docops.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(docops.ports[0]!.containerPort).toBe(8080);
+    expect(docops.resources.requests).toBeDefined();
+    expect(docops.resources.limits.memory).toBeDefined();
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(docops.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    const mounts = Object.fromEntries(docops.volumeMounts.map((m) => [m.mountPath, m.readOnly === true]));
+    expect(mounts['/config']).toBe(true);
+    expect(mounts['/var/lib/docops']).toBe(false); // the journal is the one writable place
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(25_000);
+  });
+
+  it('the git-sync variant runs registry.k8s.io/git-sync beside docops', () => {
+    const pod = load('deployment-git-sync.yaml')[0]!.spec.template.spec;
+    expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
+  });
+
+  it('the ConfigMap holds a valid docops.yaml', async () => {
+    const [configMap] = load('configmap.yaml');
+    const dir = mkdtempSync(join(tmpdir(), 'docops-cm-'));
+    // The Secret's mount, here a local file.
+    writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
+    writeFileSync(join(dir, 'docops.yaml'), configMap!.data['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')));
+    const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    expect(config).toMatchObject({ manifestsDir: '/manifests', listen: { host: '0.0.0.0', port: 8080 }, journalDir: '/var/lib/docops/journal', reconcileSecret: 'a-reconcile-secret-for-the-test' });
+    expect(config.shutdownGraceMs).toBeLessThan(30_000); // below terminationGracePeriodSeconds
   });
 });
 

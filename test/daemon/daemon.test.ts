@@ -33,6 +33,7 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     const appliedLines = t.logs.filter((l) => l.msg === 'applied' && l.run === run.id);
     expect(appliedLines).toHaveLength(run.applied!);
     expect(appliedLines.every((l) => typeof l.step === 'string' && l.kind === 'Team')).toBe(true);
+    expect(JSON.stringify(t.logs)).not.toContain(t.sandbox.token);
   });
 
   it('turns twenty files written at once into one reconcile', async () => {

@@ -1,13 +1,29 @@
-/** Collections: list (nested filter), create, get, patch, delete (cascades), and the spaces of a collection. */
+/**
+ * Collections: list (nested filter), create, get, patch, delete (cascades), the spaces of a collection (in
+ * content order), move (re-parent and/or place before/after a sibling space) and transfer (the whole tree).
+ */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent } from '../http.js';
+import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryBoolean } from '../query.js';
 import type { CollectionRec } from '../records.js';
-import { MEMBER_ROLES, collections, memberKey, members } from '../records.js';
+import { MEMBER_ROLES, collections, memberKey, members, spaces } from '../records.js';
 import { nullable, object, oneOf, string } from '../validate.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
-import { activeSpaces, presentSpace, softDeleteSpace, sweepExpiredSpaces } from './spaces.js';
+import {
+  activeSpaces,
+  moveBody,
+  moveTarget,
+  orderedContent,
+  placeContent,
+  presentSpace,
+  refuseIfOnSite,
+  softDeleteSpace,
+  sweepExpiredSpaces,
+  transferBody,
+  transferTarget,
+  type MoveBody,
+} from './spaces.js';
 
 const ONE = '/v1/collections/:collectionId';
 
@@ -44,6 +60,45 @@ function deleteCollectionTree(ctx: RequestContext, c: CollectionRec): void {
   for (const s of activeSpaces(ctx.store).filter((x) => x.parent === c.id)) softDeleteSpace(ctx, s);
   collections(ctx.store).delete(c.id);
   ctx.store.bury('collection', c.id);
+}
+
+/** The collection and every collection nested in it, parents first. */
+function collectionTree(ctx: RequestContext, c: CollectionRec): CollectionRec[] {
+  const out = [c];
+  for (let i = 0; i < out.length; i++) out.push(...collections(ctx.store).where((x) => x.parent === out[i]!.id));
+  return out;
+}
+
+function moveCollection(ctx: RequestContext, b: MoveBody): Reply {
+  const c = requireCollection(ctx);
+  const { parent, position } = moveTarget(ctx, c.orgId, c.id, c.parent, b);
+  // management-api.md lists no 409 (the spec's answer here), so a cycle is a 400 like other bad bodies.
+  if (parent !== undefined && collectionTree(ctx, c).some((x) => x.id === parent)) {
+    throw badRequest(`body.parent: cannot move collection "${c.id}" into itself or a collection nested in it ("${parent}")`);
+  }
+  const next: CollectionRec = { ...c };
+  delete next.parent;
+  if (parent !== undefined) next.parent = parent;
+  collections(ctx.store).put(next);
+  if (parent !== c.parent || position) placeContent(ctx.store, c.orgId, parent, c.id, position);
+  return ok(presentCollection(ctx, next));
+}
+
+/** The collection leaves for the target's top level with everything inside it (deleted spaces too). */
+function transferCollection(ctx: RequestContext, b: { organization: string }): Reply {
+  const c = requireCollection(ctx);
+  const target = transferTarget(ctx, b.organization);
+  if (target === c.orgId) return ok(presentCollection(ctx, c));
+  const tree = collectionTree(ctx, c);
+  const inside = new Set(tree.map((x) => x.id));
+  const treeSpaces = spaces(ctx.store).where((s) => s.parent !== undefined && inside.has(s.parent));
+  refuseIfOnSite(ctx, new Set(treeSpaces.filter((s) => s.deletedAt === undefined).map((s) => s.id)));
+  for (const x of tree) collections(ctx.store).put({ ...x, orgId: target });
+  for (const s of treeSpaces) spaces(ctx.store).put({ ...s, orgId: target });
+  const moved: CollectionRec = { ...c, orgId: target };
+  delete moved.parent;
+  collections(ctx.store).put(moved);
+  return ok(presentCollection(ctx, moved));
 }
 
 const title = string({ max: 50 });
@@ -109,7 +164,11 @@ export const collectionRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const c = requireCollection(ctx);
       sweepExpiredSpaces(ctx);
-      return pageOf(ctx, activeSpaces(ctx.store).filter((s) => s.parent === c.id), (s) => presentSpace(ctx, s));
+      const inside = new Map(activeSpaces(ctx.store).filter((s) => s.parent === c.id).map((s) => [s.id, s]));
+      const inOrder = orderedContent(ctx.store, c.orgId, c.id).flatMap((id) => inside.get(id) ?? []);
+      return pageOf(ctx, inOrder, (s) => presentSpace(ctx, s));
     },
   });
+  router.add({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveCollection });
+  router.add({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferCollection });
 };

@@ -1,15 +1,18 @@
 /**
  * Spaces: list and create in an organization, get, patch, soft delete and restore. A deleted space keeps
  * its record with `deletedAt` for the retention period (hidden from lists, still readable by id, restorable);
- * after that it is purged and its id answers 404 (a repeated DELETE answers 204).
+ * after that it is purged and its id answers 404 (a repeated DELETE answers 204). Move (to another collection
+ * or the top level, optionally before/after a sibling space) and transfer (to another organization). The
+ * order of a parent's content, which collection moves share, lives here because collections.ts imports this file.
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent } from '../http.js';
+import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { SpaceRec } from '../records.js';
-import { MEMBER_ROLES, collections, memberKey, members, spaces } from '../records.js';
-import type { SandboxStore } from '../store.js';
-import { nullable, object, oneOf, string } from '../validate.js';
+import { MEMBER_ROLES, collections, memberKey, members, orgs, spaces } from '../records.js';
+import { siteSpaces } from '../site-records.js';
+import type { SandboxStore, Table } from '../store.js';
+import { literal, nullable, object, oneOf, string } from '../validate.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
@@ -80,6 +83,117 @@ const emoji = string({ max: 50 });
 const editMode = oneOf(['live', 'locked']);
 const createSpace = object({ title, emoji, parent: string(), editMode });
 const patchSpace = object({ title, emoji, editMode, defaultLevel: nullable(oneOf(MEMBER_ROLES)) });
+
+/**
+ * The order of the spaces and collections directly inside a parent (a collection, or an organization's top
+ * level): a stored list, written whenever a move places something. Children that joined later without a move
+ * (new ones) follow it in insertion order.
+ */
+interface ContentOrderRec {
+  id: string;
+  items: string[];
+}
+const contentOrder = (s: SandboxStore): Table<ContentOrderRec> => s.table('contentOrder');
+const containerKey = (orgId: string, parent: string | undefined): string => parent ?? `org:${orgId}`;
+
+/** Ids of the collections and active spaces directly inside `parent` (undefined = top level), in order. */
+export function orderedContent(store: SandboxStore, orgId: string, parent: string | undefined): string[] {
+  const children = [
+    ...collections(store).where((c) => c.orgId === orgId && c.parent === parent).map((c) => c.id),
+    ...activeSpaces(store).filter((s) => s.orgId === orgId && s.parent === parent).map((s) => s.id),
+  ];
+  const present = new Set(children);
+  const stored = (contentOrder(store).get(containerKey(orgId, parent))?.items ?? []).filter((id) => present.has(id));
+  const listed = new Set(stored);
+  return [...stored, ...children.filter((id) => !listed.has(id))];
+}
+
+export interface ContentPosition {
+  before?: string;
+  after?: string;
+}
+
+/** Put `item` (already inside `parent`) before/after a sibling, or at the end. */
+export function placeContent(store: SandboxStore, orgId: string, parent: string | undefined, item: string, position: ContentPosition = {}): void {
+  const list = orderedContent(store, orgId, parent).filter((id) => id !== item);
+  const anchor = position.before ?? position.after;
+  const at = anchor === undefined ? list.length : list.indexOf(anchor) + (position.after !== undefined ? 1 : 0);
+  list.splice(at, 0, item);
+  contentOrder(store).put({ id: containerKey(orgId, parent), items: list });
+}
+
+const spacePointer = object({ type: literal('space'), space: string() }, ['type', 'space']);
+/** management-api.md: parent (nullable, optional) and position {before, after}, each `{type: space, space}`. */
+export const moveBody = object({ parent: nullable(string()), position: object({ before: spacePointer, after: spacePointer }) });
+export const transferBody = object({ organization: string({ min: 1 }) }, ['organization']);
+export type MoveBody = ReturnType<typeof moveBody>;
+
+/**
+ * Where a move body sends an item of `orgId` now under `current`: the destination parent (absent ⇒ unchanged,
+ * null ⇒ top level) and the sibling space it goes next to. Unknown or foreign ids inside the body ⇒ 400.
+ */
+export function moveTarget(ctx: RequestContext, orgId: string, item: string, current: string | undefined, b: MoveBody): { parent: string | undefined; position?: ContentPosition } {
+  let parent = current;
+  if (b.parent === null) parent = undefined;
+  else if (b.parent !== undefined) {
+    if (collections(ctx.store).get(b.parent)?.orgId !== orgId) throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${orgId}"`);
+    parent = b.parent;
+  }
+  const p = b.position;
+  if (!p) return { parent };
+  if (p.before && p.after) throw badRequest('body.position: give at most one of before, after');
+  const side = p.before ? 'before' : 'after';
+  const ref = (p.before ?? p.after)?.space;
+  if (ref === undefined) return { parent, position: {} }; // `position: {}` = at the end (the spec's default)
+  const where = `body.position.${side}.space`;
+  if (ref === item) throw badRequest(`${where}: cannot place "${item}" relative to itself`);
+  const sibling = spaces(ctx.store).get(ref);
+  if (!sibling || sibling.deletedAt !== undefined || sibling.orgId !== orgId) throw badRequest(`${where}: space "${ref}" not found in organization "${orgId}"`);
+  if (sibling.parent !== parent) throw badRequest(`${where}: space "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`);
+  return { parent, position: { [side]: ref } };
+}
+
+/** The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body). */
+export function transferTarget(ctx: RequestContext, orgId: string): string {
+  const target = orgs(ctx.store).get(orgId);
+  if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId))) throw badRequest(`body.organization: organization "${orgId}" not found`);
+  return target.id;
+}
+
+/** A space a site shows cannot leave its organization (the site would show another organization's content). */
+export function refuseIfOnSite(ctx: RequestContext, spaceIds: ReadonlySet<string>): void {
+  const shown = siteSpaces(ctx.store).all().find((x) => spaceIds.has(x.spaceId));
+  if (shown) throw badRequest(`space "${shown.spaceId}" is shown by site "${shown.siteId}"; remove it from the site before transferring`);
+}
+
+/** A space inside a collection is `in-collection`, a top-level one `private` (other visibilities are kept). */
+export function visibilityFor(s: SpaceRec, parent: string | undefined): SpaceRec['visibility'] {
+  if (parent !== undefined && s.visibility === 'private') return 'in-collection';
+  if (parent === undefined && s.visibility === 'in-collection') return 'private';
+  return s.visibility;
+}
+
+function moveSpace(ctx: RequestContext, b: MoveBody): Reply {
+  const s = requireSpace(ctx, { active: true });
+  const { parent, position } = moveTarget(ctx, s.orgId, s.id, s.parent, b);
+  const next: SpaceRec = { ...s, visibility: visibilityFor(s, parent), updatedAt: ctx.now().toISOString() };
+  delete next.parent;
+  if (parent !== undefined) next.parent = parent;
+  spaces(ctx.store).put(next);
+  if (parent !== s.parent || position) placeContent(ctx.store, s.orgId, parent, s.id, position);
+  return ok(presentSpace(ctx, next));
+}
+
+function transferSpace(ctx: RequestContext, b: { organization: string }): Reply {
+  const s = requireSpace(ctx, { active: true });
+  const target = transferTarget(ctx, b.organization);
+  if (target === s.orgId) return ok(presentSpace(ctx, s));
+  refuseIfOnSite(ctx, new Set([s.id]));
+  const next: SpaceRec = { ...s, orgId: target, visibility: visibilityFor(s, undefined), updatedAt: ctx.now().toISOString() };
+  delete next.parent;
+  spaces(ctx.store).put(next);
+  return ok(presentSpace(ctx, next));
+}
 
 export const spaceRoutes: RouteModule = (router) => {
   router.add({
@@ -158,4 +272,6 @@ export const spaceRoutes: RouteModule = (router) => {
       return ok(presentSpace(ctx, restored));
     },
   });
+  router.add({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveSpace });
+  router.add({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferSpace });
 };

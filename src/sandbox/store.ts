@@ -17,6 +17,12 @@ export interface Snapshot {
 
 export class Table<T extends { id: string }> {
   private readonly rows = new Map<string, T>();
+  private writes = 0;
+
+  /** Grows on every put, delete and clear: values derived from the rows can be cached per version. */
+  get version(): number {
+    return this.writes;
+  }
 
   get size(): number {
     return this.rows.size;
@@ -29,10 +35,12 @@ export class Table<T extends { id: string }> {
   }
   /** Insert a new row (at the end) or replace an existing one in place (its position is kept). */
   put(row: T): T {
+    this.writes++;
     this.rows.set(row.id, row);
     return row;
   }
   delete(id: string): boolean {
+    this.writes++;
     return this.rows.delete(id);
   }
   /** All rows in insertion order. */
@@ -43,6 +51,7 @@ export class Table<T extends { id: string }> {
     return this.all().filter(pred);
   }
   clear(): void {
+    this.writes++;
     this.rows.clear();
   }
 }

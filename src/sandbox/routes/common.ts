@@ -2,8 +2,9 @@
 import { param, type RequestContext } from '../context.js';
 import { notFound } from '../http.js';
 import type { MemberRec, OrgRec, UserRec } from '../records.js';
-import { memberKey, members, orgs, teamMembers, users } from '../records.js';
+import { memberKey, members, orgs, users } from '../records.js';
 import type { Router } from '../router.js';
+import { teamCountOf } from '../team-index.js';
 
 /** A resource module registers its routes; new resources are new modules listed in routes/index.ts. */
 export type RouteModule = (router: Router) => void;
@@ -37,28 +38,8 @@ export function presentUser(ctx: RequestContext, user: UserRec): Record<string, 
   };
 }
 
-/**
- * Team memberships per `orgId/userId`, counted once per request: counting per presented member scanned every
- * team membership for each one (a 1,000-member page of a 20,000-membership org: 20M row visits per request).
- * Handlers present members after their writes, so one count per request stays exact.
- */
-const teamCounts = new WeakMap<RequestContext, Map<string, number>>();
-
-function teamCountOf(ctx: RequestContext, m: MemberRec): number {
-  let counts = teamCounts.get(ctx);
-  if (!counts) {
-    counts = new Map();
-    for (const tm of teamMembers(ctx.store).all()) {
-      const k = memberKey(tm.orgId, tm.userId);
-      counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    teamCounts.set(ctx, counts);
-  }
-  return counts.get(memberKey(m.orgId, m.userId)) ?? 0;
-}
-
 export function presentMember(ctx: RequestContext, m: MemberRec): Record<string, unknown> {
-  const teamCount = teamCountOf(ctx, m);
+  const teamCount = teamCountOf(ctx.store, m.orgId, m.userId);
   return {
     object: 'member',
     id: m.userId,

@@ -5,6 +5,7 @@ import { pageOf } from '../paginate.js';
 import type { TeamRec, TeamRole } from '../records.js';
 import { TEAM_ROLES, memberKey, members, teamMemberKey, teamMembers, users } from '../records.js';
 import { array, object, oneOf, record, string } from '../validate.js';
+import { membersOfTeam } from '../team-index.js';
 import { presentMember, type RouteModule } from './common.js';
 import { TEAM, requireTeam } from './teams.js';
 
@@ -33,7 +34,7 @@ export const teamMemberRoutes: RouteModule = (router) => {
     pattern: MEMBERS,
     handler: (ctx) => {
       const team = requireTeam(ctx);
-      const list = teamMembers(ctx.store).where((tm) => tm.teamId === team.id);
+      const list = membersOfTeam(ctx.store, team.id);
       return pageOf(ctx, list, (tm) => {
         const m = members(ctx.store).get(memberKey(team.orgId, tm.userId));
         if (!m) throw new Error(`store is inconsistent: team member ${tm.id} is not an organization member`);

@@ -6,6 +6,7 @@ import { queryString } from '../query.js';
 import type { TeamRec } from '../records.js';
 import { memberKey, members, teamMemberKey, teamMembers, teams } from '../records.js';
 import { array, object, string } from '../validate.js';
+import { membersOfTeam } from '../team-index.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 const TEAMS = '/v1/orgs/:organizationId/teams';
@@ -20,7 +21,7 @@ export function requireTeam(ctx: RequestContext): TeamRec {
 }
 
 export function presentTeam(ctx: RequestContext, team: TeamRec): Record<string, unknown> {
-  const inTeam = teamMembers(ctx.store).where((tm) => tm.teamId === team.id);
+  const inTeam = membersOfTeam(ctx.store, team.id);
   const owner = inTeam.some((tm) => tm.userId === ctx.userId && tm.role === 'owner');
   return {
     object: 'team',

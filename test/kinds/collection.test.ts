@@ -1,7 +1,19 @@
-/** Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles. */
-import { describe, expect, it } from 'vitest';
+/**
+ * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
+ * and re-parenting of collections and spaces end to end against the sandbox.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/types.js';
+import { applyPlan } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
+import { computePlan } from '../../src/core/reconcile.js';
 import { collectionKind } from '../../src/kinds/collection.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { loadManifests } from '../../src/manifests/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { fastClient, tempDir } from '../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan, reports } from './helpers.js';
 import { ORG } from './seed.js';
 
@@ -84,5 +96,57 @@ describe('Collection diff', () => {
     const { result } = await plan(collectionKind, ORG, desired(...SEED, { title: 'X', parent: 'Nowhere' }), routes());
     expect(result.steps.map((s) => s.requests[0]!.body)).toEqual([{ title: 'X' }]);
     expect(result.warnings.map((w) => w.message)).toEqual(['parent collection "Nowhere" not found; parent not managed']);
+  });
+});
+
+describe('Collection and Space re-parenting against the sandbox', () => {
+  const running: { sb: RunningSandbox; client: ApiClient; dir: string }[] = [];
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      await r.client.close();
+      await r.sb.close();
+      rmSync(r.dir, { recursive: true, force: true });
+    }
+  });
+  const doc = (kind: string, spec: Record<string, unknown>): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+
+  it('moves spaces and collections under new and live parents in one apply; the next plan is empty', async () => {
+    const sb = await startSandbox();
+    const r = { sb, client: fastClient(sb), dir: tempDir('reparent') };
+    running.push(r);
+    const docs = [
+      doc('Collection', { title: 'Product docs' }),
+      doc('Collection', { title: 'Guides', parent: 'Product docs' }), // new, under a live parent
+      doc('Collection', { title: 'Deep', parent: 'Guides' }), // new, under a new parent
+      doc('Collection', { title: 'Internal', parent: 'Guides' }), // live, moved under a new parent
+      doc('Space', { title: 'Changelog', parent: 'Deep' }), // live top-level space into a new nested collection
+      doc('Space', { title: 'API Reference', parent: 'Internal' }), // live space into another live collection
+    ];
+    writeFileSync(join(r.dir, 'content.yaml'), docs.join('---\n'));
+    const { desired } = await loadManifests(r.dir, KINDS, { env: {} });
+    const { plan: first } = await computePlan(r.client, KINDS, desired);
+    expect(first.steps.map((s) => `${s.id} ${s.phase}:${s.wave}`)).toEqual([
+      'Collection/org-demo/Deep#create create:24',
+      'Collection/org-demo/Guides#create create:24',
+      'Collection/org-demo/Deep#parent create:25',
+      'Collection/org-demo/Internal#move update:24',
+      'Space/org-demo/API Reference#move update:26',
+      'Space/org-demo/Changelog#move update:26',
+    ]);
+    const report = await applyPlan(r.client, first);
+    expect(report.failed).toEqual([]);
+
+    const byTitle = new Map((await r.client.listAll<{ id: string; title: string; parent?: string }>('/orgs/org-demo/collections')).map((c) => [c.title, c]));
+    const id = (title: string): string => byTitle.get(title)!.id;
+    expect(byTitle.get('Guides')!.parent).toBe('col-product');
+    expect(byTitle.get('Deep')!.parent).toBe(id('Guides'));
+    expect(byTitle.get('Internal')!.parent).toBe(id('Guides'));
+    const spaceParent = async (sp: string) => (await r.client.get<{ parent?: string }>(`/spaces/${sp}`)).parent;
+    expect(await spaceParent('sp-changelog')).toBe(id('Deep'));
+    expect(await spaceParent('sp-api')).toBe('col-internal');
+
+    const next = (await computePlan(r.client, KINDS, desired)).plan;
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
   });
 });

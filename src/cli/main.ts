@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { applyCommand } from './commands/apply.js';
+import { DAEMON_SUMMARY, runDaemon } from './commands/daemon.js';
 import { exportCommand } from './commands/export.js';
 import { planCommand } from './commands/plan.js';
 import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, a
 
 const HELP_ENTRIES = [
   ...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })),
+  { name: 'daemon', summary: DAEMON_SUMMARY },
   { name: 'undo', summary: UNDO_SUMMARY },
   { name: 'sandbox', summary: SANDBOX_SUMMARY },
 ];
@@ -51,6 +53,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
   if (name === 'sandbox') return runSandbox(rest, io);
   if (name === 'undo') return runUndo(rest, io);
+  if (name === 'daemon') return runDaemon(rest, io);
 
   const spec = COMMANDS.find((c) => c.name === name);
   if (!spec) {

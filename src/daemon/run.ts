@@ -120,6 +120,10 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     if (!outcome.report) {
+      // Plan mode: say what drifted, not only how much (steps carry no secrets by design).
+      for (const step of outcome.plan.steps) {
+        log.info({ step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action, before: step.before, after: step.after }, 'drift');
+      }
       log.info({ ...counts, warnings: outcome.plan.warnings.length }, ctx.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done');
       return finish({ result: 'success', ...counts, apiOk: true });
     }

@@ -98,6 +98,10 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     const metrics = parsePrometheus((await t.get('/metrics')).text);
     expect(metrics.value('docops_drift', { kind: 'Team' })).toBe(1);
     expect(metrics.value('docops_drift', { kind: 'Members' })).toBe(0);
+    // The log says what drifted, field by field.
+    const drift = t.logs.filter((l) => l.msg === 'drift');
+    expect(drift).toHaveLength(1);
+    expect(drift[0]).toMatchObject({ kind: 'Team', action: 'update', before: { title: 'Helpdesk' }, after: { title: 'Support' } });
   });
 
   it('in apply mode, a cron tick reverts the drift', async () => {

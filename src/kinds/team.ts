@@ -83,22 +83,27 @@ export function teamMember(item: unknown): LiveTeamMember | undefined {
 }
 
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
-  const [teams, orgMembers] = await Promise.all([ctx.list(teamsPath(org)), ctx.list(membersPath(org))]);
+  // The org member list (one page per 1,000 members, read page after page) runs beside the team member
+  // lists: those need only the team list, and waiting for both first put every page on the critical path.
+  const orgMembersP = ctx.list(membersPath(org));
+  orgMembersP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+  const teams = await ctx.list(teamsPath(org));
   const objects = teams.map((t) => teamObject(org, t)).filter((o): o is LiveObject => o !== undefined);
-  const aux: TeamAux = { orgMembers: {} };
-  for (const m of orgMembers) {
-    const o = memberObject(org, m);
-    if (o) aux.orgMembers[o.key] = o.id;
-  }
   // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity).
   const { matched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
   const managed = [...matched].filter(([e]) => (e.spec as unknown as TeamSpec).members !== undefined);
-  await Promise.all(
-    managed.map(async ([, o]) => {
+  const [orgMembers] = await Promise.all([
+    orgMembersP,
+    ...managed.map(async ([, o]) => {
       const items = await ctx.list(`${teamsPath(org)}/${seg(o.id)}/members`);
       (o.fields as unknown as TeamFields).members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
     }),
-  );
+  ]);
+  const aux: TeamAux = { orgMembers: {} };
+  for (const m of orgMembers ?? []) {
+    const o = memberObject(org, m);
+    if (o) aux.orgMembers[o.key] = o.id;
+  }
   return { objects, aux: aux as unknown as Record<string, unknown> };
 }
 

@@ -137,6 +137,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
 function updateStep(org: string, entry: DesiredEntry, current: LiveObject, result: DiffResult): Step | undefined {
   const spec = entry.spec as unknown as MemberSpec;
   const have = current.fields as unknown as MemberFields;
+  // The common case on a large org: nothing differs. Decide that before building anything.
+  if (spec.role === have.role && (spec.sso === undefined || spec.sso === have.sso)) return undefined;
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   const path = `${membersPath(org)}/${seg(current.id)}`;

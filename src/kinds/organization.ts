@@ -1,9 +1,14 @@
 /**
  * Organization: the settings of an existing organization. One PATCH with only the changed fields; never
  * created or deleted. Key = the org id (so a second Organization document for one org is a duplicate).
+ * `defaultContent.site` may name a Site manifest by title: the kind is diffed after Site (`needs`), so the
+ * title resolves to the site's id, or to a ref to the step creating it (the PATCH then depends on that step;
+ * it runs in the update phase, after every create).
  */
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
+import { refSteps } from './collection.js';
 import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
 import { loadSchema } from './schema.js';
 
@@ -47,7 +52,25 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
   return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }] };
 }
 
-function diff(_ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+/**
+ * The spec with `defaultContent.site` resolved: a Site manifest title → the site id (or a ref to its create
+ * step); anything else is taken as a site id.
+ */
+function resolveSpec(ctx: DiffContext, org: string, spec: Record<string, unknown>): Record<string, unknown> {
+  const content = spec['defaultContent'];
+  if (!isRecord(content) || typeof content['site'] !== 'string') return spec;
+  const site = ctx.resolve('Site', org, content['site']) ?? content['site'];
+  return { ...spec, defaultContent: { ...content, site } };
+}
+
+/** A note when the written site is a title that resolved to another value. */
+function siteNote(written: unknown, siteId: string | undefined): string | undefined {
+  const title = isRecord(written) ? written['site'] : undefined;
+  if (siteId === undefined || typeof title !== 'string' || title === siteId) return undefined;
+  return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
+}
+
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
@@ -55,8 +78,14 @@ function diff(_ctx: DiffContext, org: string, desired: DesiredEntry[], live: Liv
       result.warnings.push({ kind: KIND, org, key: org, message: 'organization not found; it is never created by docops' });
       continue;
     }
-    const c = changedFields(entry.spec, current.fields, ORG_FIELDS, normalise);
+    const resolved = resolveSpec(ctx, org, entry.spec);
+    const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
     if (c.changed.length === 0) continue;
+    // The plan shows defaultContent as written (a site title), the request carries the id (or a ref).
+    const after = 'defaultContent' in c.after ? { ...c.after, defaultContent: entry.spec['defaultContent'] } : c.after;
+    const content = c.after['defaultContent'];
+    const siteId = isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
+    const note = siteNote(entry.spec['defaultContent'], siteId);
     result.steps.push(
       makeStep({
         id: stepId(KIND, org, org, 'update'),
@@ -67,9 +96,11 @@ function diff(_ctx: DiffContext, org: string, desired: DesiredEntry[], live: Liv
         key: org,
         wave: DEPTH,
         before: c.before,
-        after: c.after,
+        after,
         requests: [{ method: 'PATCH', path: orgPath(org), body: c.after }],
+        dependsOn: refSteps(siteId),
         entry,
+        ...(note !== undefined ? { note } : {}),
       }),
     );
   }
@@ -95,6 +126,8 @@ export const organizationKind: KindDefinition = {
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
   schema: loadSchema('organization'),
   depth: DEPTH,
+  // defaultContent may name a Site manifest by title: diff after Site so its id (or create ref) is registered.
+  needs: ['Site'],
   toDesired,
   fetch,
   diff,

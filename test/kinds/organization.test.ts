@@ -1,5 +1,15 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applyPlan } from '../../src/core/apply.js';
+import { orderSteps } from '../../src/core/order.js';
+import { ref } from '../../src/core/plan.js';
+import { computePlan, diffOrder } from '../../src/core/reconcile.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { organizationKind } from '../../src/kinds/organization.js';
+import { loadManifests } from '../../src/manifests/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { fastClient, tempDir } from '../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';
 
@@ -83,5 +93,67 @@ describe('Organization', () => {
     ]);
     const again = organizationKind.diff(fakeDiffContext(), ORG, desired(docs[0]!.spec), live);
     expect(again.steps).toEqual([]);
+  });
+});
+
+describe('Organization defaultContent by Site manifest title', () => {
+  const SITE_CREATE = 'Site/org-demo/Help Center#create';
+
+  it('is diffed after Site, whatever the depth', () => {
+    const order = diffOrder(KINDS).map((k) => k.kind);
+    expect(order.indexOf('Organization')).toBeGreaterThan(order.indexOf('Site'));
+  });
+
+  it('resolves a title to a site created in this plan: the PATCH carries its ref and depends on the create', async () => {
+    const ctx = fakeDiffContext({ registered: { 'Site|org-demo|Help Center': ref(SITE_CREATE) } });
+    const { result } = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'Help Center' } }), seedRoutes(), ctx);
+    expect(result.steps).toHaveLength(1);
+    const step = result.steps[0]!;
+    expect(step.phase).toBe('update');
+    expect(step.requests).toEqual([{ method: 'PATCH', path: `/orgs/${ORG}`, body: { defaultContent: { type: 'site', site: ref(SITE_CREATE) } } }]);
+    expect(step.dependsOn).toEqual([SITE_CREATE]);
+    expect(step.after).toEqual({ defaultContent: { type: 'site', site: 'Help Center' } });
+    expect(step.note).toBe('default content: site "Help Center", created in this plan');
+    // The create (create phase) runs in an earlier group than the Organization update (wave 0, update phase).
+    const create = { ...step, id: SITE_CREATE, kind: 'Site', phase: 'create' as const, wave: 30, dependsOn: [], requests: [] };
+    expect(orderSteps([step, create]).map((s) => s.id)).toEqual([SITE_CREATE, step.id]);
+  });
+
+  it('resolves a title to a live site id (no change when it is already the default), else takes the value as an id', async () => {
+    const routes = { ...seedRoutes(), [`/orgs/${ORG}`]: { ...(seedRoutes()[`/orgs/${ORG}`] as object), defaultContent: { type: 'site', site: 'site-7' } } };
+    const registered = { 'Site|org-demo|Help Center': 'site-7' };
+    const same = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'Help Center' } }), routes, fakeDiffContext({ registered }));
+    expect(same.result.steps).toEqual([]);
+    const byId = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'site-9' } }), routes, fakeDiffContext({ registered }));
+    expect(byId.result.steps.map((s) => [s.requests[0]!.body, s.dependsOn, s.note])).toEqual([[{ defaultContent: { type: 'site', site: 'site-9' } }, [], undefined]]);
+    const renamed = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'Other' } }), routes, fakeDiffContext({ registered: { 'Site|org-demo|Other': 'site-8' } }));
+    expect(renamed.result.steps.map((s) => [s.requests[0]!.body, s.before, s.after, s.note])).toEqual([
+      [{ defaultContent: { type: 'site', site: 'site-8' } }, { defaultContent: { type: 'site', site: 'site-7' } }, { defaultContent: { type: 'site', site: 'Other' } }, 'default content: site "Other" (site-8)'],
+    ]);
+  });
+
+  it('against the sandbox: a new site and the organization default content naming it converge in one apply', async () => {
+    const sb = await startSandbox();
+    const client = fastClient(sb);
+    const dir = tempDir('org-default');
+    try {
+      const doc = (kind: string, spec: object) => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
+      writeFileSync(join(dir, 'org.yaml'), [doc('Organization', { defaultContent: { type: 'site', site: 'Help Center' } }), doc('Site', { title: 'Help Center', spaces: ['Changelog'] })].join('---\n'));
+      const { desired: state } = await loadManifests(dir, KINDS, { env: {} });
+      const { plan: first } = await computePlan(client, KINDS, state);
+      expect(first.steps.map((s) => s.id)).toEqual([SITE_CREATE, 'SiteSpace/org-demo/Help Center/Changelog#create', 'Organization/org-demo/org-demo#update']);
+      expect(first.steps[2]!.dependsOn).toEqual([SITE_CREATE]);
+      const report = await applyPlan(client, first);
+      expect(report.failed).toEqual([]);
+      const siteId = report.outputs[SITE_CREATE]?.['id'];
+      expect(siteId).toMatch(/./);
+      expect((await client.get<Record<string, unknown>>(`/orgs/${ORG}`))['defaultContent']).toEqual({ type: 'site', site: siteId });
+      const next = (await computePlan(client, KINDS, state)).plan;
+      expect(next.steps).toEqual([]);
+    } finally {
+      await client.close();
+      await sb.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

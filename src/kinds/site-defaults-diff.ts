@@ -122,7 +122,7 @@ function predictedDefaultSiteSpace(scope: SiteScope, nav: Nav, container: string
   const fixed = sectionDefaults.get(sectionId);
   if (fixed !== undefined) return fixed;
   const section = nav.sections.find((s) => s.id === sectionId);
-  if (!section?.live) return list[0]?.id; // a new section: its first site space
+  if (!section?.live) return (list.find((x) => x.withSection) ?? list[0])?.id; // a new section: the site space its POST made
   const current = scope.live.siteSpaces.find((x) => x.section === sectionId && x.default);
   return current && !nav.leaving.has(current.id) ? current.id : undefined;
 }

@@ -21,7 +21,7 @@ export function predictLayout(scope: SiteScope, nav: Nav, groups: GroupNav): Lay
   layout.appendConcurrent(TOP, nav.createdSections);
   for (const s of nav.sections) {
     if (s.live) continue;
-    const first = nav.containers.get(inSection(s.id))?.[0];
+    const first = nav.containers.get(inSection(s.id))?.find((x) => x.withSection);
     if (first) layout.append(inSection(s.id), first.id);
   }
   for (const [container, created] of nav.createdSiteSpaces) layout.appendConcurrent(container, created);

@@ -4,6 +4,13 @@
  * it), update changed fields, pair a space that leaves one section for another into a move (done by the
  * reorder step), and prune what the manifest no longer lists. The result (`Nav`) tells the group, order and
  * default parts which ids and refs stand for what.
+ *
+ * Root site spaces and a site's first section: the server moves a site's root site spaces into the first
+ * section created (contract). When the plan adds sections to a site that has root site spaces, each root site
+ * space the manifest lists in a section is taken over (not created again): the reorder step moves it next to
+ * the site spaces of its section, wherever the server put it. Its section is created with a space that is not
+ * a root one when it has one. Root site spaces listed nowhere stay in that first section (unmanaged, or deleted
+ * under prune). The plan warns about it.
  */
 import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, seg, stepId } from './common.js';
@@ -18,6 +25,8 @@ export interface NavSection {
   id: string;
   live?: LiveSection;
   spec: SectionSpec;
+  /** For a section created by this plan: the site space its POST creates. */
+  posted?: SiteSpaceSpec;
 }
 
 export interface NavSiteSpace {
@@ -29,6 +38,8 @@ export interface NavSiteSpace {
   /** A live site space that comes from another section (moved by the reorder step). */
   incoming: boolean;
   isNew: boolean;
+  /** Created by its section's POST (the section's first, and default, site space). */
+  withSection?: boolean;
 }
 
 export interface Nav {
@@ -44,9 +55,13 @@ export interface Nav {
   prunedSections: Set<string>;
   /** Live site spaces leaving their section (moved elsewhere or deleted). */
   leaving: Set<string>;
+  /** Desired site spaces of new sections that take over a live root site space (see the file comment). */
+  rootClaims: Map<SiteSpaceSpec, LiveSiteSpace>;
 }
 
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
+
+type Resolve = (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[];
 
 /** `path`, `path-2`, … the first not in `taken`. */
 function uniquePath(wanted: string, taken: ReadonlySet<string>): string {
@@ -56,7 +71,7 @@ function uniquePath(wanted: string, taken: ReadonlySet<string>): string {
 
 export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
-  const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set() };
+  const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set(), rootClaims: new Map() };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
   // Each reference is resolved (and warned about) once, though sections and site spaces both ask.
   const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
@@ -82,6 +97,8 @@ export function diffSections(scope: SiteScope): Nav {
     if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
   }
 
+  const roots = live.sections.length === 0 && spec.sections ? live.siteSpaces.filter((x) => x.section === null) : [];
+  claimRoots(nav, roots, spec.sections ?? [], resolved);
   for (const d of spec.sections ?? []) {
     const l = liveByPath.get(d.path);
     const spaces = resolved(d.spaces);
@@ -90,18 +107,42 @@ export function diffSections(scope: SiteScope): Nav {
       updateSection(scope, d, l);
       continue;
     }
-    const first = spaces[0];
+    // POST the section with a space that is not a root one taken over (that one would appear twice).
+    const first = spaces.find((x) => !nav.rootClaims.has(x.s)) ?? spaces[0];
     if (!first) {
       warn(scope, sectionKey(scope.title, d.path), `section "${d.path}" has no space that exists; not created`);
       continue;
     }
+    nav.rootClaims.delete(first.s);
     const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1);
-    nav.sections.push({ path: d.path, id: created, spec: d });
+    nav.sections.push({ path: d.path, id: created, spec: d, posted: first.s });
     nav.createdSections.push(created);
   }
   if (spec.sections) pruneSections(scope, nav);
-  siteSpaces(scope, nav, resolved);
+  const unclaimed = nav.createdSections.length > 0 ? roots.filter((x) => ![...nav.rootClaims.values()].includes(x)) : [];
+  if (nav.createdSections.length > 0 && roots.length > 0) warnRootsMove(scope, roots, unclaimed);
+  siteSpaces(scope, nav, resolved, unclaimed);
   return nav;
+}
+
+/** Root site spaces the desired sections list, matched by space in manifest order (each root once). */
+function claimRoots(nav: Nav, roots: readonly LiveSiteSpace[], sections: readonly SectionSpec[], resolved: Resolve): void {
+  const free = [...roots];
+  for (const d of sections) {
+    for (const { s, t } of resolved(d.spaces)) {
+      const i = free.findIndex((x) => x.spaceId === t.id);
+      if (i < 0) continue;
+      nav.rootClaims.set(s, free[i]!);
+      free.splice(i, 1);
+    }
+  }
+}
+
+function warnRootsMove(scope: SiteScope, roots: readonly LiveSiteSpace[], unclaimed: readonly LiveSiteSpace[]): void {
+  const names = (list: readonly LiveSiteSpace[]): string => list.map((x) => `"${x.spaceTitle}"`).join(', ');
+  let message = `the site has root site spaces (${names(roots)}): the first section this plan creates receives them (API rule), then each is moved to the section that lists it`;
+  if (unclaimed.length > 0) message += `; not listed in any section: ${names(unclaimed)} (${scope.prune ? 'deleted' : 'left in that section, unmanaged'})`;
+  warn(scope, scope.title, message);
 }
 
 function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
@@ -182,24 +223,22 @@ function pruneSections(scope: SiteScope, nav: Nav): void {
   }
 }
 
-type Resolve = (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[];
-
 /** Site spaces of every desired section (or of the root), including cross-section moves and prunes. */
-function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve): void {
+function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
   const { live } = scope;
   const sectionPathById = new Map(live.sections.map((s) => [s.id, s.path]));
-  const managed: { container: string; sectionPath: string | null; liveSection?: string; specs: SiteSpaceSpec[]; skipFirst: boolean }[] = [];
-  for (const s of nav.sections) managed.push({ container: inSection(s.id), sectionPath: s.path, ...(s.live ? { liveSection: s.live.id } : {}), specs: s.spec.spaces, skipFirst: !s.live });
-  if (scope.spec.spaces) managed.push({ container: ROOT, sectionPath: null, specs: scope.spec.spaces, skipFirst: false });
+  const managed: { container: string; sectionPath: string | null; liveSection?: string; specs: SiteSpaceSpec[]; posted?: SiteSpaceSpec }[] = [];
+  for (const s of nav.sections) managed.push({ container: inSection(s.id), sectionPath: s.path, ...(s.live ? { liveSection: s.live.id } : {}), specs: s.spec.spaces, ...(s.posted ? { posted: s.posted } : {}) });
+  if (scope.spec.spaces) managed.push({ container: ROOT, sectionPath: null, specs: scope.spec.spaces });
 
   const liveIn = (sectionId: string | null): LiveSiteSpace[] => live.siteSpaces.filter((x) => x.section === sectionId);
   const matchedLive = new Set<string>();
   const plans = managed.map((m) => {
     const here = m.sectionPath === null ? liveIn(null) : m.liveSection ? liveIn(m.liveSection) : [];
-    const items = resolved(m.specs).map((r, i) => {
-      const hit = m.sectionPath === null || m.liveSection ? here.find((x) => x.spaceId === r.t.id && !matchedLive.has(x.id)) : undefined;
+    const items = resolved(m.specs).map((r) => {
+      const hit = m.sectionPath === null || m.liveSection ? here.find((x) => x.spaceId === r.t.id && !matchedLive.has(x.id)) : nav.rootClaims.get(r.s);
       if (hit) matchedLive.add(hit.id);
-      return { ...r, hit, first: m.skipFirst && i === 0 };
+      return { ...r, hit, first: r.s === m.posted };
     });
     return { m, items, here };
   });
@@ -215,7 +254,7 @@ function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve): void {
       const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
       const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
       if (first) {
-        list.push({ id: ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace'), name, spaceId: t.id, incoming: false, isNew: true });
+        list.push({ id: ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace'), name, spaceId: t.id, incoming: false, isNew: true, withSection: true });
         continue;
       }
       const moved = hit ? undefined : candidates.find((x) => x.spaceId === t.id && m.sectionPath !== null);
@@ -225,8 +264,10 @@ function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve): void {
           candidates.splice(candidates.indexOf(moved), 1);
           nav.leaving.add(moved.id);
         }
-        updateSiteSpace(scope, key, s, current, moved ? `moves from section "${sectionPathById.get(moved.section!) ?? moved.section}"` : undefined);
-        list.push({ id: current.id, name, spaceId: t.id, incoming: moved !== undefined, isNew: false });
+        const fromRoot = current.section === null && m.sectionPath !== null;
+        const note = moved ? `moves from section "${sectionPathById.get(moved.section!) ?? moved.section}"` : fromRoot ? 'moves from the root into its section' : undefined;
+        updateSiteSpace(scope, key, s, current, note);
+        list.push({ id: current.id, name, spaceId: t.id, incoming: moved !== undefined || fromRoot, isNew: false });
         continue;
       }
       const id = createSiteSpace(scope, key, s, t, m.container === ROOT ? undefined : m.container.slice('section:'.length), siblingSlugs);
@@ -236,7 +277,7 @@ function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve): void {
     nav.containers.set(m.container, list);
     nav.createdSiteSpaces.set(m.container, created);
   }
-  pruneSiteSpaces(scope, nav, plans.flatMap((p) => p.here), matchedLive, candidates);
+  pruneSiteSpaces(scope, nav, plans.flatMap((p) => p.here), matchedLive, [...candidates, ...unclaimedRoots]);
 }
 
 function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, note?: string): void {

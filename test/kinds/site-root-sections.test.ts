@@ -1,0 +1,130 @@
+/**
+ * A site with root site spaces gets its first sections (against the sandbox): the server moves the root site
+ * spaces into the first section created, so the plan warns, takes over the root site spaces the manifest lists
+ * (same ids, no duplicates) and moves them to their sections; one apply converges and the next plan is empty.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/types.js';
+import { applyPlan } from '../../src/core/apply.js';
+import { computePlan } from '../../src/core/reconcile.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { loadManifests } from '../../src/manifests/index.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { fastClient, tempDir } from '../helpers/pipeline.js';
+
+const running: { sb: RunningSandbox; client: ApiClient; dir: string }[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) {
+    await r.client.close();
+    await r.sb.close();
+    rmSync(r.dir, { recursive: true, force: true });
+  }
+});
+
+interface SiteSpaceItem {
+  id: string;
+  section?: string;
+  space: { title: string };
+}
+
+async function start() {
+  const sb = await startSandbox();
+  const r = { sb, client: fastClient(sb), dir: tempDir('site-roots') };
+  running.push(r);
+  return r;
+}
+
+async function load(r: Awaited<ReturnType<typeof start>>, spec: object, prune = false) {
+  writeFileSync(join(r.dir, 'site.yaml'), `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\n${prune ? 'prune: true\n' : ''}spec: ${JSON.stringify(spec)}\n`);
+  return (await loadManifests(r.dir, KINDS, { env: {} })).desired;
+}
+
+/** A site with three root site spaces; returns the site id and the root site-space ids by space title. */
+async function siteWithRoots(r: Awaited<ReturnType<typeof start>>) {
+  const desired = await load(r, { title: 'Docs', spaces: ['Getting Started', 'Changelog', 'API Reference'] });
+  expect((await applyPlan(r.client, (await computePlan(r.client, KINDS, desired)).plan)).failed).toEqual([]);
+  const site = (await r.client.listAll<{ id: string; title: string }>('/orgs/org-demo/sites')).find((s) => s.title === 'Docs')!;
+  const roots = await r.client.listAll<SiteSpaceItem>(`/orgs/org-demo/sites/${site.id}/site-spaces`);
+  return { site: site.id, rootIds: new Map(roots.map((x) => [x.space.title, x.id])) };
+}
+
+const SECTIONS = {
+  title: 'Docs',
+  sections: [
+    { path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Runbooks'] },
+    { path: 'api', title: 'API', spaces: ['Runbooks', 'API Reference'] },
+  ],
+};
+
+/** Section path → space titles in navigation order. */
+async function layout(client: ApiClient, site: string): Promise<{ bySection: Record<string, string[]>; items: SiteSpaceItem[] }> {
+  const sections = await client.listAll<{ id: string; path: string }>(`/orgs/org-demo/sites/${site}/sections`);
+  const items = await client.listAll<SiteSpaceItem>(`/orgs/org-demo/sites/${site}/site-spaces`);
+  const bySection: Record<string, string[]> = {};
+  for (const s of sections) bySection[s.path] = items.filter((x) => x.section === s.id).map((x) => x.space.title);
+  return { bySection, items };
+}
+
+describe('Site: first sections of a site with root site spaces (sandbox)', () => {
+  it('warns, keeps the listed root site spaces (no duplicates), leaves the unlisted one unmanaged, and converges', async () => {
+    const r = await start();
+    const { site, rootIds } = await siteWithRoots(r);
+    const desired = await load(r, SECTIONS);
+    const { plan } = await computePlan(r.client, KINDS, desired);
+    expect(plan.warnings.map((w) => w.message)).toEqual([
+      'the site has root site spaces ("Getting Started", "Changelog", "API Reference"): the first section this plan creates receives them (API rule), then each is moved to the section that lists it; not listed in any section: "Changelog" (left in that section, unmanaged)',
+    ]);
+    // Each section is created with a space that is not a root one; no site space is created for a root one.
+    expect(plan.steps.filter((s) => s.action === 'create').map((s) => [s.id, s.requests[0]!.body])).toEqual([
+      ['SiteSection/org-demo/Docs/api#create', { spaceId: 'sp-runbooks', title: 'API' }],
+      ['SiteSection/org-demo/Docs/guides#create', { spaceId: 'sp-runbooks', title: 'Guides' }],
+    ]);
+    expect((await applyPlan(r.client, plan)).failed).toEqual([]);
+
+    const after = await layout(r.client, site);
+    // Changelog stays in whichever section the server created first; the listed spaces are in manifest order.
+    const listed = (path: string) => after.bySection[path]!.filter((t) => t !== 'Changelog');
+    expect(listed('guides')).toEqual(['Getting Started', 'Runbooks']);
+    expect(listed('api')).toEqual(['Runbooks', 'API Reference']);
+    expect([...after.bySection['guides']!, ...after.bySection['api']!].filter((t) => t === 'Changelog')).toHaveLength(1);
+    const idOf = (title: string, section: string) => after.items.find((x) => x.space.title === title && x.section === section)?.id;
+    const sections = await r.client.listAll<{ id: string; path: string }>(`/orgs/org-demo/sites/${site}/sections`);
+    const sid = (path: string) => sections.find((s) => s.path === path)!.id;
+    expect(idOf('Getting Started', sid('guides'))).toBe(rootIds.get('Getting Started'));
+    expect(idOf('API Reference', sid('api'))).toBe(rootIds.get('API Reference'));
+
+    const next = (await computePlan(r.client, KINDS, desired)).plan;
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
+    expect(next.unmanaged.map((u) => [u.kind, u.id])).toEqual([['SiteSpace', rootIds.get('Changelog')]]);
+  });
+
+  it('under prune deletes the unlisted root site space after it moved; the next plan is empty', async () => {
+    const r = await start();
+    const { site } = await siteWithRoots(r);
+    const desired = await load(r, SECTIONS, true);
+    const { plan } = await computePlan(r.client, KINDS, desired);
+    expect(plan.warnings.map((w) => w.message)[0]).toMatch(/not listed in any section: "Changelog" \(deleted\)$/);
+    expect(plan.steps.filter((s) => s.phase === 'prune').map((s) => s.id)).toEqual(['SiteSpace/org-demo/Docs/Changelog#delete']);
+    expect((await applyPlan(r.client, plan)).failed).toEqual([]);
+    expect((await layout(r.client, site)).bySection).toEqual({ guides: ['Getting Started', 'Runbooks'], api: ['Runbooks', 'API Reference'] });
+    const next = (await computePlan(r.client, KINDS, desired)).plan;
+    expect(next.steps).toEqual([]);
+    expect(next.unmanaged).toEqual([]);
+  });
+
+  it('one new section listing every root space: nothing is created twice', async () => {
+    const r = await start();
+    const { site, rootIds } = await siteWithRoots(r);
+    const desired = await load(r, { title: 'Docs', sections: [{ path: 'docs', title: 'Docs', spaces: ['Runbooks', 'API Reference', 'Getting Started', 'Changelog'] }] });
+    const { plan } = await computePlan(r.client, KINDS, desired);
+    expect(plan.steps.filter((s) => s.kind === 'SiteSpace')).toEqual([]);
+    expect((await applyPlan(r.client, plan)).failed).toEqual([]);
+    const after = await layout(r.client, site);
+    expect(after.bySection).toEqual({ docs: ['Runbooks', 'API Reference', 'Getting Started', 'Changelog'] });
+    expect(after.items.filter((x) => x.space.title !== 'Runbooks').map((x) => x.id).sort()).toEqual([...rootIds.values()].sort());
+    expect((await computePlan(r.client, KINDS, desired)).plan.steps).toEqual([]);
+  });
+});

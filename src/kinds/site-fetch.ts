@@ -140,7 +140,8 @@ export function childObjects(org: string, siteTitle: string, s: SiteStructure): 
 
 export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const specs = desired.map((e) => e.spec as unknown as SiteSpec);
-  const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined);
+  // Written site spaces (even an empty list, as export's probe writes them) need the spaces to name them.
+  const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined || s.sections !== undefined || s.spaces !== undefined);
   const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
   const sites = items.map((s) => siteObject(org, s)).filter(defined);
   const aux: SiteAux = { structures: {}, spaces: spaces.filter(isRecord).map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })) };

@@ -1,13 +1,15 @@
 /**
  * Site: a published docs site with its navigation (sections, section groups, site spaces), share links and
  * adaptive schema, identity by title or pinned id. The manifest side is in site-desired.ts, fetching in
- * site-fetch.ts, the diff in site-diff.ts and the files it names. Sub-objects are LiveObjects of the kinds
- * SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed `<site title>/<path|title|name>`.
+ * site-fetch.ts, the diff in site-diff.ts and the files it names, export in site-export.ts. Sub-objects are
+ * LiveObjects of the kinds SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed
+ * `<site title>/<path|title|name>`.
  */
 import type { KindDefinition } from '../core/kind.js';
 import { loadSchema } from './schema.js';
 import { crossValidate, toDesired } from './site-desired.js';
 import { diffSites } from './site-diff.js';
+import { exportSites } from './site-export.js';
 import { fetchSites } from './site-fetch.js';
 import { SITE_DEPTH, SITE_KIND } from './site-model.js';
 
@@ -21,4 +23,5 @@ export const siteKind: KindDefinition = {
   crossValidate,
   fetch: fetchSites,
   diff: diffSites,
+  export: exportSites,
 };

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: the benchmarks of issue 8 on the default sizes. Prints the table and writes
+ * bench/results/latest.json and latest.md (relative to the working directory, the package root under npm).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KINDS } from '../kinds/index.js';
+import { DEFAULT_CONFIG } from './config.js';
+import { measureCpuInChild } from './cpu.js';
+import { runBench } from './harness.js';
+import { markdownTable } from './report.js';
+import { startInChild } from './sandbox-env.js';
+
+const result = await runBench(DEFAULT_CONFIG, {
+  kinds: KINDS,
+  startSandbox: startInChild,
+  measureCpu: measureCpuInChild,
+  log: (line) => process.stderr.write(`bench: ${line}\n`),
+});
+const table = markdownTable(result);
+const out = join(process.cwd(), 'bench', 'results');
+await mkdir(out, { recursive: true });
+await writeFile(join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');
+await writeFile(join(out, 'latest.md'), table);
+process.stdout.write(table);

@@ -1,0 +1,14 @@
+/** Child-process entry of sandbox-env.ts: start a filled sandbox, report its address, stop on "close". */
+import { startInProcess, type SandboxRequest } from './sandbox-env.js';
+
+const req = JSON.parse(process.argv[2] ?? '{}') as SandboxRequest;
+const sb = await startInProcess(req);
+process.send?.({ url: sb.url, origin: sb.origin, token: sb.token });
+const stop = async (): Promise<void> => {
+  await sb.close();
+  process.exit(0);
+};
+process.on('message', (m) => {
+  if (m === 'close') void stop();
+});
+process.on('disconnect', () => void stop());

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchConfig } from '../../src/bench/config.js';
+import { measureCpu } from '../../src/bench/cpu.js';
+import { runBench } from '../../src/bench/harness.js';
+import { markdownTable } from '../../src/bench/report.js';
+import { startInProcess } from '../../src/bench/sandbox-env.js';
+import { KINDS } from '../../src/kinds/index.js';
+
+const tiny: BenchConfig = {
+  sizes: { members: 40, teams: 5, teamMemberships: 30, translations: 2, spaces: 8, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
+  cpuSizes: { members: 50, teams: 4, teamMemberships: 24, translations: 1, spaces: 6, sites: 1, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 1 },
+  changes: { roleChanges: 6, teamsChanged: 2, changesPerTeam: 3, newTeams: 2 },
+  latencyMs: 1,
+  concurrency: 4,
+  planRuns: 1,
+};
+
+describe('bench harness on a tiny organization', () => {
+  it('plans a no-op at the lower bound of requests, applies every change and converges', async () => {
+    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS) });
+    // Only explanations of missed timing targets (never anomalies such as a non-empty plan or failed steps).
+    expect(r.notes.filter((n) => !/^(wall ratios|validate \+ diff CPU)/.test(n))).toEqual([]);
+    expect(r.plan.steps).toBe(0);
+    expect(r.plan.requests).toBe(r.plan.lowerBound);
+    expect(r.requestsRatio).toBe(1);
+    // 6 role changes (6 steps) + 2 teams changed (one bulk request each) + 2 new teams.
+    expect(r.apply.changes).toBe(6 + 2 * 3 + 2);
+    expect(r.apply.plannedRequests).toBe(6 + 2 + 2);
+    expect(r.apply.sentRequests).toBe(r.apply.plannedRequests);
+    expect(r.apply.replanSteps).toBe(0);
+    expect(r.cpu.steps).toBe(0);
+    expect(r.refreshBaselineRequests).toBeGreaterThan(r.plan.requests);
+    for (const key of ['requestsRatio', 'planWallRatio', 'diffCpuMs', 'peakRssMb', 'applyWallRatio', 'refreshBaselineRequests'] as const) {
+      expect(Number.isFinite(r[key])).toBe(true);
+    }
+    const table = markdownTable(r);
+    expect(table).toContain(`| Requests, no-op plan ÷ lower bound | ${r.plan.requests} ÷ ${r.plan.lowerBound} | 1.00 |`);
+    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(7);
+  }, 60_000);
+});

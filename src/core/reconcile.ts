@@ -84,17 +84,23 @@ export async function fetchLive(client: ApiClient, kinds: readonly KindDefinitio
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
 export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const prune = pruneResolver(desired, options.prune);
-  const ids = new Map<string, string>();
-  const idKey = (kind: string, org: string, key: string) => `${kind}\u0000${org}\u0000${key}`;
+  const ids = new IdIndex();
   for (const state of live.values()) {
-    for (const o of state.objects) if (!ids.has(idKey(o.kind, o.org, o.key))) ids.set(idKey(o.kind, o.org, o.key), o.id);
+    let last: LiveKindState['objects'][number] | undefined;
+    let keys: Map<string, string> | undefined;
+    for (const o of state.objects) {
+      // Objects of one state mostly share kind and org: reuse the inner map instead of looking it up again.
+      if (!keys || o.kind !== last!.kind || o.org !== last!.org) keys = ids.keys(o.kind, o.org);
+      last = o;
+      if (!keys.has(o.key)) keys.set(o.key, o.id);
+    }
   }
   const diffOptions: DiffOptions = { invite: options.invite === true };
   const ctx: DiffContext = {
     prune,
     options: diffOptions,
-    resolve: (kind, org, key) => ids.get(idKey(kind, org, key)),
-    register: (kind, org, key, idOrRef) => void ids.set(idKey(kind, org, key), idOrRef),
+    resolve: (kind, org, key) => ids.find(kind, org)?.get(key),
+    register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
     live: (kind, org) => live.get(liveKey(kind, org)),
   };
   const plan = emptyPlan();
@@ -107,6 +113,26 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   }
   plan.steps = orderSteps(plan.steps);
   return plan;
+}
+
+/**
+ * Ids by kind, then org, then key. Nested maps rather than one map keyed by joined strings: on 100,000 live
+ * objects building the joined keys (and hashing them) cost ~150 ms of a plan's diff.
+ */
+class IdIndex {
+  private readonly byKind = new Map<string, Map<string, Map<string, string>>>();
+
+  find(kind: string, org: string): Map<string, string> | undefined {
+    return this.byKind.get(kind)?.get(org);
+  }
+
+  keys(kind: string, org: string): Map<string, string> {
+    let byOrg = this.byKind.get(kind);
+    if (!byOrg) this.byKind.set(kind, (byOrg = new Map()));
+    let keys = byOrg.get(org);
+    if (!keys) byOrg.set(org, (keys = new Map()));
+    return keys;
+  }
 }
 
 export async function computePlan(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<PlanResult> {

@@ -26,7 +26,10 @@ function ajvFor(schema: object): AnyAjv {
   if (!ajv) {
     // strict off: schemas carry editor-only keywords (markdownDescription, …). addUsedSchema off: several
     // schema objects may share an $id (e.g. in tests) without clashing in ajv's registry.
-    const opts = { allErrors: true, strict: false, addUsedSchema: false };
+    // validateSchema and code.optimize off: every plan compiles the kind schemas cold, and checking them
+    // against the meta-schema (which ajv compiles first) plus the codegen optimisation pass were ~60 of
+    // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
+    const opts = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, code: { optimize: false } };
     ajv = which === '2020' ? new Ajv2020(opts) : which === '2019' ? new Ajv2019(opts) : new Ajv(opts);
     addFormats(ajv as Ajv);
     instances.set(which, ajv);

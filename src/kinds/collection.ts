@@ -10,7 +10,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKeys } from './common.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -176,30 +176,18 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   }
 
   const depthOf = liveDepths(live.objects);
-  const keys = uniqueLiveKeys(unmatched);
-  for (const o of unmatched) {
-    const key = keys.get(o) ?? o.key;
-    if (!ctx.prune(COLLECTION_KIND, org)) {
-      result.unmanaged.push({ kind: COLLECTION_KIND, org, key, id: o.id });
-      continue;
-    }
-    result.steps.push(
-      makeStep({
-        id: stepId(COLLECTION_KIND, org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: COLLECTION_KIND,
-        org,
-        key,
-        // Nested ones first (deletes run in descending wave); deeper levels share the nested wave.
-        wave: COLLECTION_DEPTH + Math.min(depthOf.get(o.id) ?? 0, 1),
-        before: { title: o.key },
-        after: null,
-        requests: [{ method: 'DELETE', path: onePath(o.id) }],
-        note: 'also deletes the spaces inside it',
-      }),
-    );
-  }
+  unmatchedLive(result, {
+    kind: COLLECTION_KIND,
+    org,
+    prune: ctx.prune(COLLECTION_KIND, org),
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    // Nested ones first (deletes run in descending wave); deeper levels share the nested wave.
+    wave: (o) => COLLECTION_DEPTH + Math.min(depthOf.get(o.id) ?? 0, 1),
+    path: (o) => onePath(o.id),
+    before: (o) => ({ title: o.key }),
+    note: 'also deletes the spaces inside it',
+  });
   return result;
 }
 

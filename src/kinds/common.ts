@@ -3,7 +3,7 @@
  * exported manifest documents. Nothing here knows about a particular kind.
  */
 import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffResult, LiveObject } from '../core/kind.js';
 import { isRef, type Action, type Phase, type RequestSpec, type Step } from '../core/plan.js';
 
 export const API_VERSION = 'docops/v1';
@@ -133,6 +133,57 @@ export function uniqueLiveKeys(objects: readonly LiveObject[]): Map<LiveObject, 
   const count = new Map<string, number>();
   for (const o of objects) count.set(o.key, (count.get(o.key) ?? 0) + 1);
   return new Map(objects.map((o) => [o, (count.get(o.key) ?? 0) > 1 ? `${o.key} (${o.id})` : o.key]));
+}
+
+/** `uniqueLiveKeys` as a lookup: the unique key of each of `objects`. */
+export function uniqueLiveKey(objects: readonly LiveObject[]): (o: LiveObject) => string {
+  const keys = uniqueLiveKeys(objects);
+  return (o) => keys.get(o) ?? o.key;
+}
+
+/** How a kind treats the live objects no manifest matched (see `unmatchedLive`). */
+export interface UnmatchedLive<T extends { id: string }> {
+  kind: string;
+  org: string;
+  /** ctx.prune(kind, org), or the owning kind's setting for objects inside another (site children). */
+  prune: boolean;
+  objects: readonly T[];
+  /** Key of the unmanaged entry and of the delete step (unique among `objects`). */
+  key: (o: T) => string;
+  wave: (o: T) => number;
+  /** Path of the DELETE request. */
+  path: (o: T) => string;
+  before: (o: T) => Record<string, unknown>;
+  note?: string;
+}
+
+/**
+ * Live objects no manifest matched: listed as unmanaged, or, when pruning, one prune-phase delete step each
+ * (id `…#delete`, one DELETE request), in the order of `objects`.
+ */
+export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: UnmatchedLive<T>): void {
+  for (const o of u.objects) {
+    const key = u.key(o);
+    if (!u.prune) {
+      result.unmanaged.push({ kind: u.kind, org: u.org, key, id: o.id });
+      continue;
+    }
+    result.steps.push(
+      makeStep({
+        id: stepId(u.kind, u.org, key, 'delete'),
+        action: 'delete',
+        phase: 'prune',
+        kind: u.kind,
+        org: u.org,
+        key,
+        wave: u.wave(o),
+        before: u.before(o),
+        after: null,
+        requests: [{ method: 'DELETE', path: u.path(o) }],
+        ...(u.note !== undefined ? { note: u.note } : {}),
+      }),
+    );
+  }
 }
 
 /** Entries of one organisation. */

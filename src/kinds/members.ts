@@ -9,7 +9,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId } from './common.js';
+import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
 import { memberGuards } from './members-guard.js';
 import { loadSchema } from './schema.js';
 
@@ -107,29 +107,18 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     if (entries) result.steps.push(inviteStep(org, sso, entries));
   }
 
-  for (const o of live.objects) {
-    if (wanted.has(o.key)) continue;
-    if (!ctx.prune(KIND, org)) {
-      result.unmanaged.push({ kind: KIND, org, key: o.key, id: o.id });
-      continue;
-    }
-    const f = o.fields as unknown as MemberFields;
-    result.steps.push(
-      makeStep({
-        id: stepId(KIND, org, o.key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: KIND,
-        org,
-        key: o.key,
-        wave: DEPTH,
-        before: { role: f.role },
-        after: null,
-        requests: [{ method: 'DELETE', path: `${membersPath(org)}/${seg(o.id)}` }],
-        note: 'remove from the organization',
-      }),
-    );
-  }
+  // Keys are lower-cased e-mails, unique already.
+  unmatchedLive(result, {
+    kind: KIND,
+    org,
+    prune: ctx.prune(KIND, org),
+    objects: live.objects.filter((o) => !wanted.has(o.key)),
+    key: (o) => o.key,
+    wave: () => DEPTH,
+    path: (o) => `${membersPath(org)}/${seg(o.id)}`,
+    before: (o) => ({ role: (o.fields as unknown as MemberFields).role }),
+    note: 'remove from the organization',
+  });
   return result;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, makeStep, pick, sameValue, seg, stepId, uniqueLiveKeys } from './common.js';
+import { changedFields, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
@@ -55,29 +55,17 @@ export function diffSites(ctx: DiffContext, org: string, desired: DesiredEntry[]
     diffOrder(scope, nav, groups);
   }
 
-  const keys = uniqueLiveKeys(unmatched);
-  for (const o of unmatched) {
-    const key = keys.get(o) ?? o.key;
-    if (!prune) {
-      result.unmanaged.push({ kind: SITE_KIND, org, key, id: o.id });
-      continue;
-    }
-    result.steps.push(
-      makeStep({
-        id: stepId(SITE_KIND, org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: SITE_KIND,
-        org,
-        key,
-        wave: WAVE.pruneSite,
-        before: { title: o.key },
-        after: null,
-        requests: [{ method: 'DELETE', path: sitePath(org, o.id) }],
-        note: 'with its sections, site spaces and share links',
-      }),
-    );
-  }
+  unmatchedLive(result, {
+    kind: SITE_KIND,
+    org,
+    prune,
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    wave: () => WAVE.pruneSite,
+    path: (o) => sitePath(org, o.id),
+    before: (o) => ({ title: o.key }),
+    note: 'with its sections, site spaces and share links',
+  });
   return result;
 }
 

@@ -5,7 +5,7 @@
  * joining so a section switching groups is never in two places.
  */
 import { ref } from '../core/plan.js';
-import { seg } from './common.js';
+import { seg, unmatchedLive } from './common.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './site-model.js';
 import { base, push, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
@@ -145,24 +145,15 @@ function membershipSteps(scope: SiteScope, nav: Nav, out: GroupNav): void {
 
 function pruneGroups(scope: SiteScope): void {
   const wanted = new Set((scope.spec.sectionGroups ?? []).map((g) => g.title));
-  for (const g of scope.live.groups) {
-    if (wanted.has(g.title)) continue;
-    const key = groupKey(scope.liveTitle, g.title);
-    if (!scope.prune) {
-      scope.result.unmanaged.push({ kind: GROUP_KIND, org: scope.org, key, id: g.id });
-      continue;
-    }
-    push(scope, {
-      kind: GROUP_KIND,
-      key,
-      suffix: 'delete',
-      action: 'delete',
-      phase: 'prune',
-      wave: WAVE.pruneGroup,
-      before: { title: g.title, icon: g.icon },
-      after: null,
-      requests: [{ method: 'DELETE', path: `${base(scope)}/section-groups/${seg(g.id)}` }],
-      note: 'its sections return to the top level',
-    });
-  }
+  unmatchedLive(scope.result, {
+    kind: GROUP_KIND,
+    org: scope.org,
+    prune: scope.prune,
+    objects: scope.live.groups.filter((g) => !wanted.has(g.title)),
+    key: (g) => groupKey(scope.liveTitle, g.title),
+    wave: () => WAVE.pruneGroup,
+    path: (g) => `${base(scope)}/section-groups/${seg(g.id)}`,
+    before: (g) => ({ title: g.title, icon: g.icon }),
+    note: 'its sections return to the top level',
+  });
 }

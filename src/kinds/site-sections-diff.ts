@@ -13,7 +13,7 @@
  * under prune). The plan warns about it.
  */
 import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, seg, stepId } from './common.js';
+import { changedFields, seg, stepId, unmatchedLive } from './common.js';
 import { ROOT, inSection } from './site-layout.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
 import { base, push, warn, where, type SiteScope } from './site-scope.js';
@@ -196,31 +196,27 @@ function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, siblings: ReadonlySet<
 
 function pruneSections(scope: SiteScope, nav: Nav): void {
   const wanted = new Set((scope.spec.sections ?? []).map((s) => s.path));
-  for (const l of scope.live.sections) {
-    if (wanted.has(l.path)) continue;
-    const key = sectionKey(scope.liveTitle, l.path);
-    if (!scope.prune) {
-      scope.result.unmanaged.push({ kind: SECTION_KIND, org: scope.org, key, id: l.id });
-      continue;
-    }
-    if (l.default && nav.sections.length === 0) {
-      warn(scope, key, 'the default section is kept: no section of the manifest can become the default');
-      continue;
-    }
-    nav.prunedSections.add(l.id);
-    push(scope, {
-      kind: SECTION_KIND,
-      key,
-      suffix: 'delete',
-      action: 'delete',
-      phase: 'prune',
-      wave: WAVE.pruneSection,
-      before: { path: l.path, title: l.title },
-      after: null,
-      requests: [{ method: 'DELETE', path: `${base(scope)}/sections/${seg(l.id)}` }],
-      note: 'also deletes its site spaces',
+  const key = (l: LiveSection): string => sectionKey(scope.liveTitle, l.path);
+  let unwanted = scope.live.sections.filter((l) => !wanted.has(l.path));
+  if (scope.prune) {
+    unwanted = unwanted.filter((l) => {
+      if (!l.default || nav.sections.length > 0) return true;
+      warn(scope, key(l), 'the default section is kept: no section of the manifest can become the default');
+      return false;
     });
+    for (const l of unwanted) nav.prunedSections.add(l.id);
   }
+  unmatchedLive(scope.result, {
+    kind: SECTION_KIND,
+    org: scope.org,
+    prune: scope.prune,
+    objects: unwanted,
+    key,
+    wave: () => WAVE.pruneSection,
+    path: (l) => `${base(scope)}/sections/${seg(l.id)}`,
+    before: (l) => ({ path: l.path, title: l.title }),
+    note: 'also deletes its site spaces',
+  });
 }
 
 /** Site spaces of every desired section (or of the root), including cross-section moves and prunes. */
@@ -317,26 +313,20 @@ function createSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, t: Spa
 function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[], matched: ReadonlySet<string>, leftover: LiveSiteSpace[]): void {
   const pathOf = new Map(scope.live.sections.map((s) => [s.id, s.path]));
   const seen = new Set<string>();
-  for (const x of [...managedLive, ...leftover]) {
-    if (matched.has(x.id) || seen.has(x.id) || nav.leaving.has(x.id)) continue;
+  const unwanted = [...managedLive, ...leftover].filter((x) => {
+    if (matched.has(x.id) || seen.has(x.id) || nav.leaving.has(x.id)) return false;
     seen.add(x.id);
-    if (x.section !== null && nav.prunedSections.has(x.section)) continue;
-    const key = siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle);
-    if (!scope.prune) {
-      scope.result.unmanaged.push({ kind: SITE_SPACE_KIND, org: scope.org, key, id: x.id });
-      continue;
-    }
-    nav.leaving.add(x.id);
-    push(scope, {
-      kind: SITE_SPACE_KIND,
-      key,
-      suffix: 'delete',
-      action: 'delete',
-      phase: 'prune',
-      wave: WAVE.pruneSiteSpace,
-      before: { space: x.spaceTitle, path: x.path },
-      after: null,
-      requests: [{ method: 'DELETE', path: `${base(scope)}/site-spaces/${seg(x.id)}` }],
-    });
-  }
+    return x.section === null || !nav.prunedSections.has(x.section);
+  });
+  if (scope.prune) for (const x of unwanted) nav.leaving.add(x.id);
+  unmatchedLive(scope.result, {
+    kind: SITE_SPACE_KIND,
+    org: scope.org,
+    prune: scope.prune,
+    objects: unwanted,
+    key: (x) => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle),
+    wave: () => WAVE.pruneSiteSpace,
+    path: (x) => `${base(scope)}/site-spaces/${seg(x.id)}`,
+    before: (x) => ({ space: x.spaceTitle, path: x.path }),
+  });
 }

@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { collectionObject, collectionsPath, refSteps, resolveCollection } from './collection.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKeys } from './common.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -122,29 +122,17 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     }
   }
 
-  const keys = uniqueLiveKeys(unmatched);
-  for (const o of unmatched) {
-    const key = keys.get(o) ?? o.key;
-    if (!ctx.prune(SPACE_KIND, org)) {
-      result.unmanaged.push({ kind: SPACE_KIND, org, key, id: o.id });
-      continue;
-    }
-    result.steps.push(
-      makeStep({
-        id: stepId(SPACE_KIND, org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: SPACE_KIND,
-        org,
-        key,
-        wave: SPACE_DEPTH,
-        before: { title: o.key },
-        after: null,
-        requests: [{ method: 'DELETE', path: onePath(o.id) }],
-        note: 'soft delete: restorable for 7 days',
-      }),
-    );
-  }
+  unmatchedLive(result, {
+    kind: SPACE_KIND,
+    org,
+    prune: ctx.prune(SPACE_KIND, org),
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    wave: () => SPACE_DEPTH,
+    path: (o) => onePath(o.id),
+    before: (o) => ({ title: o.key }),
+    note: 'soft delete: restorable for 7 days',
+  });
   return result;
 }
 

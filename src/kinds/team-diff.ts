@@ -6,7 +6,7 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
-import { makeStep, seg, stepId, uniqueLiveKeys } from './common.js';
+import { makeStep, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
@@ -58,28 +58,16 @@ export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[]
     }
   }
 
-  const keys = uniqueLiveKeys(unmatched);
-  for (const o of unmatched) {
-    const key = keys.get(o) ?? o.key;
-    if (!ctx.prune(TEAM_KIND, org)) {
-      result.unmanaged.push({ kind: TEAM_KIND, org, key, id: o.id });
-      continue;
-    }
-    result.steps.push(
-      makeStep({
-        id: stepId(TEAM_KIND, org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: TEAM_KIND,
-        org,
-        key,
-        wave: TEAM_DEPTH,
-        before: { title: o.key },
-        after: null,
-        requests: [{ method: 'DELETE', path: `${teamsPath(org)}/${seg(o.id)}` }],
-      }),
-    );
-  }
+  unmatchedLive(result, {
+    kind: TEAM_KIND,
+    org,
+    prune: ctx.prune(TEAM_KIND, org),
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    wave: () => TEAM_DEPTH,
+    path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
+    before: (o) => ({ title: o.key }),
+  });
   return result;
 }
 

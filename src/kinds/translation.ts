@@ -6,7 +6,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, uniqueLiveKeys } from './common.js';
+import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -116,28 +116,16 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     );
   }
 
-  const keys = uniqueLiveKeys(unmatched);
-  for (const o of unmatched) {
-    const key = keys.get(o) ?? o.key;
-    if (!ctx.prune(KIND, org)) {
-      result.unmanaged.push({ kind: KIND, org, key, id: o.id });
-      continue;
-    }
-    result.steps.push(
-      makeStep({
-        id: stepId(KIND, org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: KIND,
-        org,
-        key,
-        wave: DEPTH,
-        before: { title: o.key },
-        after: null,
-        requests: [{ method: 'DELETE', path: `${translationsPath(org)}/${seg(o.id)}` }],
-      }),
-    );
-  }
+  unmatchedLive(result, {
+    kind: KIND,
+    org,
+    prune: ctx.prune(KIND, org),
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    wave: () => DEPTH,
+    path: (o) => `${translationsPath(org)}/${seg(o.id)}`,
+    before: (o) => ({ title: o.key }),
+  });
   return result;
 }
 

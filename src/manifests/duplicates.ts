@@ -8,35 +8,61 @@ import type { DesiredEntry } from '../core/kind.js';
 const where = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 
 /**
- * Entries sharing a key. Linear and allocation-light: most keys are unique, so only the first entry is kept
- * per key and a list is made on the first collision (100,000 entries used to cost ~170 ms here).
+ * Entries sharing (kind, org, key). Linear and allocation-light: first entries are kept in maps nested by
+ * kind and org (entries come grouped by kind, so the inner map is reused), and a joined key and a list are
+ * made only on a collision. Joining kind, org and key for every one of 100,000 entries cost ~60 ms.
  */
-function groups(entries: readonly DesiredEntry[], keyOf: (e: DesiredEntry) => string | undefined): DesiredEntry[][] {
-  const first = new Map<string, DesiredEntry>();
+function identityGroups(entries: readonly DesiredEntry[]): DesiredEntry[][] {
+  const first = new Map<string, Map<string, Map<string, DesiredEntry>>>();
   const shared = new Map<string, DesiredEntry[]>();
+  let keys: Map<string, DesiredEntry> | undefined;
+  let kind: string | undefined;
+  let org: string | undefined;
   for (const e of entries) {
-    const k = keyOf(e);
-    if (k === undefined) continue;
-    const seen = first.get(k);
-    if (seen === undefined) first.set(k, e);
-    else {
-      const list = shared.get(k);
-      if (list) list.push(e);
-      else shared.set(k, [seen, e]);
+    if (!keys || e.kind !== kind || e.org !== org) {
+      kind = e.kind;
+      org = e.org;
+      let byOrg = first.get(kind);
+      if (!byOrg) first.set(kind, (byOrg = new Map()));
+      keys = byOrg.get(org);
+      if (!keys) byOrg.set(org, (keys = new Map()));
     }
+    const seen = keys.get(e.key);
+    if (seen === undefined) keys.set(e.key, e);
+    else addShared(shared, `${e.kind}\u0000${e.org}\u0000${e.key}`, seen, e);
   }
   return [...shared.values()];
 }
 
+/** Entries sharing a pinned id within a kind (few entries pin ids). */
+function idGroups(entries: readonly DesiredEntry[]): DesiredEntry[][] {
+  const first = new Map<string, DesiredEntry>();
+  const shared = new Map<string, DesiredEntry[]>();
+  for (const e of entries) {
+    if (e.id === undefined) continue;
+    const k = `${e.kind}\u0000${e.id}`;
+    const seen = first.get(k);
+    if (seen === undefined) first.set(k, e);
+    else addShared(shared, k, seen, e);
+  }
+  return [...shared.values()];
+}
+
+function addShared(shared: Map<string, DesiredEntry[]>, k: string, seen: DesiredEntry, e: DesiredEntry): void {
+  const list = shared.get(k);
+  if (list) list.push(e);
+  else shared.set(k, [seen, e]);
+}
+
 export function findDuplicates(entries: readonly DesiredEntry[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const group of groups(entries, (e) => `${e.kind}\u0000${e.org}\u0000${e.key}`)) {
+  for (const group of identityGroups(entries)) {
     for (const e of group) {
       const others = group.filter((o) => o !== e).map((o) => where(o.source));
       issues.push({ ...e.source, message: `duplicate ${e.kind} ${JSON.stringify(e.key)} in ${e.org}, also defined at ${others.join(', ')}` });
     }
   }
-  for (const group of groups(entries, (e) => (e.id === undefined ? undefined : `${e.kind}\u0000${e.id}`))) {
+  for (const group of idGroups(entries)) {
     for (const e of group) {
       const others = group.filter((o) => o !== e).map((o) => `${o.kind} ${JSON.stringify(o.key)} in ${o.org} at ${where(o.source)}`);
       issues.push({

@@ -8,7 +8,7 @@
  * (depth 26) can always rely on its parent existing.
  */
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { isRef, ref, refsIn, type RequestSpec } from '../core/plan.js';
+import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
@@ -99,6 +99,41 @@ export function resolveCollection(ctx: DiffContext, org: string, parent: string,
 /** Steps a ref-valued id depends on. */
 export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
 
+/** Moving a live collection or space under another parent. */
+export interface ParentMove {
+  kind: string;
+  org: string;
+  entry: DesiredEntry;
+  wave: number;
+  /** The object's own path (`/collections/{id}`, `/spaces/{id}`); the move is POST `{path}/move`. */
+  path: string;
+  /** Parent id the live object has. */
+  live: string | null;
+  /** The manifest's parent resolved to an id or ref; undefined = not managed (absent or unknown). */
+  parent: string | null | undefined;
+  /** The parent as the manifest writes it (for `after`). */
+  written: string | null | undefined;
+}
+
+/** The `#move` step (POST …/move {parent}) when the wanted parent differs from the live one. */
+export function parentMoveStep(m: ParentMove): Step | undefined {
+  if (m.parent === undefined || m.parent === m.live) return undefined;
+  return makeStep({
+    kind: m.kind,
+    org: m.org,
+    key: m.entry.key,
+    entry: m.entry,
+    id: stepId(m.kind, m.org, m.entry.key, 'move'),
+    action: 'update',
+    phase: 'update',
+    wave: m.wave,
+    before: { parent: m.live },
+    after: { parent: m.written ?? null },
+    requests: [{ method: 'POST', path: `${m.path}/move`, body: { parent: m.parent } }],
+    dependsOn: refSteps(m.parent),
+  });
+}
+
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
@@ -158,21 +193,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
         makeStep({ ...base, id: stepId(COLLECTION_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: COLLECTION_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
       );
     }
-    if (parent !== undefined && parent !== have.parent) {
-      result.steps.push(
-        makeStep({
-          ...base,
-          id: stepId(COLLECTION_KIND, org, entry.key, 'move'),
-          action: 'update',
-          phase: 'update',
-          wave: COLLECTION_DEPTH,
-          before: { parent: have.parent },
-          after: { parent: spec.parent ?? null },
-          requests: [{ method: 'POST', path: `${onePath(current.id)}/move`, body: { parent } }],
-          dependsOn: refSteps(parent),
-        }),
-      );
-    }
+    const move = parentMoveStep({ kind: COLLECTION_KIND, org, entry, wave: COLLECTION_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
+    if (move) result.steps.push(move);
   }
 
   const depthOf = liveDepths(live.objects);

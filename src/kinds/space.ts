@@ -7,7 +7,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { collectionObject, collectionsPath, refSteps, resolveCollection } from './collection.js';
+import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
@@ -105,21 +105,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
         makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
       );
     }
-    if (parent !== undefined && parent !== have.parent) {
-      result.steps.push(
-        makeStep({
-          ...base,
-          id: stepId(SPACE_KIND, org, entry.key, 'move'),
-          action: 'update',
-          phase: 'update',
-          wave: SPACE_DEPTH,
-          before: { parent: have.parent },
-          after: { parent: spec.parent ?? null },
-          requests: [{ method: 'POST', path: `${onePath(current.id)}/move`, body: { parent } }],
-          dependsOn: refSteps(parent),
-        }),
-      );
-    }
+    const move = parentMoveStep({ kind: SPACE_KIND, org, entry, wave: SPACE_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
+    if (move) result.steps.push(move);
   }
 
   unmatchedLive(result, {

@@ -4,7 +4,7 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveObject } from '../core/kind.js';
-import { isRef, type Action, type Phase, type RequestSpec, type Step } from '../core/plan.js';
+import { isRef, type Step } from '../core/plan.js';
 
 export const API_VERSION = 'docops/v1';
 
@@ -86,22 +86,11 @@ export function plainSource(pos: SourcePos): { file: string; line: number; colum
   return { file: pos.file, line: pos.line, column: pos.column };
 }
 
+/** A plan Step as a kind describes it: `dependsOn` optional, and the manifest entry instead of `source`. */
+export type StepInput = Omit<Step, 'dependsOn' | 'source'> & { dependsOn?: string[]; entry?: DesiredEntry };
+
 /** Build a step with the conventions every kind follows (source copied from the entry, if any). */
-export function makeStep(s: {
-  id: string;
-  action: Action;
-  phase: Phase;
-  kind: string;
-  org: string;
-  key: string;
-  wave: number;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  requests: RequestSpec[];
-  dependsOn?: string[];
-  entry?: DesiredEntry;
-  note?: string;
-}): Step {
+export function makeStep(s: StepInput): Step {
   const step: Step = {
     id: s.id,
     action: s.action,

@@ -4,7 +4,7 @@
  * build steps (dependsOn = the refs a step's requests use, source = where the manifest writes the object).
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
-import { refsIn, type Action, type Phase, type RequestSpec, type Step } from '../core/plan.js';
+import { refsIn, type Step } from '../core/plan.js';
 import type { DocPath } from '../manifests/paths.js';
 import { makeStep, plainSource, stepId } from './common.js';
 import { sitePath, type SiteSpec, type SiteStructure } from './site-model.js';
@@ -30,21 +30,13 @@ export interface SiteScope {
 
 export const base = (scope: SiteScope): string => sitePath(scope.org, scope.siteId);
 
-export interface SiteStepInput {
-  kind: string;
-  key: string;
+/** A step of this site: the id comes from kind, key and suffix; org and source from the scope. */
+export type SiteStepInput = Pick<Step, 'kind' | 'key' | 'action' | 'phase' | 'wave' | 'before' | 'after' | 'requests' | 'note'> & {
   suffix: string;
-  action: Action;
-  phase: Phase;
-  wave: number;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  requests: RequestSpec[];
   /** Where the manifest writes the object (absent for prunes). */
   at?: DocPath;
   deps?: string[];
-  note?: string;
-}
+};
 
 export function siteStep(scope: SiteScope, s: SiteStepInput): Step {
   const id = stepId(s.kind, scope.org, s.key, s.suffix);

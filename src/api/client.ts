@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '../core/errors.js';
 import type { HttpMethod } from '../core/plan.js';
 import { paginatePages } from './paginate.js';
+import { createPriorityGate } from './priority-gate.js';
 import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
 import { DEFAULT_RETRY, networkErrorCode, nextDelay } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
@@ -79,6 +80,8 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     bodyTimeout: timeoutMs,
     connect: { timeout: timeoutMs },
   });
+  // Bounds attempts in flight in front of the Pool (whose own queue is FIFO) so later pages of a list go first.
+  const gate = createPriorityGate(opts.concurrency ?? 8);
 
   /** A failing metrics hook must not turn a good answer into a failed request. */
   const report = (info: ResponseInfo): void => {
@@ -97,22 +100,26 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     target: string,
     payload: string | undefined,
     signal: AbortSignal | undefined,
+    urgent: boolean,
   ): Promise<RawResponse> {
     const headers = payload === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
-    const res = await pool.request({ method, path: target, headers, body: payload, signal });
-    if (hasNoBody(res.statusCode)) {
-      await res.body.dump();
-      return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
-    }
-    const text = await res.body.text();
-    return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text };
+    return gate.run(urgent, async () => {
+      const res = await pool.request({ method, path: target, headers, body: payload, signal });
+      if (hasNoBody(res.statusCode)) {
+        await res.body.dump();
+        return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
+      }
+      const text = await res.body.text();
+      return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text };
+    });
   }
 
-  async function request<T = unknown>(
-    method: HttpMethod,
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResponse<T>> {
+  function request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    return send<T>(method, path, options, false);
+  }
+
+  /** `urgent`: a later page of a list being read (see priority-gate.ts). */
+  async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean): Promise<ApiResponse<T>> {
     if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
     const route = routeOf(path);
     const query = queryString(options.query);
@@ -129,7 +136,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       let failure: AttemptFailure;
       let lastError: ApiError;
       try {
-        const raw = await attemptOnce(method, target, payload, signal);
+        const raw = await attemptOnce(method, target, payload, signal, urgent);
         report({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
         const parsed = parseJsonBody(raw.text);
         if (raw.status >= 200 && raw.status < 300) {
@@ -176,8 +183,14 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     return res.body as T;
   }
 
+  /** A list's pages: every page after the first is urgent (it continues a chain already started). */
+  async function getPage(path: string, query: RequestOptions['query']): Promise<unknown> {
+    const urgent = query?.['page'] !== undefined;
+    return (await send('GET', path, query === undefined ? {} : { query }, urgent)).body;
+  }
+
   function paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> {
-    return paginatePages<T>(get, path, query);
+    return paginatePages<T>(getPage, path, query);
   }
 
   async function listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]> {

@@ -2,18 +2,16 @@
  * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
  * and re-parenting of collections and spaces end to end against the sandbox.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
+import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { collectionKind } from '../../src/kinds/collection.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { fastClient, tempDir } from '../helpers/pipeline.js';
+import { sandboxPerTest } from './sandbox-per-test.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan, reports } from './helpers.js';
 import { ORG } from './seed.js';
 
@@ -100,20 +98,11 @@ describe('Collection diff', () => {
 });
 
 describe('Collection and Space re-parenting against the sandbox', () => {
-  const running: { sb: RunningSandbox; client: ApiClient; dir: string }[] = [];
-  afterEach(async () => {
-    for (const r of running.splice(0)) {
-      await r.client.close();
-      await r.sb.close();
-      rmSync(r.dir, { recursive: true, force: true });
-    }
-  });
+  const start = sandboxPerTest('reparent');
   const doc = (kind: string, spec: Record<string, unknown>): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata: { organization: org-demo }\nspec: ${JSON.stringify(spec)}\n`;
 
   it('moves spaces and collections under new and live parents in one apply; the next plan is empty', async () => {
-    const sb = await startSandbox();
-    const r = { sb, client: fastClient(sb), dir: tempDir('reparent') };
-    running.push(r);
+    const r = await start();
     const docs = [
       doc('Collection', { title: 'Product docs' }),
       doc('Collection', { title: 'Guides', parent: 'Product docs' }), // new, under a live parent

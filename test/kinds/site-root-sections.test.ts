@@ -3,25 +3,17 @@
  * spaces into the first section created, so the plan warns, takes over the root site spaces the manifest lists
  * (same ids, no duplicates) and moves them to their sections; one apply converges and the next plan is empty.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/core/apply.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { fastClient, tempDir } from '../helpers/pipeline.js';
+import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
 
-const running: { sb: RunningSandbox; client: ApiClient; dir: string }[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    await r.client.close();
-    await r.sb.close();
-    rmSync(r.dir, { recursive: true, force: true });
-  }
-});
+const start = sandboxPerTest('site-roots');
 
 interface SiteSpaceItem {
   id: string;
@@ -29,20 +21,14 @@ interface SiteSpaceItem {
   space: { title: string };
 }
 
-async function start() {
-  const sb = await startSandbox();
-  const r = { sb, client: fastClient(sb), dir: tempDir('site-roots') };
-  running.push(r);
-  return r;
-}
 
-async function load(r: Awaited<ReturnType<typeof start>>, spec: object, prune = false) {
+async function load(r: SandboxRun, spec: object, prune = false) {
   writeFileSync(join(r.dir, 'site.yaml'), `apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\n${prune ? 'prune: true\n' : ''}spec: ${JSON.stringify(spec)}\n`);
   return (await loadManifests(r.dir, KINDS, { env: {} })).desired;
 }
 
 /** A site with three root site spaces; returns the site id and the root site-space ids by space title. */
-async function siteWithRoots(r: Awaited<ReturnType<typeof start>>) {
+async function siteWithRoots(r: SandboxRun) {
   const desired = await load(r, { title: 'Docs', spaces: ['Getting Started', 'Changelog', 'API Reference'] });
   expect((await applyPlan(r.client, (await computePlan(r.client, KINDS, desired)).plan)).failed).toEqual([]);
   const site = (await r.client.listAll<{ id: string; title: string }>('/orgs/org-demo/sites')).find((s) => s.title === 'Docs')!;

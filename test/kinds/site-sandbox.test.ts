@@ -4,25 +4,17 @@
  * section each converge in one apply, with the write requests the sandbox saw in the right order, and the
  * next plan is empty.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/core/apply.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { fastClient, tempDir } from '../helpers/pipeline.js';
+import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
 
-const running: { sb: RunningSandbox; client: ApiClient; dir: string }[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    await r.client.close();
-    await r.sb.close();
-    rmSync(r.dir, { recursive: true, force: true });
-  }
-});
+const start = sandboxPerTest('site');
 
 interface Site {
   prune?: boolean;
@@ -60,15 +52,9 @@ function fullSite(): Record<string, unknown> {
   };
 }
 
-async function start() {
-  const sb = await startSandbox();
-  const r = { sb, client: fastClient(sb), dir: tempDir('site') };
-  running.push(r);
-  return r;
-}
 
 /** Write the manifest, plan, apply; return the plan, the write requests seen, and the next plan. */
-async function converge(r: Awaited<ReturnType<typeof start>>, site: Site) {
+async function converge(r: SandboxRun, site: Site) {
   writeFileSync(join(r.dir, 'site.yaml'), yaml(site));
   const { desired } = await loadManifests(r.dir, KINDS, { env: {} });
   const { plan } = await computePlan(r.client, KINDS, desired);

@@ -34,10 +34,17 @@ export function scopes(kinds: readonly KindDefinition[], desired: DesiredState):
   const out: { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] = [];
   for (const kind of diffOrder(kinds)) {
     const byOrg = new Map<string, DesiredEntry[]>();
+    // Entries of one document share its org: look the list up only when the org changes.
+    let org: string | undefined;
+    let list: DesiredEntry[] = [];
     for (const e of desired.get(kind.kind) ?? []) {
-      const list = byOrg.get(e.doc.metadata.organization) ?? [];
+      if (e.doc.metadata.organization !== org) {
+        org = e.doc.metadata.organization;
+        const known = byOrg.get(org);
+        if (known) list = known;
+        else byOrg.set(org, (list = []));
+      }
       list.push(e);
-      byOrg.set(e.doc.metadata.organization, list);
     }
     for (const org of [...byOrg.keys()].sort()) out.push({ kind, org, entries: byOrg.get(org)! });
   }

@@ -79,8 +79,12 @@ export function inviteStepId(org: string, sso: boolean): string {
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
-  const byKey = new Map(live.objects.map((o) => [o.key, o]));
-  for (const o of live.objects) ctx.register(KIND, org, o.key, o.id);
+  // One pass, no [key, object] pair per member (60,000 throwaway arrays on a large org).
+  const byKey = new Map<string, LiveObject>();
+  for (const o of live.objects) {
+    byKey.set(o.key, o);
+    ctx.register(KIND, org, o.key, o.id);
+  }
 
   const toInvite = new Map<boolean, DesiredEntry[]>();
   const wanted = new Set<string>();

@@ -10,7 +10,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -40,16 +40,7 @@ const onePath = (id: string): string => `/collections/${seg(id)}`;
 
 function toDesired(doc: ManifestDocument): DesiredEntry[] {
   const spec = pick(doc.spec, ['title', 'id', 'description', 'defaultLevel', 'parent']) as unknown as CollectionSpec;
-  const entry: DesiredEntry = {
-    kind: COLLECTION_KIND,
-    org: doc.metadata.organization,
-    key: spec.title,
-    spec: spec as unknown as Record<string, unknown>,
-    source: doc.pos(['spec']),
-    doc,
-  };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [titledEntry(COLLECTION_KIND, doc, spec)];
 }
 
 /** A collection cannot be its own parent, directly or through other manifests. */

@@ -5,6 +5,7 @@
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveObject } from '../core/kind.js';
 import { isRef, type Step } from '../core/plan.js';
+import type { ManifestDocument } from '../manifests/document.js';
 
 export const API_VERSION = 'docops/v1';
 
@@ -173,6 +174,13 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
       }),
     );
   }
+}
+
+/** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
+export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument, spec: S): DesiredEntry {
+  const entry: DesiredEntry = { kind, org: doc.metadata.organization, key: spec.title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
+  if (spec.id !== undefined) entry.id = spec.id;
+  return entry;
 }
 
 /** Entries of one organisation. */

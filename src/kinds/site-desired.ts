@@ -6,7 +6,7 @@
 import type { DesiredEntry, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { DocPath } from '../manifests/paths.js';
-import { isRecord } from './common.js';
+import { isRecord, titledEntry } from './common.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -86,9 +86,7 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
 export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
   const spec = parseSiteSpec(doc);
   checkStructure(doc, spec, report);
-  const entry: DesiredEntry = { kind: SITE_KIND, org: doc.metadata.organization, key: spec.title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [titledEntry(SITE_KIND, doc, spec)];
 }
 
 /** Report the second and later occurrences of a name. */

@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -39,16 +39,7 @@ const onePath = (id: string): string => `/spaces/${seg(id)}`;
 
 function toDesired(doc: ManifestDocument): DesiredEntry[] {
   const spec = pick(doc.spec, ['title', 'id', 'emoji', 'editMode', 'defaultLevel', 'parent']) as unknown as SpaceSpec;
-  const entry: DesiredEntry = {
-    kind: SPACE_KIND,
-    org: doc.metadata.organization,
-    key: spec.title,
-    spec: spec as unknown as Record<string, unknown>,
-    source: doc.pos(['spec']),
-    doc,
-  };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [titledEntry(SPACE_KIND, doc, spec)];
 }
 
 export function spaceObject(org: string, s: unknown): LiveObject | undefined {

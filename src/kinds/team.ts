@@ -4,7 +4,7 @@
  */
 import type { DesiredEntry, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, manifestDoc, seg } from './common.js';
+import { isRecord, manifestDoc, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
@@ -12,7 +12,6 @@ import { diffTeams } from './team-diff.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamSpec } from './team-model.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
-  const org = doc.metadata.organization;
   const title = String(doc.spec['title'] ?? '');
   const spec: TeamSpec = { title };
   if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
@@ -32,9 +31,7 @@ function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
       spec.members!.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
     });
   }
-  const entry: DesiredEntry = { kind: TEAM_KIND, org, key: title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [titledEntry(TEAM_KIND, doc, spec)];
 }
 
 /** Index of an e-mail in the document's raw members list, for error positions. */

@@ -6,7 +6,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
+import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -30,16 +30,7 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
   const spec: TranslationSpec = { title: String(doc.spec['title'] ?? '') };
   if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
   if (Array.isArray(doc.spec['languages'])) spec.languages = doc.spec['languages'].map(String);
-  const entry: DesiredEntry = {
-    kind: KIND,
-    org: doc.metadata.organization,
-    key: spec.title,
-    spec: spec as unknown as Record<string, unknown>,
-    source: doc.pos(['spec']),
-    doc,
-  };
-  if (spec.id !== undefined) entry.id = spec.id;
-  return [entry];
+  return [titledEntry(KIND, doc, spec)];
 }
 
 function translationObject(org: string, t: unknown): LiveObject | undefined {

@@ -10,7 +10,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -221,16 +221,14 @@ function liveDepths(objects: readonly LiveObject[]): Map<string, number> {
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
-  return [...live.objects]
-    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
-    .map((o) => {
-      const f = o.fields as unknown as CollectionFields;
-      const spec: Record<string, unknown> = { title: f.title, id: o.id };
-      if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
-      if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
-      if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
-      return manifestDoc(COLLECTION_KIND, org, spec);
-    });
+  return exportTitled(COLLECTION_KIND, org, live, (o) => {
+    const f = o.fields as unknown as CollectionFields;
+    const spec: Record<string, unknown> = {};
+    if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
+    if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+    return spec;
+  });
 }
 
 export const collectionKind: KindDefinition = {

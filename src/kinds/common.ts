@@ -3,7 +3,7 @@
  * exported manifest documents. Nothing here knows about a particular kind.
  */
 import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffResult, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { isRef, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
@@ -113,6 +113,16 @@ export function makeStep(s: StepInput): Step {
 /** A manifest document as `export` writes it. */
 export function manifestDoc(kind: string, org: string, spec: Record<string, unknown>): object {
   return { apiVersion: API_VERSION, kind, metadata: { organization: org }, spec };
+}
+
+/**
+ * Export of a title-identified kind: one document per live object, sorted by title then id, whose spec is
+ * `{title, id}` (the id pinned, so a rename is recognised) followed by `more(o)`.
+ */
+export function exportTitled(kind: string, org: string, live: LiveKindState, more: (o: LiveObject) => Record<string, unknown>): object[] {
+  return [...live.objects]
+    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
+    .map((o) => manifestDoc(kind, org, { title: o.fields['title'], id: o.id, ...more(o) }));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -120,17 +120,15 @@ function sortKeys(body: Record<string, unknown>, order: readonly string[]): Reco
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
-  return [...live.objects]
-    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
-    .map((o) => {
-      const f = o.fields as unknown as SpaceFields;
-      const spec: Record<string, unknown> = { title: f.title, id: o.id };
-      if (f.emoji) spec['emoji'] = f.emoji;
-      if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
-      if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
-      if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
-      return manifestDoc(SPACE_KIND, org, spec);
-    });
+  return exportTitled(SPACE_KIND, org, live, (o) => {
+    const f = o.fields as unknown as SpaceFields;
+    const spec: Record<string, unknown> = {};
+    if (f.emoji) spec['emoji'] = f.emoji;
+    if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
+    if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+    return spec;
+  });
 }
 
 export const spaceKind: KindDefinition = {

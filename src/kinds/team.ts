@@ -4,7 +4,7 @@
  */
 import type { DesiredEntry, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, manifestDoc, seg, titledEntry } from './common.js';
+import { exportTitled, isRecord, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
@@ -105,18 +105,12 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
-  return [...live.objects]
-    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
-    .map((o) => {
-      const f = o.fields as unknown as TeamFields;
-      const spec: Record<string, unknown> = { title: f.title, id: o.id };
-      if (f.members) {
-        spec['members'] = [...f.members]
-          .sort((a, b) => a.email.localeCompare(b.email))
-          .map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
-      }
-      return manifestDoc(TEAM_KIND, org, spec);
-    });
+  return exportTitled(TEAM_KIND, org, live, (o) => {
+    const f = o.fields as unknown as TeamFields;
+    if (!f.members) return {};
+    const members = [...f.members].sort((a, b) => a.email.localeCompare(b.email)).map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+    return { members };
+  });
 }
 
 export const teamKind: KindDefinition = {

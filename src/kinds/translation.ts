@@ -6,7 +6,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, manifestDoc, orgPath, sameValue, seg, stepId, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -121,14 +121,10 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
-  return [...live.objects]
-    .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
-    .map((o) => {
-      const f = o.fields as unknown as TranslationFields;
-      const spec: Record<string, unknown> = { title: f.title, id: o.id };
-      if (f.languages.length > 0) spec['languages'] = f.languages;
-      return manifestDoc(KIND, org, spec);
-    });
+  return exportTitled(KIND, org, live, (o) => {
+    const f = o.fields as unknown as TranslationFields;
+    return f.languages.length > 0 ? { languages: f.languages } : {};
+  });
 }
 
 export const translationKind: KindDefinition = {

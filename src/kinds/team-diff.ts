@@ -17,7 +17,16 @@ type MemberRef =
   | { state: 'pending'; email: string; dependsOn: string[] }
   | { state: 'unknown' };
 
-function resolveMember(ctx: DiffContext, org: string, email: string, aux: TeamAux | undefined): MemberRef {
+/** What creating and updating the teams of one (org) diff share. */
+interface TeamScope {
+  ctx: DiffContext;
+  org: string;
+  aux: TeamAux | undefined;
+  /** Warn that a listed member is not in the organization (the member is left out). */
+  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void;
+}
+
+function resolveMember({ ctx, org, aux }: TeamScope, email: string): MemberRef {
   const r = ctx.resolve('Members', org, email);
   if (r !== undefined && isRef(r)) return { state: 'pending', email, dependsOn: refsIn(r).map((x) => x.stepId) };
   const id = r ?? aux?.orgMembers[email];
@@ -35,17 +44,22 @@ export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[]
     result.warnings.push({ kind: TEAM_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   }
 
-  const skipUnknown = (entry: DesiredEntry, m: TeamMemberSpec): void => {
-    result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `${m.email} is not an organization member; not added to the team` });
+  const scope: TeamScope = {
+    ctx,
+    org,
+    aux,
+    skipUnknown: (entry, m) => {
+      result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `${m.email} is not an organization member; not added to the team` });
+    },
   };
 
   for (const entry of desired) {
     const current = matched.get(entry);
     if (current) {
-      result.steps.push(...updateSteps(ctx, org, entry, current, aux, skipUnknown));
+      result.steps.push(...updateSteps(scope, entry, current));
       ctx.register(TEAM_KIND, org, entry.key, current.id);
     } else {
-      result.steps.push(...createSteps(ctx, org, entry, aux, skipUnknown));
+      result.steps.push(...createSteps(scope, entry));
       ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, 'create')));
     }
   }
@@ -71,13 +85,8 @@ export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[]
   return result;
 }
 
-function createSteps(
-  ctx: DiffContext,
-  org: string,
-  entry: DesiredEntry,
-  aux: TeamAux | undefined,
-  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void,
-): Step[] {
+function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
+  const { org } = scope;
   const spec = entry.spec as unknown as TeamSpec;
   const createId = stepId(TEAM_KIND, org, entry.key, 'create');
   const body: Record<string, unknown> = { title: spec.title };
@@ -88,9 +97,9 @@ function createSteps(
   const dependsOn: string[] = [createId];
   const included: TeamMemberSpec[] = [];
   for (const m of spec.members ?? []) {
-    const r = resolveMember(ctx, org, m.email, aux);
+    const r = resolveMember(scope, m.email);
     if (r.state === 'unknown') {
-      skipUnknown(entry, m);
+      scope.skipUnknown(entry, m);
       continue;
     }
     included.push(m);
@@ -147,14 +156,8 @@ function createSteps(
   return steps;
 }
 
-function updateSteps(
-  ctx: DiffContext,
-  org: string,
-  entry: DesiredEntry,
-  current: LiveObject,
-  aux: TeamAux | undefined,
-  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void,
-): Step[] {
+function updateSteps(scope: TeamScope, entry: DesiredEntry, current: LiveObject): Step[] {
+  const { org } = scope;
   const spec = entry.spec as unknown as TeamSpec;
   const have = current.fields as unknown as TeamFields;
   const teamPath = `${teamsPath(org)}/${seg(current.id)}`;
@@ -194,9 +197,9 @@ function updateSteps(
       if (l.role === m.role) continue;
       memberships[l.userId] = { role: m.role };
     } else {
-      const r = resolveMember(ctx, org, m.email, aux);
+      const r = resolveMember(scope, m.email);
       if (r.state === 'unknown') {
-        skipUnknown(entry, m);
+        scope.skipUnknown(entry, m);
         continue;
       }
       const who = r.state === 'live' ? r.id : r.email;

@@ -140,10 +140,10 @@ function findings(r: BenchResult): string[] {
   // Misses whose cause was profiled (docs/benchmarks.md, "What does not meet its target").
   if (r.requestsRatio > TARGETS.requestsRatio) out.push(`requests above the lower bound: compare plan.byRoute with the lists in src/bench/needs.ts`);
   if (r.planWallRatio > TARGETS.planWallRatio || r.applyWallRatio > TARGETS.applyWallRatio) {
-    out.push('wall ratios above target: the single-threaded sandbox adds its request processing (~0.7 ms per write, more per 1,000-member page) to every 20 ms round; docops is mostly idle waiting');
+    out.push('wall ratios above target: the pool is full ~95 % of the time but each request takes 25–28 ms, not 20: sandbox JSON.stringify + docops JSON.parse of ~12 MB per plan (~0.7 + ~0.9 ms per request) on shared cores; see docs/benchmarks.md');
   }
   if (r.diffCpuMs >= TARGETS.diffCpuMs) {
-    out.push('validate + diff CPU above target: no quadratic step left; cold ajv compile, per-entry objects and id strings (reconcile.ts id map, kind registers) and their GC, spread over all kinds');
+    out.push('validate + diff CPU above target: no quadratic step left; cold code (run once, 2× run-to-run spread with load), ajv compile (~80 ms) and validation (~85 ms), per-entity maps and sets, V8 helper threads counted by cpuUsage; see docs/benchmarks.md');
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * wants everything, so it asks each kind's fetch as if a document wrote every field its spec schema declares:
  * absent properties get an empty value of their schema type. Only the schema is read, never a kind's name.
  */
+import { DocopsError } from '../core/errors.js';
 import type { DesiredEntry, KindDefinition } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
@@ -38,8 +39,9 @@ export function probeEntries(kind: KindDefinition, org: string, specs: readonly 
   specs.forEach((spec, i) => {
     try {
       out.push(...kind.toDesired(syntheticDocument(kind.kind, org, { ...probe, ...spec }, i), () => {}));
-    } catch {
-      // A kind that cannot read a probe document simply gets no entry for it.
+    } catch (err) {
+      // Never export a partial org silently: a kind that cannot read its probe is a bug to surface.
+      throw new DocopsError(`export: kind ${kind.kind} could not read its probe document: ${(err as Error).message}`, { cause: err });
     }
   });
   return out;

@@ -2,7 +2,8 @@
  * JSON Schema validation with ajv, reporting every error with a source position. Compiled validators are
  * cached per schema object, so each kind's schema is compiled once per process.
  */
-import { Ajv, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
@@ -18,31 +19,71 @@ const addFormats: AddFormats = typeof formatsModule === 'function' ? formatsModu
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 const instances = new Map<string, AnyAjv>();
 
-/** One ajv per JSON Schema dialect; the dialect is chosen by the schema's `$schema`. */
-function ajvFor(schema: object): AnyAjv {
-  const dialect = String((schema as { $schema?: unknown }).$schema ?? '');
-  const which = dialect.includes('2020-12') ? '2020' : dialect.includes('2019-09') ? '2019' : '7';
-  let ajv = instances.get(which);
-  if (!ajv) {
-    // strict off: schemas carry editor-only keywords (markdownDescription, …). addUsedSchema off: several
-    // schema objects may share an $id (e.g. in tests) without clashing in ajv's registry.
-    // validateSchema and code.optimize off: every plan compiles the kind schemas cold, and checking them
-    // against the meta-schema (which ajv compiles first) plus the codegen optimisation pass were ~60 of
-    // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
-    const opts = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, code: { optimize: false } };
-    ajv = which === '2020' ? new Ajv2020(opts) : which === '2019' ? new Ajv2019(opts) : new Ajv(opts);
-    addFormats(ajv as Ajv);
-    instances.set(which, ajv);
-  }
+/**
+ * A new ajv for a schema's dialect (chosen by its `$schema`), with the options docops validates with.
+ * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators.
+ */
+export function createAjv(schema: object, code: Options['code'] = {}): AnyAjv {
+  // strict off: schemas carry editor-only keywords (markdownDescription, …). addUsedSchema off: several
+  // schema objects may share an $id (e.g. in tests) without clashing in ajv's registry.
+  // validateSchema and code.optimize off: when a plan compiles the kind schemas cold, checking them
+  // against the meta-schema (which ajv compiles first) plus the codegen optimisation pass were ~60 of
+  // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
+  const opts: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, code: { optimize: false, ...code } };
+  const which = dialectOf(schema);
+  const ajv = which === '2020' ? new Ajv2020(opts) : which === '2019' ? new Ajv2019(opts) : new Ajv(opts);
+  addFormats(ajv as Ajv);
   return ajv;
+}
+
+function dialectOf(schema: object): string {
+  const dialect = String((schema as { $schema?: unknown }).$schema ?? '');
+  return dialect.includes('2020-12') ? '2020' : dialect.includes('2019-09') ? '2019' : '7';
+}
+
+/** One ajv per JSON Schema dialect. */
+function ajvFor(schema: object): AnyAjv {
+  const which = dialectOf(schema);
+  let ajv = instances.get(which);
+  if (!ajv) instances.set(which, (ajv = createAjv(schema)));
+  return ajv;
+}
+
+/** Where the build writes the kind schemas' standalone validators (see src/build/precompile-validators.ts). */
+export const PRECOMPILED_INDEX = './validators/index.cjs';
+
+/** Validators generated at build time, by the exact JSON text of the schema they were generated from. */
+export type Precompiled = ReadonlyMap<string, ValidateFunction>;
+
+let precompiled: Precompiled | undefined;
+
+/**
+ * The build's standalone validators, or none when they were not generated (tests run from src/). Compiling
+ * the kind schemas at run time was ~80–100 ms of every cold plan.
+ */
+function loadPrecompiled(): Precompiled {
+  if (!precompiled) {
+    try {
+      const entries = createRequire(import.meta.url)(PRECOMPILED_INDEX) as [string, ValidateFunction][];
+      precompiled = new Map(entries);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+      precompiled = new Map();
+    }
+  }
+  return precompiled;
 }
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
-export function compileSchema(schema: object): ValidateFunction {
+/**
+ * The validator of `schema`: a build-time one when one was generated from exactly this schema (same JSON
+ * text), else compiled by ajv. `available` is for tests.
+ */
+export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajvFor(schema).compile(schema);
+    validate = (available.size > 0 ? available.get(JSON.stringify(schema)) : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

@@ -1,0 +1,54 @@
+/** Build-time standalone validators: same verdicts and errors as ajv's run-time compile, used only for their own schema. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { afterAll, describe, expect, test } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { writeValidators } from '../../src/build/precompile-validators.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { compileSchema, createAjv } from '../../src/manifests/schema.js';
+
+// Inside node_modules so the generated code resolves ajv's runtime modules as it does from dist/.
+const dir = mkdtempSync(join(new URL('../../node_modules/', import.meta.url).pathname, '.docops-validators-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeValidators(KINDS.map((k) => ({ name: k.kind.toLowerCase(), schema: k.schema })), dir);
+const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, ValidateFunction][]);
+
+/** Every spec of config.example by kind, plus broken variants of each. */
+function samples(kind: string): unknown[] {
+  const root = new URL('../../config.example/manifests/', import.meta.url);
+  const specs: Record<string, unknown>[] = [];
+  for (const f of readdirSync(root)) {
+    for (const d of parseAllDocuments(readFileSync(new URL(f, root), 'utf8'))) {
+      const doc = d.toJS() as { kind?: string; spec?: Record<string, unknown> } | null;
+      if (doc?.kind === kind && doc.spec) specs.push(doc.spec);
+    }
+  }
+  const broken = specs.flatMap((s) => [{ ...s, unknownField: 1 }, Object.fromEntries(Object.keys(s).map((k) => [k, 42]))]);
+  return [...specs, ...broken, {}, null, 'text', [], { members: [{ email: 'not an e-mail', role: 'boss' }] }, { title: '' }];
+}
+
+describe('precompiled kind validators', () => {
+  test.each(KINDS.map((k) => [k.kind, k] as const))('%s: same verdict and errors as the run-time compile', (_name, kind) => {
+    const pre = generated.get(JSON.stringify(kind.schema));
+    expect(pre).toBeDefined();
+    const runtime = createAjv(kind.schema).compile(kind.schema);
+    const values = samples(kind.kind);
+    expect(values.length).toBeGreaterThan(6);
+    for (const v of values) {
+      expect(pre!(v)).toBe(runtime(v));
+      expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);
+    }
+  });
+
+  test('compileSchema uses a generated validator only for a schema with the same JSON text', () => {
+    const kind = KINDS[0]!;
+    const pre = generated.get(JSON.stringify(kind.schema))!;
+    expect(compileSchema(structuredClone(kind.schema), generated)).toBe(pre);
+    const changed = { ...structuredClone(kind.schema), description: 'changed' };
+    const v = compileSchema(changed, generated);
+    expect(v).not.toBe(pre);
+    expect(v({})).toBe(pre({}));
+  });
+});

@@ -93,12 +93,8 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   const prune = pruneResolver(desired, options.prune);
   const ids = new IdIndex();
   for (const state of live.values()) {
-    let last: LiveKindState['objects'][number] | undefined;
-    let keys: Map<string, string> | undefined;
     for (const o of state.objects) {
-      // Objects of one state mostly share kind and org: reuse the inner map instead of looking it up again.
-      if (!keys || o.kind !== last!.kind || o.org !== last!.org) keys = ids.keys(o.kind, o.org);
-      last = o;
+      const keys = ids.keys(o.kind, o.org);
       if (!keys.has(o.key)) keys.set(o.key, o.id);
     }
   }
@@ -106,7 +102,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   const ctx: DiffContext = {
     prune,
     options: diffOptions,
-    resolve: (kind, org, key) => ids.find(kind, org)?.get(key),
+    resolve: (kind, org, key) => ids.keys(kind, org).get(key),
     register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
     live: (kind, org) => live.get(liveKey(kind, org)),
   };
@@ -128,16 +124,18 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
  */
 class IdIndex {
   private readonly byKind = new Map<string, Map<string, Map<string, string>>>();
+  // The (kind, org) asked for last: kinds register or resolve thousands of keys of one (kind, org) in a row.
+  private last: { kind: string; org: string; keys: Map<string, string> } | undefined;
 
-  find(kind: string, org: string): Map<string, string> | undefined {
-    return this.byKind.get(kind)?.get(org);
-  }
-
+  /** The keys of (kind, org), created empty when absent. */
   keys(kind: string, org: string): Map<string, string> {
+    const last = this.last;
+    if (last && last.kind === kind && last.org === org) return last.keys;
     let byOrg = this.byKind.get(kind);
     if (!byOrg) this.byKind.set(kind, (byOrg = new Map()));
     let keys = byOrg.get(org);
     if (!keys) byOrg.set(org, (keys = new Map()));
+    this.last = { kind, org, keys };
     return keys;
   }
 }

@@ -46,10 +46,17 @@ function memberIndex(doc: ManifestDocument, email: string): number {
  */
 function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
   const listed = new Map<string, Set<string>>();
+  // Entries of one document share its org: look the org's set up only when the org changes (60,000 members).
+  let org: string | undefined;
+  let set = new Set<string>();
   for (const m of all.get('Members') ?? []) {
-    const set = listed.get(m.org) ?? new Set<string>();
+    if (m.org !== org) {
+      org = m.org;
+      const known = listed.get(org);
+      if (known) set = known;
+      else listed.set(org, (set = new Set()));
+    }
     set.add(m.key);
-    listed.set(m.org, set);
   }
   for (const e of entries) {
     const members = listed.get(e.org);

@@ -79,19 +79,28 @@ export function inviteStepId(org: string, sso: boolean): string {
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
-  // One pass, no [key, object] pair per member (60,000 throwaway arrays on a large org).
-  const byKey = new Map<string, LiveObject>();
-  for (const o of live.objects) {
-    byKey.set(o.key, o);
+  // Key → index of the (last) live member with it; one pass, no [key, object] pair per member.
+  const objects = live.objects;
+  const byKey = new Map<string, number>();
+  for (let i = 0; i < objects.length; i++) {
+    const o = objects[i]!;
+    byKey.set(o.key, i);
     ctx.register(KIND, org, o.key, o.id);
   }
 
   const toInvite = new Map<boolean, DesiredEntry[]>();
-  const wanted = new Set<string>();
+  // wanted[i]: a desired entry has the key of objects[i] (set at the index byKey holds for that key). A
+  // flag array instead of a Set of 60,000 desired keys; `unmatched` below reads it.
+  const wanted = new Uint8Array(objects.length);
+  let wantedCount = 0;
   for (const entry of desired) {
-    wanted.add(entry.key);
     const spec = entry.spec as unknown as MemberSpec;
-    const current = byKey.get(entry.key);
+    const i = byKey.get(entry.key);
+    const current = i === undefined ? undefined : objects[i];
+    if (i !== undefined && wanted[i] === 0) {
+      wanted[i] = 1;
+      wantedCount++;
+    }
     if (!current) {
       if (spec.invite || ctx.options.invite) {
         const sso = spec.sso === true;
@@ -116,7 +125,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     kind: KIND,
     org,
     prune: ctx.prune(KIND, org),
-    objects: live.objects.filter((o) => !wanted.has(o.key)),
+    objects: wantedCount === objects.length ? [] : objects.filter((o) => wanted[byKey.get(o.key)!] === 0),
     key: (o) => o.key,
     wave: () => DEPTH,
     path: (o) => `${membersPath(org)}/${seg(o.id)}`,

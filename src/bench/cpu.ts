@@ -5,13 +5,10 @@
  */
 import { fork } from 'node:child_process';
 import { ValidationError } from '../core/errors.js';
-import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
+import type { DesiredEntry, KindDefinition } from '../core/kind.js';
 import { diffAll, fetchLive } from '../core/reconcile.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { findDuplicates } from '../manifests/duplicates.js';
-import { checkEnvelope } from '../manifests/envelope.js';
+import { validateParsedFiles, type ParsedFile } from '../manifests/load.js';
 import type { ParsedYamlDoc } from '../manifests/parse.js';
-import { validateWithSchema } from '../manifests/schema.js';
 import { orgDocuments } from './documents.js';
 import { memoryClient } from './live-items.js';
 import { entityCounts, ENTITY_KIND, generateOrg, type OrgSizes } from './org-model.js';
@@ -37,24 +34,9 @@ const cpuMsSince = (start: NodeJS.CpuUsage): number => {
   return (d.user + d.system) / 1000;
 };
 
-/** The loader's steps after parsing, on documents that are already plain data. */
-function validate(parsed: readonly ParsedYamlDoc[], kinds: readonly KindDefinition[]): Map<string, DesiredEntry[]> {
-  const byName = new Map(kinds.map((k) => [k.kind, k]));
-  const issues: { file: string; line: number; column: number; message: string }[] = [];
-  const report: Report = (pos, message) => issues.push({ ...pos, message });
-  const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
-  for (const p of parsed) {
-    const env = checkEnvelope(p, byName);
-    issues.push(...env.issues);
-    if (!env.kind || !env.spec || !env.doc) continue;
-    const specIssues = validateWithSchema(env.spec, env.kind.schema, (path) => p.pos(['spec', ...path]), 'spec');
-    issues.push(...specIssues);
-    if (specIssues.length > 0) continue;
-    const doc: ManifestDocument = env.doc;
-    desired.get(doc.kind)!.push(...env.kind.toDesired(doc, report));
-  }
-  for (const k of kinds) k.crossValidate?.(desired.get(k.kind)!, desired, report);
-  issues.push(...findDuplicates([...desired.values()].flat()));
+/** The loader's steps after parsing (its own code), on documents that are already plain data. */
+function validate(files: readonly ParsedFile[], kinds: readonly KindDefinition[]): Map<string, DesiredEntry[]> {
+  const { desired, issues } = validateParsedFiles(files, kinds);
   if (issues.length > 0) throw new ValidationError(issues);
   return desired;
 }
@@ -63,12 +45,13 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
   const org = generateOrg(sizes);
   const names = new Set(kinds.map((k) => k.kind));
   const files = orgDocuments(org, names);
-  const parsed: ParsedYamlDoc[] = [...files].flatMap(([file, docs]) =>
-    docs.map((value, index) => {
+  const parsed: ParsedFile[] = [...files].map(([file, docs]) => ({
+    issues: [],
+    documents: docs.map((value, index): ParsedYamlDoc => {
       const at = { file, line: index + 1, column: 1 };
       return { file, index, value: structuredClone(value), pos: () => at, keyPos: () => at };
     }),
-  );
+  }));
   // Only entities of registered kinds are validated and diffed.
   const counts = Object.fromEntries(Object.entries(entityCounts(org)).filter(([what]) => names.has(ENTITY_KIND[what] ?? '')));
   const client = memoryClient(org);
@@ -96,7 +79,7 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
   return {
     entities: Object.values(counts).reduce((a, b) => a + b, 0),
     entityCounts: counts,
-    documents: parsed.length,
+    documents: parsed.reduce((n, f) => n + f.documents.length, 0),
     cpuMs,
     validateCpuMs,
     diffCpuMs,

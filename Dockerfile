@@ -15,6 +15,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The build also generates the kind schemas' validators (src/build/precompile-validators.ts): it reads schemas/.
+COPY schemas ./schemas
 RUN npm run build
 
 # ---- runtime: production dependencies only, non-root, read-only friendly -----------------------------------

@@ -10,7 +10,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -125,7 +125,8 @@ export function parentMoveStep(m: ParentMove): Step | undefined {
   });
 }
 
-function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+  const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });

@@ -193,6 +193,32 @@ export function titledEntry<S extends { title: string; id?: string }>(kind: stri
   return entry;
 }
 
+/** Titles of the entries `withDisplayKeys` gave another key (copies → the title they are identified by). */
+const titles = new WeakMap<DesiredEntry, string>();
+
+/**
+ * A title-or-id kind's entries as its diff keys them: the same entries, except that a pinned entry whose
+ * title another entry of the same kind and org shares (allowed when they all pin ids) is replaced by a copy
+ * keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
+ * title are returned as they are, so their keys and step ids do not change.
+ */
+export function withDisplayKeys(entries: readonly DesiredEntry[]): DesiredEntry[] {
+  const count = new Map<string, number>();
+  const at = (e: DesiredEntry): string => `${e.kind}\u0000${e.org}\u0000${e.key}`;
+  for (const e of entries) count.set(at(e), (count.get(at(e)) ?? 0) + 1);
+  return entries.map((e) => {
+    if (e.id === undefined || (count.get(at(e)) ?? 0) < 2) return e;
+    const copy: DesiredEntry = { ...e, key: `${e.key} (${e.id})` };
+    titles.set(copy, identityTitle(e));
+    return copy;
+  });
+}
+
+/** The title an entry is matched by when its pinned id is gone: its key, unless `withDisplayKeys` changed it. */
+export function identityTitle(e: DesiredEntry): string {
+  return titles.get(e) ?? e.key;
+}
+
 /** Entries of one organisation. */
 export function forOrg(entries: readonly DesiredEntry[], org: string): DesiredEntry[] {
   return entries.filter((e) => e.org === org);

@@ -1,10 +1,12 @@
 /**
  * Identity by title or pinned id, shared by kinds whose objects have a free title and a server-made id
- * (Team, Translation). Never guesses: two live objects with the title an unpinned entry asks for is a
+ * (Team, Translation, Collection, Space, Site). Entries keyed by `withDisplayKeys` fall back to their
+ * title, not their display key. Never guesses: two live objects with the title an unpinned entry asks for is a
  * ConflictError.
  */
 import { ConflictError } from '../core/errors.js';
 import type { DesiredEntry, LiveObject } from '../core/kind.js';
+import { identityTitle } from './common.js';
 
 export interface TitleMatch {
   /** Desired entry → the live object it manages (absent: to be created). */
@@ -49,11 +51,11 @@ export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[],
     else byKey.set(o.key, [o]);
   }
   for (const e of byTitle) {
-    const candidates = (byKey.get(e.key) ?? []).filter((o) => !claimed.has(o));
+    const candidates = (byKey.get(identityTitle(e)) ?? []).filter((o) => !claimed.has(o));
     if (candidates.length > 1) {
       const at = `${e.source.file}:${e.source.line}:${e.source.column}`;
       throw new ConflictError(
-        `${at}: ${kind} "${e.key}" in organization ${e.org} matches ${candidates.length} live objects ` +
+        `${at}: ${kind} "${identityTitle(e)}" in organization ${e.org} matches ${candidates.length} live objects ` +
           `(${candidates.map((c) => c.id).join(', ')}); pin the one you mean with spec.id`,
       );
     }

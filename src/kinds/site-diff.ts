@@ -6,7 +6,7 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
@@ -17,7 +17,8 @@ import { push, type SiteScope } from './site-scope.js';
 import { diffSections } from './site-sections-diff.js';
 import { spaceResolver } from './site-space-ref.js';
 
-export function diffSites(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+  const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const aux = (live.aux as unknown as SiteAux | undefined) ?? { structures: {}, spaces: [] };
   const sites = live.objects.filter((o) => o.kind === SITE_KIND);
@@ -35,7 +36,8 @@ export function diffSites(ctx: DiffContext, org: string, desired: DesiredEntry[]
       entry,
       spec,
       title: entry.key,
-      liveTitle: current?.key ?? entry.key,
+      // The entry's (display) key while the live title is unchanged: two same-titled sites' children get distinct keys.
+      liveTitle: current && current.key !== identityTitle(entry) ? current.key : entry.key,
       siteId: current?.id ?? ref(stepId(SITE_KIND, org, entry.key, 'create')),
       isNew: !current,
       live: (current && aux.structures[current.id]) || { sections: [], groups: [], siteSpaces: [] },

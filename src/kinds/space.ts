@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
-import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -62,7 +62,8 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
   return { objects: spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined), aux: { collectionIds } };
 }
 
-function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+  const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });

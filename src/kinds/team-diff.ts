@@ -6,7 +6,7 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
-import { makeStep, seg, stepId, uniqueLiveKey, unmatchedLive } from './common.js';
+import { identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
@@ -36,7 +36,8 @@ function resolveMember({ ctx, org, aux }: TeamScope, email: string): MemberRef {
 /** `{email: role}` of the given members, for before/after. */
 const roles = (ms: readonly { email: string; role: string }[]): Record<string, string> => Object.fromEntries(ms.map((m) => [m.email, m.role]));
 
-export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+  const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const aux = live.aux as unknown as TeamAux | undefined;
   const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
@@ -67,7 +68,8 @@ export function diffTeams(ctx: DiffContext, org: string, desired: DesiredEntry[]
   // A rename onto the title of a team that stays would make titles ambiguous for the next plan.
   if (!ctx.prune(TEAM_KIND, org)) {
     for (const [entry, current] of matched) {
-      const clash = current.key !== entry.key && unmatched.find((o) => o.key === entry.key);
+      const title = identityTitle(entry);
+      const clash = current.key !== title && unmatched.find((o) => o.key === title);
       if (clash) result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `live team ${clash.id} already has this title` });
     }
   }

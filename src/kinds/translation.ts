@@ -6,7 +6,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive } from './common.js';
+import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -46,7 +46,8 @@ async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
-function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+  const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
   for (const e of stalePins) {

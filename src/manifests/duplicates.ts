@@ -1,6 +1,9 @@
 /**
  * Kind-independent checks across all documents: one object defined twice (same kind, org and identity
- * key) or one pinned id used twice. Each is reported at every place involved, naming the other places.
+ * key, at least one of them without a pinned id) or one pinned id used twice. Each is reported at every
+ * place involved, naming the other places. Entries that all pin ids may share a key (two teams with one
+ * title): they are identified by their ids, and the kinds give them distinct step keys (common.ts
+ * `withDisplayKeys`).
  */
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import type { DesiredEntry } from '../core/kind.js';
@@ -54,9 +57,13 @@ function addShared(shared: Map<string, DesiredEntry[]>, k: string, seen: Desired
   else shared.set(k, [seen, e]);
 }
 
+/** An unpinned entry is matched by its key, so a second entry with that key makes it ambiguous. */
+const ambiguous = (group: readonly DesiredEntry[]): boolean => group.some((e) => e.id === undefined);
+
 export function findDuplicates(entries: readonly DesiredEntry[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const group of identityGroups(entries)) {
+    if (!ambiguous(group)) continue;
     for (const e of group) {
       const others = group.filter((o) => o !== e).map((o) => where(o.source));
       issues.push({ ...e.source, message: `duplicate ${e.kind} ${JSON.stringify(e.key)} in ${e.org}, also defined at ${others.join(', ')}` });

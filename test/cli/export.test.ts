@@ -74,14 +74,22 @@ describe('docops export', () => {
     expect(plan.code).toBe(0);
   });
 
-  it('reports live state the manifests cannot express (two teams with one title) and exits 1', async () => {
+  it('exports two teams with one title, ids pinned, and the export plans to no changes', async () => {
     const cli = await liveCli();
     teams(cli.sb.store).put({ id: 'team-dup', orgId: ORG, title: 'Platform', createdAt: T0 });
+    teamMembers(cli.sb.store).put({ id: teamMemberKey('team-dup', 'u-dan'), orgId: ORG, teamId: 'team-dup', userId: 'u-dan', role: 'owner' });
     const out = await tempDir();
     const r = await cli.run(['export', '--org', ORG, '-o', out]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/teams\.yaml:\d+:\d+: duplicate Team "Platform"/);
-    expect(await filesIn(out)).toContain('teams.yaml');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const teamsYaml = await readFile(path.join(out, 'teams.yaml'), 'utf8');
+    expect(teamsYaml.match(/^ {2}title: Platform$/gm)).toHaveLength(2);
+    expect(teamsYaml).toContain('id: team-platform');
+    expect(teamsYaml).toContain('id: team-dup\n  members:\n    - email: dan@acme.test\n      role: owner');
+    const plan = await cli.run(['plan', '-m', out, '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
+    expect(plan.code).toBe(0);
   });
 
   it('never replaces an existing file unless --overwrite', async () => {

@@ -16,7 +16,7 @@ export const exportCommand: CommandSpec = {
     'identity needs them and defaults are left out, so `docops plan -m DIR` against the same organization\n' +
     'shows no changes. Each file starts with the editor-schema comment. Existing files are not replaced\n' +
     'unless --overwrite is given. Only reads: a read-only token is enough. The written manifests are\n' +
-    'validated; live state docops cannot express (e.g. two teams with one title) is reported and exits 1.',
+    'validated; live state docops cannot express is reported and exits 1.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization id to export' },
     output: { type: 'string', short: 'o', value: 'DIR', description: 'Directory to write the manifests into (created if missing)' },
@@ -38,7 +38,7 @@ export const exportCommand: CommandSpec = {
       progress.done();
     }
     for (const file of result.files) ctx.io.stdout.write(`wrote ${file}\n`);
-    // Live state docops cannot express (e.g. two teams with one title) gives manifests that do not load: say so.
+    // Live state docops cannot express gives manifests that do not load: say so.
     try {
       await loadManifests(out, KINDS, { env: ctx.io.env });
     } catch (err) {

@@ -109,6 +109,24 @@ export function resolveRefs<T>(value: T, lookup: (stepId: string, output: string
   return visit(value) as T;
 }
 
+/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
+export function pathSegments(step: Step, methods?: readonly HttpMethod[]): Set<string> {
+  const out = new Set<string>();
+  for (const r of step.requests) {
+    if (methods && !methods.includes(r.method)) continue;
+    for (const s of r.path.split('/')) out.add(decodeSegment(s));
+  }
+  return out;
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s; // not percent-encoded text: the segment as written is the id
+  }
+}
+
 export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
   const out: Record<string, Record<Action, number>> = {};
   for (const s of plan.steps) {

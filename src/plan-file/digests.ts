@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { LiveObject } from '../core/kind.js';
-import type { Plan, Step } from '../core/plan.js';
+import { pathSegments, type Plan, type Step } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
 import { findManifestFiles } from '../manifests/index.js';
 import { canonicalJson, digest } from './canonical.js';
@@ -84,10 +84,14 @@ function touchedObjects(live: LiveState): (step: Step) => LiveObject[] {
   const byKey = new Map<string, LiveObject[]>();
   const byScope = new Map<string, LiveObject[]>();
   const k = (...parts: string[]): string => parts.join('\u0000');
+  const seen = new Set<string>();
   const push = (m: Map<string, LiveObject[]>, key: string, o: LiveObject): void => {
-    const list = m.get(key) ?? [];
-    if (!list.some((x) => x.id === o.id && x.key === o.key)) list.push(o);
-    m.set(key, list);
+    const once = k(key, o.key, o.id);
+    if (seen.has(once)) return;
+    seen.add(once);
+    const list = m.get(key);
+    if (list) list.push(o);
+    else m.set(key, [o]);
   };
   for (const state of live.values()) {
     for (const o of state.objects) {
@@ -99,18 +103,10 @@ function touchedObjects(live: LiveState): (step: Step) => LiveObject[] {
   return (step) => {
     const out = new Map<string, LiveObject>();
     for (const o of byKey.get(k(step.kind, step.org, step.key)) ?? []) out.set(`${o.key}\u0000${o.id}`, o);
-    const segments = new Set(step.requests.flatMap((r) => r.path.split('/').map(safeDecode)));
+    const segments = pathSegments(step);
     for (const o of byScope.get(k(step.kind, step.org)) ?? []) if (o.id !== '' && segments.has(o.id)) out.set(`${o.key}\u0000${o.id}`, o);
     return [...out.values()];
   };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** sha256 of the canonical JSON of the plan's steps. */

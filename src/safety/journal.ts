@@ -6,7 +6,7 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { LiveObject } from '../core/kind.js';
-import type { Action, Phase, Step } from '../core/plan.js';
+import { pathSegments, type Action, type Phase, type Step } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
 import { redactSecrets } from './redact.js';
 
@@ -99,25 +99,17 @@ function liveObjectFinder(live: LiveState): (step: Step) => LiveObject | undefin
       const prev = byKey.get(plain);
       byKey.set(plain, prev === undefined || prev?.id === o.id ? o : null); // null: ambiguous title
       byKey.set(k(o.kind, o.org, `${o.key} (${o.id})`), o);
-      byScope.set(k(o.kind, o.org), [...(byScope.get(k(o.kind, o.org)) ?? []), o]);
+      const scope = byScope.get(k(o.kind, o.org));
+      if (scope) scope.push(o);
+      else byScope.set(k(o.kind, o.org), [o]);
     }
   }
   return (step) => {
     const hit = byKey.get(k(step.kind, step.org, step.key));
     if (hit) return hit;
-    const segments = new Set(
-      step.requests.filter((r) => r.method === 'DELETE').flatMap((r) => r.path.split('/').map((s) => safeDecode(s))),
-    );
+    const segments = pathSegments(step, ['DELETE']);
     return (byScope.get(k(step.kind, step.org)) ?? []).find((o) => segments.has(o.id));
   };
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 /** Make the new file's directory entry durable too; some platforms cannot fsync a directory. */

@@ -3,7 +3,7 @@
  * Dry-run is "stop after computePlan"; only src/core/apply.ts writes.
  */
 import type { ApiClient } from '../api/types.js';
-import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState } from './kind.js';
+import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState, LiveObject } from './kind.js';
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
@@ -91,18 +91,12 @@ export async function fetchLive(client: ApiClient, kinds: readonly KindDefinitio
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
 export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const prune = pruneResolver(desired, options.prune);
-  const ids = new IdIndex();
-  for (const state of live.values()) {
-    for (const o of state.objects) {
-      const keys = ids.keys(o.kind, o.org);
-      if (!keys.has(o.key)) keys.set(o.key, o.id);
-    }
-  }
+  const ids = new IdIndex(live);
   const diffOptions: DiffOptions = { invite: options.invite === true };
   const ctx: DiffContext = {
     prune,
     options: diffOptions,
-    resolve: (kind, org, key) => ids.keys(kind, org).get(key),
+    resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
     register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
     live: (kind, org) => live.get(liveKey(kind, org)),
   };
@@ -119,15 +113,23 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
 }
 
 /**
- * Ids by kind, then org, then key. Nested maps rather than one map keyed by joined strings: on 100,000 live
- * objects building the joined keys (and hashing them) cost ~150 ms of a plan's diff.
+ * Ids by kind, then org, then key: what kinds registered, then the live objects' ids. Nested maps rather than
+ * one map keyed by joined strings: on 100,000 live objects building the joined keys (and hashing them) cost
+ * ~150 ms of a plan's diff. The live ids of a (kind, org) are added only when someone resolves in it, and
+ * never over a registered key (registered ids and refs win, as if registered after the live ones): most
+ * (kind, org)s are only registered, and indexing their live objects up front was ~50 ms on 100,000 objects.
  */
 class IdIndex {
   private readonly byKind = new Map<string, Map<string, Map<string, string>>>();
+  private readonly seededKeys = new Set<Map<string, string>>();
   // The (kind, org) asked for last: kinds register or resolve thousands of keys of one (kind, org) in a row.
   private last: { kind: string; org: string; keys: Map<string, string> } | undefined;
+  /** `${kind}\u0000${org}` → the live object lists holding objects of that kind and org; built on first seed. */
+  private sources: Map<string, (readonly LiveObject[])[]> | undefined;
 
-  /** The keys of (kind, org), created empty when absent. */
+  constructor(private readonly live: LiveState) {}
+
+  /** The registered keys of (kind, org), created empty when absent. */
   keys(kind: string, org: string): Map<string, string> {
     const last = this.last;
     if (last && last.kind === kind && last.org === org) return last.keys;
@@ -137,6 +139,37 @@ class IdIndex {
     if (!keys) byOrg.set(org, (keys = new Map()));
     this.last = { kind, org, keys };
     return keys;
+  }
+
+  /** The keys of (kind, org) including its live objects' ids (the first live object of a key wins). */
+  seeded(kind: string, org: string): Map<string, string> {
+    const keys = this.keys(kind, org);
+    if (this.seededKeys.has(keys)) return keys;
+    this.seededKeys.add(keys);
+    for (const objects of this.liveLists().get(liveKey(kind, org)) ?? []) {
+      for (const o of objects) if (o.kind === kind && o.org === org && !keys.has(o.key)) keys.set(o.key, o.id);
+    }
+    return keys;
+  }
+
+  /** Which live lists hold objects of which (kind, org): a kind's state may hold objects of child kinds. */
+  private liveLists(): Map<string, (readonly LiveObject[])[]> {
+    if (this.sources) return this.sources;
+    const sources = new Map<string, (readonly LiveObject[])[]>();
+    for (const state of this.live.values()) {
+      let kind: string | undefined;
+      let org: string | undefined;
+      for (const o of state.objects) {
+        if (o.kind === kind && o.org === org) continue;
+        kind = o.kind;
+        org = o.org;
+        const k = liveKey(kind, org);
+        const lists = sources.get(k);
+        if (!lists) sources.set(k, [state.objects]);
+        else if (!lists.includes(state.objects)) lists.push(state.objects);
+      }
+    }
+    return (this.sources = sources);
   }
 }
 

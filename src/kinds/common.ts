@@ -203,9 +203,17 @@ const titles = new WeakMap<DesiredEntry, string>();
  * title are returned as they are, so their keys and step ids do not change.
  */
 export function withDisplayKeys(entries: readonly DesiredEntry[]): DesiredEntry[] {
-  const count = new Map<string, number>();
+  // Only pinned entries can get another key, so count only the titles they use; with no pinned entry (the
+  // common case) there is nothing to count. Entries of one diff share kind and org, but callers may mix them.
   const at = (e: DesiredEntry): string => `${e.kind}\u0000${e.org}\u0000${e.key}`;
-  for (const e of entries) count.set(at(e), (count.get(at(e)) ?? 0) + 1);
+  const count = new Map<string, number>();
+  for (const e of entries) if (e.id !== undefined) count.set(at(e), 0);
+  if (count.size === 0) return [...entries];
+  for (const e of entries) {
+    const k = at(e);
+    const n = count.get(k);
+    if (n !== undefined) count.set(k, n + 1);
+  }
   return entries.map((e) => {
     if (e.id === undefined || (count.get(at(e)) ?? 0) < 2) return e;
     const copy: DesiredEntry = { ...e, key: `${e.key} (${e.id})` };

@@ -25,13 +25,18 @@ export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[],
   const matched = new Map<DesiredEntry, LiveObject>();
   const claimed = new Set<LiveObject>();
   const stalePins: DesiredEntry[] = [];
-  const byId = new Map(live.map((o) => [o.id, o]));
 
+  // Most manifests pin no ids: index live objects by id only when an entry does.
+  let byId: Map<string, LiveObject> | undefined;
   const byTitle: DesiredEntry[] = [];
   for (const e of desired) {
     if (e.id === undefined) {
       byTitle.push(e);
       continue;
+    }
+    if (!byId) {
+      byId = new Map();
+      for (const o of live) byId.set(o.id, o);
     }
     const o = byId.get(e.id);
     if (o && !claimed.has(o)) {
@@ -43,28 +48,42 @@ export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[],
     }
   }
 
-  // Index by title once: filtering every live object per entry is quadratic (6,000 spaces: 36M comparisons).
-  const byKey = new Map<string, LiveObject[]>();
+  // Index by title once (filtering every live object per entry is quadratic: 6,000 spaces, 36M comparisons).
+  // The first object of a title is kept directly; only titles two live objects share get a list.
+  const first = new Map<string, LiveObject>();
+  const shared = new Map<string, LiveObject[]>();
   for (const o of live) {
-    const list = byKey.get(o.key);
-    if (list) list.push(o);
-    else byKey.set(o.key, [o]);
+    const seen = first.get(o.key);
+    if (seen === undefined) first.set(o.key, o);
+    else {
+      const list = shared.get(o.key);
+      if (list) list.push(o);
+      else shared.set(o.key, [seen, o]);
+    }
   }
   for (const e of byTitle) {
-    const candidates = (byKey.get(identityTitle(e)) ?? []).filter((o) => !claimed.has(o));
-    if (candidates.length > 1) {
-      const at = `${e.source.file}:${e.source.line}:${e.source.column}`;
-      throw new ConflictError(
-        `${at}: ${kind} "${identityTitle(e)}" in organization ${e.org} matches ${candidates.length} live objects ` +
-          `(${candidates.map((c) => c.id).join(', ')}); pin the one you mean with spec.id`,
-      );
+    const title = identityTitle(e);
+    const several = shared.get(title);
+    let o: LiveObject | undefined;
+    if (several) {
+      const candidates = several.filter((c) => !claimed.has(c));
+      if (candidates.length > 1) {
+        const at = `${e.source.file}:${e.source.line}:${e.source.column}`;
+        throw new ConflictError(
+          `${at}: ${kind} "${title}" in organization ${e.org} matches ${candidates.length} live objects ` +
+            `(${candidates.map((c) => c.id).join(', ')}); pin the one you mean with spec.id`,
+        );
+      }
+      o = candidates[0];
+    } else {
+      const only = first.get(title);
+      o = only !== undefined && !claimed.has(only) ? only : undefined;
     }
-    const o = candidates[0];
     if (o) {
       matched.set(e, o);
       claimed.add(o);
     }
   }
 
-  return { matched, unmatched: live.filter((o) => !claimed.has(o)), stalePins };
+  return { matched, unmatched: claimed.size === live.length ? [] : live.filter((o) => !claimed.has(o)), stalePins };
 }

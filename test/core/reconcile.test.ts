@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
 import { ref } from '../../src/core/plan.js';
-import { computePlan, diffOrder, pruneResolver } from '../../src/core/reconcile.js';
+import { computePlan, diffAll, diffOrder, liveKey, pruneResolver } from '../../src/core/reconcile.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 
 const doc = (kind: string, org: string, prune?: boolean): ManifestDocument => ({
@@ -119,6 +119,55 @@ describe('computePlan', () => {
     const client = listingClient({});
     await computePlan(client, [parent, child], new Map([['Child', [entry('Child', 'o2', 'x')]]]));
     expect(client.listed).toEqual(['/orgs/o2/parents']); // from Child's own fetch; Parent is not managed in o2
+  });
+});
+
+describe('diffAll: ids for resolve', () => {
+  /** A kind that resolves every desired key in `target` and writes the answer into a step's path. */
+  const asker = (target: string): KindDefinition => ({
+    ...child,
+    kind: 'Asker',
+    depth: 90,
+    fetch: async () => ({ objects: [] }),
+    diff: (ctx, org, desired) => ({
+      steps: desired.map((d) => ({ id: `Asker/${org}/${d.key}#x`, action: 'update' as const, phase: 'update' as const, kind: 'Asker', org, key: d.key, wave: 90, before: {}, after: {}, dependsOn: [], requests: [{ method: 'PATCH' as const, path: `/${ctx.resolve(target, org, d.key) ?? 'missing'}` }] })),
+      unmanaged: [],
+      warnings: [],
+    }),
+  });
+  const live = (objects: { kind: string; key: string; id: string }[]) => new Map([[liveKey('Holder', 'o1'), { objects: objects.map((o) => ({ ...o, org: 'o1', fields: {} })) }]]);
+  const paths = (plan: { steps: { requests: { path: string }[] }[] }) => plan.steps.map((s) => s.requests[0]!.path);
+
+  it("finds live ids of a kind nobody registered, also inside another kind's live state, first object of a key winning", () => {
+    const state = live([
+      { kind: 'Holder', key: 'h', id: 'h1' },
+      { kind: 'Inner', key: 'a', id: 'i1' },
+      { kind: 'Inner', key: 'a', id: 'i2' },
+      { kind: 'Holder', key: 'b', id: 'h2' },
+      { kind: 'Inner', key: 'b', id: 'i3' },
+    ]);
+    const desired = new Map([['Asker', ['a', 'b', 'h', 'zz'].map((k) => entry('Asker', 'o1', k))]]);
+    expect(paths(diffAll([asker('Inner')], desired, state))).toEqual(['/i1', '/i3', '/missing', '/missing']);
+    expect(paths(diffAll([asker('Holder')], desired, state))).toEqual(['/missing', '/h2', '/h1', '/missing']);
+  });
+
+  it('a registered id or ref wins over a live id with the same key', () => {
+    const registrar: KindDefinition = {
+      ...child,
+      kind: 'Registrar',
+      depth: 5,
+      fetch: async () => ({ objects: [] }),
+      diff: (ctx, org) => {
+        ctx.register('Inner', org, 'a', 'registered-a');
+        return { steps: [], unmanaged: [], warnings: [] };
+      },
+    };
+    const desired = new Map([
+      ['Registrar', [entry('Registrar', 'o1', 'r')]],
+      ['Asker', [entry('Asker', 'o1', 'a')]],
+    ]);
+    const state = live([{ kind: 'Inner', key: 'a', id: 'i1' }]);
+    expect(paths(diffAll([registrar, asker('Inner')], desired, state))).toEqual(['/registered-a']);
   });
 });
 

@@ -38,6 +38,11 @@ export interface LiveKindState {
 
 export type Report = (pos: SourcePos, message: string) => void;
 
+/** Desired entries of (kind, org) by identity key (the first entry of a key); undefined when no document names that org. */
+export interface IdentityLookup {
+  keys(kind: string, org: string): ReadonlyMap<string, DesiredEntry> | undefined;
+}
+
 export interface FetchContext {
   client: ApiClient;
   /** Memoised full list (all pages). Two kinds asking for the same list cause one set of requests. */
@@ -90,8 +95,11 @@ export interface KindDefinition {
   needs?: string[];
   /** Documents of this kind → desired entries. Report semantic problems through `report`. */
   toDesired(doc: ManifestDocument, report: Report): DesiredEntry[];
-  /** Checks across all documents (duplicates, references to other kinds). */
-  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void;
+  /**
+   * Checks across all documents (references to other kinds; duplicates are checked by the loader). `index`
+   * finds any kind's entries of an org by identity key without building another set.
+   */
+  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState>;
   /** Pure: desired + live → steps. Must not do I/O. */

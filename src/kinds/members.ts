@@ -50,20 +50,15 @@ function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
   const invite = doc.spec['invite'] === true;
   const list = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
   const out: DesiredEntry[] = [];
-  list.forEach((m: unknown, i) => {
-    if (!isRecord(m) || typeof m['email'] !== 'string') return;
-    const spec: MemberSpec = { email: m['email'], role: (m['role'] ?? null) as MemberRole };
+  for (let i = 0; i < list.length; i++) {
+    const m: unknown = list[i];
+    if (!isRecord(m) || typeof m['email'] !== 'string') continue;
+    const email = m['email'];
+    const spec: MemberSpec = { email, role: (m['role'] ?? null) as MemberRole };
     if (typeof m['sso'] === 'boolean') spec.sso = m['sso'];
     if (invite) spec.invite = true;
-    out.push({
-      kind: KIND,
-      org,
-      key: m['email'].toLowerCase(),
-      spec: spec as unknown as Record<string, unknown>,
-      source: doc.pos(['spec', 'members', i]),
-      doc,
-    });
-  });
+    out.push({ kind: KIND, org, key: email.toLowerCase(), spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec', 'members', i]), doc });
+  }
   return out;
 }
 

@@ -2,14 +2,14 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in team-diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
 import { diffTeams } from './team-diff.js';
-import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamSpec } from './team-model.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
   const title = String(doc.spec['title'] ?? '');
@@ -18,18 +18,19 @@ function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
   const raw = doc.spec['members'];
   if (Array.isArray(raw)) {
     const seen = new Map<string, number>();
-    spec.members = [];
-    raw.forEach((m: unknown, i) => {
-      if (!isRecord(m) || typeof m['email'] !== 'string') return;
+    const members: TeamMemberSpec[] = (spec.members = []);
+    for (let i = 0; i < raw.length; i++) {
+      const m: unknown = raw[i];
+      if (!isRecord(m) || typeof m['email'] !== 'string') continue;
       const email = m['email'].toLowerCase();
       const first = seen.get(email);
       if (first !== undefined) {
         report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${title}" (first at members[${first}])`);
-        return;
+        continue;
       }
       seen.set(email, i);
-      spec.members!.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
-    });
+      members.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
+    }
   }
   return [titledEntry(TEAM_KIND, doc, spec)];
 }
@@ -44,22 +45,9 @@ function memberIndex(doc: ManifestDocument, email: string): number {
  * When an organization has Members documents, every team member must be listed there ("team members must
  * be organization members"). Duplicate titles and pinned ids are checked generically by the loader.
  */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
-  const listed = new Map<string, Set<string>>();
-  // Entries of one document share its org: look the org's set up only when the org changes (60,000 members).
-  let org: string | undefined;
-  let set = new Set<string>();
-  for (const m of all.get('Members') ?? []) {
-    if (m.org !== org) {
-      org = m.org;
-      const known = listed.get(org);
-      if (known) set = known;
-      else listed.set(org, (set = new Set()));
-    }
-    set.add(m.key);
-  }
+function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup): void {
   for (const e of entries) {
-    const members = listed.get(e.org);
+    const members = index.keys('Members', e.org);
     if (!members) continue;
     for (const m of (e.spec as unknown as TeamSpec).members ?? []) {
       if (members.has(m.email)) continue;

@@ -61,8 +61,9 @@ export function validateParsedFiles(
       for (const e of kindsByName.get(doc.kind)!.toDesired(doc, report)) list.push(e);
     }
   }
-  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report);
-  issues.push(...findDuplicates([...desired.values()].flat()));
+  const duplicates = findDuplicates(desired);
+  issues.push(...duplicates.issues);
+  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index);
   return { documents, desired, issues };
 }
 

@@ -12,7 +12,7 @@ import { collectionKind } from '../../src/kinds/collection.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { sandboxPerTest } from './sandbox-per-test.js';
-import { desiredOf, fakeDiffContext, fakeDoc, plan, reports } from './helpers.js';
+import { desiredOf, fakeDiffContext, fakeDoc, plan, reports, identityLookup } from './helpers.js';
 import { ORG } from './seed.js';
 
 const routes = () => ({
@@ -86,7 +86,8 @@ describe('Collection diff', () => {
   it('a collection nested in itself through other manifests is an error at its parent', () => {
     const r = reports();
     const entries = desired({ title: 'A', parent: 'B' }, { title: 'B', parent: 'A' }, { title: 'C', parent: 'A' });
-    collectionKind.crossValidate!(entries, new Map([['Collection', entries]]), r.report);
+    const all = new Map([['Collection', entries]]);
+    collectionKind.crossValidate!(entries, all, r.report, identityLookup(all));
     expect(r.list.map((x) => x.message)).toEqual(['collection "A" is nested in itself (through parent "B")', 'collection "B" is nested in itself (through parent "A")']);
   });
 

@@ -1,6 +1,7 @@
 /** Test doubles for the kind tests: manifest documents, a diff context and a fetch context over fixed data. */
 import type { SourcePos } from '../../src/core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState } from '../../src/core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState } from '../../src/core/kind.js';
+import { findDuplicates } from '../../src/manifests/duplicates.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 
 /**
@@ -80,4 +81,9 @@ export async function plan(
 ): Promise<{ live: LiveKindState; result: DiffResult }> {
   const live = await kind.fetch(fakeFetchContext(routes), org, desired);
   return { live, result: kind.diff(ctx, org, desired, live) };
+}
+
+/** The loader's identity index over `all` (kind → entries), as crossValidate receives it. */
+export function identityLookup(all: ReadonlyMap<string, DesiredEntry[]>): IdentityLookup {
+  return findDuplicates(all).index;
 }

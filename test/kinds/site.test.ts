@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Step } from '../../src/core/plan.js';
 import { orderSteps } from '../../src/core/order.js';
 import { siteKind } from '../../src/kinds/site.js';
-import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports } from './helpers.js';
+import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG } from './seed.js';
 import { BASE, SITE, emptyOrg, liveSite, liveSpec, siteDesired } from './site-fixtures.js';
 
@@ -65,7 +65,7 @@ describe('Site manifest checks', () => {
     const r = reports();
     const entries = siteKind.toDesired(site, r.report);
     const all = new Map([['Space', [{ kind: 'Space', org: ORG, key: 'Getting Started', spec: {}, source: space.pos([]), doc: space }]]]);
-    siteKind.crossValidate!(entries, all, r.report);
+    siteKind.crossValidate!(entries, all, r.report, identityLookup(all));
     expect(r.list.map((x) => [x.pos.line, x.message])).toEqual([[11, 'space "Ghost" is not in the Space manifests of org-demo, which prune every other space']]);
   });
 });

@@ -3,7 +3,7 @@ import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
 import { membersKind } from '../../src/kinds/members.js';
 import { teamKind } from '../../src/kinds/team.js';
-import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports } from './helpers.js';
+import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';
 
 type TM = { email: string; role?: 'owner' | 'member' };
@@ -221,7 +221,8 @@ describe('Team validation', () => {
   it('requires team members to be listed in the Members documents of the org when there are any', () => {
     const teams = desired({ title: 'T', members: [at('ada'), at('zed'), at('bob')] });
     const r = reports();
-    teamKind.crossValidate!(teams, new Map([['Members', membersEntries(['ada@acme.test', 'BOB@acme.test'])]]), r.report);
+    const all = new Map([['Members', membersEntries(['ada@acme.test', 'BOB@acme.test'])]]);
+    teamKind.crossValidate!(teams, all, r.report, identityLookup(all));
     expect(r.list).toEqual([
       {
         pos: { file: 'teams.yaml', line: 11, column: 4 },
@@ -229,7 +230,7 @@ describe('Team validation', () => {
       },
     ]);
     const none = reports();
-    teamKind.crossValidate!(teams, new Map(), none.report);
+    teamKind.crossValidate!(teams, new Map(), none.report, identityLookup(new Map()));
     expect(none.list).toEqual([]);
   });
 });

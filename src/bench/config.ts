@@ -11,6 +11,8 @@ export interface BenchConfig {
   concurrency: number;
   /** Measured no-op plans (after one warm-up); the median counts. */
   planRuns: number;
+  /** Cold CPU runs (each in a fresh process) of the CPU benchmark and of its floor; the median counts. */
+  cpuRuns: number;
 }
 
 export const DEFAULT_CONFIG: BenchConfig = {
@@ -22,6 +24,7 @@ export const DEFAULT_CONFIG: BenchConfig = {
   latencyMs: 20,
   concurrency: 8,
   planRuns: 3,
+  cpuRuns: 5,
 };
 
 export const TARGETS = {

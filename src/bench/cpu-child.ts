@@ -1,9 +1,20 @@
-/** Child-process entry of the CPU benchmark: its peak RSS is the benchmark's alone. Sizes in argv[2]. */
+/**
+ * Child-process entry of the CPU benchmark: its peak RSS and its cold code are the benchmark's alone.
+ * argv[2] = 'plan' with the sizes in argv[3], or 'floor' with the member count in argv[3].
+ */
 import { KINDS } from '../kinds/index.js';
 import { measureCpu } from './cpu.js';
+import { measureFloor } from './cpu-floor.js';
 import type { OrgSizes } from './org-model.js';
 
-const sizes = JSON.parse(process.argv[2] ?? '{}') as OrgSizes;
-const result = await measureCpu(sizes, KINDS);
+const [mode, arg] = process.argv.slice(2);
+let result: unknown;
+if (mode === 'floor') {
+  const members = KINDS.find((k) => k.kind === 'Members');
+  if (!members) throw new Error('the floor measure needs the Members kind');
+  result = measureFloor(Number(arg), members);
+} else {
+  result = await measureCpu(JSON.parse(arg ?? '{}') as OrgSizes, KINDS);
+}
 // Disconnect once sent: the open IPC channel would otherwise keep this process alive.
 process.send?.(result, () => process.disconnect());

@@ -11,6 +11,7 @@ import { validateParsedFiles, type ParsedFile } from '../manifests/load.js';
 import type { ParsedYamlDoc } from '../manifests/parse.js';
 import { orgDocuments } from './documents.js';
 import { memoryClient } from './live-items.js';
+import type { FloorMeasure } from './cpu-floor.js';
 import { entityCounts, ENTITY_KIND, generateOrg, type OrgSizes } from './org-model.js';
 
 export interface CpuMeasure {
@@ -27,6 +28,8 @@ export interface CpuMeasure {
   /** Peak resident set size of the whole process (KiB from getrusage → MB). */
   peakRssMb: number;
   steps: number;
+  /** CPU of every run when several were made (measureCpuInChild); this measure is the median one. */
+  runsCpuMs?: number[];
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage): number => {
@@ -90,13 +93,36 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
   };
 }
 
-/** Run measureCpu in a fresh child process (dist/bench/cpu-child.js), so peak RSS is not the parent's. */
-export async function measureCpuInChild(sizes: OrgSizes): Promise<CpuMeasure> {
-  const child = fork(new URL('./cpu-child.js', import.meta.url), [JSON.stringify(sizes)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise<CpuMeasure>((resolve, reject) => {
-    let result: CpuMeasure | undefined;
-    child.once('message', (m) => (result = m as CpuMeasure));
+/** Run the CPU child (dist/bench/cpu-child.js) once in a fresh process, so peak RSS and cold code are its own. */
+function inChild<T>(args: string[]): Promise<T> {
+  const child = fork(new URL('./cpu-child.js', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise<T>((resolve, reject) => {
+    let result: T | undefined;
+    child.once('message', (m) => (result = m as T));
     child.once('error', reject);
     child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`CPU benchmark child exited with code ${code} and no result`))));
   });
+}
+
+/** The run with the median `cpuMs` of `runs` (odd counts pick the middle one). */
+export function medianRun<T extends { cpuMs: number }>(runs: readonly T[]): T {
+  if (runs.length === 0) throw new Error('no runs');
+  return [...runs].sort((a, b) => a.cpuMs - b.cpuMs)[Math.floor((runs.length - 1) / 2)]!;
+}
+
+/**
+ * measureCpu in `runs` fresh child processes, one after another; the median run, with every run's CPU. A
+ * single cold run swings by ±30 % (whether a major GC lands inside the measured part), hence several.
+ */
+export async function measureCpuInChild(sizes: OrgSizes, runs = 1): Promise<CpuMeasure> {
+  const all: CpuMeasure[] = [];
+  for (let i = 0; i < runs; i++) all.push(await inChild<CpuMeasure>(['plan', JSON.stringify(sizes)]));
+  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
+}
+
+/** measureFloor (cpu-floor.ts) in `runs` fresh child processes; the median run. */
+export async function measureFloorInChild(members: number, runs = 1): Promise<FloorMeasure & { runsCpuMs: number[] }> {
+  const all: FloorMeasure[] = [];
+  for (let i = 0; i < runs; i++) all.push(await inChild<FloorMeasure>(['floor', String(members)]));
+  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
 }

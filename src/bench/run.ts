@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS } from '../kinds/index.js';
 import { DEFAULT_CONFIG } from './config.js';
-import { measureCpuInChild } from './cpu.js';
+import { measureCpuInChild, measureFloorInChild } from './cpu.js';
 import { runBench } from './harness.js';
 import { markdownTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
@@ -14,7 +14,8 @@ import { startInChild } from './sandbox-env.js';
 const result = await runBench(DEFAULT_CONFIG, {
   kinds: KINDS,
   startSandbox: startInChild,
-  measureCpu: measureCpuInChild,
+  measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
+  measureFloor: (members) => measureFloorInChild(members, DEFAULT_CONFIG.cpuRuns),
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 });
 const table = markdownTable(result);

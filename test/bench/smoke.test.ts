@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../../src/bench/config.js';
-import { measureCpu } from '../../src/bench/cpu.js';
+import { measureCpu, medianRun } from '../../src/bench/cpu.js';
+import { measureFloor } from '../../src/bench/cpu-floor.js';
 import { runBench } from '../../src/bench/harness.js';
 import { markdownTable } from '../../src/bench/report.js';
 import { startInProcess } from '../../src/bench/sandbox-env.js';
@@ -13,11 +14,13 @@ const tiny: BenchConfig = {
   latencyMs: 1,
   concurrency: 4,
   planRuns: 1,
+  cpuRuns: 1,
 };
 
 describe('bench harness on a tiny organization', () => {
   it('plans a no-op at the lower bound of requests, applies every change and converges', async () => {
-    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS) });
+    const members = KINDS.find((k) => k.kind === 'Members')!;
+    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS), measureFloor: async (n) => measureFloor(n, members) });
     // Only explanations of missed timing targets (never anomalies such as a non-empty plan or failed steps).
     expect(r.notes.filter((n) => !/^(wall ratios|validate \+ diff CPU)/.test(n))).toEqual([]);
     expect(r.plan.steps).toBe(0);
@@ -35,6 +38,19 @@ describe('bench harness on a tiny organization', () => {
     }
     const table = markdownTable(r);
     expect(table).toContain(`| Requests, no-op plan ÷ lower bound | ${r.plan.requests} ÷ ${r.plan.lowerBound} | 1.00 |`);
-    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(7);
+    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(8);
+    // The floor did the members' work: every generated member validated and compared, none differing.
+    expect(r.cpuFloor).toMatchObject({ members: tiny.cpuSizes.members, differing: 0 });
+    expect(r.cpuFloorMs).toBeGreaterThan(0);
+    expect(table).toContain(`| Reference: least CPU for the ${tiny.cpuSizes.members} members alone`);
   }, 60_000);
+});
+
+describe('medianRun', () => {
+  it('picks the run with the middle CPU time, whatever the order', () => {
+    const runs = [700, 500, 900, 650, 820].map((cpuMs, i) => ({ cpuMs, i }));
+    expect(medianRun(runs)).toEqual({ cpuMs: 700, i: 0 });
+    expect(medianRun([{ cpuMs: 3 }, { cpuMs: 1 }])).toEqual({ cpuMs: 1 });
+    expect(() => medianRun([])).toThrow(/no runs/);
+  });
 });

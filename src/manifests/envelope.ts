@@ -12,6 +12,7 @@ import { describeValue, jsonType } from './paths.js';
 export const API_VERSION = 'docops/v1';
 export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'spec'] as const;
 const REQUIRED = ['apiVersion', 'kind', 'metadata', 'spec'] as const;
+export const METADATA_FIELDS = ['organization'] as const;
 
 export interface EnvelopeResult {
   issues: ValidationIssue[];
@@ -60,6 +61,14 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     else if (!('organization' in metadata)) issue(['metadata'], 'metadata: missing required field "organization"');
     else if (typeof metadata.organization !== 'string' || metadata.organization.trim() === '') {
       issue(['metadata', 'organization'], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
+    }
+    // A misplaced field (e.g. `prune: true` under metadata) must not be silently ignored.
+    if (isObject(metadata)) {
+      for (const field of Object.keys(metadata)) {
+        if (!(METADATA_FIELDS as readonly string[]).includes(field)) {
+          issue(['metadata', field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(', ')})`, true);
+        }
+      }
     }
   }
   if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);

@@ -28,6 +28,8 @@ export const WAVE = {
   sectionDefault: 34,
   order: 35,
   defaults: 36,
+  /** Delete phase (after every update): a root site space replaced by its new section's first site space. */
+  replaceRoot: 39,
   /** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
   pruneSiteSpace: 39,
   pruneSection: 38,

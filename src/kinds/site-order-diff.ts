@@ -24,6 +24,15 @@ export function predictLayout(scope: SiteScope, nav: Nav, groups: GroupNav): Lay
     const first = nav.containers.get(inSection(s.id))?.find((x) => x.withSection);
     if (first) layout.append(inSection(s.id), first.id);
   }
+  // The site's first section receives its root site spaces after its own (contract). With several sections
+  // created at once which one is unknown: the root site spaces then stay predicted at the root (all moved).
+  const only = nav.createdSections.length === 1 && scope.live.sections.length === 0 ? nav.createdSections[0] : undefined;
+  if (only !== undefined && !scope.isNew) {
+    for (const id of layout.flat(ROOT)) {
+      layout.remove(id);
+      layout.append(inSection(only), id);
+    }
+  }
   for (const [container, created] of nav.createdSiteSpaces) layout.appendConcurrent(container, created);
   for (const [group, members] of groups.created) {
     for (const m of members) {

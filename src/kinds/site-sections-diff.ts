@@ -5,17 +5,17 @@
  * reorder step), and prune what the manifest no longer lists. The result (`Nav`) tells the group, order and
  * default parts which ids and refs stand for what.
  *
- * Root site spaces and a site's first section: the server moves a site's root site spaces into the first
- * section created (contract). When the plan adds sections to a site that has root site spaces, each root site
- * space the manifest lists in a section is taken over (not created again): the reorder step moves it next to
- * the site spaces of its section, wherever the server put it. Its section is created with a space that is not
- * a root one when it has one. Root site spaces listed nowhere stay in that first section (unmanaged, or deleted
- * under prune). The plan warns about it.
+ * Root site spaces and a site's first section (site-root-spaces.ts): each root site space the manifest lists
+ * in a new section is taken over (the reorder step moves it next to the site spaces of its section, wherever
+ * the server put it), except the one a section of only root spaces must be POSTed with: that one is replaced.
+ * Root site spaces listed nowhere stay in the section the server put them in (unmanaged, or deleted under
+ * prune). The plan warns about it.
  */
 import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, seg, stepId, unmatchedLive } from './common.js';
 import { ROOT, inSection } from './site-layout.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
+import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove, type Resolve } from './site-root-spaces.js';
 import { base, push, warn, where, type SiteScope } from './site-scope.js';
 import type { SpaceTarget } from './site-space-ref.js';
 
@@ -27,6 +27,8 @@ export interface NavSection {
   spec: SectionSpec;
   /** For a section created by this plan: the site space its POST creates. */
   posted?: SiteSpaceSpec;
+  /** The live root site space that `posted` replaces (deleted in the delete phase). */
+  replaces?: LiveSiteSpace;
 }
 
 export interface NavSiteSpace {
@@ -60,8 +62,6 @@ export interface Nav {
 }
 
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
-
-type Resolve = (list: SiteSpaceSpec[]) => { s: SiteSpaceSpec; t: SpaceTarget }[];
 
 /** `path`, `path-2`, … the first not in `taken`. */
 function uniquePath(wanted: string, taken: ReadonlySet<string>): string {
@@ -98,7 +98,7 @@ export function diffSections(scope: SiteScope): Nav {
   }
 
   const roots = live.sections.length === 0 && spec.sections ? live.siteSpaces.filter((x) => x.section === null) : [];
-  claimRoots(nav, roots, spec.sections ?? [], resolved);
+  nav.rootClaims = claimRoots(roots, spec.sections ?? [], resolved);
   for (const d of spec.sections ?? []) {
     const l = liveByPath.get(d.path);
     const spaces = resolved(d.spaces);
@@ -107,42 +107,28 @@ export function diffSections(scope: SiteScope): Nav {
       updateSection(scope, d, l);
       continue;
     }
-    // POST the section with a space that is not a root one taken over (that one would appear twice).
-    const first = spaces.find((x) => !nav.rootClaims.has(x.s)) ?? spaces[0];
-    if (!first) {
+    const posted = postedSpace(spaces, nav.rootClaims);
+    if (!posted) {
       warn(scope, sectionKey(scope.title, d.path), `section "${d.path}" has no space that exists; not created`);
       continue;
     }
+    const { first, replaces } = posted;
     nav.rootClaims.delete(first.s);
-    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1);
-    nav.sections.push({ path: d.path, id: created, spec: d, posted: first.s });
+    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, replaces);
+    nav.sections.push({ path: d.path, id: created, spec: d, posted: first.s, ...(replaces ? { replaces } : {}) });
     nav.createdSections.push(created);
-  }
-  if (spec.sections) pruneSections(scope, nav);
-  const unclaimed = nav.createdSections.length > 0 ? roots.filter((x) => ![...nav.rootClaims.values()].includes(x)) : [];
-  if (nav.createdSections.length > 0 && roots.length > 0) warnRootsMove(scope, roots, unclaimed);
-  siteSpaces(scope, nav, resolved, unclaimed);
-  return nav;
-}
-
-/** Root site spaces the desired sections list, matched by space in manifest order (each root once). */
-function claimRoots(nav: Nav, roots: readonly LiveSiteSpace[], sections: readonly SectionSpec[], resolved: Resolve): void {
-  const free = [...roots];
-  for (const d of sections) {
-    for (const { s, t } of resolved(d.spaces)) {
-      const i = free.findIndex((x) => x.spaceId === t.id);
-      if (i < 0) continue;
-      nav.rootClaims.set(s, free[i]!);
-      free.splice(i, 1);
+    if (replaces) {
+      replaceRoot(scope, d.path, first, replaces);
+      nav.leaving.add(replaces.id);
     }
   }
-}
-
-function warnRootsMove(scope: SiteScope, roots: readonly LiveSiteSpace[], unclaimed: readonly LiveSiteSpace[]): void {
-  const names = (list: readonly LiveSiteSpace[]): string => list.map((x) => `"${x.spaceTitle}"`).join(', ');
-  let message = `the site has root site spaces (${names(roots)}): the first section this plan creates receives them (API rule), then each is moved to the section that lists it`;
-  if (unclaimed.length > 0) message += `; not listed in any section: ${names(unclaimed)} (${scope.prune ? 'deleted' : 'left in that section, unmanaged'})`;
-  warn(scope, scope.title, message);
+  if (spec.sections) pruneSections(scope, nav);
+  const replaced = nav.sections.flatMap((s) => (s.replaces ? [s.replaces] : []));
+  const kept = new Set([...nav.rootClaims.values(), ...replaced]);
+  const unclaimed = nav.createdSections.length > 0 ? roots.filter((x) => !kept.has(x)) : [];
+  if (nav.createdSections.length > 0 && roots.length > 0) warnRootsMove(scope, roots, unclaimed, replaced);
+  siteSpaces(scope, nav, resolved, unclaimed);
+  return nav;
 }
 
 function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
@@ -162,8 +148,11 @@ function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
   });
 }
 
-/** POST with the first space; PATCH what the server derives differently; returns the ref of the new id. */
-function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, liveByPath: ReadonlyMap<string, LiveSection>, clash: boolean): string {
+/**
+ * POST with the first space; PATCH what the server derives differently; returns the ref of the new id. When
+ * the first site space replaces a root one, only its condition is set here (its path: see replaceRoot).
+ */
+function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, liveByPath: ReadonlyMap<string, LiveSection>, clash: boolean, replaces?: LiveSiteSpace): string {
   const key = sectionKey(scope.title, d.path);
   const id = stepId(SECTION_KIND, scope.org, key, 'create');
   const post: Record<string, unknown> = { spaceId: first.t.id };
@@ -176,7 +165,8 @@ function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSp
   if (typeof d.description === 'string') patch['description'] = d.description;
   if (typeof d.condition === 'string') patch['condition'] = d.condition;
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
-  const ssPatch = siteSpacePatch(first.s, first.t, new Set());
+  const condition = replaces ? replacementCondition(first.s, replaces) : undefined;
+  const ssPatch = replaces ? (condition !== undefined ? { condition } : {}) : siteSpacePatch(first.s, first.t, new Set());
   if (Object.keys(ssPatch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
   const after: Record<string, unknown> = { path: d.path };
   for (const f of SECTION_FIELDS) if (d[f] !== undefined) after[f] = d[f];

@@ -8,10 +8,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/core/apply.js';
+import { orderSteps } from '../../src/core/order.js';
+import type { Step } from '../../src/core/plan.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
+import { siteKind } from '../../src/kinds/site.js';
 import { loadManifests } from '../../src/manifests/index.js';
+import { fakeDiffContext, plan as planKind } from './helpers.js';
 import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
+import { BASE, SITE, SPACES, siteDesired, siteSpace } from './site-fixtures.js';
+import { ORG } from './seed.js';
 
 const start = sandboxPerTest('site-roots');
 
@@ -112,5 +118,81 @@ describe('Site: first sections of a site with root site spaces (sandbox)', () =>
     expect(after.bySection).toEqual({ docs: ['Runbooks', 'API Reference', 'Getting Started', 'Changelog'] });
     expect(after.items.filter((x) => x.space.title !== 'Runbooks').map((x) => x.id).sort()).toEqual([...rootIds.values()].sort());
     expect((await computePlan(r.client, KINDS, desired)).plan.steps).toEqual([]);
+  });
+});
+
+/** Offline: a live site whose root site spaces are Getting Started (default), API Reference (path "ref", a condition) and Changelog. */
+function rootSite(): Record<string, unknown> {
+  const roots = [
+    siteSpace('ss-gs', 'sp-getting-started', null, 'getting-started', true),
+    siteSpace('ss-api', 'sp-api', null, 'ref', false, { condition: 'visitor.claims.beta === true' }),
+    siteSpace('ss-cl', 'sp-changelog', null, 'changelog'),
+  ];
+  return {
+    [`${BASE}/sites`]: [{ object: 'site', id: 'site-help', title: 'Acme Help Center', visibility: 'public', published: false, agentsContext: 'excluded', adaptiveContent: { enabled: false } }],
+    [`${BASE}/spaces`]: SPACES,
+    [`${SITE}/sections`]: [],
+    [`${SITE}/section-groups`]: [],
+    [`${SITE}/site-spaces`]: roots,
+  };
+}
+
+const DOCS = '<<ref:SiteSection/org-demo/Acme Help Center/docs#create';
+const lines = (steps: Step[]) => orderSteps(steps).map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((q) => `${q.method} ${q.path}${q.body === undefined ? '' : ` ${JSON.stringify(q.body)}`}`)]);
+
+describe('Site: a new section whose spaces are all root site spaces (plan shape)', () => {
+  it('POSTs the section with its first space, replaces that root site space (delete phase), takes over the others', async () => {
+    const spec = { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] };
+    const { result } = await planKind(siteKind, ORG, siteDesired(spec), rootSite());
+    expect(lines(result.steps)).toEqual([
+      [
+        'SiteSection/org-demo/Acme Help Center/docs#create',
+        'create',
+        31,
+        [],
+        // The root one's condition (not written in the manifest) is kept from the start.
+        [`POST ${SITE}/sections {"spaceId":"sp-api","title":"Docs"}`, `PATCH ${SITE}/site-spaces/${DOCS}.firstSiteSpace>> {"condition":"visitor.claims.beta === true"}`],
+      ],
+      // No move: the only new section receives the root site spaces after its own, Getting Started first.
+      // After the root one is gone, the section's one takes its path (it could not while both were in the section).
+      [
+        'SiteSpace/org-demo/Acme Help Center/API Reference#replace',
+        'delete',
+        39,
+        ['SiteSection/org-demo/Acme Help Center/docs#create'],
+        [`DELETE ${SITE}/site-spaces/ss-api`, `PATCH ${SITE}/site-spaces/${DOCS}.firstSiteSpace>> {"path":"ref"}`],
+      ],
+    ]);
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      'the site has root site spaces ("Getting Started", "API Reference", "Changelog"): the first section this plan creates receives them (API rule), then each is moved to the section that lists it; replaced by the site space their new section is created with (a section is created with a space): "API Reference"; not listed in any section: "Changelog" (left in that section, unmanaged)',
+    ]);
+    expect(result.unmanaged.map((u) => u.id)).toEqual(['ss-cl']);
+  });
+
+  it('under prune the unlisted root site space is pruned; a written path and condition win, and no PATCH is sent for the derived path', async () => {
+    const spec = { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: [{ space: 'API Reference', path: 'api-reference', condition: null }, 'Getting Started'] }] };
+    const { result } = await planKind(siteKind, ORG, siteDesired(spec), rootSite(), fakeDiffContext({ prune: ['Site'] }));
+    expect(lines(result.steps).map(([id, phase, wave, , requests]) => [`${phase} ${wave} ${id as string}`, requests])).toEqual([
+      ['create 31 SiteSection/org-demo/Acme Help Center/docs#create', [`POST ${SITE}/sections {"spaceId":"sp-api","title":"Docs"}`]],
+      ['delete 39 SiteSpace/org-demo/Acme Help Center/API Reference#replace', [`DELETE ${SITE}/site-spaces/ss-api`]],
+      ['prune 39 SiteSpace/org-demo/Acme Help Center/Changelog#delete', [`DELETE ${SITE}/site-spaces/ss-cl`]],
+    ]);
+  });
+
+  it('orders the taken-over root site spaces with the fewest moves, knowing where the server puts them', async () => {
+    const spec = { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['Changelog', 'API Reference', 'Getting Started'] }] };
+    const { result } = await planKind(siteKind, ORG, siteDesired(spec), rootSite());
+    // Predicted: Changelog (new), Getting Started, API Reference, Changelog (root, replaced): one move.
+    expect(result.steps.find((s) => s.id.endsWith('#order'))!.requests.map((q) => [q.path, q.body])).toEqual([
+      [`${SITE}/site-spaces/ss-api/move`, { position: { after: { type: 'site-space', siteSpace: `${DOCS}.firstSiteSpace>>` } } }],
+    ]);
+    expect(result.steps.find((s) => s.id.endsWith('#replace'))!.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`DELETE ${SITE}/site-spaces/ss-cl`]);
+  });
+
+  it('a section with a space that is not a root one is POSTed with it and replaces nothing', async () => {
+    const spec = { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Runbooks', 'Getting Started', 'Changelog'] }] };
+    const { result } = await planKind(siteKind, ORG, siteDesired(spec), rootSite(), fakeDiffContext({ prune: ['Site'] }));
+    expect(result.steps.find((s) => s.id.endsWith('docs#create'))!.requests.map((q) => q.body)).toEqual([{ spaceId: 'sp-runbooks', title: 'Docs' }]);
+    expect(result.steps.filter((s) => s.action === 'delete')).toEqual([]);
   });
 });

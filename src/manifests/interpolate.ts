@@ -52,7 +52,7 @@ export function interpolateString(input: string, env: Env): InterpolationResult 
  * A plain (unquoted) scalar made of a substitution gets its type the way YAML would have resolved the
  * substituted text (`port: ${PORT}` → number). Quoted scalars and block scalars stay strings.
  */
-function resolvePlain(text: string): unknown {
+export function resolvePlain(text: string): unknown {
   if (text.trim() === '') return text;
   try {
     const v: unknown = parse(text, { schema: 'core' });

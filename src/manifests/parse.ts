@@ -6,6 +6,7 @@ import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from '
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { interpolateDocument, type Env } from './interpolate.js';
+import { fastParseYaml } from './fast-parse.js';
 import { createLocator, type Locator } from './locate.js';
 
 export interface ParsedYamlDoc extends Locator {
@@ -32,6 +33,21 @@ export interface ParseResult {
 
 /** Parse one file's contents (bytes are checked for NULs and invalid UTF-8 first). */
 export function parseYamlFile(file: string, content: string | Uint8Array, opts: ParseOptions = {}): ParseResult {
+  return readYamlFile(file, content, opts, 'auto') as ParseResult;
+}
+
+/**
+ * Test seam. `fast: false` is the `yaml` path alone; `fast: true` is the js-yaml fast path alone and gives
+ * undefined where it declines (parseYamlFile then uses the `yaml` path). Both give identical results wherever
+ * the fast path answers.
+ */
+export function parseYamlFileWith(file: string, content: string | Uint8Array, opts: ParseOptions, mode: { fast: false }): ParseResult;
+export function parseYamlFileWith(file: string, content: string | Uint8Array, opts: ParseOptions, mode: { fast: true }): ParseResult | undefined;
+export function parseYamlFileWith(file: string, content: string | Uint8Array, opts: ParseOptions, mode: { fast: boolean }): ParseResult | undefined {
+  return readYamlFile(file, content, opts, mode.fast ? 'fast' : 'yaml');
+}
+
+function readYamlFile(file: string, content: string | Uint8Array, opts: ParseOptions, path: 'auto' | 'fast' | 'yaml'): ParseResult | undefined {
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let text: string;
   if (typeof content === 'string') {
@@ -45,6 +61,18 @@ export function parseYamlFile(file: string, content: string | Uint8Array, opts: 
   }
   if (text.trim() === '') return { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] };
 
+  const env = opts.env ?? process.env;
+  const result = path === 'yaml' ? undefined : fastParseYaml(file, text, env);
+  if (result === undefined && path === 'fast') return undefined;
+  const { documents, issues } = result ?? parseWithYaml(file, text, env, opts.maxAliasCount ?? 100);
+  if (documents.length === 0 && issues.length === 0) {
+    issues.push({ file, line: 1, column: 1, message: 'file contains no YAML documents (only comments or empty documents)' });
+  }
+  return { documents, issues };
+}
+
+/** The `yaml` package path: handles every input, and owns all YAML error messages. */
+function parseWithYaml(file: string, text: string, env: Env, maxAliasCount: number): ParseResult {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
   const documents: ParsedYamlDoc[] = [];
@@ -72,19 +100,16 @@ export function parseYamlFile(file: string, content: string | Uint8Array, opts: 
     const c = doc.contents;
     if (c === null || (isScalar(c) && c.value === null && c.source === '')) return; // e.g. a trailing `---`
     const locator = createLocator(file, doc, lineCounter);
-    const problems = interpolateDocument(doc, opts.env ?? process.env);
+    const problems = interpolateDocument(doc, env);
     for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
     if (problems.length > 0) return;
     try {
-      const value: unknown = doc.toJS({ maxAliasCount: opts.maxAliasCount ?? 100 });
+      const value: unknown = doc.toJS({ maxAliasCount });
       documents.push({ file, index, value, pos: locator.pos, keyPos: locator.keyPos });
     } catch (e) {
       issues.push(aliasIssue(doc, e, locator.pos([]), at));
     }
   });
-  if (documents.length === 0 && issues.length === 0) {
-    issues.push({ file, line: 1, column: 1, message: 'file contains no YAML documents (only comments or empty documents)' });
-  }
   return { documents, issues };
 }
 

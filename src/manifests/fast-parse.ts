@@ -1,0 +1,273 @@
+/**
+ * The fast way to read a manifest file: js-yaml (≈10× faster than `yaml` on large files) with a listener that
+ * records where every node starts, so positions, values and `${VAR}` problems come out exactly as the `yaml`
+ * path in parse.ts gives them. It only handles the shapes where that is certain (block maps and sequences,
+ * single-line plain/quoted scalars, one-line flow sequences, comments, `---`); for anything else — including
+ * every error — it declines (returns undefined) and the caller uses the `yaml` path, which owns all error
+ * messages and the alias-bomb guard.
+ */
+import jsyaml from 'js-yaml';
+import type { ValidationIssue } from '../core/errors.js';
+import { MERGE_TAG, YAML_CORE_SCHEMA } from './core-schema.js';
+import { interpolateString, resolvePlain, type Env } from './interpolate.js';
+import { OffsetLines } from './offset-lines.js';
+import type { ParsedYamlDoc } from './parse.js';
+import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
+import { declinesTextually } from './fast-parse-precheck.js';
+
+/** The parts of js-yaml's loader state the listener reads (the typings leave out tag and anchor). */
+interface LoaderState {
+  position: number;
+  kind: string | null;
+  tag: string | null;
+  anchor: string | null;
+  result: unknown;
+}
+
+/** Thrown inside js-yaml to stop reading: the `yaml` path must handle this file. */
+class Decline extends Error {}
+
+/** locate.ts compares path segments with String(key.value); yaml's merge key value is Symbol('<<'). */
+const MERGE_KEY_MATCH = String(Symbol('<<'));
+/** yaml rejects implicit keys longer than 1024 characters; js-yaml has no such limit. */
+const MAX_KEY_SPAN = 1000;
+
+const HASH = 0x23;
+const DASH = 0x2d;
+const LBRACKET = 0x5b;
+/** Node starts that mean anchor, alias, tag, flow map, block scalar: not handled here. */
+const UNHANDLED_START = new Set([0x26 /* & */, 0x2a /* * */, 0x21 /* ! */, 0x7b /* { */, 0x7c /* | */, 0x3e /* > */]);
+
+/** One composeNode call of js-yaml, between its 'open' and 'close' events. */
+class Frame {
+  children: Frame[] | null = null;
+  kind: string | null = null;
+  start = 0;
+  /** A plain scalar (typed by the schema; a substituted `${VAR}` is re-typed). */
+  plain = false;
+  /** A plain `<<`: the merge key. */
+  merge = false;
+  result: unknown = null;
+  pos: PosNode = EMPTY_VALUE;
+  constructor(readonly open: number) {}
+}
+
+interface DocOut {
+  frame: Frame;
+  problems: { offset: number; message: string }[];
+}
+
+export interface FastParseResult {
+  documents: ParsedYamlDoc[];
+  issues: ValidationIssue[];
+}
+
+/** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
+export function fastParseYaml(file: string, text: string, env: Env): FastParseResult | undefined {
+  if (declinesTextually(text)) return undefined;
+  const reader = new TreeReader(text, env);
+  try {
+    jsyaml.loadAll(text, null, {
+      schema: YAML_CORE_SCHEMA,
+      listener: (event, state) => reader.onEvent(event, state as unknown as LoaderState),
+      onWarning: () => {
+        throw new Decline('js-yaml warning');
+      },
+    });
+  } catch {
+    return undefined; // syntax errors, duplicate keys, unhandled shapes: all reported by the yaml path
+  }
+  const lines = new OffsetLines(text);
+  const documents: ParsedYamlDoc[] = [];
+  const issues: ValidationIssue[] = [];
+  reader.docs.forEach(({ frame, problems }, index) => {
+    if (frame.kind === null) return; // an empty document (e.g. after a trailing `---`) still counts in `index`
+    if (problems.length > 0) {
+      for (const p of problems) {
+        const { line, col } = lines.linePos(p.offset);
+        issues.push({ file, line, column: col, message: p.message });
+      }
+      return;
+    }
+    const { pos, keyPos } = treeLocator(file, frame.pos, lines);
+    documents.push({ file, index, value: frame.result, pos, keyPos });
+  });
+  return { documents, issues };
+}
+
+/** Builds position trees and applies `${VAR}` from js-yaml's open/close events. */
+class TreeReader {
+  readonly docs: DocOut[] = [];
+  private readonly stack: Frame[] = [];
+  private problems: DocOut['problems'] = [];
+
+  constructor(
+    private readonly text: string,
+    private readonly env: Env,
+  ) {}
+
+  onEvent(event: string, state: LoaderState): void {
+    if (event === 'open') {
+      this.stack.push(new Frame(state.position));
+      return;
+    }
+    const frame = this.stack.pop();
+    if (!frame) throw new Decline('unbalanced events');
+    this.close(frame, state);
+    const parent = this.stack[this.stack.length - 1];
+    if (parent) (parent.children ??= []).push(frame);
+    else this.closeDocument(frame);
+  }
+
+  private closeDocument(frame: Frame): void {
+    if (frame.kind !== null) {
+      const box = [frame.result];
+      this.interpolateInto(frame, box, 0);
+      frame.result = box[0];
+    }
+    // interpolateDocument reports in tree order, which is source order; values are patched when their parent
+    // closes (children first), so sort. The sort is stable: several problems in one scalar keep their order.
+    const problems = this.problems.sort((a, b) => a.offset - b.offset);
+    this.docs.push({ frame, problems });
+    this.problems = [];
+  }
+
+  private close(f: Frame, s: LoaderState): void {
+    const children = f.children;
+    f.children = null; // frames are transient; only the position tree is kept
+    f.kind = s.kind;
+    f.result = s.result;
+    if (s.anchor !== null) throw new Decline('anchor');
+    if (f.kind === null) {
+      // An empty node; a node with only properties (`a: !!str`) has a tag or a result: not handled.
+      if (s.tag !== null || s.result !== null || children?.some((c) => c.kind !== null)) throw new Decline('empty');
+      f.pos = EMPTY_VALUE;
+      return;
+    }
+    const text = this.text;
+    const start = skipBlank(text, f.open);
+    f.start = start;
+    const first = text.charCodeAt(start);
+    if (UNHANDLED_START.has(first)) throw new Decline('unhandled node');
+
+    // A plain/quoted scalar or flow sequence in block context is first read as a would-be mapping key; when no
+    // `:` follows, js-yaml keeps that inner result. The outer node is then the same node.
+    const only = children?.length === 1 ? children[0] : undefined;
+    if (only && only.kind === f.kind && only.start === start && Object.is(only.result, f.result)) {
+      f.plain = only.plain;
+      f.merge = only.merge;
+      f.pos = only.pos;
+      return;
+    }
+    if (f.kind === 'scalar') this.closeScalar(f, s, children);
+    else if (f.kind === 'sequence') this.closeSequence(f, s, children, first);
+    else if (f.kind === 'mapping') this.closeMapping(f, children);
+    else throw new Decline(`kind ${f.kind}`);
+  }
+
+  private closeScalar(f: Frame, s: LoaderState, children: Frame[] | null): void {
+    if (children !== null) throw new Decline('scalar with children');
+    // js-yaml gives plain scalars the tag '?' (then the resolved type's tag); quoted scalars keep null.
+    f.plain = s.tag !== null;
+    // A plain scalar may end on a later line without continuing there: js-yaml looked ahead for a
+    // continuation, found none, and stopped at the next content (or the end). Only blank text lies between.
+    const nl = this.text.indexOf('\n', f.start);
+    if (nl !== -1 && nl < s.position && !(f.plain && isBlank(this.text, nl, s.position))) throw new Decline('multi-line scalar');
+    // `"a"#b`: yaml wants a space before a comment, js-yaml does not.
+    if (!f.plain && this.text.charCodeAt(s.position) === HASH) throw new Decline('comment after quote');
+    f.merge = s.tag === MERGE_TAG;
+    f.pos = f.start;
+  }
+
+  private closeSequence(f: Frame, s: LoaderState, children: Frame[] | null, first: number): void {
+    const items = children ?? [];
+    const array = f.result as unknown[];
+    // Empty block items (`-` alone) produce no events; flow pairs (`[a: b]`) produce two per item.
+    if (items.length !== array.length) throw new Decline('sequence items');
+    if (first === LBRACKET) {
+      if (spansLines(this.text, f.start, s.position)) throw new Decline('multi-line flow sequence');
+      if (this.text.charCodeAt(s.position) === HASH) throw new Decline('comment after ]');
+    } else if (first !== DASH) throw new Decline('sequence start');
+    const positions: PosNode[] = new Array<PosNode>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as Frame;
+      if (item.kind === null) throw new Decline('empty item');
+      positions[i] = item.pos;
+      this.interpolateInto(item, array, i);
+    }
+    f.pos = new SeqPos(f.start, positions);
+  }
+
+  private closeMapping(f: Frame, children: Frame[] | null): void {
+    const pairs = children ?? [];
+    let n = pairs.length;
+    // A key attempt that found nothing (e.g. at a following `---`) leaves one trailing empty frame.
+    if (n % 2 === 1 && (pairs[n - 1] as Frame).kind === null) n--;
+    if (n === 0 || n % 2 === 1) throw new Decline('mapping pairs');
+    const object = f.result as Record<string, unknown>;
+    const keys: string[] = new Array<string>(n / 2);
+    const keyStarts: number[] = new Array<number>(n / 2);
+    const values: PosNode[] = new Array<PosNode>(n / 2);
+    for (let i = 0; i < n; i += 2) {
+      const key = pairs[i] as Frame;
+      const value = pairs[i + 1] as Frame;
+      // A null key (`~:`) becomes '' in yaml's toJS but 'null' in js-yaml; collection keys: not handled.
+      if (key.kind !== 'scalar' || key.result === null) throw new Decline('key');
+      if (value.open - key.start > MAX_KEY_SPAN) throw new Decline('long key');
+      if (key.merge && !isMergeSource(value.result)) throw new Decline('merge source');
+      const j = i / 2;
+      const name = String(key.result);
+      keys[j] = key.merge ? MERGE_KEY_MATCH : name;
+      keyStarts[j] = key.start;
+      values[j] = value.pos;
+      // A merge value's own scalars were interpolated when it closed, before js-yaml merged them.
+      if (!key.merge) this.interpolateInto(value, object, name);
+    }
+    f.pos = new MapPos(f.start, keys, keyStarts, values);
+  }
+
+  /** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */
+  private interpolateInto(node: Frame, container: unknown[] | Record<string, unknown>, at: string | number): void {
+    const value = node.result;
+    if (typeof value !== 'string' || !value.includes('${')) return;
+    const r = interpolateString(value, this.env);
+    if ('errors' in r) {
+      for (const message of r.errors) this.problems.push({ offset: node.start, message });
+    } else if (r.changed) {
+      // js-yaml defined the key as an own property already, so this never reaches the __proto__ setter.
+      (container as Record<string | number, unknown>)[at] = node.plain ? resolvePlain(r.value) : r.value;
+    }
+  }
+}
+
+/** A mapping or a sequence of mappings: what yaml accepts after `<<` (js-yaml also takes arrays). */
+function isMergeSource(value: unknown): boolean {
+  const isMap = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return Array.isArray(value) ? value.every(isMap) : isMap(value);
+}
+
+/** First offset at or after `i` that is not whitespace, a line break or a comment. */
+function skipBlank(text: string, i: number): number {
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+    else if (c === HASH) {
+      const nl = text.indexOf('\n', i);
+      if (nl < 0) return text.length;
+      i = nl;
+    } else return i;
+  }
+}
+
+function isBlank(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+function spansLines(text: string, start: number, end: number): boolean {
+  const nl = text.indexOf('\n', start);
+  return nl !== -1 && nl < end;
+}

@@ -1,0 +1,257 @@
+/**
+ * The js-yaml fast path must give exactly what the `yaml` path gives (values, document indexes, issues, pos()
+ * and keyPos() for every path) wherever it answers, and must answer for the common manifest shape.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import type { Env } from '../../src/manifests/interpolate.js';
+import { parseYamlFileWith, type ParseResult } from '../../src/manifests/parse.js';
+import type { DocPath } from '../../src/manifests/paths.js';
+
+const ENV: Env = { A: 'alpha', N: '42', T: 'true', E: '', Z: '0o17', S: 'a: b', NUL: '~' };
+
+/** Serializes key order, -0, NaN and ±Infinity too (toEqual would not tell some of these apart). */
+function canon(v: unknown): string {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (v === null || typeof v !== 'object') return `${typeof v}:${String(v)}`;
+  if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
+  const proto = Object.getPrototypeOf(v) === Object.prototype ? '' : '!proto';
+  return `{${proto}${Object.keys(v).map((k) => `${JSON.stringify(k)}:${canon((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** Every path in the value, plus paths that do not exist (to exercise the nearest-parent fallback). */
+function probePaths(value: unknown): DocPath[] {
+  const out: DocPath[] = [[]];
+  const extras: DocPath[] = [['nope'], [0], ['0'], ['<<'], [String(Symbol('<<'))], ['null'], ['1'], ['01'], ['true'], ['']];
+  const walk = (v: unknown, path: DocPath): void => {
+    for (const e of extras) out.push([...path, ...e]);
+    if (Array.isArray(v)) v.forEach((item, i) => (out.push([...path, i], [...path, String(i)]), walk(item, [...path, i])));
+    else if (v !== null && typeof v === 'object')
+      for (const k of Object.keys(v)) {
+        out.push([...path, k]);
+        walk((v as Record<string, unknown>)[k], [...path, k]);
+      }
+  };
+  walk(value, []);
+  return out;
+}
+
+function summary(r: ParseResult): unknown {
+  return {
+    issues: r.issues,
+    documents: r.documents.map((d) => ({
+      file: d.file,
+      index: d.index,
+      value: canon(d.value),
+      positions: probePaths(d.value).map((p) => [p, d.pos(p), d.keyPos(p)]),
+    })),
+  };
+}
+
+/** Fast result (or undefined when it declined) and the yaml path's result, compared. */
+function compare(text: string, env: Env = ENV): ParseResult | undefined {
+  const slow = parseYamlFileWith('f.yaml', text, { env }, { fast: false });
+  const fast = parseYamlFileWith('f.yaml', text, { env }, { fast: true });
+  if (fast !== undefined) expect(summary(fast), JSON.stringify(text)).toEqual(summary(slow));
+  return fast;
+}
+
+const SCALARS = [
+  'true', 'True', 'TRUE', 'tRue', 'false', 'False', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'n',
+  '~', 'null', 'Null', 'NULL', 'nUll',
+  '0o17', '0o8', '0O17', '0x1F', '0X1F', '0x1g', '-0x1F', '0b1', '1_000', '017', '012', '09', '+12', '-12', '-0', '+0', '0',
+  '12345678901234567890', '.inf', '-.Inf', '+.INF', '.NaN', '.nan', '.NAN', '-.nan', '.Nan', 'inf', 'NaN',
+  '1e3', '1E3', '1e+3', '-1.5e-3', '.5e1', '1.e2', 'e3', '1.5', '1.', '.5', '+.5', '-1.0', '1.50', '1..2', '1,000',
+  '2024-01-01', '2024-01-01T10:00:00Z', '12:30', '1:2:3', '<<', '=', '-a', 'a-', 'a:b', 'a #b', 'a#b', 'x,y', 'x]',
+  '"1"', "'true'", '"~"', '""', "''", '"a\\tb"', '"\\u00e9\\x41\\n"', "'it''s'", '"say \\"hi\\""', '"\\/"', 
+  'é ü 😀', 'ß', '${A}', '${N}', '${T}', '${E}', '${Z}', '${S}', '${NUL}', '${A:-d}', '${MISSING:-7}', '${MISSING}',
+  '$${A}', 'x ${A} y', '${bad-name}', '${A', '"${N}"', "'${T}'", '[a, b]', '[1, "2", "${N}"]', '[]', '[a, [b, c]]',
+];
+/** Not valid (in yaml) as a value; both paths must still agree. */
+const INVALID = ['a: b', '"a\\qb"', '[1, ${N}]', '"\\x4"', "'a' b"];
+
+const cases: Record<string, string> = {
+  scalars: SCALARS.map((s, i) => `k${i}: ${s}`).join('\n') + '\n',
+  'scalars in a sequence': SCALARS.map((s) => `- ${s}`).join('\n'),
+  'scalar keys': SCALARS.filter((s) => !s.startsWith('[')).map((s, i) => `${s}: v${i}`).join('\n'),
+  'invalid scalars': INVALID.map((s, i) => `k${i}: ${s}`).join('\n'),
+  'empty values': 'a:\nb: # c\nc:\n  d:\ne: ~\nf: ""\ng:\n',
+  comments: '# top\n\na: 1 # one\n# between\nb:\n  # inside\n  c: 2\n\n  d: 3   # x\n# end\n',
+  crlf: 'a: 1\r\nb:\r\n  - x\r\n  - "y"\r\n  - z: 1\r\n    w: ${A}\r\n---\r\nc: d\r\n',
+  tabs: 'a:\tb\nc: "x\ty"\n',
+  unicode: 'ü: é\n😀: "😀 x"\nlist:\n  - 日本\n  - ${A}\n',
+  'multi-document with empty documents': '---\na: 1\n---\n---\n# nothing\n---\nb: [1, 2]\n---\n',
+  'leading comment and separator': '# c\n---\n# d\na: 1\n',
+  'trailing separator only': 'a: 1\n---\n',
+  'separator with comment': '--- # first\na: 1\n---   \nb: 2\n',
+  'root scalar': 'hello\n',
+  'root interpolated scalar': '${N}\n',
+  'root sequence': '- a\n- b: 1\n  c: 2\n- - x\n  - y\n-   z: 1\n',
+  'interpolation in keys stays': '${A}: v\n"${N}": w\n',
+  'interpolation errors in order': 'a: ${MISSING}\nb:\n  - ${ALSO} ${BAD-X}\n  - "${Q"\nc: ${LAST}\n',
+  'errors across documents': 'a: ${X1}\n---\nb: ok\n---\nc: ${X2}\n',
+  'merge key with a block map': 'base: 1\n<<:\n  role: read\n  email: ${A}\nemail: own\n',
+  'merge key with a sequence of maps': 'x:\n  <<:\n    - a: 1\n    - a: 2\n      b: 3\n  c: 4\n',
+  'merge key with empty sources': 'a:\n  <<: []\nb:\n  <<:\n    - []\n',
+  'two merge keys': '<<:\n  x: 1\n<<:\n  y: 2\nz: 3\n',
+  'quoted merge key': '"<<":\n  x: 1\n',
+  'merge scalar value': 'a: <<\nb:\n  - <<\n',
+  '__proto__ key': '__proto__: ${A}\nx: 1\n',
+  'numeric-looking keys': '1: a\n02: b\n0x3: c\n1.5: d\ntrue: e\n.inf: f\n-0: g\n',
+  'keys equal as numbers': '1: a\n01: b\n',
+  'same key as number and string': '1: a\n"1": b\n',
+  'null key': '~: 1\n',
+  'duplicate keys': 'a: 1\na: 2\n',
+  'anchors and aliases': 'a: &x 1\nb: *x\n',
+  'tags': 'a: !!str 1\nb: !Ref x\n',
+  'flow map': 'a: {b: 1}\n',
+  'block scalar': 'a: |\n  x\n  y\nb: >\n  z\n',
+  'multi-line plain': 'a: x\n  y\n',
+  'multi-line quoted': 'a: "x\n  y"\n',
+  'comment right after a quote': 'a: "b"#c\n',
+  'explicit key': '? a\n: b\n',
+  'directive': '%YAML 1.1\n---\na: yes\n',
+  'document end marker': 'a: 1\n...\n---\nb: 2\n',
+  'empty sequence item': '- a\n-\n- c\n',
+  'syntax error': 'a: [\nb: 1\n',
+  'bad indentation': 'a:\n  b: 1\n c: 2\n',
+  'only comments': '# a\n# b\n',
+  'lone CR': 'a: 1\rb: 2\n',
+  'flow sequence with pairs': 'a: [b: 1]\n',
+  'long key': `${'k'.repeat(1100)}: v\n`,
+};
+
+describe('differential: fast path = yaml path', () => {
+  for (const [name, text] of Object.entries(cases)) test(name, () => void compare(text));
+});
+
+describe('the fast path answers for the common manifest shape', () => {
+  const manifest = [
+    '# Members of the org',
+    'apiVersion: docops/v1',
+    'kind: Members',
+    'metadata:',
+    '  organization: org-${A}',
+    'spec:',
+    '  members:',
+    '    - email: "user0@example.com"',
+    '      role: admin   # owner',
+    '    - email: user1@example.com',
+    "      role: 'edit'",
+    '      teams: [docs, api]',
+    '      enabled: true',
+    '      limit: ${N}',
+    '  empty:',
+    '---',
+    'apiVersion: docops/v1',
+    'kind: Space',
+    'spec:',
+    '  title: Space 0',
+    '---',
+    '',
+  ].join('\n');
+
+  test('a multi-document manifest with comments, quotes, flow sequences and ${VAR}', () => {
+    const fast = compare(manifest);
+    expect(fast).toBeDefined();
+    expect(fast!.documents.map((d) => d.index)).toEqual([0, 1]);
+    expect(fast!.documents[0]!.value).toMatchObject({ metadata: { organization: 'org-alpha' }, spec: { empty: null } });
+    expect((fast!.documents[0]!.value as { spec: { members: { limit?: number }[] } }).spec.members[1]!.limit).toBe(42);
+  });
+
+  test('the same with CRLF line endings', () => {
+    expect(compare(manifest.replace(/\n/g, '\r\n'))).toBeDefined();
+  });
+
+  test.each(['scalars', 'scalars in a sequence', 'comments', 'crlf', 'unicode', 'multi-document with empty documents', 'root scalar', 'interpolation errors in order', 'merge key with a block map', '__proto__ key', 'numeric-looking keys', 'empty values'])(
+    'answers: %s',
+    (name) => {
+      expect(compare(cases[name]!)).toBeDefined();
+    },
+  );
+
+  test.each(['anchors and aliases', 'tags', 'block scalar', 'multi-line plain', 'duplicate keys', 'syntax error', 'directive', 'null key', 'comment right after a quote', 'lone CR', 'long key'])(
+    'declines: %s',
+    (name) => {
+      expect(parseYamlFileWith('f.yaml', cases[name]!, { env: ENV }, { fast: true })).toBeUndefined();
+    },
+  );
+});
+
+// ---- generated manifest-like documents ----
+
+type Tree = { scalar: string } | { map: [string, Tree | null][] } | { seq: (Tree | null)[] } | { flow: string[] };
+
+const KEYS = ['a', 'name', 'email', 'role', 'spec', 'x y', 'true', '1', '01', '0x1', '<<', '${A}', '__proto__', 'é', 'k-1', 'null'];
+const quote = (s: string, style: number): string =>
+  style === 1 ? `'${s.replace(/'/g, "''")}'` : style === 2 ? JSON.stringify(s) : s;
+const scalarText = fc
+  .tuple(fc.oneof(fc.constantFrom(...SCALARS, ...INVALID), fc.string({ maxLength: 6 }), fc.stringMatching(/^[a-z0-9 .:#${}-]{1,8}$/)), fc.nat(2))
+  .map(([s, style]) => quote(s, style));
+
+const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalarText.map((scalar) => ({ scalar })),
+    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(tie('node'), { freq: 4 })), { minLength: 1, maxLength: 4 }).map((map) => ({ map })),
+    fc.array(fc.option(tie('node'), { freq: 6 }), { minLength: 1, maxLength: 4 }).map((seq) => ({ seq })),
+    fc.array(scalarText, { maxLength: 3 }).map((flow) => ({ flow })),
+  ),
+})).node;
+
+/** Lines of a node placed after `prefix` (a key `k:` or `-`), at the given indent. */
+function emit(node: Tree | null, indent: number, prefix: string, out: string[], comment: string): void {
+  const pad = ' '.repeat(indent);
+  if (node === null) return void out.push(`${pad}${prefix}${comment}`);
+  if ('scalar' in node) return void out.push(`${pad}${prefix} ${node.scalar}${comment}`);
+  if ('flow' in node) return void out.push(`${pad}${prefix} [${node.flow.join(', ')}]${comment}`);
+  out.push(`${pad}${prefix}${comment}`);
+  const child = prefix === '' ? indent : indent + 2;
+  if ('map' in node) for (const [k, v] of node.map) emit(v, child, `${k}:`, out, '');
+  else for (const item of node.seq) emit(item, child, '-', out, '');
+}
+
+function renderDocument(node: Tree): string[] {
+  const out: string[] = [];
+  if ('scalar' in node || 'flow' in node) emit(node, 0, '', out, '');
+  else if ('map' in node) for (const [k, v] of node.map) emit(v, 0, `${k}:`, out, '');
+  else for (const item of node.seq) emit(item, 0, '-', out, ' # item');
+  return out.map((l) => l.replace(/^(\s*)\s$/, '$1'));
+}
+
+const file = fc
+  .record({
+    docs: fc.array(fc.option(tree, { freq: 5 }), { minLength: 1, maxLength: 3 }),
+    leadingSeparator: fc.boolean(),
+    crlf: fc.boolean(),
+    commentLine: fc.option(fc.nat(40)),
+    mutation: fc.option(fc.tuple(fc.nat(400), fc.constantFrom('', ' ', '  ', ':', '- ', '#', '"', "'", '\n', '[', ',', '\t', '---\n')), { freq: 3 }),
+  })
+  .map(({ docs, leadingSeparator, crlf, commentLine, mutation }) => {
+    let lines = docs.flatMap((d, i) => [...(i > 0 || leadingSeparator ? ['---'] : []), ...(d === null ? [] : renderDocument(d))]);
+    if (commentLine !== null) lines.splice(commentLine % (lines.length + 1), 0, '  # note');
+    let text = lines.join('\n') + '\n';
+    if (mutation !== null) {
+      const [at, insert] = mutation;
+      const i = at % text.length;
+      text = text.slice(0, i) + insert + text.slice(i + (insert === '' ? 1 : 0));
+    }
+    if (crlf) text = text.replace(/\n/g, '\r\n');
+    lines = [];
+    return text;
+  });
+
+describe('differential property', () => {
+  test('generated manifests read the same on both paths', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(file, (text) => {
+        if (compare(text) !== undefined) answered++;
+      }),
+      // FAST_RUNS=20000 for a deeper search when changing the fast path.
+      { numRuns: Number(process.env.FAST_RUNS ?? 400) },
+    );
+    // The generator must mostly produce inputs the fast path takes, or the property would prove little.
+    expect(answered).toBeGreaterThan(100);
+  });
+});

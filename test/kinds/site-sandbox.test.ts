@@ -247,3 +247,98 @@ describe('config.example/manifests on the sandbox', () => {
     });
   });
 });
+
+describe('Site against the sandbox: sections introduced on a site with root site spaces', () => {
+  interface SiteSpaceItem {
+    id: string;
+    path: string;
+    condition?: string;
+    section?: string;
+    space: { id: string; title: string };
+  }
+
+  /** Root site spaces Getting Started (A), API Reference (B, path "ref", a condition), Changelog (C); their ids by title. */
+  async function siteWithRoots(r: SandboxRun): Promise<Map<string, string>> {
+    const roots = ['Getting Started', { space: 'API Reference', path: 'ref', condition: 'visitor.claims.beta === true' }, 'Changelog'];
+    await converge(r, { spec: { title: 'Acme Help Center', spaces: roots } });
+    const items = await r.client.listAll<SiteSpaceItem>(`${await sitePath(r.client)}/site-spaces`);
+    expect(items.map((x) => x.section)).toEqual([undefined, undefined, undefined]);
+    return new Map(items.map((x) => [x.space.title, x.id]));
+  }
+
+  /** Section path → its site spaces as `title@path`, and every site space. */
+  async function bySection(client: ApiClient) {
+    const base = await sitePath(client);
+    const sections = await client.listAll<{ id: string; path: string }>(`${base}/sections`);
+    const items = await client.listAll<SiteSpaceItem>(`${base}/site-spaces`);
+    const out: Record<string, string[]> = {};
+    for (const s of sections) out[s.path] = items.filter((x) => x.section === s.id).map((x) => `${x.space.title}@${x.path}`);
+    return { sections: out, items };
+  }
+
+  const onceEach = (items: SiteSpaceItem[]): void => expect(new Set(items.map((x) => x.space.id)).size).toBe(items.length);
+
+  it('one new section of root spaces only: no duplicate, written order, taken-over ids kept, C left unmanaged', async () => {
+    const r = await start();
+    const rootIds = await siteWithRoots(r);
+    const { plan, writes, next } = await converge(r, { spec: { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] } });
+    expect(plan.steps.map((s) => `${s.phase} ${s.id}`)).toEqual(['create SiteSection/org-demo/Acme Help Center/docs#create', 'delete SiteSpace/org-demo/Acme Help Center/API Reference#replace']);
+    expect(writes).toEqual([
+      'POST ~/sections 201',
+      'PATCH ~/site-spaces/:siteSpaceId 200', // the root one's condition
+      'DELETE ~/site-spaces/:siteSpaceId 205', // the root API Reference
+      'PATCH ~/site-spaces/:siteSpaceId 200', // its path "ref" for the section's one
+    ]);
+    const after = await bySection(r.client);
+    expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started', 'Changelog@changelog'] });
+    onceEach(after.items);
+    expect(after.items.find((x) => x.space.title === 'Getting Started')!.id).toBe(rootIds.get('Getting Started'));
+    expect(after.items.find((x) => x.space.title === 'Changelog')!.id).toBe(rootIds.get('Changelog'));
+    expect(after.items.find((x) => x.space.title === 'API Reference')!.condition).toBe('visitor.claims.beta === true');
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
+    expect(next.unmanaged.map((u) => [u.kind, u.id])).toEqual([['SiteSpace', rootIds.get('Changelog')]]);
+  });
+
+  it('the same under prune: C is deleted too, and the next plan is empty', async () => {
+    const r = await start();
+    const rootIds = await siteWithRoots(r);
+    const { plan, next } = await converge(r, { prune: true, spec: { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] } });
+    expect(plan.steps.filter((s) => s.action === 'delete').map((s) => `${s.phase} ${s.id}`)).toEqual([
+      'delete SiteSpace/org-demo/Acme Help Center/API Reference#replace',
+      'prune SiteSpace/org-demo/Acme Help Center/Changelog#delete',
+    ]);
+    const after = await bySection(r.client);
+    expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started'] });
+    expect(after.items[1]!.id).toBe(rootIds.get('Getting Started'));
+    expect(next.steps).toEqual([]);
+    expect(next.unmanaged).toEqual([]);
+  });
+
+  it('two new sections, the second mixing a root space and another one; a written path equal to the root path', async () => {
+    const r = await start();
+    const rootIds = await siteWithRoots(r);
+    const spec = {
+      title: 'Acme Help Center',
+      sections: [
+        { path: 'docs', title: 'Docs', spaces: [{ space: 'API Reference', path: 'ref' }, 'Getting Started'] },
+        { path: 'ops', title: 'Ops', spaces: ['Runbooks', 'Changelog'] },
+      ],
+    };
+    const { plan, next } = await converge(r, { spec });
+    // ops is POSTed with its space that is not a root one; docs (root spaces only) with its first one.
+    expect(plan.steps.filter((s) => s.id.endsWith('#create')).map((s) => s.requests[0]!.body)).toEqual([
+      { spaceId: 'sp-api', title: 'Docs' },
+      { spaceId: 'sp-runbooks', title: 'Ops' },
+    ]);
+    const after = await bySection(r.client);
+    expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started'], ops: ['Runbooks@runbooks', 'Changelog@changelog'] });
+    onceEach(after.items);
+    expect(after.items.find((x) => x.space.title === 'Getting Started')!.id).toBe(rootIds.get('Getting Started'));
+    expect(after.items.find((x) => x.space.title === 'Changelog')!.id).toBe(rootIds.get('Changelog'));
+    expect(after.items.find((x) => x.space.title === 'API Reference')!.id).not.toBe(rootIds.get('API Reference'));
+    expect(next.steps).toEqual([]);
+    expect(next.warnings).toEqual([]);
+    expect(next.unmanaged).toEqual([]);
+  });
+});

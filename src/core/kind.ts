@@ -17,7 +17,8 @@ export interface DesiredEntry<S = Record<string, unknown>> {
   /** A pinned id from the manifest, when given: identity by id (allows renames). */
   id?: string;
   spec: S;
-  source: SourcePos;
+  /** Where the manifest writes the object. May be a getter computed on first read: never spread an entry expecting to copy it. */
+  readonly source: SourcePos;
   doc: ManifestDocument;
 }
 

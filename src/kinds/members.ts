@@ -6,6 +6,7 @@
  * invited in the same plan — a ref to the invite step. That ref only means "exists after that step"
  * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
  */
+import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
@@ -45,6 +46,26 @@ export function memberObject(org: string, m: unknown): LiveObject | undefined {
   return { kind: KIND, org, key: email.toLowerCase(), id, fields: fields as unknown as Record<string, unknown> };
 }
 
+/**
+ * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
+ * members, and a plan needs the positions of the few that get a step (or of duplicates), not of all.
+ */
+class MemberEntry implements DesiredEntry {
+  readonly kind = KIND;
+  private position: SourcePos | undefined;
+  constructor(
+    readonly org: string,
+    readonly key: string,
+    readonly spec: Record<string, unknown>,
+    readonly doc: ManifestDocument,
+    private readonly index: number,
+  ) {}
+
+  get source(): SourcePos {
+    return (this.position ??= this.doc.pos(['spec', 'members', this.index]));
+  }
+}
+
 function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
   const org = doc.metadata.organization;
   const invite = doc.spec['invite'] === true;
@@ -54,10 +75,10 @@ function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
     const m: unknown = list[i];
     if (!isRecord(m) || typeof m['email'] !== 'string') continue;
     const email = m['email'];
-    const spec: MemberSpec = { email, role: (m['role'] ?? null) as MemberRole };
+    const spec: MemberSpec & Record<string, unknown> = { email, role: (m['role'] ?? null) as MemberRole };
     if (typeof m['sso'] === 'boolean') spec.sso = m['sso'];
     if (invite) spec.invite = true;
-    out.push({ kind: KIND, org, key: email.toLowerCase(), spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec', 'members', i]), doc });
+    out.push(new MemberEntry(org, email.toLowerCase(), spec, doc, i));
   }
   return out;
 }

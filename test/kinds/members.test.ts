@@ -166,4 +166,15 @@ describe('Members', () => {
     const again = membersKind.diff(fakeDiffContext({ prune: ['Members'] }), ORG, desired(doc!.spec.members), live);
     expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
   });
+
+  it("looks a member's source position up only when it is read, once", () => {
+    const doc = fakeDoc('Members', ORG, { members: [{ email: 'a@x.test', role: 'read' }, { email: 'b@x.test', role: 'read' }] });
+    const asked: (string | number)[][] = [];
+    const counting = { ...doc, pos: (path: (string | number)[]) => (asked.push(path), doc.pos(path)) };
+    const entries = membersKind.toDesired(counting, () => {});
+    expect(asked).toEqual([]);
+    expect(entries[1]!.source).toEqual(doc.pos(['spec', 'members', 1]));
+    expect(entries[1]!.source).toBe(entries[1]!.source);
+    expect(asked).toEqual([['spec', 'members', 1]]);
+  });
 });

@@ -2,6 +2,7 @@
  * A site with root site spaces gets its first sections (against the sandbox): the server moves the root site
  * spaces into the first section created, so the plan warns, takes over the root site spaces the manifest lists
  * (same ids, no duplicates) and moves them to their sections; one apply converges and the next plan is empty.
+ * Offline (fixed live data): the plan shape when a new section lists only root spaces (the replace step).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--state FILE] [--seed demo|empty] [--faults SPEC]`:
+ * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--read-token T] [--state FILE] [--seed demo|empty] [--faults SPEC]`:
  * serve the sandbox API until SIGINT/SIGTERM, then close and resolve 0.
  */
 import { parseArgs } from 'node:util';
@@ -12,7 +12,9 @@ Serve a local, in-memory copy of the documentation platform's management API (no
 Options:
   --port N          port to listen on (default 0: any free port)
   --host HOST       address to bind (default 127.0.0.1)
-  --token T         bearer token to accept (default sandbox-token)
+  --token T         bearer token to accept (default sandbox-token); its user is an admin
+  --read-token T    also accept T as a read-only token: its user (readonly@acme.test) is a read
+                    member of every organization; GETs work, every write is refused with 403
   --state FILE      load state from FILE if it exists; save every change to it
   --seed demo|empty initial content when there is no state file (default demo)
   --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7"
@@ -33,6 +35,7 @@ export async function sandboxCommand(
         port: { type: 'string' },
         host: { type: 'string' },
         token: { type: 'string' },
+        'read-token': { type: 'string' },
         state: { type: 'string' },
         seed: { type: 'string' },
         faults: { type: 'string' },
@@ -52,6 +55,12 @@ export async function sandboxCommand(
     if (values.token !== undefined) {
       if (values.token === '') throw new Error('--token must not be empty');
       opts.token = values.token;
+    }
+    const readToken = values['read-token'];
+    if (readToken !== undefined) {
+      if (readToken === '') throw new Error('--read-token must not be empty');
+      if (readToken === (opts.token ?? 'sandbox-token')) throw new Error('--read-token must differ from --token');
+      opts.readToken = readToken;
     }
     if (values.state !== undefined) opts.stateFile = values.state;
     if (values.seed !== undefined) {
@@ -73,6 +82,7 @@ export async function sandboxCommand(
   }
   io.stdout.write(
     `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
+      (sandbox.readToken !== undefined ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n` : '') +
       (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
       `Press Ctrl+C to stop.\n`,
   );

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
 import { buildApiRouter } from './routes/index.js';
-import { applySeed, type SeedName } from './seed.js';
+import { addReadOnlyUser, applySeed, type SeedName } from './seed.js';
 import { createRequestListener } from './server.js';
 import { loadStateFile, saveStateFile } from './state.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
@@ -17,7 +17,7 @@ export { parseFaults };
 export type { FaultSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
-export { DEMO_ORG_ID, TOKEN_USER_ID } from './seed.js';
+export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
 export { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
 export type { CollectionRec, MemberRec, MemberRole, OrgRec, SpaceRec, TeamMemberRec, TeamRec, TeamRole, TranslationRec, UserRec } from './records.js';
@@ -30,6 +30,11 @@ export interface SandboxOptions {
   host?: string;
   /** The bearer token the sandbox accepts. Default `sandbox-token`. */
   token?: string;
+  /**
+   * A second bearer token for a read-only user (READ_TOKEN_USER_ID, `read` member of every organization the
+   * state holds): every GET answers as for `token`, every write is refused with 403. Default: none.
+   */
+  readToken?: string;
   /** Load this JSON snapshot at start if it exists; save to it atomically after every successful write. */
   stateFile?: string;
   /** Initial state when there is no state file. Default `demo`. */
@@ -46,6 +51,8 @@ export interface RunningSandbox {
   origin: string;
   port: number;
   token: string;
+  /** Set when started with a read-only token. */
+  readToken?: string;
   store: SandboxStore;
   stats(): SandboxStats;
   resetStats(): void;
@@ -56,12 +63,15 @@ export interface RunningSandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = opts.host ?? '127.0.0.1';
   const token = opts.token ?? 'sandbox-token';
+  const readToken = opts.readToken;
+  if (readToken !== undefined && (readToken === '' || readToken === token)) throw new Error('readToken must be non-empty and differ from token');
   const now = opts.now ?? (() => new Date());
   const store = new SandboxStore();
-  if (!opts.stateFile || !loadStateFile(store, opts.stateFile)) {
-    applySeed(store, opts.seed ?? 'demo');
-    if (opts.stateFile) saveStateFile(store, opts.stateFile);
-  }
+  const loaded = opts.stateFile !== undefined && loadStateFile(store, opts.stateFile);
+  if (!loaded) applySeed(store, opts.seed ?? 'demo');
+  // With a state file, the read-only user joins the organizations the file holds (and the file keeps it).
+  const readUserAdded = readToken !== undefined && addReadOnlyUser(store);
+  if (opts.stateFile && (!loaded || readUserAdded)) saveStateFile(store, opts.stateFile);
   const stats = new StatsRecorder();
   let injector = makeInjector(toFaultSpec(opts.faults));
   let origin = '';
@@ -76,6 +86,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       router: buildApiRouter(),
       stats,
       token,
+      ...(readToken !== undefined ? { readToken, afterStateLoad: () => void addReadOnlyUser(store) } : {}),
       now,
       ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
       origin: () => origin,
@@ -104,6 +115,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     origin,
     port,
     token,
+    ...(readToken !== undefined ? { readToken } : {}),
     store,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),

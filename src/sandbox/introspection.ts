@@ -39,6 +39,7 @@ async function route(req: IncomingMessage, path: string, deps: PipelineDeps): Pr
       return { status: 200, body: deps.store.snapshot() };
     case 'PUT /_sandbox/state': {
       deps.store.load(await readJsonBody(req));
+      deps.afterStateLoad?.();
       if (deps.stateFile) saveStateFile(deps.store, deps.stateFile);
       return { status: 204 };
     }

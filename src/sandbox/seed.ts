@@ -2,6 +2,7 @@
  * The seeds. `demo` builds EXACTLY the demo organization other parts of docops (example manifests,
  * benchmarks, tests) are written against; change it only together with them. `empty` holds just the
  * organization and the token's admin user. Seeded timestamps are fixed so snapshots are reproducible.
+ * Only a sandbox started with a read-only token also gets its user (addReadOnlyUser), in either seed.
  */
 import type { MemberRole, TeamRole } from './records.js';
 import { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
@@ -11,6 +12,9 @@ export type SeedName = 'demo' | 'empty';
 
 export const DEMO_ORG_ID = 'org-demo';
 export const TOKEN_USER_ID = 'u-ada';
+/** The user of the optional read-only token (`startSandbox({ readToken })`); not seeded without one. */
+export const READ_TOKEN_USER_ID = 'u-readonly';
+export const READ_TOKEN_USER_EMAIL = 'readonly@acme.test';
 
 const day = (n: number): string => new Date(Date.UTC(2024, 0, 15 + n, 9, 0, 0)).toISOString();
 
@@ -97,4 +101,24 @@ export function applySeed(store: SandboxStore, seed: SeedName): void {
       updatedAt: day(40 + i),
     });
   });
+}
+
+/**
+ * Give the read-only token its user: the user record and a `read` membership in every organization the store
+ * holds (seeded or loaded from a state file). A membership the user already has is kept as it is — the token
+ * is refused every write whatever the role says. Returns whether anything was added.
+ */
+export function addReadOnlyUser(store: SandboxStore): boolean {
+  let added = false;
+  if (!users(store).has(READ_TOKEN_USER_ID)) {
+    users(store).put({ id: READ_TOKEN_USER_ID, displayName: 'Read Only', email: READ_TOKEN_USER_EMAIL });
+    added = true;
+  }
+  for (const org of orgs(store).all()) {
+    const id = memberKey(org.id, READ_TOKEN_USER_ID);
+    if (members(store).has(id)) continue;
+    members(store).put({ id, orgId: org.id, userId: READ_TOKEN_USER_ID, role: 'read', disabled: false, joinedAt: day(0), sso: false });
+    added = true;
+  }
+  return added;
 }

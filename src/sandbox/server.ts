@@ -1,7 +1,11 @@
 /**
  * The request pipeline of the sandbox: /_sandbox introspection (no auth, loopback only, never faulted),
- * and /v1: fault decision (in arrival order) → latency → auth → route → body → validation → handler →
- * state save. Handlers are synchronous, so each request applies atomically.
+ * and /v1: fault decision (in arrival order) → latency → auth → route → write permission → body → validation →
+ * handler → state save. Handlers are synchronous, so each request applies atomically.
+ *
+ * Two bearer tokens may be accepted: the admin token (its user is `store.tokenUser`) and, when configured, a
+ * read-only token (user READ_TOKEN_USER_ID) that answers every GET like the admin token but is refused every
+ * write with 403 before the body is read, so a refused write never changes state.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,17 +18,35 @@ import type { StatsRecorder } from './stats.js';
 import type { SandboxStore } from './store.js';
 import { isPlainObject } from './validate.js';
 import { handleIntrospection } from './introspection.js';
+import { READ_TOKEN_USER_ID } from './seed.js';
 
 export interface PipelineDeps {
   store: SandboxStore;
   router: Router;
   stats: StatsRecorder;
   token: string;
+  /** A second, read-only bearer token (undefined: only `token` is accepted). */
+  readToken?: string;
   now: () => Date;
   stateFile?: string;
   origin: () => string;
   faults: () => FaultInjector | undefined;
   setFaults: (spec: unknown) => void;
+  /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
+  afterStateLoad?: () => void;
+}
+
+/** Who a request authenticates as. */
+interface Caller {
+  userId: string;
+  readOnly: boolean;
+}
+
+function authenticate(authorization: string, deps: PipelineDeps): Caller {
+  if (authorization === `Bearer ${deps.token}`) return { userId: deps.store.tokenUser, readOnly: false };
+  if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`) return { userId: READ_TOKEN_USER_ID, readOnly: true };
+  const why = authorization === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
+  throw new HttpError(401, why, { 'www-authenticate': 'Bearer' });
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -88,16 +110,16 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
 async function processApiRequest(req: IncomingMessage, url: URL, resolution: Resolution, deps: PipelineDeps): Promise<Reply> {
   const method = req.method ?? 'GET';
   try {
-    const auth = req.headers.authorization ?? '';
-    if (auth !== `Bearer ${deps.token}`) {
-      const why = auth === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
-      throw new HttpError(401, why, { 'www-authenticate': 'Bearer' });
-    }
+    const caller = authenticate(req.headers.authorization ?? '', deps);
     if (resolution.kind === 'not-found') throw new HttpError(404, `no route for ${method} ${url.pathname}`);
     if (resolution.kind === 'method-not-allowed') {
       throw new HttpError(405, `method ${method} is not allowed on ${url.pathname} (allowed: ${resolution.allowed.join(', ')})`, {
         allow: resolution.allowed.join(', '),
       });
+    }
+    if (caller.readOnly && WRITE_METHODS.has(method)) {
+      // Node discards the unread request body once the reply is sent; the connection stays usable.
+      throw new HttpError(403, `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`);
     }
     const raw = await readJsonBody(req);
     const { route, params } = resolution;
@@ -116,7 +138,7 @@ async function processApiRequest(req: IncomingMessage, url: URL, resolution: Res
       query: url.searchParams,
       store: deps.store,
       now: deps.now,
-      userId: deps.store.tokenUser,
+      userId: caller.userId,
       apiUrl: (p) => `${origin}/v1${p}`,
       appUrl: (p) => `https://app.sandbox.test${p}`,
     };

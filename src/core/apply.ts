@@ -4,6 +4,7 @@
  * skipped step); independent steps still run. Nothing here decides *what* to write — it only reads the plan.
  */
 import type { ApiClient } from '../api/types.js';
+import { ApiError } from './errors.js';
 import { groups } from './order.js';
 import { resolveRefs, type Plan, type Step } from './plan.js';
 
@@ -71,7 +72,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
       report.applied.push(step.id);
       emit({ type: 'done', step, durationMs: performance.now() - started });
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = explainForbidden(err instanceof Error ? err : new Error(String(err)));
       notOk.add(step.id);
       report.failed.push({ stepId: step.id, message: error.message });
       emit({ type: 'failed', step, error, durationMs: performance.now() - started });
@@ -82,6 +83,13 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
     await runBounded(group, concurrency, runStep);
   }
   return report;
+}
+
+/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is. */
+function explainForbidden(err: Error): Error {
+  if (!(err instanceof ApiError) || err.status !== 403) return err;
+  const hint = 'the token lacks permission for this change; apply needs a token with admin rights';
+  return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err });
 }
 
 /** A dotted path into a JSON body (`id`, `users.0`). */

@@ -11,30 +11,37 @@ export const MERGE_TAG = 'tag:yaml.org,2002:merge';
 
 type Rule = [test: RegExp, construct: (s: string) => unknown];
 
-/** One js-yaml type per tag (js-yaml keeps only the last type of a tag), trying the rules in yaml's order. */
-const family = (tag: string, rules: Rule[]): jsyaml.Type =>
+/**
+ * One js-yaml type per tag (js-yaml keeps only the last type of a tag), trying the rules in yaml's order.
+ * `mayMatch` is a cheap first-character gate: js-yaml asks every type about every plain scalar.
+ */
+const family = (tag: string, mayMatch: (s: string) => boolean, rules: Rule[]): jsyaml.Type =>
   new jsyaml.Type(tag, {
     kind: 'scalar',
-    resolve: (data: unknown) => typeof data === 'string' && rules.some(([test]) => test.test(data)),
+    resolve: (data: unknown) => typeof data === 'string' && mayMatch(data) && rules.some(([test]) => test.test(data)),
     construct: (data: string) => rules.find(([test]) => test.test(data))?.[1](data),
   });
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const firstIs = (test: (c: number) => boolean) => (s: string) => test(s.charCodeAt(0));
+const numberStart = (c: number): boolean => isDigit(c) || c === 0x2b /* + */ || c === 0x2d; /* - */
+
 // The families' regexes exclude each other, so trying tags in this order equals yaml's single ordered list.
 // Integers: parseInt(str.substring(offset), radix), as yaml's intResolve without intAsBigInt (`-0` stays -0).
-const NULL = family('tag:yaml.org,2002:null', [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]);
-const BOOL = family('tag:yaml.org,2002:bool', [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']]);
-const INT = family('tag:yaml.org,2002:int', [
+const NULL = family('tag:yaml.org,2002:null', firstIs((c) => c === 0x7e /* ~ */ || c === 0x6e /* n */ || c === 0x4e) /* N */, [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]);
+const BOOL = family('tag:yaml.org,2002:bool', firstIs((c) => c === 0x74 /* t */ || c === 0x54 /* T */ || c === 0x66 /* f */ || c === 0x46) /* F */, [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']]);
+const INT = family('tag:yaml.org,2002:int', firstIs(numberStart), [
   [/^0o[0-7]+$/, (s) => parseInt(s.substring(2), 8)],
   [/^[-+]?[0-9]+$/, (s) => parseInt(s, 10)],
   [/^0x[0-9a-fA-F]+$/, (s) => parseInt(s.substring(2), 16)],
 ]);
-const FLOAT = family('tag:yaml.org,2002:float', [
+const FLOAT = family('tag:yaml.org,2002:float', firstIs((c) => numberStart(c) || c === 0x2e /* . */), [
   [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (s) => (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY)],
   [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => parseFloat(s)],
   [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => parseFloat(s)],
 ]);
 // js-yaml merges when the key's tag is MERGE_TAG; its own merge type also accepts null, which `yaml` does not.
-const MERGE = family(MERGE_TAG, [[/^<<$/, (s) => s]]);
+const MERGE = family(MERGE_TAG, (s) => s === '<<', [[/^<<$/, (s) => s]]);
 
 /** Plain scalars that match none of these stay strings (js-yaml leaves them untyped). */
 export const YAML_CORE_SCHEMA: jsyaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({

@@ -35,12 +35,17 @@ const MAX_KEY_SPAN = 1000;
 const HASH = 0x23;
 const DASH = 0x2d;
 const LBRACKET = 0x5b;
+const DQUOTE = 0x22;
 /** Node starts that mean anchor, alias, tag, flow map, block scalar: not handled here. */
-const UNHANDLED_START = new Set([0x26 /* & */, 0x2a /* * */, 0x21 /* ! */, 0x7b /* { */, 0x7c /* | */, 0x3e /* > */]);
+const isUnhandledStart = (c: number): boolean => c === 0x26 /* & */ || c === 0x2a /* * */ || c === 0x21 /* ! */ || c === 0x7b /* { */ || c === 0x7c /* | */ || c === 0x3e; /* > */
 
-/** One composeNode call of js-yaml, between its 'open' and 'close' events. */
+/**
+ * One composeNode call of js-yaml, between its 'open' and 'close' events. Frames are recycled once their
+ * parent has closed (a large file has millions of them); only the position tree outlives them.
+ */
 class Frame {
-  children: Frame[] | null = null;
+  readonly children: Frame[] = [];
+  open = 0;
   kind: string | null = null;
   start = 0;
   /** A plain scalar (typed by the schema; a substituted `${VAR}` is re-typed). */
@@ -49,11 +54,26 @@ class Frame {
   merge = false;
   result: unknown = null;
   pos: PosNode = EMPTY_VALUE;
-  constructor(readonly open: number) {}
+
+  reset(open: number): this {
+    if (this.children.length !== 0) this.children.length = 0;
+    this.open = open;
+    this.kind = null;
+    this.start = 0;
+    this.plain = false;
+    this.merge = false;
+    this.result = null;
+    this.pos = EMPTY_VALUE;
+    return this;
+  }
 }
 
+const POOL_LIMIT = 1024;
+
 interface DocOut {
-  frame: Frame;
+  kind: string | null;
+  value: unknown;
+  pos: PosNode;
   problems: { offset: number; message: string }[];
 }
 
@@ -80,8 +100,8 @@ export function fastParseYaml(file: string, text: string, env: Env): FastParseRe
   const lines = new OffsetLines(text);
   const documents: ParsedYamlDoc[] = [];
   const issues: ValidationIssue[] = [];
-  reader.docs.forEach(({ frame, problems }, index) => {
-    if (frame.kind === null) return; // an empty document (e.g. after a trailing `---`) still counts in `index`
+  reader.docs.forEach(({ kind, value, pos: root, problems }, index) => {
+    if (kind === null) return; // an empty document (e.g. after a trailing `---`) still counts in `index`
     if (problems.length > 0) {
       for (const p of problems) {
         const { line, col } = lines.linePos(p.offset);
@@ -89,8 +109,8 @@ export function fastParseYaml(file: string, text: string, env: Env): FastParseRe
       }
       return;
     }
-    const { pos, keyPos } = treeLocator(file, frame.pos, lines);
-    documents.push({ file, index, value: frame.result, pos, keyPos });
+    const { pos, keyPos } = treeLocator(file, root, lines);
+    documents.push({ file, index, value, pos, keyPos });
   });
   return { documents, issues };
 }
@@ -99,6 +119,7 @@ export function fastParseYaml(file: string, text: string, env: Env): FastParseRe
 class TreeReader {
   readonly docs: DocOut[] = [];
   private readonly stack: Frame[] = [];
+  private readonly pool: Frame[] = [];
   private problems: DocOut['problems'] = [];
 
   constructor(
@@ -108,14 +129,14 @@ class TreeReader {
 
   onEvent(event: string, state: LoaderState): void {
     if (event === 'open') {
-      this.stack.push(new Frame(state.position));
+      this.stack.push((this.pool.pop() ?? new Frame()).reset(state.position));
       return;
     }
     const frame = this.stack.pop();
     if (!frame) throw new Decline('unbalanced events');
     this.close(frame, state);
     const parent = this.stack[this.stack.length - 1];
-    if (parent) (parent.children ??= []).push(frame);
+    if (parent) parent.children.push(frame);
     else this.closeDocument(frame);
   }
 
@@ -128,31 +149,40 @@ class TreeReader {
     // interpolateDocument reports in tree order, which is source order; values are patched when their parent
     // closes (children first), so sort. The sort is stable: several problems in one scalar keep their order.
     const problems = this.problems.sort((a, b) => a.offset - b.offset);
-    this.docs.push({ frame, problems });
+    this.docs.push({ kind: frame.kind, value: frame.result, pos: frame.pos, problems });
     this.problems = [];
   }
 
   private close(f: Frame, s: LoaderState): void {
+    this.closeNode(f, s);
     const children = f.children;
-    f.children = null; // frames are transient; only the position tree is kept
+    if (children.length === 0) return;
+    if (this.pool.length + children.length <= POOL_LIMIT) for (const child of children) this.pool.push(child);
+    children.length = 0;
+  }
+
+  private closeNode(f: Frame, s: LoaderState): void {
+    const children = f.children;
     f.kind = s.kind;
     f.result = s.result;
     if (s.anchor !== null) throw new Decline('anchor');
+    const text = this.text;
+    const start = skipBlank(text, f.open);
+    const first = text.charCodeAt(start);
+    // Also for empty nodes: a node of only properties (`a: !tag`) is empty, and a failed attempt to read a
+    // key below it can clear state.tag. (An empty node's "start" may be the next line's content: declining
+    // for that too only costs speed.)
+    if (isUnhandledStart(first)) throw new Decline('unhandled node');
     if (f.kind === null) {
-      // An empty node; a node with only properties (`a: !!str`) has a tag or a result: not handled.
-      if (s.tag !== null || s.result !== null || children?.some((c) => c.kind !== null)) throw new Decline('empty');
+      if (s.tag !== null || s.result !== null || children.some((c) => c.kind !== null)) throw new Decline('empty');
       f.pos = EMPTY_VALUE;
       return;
     }
-    const text = this.text;
-    const start = skipBlank(text, f.open);
     f.start = start;
-    const first = text.charCodeAt(start);
-    if (UNHANDLED_START.has(first)) throw new Decline('unhandled node');
 
     // A plain/quoted scalar or flow sequence in block context is first read as a would-be mapping key; when no
     // `:` follows, js-yaml keeps that inner result. The outer node is then the same node.
-    const only = children?.length === 1 ? children[0] : undefined;
+    const only = children.length === 1 ? children[0] : undefined;
     if (only && only.kind === f.kind && only.start === start && Object.is(only.result, f.result)) {
       f.plain = only.plain;
       f.merge = only.merge;
@@ -165,8 +195,8 @@ class TreeReader {
     else throw new Decline(`kind ${f.kind}`);
   }
 
-  private closeScalar(f: Frame, s: LoaderState, children: Frame[] | null): void {
-    if (children !== null) throw new Decline('scalar with children');
+  private closeScalar(f: Frame, s: LoaderState, children: Frame[]): void {
+    if (children.length > 0) throw new Decline('scalar with children');
     // js-yaml gives plain scalars the tag '?' (then the resolved type's tag); quoted scalars keep null.
     f.plain = s.tag !== null;
     // A plain scalar may end on a later line without continuing there: js-yaml looked ahead for a
@@ -175,12 +205,12 @@ class TreeReader {
     if (nl !== -1 && nl < s.position && !(f.plain && isBlank(this.text, nl, s.position))) throw new Decline('multi-line scalar');
     // `"a"#b`: yaml wants a space before a comment, js-yaml does not.
     if (!f.plain && this.text.charCodeAt(s.position) === HASH) throw new Decline('comment after quote');
+    if (!f.plain && this.text.charCodeAt(f.start) === DQUOTE && hasUnsafeEscape(this.text, f.start, s.position)) throw new Decline('escape');
     f.merge = s.tag === MERGE_TAG;
     f.pos = f.start;
   }
 
-  private closeSequence(f: Frame, s: LoaderState, children: Frame[] | null, first: number): void {
-    const items = children ?? [];
+  private closeSequence(f: Frame, s: LoaderState, items: Frame[], first: number): void {
     const array = f.result as unknown[];
     // Empty block items (`-` alone) produce no events; flow pairs (`[a: b]`) produce two per item.
     if (items.length !== array.length) throw new Decline('sequence items');
@@ -198,8 +228,7 @@ class TreeReader {
     f.pos = new SeqPos(f.start, positions);
   }
 
-  private closeMapping(f: Frame, children: Frame[] | null): void {
-    const pairs = children ?? [];
+  private closeMapping(f: Frame, pairs: Frame[]): void {
     let n = pairs.length;
     // A key attempt that found nothing (e.g. at a following `---`) leaves one trailing empty frame.
     if (n % 2 === 1 && (pairs[n - 1] as Frame).kind === null) n--;
@@ -239,6 +268,21 @@ class TreeReader {
     }
   }
 }
+
+/**
+ * `\U` escapes (yaml rejects code points past U+10FFFF, js-yaml does not) and malformed `\x`/`\u` escapes in
+ * a double-quoted scalar; the common escapes are read alike by both.
+ */
+function hasUnsafeEscape(text: string, start: number, end: number): boolean {
+  for (let i = text.indexOf('\\', start); i !== -1 && i < end; i = text.indexOf('\\', i + 2)) {
+    const c = text.charAt(i + 1);
+    const hex = c === 'x' ? 2 : c === 'u' ? 4 : 0;
+    if (c === 'U' || (hex > 0 && !/^[0-9a-fA-F]+$/.test(text.slice(i + 2, i + 2 + hex)))) return true;
+    if (hex === 0 && !SIMPLE_ESCAPES.includes(c)) return true;
+  }
+  return false;
+}
+const SIMPLE_ESCAPES = '0abtnvfre "/\\N_LP';
 
 /** A mapping or a sequence of mappings: what yaml accepts after `<<` (js-yaml also takes arrays). */
 function isMergeSource(value: unknown): boolean {

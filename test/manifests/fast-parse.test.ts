@@ -97,6 +97,13 @@ const cases: Record<string, string> = {
   'quoted merge key': '"<<":\n  x: 1\n',
   'merge scalar value': 'a: <<\nb:\n  - <<\n',
   '__proto__ key': '__proto__: ${A}\nx: 1\n',
+  '__proto__ in a merge source': '<<:\n  __proto__:\n    polluted: 1\n  y: 2\n',
+  'tag or anchor on an empty node': '!  # note\n---\na: !tag\nb: &x\n',
+  'double-quoted escapes': 'a: "\\x41\\u00e9\\t\\n\\\\ \\" \\/ \\N\\_\\L\\P\\e\\0"\nb: "\\uD83D\\uDE00"\n',
+  'U escapes': 'c: "\\U0001F600"\nd: "\\UFFFFFFFF"\n',
+  'plain scalar continued after a comment line': 'a: x\n  # c\nb: y\n',
+  'root scalar followed by blank lines': 'hello\n\n\n',
+  'value on the next line': 'a:\n  x\nb: # c\n  "y"\nc:\n  - 1\nd:\n- 2\n',
   'numeric-looking keys': '1: a\n02: b\n0x3: c\n1.5: d\ntrue: e\n.inf: f\n-0: g\n',
   'keys equal as numbers': '1: a\n01: b\n',
   'same key as number and string': '1: a\n"1": b\n',
@@ -163,7 +170,7 @@ describe('the fast path answers for the common manifest shape', () => {
     expect(compare(manifest.replace(/\n/g, '\r\n'))).toBeDefined();
   });
 
-  test.each(['scalars', 'scalars in a sequence', 'comments', 'crlf', 'unicode', 'multi-document with empty documents', 'root scalar', 'interpolation errors in order', 'merge key with a block map', '__proto__ key', 'numeric-looking keys', 'empty values'])(
+  test.each(['scalars', 'scalars in a sequence', 'comments', 'crlf', 'unicode', 'multi-document with empty documents', 'root scalar', 'interpolation errors in order', 'merge key with a block map', '__proto__ key', 'numeric-looking keys', 'empty values', 'double-quoted escapes', 'value on the next line', 'root scalar followed by blank lines', '__proto__ in a merge source'])(
     'answers: %s',
     (name) => {
       expect(compare(cases[name]!)).toBeDefined();
@@ -180,43 +187,74 @@ describe('the fast path answers for the common manifest shape', () => {
 
 // ---- generated manifest-like documents ----
 
-type Tree = { scalar: string } | { map: [string, Tree | null][] } | { seq: (Tree | null)[] } | { flow: string[] };
+/** Each node carries a style number; its bits pick layout variants (see `emit`). */
+type Tree =
+  | { scalar: string; style: number }
+  | { map: [string, Tree | null][]; style: number }
+  | { seq: (Tree | null)[]; style: number }
+  | { flow: string[]; style: number };
 
-const KEYS = ['a', 'name', 'email', 'role', 'spec', 'x y', 'true', '1', '01', '0x1', '<<', '${A}', '__proto__', 'é', 'k-1', 'null'];
+const KEYS = ['a', 'name', 'email', 'role', 'spec', 'x y', 'true', '1', '01', '0x1', '<<', '${A}', '__proto__', 'é', 'k-1', 'null', '"q: x"', "'s'", '"\\u00e9"', 'a  '];
+const ESCAPES = ['\\0', '\\a', '\\b', '\\t', '\\n', '\\v', '\\f', '\\r', '\\e', '\\ ', '\\"', '\\/', '\\\\', '\\N', '\\_', '\\L', '\\P', '\\x41', '\\u00e9', '\\U0001F600', '\\x4', '\\u12', '\\UFFFFFFFF', '\\uD800', '\\q', '\\\t'];
 const quote = (s: string, style: number): string =>
   style === 1 ? `'${s.replace(/'/g, "''")}'` : style === 2 ? JSON.stringify(s) : s;
-const scalarText = fc
-  .tuple(fc.oneof(fc.constantFrom(...SCALARS, ...INVALID), fc.string({ maxLength: 6 }), fc.stringMatching(/^[a-z0-9 .:#${}-]{1,8}$/)), fc.nat(2))
-  .map(([s, style]) => quote(s, style));
+const scalarText = fc.oneof(
+  fc
+    .tuple(fc.oneof(fc.constantFrom(...SCALARS, ...INVALID), fc.string({ maxLength: 6 }), fc.string({ maxLength: 4, unit: 'binary' }), fc.stringMatching(/^[a-z0-9 .:#${}\-?,[\]'"]{1,8}$/)), fc.nat(2))
+    .map(([s, style]) => quote(s, style)),
+  fc.array(fc.oneof(fc.constantFrom(...ESCAPES), fc.constantFrom('a', ' ', '#', "'", 'é')), { maxLength: 4 }).map((parts) => `"${parts.join('')}"`),
+);
 
+const style = fc.nat(63);
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    scalarText.map((scalar) => ({ scalar })),
-    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(tie('node'), { freq: 4 })), { minLength: 1, maxLength: 4 }).map((map) => ({ map })),
-    fc.array(fc.option(tie('node'), { freq: 6 }), { minLength: 1, maxLength: 4 }).map((seq) => ({ seq })),
-    fc.array(scalarText, { maxLength: 3 }).map((flow) => ({ flow })),
+    fc.record({ scalar: scalarText, style }),
+    fc.record({ map: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(tie('node'), { freq: 4 })), { minLength: 1, maxLength: 4 }), style }),
+    fc.record({ seq: fc.array(fc.option(tie('node'), { freq: 6 }), { minLength: 1, maxLength: 4 }), style }),
+    fc.record({ flow: fc.array(scalarText, { maxLength: 3 }), style }),
   ),
 })).node;
 
-/** Lines of a node placed after `prefix` (a key `k:` or `-`), at the given indent. */
-function emit(node: Tree | null, indent: number, prefix: string, out: string[], comment: string): void {
+/**
+ * Lines of a node placed after `prefix` (a key `k:`, `-`, or '' at the root), at `indent`. Style bits:
+ * 1 indent step 4 (else 2), 2 scalar on the next line, 4 comment after the prefix, 8 a sequence under a key
+ * at the key's own indent, 16 a blank line before, 32 a map item's first pair on the `-` line.
+ */
+function emit(node: Tree | null, indent: number, prefix: string, out: string[]): void {
   const pad = ' '.repeat(indent);
-  if (node === null) return void out.push(`${pad}${prefix}${comment}`);
-  if ('scalar' in node) return void out.push(`${pad}${prefix} ${node.scalar}${comment}`);
-  if ('flow' in node) return void out.push(`${pad}${prefix} [${node.flow.join(', ')}]${comment}`);
+  if (node === null) return void out.push(`${pad}${prefix}`);
+  const st = node.style;
+  const step = st & 1 ? 4 : 2;
+  const comment = st & 4 && prefix !== '' ? ' # c' : '';
+  if (st & 16) out.push('');
+  if ('scalar' in node || 'flow' in node) {
+    const text = 'scalar' in node ? node.scalar : `[${node.flow.join(', ')}]`;
+    if (st & 2 && prefix !== '') return void out.push(`${pad}${prefix}${comment}`, `${pad}${' '.repeat(step)}${text}`);
+    return void out.push(`${pad}${prefix === '' ? '' : `${prefix} `}${text}`);
+  }
+  if (prefix === '') {
+    if ('map' in node) for (const [k, v] of node.map) emit(v, indent, `${k}:`, out);
+    else for (const item of node.seq) emit(item, indent, '-', out);
+    return;
+  }
+  if ('map' in node && prefix === '-' && st & 32) {
+    // `- key: value` with the other pairs aligned under the first key.
+    const lines: string[] = [];
+    emit(node, indent + 2, '', lines);
+    const first = lines.findIndex((l) => l.trim() !== '');
+    if (first >= 0) lines[first] = `${pad}- ${lines[first]!.slice(indent + 2)}`;
+    return void out.push(...lines);
+  }
   out.push(`${pad}${prefix}${comment}`);
-  const child = prefix === '' ? indent : indent + 2;
-  if ('map' in node) for (const [k, v] of node.map) emit(v, child, `${k}:`, out, '');
-  else for (const item of node.seq) emit(item, child, '-', out, '');
+  const child = 'seq' in node && st & 8 && prefix !== '-' ? indent : indent + step;
+  emit(node, child, '', out);
 }
 
 function renderDocument(node: Tree): string[] {
   const out: string[] = [];
-  if ('scalar' in node || 'flow' in node) emit(node, 0, '', out, '');
-  else if ('map' in node) for (const [k, v] of node.map) emit(v, 0, `${k}:`, out, '');
-  else for (const item of node.seq) emit(item, 0, '-', out, ' # item');
-  return out.map((l) => l.replace(/^(\s*)\s$/, '$1'));
+  emit(node, 0, '', out);
+  return out;
 }
 
 const file = fc
@@ -225,10 +263,10 @@ const file = fc
     leadingSeparator: fc.boolean(),
     crlf: fc.boolean(),
     commentLine: fc.option(fc.nat(40)),
-    mutation: fc.option(fc.tuple(fc.nat(400), fc.constantFrom('', ' ', '  ', ':', '- ', '#', '"', "'", '\n', '[', ',', '\t', '---\n')), { freq: 3 }),
+    mutation: fc.option(fc.tuple(fc.nat(400), fc.constantFrom('', ' ', '  ', ':', '- ', '#', '"', "'", '\n', '[', ',', '\t', '---\n', '\\', '?', '&', '*', '!')), { freq: 3 }),
   })
   .map(({ docs, leadingSeparator, crlf, commentLine, mutation }) => {
-    let lines = docs.flatMap((d, i) => [...(i > 0 || leadingSeparator ? ['---'] : []), ...(d === null ? [] : renderDocument(d))]);
+    const lines = docs.flatMap((d, i) => [...(i > 0 || leadingSeparator ? ['---'] : []), ...(d === null ? [] : renderDocument(d))]);
     if (commentLine !== null) lines.splice(commentLine % (lines.length + 1), 0, '  # note');
     let text = lines.join('\n') + '\n';
     if (mutation !== null) {
@@ -236,9 +274,7 @@ const file = fc
       const i = at % text.length;
       text = text.slice(0, i) + insert + text.slice(i + (insert === '' ? 1 : 0));
     }
-    if (crlf) text = text.replace(/\n/g, '\r\n');
-    lines = [];
-    return text;
+    return crlf ? text.replace(/\n/g, '\r\n') : text;
   });
 
 describe('differential property', () => {

@@ -234,9 +234,7 @@ class TreeReader {
     if (n % 2 === 1 && (pairs[n - 1] as Frame).kind === null) n--;
     if (n === 0 || n % 2 === 1) throw new Decline('mapping pairs');
     const object = f.result as Record<string, unknown>;
-    const keys: string[] = new Array<string>(n / 2);
-    const keyStarts: number[] = new Array<number>(n / 2);
-    const values: PosNode[] = new Array<PosNode>(n / 2);
+    const entries: (string | PosNode)[] = new Array<string | PosNode>((n / 2) * 3);
     for (let i = 0; i < n; i += 2) {
       const key = pairs[i] as Frame;
       const value = pairs[i + 1] as Frame;
@@ -244,15 +242,15 @@ class TreeReader {
       if (key.kind !== 'scalar' || key.result === null) throw new Decline('key');
       if (value.open - key.start > MAX_KEY_SPAN) throw new Decline('long key');
       if (key.merge && !isMergeSource(value.result)) throw new Decline('merge source');
-      const j = i / 2;
+      const j = (i / 2) * 3;
       const name = String(key.result);
-      keys[j] = key.merge ? MERGE_KEY_MATCH : name;
-      keyStarts[j] = key.start;
-      values[j] = value.pos;
+      entries[j] = key.merge ? MERGE_KEY_MATCH : name;
+      entries[j + 1] = key.start;
+      entries[j + 2] = value.pos;
       // A merge value's own scalars were interpolated when it closed, before js-yaml merged them.
       if (!key.merge) this.interpolateInto(value, object, name);
     }
-    f.pos = new MapPos(f.start, keys, keyStarts, values);
+    f.pos = new MapPos(f.start, entries);
   }
 
   /** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */

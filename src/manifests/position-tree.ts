@@ -17,10 +17,11 @@ export type PosNode = number | MapPos | SeqPos;
 export class MapPos {
   constructor(
     readonly start: number,
-    /** String(yaml key value) of each pair, in source order: what locate.ts compares a path segment with. */
-    readonly keys: string[],
-    readonly keyStarts: number[],
-    readonly values: PosNode[],
+    /**
+     * Per pair, in source order: String(yaml key value) (what locate.ts compares a path segment with), the
+     * key's start, the value's node. One flat array: a large file has tens of thousands of small maps.
+     */
+    readonly pairs: (string | PosNode)[],
   ) {}
 }
 
@@ -29,6 +30,12 @@ export class SeqPos {
     readonly start: number,
     readonly items: PosNode[],
   ) {}
+}
+
+/** Index of the first pair whose key is `name` (like locate.ts's `find`), or -1. */
+function findKey(pairs: (string | PosNode)[], name: string): number {
+  for (let i = 0; i < pairs.length; i += 3) if (pairs[i] === name) return i;
+  return -1;
 }
 
 const startOf = (node: PosNode): number => (typeof node === 'number' ? node : node.start);
@@ -46,10 +53,10 @@ export function treeLocator(file: string, root: PosNode, lines: OffsetLines): Lo
     let depth = 0;
     for (const seg of path) {
       if (node instanceof MapPos) {
-        const i = node.keys.indexOf(String(seg));
+        const i = findKey(node.pairs, String(seg));
         if (i < 0) break;
-        keyStart = node.keyStarts[i] as number;
-        node = node.values[i] as PosNode;
+        keyStart = node.pairs[i + 1] as number;
+        node = node.pairs[i + 2] as PosNode;
       } else if (node instanceof SeqPos && /^\d+$/.test(String(seg))) {
         const item = node.items[Number(seg)];
         if (item === undefined) break;

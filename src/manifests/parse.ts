@@ -93,7 +93,7 @@ function parseWithYaml(file: string, text: string, env: Env, maxAliasCount: numb
         offsets.add(e.pos[0]);
         const dup = e.code === 'DUPLICATE_KEY' ? duplicateKeyMessage(doc, e.pos[0], lineCounter) : undefined;
         const kind = e.name === 'YAMLWarning' ? 'YAML warning (treated as an error)' : 'YAML syntax error';
-        issues.push(at(e.pos[0], dup ?? `${kind}: ${e.message}`));
+        issues.push(at(e.pos[0], dup ?? (isStackOverflow(e.message) ? TOO_DEEP : `${kind}: ${e.message}`)));
       }
       return;
     }
@@ -130,9 +130,14 @@ function duplicateKeyMessage(doc: Document, offset: number, lineCounter: LineCou
   return message;
 }
 
+/** The parser recursing out of stack (e.g. 20,000 nested brackets) is reported as what it is. */
+const TOO_DEEP = 'nesting too deep: the YAML parser ran out of stack here (manifests need a few levels, not thousands)';
+const isStackOverflow = (message: string): boolean => /maximum call stack size exceeded/i.test(message);
+
 /** toJS failures are alias problems: an alias without anchor, or too many expansions (alias bomb). */
 function aliasIssue(doc: Document, e: unknown, docPos: SourcePos, at: (offset: number, message: string) => ValidationIssue): ValidationIssue {
   const message = e instanceof Error ? e.message : String(e);
+  if (isStackOverflow(message)) return { ...docPos, message: TOO_DEEP };
   if (/alias count/i.test(message)) {
     return { ...docPos, message: 'document expands aliases too many times (possible alias bomb)' };
   }

@@ -16,7 +16,7 @@ export function formatBytes(n: number): string {
 }
 
 export function tooLargeMessage(size: number, max: number): string {
-  return `file is too large (${size} bytes; the limit is ${formatBytes(max)})`;
+  return `file is too large (${size} bytes; the limit is ${formatBytes(max)}): split it into several files (one kind's documents, e.g. an organization's Members, may be spread over many)`;
 }
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1. */

@@ -88,12 +88,12 @@ describe('in a scratch directory', () => {
     await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform').replace('title: Platform', 'title: 5'));
     const rel = path.relative(process.cwd(), dir);
     expect(await issueLines(loadManifests(rel, [fakeTeamKind()]))).toEqual([
-      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 2 MiB)`,
+      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 2 MiB): split it into several files (one kind's documents, e.g. an organization's Members, may be spread over many)`,
       `${rel}/team.yaml:6:10: spec.title: must be string (got integer 5)`,
     ]);
     await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
     expect(await issueLines(loadManifests(rel, [fakeTeamKind()], { maxFileBytes: 100 }))).toEqual([
-      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 100 bytes)`,
+      `${rel}/huge.yaml:1:1: file is too large (2097155 bytes; the limit is 100 bytes): split it into several files (one kind's documents, e.g. an organization's Members, may be spread over many)`,
     ]);
   });
 

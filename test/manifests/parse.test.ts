@@ -82,7 +82,7 @@ describe('problems', () => {
 
   test('text with a NUL byte or over the cap is refused', () => {
     expect(lines(parseYamlFile('n.yaml', 'a: 1\nb: x\u0000y\n'))).toEqual(['n.yaml:2:5: file contains a NUL byte (binary file?)']);
-    expect(lines(parseYamlFile('big.yaml', 'a: 12345\n', { maxFileBytes: 4 }))).toEqual(['big.yaml:1:1: file is too large (9 bytes; the limit is 4 bytes)']);
+    expect(lines(parseYamlFile('big.yaml', 'a: 12345\n', { maxFileBytes: 4 }))).toEqual(['big.yaml:1:1: file is too large (9 bytes; the limit is 4 bytes): split it into several files (one kind\'s documents, e.g. an organization\'s Members, may be spread over many)']);
   });
 
   test('invalid UTF-8 is found at the right byte, including truncated and overlong sequences', () => {

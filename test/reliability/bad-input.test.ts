@@ -67,7 +67,7 @@ describe('bad manifests: exit 1, the specific message, no request', () => {
   });
 
   it.each([
-    ['huge.yaml', /huge\.yaml:1:1: file is too large \(\d+ bytes; the limit is 2 MiB\)/],
+    ['huge.yaml', /huge\.yaml:1:1: file is too large \(\d+ bytes; the limit is 2 MiB\): split it into several files/],
     ['long-line.yaml', /long-line\.yaml:6:10: spec\.title: must be at most 64 characters \(got 1900000\)/],
     ['deep-nesting.yaml', /deep-nesting\.yaml:6:\d+: nesting too deep: the YAML parser ran out of stack here/],
     ['alias-bomb.yaml', /alias-bomb\.yaml:1:1: document expands aliases too many times \(possible alias bomb\)/],

@@ -12,6 +12,7 @@ import type { ParsedYamlDoc } from '../manifests/parse.js';
 import { orgDocuments } from './documents.js';
 import { memoryClient } from './live-items.js';
 import type { FloorMeasure } from './cpu-floor.js';
+import type { ReadMeasure } from './read-bench.js';
 import { entityCounts, ENTITY_KIND, generateOrg, type OrgSizes } from './org-model.js';
 
 export interface CpuMeasure {
@@ -124,5 +125,12 @@ export async function measureCpuInChild(sizes: OrgSizes, runs = 1): Promise<CpuM
 export async function measureFloorInChild(members: number, runs = 1): Promise<FloorMeasure & { runsCpuMs: number[] }> {
   const all: FloorMeasure[] = [];
   for (let i = 0; i < runs; i++) all.push(await inChild<FloorMeasure>(['floor', String(members)]));
+  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
+}
+
+/** measureRead (read-bench.ts) in `runs` fresh child processes; the median run. */
+export async function measureReadInChild(sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> {
+  const all: ReadMeasure[] = [];
+  for (let i = 0; i < runs; i++) all.push(await inChild<ReadMeasure>(['read', JSON.stringify(sizes)]));
   return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
 }

@@ -59,3 +59,24 @@ export async function writeManifests(dir: string, files: ReadonlyMap<string, Pla
     await writeFile(join(dir, name), docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
   }
 }
+
+/**
+ * The same documents with the Members list spread over files of at most `perFile` members (one Members
+ * document each), as an organization too large for one 2 MiB manifest file would keep it.
+ */
+export function splitMembers(files: ReadonlyMap<string, PlainDocument[]>, perFile: number): Map<string, PlainDocument[]> {
+  const out = new Map<string, PlainDocument[]>();
+  for (const [name, docs] of files) {
+    const only = docs.length === 1 ? docs[0] : undefined;
+    const members = only?.kind === 'Members' && Array.isArray(only.spec['members']) ? (only.spec['members'] as unknown[]) : undefined;
+    if (!only || !members || members.length <= perFile) {
+      out.set(name, docs);
+      continue;
+    }
+    for (let i = 0; i * perFile < members.length; i++) {
+      const spec = { ...only.spec, members: members.slice(i * perFile, (i + 1) * perFile) };
+      out.set(name.replace(/\.yaml$/, `-${i + 1}.yaml`), [{ ...only, spec }]);
+    }
+  }
+  return out;
+}

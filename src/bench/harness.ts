@@ -12,6 +12,7 @@ import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';
 import { TARGETS, type BenchConfig } from './config.js';
 import type { CpuMeasure } from './cpu.js';
 import type { FloorMeasure } from './cpu-floor.js';
+import type { ReadMeasure } from './read-bench.js';
 import { orgDocuments, writeManifests } from './documents.js';
 import { planNeeds, refreshBaseline, strictPlanNeeds } from './needs.js';
 import { changeCount, entityCounts, generateOrg, withChanges, type GenOrg, type OrgSizes } from './org-model.js';
@@ -24,6 +25,8 @@ export interface BenchDeps {
   measureCpu(sizes: OrgSizes): Promise<CpuMeasure>;
   /** The reference floor for `members` members (cpu-floor.ts). */
   measureFloor(members: number): Promise<FloorMeasure>;
+  /** Reading the CPU benchmark's organization from YAML files (read-bench.ts), informational. */
+  measureRead(sizes: OrgSizes): Promise<ReadMeasure>;
   log?: (line: string) => void;
 }
 
@@ -58,6 +61,9 @@ export interface BenchResult {
   /** CPU of the least work validate + diff of the CPU benchmark's members alone needs (cpu-floor.ts). */
   cpuFloorMs: number;
   cpuFloor: FloorMeasure;
+  /** CPU of parse + validate of the same organization from YAML files (not a target). */
+  readCpuMs: number;
+  read: ReadMeasure;
   refreshBaseline: { byType: Record<string, number>; total: number; vsDocopsPlan: number };
   notes: string[];
 }
@@ -96,6 +102,8 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
     const cpu = await deps.measureCpu(config.cpuSizes);
     log('CPU floor: the least work for the members alone');
     const floor = await deps.measureFloor(config.cpuSizes.members);
+    log('reading the same organization from YAML files (parse + validate)');
+    const read = await deps.measureRead(config.cpuSizes);
 
     const baseline = refreshBaseline(org, names);
     const baselineTotal = Object.values(baseline).reduce((a, b) => a + b, 0);
@@ -128,6 +136,8 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
       cpu,
       cpuFloorMs: Math.round(floor.cpuMs * 10) / 10,
       cpuFloor: floor,
+      readCpuMs: Math.round(read.cpuMs),
+      read,
       refreshBaseline: { byType: baseline, total: baselineTotal, vsDocopsPlan: ratio(baselineTotal, plan.median.requests) },
       notes: [],
     };

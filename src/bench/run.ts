@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KINDS } from '../kinds/index.js';
 import { DEFAULT_CONFIG } from './config.js';
-import { measureCpuInChild, measureFloorInChild } from './cpu.js';
+import { measureCpuInChild, measureFloorInChild, measureReadInChild } from './cpu.js';
 import { runBench } from './harness.js';
 import { markdownTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
@@ -16,6 +16,8 @@ const result = await runBench(DEFAULT_CONFIG, {
   startSandbox: startInChild,
   measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
   measureFloor: (members) => measureFloorInChild(members, DEFAULT_CONFIG.cpuRuns),
+  // Each read takes ~1 s; three runs give a median.
+  measureRead: (sizes) => measureReadInChild(sizes, 3),
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 });
 const table = markdownTable(result);

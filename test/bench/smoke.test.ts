@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { BenchConfig } from '../../src/bench/config.js';
 import { measureCpu, medianRun } from '../../src/bench/cpu.js';
 import { measureFloor } from '../../src/bench/cpu-floor.js';
+import { measureRead } from '../../src/bench/read-bench.js';
 import { runBench } from '../../src/bench/harness.js';
 import { markdownTable } from '../../src/bench/report.js';
+import { splitMembers } from '../../src/bench/documents.js';
 import { startInProcess } from '../../src/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
@@ -20,7 +22,7 @@ const tiny: BenchConfig = {
 describe('bench harness on a tiny organization', () => {
   it('plans a no-op at the lower bound of requests, applies every change and converges', async () => {
     const members = KINDS.find((k) => k.kind === 'Members')!;
-    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS), measureFloor: async (n) => measureFloor(n, members) });
+    const r = await runBench(tiny, { kinds: KINDS, startSandbox: startInProcess, measureCpu: (s) => measureCpu(s, KINDS), measureFloor: async (n) => measureFloor(n, members), measureRead: (s) => measureRead(s, KINDS) });
     // Only explanations of missed timing targets (never anomalies such as a non-empty plan or failed steps).
     expect(r.notes.filter((n) => !/^(wall ratios|validate \+ diff CPU)/.test(n))).toEqual([]);
     expect(r.plan.steps).toBe(0);
@@ -38,7 +40,10 @@ describe('bench harness on a tiny organization', () => {
     }
     const table = markdownTable(r);
     expect(table).toContain(`| Requests, no-op plan ÷ lower bound | ${r.plan.requests} ÷ ${r.plan.lowerBound} | 1.00 |`);
-    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(8);
+    expect(table.split('\n').filter((l) => l.startsWith('| ')).length).toBe(9);
+    // Reading the CPU organization from YAML files gives at least one entry per member and per team.
+    expect(r.read.entries).toBeGreaterThanOrEqual(tiny.cpuSizes.members + tiny.cpuSizes.teams);
+    expect(r.read.bytes).toBeGreaterThan(0);
     // The floor did the members' work: every generated member validated and compared, none differing.
     expect(r.cpuFloor).toMatchObject({ members: tiny.cpuSizes.members, differing: 0 });
     expect(r.cpuFloorMs).toBeGreaterThan(0);
@@ -52,5 +57,21 @@ describe('medianRun', () => {
     expect(medianRun(runs)).toEqual({ cpuMs: 700, i: 0 });
     expect(medianRun([{ cpuMs: 3 }, { cpuMs: 1 }])).toEqual({ cpuMs: 1 });
     expect(() => medianRun([])).toThrow(/no runs/);
+  });
+});
+
+describe('splitMembers', () => {
+  it('spreads one Members document over files of at most N members, in order, leaving other files alone', () => {
+    const members = Array.from({ length: 5 }, (_, i) => ({ email: `m${i}@x.test`, role: 'read' }));
+    const doc = (kind: string, spec: Record<string, unknown>) => ({ apiVersion: 'docops/v1' as const, kind, metadata: { organization: 'o' }, spec });
+    const files = new Map([
+      ['members.yaml', [doc('Members', { invite: true, members })]],
+      ['teams.yaml', [doc('Team', { title: 'T' })]],
+    ]);
+    const split = splitMembers(files, 2);
+    expect([...split.keys()]).toEqual(['members-1.yaml', 'members-2.yaml', 'members-3.yaml', 'teams.yaml']);
+    expect([...split.values()].flatMap((docs) => docs.flatMap((d) => (d.spec['members'] as unknown[] | undefined) ?? []))).toEqual(members);
+    expect(split.get('members-3.yaml')![0]!.spec).toEqual({ invite: true, members: [members[4]] });
+    expect(splitMembers(files, 5)).toEqual(files);
   });
 });

@@ -79,6 +79,15 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
   const log = deps.log ?? (() => {});
   const kinds = deps.kinds;
   const names = new Set(kinds.map((k) => k.kind));
+  // CPU measures first, while nothing else runs: a sandbox child that is idle but holds a large heap (and the
+  // GC work it does when idle) shares the two cores and inflated the children's CPU by up to 2×.
+  log('CPU and memory of validate + diff (no I/O)');
+  const cpu = await deps.measureCpu(config.cpuSizes);
+  log('CPU floor: the least work for the members alone');
+  const floor = await deps.measureFloor(config.cpuSizes.members);
+  log('reading the same organization from YAML files (parse + validate)');
+  const read = await deps.measureRead(config.cpuSizes);
+
   const org = generateOrg(config.sizes);
   const tmp = await mkdtemp(join(tmpdir(), 'docops-bench-'));
   const sb = await deps.startSandbox({ sizes: config.sizes, latencyMs: config.latencyMs });
@@ -98,12 +107,6 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
     const changed = await loadDesired(withChanges(org, config.changes), kinds, join(tmp, 'changed'));
     const apply = await measureApply(sb, kinds, changed, { concurrency: config.concurrency, latencyMs: config.latencyMs });
 
-    log('CPU and memory of validate + diff (no I/O)');
-    const cpu = await deps.measureCpu(config.cpuSizes);
-    log('CPU floor: the least work for the members alone');
-    const floor = await deps.measureFloor(config.cpuSizes.members);
-    log('reading the same organization from YAML files (parse + validate)');
-    const read = await deps.measureRead(config.cpuSizes);
 
     const baseline = refreshBaseline(org, names);
     const baselineTotal = Object.values(baseline).reduce((a, b) => a + b, 0);

@@ -4,9 +4,9 @@
  * section's first, and default, site space). So, for each new section:
  * - the root site spaces it lists are taken over (same id, moved by the reorder step), except that
  * - when ALL its spaces are root ones, its POST necessarily creates a second site space for one of them (the
- *   first written): that root site space is then replaced, not taken over. A step of the delete phase (a
- *   delete the manifest asks for: the space is listed once, the site would show it twice) deletes the root
- *   one after the reorder step, then gives the section's one the root one's path (or the written path): it
+ *   first written): that root site space is then replaced, not taken over. An update step of the delete
+ *   phase (the manifest lists the space once, the site would show it twice) deletes the root one after the
+ *   reorder step, then gives the section's one the root one's path (or the written path): it
  *   could not take it earlier, the root one held it in the same section. The written (else the root one's)
  *   condition is set right after the POST, so the space is never shown more widely than before.
  * Root site spaces listed nowhere stay where the server put them (unmanaged, or pruned by the caller).
@@ -60,15 +60,19 @@ export function replaceRoot(scope: SiteScope, section: string, first: { s: SiteS
   const requests = [{ method: 'DELETE' as const, path: `${base(scope)}/site-spaces/${seg(root.id)}` }];
   // The POST derived the slug of the space title (the section was empty then).
   const patch = path !== slug(first.t.title) ? [{ method: 'PATCH' as const, path: `${base(scope)}/site-spaces/${ref(create, 'firstSiteSpace')}`, body: { path } }] : [];
+  // Two root site spaces of same-titled spaces would share a key (and a step id): add the id then.
+  const twin = scope.live.siteSpaces.some((x) => x.section === null && x.id !== root.id && x.spaceTitle === root.spaceTitle);
   push(scope, {
     kind: SITE_SPACE_KIND,
-    key: siteSpaceKey(scope.liveTitle, null, root.spaceTitle),
+    key: siteSpaceKey(scope.liveTitle, null, twin ? `${root.spaceTitle} (${root.id})` : root.spaceTitle),
     suffix: 'replace',
-    action: 'delete',
+    // An update of the delete phase: the space stays in the site (in its new section); only the site space
+    // object changes. The safety gate counts it as an update, the journal keeps the deleted root one.
+    action: 'update',
     phase: 'delete',
     wave: WAVE.replaceRoot,
-    before: { space: root.spaceTitle, path: root.path },
-    after: null,
+    before: { space: root.spaceTitle, section: null, path: root.path },
+    after: { space: root.spaceTitle, section, path },
     requests: [...requests, ...patch],
     at: first.s.at,
     deps: [create],

@@ -309,12 +309,16 @@ function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[
     return x.section === null || !nav.prunedSections.has(x.section);
   });
   if (scope.prune) for (const x of unwanted) nav.leaving.add(x.id);
+  const keyOf = (x: LiveSiteSpace): string => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle);
+  // Same-titled spaces in one container would share a key (and a step id): those get the id.
+  const uses = new Map<string, number>();
+  for (const x of unwanted) uses.set(keyOf(x), (uses.get(keyOf(x)) ?? 0) + 1);
   unmatchedLive(scope.result, {
     kind: SITE_SPACE_KIND,
     org: scope.org,
     prune: scope.prune,
     objects: unwanted,
-    key: (x) => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle),
+    key: (x) => ((uses.get(keyOf(x)) ?? 0) > 1 ? `${keyOf(x)} (${x.id})` : keyOf(x)),
     wave: () => WAVE.pruneSiteSpace,
     path: (x) => `${base(scope)}/site-spaces/${seg(x.id)}`,
     before: (x) => ({ space: x.spaceTitle, path: x.path }),

@@ -37,18 +37,22 @@ export function liveCountOf(counts: ReadonlyMap<string, number>, kind: string, o
   return counts.get(scopeKey(kind, org)) ?? 0;
 }
 
-/** Deletes and updates of a plan, per (kind, org), in a stable order (kind, then org). */
+/**
+ * Deletes and updates of a plan, per (kind, org), in a stable order (kind, then org). By action, not phase: a
+ * step of the delete phase that replaces an object by an equivalent one (a Site's root site space by the
+ * one its new section is created with) is an update, not a loss.
+ */
 export function planChanges(plan: Plan): ScopeChanges[] {
   const byScope = new Map<string, ScopeChanges>();
   for (const s of plan.steps) {
-    if (s.phase === 'create') continue;
+    if (s.action === 'create') continue;
     const k = scopeKey(s.kind, s.org);
     let c = byScope.get(k);
     if (!c) {
       c = { kind: s.kind, org: s.org, deletes: new Set(), updates: new Set() };
       byScope.set(k, c);
     }
-    (s.phase === 'update' ? c.updates : c.deletes).add(s.key);
+    (s.action === 'delete' ? c.deletes : c.updates).add(s.key);
   }
   return [...byScope.values()].sort((a, b) => (a.kind === b.kind ? cmp(a.org, b.org) : cmp(a.kind, b.kind)));
 }

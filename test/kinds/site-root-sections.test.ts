@@ -15,6 +15,8 @@ import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { siteKind } from '../../src/kinds/site.js';
 import { loadManifests } from '../../src/manifests/index.js';
+import { resolveSafetyConfig } from '../../src/safety/config.js';
+import { countDesired, evaluatePlan } from '../../src/safety/gate.js';
 import { fakeDiffContext, plan as planKind } from './helpers.js';
 import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
 import { BASE, SITE, SPACES, siteDesired, siteSpace } from './site-fixtures.js';
@@ -108,6 +110,28 @@ describe('Site: first sections of a site with root site spaces (sandbox)', () =>
     expect(next.unmanaged).toEqual([]);
   });
 
+  it('every root site space into a section of its own: the replace steps are updates, which the safety gate lets through', async () => {
+    const r = await start();
+    const { site, rootIds } = await siteWithRoots(r);
+    const spec = { title: 'Docs', sections: ['Getting Started', 'Changelog', 'API Reference'].map((t, i) => ({ path: `s${i}`, title: `S${i}`, spaces: [t] })) };
+    const desired = await load(r, spec);
+    const { plan, live } = await computePlan(r.client, KINDS, desired);
+    const replaces = plan.steps.filter((s) => s.id.endsWith('#replace'));
+    expect(replaces.map((s) => [s.action, s.phase, s.after?.['section']])).toEqual([
+      ['update', 'delete', 's2'],
+      ['update', 'delete', 's1'],
+      ['update', 'delete', 's0'],
+    ]);
+    // Without --force: every root site space is deleted, yet each space stays in the site, so no delete-all or threshold rule fires.
+    const gate = evaluatePlan(plan, live, KINDS, { config: resolveSafetyConfig({}), force: false, desiredCount: countDesired(desired) });
+    expect(gate.blocking).toEqual([]);
+    expect((await applyPlan(r.client, plan)).failed).toEqual([]);
+    const after = await layout(r.client, site);
+    expect(after.bySection).toEqual({ s0: ['Getting Started'], s1: ['Changelog'], s2: ['API Reference'] });
+    expect(after.items.filter((x) => [...rootIds.values()].includes(x.id))).toEqual([]);
+    expect((await computePlan(r.client, KINDS, desired)).plan.steps).toEqual([]);
+  });
+
   it('one new section listing every root space: nothing is created twice', async () => {
     const r = await start();
     const { site, rootIds } = await siteWithRoots(r);
@@ -178,6 +202,26 @@ describe('Site: a new section whose spaces are all root site spaces (plan shape)
       ['delete 39 SiteSpace/org-demo/Acme Help Center/API Reference#replace', [`DELETE ${SITE}/site-spaces/ss-api`]],
       ['prune 39 SiteSpace/org-demo/Acme Help Center/Changelog#delete', [`DELETE ${SITE}/site-spaces/ss-cl`]],
     ]);
+  });
+
+  it('root site spaces of two same-titled spaces get distinct keys (and step ids), replaced or pruned', async () => {
+    const twin = (id: string) => ({ object: 'space', id, title: 'Twin', emoji: '' });
+    const root = (id: string, spaceId: string, path: string, isDefault = false) => ({ object: 'site-space', id, path, space: twin(spaceId), title: 'Twin', default: isDefault, urls: { published: `https://docs.test/${path}` } });
+    const routes = {
+      ...rootSite(),
+      [`${BASE}/spaces`]: [...SPACES, twin('sp-t1'), twin('sp-t2'), twin('sp-t3')],
+      [`${SITE}/site-spaces`]: [root('ss-t1', 'sp-t1', 'twin', true), root('ss-t2', 'sp-t2', 'twin-2'), root('ss-t3', 'sp-t3', 'twin-3'), root('ss-t4', 'sp-t3', 'twin-4')],
+    };
+    const spec = { title: 'Acme Help Center', sections: [{ path: 'a', title: 'A', spaces: ['sp-t1'] }, { path: 'b', title: 'B', spaces: ['sp-t2'] }] };
+    const { result } = await planKind(siteKind, ORG, siteDesired(spec), routes, fakeDiffContext({ prune: ['Site'] }));
+    const ids = result.steps.map((s) => s.id).filter((id) => id.startsWith('SiteSpace/'));
+    expect(ids.sort()).toEqual([
+      'SiteSpace/org-demo/Acme Help Center/Twin (ss-t1)#replace',
+      'SiteSpace/org-demo/Acme Help Center/Twin (ss-t2)#replace',
+      'SiteSpace/org-demo/Acme Help Center/Twin (ss-t3)#delete',
+      'SiteSpace/org-demo/Acme Help Center/Twin (ss-t4)#delete',
+    ]);
+    expect(() => orderSteps(result.steps)).not.toThrow();
   });
 
   it('orders the taken-over root site spaces with the fewest moves, knowing where the server puts them', async () => {

@@ -304,9 +304,9 @@ describe('Site against the sandbox: sections introduced on a site with root site
     const r = await start();
     const rootIds = await siteWithRoots(r);
     const { plan, next } = await converge(r, { prune: true, spec: { title: 'Acme Help Center', sections: [{ path: 'docs', title: 'Docs', spaces: ['API Reference', 'Getting Started'] }] } });
-    expect(plan.steps.filter((s) => s.action === 'delete').map((s) => `${s.phase} ${s.id}`)).toEqual([
-      'delete SiteSpace/org-demo/Acme Help Center/API Reference#replace',
-      'prune SiteSpace/org-demo/Acme Help Center/Changelog#delete',
+    expect(plan.steps.filter((s) => s.phase === 'delete' || s.phase === 'prune').map((s) => `${s.phase} ${s.action} ${s.id}`)).toEqual([
+      'delete update SiteSpace/org-demo/Acme Help Center/API Reference#replace',
+      'prune delete SiteSpace/org-demo/Acme Help Center/Changelog#delete',
     ]);
     const after = await bySection(r.client);
     expect(after.sections).toEqual({ docs: ['API Reference@ref', 'Getting Started@getting-started'] });

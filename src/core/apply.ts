@@ -88,7 +88,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
 /** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is. */
 function explainForbidden(err: Error): Error {
   if (!(err instanceof ApiError) || err.status !== 403) return err;
-  const hint = 'the token lacks permission for this change; apply needs a token with admin rights';
+  const hint = 'the token may lack permission for this change; apply usually needs a token with admin rights';
   return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err });
 }
 

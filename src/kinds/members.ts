@@ -95,11 +95,11 @@ export function inviteStepId(org: string, sso: boolean): string {
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
-  // Key → index of the (last) live member with it; one pass, no [key, object] pair per member. Live members
-  // need no registering: ctx.resolve knows live ids.
+  // Key → index of the first live member with it (the one ctx.resolve gives other kinds); one pass, no
+  // [key, object] pair per member. Live members need no registering: ctx.resolve knows live ids.
   const objects = live.objects;
   const byKey = new Map<string, number>();
-  for (let i = 0; i < objects.length; i++) byKey.set(objects[i]!.key, i);
+  for (let i = 0; i < objects.length; i++) if (!byKey.has(objects[i]!.key)) byKey.set(objects[i]!.key, i);
 
   const toInvite = new Map<boolean, DesiredEntry[]>();
   // wanted[i]: a desired entry has the key of objects[i] (set at the index byKey holds for that key). A

@@ -16,6 +16,7 @@ import { changedFields, seg, stepId, unmatchedLive } from './common.js';
 import { ROOT, inSection } from './site-layout.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
 import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove, type Resolve } from './site-root-spaces.js';
+import { pruneSiteSpaces } from './site-space-prune.js';
 import { base, push, warn, where, type SiteScope } from './site-scope.js';
 import type { SpaceTarget } from './site-space-ref.js';
 
@@ -297,30 +298,4 @@ function createSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, t: Spa
   if (s.condition !== undefined) after['condition'] = s.condition;
   push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps });
   return ref(id);
-}
-
-/** Live site spaces of managed containers that no entry wants (those of pruned sections go with them). */
-function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[], matched: ReadonlySet<string>, leftover: LiveSiteSpace[]): void {
-  const pathOf = new Map(scope.live.sections.map((s) => [s.id, s.path]));
-  const seen = new Set<string>();
-  const unwanted = [...managedLive, ...leftover].filter((x) => {
-    if (matched.has(x.id) || seen.has(x.id) || nav.leaving.has(x.id)) return false;
-    seen.add(x.id);
-    return x.section === null || !nav.prunedSections.has(x.section);
-  });
-  if (scope.prune) for (const x of unwanted) nav.leaving.add(x.id);
-  const keyOf = (x: LiveSiteSpace): string => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle);
-  // Same-titled spaces in one container would share a key (and a step id): those get the id.
-  const uses = new Map<string, number>();
-  for (const x of unwanted) uses.set(keyOf(x), (uses.get(keyOf(x)) ?? 0) + 1);
-  unmatchedLive(scope.result, {
-    kind: SITE_SPACE_KIND,
-    org: scope.org,
-    prune: scope.prune,
-    objects: unwanted,
-    key: (x) => ((uses.get(keyOf(x)) ?? 0) > 1 ? `${keyOf(x)} (${x.id})` : keyOf(x)),
-    wave: () => WAVE.pruneSiteSpace,
-    path: (x) => `${base(scope)}/site-spaces/${seg(x.id)}`,
-    before: (x) => ({ space: x.spaceTitle, path: x.path }),
-  });
 }

@@ -19,7 +19,7 @@ import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { countDesired, evaluatePlan } from '../../src/safety/gate.js';
 import { fakeDiffContext, plan as planKind } from './helpers.js';
 import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
-import { BASE, SITE, SPACES, siteDesired, siteSpace } from './site-fixtures.js';
+import { BASE, SITE, SPACES, liveSite, liveSpec, siteDesired, siteSpace } from './site-fixtures.js';
 import { ORG } from './seed.js';
 
 const start = sandboxPerTest('site-roots');
@@ -222,6 +222,23 @@ describe('Site: a new section whose spaces are all root site spaces (plan shape)
       'SiteSpace/org-demo/Acme Help Center/Twin (ss-t4)#delete',
     ]);
     expect(() => orderSteps(result.steps)).not.toThrow();
+  });
+
+  it('a space listed once but held twice by its section (e.g. an apply stopped before the replace) is a warning with prune off, a delete under prune', async () => {
+    const routes = liveSite();
+    const dup = siteSpace('ss-cl-2', 'sp-changelog', 'sec-guides', 'changelog-2');
+    const sections = routes[`${SITE}/sections`] as { id: string; siteSpaces: unknown[] }[];
+    sections.find((x) => x.id === 'sec-guides')!.siteSpaces.push(dup);
+    (routes[`${SITE}/site-spaces`] as unknown[]).push(dup);
+    const off = await planKind(siteKind, ORG, siteDesired(liveSpec()), routes);
+    expect(off.result.steps).toEqual([]);
+    expect(off.result.unmanaged.map((u) => u.id)).toEqual(['ss-cl-2']);
+    expect(off.result.warnings.map((w) => w.message)).toEqual([
+      'space "Changelog" is in section "guides" twice; the manifest lists it once: site space ss-cl-2 is left (unmanaged) — delete it, or turn prune on',
+    ]);
+    const on = await planKind(siteKind, ORG, siteDesired(liveSpec()), routes, fakeDiffContext({ prune: ['Site'] }));
+    expect(on.result.steps.map((st) => `${st.action} ${st.requests[0]!.method} ${st.requests[0]!.path}`)).toEqual([`delete DELETE ${SITE}/site-spaces/ss-cl-2`]);
+    expect(on.result.warnings).toEqual([]);
   });
 
   it('orders the taken-over root site spaces with the fewest moves, knowing where the server puts them', async () => {

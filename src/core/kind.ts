@@ -39,7 +39,7 @@ export interface LiveKindState {
 
 export type Report = (pos: SourcePos, message: string) => void;
 
-/** Desired entries of (kind, org) by identity key (the first entry of a key); undefined when no document names that org. */
+/** Desired entries of (kind, org) by identity key (the first entry of a key); undefined when that (kind, org) has no entry. */
 export interface IdentityLookup {
   keys(kind: string, org: string): ReadonlyMap<string, DesiredEntry> | undefined;
 }

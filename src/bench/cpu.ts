@@ -112,25 +112,20 @@ export function medianRun<T extends { cpuMs: number }>(runs: readonly T[]): T {
 }
 
 /**
- * measureCpu in `runs` fresh child processes, one after another; the median run, with every run's CPU. A
- * single cold run swings by ±30 % (whether a major GC lands inside the measured part), hence several.
+ * The CPU child with `args` in `runs` fresh processes, one after another: the median run, with every run's
+ * CPU. A single cold run swings by ±30 % (whether a major GC lands inside the measured part), hence several.
  */
-export async function measureCpuInChild(sizes: OrgSizes, runs = 1): Promise<CpuMeasure> {
-  const all: CpuMeasure[] = [];
-  for (let i = 0; i < runs; i++) all.push(await inChild<CpuMeasure>(['plan', JSON.stringify(sizes)]));
+async function medianInChildren<T extends { cpuMs: number }>(args: string[], runs: number): Promise<T & { runsCpuMs: number[] }> {
+  const all: T[] = [];
+  for (let i = 0; i < runs; i++) all.push(await inChild<T>(args));
   return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
 }
 
-/** measureFloor (cpu-floor.ts) in `runs` fresh child processes; the median run. */
-export async function measureFloorInChild(members: number, runs = 1): Promise<FloorMeasure & { runsCpuMs: number[] }> {
-  const all: FloorMeasure[] = [];
-  for (let i = 0; i < runs; i++) all.push(await inChild<FloorMeasure>(['floor', String(members)]));
-  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
-}
+/** measureCpu (this file) in fresh child processes; the median run. */
+export const measureCpuInChild = (sizes: OrgSizes, runs = 1): Promise<CpuMeasure> => medianInChildren<CpuMeasure>(['plan', JSON.stringify(sizes)], runs);
 
-/** measureRead (read-bench.ts) in `runs` fresh child processes; the median run. */
-export async function measureReadInChild(sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> {
-  const all: ReadMeasure[] = [];
-  for (let i = 0; i < runs; i++) all.push(await inChild<ReadMeasure>(['read', JSON.stringify(sizes)]));
-  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
-}
+/** measureFloor (cpu-floor.ts) in fresh child processes; the median run. */
+export const measureFloorInChild = (members: number, runs = 1): Promise<FloorMeasure & { runsCpuMs: number[] }> => medianInChildren<FloorMeasure>(['floor', String(members)], runs);
+
+/** measureRead (read-bench.ts) in fresh child processes; the median run. */
+export const measureReadInChild = (sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> => medianInChildren<ReadMeasure>(['read', JSON.stringify(sizes)], runs);

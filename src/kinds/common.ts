@@ -126,19 +126,22 @@ export function exportTitled(kind: string, org: string, live: LiveKindState, mor
 }
 
 /**
- * Keys for live objects no manifest mentions: the title, made unique with the id when two live objects
- * share it (so step ids of prune steps stay unique).
+ * Keys for live objects no manifest mentions: `keyOf(o)`, made unique with the id when two of `objects` share
+ * it (so step ids of prune steps stay unique).
  */
-export function uniqueLiveKeys(objects: readonly LiveObject[]): Map<LiveObject, string> {
+export function uniqueKeys<T extends { id: string }>(objects: readonly T[], keyOf: (o: T) => string): (o: T) => string {
+  const keys = new Map<T, string>(objects.map((o) => [o, keyOf(o)]));
   const count = new Map<string, number>();
-  for (const o of objects) count.set(o.key, (count.get(o.key) ?? 0) + 1);
-  return new Map(objects.map((o) => [o, (count.get(o.key) ?? 0) > 1 ? `${o.key} (${o.id})` : o.key]));
+  for (const k of keys.values()) count.set(k, (count.get(k) ?? 0) + 1);
+  return (o) => {
+    const k = keys.get(o) ?? keyOf(o);
+    return (count.get(k) ?? 0) > 1 ? `${k} (${o.id})` : k;
+  };
 }
 
-/** `uniqueLiveKeys` as a lookup: the unique key of each of `objects`. */
+/** `uniqueKeys` of live objects by their key. */
 export function uniqueLiveKey(objects: readonly LiveObject[]): (o: LiveObject) => string {
-  const keys = uniqueLiveKeys(objects);
-  return (o) => keys.get(o) ?? o.key;
+  return uniqueKeys(objects, (o) => o.key);
 }
 
 /** How a kind treats the live objects no manifest matched (see `unmatchedLive`). */

@@ -2,7 +2,7 @@
  * Live site spaces of a site's managed containers that no manifest entry wants: unmanaged (with a warning when
  * the manifest lists the same space in that container once more), or prune-phase deletes under prune.
  */
-import { seg, unmatchedLive } from './common.js';
+import { seg, uniqueKeys, unmatchedLive } from './common.js';
 import { SITE_SPACE_KIND, WAVE, siteSpaceKey, type LiveSiteSpace } from './site-model.js';
 import { base, warn, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
@@ -18,16 +18,14 @@ export function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSit
   });
   if (scope.prune) for (const x of unwanted) nav.leaving.add(x.id);
   else warnDuplicates(scope, unwanted, managedLive.filter((x) => matched.has(x.id)), pathOf);
-  const keyOf = (x: LiveSiteSpace): string => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle);
   // Same-titled spaces in one container would share a key (and a step id): those get the id.
-  const uses = new Map<string, number>();
-  for (const x of unwanted) uses.set(keyOf(x), (uses.get(keyOf(x)) ?? 0) + 1);
+  const key = uniqueKeys(unwanted, (x) => siteSpaceKey(scope.liveTitle, x.section === null ? null : (pathOf.get(x.section) ?? x.section), x.spaceTitle));
   unmatchedLive(scope.result, {
     kind: SITE_SPACE_KIND,
     org: scope.org,
     prune: scope.prune,
     objects: unwanted,
-    key: (x) => ((uses.get(keyOf(x)) ?? 0) > 1 ? `${keyOf(x)} (${x.id})` : keyOf(x)),
+    key,
     wave: () => WAVE.pruneSiteSpace,
     path: (x) => `${base(scope)}/site-spaces/${seg(x.id)}`,
     before: (x) => ({ space: x.spaceTitle, path: x.path }),

@@ -64,13 +64,43 @@ export class SafetyError extends DocopsError {
   }
 }
 
-/** Some steps of an apply failed; the others ran. */
+/** A manifest object the plan cannot reach (src/core/plan.ts BlockedObject, repeated here to keep errors.ts a leaf). */
+export interface BlockedIssue {
+  kind: string;
+  org: string;
+  key: string;
+  message: string;
+  source?: SourcePos;
+}
+
+const blockedLines = (blocked: readonly BlockedIssue[]): string[] =>
+  blocked.map((b) => `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ''}${b.message}`);
+
+/** Some steps of an apply failed (the others ran), and/or the plan could not reach some manifest objects. */
 export class ApplyError extends DocopsError {
-  constructor(readonly failures: { stepId: string; message: string }[], readonly skipped: string[]) {
+  constructor(
+    readonly failures: { stepId: string; message: string }[],
+    readonly skipped: string[],
+    readonly blocked: readonly BlockedIssue[] = [],
+  ) {
     super(
-      `${failures.length} step(s) failed, ${skipped.length} skipped because they depend on a failed step:\n` +
-        failures.map((f) => `- ${f.stepId}: ${f.message}`).join('\n'),
+      [
+        ...(failures.length > 0 || skipped.length > 0
+          ? [`${failures.length} step(s) failed, ${skipped.length} skipped because they depend on a failed step:`, ...failures.map((f) => `- ${f.stepId}: ${f.message}`)]
+          : []),
+        ...(blocked.length > 0 ? [blockedSummary(blocked), ...blockedLines(blocked)] : []),
+      ].join('\n'),
     );
+  }
+}
+
+const blockedSummary = (blocked: readonly BlockedIssue[]): string =>
+  `${blocked.length} manifest object(s) blocked: the plan cannot reach them, so nothing was planned for them:`;
+
+/** The plan cannot reach some manifest objects; everything else was planned. `docops plan` exits 1. */
+export class BlockedError extends DocopsError {
+  constructor(readonly blocked: readonly BlockedIssue[]) {
+    super([blockedSummary(blocked), ...blockedLines(blocked)].join('\n'));
   }
 }
 

@@ -5,7 +5,7 @@
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import type { Plan, PlanWarning, Step, UnmanagedObject } from './plan.js';
+import type { BlockedObject, Plan, PlanWarning, Step, UnmanagedObject } from './plan.js';
 
 /** One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes. */
 export interface DesiredEntry<S = Record<string, unknown>> {
@@ -78,6 +78,12 @@ export interface DiffResult {
   steps: Step[];
   unmanaged: UnmanagedObject[];
   warnings: PlanWarning[];
+  /**
+   * Desired objects this diff cannot plan (an unresolved reference, a state no request sequence reaches). The
+   * kind emits no step for them and registers no ref for their creates, so whatever refers to them is
+   * blocked in turn; the rest of the plan goes on and the run fails.
+   */
+  blocked: BlockedObject[];
 }
 
 export interface KindDefinition {

@@ -63,15 +63,31 @@ export interface PlanWarning {
   message: string;
 }
 
+/**
+ * A manifest object the plan cannot reach (e.g. a reference that names nothing): none of its steps are in the
+ * plan, the rest of the plan goes on, and the run fails (exit 1) after saying so. Never "No changes".
+ */
+export interface BlockedObject {
+  kind: string;
+  org: string;
+  key: string;
+  /** Why, naming what could not be resolved. */
+  message: string;
+  /** Where the manifest writes the offending value. */
+  source?: { file: string; line: number; column: number };
+}
+
 export interface Plan {
   formatVersion: 1;
   steps: Step[];
   unmanaged: UnmanagedObject[];
   warnings: PlanWarning[];
+  /** Manifest objects left out of the plan because it cannot reach them; any entry fails the run. */
+  blocked: BlockedObject[];
 }
 
 export function emptyPlan(): Plan {
-  return { formatVersion: 1, steps: [], unmanaged: [], warnings: [] };
+  return { formatVersion: 1, steps: [], unmanaged: [], warnings: [], blocked: [] };
 }
 
 const REF_RE = /<<ref:([^>.]+(?:\.[^>.]+)*?)\.([A-Za-z0-9_]+)>>/g;

@@ -107,6 +107,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     plan.steps.push(...result.steps);
     plan.unmanaged.push(...result.unmanaged);
     plan.warnings.push(...result.warnings);
+    plan.blocked.push(...result.blocked);
   }
   plan.steps = orderSteps(plan.steps);
   return plan;

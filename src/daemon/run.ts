@@ -119,20 +119,32 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     plan = outcome.plan;
     ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
+    // Objects the plan cannot reach fail the run in either mode, however much else went well.
+    const blocked = outcome.plan.blocked;
+    for (const b of blocked) log.error({ kind: b.kind, org: b.org, key: b.key, ...(b.source ? { source: b.source } : {}) }, `blocked: ${b.message}`);
+    const blockedError = blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
     if (!outcome.report) {
       // Plan mode: say what drifted, not only how much (steps carry no secrets by design).
       for (const step of outcome.plan.steps) {
         log.info({ step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action, before: step.before, after: step.after }, 'drift');
       }
       log.info({ ...counts, warnings: outcome.plan.warnings.length }, ctx.mode === 'plan' && counts.planned > 0 ? 'drift found (plan mode: nothing written)' : 'reconcile done');
-      return finish({ result: 'success', ...counts, apiOk: true });
+      return finish({ result: blocked.length > 0 ? 'failed' : 'success', ...counts, apiOk: true, ...blockedError });
     }
     const r = outcome.report;
     const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
     const interrupted = ctx.signal.aborted && r.skipped.length > 0;
-    const ok = r.failed.length === 0 && !interrupted;
-    log[ok ? 'info' : 'error'](tally, ok ? 'reconcile applied' : interrupted ? 'apply stopped by shutdown' : 'apply finished with failed steps');
-    return finish({ result: ok ? 'success' : 'failed', ...tally, apiOk, ...(interrupted ? { interrupted } : {}), ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}) });
+    const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
+    const what = interrupted ? 'apply stopped by shutdown' : r.failed.length > 0 ? 'apply finished with failed steps' : blocked.length > 0 ? 'applied what the plan could reach; some objects are blocked' : 'reconcile applied';
+    log[ok ? 'info' : 'error'](tally, what);
+    return finish({
+      result: ok ? 'success' : 'failed',
+      ...tally,
+      apiOk,
+      ...(interrupted ? { interrupted } : {}),
+      ...blockedError,
+      ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}),
+    });
   } catch (err) {
     const planned = plan ? { planned: (plan as Plan).steps.length } : {};
     if (err instanceof SafetyError) {

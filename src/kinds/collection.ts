@@ -127,7 +127,7 @@ export function parentMoveStep(m: ParentMove): Step | undefined {
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   // Register every desired collection first: parents may be written after their children.

@@ -110,6 +110,14 @@ export function makeStep(s: StepInput): Step {
   return step;
 }
 
+/**
+ * Block a desired entry (see DiffResult.blocked): the plan holds none of its steps, says why at `pos`, and the
+ * run fails. The caller must not emit steps for it nor register a ref to its create.
+ */
+export function blockEntry(result: DiffResult, entry: DesiredEntry, pos: SourcePos, message: string): void {
+  result.blocked.push({ kind: entry.kind, org: entry.org, key: entry.key, message, source: plainSource(pos) });
+}
+
 /** A manifest document as `export` writes it. */
 export function manifestDoc(kind: string, org: string, spec: Record<string, unknown>): object {
   return { apiVersion: API_VERSION, kind, metadata: { organization: org }, spec };

@@ -94,7 +94,7 @@ export function inviteStepId(org: string, sso: boolean): string {
 }
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   // Key → index of the first live member with it (the one ctx.resolve gives other kinds); one pass, no
   // [key, object] pair per member. Live members need no registering: ctx.resolve knows live ids.
   const objects = live.objects;

@@ -71,7 +71,7 @@ function siteNote(written: unknown, siteId: string | undefined): string | undefi
 }
 
 function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
     if (!current) {

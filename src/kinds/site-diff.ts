@@ -19,7 +19,7 @@ import { spaceResolver } from './site-space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = (live.aux as unknown as SiteAux | undefined) ?? { structures: {}, spaces: [] };
   const sites = live.objects.filter((o) => o.kind === SITE_KIND);
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);

@@ -64,7 +64,7 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   const collectionIds = new Set((live.aux?.['collectionIds'] as string[] | undefined) ?? []);

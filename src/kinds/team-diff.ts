@@ -38,7 +38,7 @@ const roles = (ms: readonly { email: string; role: string }[]): Record<string, s
 
 export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const aux = live.aux as unknown as TeamAux | undefined;
   const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
   for (const e of stalePins) {

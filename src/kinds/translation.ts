@@ -48,7 +48,7 @@ const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
-  const result: DiffResult = { steps: [], unmanaged: [], warnings: [] };
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
   for (const e of stalePins) {
     result.warnings.push({ kind: KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });

@@ -5,14 +5,15 @@
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
-import type { Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
 
-const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings'] as const;
+const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
 const WARNING_KEYS = ['kind', 'org', 'key', 'message'] as const;
+const BLOCKED_KEYS = ['kind', 'org', 'key', 'message', 'source'] as const;
 const ACTIONS = ['create', 'update', 'delete'] as const;
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -38,6 +39,7 @@ function stablePlan(plan: Plan): object {
     if (k === 'steps') return (v as Step[]).map(stableStep);
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
+    if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
     return sortedKeys(v);
   });
 }
@@ -108,12 +110,15 @@ function checkStep(s: Shape, st: unknown, at: string): void {
   s.recordOrNull(st.after, `${at}.after`);
   if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
   if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
-  if (st.source !== undefined && s.object(st.source, `${at}.source`, SOURCE_KEYS)) {
-    s.string(st.source.file, `${at}.source.file`);
-    s.int(st.source.line, `${at}.source.line`, 1);
-    s.int(st.source.column, `${at}.source.column`, 1);
-  }
+  checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
+}
+
+function checkSource(s: Shape, source: unknown, at: string): void {
+  if (source === undefined || !s.object(source, at, SOURCE_KEYS)) return;
+  s.string(source.file, `${at}.file`);
+  s.int(source.line, `${at}.line`, 1);
+  s.int(source.column, `${at}.column`, 1);
 }
 
 /** Parse and validate a JSON plan; throws UsageError listing every shape problem found. */
@@ -156,6 +161,15 @@ export function parsePlanJson(text: string): Plan {
       data.warnings.forEach((w, i) => {
         if (!s.object(w, `plan.warnings[${i}]`, WARNING_KEYS)) return;
         for (const k of WARNING_KEYS) s.string(w[k], `plan.warnings[${i}].${k}`);
+      });
+    }
+    // Plans saved before blocked objects existed have none.
+    if (data.blocked === undefined) data.blocked = [];
+    if (s.array(data.blocked, 'plan.blocked')) {
+      data.blocked.forEach((b, i) => {
+        if (!s.object(b, `plan.blocked[${i}]`, BLOCKED_KEYS)) return;
+        for (const k of ['kind', 'org', 'key', 'message'] as const) s.string(b[k], `plan.blocked[${i}].${k}`);
+        checkSource(s, b.source, `plan.blocked[${i}].source`);
       });
     }
   }

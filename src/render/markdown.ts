@@ -5,7 +5,7 @@
  */
 import type { Plan, Step } from '../core/plan.js';
 import { stepCounts } from '../core/plan.js';
-import { ACTION_SYMBOL, NO_CHANGES, fieldChanges, formatField, stepLabel, summaryLine, totals } from './values.js';
+import { ACTION_SYMBOL, NOTHING_ELSE, NO_CHANGES, blockedHeading, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -93,7 +93,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   budget.add(`### ${options.title ?? 'docops plan'}\n\n`);
 
   if (plan.steps.length === 0) {
-    budget.add(`${NO_CHANGES}\n\n`);
+    budget.add(`${plan.blocked.length === 0 ? NO_CHANGES : `**${NOTHING_ELSE}**`}\n\n`);
   } else {
     const t = totals(plan.steps);
     const rows = Object.entries(stepCounts(plan)).map(
@@ -105,6 +105,13 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     );
   }
   for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
+
+  // Blocked objects come before everything optional: a reviewer must see that the plan falls short.
+  if (plan.blocked.length > 0) {
+    const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
+    if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
+    budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join('\n')}\n\n`, reserve);
+  }
 
   if (plan.warnings.length > 0) {
     const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);

@@ -2,7 +2,7 @@
 import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, NO_CHANGES, fieldChanges, formatField, stepLabel, summaryLine, totals } from './values.js';
+import { ACTION_SYMBOL, NOTHING_ELSE, NO_CHANGES, blockedHeading, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -40,11 +40,16 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   const out: string[] = [];
 
   if (plan.steps.length === 0) {
-    out.push(c.green(NO_CHANGES));
+    out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
   } else {
     out.push('docops will perform the following actions:', '');
     for (const step of plan.steps) out.push(...stepLines(step, c));
     out.push('', c.bold(summaryLine(totals(plan.steps))));
+  }
+
+  if (plan.blocked.length > 0) {
+    out.push('', c.red(c.bold(blockedHeading(plan.blocked.length))));
+    for (const b of plan.blocked) out.push(`${INDENT}${c.red('✗')} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
   }
 
   if (plan.unmanaged.length > 0) {

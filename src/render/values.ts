@@ -111,3 +111,12 @@ export function totals(steps: readonly Step[]): Totals {
 export const summaryLine = (t: Totals): string => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete.`;
 
 export const NO_CHANGES = 'No changes. Live state matches the manifests.';
+
+/** Said instead of NO_CHANGES when nothing else is planned but some objects are blocked: never "no changes". */
+export const NOTHING_ELSE = 'Nothing else to change, but the plan cannot reach the manifests (see Blocked).';
+
+export const blockedHeading = (n: number): string => `Blocked: ${n} manifest object${n === 1 ? '' : 's'} the plan cannot reach (nothing is planned for ${n === 1 ? 'it' : 'them'}; the run fails):`;
+
+/** `file:line:column: ` of a blocked object, or nothing when it has no source. */
+export const sourcePrefix = (b: { source?: { file: string; line: number; column: number } }): string =>
+  b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : '';

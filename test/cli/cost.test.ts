@@ -31,6 +31,7 @@ describe('estimateCost', () => {
       steps: [step('a', 'create', 1, 1), step('b', 'create', 1, 1), step('c', 'create', 1, 4), ...Array.from({ length: 10 }, (_, i) => step(`u${i}`, 'update', 1, 1))],
       unmanaged: [],
       warnings: [],
+      blocked: [],
     };
     const cost = estimateCost(plan, { concurrency: 2, latencyMs: 100 });
     expect(cost).toEqual({ requests: 16, estimatedMs: 900, concurrency: 2, latencyMs: 100 });

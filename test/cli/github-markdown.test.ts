@@ -28,6 +28,7 @@ const FIXED: Plan = {
   ],
   unmanaged: [{ kind: 'Translation', org: 'org-demo', key: 'French docs', id: 'tr-fr' }],
   warnings: [{ kind: 'Members', org: 'org-demo', key: 'zoe@acme.test', message: 'not a member; set invite: true to invite' }],
+  blocked: [],
 };
 
 describe('markdown plan for pull requests', () => {
@@ -85,7 +86,7 @@ describe('markdown plan for pull requests', () => {
     for (let i = 0; i < 3000; i++) steps.push(step('Members', `user-${i}@acme.test`, 'update', { role: 'read' }, { role: 'edit' }));
     for (let i = 0; i < 5; i++) steps.push(step('Team', `team-${i}`, 'create', null, { title: `Team ${i}`, members: { [`user-${i}@acme.test`]: 'member' } }));
     steps.push(step('Translation', 'German', 'create', null, { title: 'German' }));
-    return { formatVersion: 1, steps, unmanaged: Array.from({ length: 500 }, (_, i) => ({ kind: 'Space', org: 'org-demo', key: `space-${i}` })), warnings: [] };
+    return { formatVersion: 1, steps, unmanaged: Array.from({ length: 500 }, (_, i) => ({ kind: 'Space', org: 'org-demo', key: `space-${i}` })), warnings: [], blocked: [] };
   }
 
   it('truncates under the comment limit, keeping every kind its heading and saying what was left out', () => {

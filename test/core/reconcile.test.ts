@@ -64,7 +64,7 @@ const parent: KindDefinition = {
         return { id, action: 'create' as const, phase: 'create' as const, kind: 'Parent', org, key: d.key, wave: 10, before: null, after: { name: d.key }, dependsOn: [], requests: [{ method: 'POST' as const, path: `/orgs/${org}/parents`, body: { name: d.key }, capture: { id: 'id' } }] };
       });
     const unmanaged = live.objects.filter((o) => !desired.some((d) => d.key === o.key)).map((o) => ({ kind: 'Parent', org, key: o.key, id: o.id }));
-    return { steps, unmanaged, warnings: [] };
+    return { steps, unmanaged, warnings: [], blocked: [] };
   },
 };
 
@@ -86,6 +86,7 @@ const child: KindDefinition = {
     }),
     unmanaged: [],
     warnings: [],
+    blocked: [],
   }),
 };
 
@@ -133,6 +134,7 @@ describe('diffAll: ids for resolve', () => {
       steps: desired.map((d) => ({ id: `Asker/${org}/${d.key}#x`, action: 'update' as const, phase: 'update' as const, kind: 'Asker', org, key: d.key, wave: 90, before: {}, after: {}, dependsOn: [], requests: [{ method: 'PATCH' as const, path: `/${ctx.resolve(target, org, d.key) ?? 'missing'}` }] })),
       unmanaged: [],
       warnings: [],
+      blocked: [],
     }),
   });
   const live = (objects: { kind: string; key: string; id: string }[]) => new Map([[liveKey('Holder', 'o1'), { objects: objects.map((o) => ({ ...o, org: 'o1', fields: {} })) }]]);
@@ -159,7 +161,7 @@ describe('diffAll: ids for resolve', () => {
       fetch: async () => ({ objects: [] }),
       diff: (ctx, org) => {
         ctx.register('Inner', org, 'a', 'registered-a');
-        return { steps: [], unmanaged: [], warnings: [] };
+        return { steps: [], unmanaged: [], warnings: [], blocked: [] };
       },
     };
     const desired = new Map([

@@ -62,6 +62,7 @@ export function samplePlan(): Plan {
     steps: [createTeam, renameTeam, addMember, pruneTeam],
     unmanaged: [{ kind: 'Space', org: 'acme', key: 'Scratch', id: 's7' }],
     warnings: [{ kind: 'Member', org: 'acme', key: 'bob@example.com', message: 'not in the organization; pass --invite to invite' }],
+    blocked: [],
   };
 }
 
@@ -85,5 +86,5 @@ export function hugePlan(n: number): Plan {
       requests: [],
     };
   });
-  return { formatVersion: 1, steps, unmanaged: [], warnings: [] };
+  return { formatVersion: 1, steps, unmanaged: [], warnings: [], blocked: [] };
 }

@@ -63,7 +63,7 @@ export function fakeKind(kind: string, extra: Partial<KindDefinition> = {}): Kin
     depth: 10,
     toDesired: () => [],
     fetch: async () => ({ objects: [] }),
-    diff: () => ({ steps: [], unmanaged: [], warnings: [] }),
+    diff: () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }),
     ...extra,
   };
 }

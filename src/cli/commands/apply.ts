@@ -35,7 +35,8 @@ export const applyCommand: CommandSpec = {
     'unchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\n' +
     'thresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n' +
     '`docops undo JOURNAL` turns a journal back into manifests. A failed step skips only the steps that depend\n' +
-    'on it; exits 1 if any step failed. With --format json, stdout is one JSON document {"plan", "result"}.',
+    'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
+    'With --format json, stdout is one JSON document {"plan", "result"}.',
   flags: {
     manifests: MANIFESTS_FLAG,
     format: FORMAT_FLAG,
@@ -76,7 +77,7 @@ export const applyCommand: CommandSpec = {
       if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} recreates them as manifests).\n`);
     }
     if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
-    if (result.failed.length > 0) throw new ApplyError(result.failed, result.skipped);
+    if (result.failed.length > 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked);
     return EXIT.ok;
   },
 };

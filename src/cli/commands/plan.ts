@@ -1,6 +1,6 @@
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 import { writeFile } from 'node:fs/promises';
-import { EXIT } from '../../core/errors.js';
+import { BlockedError, EXIT } from '../../core/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
 import type { CommandSpec } from '../command.js';
@@ -20,7 +20,8 @@ export const planCommand: CommandSpec = {
     'written, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\n' +
     'which applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\n' +
     'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
-    '"drifted". In GitHub Actions the markdown plan is also appended to the job summary.',
+    '"drifted". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\n' +
+    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
   flags: {
     manifests: MANIFESTS_FLAG,
     format: FORMAT_FLAG,
@@ -56,6 +57,8 @@ export const planCommand: CommandSpec = {
       await writeFile(out, renderSavedPlan(saved), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
+    // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
+    if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
     return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
   },
 };

@@ -7,7 +7,7 @@ import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindSt
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
-import { emptyPlan, type Plan } from './plan.js';
+import { emptyPlan, sealStep, type Plan } from './plan.js';
 
 /** Desired state: manifest kind → its entries (all orgs). */
 export type DesiredState = ReadonlyMap<string, DesiredEntry[]>;
@@ -104,7 +104,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   for (const { kind, org, entries } of scopes(kinds, desired)) {
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
     const result = kind.diff(ctx, org, entries, state);
-    plan.steps.push(...result.steps);
+    for (const step of result.steps) plan.steps.push(sealStep(step));
     plan.unmanaged.push(...result.unmanaged);
     plan.warnings.push(...result.warnings);
     plan.blocked.push(...result.blocked);

@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 /**
  * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
  * and re-parenting of collections and spaces end to end against the sandbox.
@@ -30,7 +31,7 @@ const summary = (steps: Parameters<typeof orderSteps>[0]) =>
 describe('Collection diff', () => {
   it('plans nothing when collections match (parents by title or id)', async () => {
     const { result } = await plan(collectionKind, ORG, desired({ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'col-internal' }), routes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('creates under a live parent in one POST, and under a new parent by moving it one wave later', async () => {
@@ -60,7 +61,7 @@ describe('Collection diff', () => {
         ['POST /collections/<<ref:Collection/org-demo/Team A#create.id>>/move {"parent":"<<ref:Collection/org-demo/Teams#create.id>>"}'],
       ],
     ]);
-    expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe('<<ref:Collection/org-demo/Teams#create.id>>');
+    expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe(ref('Collection/org-demo/Teams#create'));
     expect(ctx.registered.get(`Collection|${ORG}|Internal`)).toBe('col-internal');
   });
 

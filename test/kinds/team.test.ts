@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
@@ -19,7 +20,7 @@ const SUPPORT = { title: 'Support', members: [at('frank'), at('ivan')] };
 describe('Team diff', () => {
   it('plans nothing when teams and memberships match', async () => {
     const { result } = await plan(teamKind, ORG, desired(PLATFORM, WRITERS, SUPPORT), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('fetches member lists only of teams whose members a manifest manages', async () => {
@@ -98,13 +99,14 @@ describe('Team diff', () => {
             method: 'PUT',
             path: '/orgs/org-demo/teams/<<ref:Team/org-demo/Security#create.id>>/members',
             body: { memberships: { 'u-grace': { role: 'owner' } } },
+            refs: [{ at: 'path', offset: 21, step: 'Team/org-demo/Security#create', output: 'id' }],
           },
         ],
         source: { file: 'teams.yaml', line: 10, column: 1 },
         note: 'owners and members invited in this plan',
       },
     ]);
-    expect(ctx.resolve('Team', ORG, 'Security')).toBe('<<ref:Team/org-demo/Security#create.id>>');
+    expect(ctx.resolve('Team', ORG, 'Security')).toBe(ref('Team/org-demo/Security#create'));
     expect(ctx.resolve('Team', ORG, 'Platform')).toBe('team-platform');
   });
 
@@ -202,7 +204,7 @@ describe('Team diff', () => {
       { title: 'Writers', id: 'team-writers', members: [at('erin'), at('heidi', 'owner'), at('judy')] },
     ]);
     const again = teamKind.diff(fakeDiffContext({ prune: ['Team'] }), ORG, desired(...docs.map((d) => d.spec)), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 });
 

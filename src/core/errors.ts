@@ -40,16 +40,39 @@ export class ValidationError extends DocopsError {
 /** Bad command line or configuration that has no file position. */
 export class UsageError extends DocopsError {}
 
+/**
+ * What a failed request may have done on the server, over all its attempts (the API client sets it; see
+ * src/api/retry.ts attemptEffect): `none` — provably nothing (never connected, or refused with a 4xx such as
+ * 429); `maybe` — it may have been processed and the server is done with it (a 5xx answer, a connection that
+ * broke after the request was sent); `pending` — no answer in time, so it may still be processed.
+ */
+export type RequestEffect = 'none' | 'maybe' | 'pending';
+
+export interface ApiErrorOptions {
+  cause?: unknown;
+  effect?: RequestEffect;
+  unreachable?: boolean;
+}
+
 /** An HTTP call failed for good (after retries). Never carries the token. */
 export class ApiError extends DocopsError {
+  /** Undefined when the error did not come from the API client. */
+  readonly effect: RequestEffect | undefined;
+  /**
+   * No attempt got any HTTP answer (refused, DNS, resets, timeouts) and the client ran out of retries: the API is
+   * unreachable, not failing this one request.
+   */
+  readonly unreachable: boolean;
   constructor(
     readonly method: string,
     readonly path: string,
     readonly status: number | undefined,
     readonly apiMessage: string,
-    options?: { cause?: unknown },
+    options?: ApiErrorOptions,
   ) {
-    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options);
+    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.effect = options?.effect;
+    this.unreachable = options?.unreachable ?? false;
   }
 }
 

@@ -41,6 +41,47 @@ export interface RequestSpec {
   capture?: Record<string, string>;
   /** The refs of this request and where they sit; nothing else in path or body is ever substituted. */
   refs?: RefSlot[];
+  /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
+  recover?: RecoverSpec;
+}
+
+/**
+ * How apply finds the object a create request makes, in the list it lives in, by the identity its kind matches
+ * live objects with. Used only when the create failed in a way that leaves open whether the server processed it
+ * (ApiError.effect `maybe` — a 5xx, a connection broken after sending — or `pending` — a timeout). Apply never
+ * re-sends such a create blindly; it reads the list (a GET retried like any other) and:
+ *  - exactly one listed item matches → the create happened: the item stands in for the response (capture reads
+ *    it) and the step goes on;
+ *  - none → it did not happen: the request is sent again (after `pending` the server may still be working on it,
+ *    so the step fails instead, saying so);
+ *  - several → the step fails naming their ids (never a guess).
+ * Values compared come from the request body after its refs are filled, so a ref'd parent id compares as the id.
+ * A request without `recover` that fails that way fails its step, as before.
+ */
+export interface RecoverSpec {
+  /** The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled. */
+  path?: string;
+  /** Every condition must hold for a listed item to match. */
+  match: RecoverMatch[];
+  /** Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match. */
+  exclude?: string[];
+  /**
+   * A batch create: the body array at this JSON pointer makes one object per element, and `match` body pointers
+   * are relative to an element. Elements found are left out when the request is sent again; when every element is
+   * found the request is done. Such a request captures nothing.
+   */
+  each?: string;
+}
+
+export interface RecoverMatch {
+  /** Dotted path into a listed item, e.g. `title`, `space.id`, `user.email`. */
+  field: string;
+  /** JSON pointer into the resolved body (or into the element, with `each`) holding the value the field must equal; a value the body does not hold matches only an absent or null field. */
+  body?: string;
+  /** Or a fixed value the field must equal (null: the field is absent or null). */
+  value?: string | null;
+  /** Compare strings case-insensitively (e-mail addresses). */
+  ignoreCase?: boolean;
 }
 
 export interface Step {

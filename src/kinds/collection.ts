@@ -12,6 +12,7 @@ import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js
 import type { ManifestDocument } from '../manifests/document.js';
 import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
 
 export const COLLECTION_KIND = 'Collection';
@@ -154,7 +155,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       const body: Record<string, unknown> = { title: spec.title };
       // A parent created in this plan gets its child one wave later (see the file comment).
       if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' } }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
       const extra = pick(spec as unknown as Record<string, unknown>, ['description', 'defaultLevel']);
       if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
       if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });

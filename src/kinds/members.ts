@@ -200,7 +200,8 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry[]): Step {
     wave: DEPTH,
     before: null,
     after: { members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), m.role])), sso },
-    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso } }],
+    // Each address becomes a member: found again by e-mail in the members list.
+    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso }, recover: { path: membersPath(org), each: '/emails', match: [{ field: 'user.email', body: '/email', ignoreCase: true }] } }],
     ...(first ? { entry: first } : {}),
     note: `invite ${entries.length} by e-mail${sso ? ' as SSO members' : ''}: ${entries.map((e) => e.key).join(', ')}`,
   });

@@ -4,10 +4,11 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
 import { diffGroups } from './site-groups-diff.js';
@@ -47,7 +48,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     };
     ctx.register(SITE_KIND, org, entry.key, scope.siteId);
     if (current) updateSite(scope, current.fields as unknown as SiteFields);
-    else createSite(scope);
+    else createSite(scope, sites);
     const nav = diffSections(scope);
     for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
     const groups = diffGroups(scope, nav);
@@ -71,11 +72,11 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   return result;
 }
 
-function createSite(scope: SiteScope): void {
+function createSite(scope: SiteScope, liveSites: readonly LiveObject[]): void {
   const { spec } = scope;
   const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
   const post = pick(spec as unknown as Record<string, unknown>, ['title', 'visibility']);
-  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' } }];
+  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' }, recover: recoverByKey(liveSites, String(post['title'])) }];
   const patch: Record<string, unknown> = {};
   for (const f of PATCH_ONLY_FIELDS) {
     const v = (spec as unknown as Record<string, unknown>)[f];

@@ -159,8 +159,10 @@ function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSp
   const post: Record<string, unknown> = { spaceId: first.t.id };
   if (d.title !== undefined) post['title'] = d.title;
   if (typeof d.icon === 'string') post['icon'] = d.icon;
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' } }];
   const derived = uniquePath(slug(d.title ?? first.t.title), new Set(liveByPath.keys()));
+  // Found again by the path the server derives (unique among live sections) and its first space.
+  const recover = { match: [{ field: 'path', value: derived }, { field: 'siteSpaces.0.space.id', body: '/spaceId' }] };
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' }, recover }];
   const patch: Record<string, unknown> = {};
   if (clash || derived !== d.path) patch['path'] = d.path;
   if (typeof d.description === 'string') patch['description'] = d.description;
@@ -289,7 +291,10 @@ function createSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, t: Spa
   const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
   const body: Record<string, unknown> = { spaceId: t.id };
   if (sectionId !== undefined) body['sectionId'] = sectionId;
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' } }];
+  // Identity (section, space); a root site space has no section.
+  const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
+  const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover }];
   const patch = siteSpacePatch(s, t, siblings);
   siblings.add(slug(t.title));
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });

@@ -10,6 +10,7 @@ import type { ManifestDocument } from '../manifests/document.js';
 import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
 
 export const SPACE_KIND = 'Space';
@@ -82,7 +83,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
       const body: Record<string, unknown> = pick(spec as unknown as Record<string, unknown>, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' } }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
       if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
       const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));

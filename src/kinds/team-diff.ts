@@ -8,6 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject }
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
 import { identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 /** How a team member e-mail is addressed in requests. */
@@ -60,7 +61,7 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[]
       result.steps.push(...updateSteps(scope, entry, current));
       ctx.register(TEAM_KIND, org, entry.key, current.id);
     } else {
-      result.steps.push(...createSteps(scope, entry));
+      result.steps.push(...createSteps(scope, entry, live.objects));
       ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, 'create')));
     }
   }
@@ -87,7 +88,7 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[]
   return result;
 }
 
-function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
+function createSteps(scope: TeamScope, entry: DesiredEntry, liveTeams: readonly LiveObject[]): Step[] {
   const { org } = scope;
   const spec = entry.spec as unknown as TeamSpec;
   const createId = stepId(TEAM_KIND, org, entry.key, 'create');
@@ -127,7 +128,7 @@ function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
       wave: TEAM_DEPTH,
       before: null,
       after,
-      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' } }],
+      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(liveTeams, spec.title) }],
       entry,
     }),
   ];

@@ -8,6 +8,7 @@ import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Translation';
@@ -69,7 +70,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           wave: DEPTH,
           before: null,
           after: { title: spec.title },
-          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' } }],
+          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }],
           entry,
         }),
       );

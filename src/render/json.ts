@@ -9,7 +9,9 @@ import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObje
 
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
+const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
+const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
@@ -99,6 +101,7 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (r.capture !== undefined && s.object(r.capture, `${at}.capture`, Object.keys(r.capture as object))) {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
+  if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {
       const where = `${at}.refs[${i}]`;
@@ -110,6 +113,23 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
       else s.string(slot.pointer, `${where}.pointer`);
     });
   }
+}
+
+function checkRecover(s: Shape, rec: unknown, at: string): void {
+  if (!s.object(rec, at, RECOVER_KEYS)) return;
+  if (rec.path !== undefined && (typeof rec.path !== 'string' || !rec.path.startsWith('/'))) s.fail(`${at}.path`, 'expected a string starting with /');
+  s.string(rec.each, `${at}.each`, true);
+  if (rec.exclude !== undefined && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
+  if (!s.array(rec.match, `${at}.match`)) return;
+  rec.match.forEach((m, i) => {
+    const where = `${at}.match[${i}]`;
+    if (!s.object(m, where, RECOVER_MATCH_KEYS)) return;
+    s.string(m.field, `${where}.field`);
+    s.string(m.body, `${where}.body`, true);
+    if (m.value !== undefined && m.value !== null && typeof m.value !== 'string') s.fail(`${where}.value`, 'expected a string or null');
+    if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
+    if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
+  });
 }
 
 function checkStep(s: Shape, st: unknown, at: string): void {

@@ -80,7 +80,7 @@ describe('Team diff', () => {
         before: null,
         after: { title: 'Security', members: { 'grace@acme.test': 'owner', 'ada@acme.test': 'member' } },
         dependsOn: [],
-        requests: [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Security', members: ['u-grace', 'u-ada'] }, capture: { id: 'id' } }],
+        requests: [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Security', members: ['u-grace', 'u-ada'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }],
         source: { file: 'teams.yaml', line: 10, column: 1 },
       },
       {
@@ -113,8 +113,8 @@ describe('Team diff', () => {
   it('creates a plain team with one request when no owner or invitee is involved', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Empty' }, { title: 'Two', members: [at('bob')] }), seedRoutes());
     expect(result.steps.map((s) => [s.id, s.requests])).toEqual([
-      ['Team/org-demo/Empty#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Empty' }, capture: { id: 'id' } }]],
-      ['Team/org-demo/Two#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Two', members: ['u-bob'] }, capture: { id: 'id' } }]],
+      ['Team/org-demo/Empty#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Empty' }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
+      ['Team/org-demo/Two#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Two', members: ['u-bob'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
     ]);
   });
 

@@ -28,7 +28,7 @@ describe('Translation', () => {
         before: null,
         after: { title: 'German docs' },
         dependsOn: [],
-        requests: [{ method: 'POST', path: '/orgs/org-demo/translations', body: { title: 'German docs' }, capture: { id: 'id' } }],
+        requests: [{ method: 'POST', path: '/orgs/org-demo/translations', body: { title: 'German docs' }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }],
         source: { file: 'translation.yaml', line: 10, column: 1 },
       },
     ]);

@@ -99,18 +99,33 @@ export interface BlockedIssue {
 const blockedLines = (blocked: readonly BlockedIssue[]): string[] =>
   blocked.map((b) => `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ''}${b.message}`);
 
+/** What else an apply's outcome says beyond failures: the API went away; objects left half-created. */
+export interface ApplyOutcomeNotes {
+  /** The failure that showed the API unreachable: apply stopped starting steps. */
+  unreachable?: string;
+  /** One sentence per object a create made whose later requests or dependent steps did not complete. */
+  incomplete?: string[];
+}
+
 /** Some steps of an apply failed (the others ran), and/or the plan could not reach some manifest objects. */
 export class ApplyError extends DocopsError {
   constructor(
     readonly failures: { stepId: string; message: string }[],
     readonly skipped: string[],
     readonly blocked: readonly BlockedIssue[] = [],
+    readonly notes: ApplyOutcomeNotes = {},
   ) {
+    const incomplete = notes.incomplete ?? [];
     super(
       [
+        ...(notes.unreachable !== undefined ? [`the API became unreachable, apply stopped: ${notes.unreachable}`] : []),
         ...(failures.length > 0 || skipped.length > 0
-          ? [`${failures.length} step(s) failed, ${skipped.length} skipped because they depend on a failed step:`, ...failures.map((f) => `- ${f.stepId}: ${f.message}`)]
+          ? [
+              `${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== undefined ? '(not attempted)' : 'because they depend on a failed step'}:`,
+              ...failures.map((f) => `- ${f.stepId}: ${f.message}`),
+            ]
           : []),
+        ...(incomplete.length > 0 ? ['left behind:', ...incomplete.map((x) => `- ${x}`)] : []),
         ...(blocked.length > 0 ? [blockedSummary(blocked), ...blockedLines(blocked)] : []),
       ].join('\n'),
     );

@@ -135,7 +135,18 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
     const interrupted = ctx.signal.aborted && r.skipped.length > 0;
     const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
-    const what = interrupted ? 'apply stopped by shutdown' : r.failed.length > 0 ? 'apply finished with failed steps' : blocked.length > 0 ? 'applied what the plan could reach; some objects are blocked' : 'reconcile applied';
+    // Half-created objects are said in a sentence each, not only as step ids of failures.
+    for (const x of r.incomplete) log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
+    if (r.unreachable !== undefined) apiOk = false;
+    const what = interrupted
+      ? 'apply stopped by shutdown'
+      : r.unreachable !== undefined
+        ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
+        : r.failed.length > 0
+          ? 'apply finished with failed steps'
+          : blocked.length > 0
+            ? 'applied what the plan could reach; some objects are blocked'
+            : 'reconcile applied';
     log[ok ? 'info' : 'error'](tally, what);
     return finish({
       result: ok ? 'success' : 'failed',
@@ -173,6 +184,8 @@ function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boole
       log.error({ ...fields, err: e }, 'step failed');
     } else if (event.type === 'skipped') {
       log.warn({ ...fields, reason: event.reason }, 'step skipped');
+    } else if (event.type === 'recovered') {
+      log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
     }
   };
 }

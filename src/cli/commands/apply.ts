@@ -7,7 +7,7 @@ import type { ApplyEvent } from '../../core/apply.js';
 import { ApplyError, EXIT } from '../../core/errors.js';
 import type { Logger } from '../../log.js';
 import { shouldColor } from '../../render/ansi.js';
-import { renderApplyReport, renderJson } from '../../render/index.js';
+import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
 import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
@@ -21,6 +21,7 @@ function logStep(logger: Logger, e: ApplyEvent): void {
   if (e.type === 'start') logger.debug({ step }, 'step started');
   else if (e.type === 'done') logger.info({ step, durationMs: Math.round(e.durationMs) }, 'step applied');
   else if (e.type === 'failed') logger.error({ step, error: e.error.message }, 'step failed');
+  else if (e.type === 'recovered') logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
   else logger.warn({ step, reason: e.reason }, 'step skipped');
 }
 
@@ -61,23 +62,24 @@ export const applyCommand: CommandSpec = {
     const cost = planCost(ctx, plan);
     if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
 
-    const applied =
-      plan.steps.length === 0
-        ? { report: { applied: [], failed: [], skipped: [] } }
-        : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
-    const { report } = applied;
-    const journalFile = 'journalFile' in applied ? applied.journalFile : undefined;
-    const result = { applied: report.applied, failed: report.failed, skipped: report.skipped };
+    const applied: { report: ApplyResult; journalFile?: string } =
+      plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
+    const { report: result, journalFile } = applied;
 
     if (format === 'json') {
-      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result, ...(journalFile ? { journal: journalFile } : {}) };
+      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
       if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} recreates them as manifests).\n`);
     }
     if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
-    if (result.failed.length > 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked);
+    if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
+      throw new ApplyError(result.failed, result.skipped, plan.blocked, {
+        ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),
+        incomplete: (result.incomplete ?? []).map((x) => x.summary),
+      });
+    }
     return EXIT.ok;
   },
 };

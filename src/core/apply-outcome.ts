@@ -99,18 +99,22 @@ export function describeIncomplete(x: Omit<IncompleteCreate, 'summary'>): string
   let text: string;
   if (x.failedRequest) {
     const left = x.notSet.length > 0 ? `the ${x.kind} without ${x.notSet.join(', ')} set` : `the ${x.kind} as first created`;
-    text = `${head}, but its ${x.failedRequest.request} failed: ${x.failedRequest.message}; left behind: ${left}${deps ? `; not done because of it: ${deps}` : ''}`;
+    // "PATCH /x failed with 400: why" reads once, not as "its PATCH /x failed: PATCH /x failed with 400: why".
+    const { request, message } = x.failedRequest;
+    const how = message.startsWith(`${request} failed`) ? message.slice(`${request} failed`.length) : `: ${message}`;
+    text = `${head}, but its ${request} failed${how}; left behind: ${left}${deps ? `; not done because of it: ${deps}` : ''}`;
   } else {
     text = `${head}, but steps that depend on it did not complete: ${deps ?? 'none'}; left behind: the ${x.kind} without them`;
   }
   return `${text}. The next plan completes it, or you can delete it.`;
 }
 
+/** `Team/o/x#members (not attempted)` for a lone step of its sort, `3 SiteSection create (not attempted)` for several. */
 function countDependents(ds: IncompleteCreate['dependents']): string {
-  const counts = new Map<string, number>();
+  const groups = new Map<string, IncompleteCreate['dependents']>();
   for (const d of ds) {
     const label = `${d.kind} ${d.action} (${d.outcome})`;
-    counts.set(label, (counts.get(label) ?? 0) + 1);
+    groups.set(label, [...(groups.get(label) ?? []), d]);
   }
-  return [...counts].map(([label, n]) => `${n} ${label}`).join(', ');
+  return [...groups].map(([label, g]) => (g.length === 1 ? `${g[0]!.stepId} (${g[0]!.outcome})` : `${g.length} ${label}`)).join(', ');
 }

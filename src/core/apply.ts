@@ -73,7 +73,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
 
   const runStep = async (step: Step): Promise<void> => {
     const blocker = step.dependsOn.find((d) => notOk.has(d));
-    if (report.unreachable !== undefined) return skip(step, `${UNREACHABLE_REASON} (${report.unreachable})`);
+    if (report.unreachable !== undefined) return skip(step, UNREACHABLE_REASON);
     if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
     if (options.signal?.aborted) return skip(step, 'apply was stopped');
     const started = performance.now();

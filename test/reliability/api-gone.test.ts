@@ -138,7 +138,7 @@ describe('the API goes away mid-apply', () => {
     expect(failed).toBeGreaterThan(0);
     expect(failed).toBeLessThanOrEqual(2);
     expect(skipped).toBeGreaterThan(20);
-    expect(r.stdout).toMatch(/^  ○ \S+.* \(not attempted: API unreachable\)$/m);
+    expect(r.stdout).toMatch(/^ {2}○ \S+.* \(not attempted: API unreachable\)$/m);
     expect(r.stderr).toMatch(/^Error: the API became unreachable, apply stopped: /m);
 
     const again = await runCli([...args, '--api-url', sandbox.url], { DOCOPS_TOKEN: 'gone-token' });

@@ -35,6 +35,12 @@ export interface LiveObject<F = Record<string, unknown>> {
 export interface LiveKindState {
   objects: LiveObject[];
   aux?: Record<string, unknown>;
+  /**
+   * Live objects of other kinds this kind read only to know what its deletes take along (e.g. the spaces a
+   * pruned collection holds): the safety gate counts them as live objects of their kind; nothing matches or
+   * resolves them.
+   */
+  related?: LiveObject[];
 }
 
 export type Report = (pos: SourcePos, message: string) => void;
@@ -67,6 +73,11 @@ export interface DiffContext {
   register(kind: string, org: string, key: string, idOrRef: string): void;
   /** Live state of another kind already fetched for this org (read-only). */
   live(kind: string, org: string): LiveKindState | undefined;
+  /**
+   * The manifest entries of any kind in this org (read-only; empty when none), e.g. so a delete never takes an
+   * object another kind's manifest describes, whichever kind is diffed first.
+   */
+  desired(kind: string, org: string): readonly DesiredEntry[];
 }
 
 export interface DiffOptions {

@@ -7,6 +7,7 @@ import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindSt
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
+import { withoutCascaded } from './cascades.js';
 import { emptyPlan, type Plan } from './plan.js';
 
 /** Desired state: manifest kind → its entries (all orgs). */
@@ -99,6 +100,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
     register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
     live: (kind, org) => live.get(liveKey(kind, org)),
+    desired: (kind, org) => desiredOf(desired, kind, org),
   };
   const plan = emptyPlan();
   for (const { kind, org, entries } of scopes(kinds, desired)) {
@@ -110,7 +112,27 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     plan.blocked.push(...result.blocked);
   }
   plan.steps = orderSteps(plan.steps);
+  plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
   return plan;
+}
+
+/** Entries of one kind and org, the list per (kind, org) built once per desired state. */
+const byOrgCache = new WeakMap<DesiredState, Map<string, DesiredEntry[]>>();
+function desiredOf(desired: DesiredState, kind: string, org: string): readonly DesiredEntry[] {
+  let index = byOrgCache.get(desired);
+  if (!index) {
+    index = new Map();
+    for (const [k, entries] of desired) {
+      for (const e of entries) {
+        const key = liveKey(k, e.org);
+        const list = index.get(key);
+        if (list) list.push(e);
+        else index.set(key, [e]);
+      }
+    }
+    byOrgCache.set(desired, index);
+  }
+  return index.get(liveKey(kind, org)) ?? [];
 }
 
 /**

@@ -11,8 +11,13 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { pruneCollections, type PruneSpace } from './collection-prune.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
+import { spacesPath } from './site-model.js';
+
+/** The Space kind's depth, here because space.ts imports this file (move-out steps of spaces run in its wave). */
+export const SPACE_DEPTH = 26;
 
 export const COLLECTION_KIND = 'Collection';
 export const COLLECTION_DEPTH = 24;
@@ -74,9 +79,28 @@ export function collectionObject(org: string, c: unknown): LiveObject | undefine
   return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields: fields as unknown as Record<string, unknown> };
 }
 
-async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+/**
+ * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
+ * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
+ */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const items = await ctx.list(collectionsPath(org));
-  return { objects: items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined) };
+  const objects = items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined);
+  if (!ctx.prune(COLLECTION_KIND, org) || matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects };
+  const spaces = (await ctx.list(spacesPath(org))).map(pruneSpace).filter((s): s is PruneSpace => s !== undefined);
+  const aux: CollectionAux = { spaces };
+  return { objects, aux: aux as unknown as Record<string, unknown>, related: spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } })) };
+}
+
+/** What fetch keeps beside the collections. */
+interface CollectionAux {
+  /** The organization's live spaces, read only when a collection would be deleted. */
+  spaces?: PruneSpace[];
+}
+
+function pruneSpace(s: unknown): PruneSpace | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  return { id: s['id'], title: s['title'], parent: typeof s['parent'] === 'string' ? s['parent'] : null };
 }
 
 /**
@@ -136,13 +160,14 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
   }
   const liveIds = new Set(live.objects.map((o) => o.id));
-  const parentOf = (e: DesiredEntry): string | null | undefined => {
+  const resolved = new Map<DesiredEntry, string | null | undefined>();
+  for (const e of desired) {
     const p = (e.spec as unknown as CollectionSpec).parent;
-    if (p === undefined || p === null) return p;
-    const id = resolveCollection(ctx, org, p, liveIds);
-    if (id === undefined) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
-    return id;
-  };
+    const id = p === undefined || p === null ? p : resolveCollection(ctx, org, p, liveIds);
+    if (id === undefined && typeof p === 'string') result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
+    resolved.set(e, id);
+  }
+  const parentOf = (e: DesiredEntry): string | null | undefined => resolved.get(e);
 
   for (const entry of desired) {
     const spec = entry.spec as unknown as CollectionSpec;
@@ -190,17 +215,38 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   }
 
   const depthOf = liveDepths(live.objects);
+  const prune = ctx.prune(COLLECTION_KIND, org);
+  const pruning = prune
+    ? pruneCollections(
+        {
+          ctx,
+          org,
+          kind: COLLECTION_KIND,
+          depth: COLLECTION_DEPTH,
+          spaceDepth: SPACE_DEPTH,
+          collections: live.objects,
+          desired,
+          matched,
+          unmatched,
+          parentOf,
+          spaces: (live.aux as CollectionAux | undefined)?.spaces,
+          resolveParent: (p) => resolveCollection(ctx, org, p, liveIds),
+        },
+        result,
+      )
+    : undefined;
   unmatchedLive(result, {
     kind: COLLECTION_KIND,
     org,
-    prune: ctx.prune(COLLECTION_KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
+    prune,
+    objects: pruning ? pruning.deleted : unmatched,
+    key: pruning ? pruning.key : uniqueLiveKey(unmatched),
     // Nested ones first (deletes run in descending wave); deeper levels share the nested wave.
     wave: (o) => COLLECTION_DEPTH + Math.min(depthOf.get(o.id) ?? 0, 1),
     path: (o) => onePath(o.id),
     before: (o) => ({ title: o.key }),
     note: 'also deletes the spaces inside it',
+    ...(pruning ? { cascades: pruning.cascades, dependsOn: pruning.dependsOn } : {}),
   });
   return result;
 }

@@ -7,13 +7,13 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
+import { SPACE_DEPTH, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
 export const SPACE_KIND = 'Space';
-export const SPACE_DEPTH = 26;
+export { SPACE_DEPTH };
 
 export interface SpaceSpec {
   title: string;

@@ -8,6 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../co
 import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { sectionCascades, siteCascades } from './site-cascades.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
 import { diffGroups } from './site-groups-diff.js';
@@ -55,6 +56,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     diffAdaptiveSchema(scope);
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
+    sectionCascades(scope, nav);
   }
 
   unmatchedLive(result, {
@@ -67,6 +69,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     path: (o) => sitePath(org, o.id),
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
+    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
   });
   return result;
 }

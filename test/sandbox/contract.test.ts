@@ -86,6 +86,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-bob`, status: 200 },
   { method: 'PATCH', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-dan`, body: { role: null }, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/members/{userId}/sso', path: `/orgs/${O}/members/u-bob/sso`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}/teams', path: `/orgs/${O}/members/u-bob/teams`, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/invites', path: `/orgs/${O}/invites`, body: { emails: ['n@acme.test', { email: 'm@acme.test', role: 'edit' }] }, status: 200 },
   { method: 'GET', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams?limit=2`, status: 200 },
   { method: 'PUT', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams`, body: { title: 'New', members: ['u-bob'] }, status: 201 },

@@ -165,7 +165,8 @@ export interface UnmatchedLive<T extends { id: string }> {
   /** Path of the DELETE request. */
   path: (o: T) => string;
   before: (o: T) => Record<string, unknown>;
-  note?: string;
+  /** Shown with each delete step (a function: per object, undefined for none). */
+  note?: string | ((o: T) => string | undefined);
   /** What deleting `o` takes with it (see Step.cascades); none when absent or empty. */
   cascades?: (o: T) => CascadeObject[];
   /** Steps that must succeed before `o` is deleted (e.g. moving a managed object out of it). */
@@ -183,6 +184,7 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
       result.unmanaged.push({ kind: u.kind, org: u.org, key, id: o.id });
       continue;
     }
+    const note = typeof u.note === 'function' ? u.note(o) : u.note;
     const step = makeStep({
       id: stepId(u.kind, u.org, key, 'delete'),
       action: 'delete',
@@ -194,7 +196,7 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
       before: u.before(o),
       after: null,
       requests: [{ method: 'DELETE', path: u.path(o) }],
-      ...(u.note !== undefined ? { note: u.note } : {}),
+      ...(note !== undefined ? { note } : {}),
       ...(u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}),
     });
     const cascades = u.cascades?.(o) ?? [];

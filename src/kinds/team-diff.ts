@@ -8,6 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject }
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
 import { identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { spacesNote, teamCascades } from './team-cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 /** How a team member e-mail is addressed in requests. */
@@ -83,6 +84,8 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[]
     wave: () => TEAM_DEPTH,
     path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
     before: (o) => ({ title: o.key }),
+    note: (o) => spacesNote(aux?.pruned?.[o.id]?.spaces, 'its'),
+    cascades: (o) => teamCascades(org, o, aux?.pruned?.[o.id]),
   });
   return result;
 }

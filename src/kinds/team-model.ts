@@ -1,5 +1,6 @@
 /** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
 import { orgPath } from './common.js';
+import type { PrunedTeam } from './team-cascades.js';
 
 export const TEAM_KIND = 'Team';
 export const TEAM_DEPTH = 20;
@@ -34,6 +35,8 @@ export interface TeamFields {
 /** Lookup data of the Team diff: every org member's e-mail (lower-cased) → user id. */
 export interface TeamAux {
   orgMembers: Record<string, string>;
+  /** Under prune: team id → what deleting that team takes (see team-cascades.ts). */
+  pruned?: Record<string, PrunedTeam>;
 }
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;

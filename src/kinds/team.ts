@@ -8,6 +8,7 @@ import { exportTitled, isRecord, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
+import { readPrunedTeams } from './team-cascades.js';
 import { diffTeams } from './team-diff.js';
 import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
@@ -80,9 +81,19 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
   const orgMembersP = ctx.list(membersPath(org));
   orgMembersP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   const teams = await ctx.list(teamsPath(org));
-  const objects = teams.map((t) => teamObject(org, t)).filter((o): o is LiveObject => o !== undefined);
-  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity).
-  const { matched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const items = new Map<LiveObject, unknown>();
+  for (const t of teams) {
+    const o = teamObject(org, t);
+    if (o) items.set(o, t);
+  }
+  const objects = [...items.keys()];
+  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity), and
+  // under prune for the teams that would be deleted (what their delete takes with it).
+  const { matched, unmatched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const prunedP = ctx.prune(TEAM_KIND, org)
+    ? readPrunedTeams(ctx, (id) => `${teamsPath(org)}/${seg(id)}/members`, (x) => teamMember(x)?.email, unmatched.map((o) => ({ object: o, item: items.get(o) })))
+    : Promise.resolve(undefined);
+  prunedP.catch(() => {}); // awaited below
   const managed = [...matched].filter(([e]) => (e.spec as unknown as TeamSpec).members !== undefined);
   const [orgMembers] = await Promise.all([
     orgMembersP,
@@ -96,6 +107,8 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     const o = memberObject(org, m);
     if (o) aux.orgMembers[o.key] = o.id;
   }
+  const pruned = await prunedP;
+  if (pruned) aux.pruned = pruned;
   return { objects, aux: aux as unknown as Record<string, unknown> };
 }
 

@@ -22,10 +22,13 @@ describe('Team diff', () => {
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
-  it('fetches member lists only of teams whose members a manifest manages', async () => {
-    const ctx = fakeFetchContext(seedRoutes(), ['Team']);
+  it('fetches member lists only of teams whose members a manifest manages (and under prune of those it deletes)', async () => {
+    const ctx = fakeFetchContext(seedRoutes());
     await teamKind.fetch(ctx, ORG, desired(PLATFORM, { title: 'Writers' }));
     expect(ctx.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members']);
+    const pruning = fakeFetchContext(seedRoutes(), ['Team']);
+    await teamKind.fetch(pruning, ORG, desired(PLATFORM, { title: 'Writers' }));
+    expect(pruning.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members', '/orgs/org-demo/teams/team-support/members']);
   });
 
   it('puts all membership changes of one team into one bulk PUT', async () => {

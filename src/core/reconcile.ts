@@ -7,7 +7,7 @@ import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindSt
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
-import { withoutCascaded } from './cascades.js';
+import { dedupeCascades, withoutCascaded } from './cascades.js';
 import { emptyPlan, type Plan } from './plan.js';
 
 /** Desired state: manifest kind → its entries (all orgs). */
@@ -111,7 +111,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     plan.warnings.push(...result.warnings);
     plan.blocked.push(...result.blocked);
   }
-  plan.steps = orderSteps(plan.steps);
+  plan.steps = dedupeCascades(orderSteps(plan.steps));
   plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
   return plan;
 }

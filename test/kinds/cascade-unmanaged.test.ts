@@ -1,6 +1,12 @@
-/** An object a step's cascade takes is never listed as "unmanaged (left alone)", whichever kind listed it. */
+/**
+ * Plan-level cascade rules (src/core/cascades.ts), whichever kinds listed them: an object a step's cascade takes is
+ * never listed as "unmanaged (left alone)", and each object is listed once (under its own delete step if it has
+ * one, else under the first step in plan order that takes it).
+ */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
+import { dedupeCascades } from '../../src/core/cascades.js';
+import type { Step } from '../../src/core/plan.js';
 import { diffAll, type DesiredState } from '../../src/core/reconcile.js';
 import { fakeDoc } from './helpers.js';
 
@@ -73,5 +79,51 @@ describe('diffAll drops cascaded objects from the unmanaged list', () => {
     ]);
     diffAll([a, kind('B', 2, () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }))], desired, new Map());
     expect(seen).toEqual(['B:x', 'o2:0', 'C:0']);
+  });
+});
+
+describe('dedupeCascades: each object once', () => {
+  const del = (kind: string, key: string, path: string, cascades?: Step['cascades']): Step => ({
+    id: `${kind}/o1/${key}#delete`,
+    action: 'delete',
+    phase: 'prune',
+    kind,
+    org: 'o1',
+    key,
+    wave: 1,
+    before: null,
+    after: null,
+    dependsOn: [],
+    requests: [{ method: 'DELETE', path }],
+    ...(cascades ? { cascades } : {}),
+  });
+
+  it('drops what a delete step of its own deletes, and repeats after the first listing', () => {
+    const steps = [
+      del('Item', 'a', '/items/i1'),
+      del('Box', 'b1', '/boxes/b1', [
+        { kind: 'Item', org: 'o1', key: 'a', id: 'i1' }, // own step (by id)
+        { kind: 'Item', org: 'o1', key: 'b', id: 'i2' },
+        { kind: 'Member', org: 'o1', key: 'b1/x' },
+      ]),
+      del('Box', 'b2', '/boxes/b2', [
+        { kind: 'Item', org: 'o1', key: 'b', id: 'i2' }, // listed under b1 already
+        { kind: 'Item', org: 'o2', key: 'b', id: 'i2' }, // another org: another object
+        { kind: 'Member', org: 'o1', key: 'b1/x' }, // same key, no id
+      ]),
+      del('Box', 'b3', '/boxes/b3', [{ kind: 'Item', org: 'o1', key: 'a' }]), // own step (by key, no id)
+    ];
+    const out = dedupeCascades(steps);
+    expect(out.map((s) => s.cascades)).toEqual([
+      undefined,
+      [
+        { kind: 'Item', org: 'o1', key: 'b', id: 'i2' },
+        { kind: 'Member', org: 'o1', key: 'b1/x' },
+      ],
+      [{ kind: 'Item', org: 'o2', key: 'b', id: 'i2' }],
+      undefined,
+    ]);
+    expect(out[0]).toBe(steps[0]);
+    expect(steps[1]!.cascades).toHaveLength(3); // inputs are not changed
   });
 });

@@ -4,7 +4,7 @@
  *
  * - every live collection no manifest describes gets a delete step (nested ones first) whose `cascades` list the
  *   spaces directly inside it that nothing else deletes first (a nested collection has a step of its own, and so
- *   has a space the Space kind prunes);
+ *   has a space the Space kind prunes), each followed by what its purge takes 7 days later (space-purge.ts);
  * - a delete never takes a managed object: a collection a Collection manifest describes, a space a Space manifest
  *   describes, or a live space a Site manifest names (whatever those kinds' prune setting). One whose manifest
  *   does not write `parent` (a Site names no parent) is moved to the top level first (an update step); one whose
@@ -19,11 +19,9 @@ import type { BlockedObject, CascadeObject } from '../core/plan.js';
 import type { SourcePos } from '../core/errors.js';
 import { makeStep, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
-import { spaceRefs } from './site-desired.js';
-import type { SiteSpec } from './site-model.js';
+import { purgeCascades, siteNamedSpaces, type SpaceUsage } from './space-purge.js';
 
 const SPACE = 'Space';
-const SITE = 'Site';
 export const SOFT_DELETE = 'soft delete: restorable for 7 days';
 
 /** A live space as the collection prune needs it. */
@@ -51,6 +49,8 @@ export interface CollectionPruneInput {
   parentOf: (e: DesiredEntry) => string | null | undefined;
   /** The organization's live spaces, read under prune (undefined: not read). */
   spaces: readonly PruneSpace[] | undefined;
+  /** Where spaces are shown (sites), read when a deleted collection holds a space. */
+  usage: SpaceUsage | undefined;
   /** Resolve a parent reference as the Space kind does (undefined: unknown). */
   resolveParent: (written: string) => string | undefined;
 }
@@ -151,10 +151,14 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
     if (s.parent === null || !deleted.has(s.parent) || managedSpaceIds.has(s.id) || spacesPruned.has(s.id)) continue;
     inside.set(s.parent, [...(inside.get(s.parent) ?? []), s]);
   }
+  // …and, when each is purged 7 days later, the site spaces showing it (and sections left empty).
+  const deletedOrder = unmatched.filter((o) => deleted.has(o.id));
+  const mine = deletedOrder.flatMap((o) => (inside.get(o.id) ?? []).map((s) => s.id));
+  const later = purgeCascades(input.ctx, org, input.usage, mine, new Set([...mine, ...spacesPruned]));
   return {
-    deleted: unmatched.filter((o) => deleted.has(o.id)),
+    deleted: deletedOrder,
     key: keyOf,
-    cascades: (o) => (inside.get(o.id) ?? []).map((s) => ({ kind: SPACE, org, key: s.title, id: s.id, note: SOFT_DELETE })),
+    cascades: (o) => (inside.get(o.id) ?? []).flatMap((s) => [{ kind: SPACE, org, key: s.title, id: s.id, note: SOFT_DELETE }, ...(later.get(s.id) ?? [])]),
     dependsOn: (o) => waits.get(o.id) ?? [],
   };
 }
@@ -209,10 +213,7 @@ function managedSpaces(input: CollectionPruneInput): Managed[] {
     });
   }
   // A live space a Site manifest names (by title or id) that no Space manifest describes: the site needs it.
-  const named = new Map<string, SourcePos>();
-  for (const site of ctx.desired(SITE, org)) {
-    for (const r of spaceRefs(site.spec as unknown as SiteSpec)) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
-  }
+  const named = siteNamedSpaces(ctx, org);
   const usedBySites = live.filter((o) => !claimed.has(o.id) && (named.has(o.id) || named.has(o.key)));
   const taken = new Set(entries.map((e) => e.key));
   const key = uniqueKeys(usedBySites, (o) => o.key);

@@ -15,6 +15,7 @@ import { pruneCollections, type PruneSpace } from './collection-prune.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 import { spacesPath } from './site-model.js';
+import { readSpaceUsage, usageObjects, type SpaceUsage } from './space-purge.js';
 
 /** The Space kind's depth, here because space.ts imports this file (move-out steps of spaces run in its wave). */
 export const SPACE_DEPTH = 26;
@@ -86,16 +87,26 @@ export function collectionObject(org: string, c: unknown): LiveObject | undefine
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const items = await ctx.list(collectionsPath(org));
   const objects = items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined);
-  if (!ctx.prune(COLLECTION_KIND, org) || matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects };
+  if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
+  const unmatched = new Set(matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id));
+  if (unmatched.size === 0) return { objects };
   const spaces = (await ctx.list(spacesPath(org))).map(pruneSpace).filter((s): s is PruneSpace => s !== undefined);
+  const related: LiveObject[] = spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } }));
   const aux: CollectionAux = { spaces };
-  return { objects, aux: aux as unknown as Record<string, unknown>, related: spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } })) };
+  // A space the delete takes leaves its sites when it is purged: read where spaces are shown, when one is inside.
+  if (spaces.some((s) => s.parent !== null && unmatched.has(s.parent))) {
+    aux.usage = await readSpaceUsage(ctx, org);
+    related.push(...usageObjects(org, aux.usage));
+  }
+  return { objects, aux: aux as unknown as Record<string, unknown>, related };
 }
 
 /** What fetch keeps beside the collections. */
 interface CollectionAux {
   /** The organization's live spaces, read only when a collection would be deleted. */
   spaces?: PruneSpace[];
+  /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
+  usage?: SpaceUsage;
 }
 
 function pruneSpace(s: unknown): PruneSpace | undefined {
@@ -230,6 +241,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           unmatched,
           parentOf,
           spaces: (live.aux as CollectionAux | undefined)?.spaces,
+          usage: (live.aux as CollectionAux | undefined)?.usage,
           resolveParent: (p) => resolveCollection(ctx, org, p, liveIds),
         },
         result,

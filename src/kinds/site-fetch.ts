@@ -107,12 +107,17 @@ async function fetchStructure(ctx: FetchContext, org: string, siteId: string, sp
 }
 
 /** The parts of one site's structure asked for (memoised lists: asking twice costs one read). */
-export async function readStructure(ctx: FetchContext, org: string, siteId: string, parts: { structure: boolean; shareLinks?: boolean; adaptiveSchema?: boolean }): Promise<SiteStructure> {
+export async function readStructure(
+  ctx: FetchContext,
+  org: string,
+  siteId: string,
+  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean },
+): Promise<SiteStructure> {
   const base = sitePath(org, siteId);
   const structural = parts.structure;
   const [sections, groups, siteSpaces, links, schema] = await Promise.all([
     structural ? ctx.list(`${base}/sections`) : Promise.resolve([]),
-    structural ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
+    structural && parts.groups !== false ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
     structural ? ctx.list(`${base}/site-spaces`) : Promise.resolve([]),
     parts.shareLinks ? ctx.list(`${base}/share-links`) : Promise.resolve(undefined),
     parts.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),

@@ -13,6 +13,7 @@ import { ORG } from './seed.js';
 
 const COLLECTIONS = `/orgs/${ORG}/collections`;
 const SPACES = `/orgs/${ORG}/spaces`;
+const SITES = `/orgs/${ORG}/sites`;
 const space = (id: string, title: string, parent?: string) => ({ object: 'space', id, title, emoji: '', ...(parent ? { parent } : {}) });
 const routes = () => ({
   [COLLECTIONS]: [
@@ -26,6 +27,25 @@ const routes = () => ({
     space('sp-archive', 'Archive', 'col-old'),
     space('sp-changelog', 'Changelog'),
   ],
+  // Site "Help": section guides shows Changelog and Runbooks, section archive only Archive.
+  [SITES]: [{ object: 'site', id: 'site-help', title: 'Help' }],
+  [`${SITES}/site-help/sections`]: [
+    { object: 'site-section', id: 'sec-guides', path: 'guides', title: 'Guides', default: true },
+    { object: 'site-section', id: 'sec-archive', path: 'archive', title: 'Archive' },
+  ],
+  [`${SITES}/site-help/site-spaces`]: [
+    { object: 'site-space', id: 'ss-cl', path: 'changelog', section: 'sec-guides', space: space('sp-changelog', 'Changelog'), default: true },
+    { object: 'site-space', id: 'ss-rb', path: 'runbooks', section: 'sec-guides', space: space('sp-runbooks', 'Runbooks') },
+    { object: 'site-space', id: 'ss-ar', path: 'archive', section: 'sec-archive', space: space('sp-archive', 'Archive'), default: true },
+  ],
+});
+const PURGE = 'when the space is purged, 7 days after its delete, unless restored';
+const purged = (kind: string, key: string, id: string) => ({
+  kind,
+  org: ORG,
+  key,
+  id,
+  note: kind === 'SiteSpace' ? PURGE : 'when its last space is purged, 7 days after the delete, unless restored',
 });
 /** ctx.resolve also finds live collections by title (the engine seeds live ids). */
 const LIVE_TITLES = { [`Collection|${ORG}|Product docs`]: 'col-product', [`Collection|${ORG}|Internal`]: 'col-internal', [`Collection|${ORG}|Old`]: 'col-old' };
@@ -50,13 +70,34 @@ describe('Collection prune: cascades', () => {
   it('each delete lists the spaces directly inside it (soft delete); nested collections have their own step', async () => {
     const { result, asked, live } = await prunePlan(collections({ title: 'Product docs' }));
     expect(steps(result)).toEqual([
-      { id: 'Collection/org-demo/Internal#delete', dependsOn: [], cascades: [soft('Runbooks', 'sp-runbooks')], requests: ['DELETE /collections/col-internal'] },
-      { id: 'Collection/org-demo/Old#delete', dependsOn: [], cascades: [soft('Archive', 'sp-archive')], requests: ['DELETE /collections/col-old'] },
+      {
+        id: 'Collection/org-demo/Internal#delete',
+        dependsOn: [],
+        cascades: [soft('Runbooks', 'sp-runbooks'), purged('SiteSpace', 'Help/guides/Runbooks', 'ss-rb')],
+        requests: ['DELETE /collections/col-internal'],
+      },
+      {
+        id: 'Collection/org-demo/Old#delete',
+        dependsOn: [],
+        // The archive section shows only Archive: it goes when Archive is purged.
+        cascades: [soft('Archive', 'sp-archive'), purged('SiteSpace', 'Help/archive/Archive', 'ss-ar'), purged('SiteSection', 'Help/archive', 'sec-archive')],
+        requests: ['DELETE /collections/col-old'],
+      },
     ]);
     expect(result.blocked).toEqual([]);
-    expect(asked).toEqual([COLLECTIONS, SPACES]);
-    // The spaces are counted by the gate as live spaces.
-    expect(live.related?.map((o) => `${o.kind}:${o.id}`)).toEqual(['Space:sp-getting-started', 'Space:sp-runbooks', 'Space:sp-archive', 'Space:sp-changelog']);
+    expect(asked).toEqual([COLLECTIONS, SPACES, SITES, `${SITES}/site-help/sections`, `${SITES}/site-help/site-spaces`]);
+    // The spaces, sections and site spaces read are counted by the gate as live objects.
+    expect(live.related?.map((o) => `${o.kind}:${o.id}`)).toEqual([
+      'Space:sp-getting-started',
+      'Space:sp-runbooks',
+      'Space:sp-archive',
+      'Space:sp-changelog',
+      'SiteSection:sec-guides',
+      'SiteSection:sec-archive',
+      'SiteSpace:ss-cl',
+      'SiteSpace:ss-rb',
+      'SiteSpace:ss-ar',
+    ]);
   });
 
   it('reads no spaces when nothing would be deleted (prune off, or every collection described)', async () => {
@@ -86,7 +127,12 @@ describe('Collection prune never takes a managed object', () => {
         cascades: [],
         requests: ['POST /spaces/sp-archive/move {"parent":null}'],
       },
-      { id: 'Collection/org-demo/Internal#delete', dependsOn: ['Space/org-demo/Archive#move'], cascades: [soft('Runbooks', 'sp-runbooks')], requests: ['DELETE /collections/col-internal'] },
+      {
+        id: 'Collection/org-demo/Internal#delete',
+        dependsOn: ['Space/org-demo/Archive#move'],
+        cascades: [soft('Runbooks', 'sp-runbooks'), purged('SiteSpace', 'Help/guides/Runbooks', 'ss-rb')],
+        requests: ['DELETE /collections/col-internal'],
+      },
       { id: 'Collection/org-demo/Old#delete', dependsOn: ['Space/org-demo/Archive#move'], cascades: [], requests: ['DELETE /collections/col-old'] },
     ]);
     const move = result.steps[0]!;
@@ -135,7 +181,12 @@ describe('Collection prune never takes a managed object', () => {
     const out = await prunePlan(collections({ title: 'Product docs' }, { title: 'Old' }));
     expect(steps(out.result)).toEqual([
       { id: 'Collection/org-demo/Old#move', dependsOn: [], cascades: [], requests: ['POST /collections/col-old/move {"parent":null}'] },
-      { id: 'Collection/org-demo/Internal#delete', dependsOn: ['Collection/org-demo/Old#move'], cascades: [soft('Runbooks', 'sp-runbooks')], requests: ['DELETE /collections/col-internal'] },
+      {
+        id: 'Collection/org-demo/Internal#delete',
+        dependsOn: ['Collection/org-demo/Old#move'],
+        cascades: [soft('Runbooks', 'sp-runbooks'), purged('SiteSpace', 'Help/guides/Runbooks', 'ss-rb')],
+        requests: ['DELETE /collections/col-internal'],
+      },
     ]);
     // Its spaces move with it: Archive is not taken.
     const stays = await prunePlan(collections({ title: 'Product docs' }, { title: 'Old', parent: 'Internal' }));
@@ -153,7 +204,7 @@ describe('Collection prune never takes a managed object', () => {
     expect(steps(result).map((s) => [s.id, s.dependsOn, s.cascades.length])).toEqual([
       ['Space/org-demo/Runbooks#move', [], 0],
       ['Collection/org-demo/Internal#delete', ['Space/org-demo/Runbooks#move'], 0],
-      ['Collection/org-demo/Old#delete', [], 1],
+      ['Collection/org-demo/Old#delete', [], 3],
     ]);
     expect(result.steps[0]!.source).toMatchObject({ file: 'site.yaml' });
   });

@@ -10,10 +10,10 @@
  */
 import type { FetchContext, LiveObject } from '../core/kind.js';
 import { pathSegments, type CascadeObject } from '../core/plan.js';
-import { isRecord, plainSource, stepId } from './common.js';
+import { isRecord, makeStep, plainSource, seg, stepId } from './common.js';
 import { childObjects, readStructure } from './site-fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, sitePath, siteSpaceKey, type SiteStructure } from './site-model.js';
-import type { SiteScope } from './site-scope.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteStructure } from './site-model.js';
+import { base, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
 
 /** Kind of a site's adaptive schema in cascades (it has no id or delete of its own). */
@@ -59,8 +59,9 @@ export function siteCascades(org: string, site: LiveObject, structure: SiteStruc
 /**
  * Section deletes of one managed site (after its whole diff): each lists the site spaces it takes — those still in
  * the section when it is deleted. A site space the manifest lists in another section leaves it first, in the
- * reorder step, which the delete then depends on; should that step not move it (the order could not be written
- * with move operations), the section is not deleted and its delete is blocked instead of taking it.
+ * reorder step, which the delete then depends on (if it is the section's default, another site space that stays
+ * becomes the default first). Should it be unable to leave (the reorder step does not move it, or it is the
+ * section's last site space), the section is not deleted: its delete is blocked instead of taking it.
  */
 export function sectionCascades(scope: SiteScope, nav: Nav): void {
   if (nav.prunedSections.size === 0) return;
@@ -74,7 +75,10 @@ export function sectionCascades(scope: SiteScope, nav: Nav): void {
     if (!step) continue;
     const inside = scope.live.siteSpaces.filter((x) => x.section === section.id);
     const leaving = inside.filter((x) => nav.leaving.has(x.id));
-    const stuck = leaving.filter((x) => !moved.has(x.id));
+    const staying = inside.filter((x) => !nav.leaving.has(x.id));
+    const leavingDefault = leaving.find((x) => x.default);
+    // The server moves no section's default site space out of it, and a section keeps at least one.
+    const stuck = leaving.filter((x) => !moved.has(x.id) || (x === leavingDefault && staying.length === 0));
     if (stuck.length > 0) {
       result.steps.splice(result.steps.indexOf(step), 1);
       const names = stuck.map((x) => `"${x.spaceTitle}"`).join(', ');
@@ -82,10 +86,33 @@ export function sectionCascades(scope: SiteScope, nav: Nav): void {
         kind: SECTION_KIND,
         org,
         key,
-        message: `not deleted (prune): it holds ${names}, which the manifest lists in another section, and the move could not be planned; deleting the section would delete ${stuck.length === 1 ? 'it' : 'them'}`,
+        message:
+          `not deleted (prune): it holds ${names}, which the manifest lists in another section, and ${stuck.length === 1 ? 'it' : 'they'} cannot be moved out first ` +
+          `(${staying.length === 0 ? 'a section keeps at least one site space' : 'the move could not be planned'}); deleting the section would delete ${stuck.length === 1 ? 'it' : 'them'}`,
         source: plainSource(scope.entry.doc.pos(['spec', 'sections'])),
       });
       continue;
+    }
+    if (leavingDefault && order) {
+      // Its default site space moves out: another one that stays becomes the default first (as for kept sections).
+      const pick = staying[0]!;
+      const id = stepId(SECTION_KIND, org, key, 'default');
+      result.steps.push(
+        makeStep({
+          id,
+          action: 'update',
+          phase: 'update',
+          kind: SECTION_KIND,
+          org,
+          key,
+          wave: WAVE.sectionDefault,
+          before: { defaultSiteSpace: leavingDefault.spaceTitle },
+          after: { defaultSiteSpace: pick.spaceTitle },
+          requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(section.id)}`, body: { defaultSiteSpace: pick.id } }],
+          note: 'its default site space moves to another section before the section is deleted (prune)',
+        }),
+      );
+      order.dependsOn = [...new Set([...order.dependsOn, id])].sort();
     }
     if (leaving.length > 0 && order) step.dependsOn = [...new Set([...step.dependsOn, order.id])].sort();
     const cascades = inside.filter((x) => !nav.leaving.has(x.id)).map((x) => ({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(scope.liveTitle, section.path, x.spaceTitle), id: x.id }));

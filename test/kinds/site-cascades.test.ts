@@ -97,4 +97,31 @@ describe('Section prune: what a section delete takes', () => {
     expect(api?.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' }]);
     expect(api?.dependsOn).toEqual(['Site/org-demo/Acme Help Center#order']);
   });
+
+  it("the pruned section's default moving out: another site space that stays becomes its default first", async () => {
+    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference'] }], sectionGroups: [] };
+    const { result } = await run(siteDesired(spec), ['Site']);
+    const def = result.steps.find((s) => s.id === 'SiteSection/org-demo/Acme Help Center/api#default')!;
+    expect(def).toMatchObject({ phase: 'update', wave: 34, requests: [{ method: 'PATCH', path: `${SITE}/sections/sec-api`, body: { defaultSiteSpace: 'ss-rb' } }] });
+    expect(step(result, 'Site/org-demo/Acme Help Center#order')?.dependsOn).toContain(def.id);
+    const api = step(result, 'SiteSection/org-demo/Acme Help Center/api#delete');
+    expect(api?.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/Runbooks', id: 'ss-rb' }]);
+    expect(api?.dependsOn).toEqual(['Site/org-demo/Acme Help Center#order']);
+  });
+
+  it('when every site space of the pruned section moves out, the last cannot: the delete is blocked, nothing is taken', async () => {
+    const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference', 'Runbooks'] }], sectionGroups: [] };
+    const { result } = await run(siteDesired(spec), ['Site']);
+    expect(step(result, 'SiteSection/org-demo/Acme Help Center/api#delete')).toBeUndefined();
+    expect(result.blocked).toEqual([
+      {
+        kind: 'SiteSection',
+        org: ORG,
+        key: 'Acme Help Center/api',
+        message:
+          'not deleted (prune): it holds "API Reference", which the manifest lists in another section, and it cannot be moved out first (a section keeps at least one site space); deleting the section would delete it',
+        source: { file: 'site.yaml', line: 10, column: 2 },
+      },
+    ]);
+  });
 });

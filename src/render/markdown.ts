@@ -44,7 +44,9 @@ function stepDiffLines(step: Step): string[] {
       if (ch.after !== undefined) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
     }
   }
-  for (const o of step.cascades ?? []) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
+  const cascades = step.cascades ?? [];
+  for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
+  if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
   // A fence is closed by a line of backticks; values never start a line, but keep runs short anyway.
   return lines.map((l) => l.replace(/```/g, '`\u200b`\u200b`'));
 }

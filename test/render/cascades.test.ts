@@ -79,4 +79,13 @@ describe('cascades in the renderings', () => {
     notArray.steps[0]!.cascades = {};
     expect(() => parsePlanJson(JSON.stringify(notArray))).toThrow(/plan\.steps\[0\]\.cascades: expected an array/);
   });
+
+  it('markdown lists at most 100 cascaded objects per step and counts the rest', () => {
+    const p = plan();
+    p.steps[0]!.cascades = Array.from({ length: 130 }, (_, i) => ({ kind: 'Space', org: 'acme', key: `s${i}`, id: `sp-${i}` }));
+    const md = renderMarkdown(p);
+    expect(md.match(/also deletes: /g)).toHaveLength(100);
+    expect(md).toContain('-     … and 30 more it takes with it (see the JSON or text plan)\n');
+    expect(md).toContain('| Space | 0 | 0 | 0 | 130 |');
+  });
 });

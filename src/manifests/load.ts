@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
+import { desiredState } from '../core/desired.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import { displayPath, findManifestFiles } from './discover.js';
 import type { ManifestDocument } from './document.js';
@@ -18,8 +19,8 @@ export type LoadOptions = ParseOptions;
 
 export interface LoadResult {
   documents: ManifestDocument[];
-  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). */
-  desired: Map<string, DesiredEntry[]>;
+  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). Carries the documents. */
+  desired: Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] };
 }
 
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
@@ -49,7 +50,7 @@ export function validateParsedFiles(
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const documents: ManifestDocument[] = [];
-  const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
+  const desired = desiredState(new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []])), documents);
   for (const file of files) {
     issues.push(...file.issues);
     for (const p of file.documents) {

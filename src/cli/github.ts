@@ -4,6 +4,7 @@
  * Escaping follows the runner's workflow-command rules (actions/toolkit command.ts).
  */
 import { appendFile } from 'node:fs/promises';
+import { redactText } from '../secrets.js';
 import path from 'node:path';
 import { ApplyError, BlockedError, ValidationError, type ValidationIssue } from '../core/errors.js';
 import type { CliIO } from './io.js';
@@ -56,6 +57,6 @@ export function annotateError(err: unknown, io: CliIO): void {
 export async function appendStepSummary(io: CliIO, markdown: string): Promise<boolean> {
   const file = io.env.GITHUB_STEP_SUMMARY;
   if (!inGitHubActions(io.env) || !file) return false;
-  await appendFile(file, markdown.endsWith('\n') ? markdown + '\n' : markdown + '\n\n', 'utf8');
+  await appendFile(file, redactText(markdown.endsWith('\n') ? markdown + '\n' : markdown + '\n\n'), 'utf8');
   return true;
 }

@@ -1,9 +1,14 @@
-/** Writing exported documents as manifest files, each headed by the editor-schema comment. */
+/**
+ * Writing exported documents as manifest files, each headed by the editor-schema comment. Values are redacted
+ * (src/secrets.ts) before they are rendered, so a live value that holds the API token is written as
+ * `[redacted]` inside a valid YAML string, never as the token.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { UsageError } from '../core/errors.js';
+import { redactValue } from '../secrets.js';
 import type { PlannedFile } from './layout.js';
 
 /** schemas/document.schema.json of this docops installation (works from src/ and dist/ alike). */
@@ -15,7 +20,7 @@ export function schemaComment(file: string, schema = DOCUMENT_SCHEMA): string {
 }
 
 export function renderManifestFile(file: string, documents: readonly object[], note: string, schema?: string): string {
-  const body = documents.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+  const body = documents.map((d) => stringify(redactValue(d), { lineWidth: 0 })).join('---\n');
   return `${schemaComment(file, schema)}# ${note}\n${body}`;
 }
 

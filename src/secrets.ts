@@ -15,6 +15,11 @@ export const MIN_SECRET = 8;
 /** The shortest run of a secret's characters that counts as a leak (for long secrets). */
 export const FRAGMENT = 12;
 export const FRAGMENT_MIN_SECRET = 16;
+/**
+ * Longer values (a token file that is not a token, e.g. a manifest passed by mistake) are redacted whole only:
+ * the fragment search costs one pass over the text per 4 characters of the value.
+ */
+export const FRAGMENT_MAX_SECRET = 4096;
 /** Fragments are found through the secret's aligned 4-character grams: any 12 consecutive characters hold one. */
 const GRAM = 4;
 
@@ -49,7 +54,7 @@ export function redactText(text: string): string {
   if (forms.length === 0 || text.length < MIN_SECRET) return text;
   const ranges: [number, number][] = [];
   for (const form of forms) {
-    if (form.length < FRAGMENT_MIN_SECRET) wholeMatches(text, form, ranges);
+    if (form.length < FRAGMENT_MIN_SECRET || form.length > FRAGMENT_MAX_SECRET) wholeMatches(text, form, ranges);
     else fragmentMatches(text, form, ranges);
   }
   if (ranges.length === 0) return text;

@@ -52,6 +52,13 @@ describe('redactText', () => {
     expect(redactText('a mid-len-secre b')).toBe('a mid-len-secre b');
   });
 
+  it('a value too long to be a token (a file passed as --token-file by mistake) is redacted whole, not by fragments', () => {
+    const file = Array.from({ length: 300 }, (_, i) => `line ${i}: some manifest text`).join('\n');
+    registerSecret(file);
+    expect(redactText(`quoted: ${file}`)).toBe(`quoted: ${REDACTED}`);
+    expect(redactText('line 7: some manifest text')).toBe('line 7: some manifest text');
+  });
+
   it('property: the scanner finds nothing in redacted text, however the secret is cut and embedded', () => {
     const secretArb = fc.stringMatching(/^[A-Za-z0-9_\-./+=]{16,40}$/);
     fc.assert(

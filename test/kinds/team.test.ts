@@ -145,12 +145,11 @@ describe('Team diff', () => {
     });
   });
 
-  it('skips e-mails that are not organization members, with a warning', async () => {
+  it('blocks a team listing an e-mail that is not an organization member (more in refs-team.test.ts)', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }), seedRoutes());
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toEqual([
-      { kind: 'Team', org: ORG, key: 'Support', message: 'nobody@acme.test is not an organization member; not added to the team' },
-    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support', 12]]);
   });
 
   it('renames by pinned id', async () => {

@@ -21,15 +21,17 @@ export interface LoadResult {
   documents: ManifestDocument[];
   /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). Carries the documents. */
   desired: Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] };
+  /** What holds only if the live state agrees (e.g. a reference naming no manifest), sorted; never fails a load. */
+  warnings: ValidationIssue[];
 }
 
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const files = await manifestFiles(dir);
   const parsed = await Promise.all(files.map((f) => readManifestFile(f, opts)));
-  const { documents, desired, issues } = validateParsedFiles(parsed, kinds, kindsByName);
+  const { documents, desired, issues, warnings } = validateParsedFiles(parsed, kinds, kindsByName);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
-  return { documents, desired };
+  return { documents, desired, warnings: sortIssues(warnings) };
 }
 
 /** A file as read and parsed: its documents and the problems reading or parsing it. */
@@ -49,6 +51,8 @@ export function validateParsedFiles(
 ): LoadResult & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
+  const warnings: ValidationIssue[] = [];
+  const warn: Report = (pos: SourcePos, message: string) => warnings.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const documents: ManifestDocument[] = [];
   const desired = desiredState(new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []])), documents);
   for (const file of files) {
@@ -64,8 +68,8 @@ export function validateParsedFiles(
   }
   const duplicates = findDuplicates(desired);
   issues.push(...duplicates.issues);
-  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index);
-  return { documents, desired, issues };
+  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index, warn);
+  return { documents, desired, issues, warnings };
 }
 
 function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinition> {

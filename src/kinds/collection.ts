@@ -12,7 +12,7 @@ import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { blockedByParent } from './collection-parents.js';
-import { manifestNames, mustExistLive } from './manifest-refs.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -49,12 +49,12 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
  * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
  * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
  */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, _index?: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
-  const known = manifestNames(all, COLLECTION_KIND);
+  const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
     const written = (e.spec as unknown as CollectionSpec).parent;
-    if (typeof written === 'string' && !known(e.org).has(written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
+    if (typeof written === 'string' && !known(e.org, written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
   }
   for (const e of entries) {
     const seen = new Set<DesiredEntry>([e]);

@@ -3,22 +3,26 @@
  * manifests, and the warning for one that names none. Offline, such a reference is not an error (it may name
  * a live object); planning blocks its document when it names nothing live either.
  */
-import type { DesiredEntry } from '../core/kind.js';
+import type { DesiredEntry, IdentityLookup } from '../core/kind.js';
 
-/** Per organization, the identity keys and pinned ids of one kind's entries (each org's set built once, on first ask). */
-export function manifestNames(all: ReadonlyMap<string, DesiredEntry[]>, kind: string): (org: string) => ReadonlySet<string> {
-  let byOrg: Map<string, Set<string>> | undefined;
-  return (org) => {
-    if (!byOrg) {
-      byOrg = new Map();
+/**
+ * Whether a name is the identity key or the pinned id of one of `kind`'s entries of an organization. Keys come
+ * from the loader's identity index; the pinned ids are gathered only when a name is not a key (once per call).
+ */
+export function namesManifest(all: ReadonlyMap<string, DesiredEntry[]>, kind: string, index: IdentityLookup): (org: string, name: string) => boolean {
+  let ids: Map<string, Set<string>> | undefined;
+  return (org, name) => {
+    if (index.keys(kind, org)?.has(name)) return true;
+    if (!ids) {
+      ids = new Map();
       for (const e of all.get(kind) ?? []) {
-        let names = byOrg.get(e.org);
-        if (!names) byOrg.set(e.org, (names = new Set()));
-        names.add(e.key);
-        if (e.id !== undefined) names.add(e.id);
+        if (e.id === undefined) continue;
+        let set = ids.get(e.org);
+        if (!set) ids.set(e.org, (set = new Set()));
+        set.add(e.id);
       }
     }
-    return byOrg.get(org) ?? new Set();
+    return ids.get(org)?.has(name) === true;
   };
 }
 

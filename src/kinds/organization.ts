@@ -13,7 +13,7 @@ import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { refSteps } from './collection.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
-import { manifestNames, mustExistLive } from './manifest-refs.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { sitesPath } from './site-model.js';
 import { loadSchema } from './schema.js';
 
@@ -64,12 +64,12 @@ function writtenSite(spec: Record<string, unknown>): string | undefined {
 }
 
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, _index?: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
   if (!warn) return;
-  const known = manifestNames(all, 'Site');
+  const known = namesManifest(all, 'Site', index);
   for (const e of entries) {
     const site = writtenSite(e.spec);
-    if (site !== undefined && !known(e.org).has(site)) warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
+    if (site !== undefined && !known(e.org, site)) warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
   }
 }
 

@@ -7,7 +7,7 @@ import type { DesiredEntry, IdentityLookup, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { DocPath } from '../manifests/paths.js';
 import { isRecord, titledEntry } from './common.js';
-import { manifestNames, mustExistLive } from './manifest-refs.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -161,11 +161,10 @@ export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: st
  * prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
  * blocks the site when it names nothing).
  */
-export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, _index?: IdentityLookup, warn?: Report): void {
+export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const spaces = all.get('Space') ?? [];
-  // Per org, once (not per entry: 100 sites × 6,000 spaces): the titles and ids of its Space entries, and
-  // whether any Space document of the org prunes.
-  const known = manifestNames(all, 'Space');
+  // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
+  const known = namesManifest(all, 'Space', index);
   const pruning = new Map<string, boolean>();
   const prunes = (org: string): boolean => {
     let p = pruning.get(org);
@@ -173,9 +172,8 @@ export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, 
     return p;
   };
   for (const e of entries) {
-    const names = known(e.org);
     for (const r of allSpaceRefs(e.spec as unknown as SiteSpec, e.doc)) {
-      if (names.has(r.space)) continue;
+      if (known(e.org, r.space)) continue;
       if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
       else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));
     }

@@ -27,7 +27,16 @@ export type SpaceResolver = (name: string, pos: SourcePos) => SpaceTarget | unde
 
 export function spaceResolver(ctx: DiffContext, org: string, spaces: readonly LiveSpaceRef[]): SpaceResolver {
   const byId = new Map(spaces.map((s) => [s.id, s]));
+  // Sites name the same spaces again and again (and each reference is resolved by the block check and by
+  // the structure diff): resolve each name once. The Space kind registered its ids before the Site diff.
+  const memo = new Map<string, SpaceTarget | undefined>();
   return (name, pos) => {
+    if (memo.has(name)) return memo.get(name);
+    const t = resolve(name, pos);
+    memo.set(name, t);
+    return t;
+  };
+  function resolve(name: string, pos: SourcePos): SpaceTarget | undefined {
     const known = ctx.resolve('Space', org, name);
     if (known !== undefined) {
       return { id: known, title: isRef(known) ? name : (byId.get(known)?.title ?? name), deps: refSteps(known) };
@@ -41,7 +50,7 @@ export function spaceResolver(ctx: DiffContext, org: string, spaces: readonly Li
     }
     const hit = titled[0] ?? byId.get(name);
     return hit ? { id: hit.id, title: hit.title, deps: [] } : undefined;
-  };
+  }
 }
 
 const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;

@@ -10,7 +10,7 @@ import type { ManifestDocument } from '../manifests/document.js';
 import { unresolvedParentMessage } from './collection-parents.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
-import { manifestNames, mustExistLive } from './manifest-refs.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
 
@@ -45,12 +45,12 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
 }
 
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, _index?: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
   if (!warn) return;
-  const known = manifestNames(all, COLLECTION_KIND);
+  const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
     const parent = (e.spec as unknown as SpaceSpec).parent;
-    if (typeof parent === 'string' && !known(e.org).has(parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
+    if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
   }
 }
 

@@ -57,7 +57,9 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   // The sandbox prints its own (made-up) token on purpose; every other command may be holding a real one.
   if (name === 'sandbox') return runSandbox(rest, io);
   registerSecret(io.env.DOCOPS_TOKEN);
-  if (name === 'undo') return runUndo(rest, io);
+  if (name === 'undo') {
+    return runUndo(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
+  }
   if (name === 'daemon') return runDaemon(rest, io);
 
   const spec = COMMANDS.find((c) => c.name === name);

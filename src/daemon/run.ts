@@ -115,7 +115,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
-        journal = createJournal(ctx.journalDir, live).beforeStep;
+        journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
       },
       apply: {
         concurrency: ctx.concurrency,

@@ -14,6 +14,7 @@ import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, step
 import { blockedByParent } from './collection-parents.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
+import { collectionUndo, snapshotCollection } from './collection-snapshot.js';
 import { loadSchema } from './schema.js';
 
 export const COLLECTION_KIND = 'Collection';
@@ -265,4 +266,6 @@ export const collectionKind: KindDefinition = {
   fetch,
   diff,
   export: exportDocs,
+  snapshot: snapshotCollection,
+  undo: collectionUndo,
 };

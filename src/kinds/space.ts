@@ -13,6 +13,7 @@ import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, step
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
+import { snapshotSpace, spaceUndo } from './space-snapshot.js';
 
 export const SPACE_KIND = 'Space';
 export const SPACE_DEPTH = 26;
@@ -158,4 +159,6 @@ export const spaceKind: KindDefinition = {
   fetch,
   diff,
   export: exportDocs,
+  snapshot: snapshotSpace,
+  undo: spaceUndo,
 };

@@ -9,6 +9,7 @@ import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
 import { diffTeams } from './team-diff.js';
+import { snapshotTeam, teamUndo } from './team-snapshot.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
@@ -123,4 +124,6 @@ export const teamKind: KindDefinition = {
   fetch,
   diff: diffTeams,
   export: exportDocs,
+  snapshot: snapshotTeam,
+  undo: teamUndo,
 };

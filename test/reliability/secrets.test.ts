@@ -85,7 +85,10 @@ describe('the token and share-link secrets never appear in any output', () => {
     prune.collector.addPath(journalDir);
     expect(await readFile(journals[0]!, 'utf8')).toContain('beta-readers');
 
-    runs.push({ name: 'undo', run: await runCliCollecting(['undo', journals[0]!], {}, [TOKEN]) });
+    for (const format of ['text', 'json']) expect((await docops(`undo ${format}`, ['undo', journals[0]!, '--format', format])).code).toBe(0);
+    const offline = await runCliCollecting(['undo', journals[0]!, '-o', join(work, 'undo')], {}, [TOKEN]);
+    offline.collector.addPath(join(work, 'undo'));
+    runs.push({ name: 'undo offline', run: offline });
     const exportDir = join(work, 'export');
     const exported = await docops('export', ['export', '--org', 'org-demo', '-o', exportDir]);
     expect(exported.code, exported.stderr).toBe(0);

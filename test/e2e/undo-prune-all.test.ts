@@ -156,6 +156,11 @@ describe('prune everything, undo, plan the original manifests', () => {
     expect(losses.filter((l) => l.includes('accept the invitation'))).toHaveLength(9);
     expect(losses.filter((l) => l.includes('new secret URL'))).toHaveLength(2);
 
+    // Undo again: everything is back, nothing to do.
+    const twice = JSON.parse((await cli.run(['undo', journal, '--format', 'json'])).stdout) as UndoJson;
+    expect(twice.plan.steps).toEqual([]);
+    expect(twice.objects.filter((o) => o.outcome === 'restore')).toEqual([]);
+
     // The written documents, added to the manifests that pruned everything, keep it all: nothing to delete.
     const next = await pruneEverything();
     for (const f of report.files!) await cp(f, path.join(next, path.basename(f)));

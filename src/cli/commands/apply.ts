@@ -74,7 +74,7 @@ export const applyCommand: CommandSpec = {
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
-      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (`docops undo ${journalFile}` shows how it would bring them back; add --apply to do it).\n`);
+      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
     }
     if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
     if (result.failed.length > 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked);

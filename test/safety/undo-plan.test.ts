@@ -155,3 +155,32 @@ describe("undo's plan", () => {
     expect(teams(w.sb.store).all().filter((t) => t.title === 'Support')).toHaveLength(1);
   });
 });
+
+describe('docops undo arguments', () => {
+  it('help, a missing journal, unknown flags, no credentials without -o, --prune, and never overwriting a file', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'docops-undo-args-'));
+    try {
+      const file = path.join(dir, 'j.jsonl');
+      const line = { v: 2, time: '2030-01-01T00:00:00.000Z', stepId: 'Team/o1/A#delete', phase: 'prune', action: 'delete', kind: 'Team', org: 'o1', key: 'A', objectKey: 'A', id: 't1', fields: { title: 'A' }, snapshot: 'live' };
+      await writeFile(file, JSON.stringify(line) + '\n');
+      const help = await runCli(['undo', '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Usage: docops undo JOURNAL [--apply] [-o DIR]');
+      expect(help.stdout).toContain('--apply');
+      expect((await runCli(['undo'])).stderr).toContain('expected exactly one journal file (got 0)');
+      expect((await runCli(['undo', file, '--aply'])).stderr).toContain('unknown flag --aply for `docops undo`. Did you mean --apply?');
+      const offline = await runCli(['undo', file]);
+      expect(offline.code).toBe(1);
+      expect(offline.stderr).toContain('or pass -o DIR alone to only write the documents (offline)');
+      expect((await runCli(['undo', file, '--apply', '-o', path.join(dir, 'x')])).stderr).toContain('undo reads the API');
+      expect((await runCli(['undo', file, '--prune', 'Team', '--sandbox'])).stderr).toContain('undo never deletes');
+      const out = path.join(dir, 'out');
+      expect((await runCli(['undo', file, '-o', out])).code).toBe(0);
+      const again = await runCli(['undo', file, '-o', out]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('undo-Team-o1.yaml already exists; choose another -o directory');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -10,6 +10,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import { createJournal, type JournalRecord } from '../../src/safety/journal.js';
 import { collectParts, mergeAux, objectId, readJournal, undoRecords } from '../../src/safety/undo.js';
 import { desiredFromFiles, undoFiles } from '../../src/undo/documents.js';
+import { renderUndoMarkdown, renderUndoText } from '../../src/undo/report.js';
 import { recordingClient } from '../core/helpers.js';
 import { fakeKind, manifest, obj } from './helpers.js';
 
@@ -264,5 +265,35 @@ describe('undo documents of a real prune', () => {
     const result = undoRecords(collectParts([record('Team', 'Costs ${HOME} $${x}', { fields: { title: 'Costs ${HOME} $${x}' } })], KINDS));
     const desired = desiredFromFiles(undoFiles(result.documents), KINDS);
     expect(desired.get('Team')!.map((e) => e.key)).toEqual(['Costs ${HOME} $${x}']);
+  });
+});
+
+describe('the undo report', () => {
+  const result = {
+    documents: [],
+    objects: [
+      { kind: 'Space', org: 'o1', key: 'A|B', id: 's1', outcome: 'restore' as const, losses: [] },
+      { kind: 'Site', org: 'o1', key: 'Docs', id: 'site-1', outcome: 'recreate' as const, losses: ['share link "x" is recreated with a new secret URL'] },
+      { kind: 'SiteSection', org: 'o1', key: 'Docs/api', outcome: 'none' as const, reason: 'not a manifest kind', losses: [] },
+    ],
+  };
+
+  it('lists each object with what undo does, then what does not come back (text and markdown)', () => {
+    expect(renderUndoText('j.jsonl', result)).toBe(
+      [
+        'Undo of j.jsonl: 3 deleted object(s): 1 to restore, 1 to recreate, 1 cannot come back.',
+        '',
+        '  restore   Space o1/A|B (s1): restored through the API: keeps its id and content',
+        '  recreate  Site o1/Docs (site-1): recreated from its document',
+        '  cannot    SiteSection o1/Docs/api: cannot come back: not a manifest kind',
+        '',
+        'What does not come back:',
+        '  - Site o1/Docs (site-1): share link "x" is recreated with a new secret URL',
+        '',
+      ].join('\n'),
+    );
+    const md = renderUndoMarkdown('j.jsonl', result, { offline: true });
+    expect(md).toContain('| restore | `Space o1/A\\|B (s1)` | restorable through the API (keeps its id and content): only `docops undo --apply` restores, and checks it still can |');
+    expect(md).toContain('- `Site o1/Docs (site-1)`: share link "x" is recreated with a new secret URL');
   });
 });

@@ -106,6 +106,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const format = planFormat(ctx);
   const out = typeof ctx.values.output === 'string' && ctx.values.output !== '' ? ctx.values.output : undefined;
   const apply = ctx.values.apply === true;
+  if (ctx.global.prune.length > 0) throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
   const name = path.basename(journal);
   const header = `# docops undo of ${name}: brings back deleted objects (recreated ones get new ids)\n`;
   const input = collectParts(await readJournal(journal), kinds);

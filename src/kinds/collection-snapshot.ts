@@ -25,8 +25,8 @@ function subtree(root: LiveObject, all: readonly LiveObject[]): LiveObject[] {
 export async function snapshotCollection(ctx: FetchContext, object: LiveObject): Promise<Snapshot> {
   const all = (await ctx.list(collectionsPath(object.org))).map((c) => collectionObject(object.org, c)).filter(defined);
   const root = all.find((c) => c.id === object.id);
-  // Already gone (deleted meanwhile): its delete takes nothing along any more.
-  if (!root) return { [COLLECTION_KIND]: { objects: [object] } };
+  // Gone since the plan was made: nothing to snapshot, so the step fails (as for any snapshot that cannot be read).
+  if (!root) throw new Error(`collection ${object.id} is not in the collections list of ${object.org}`);
   const tree = subtree(root, all);
   const spaces = await Promise.all(tree.map((c) => ctx.list(`/collections/${seg(c.id)}/spaces`)));
   return {

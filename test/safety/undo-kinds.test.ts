@@ -107,6 +107,16 @@ describe('snapshots', () => {
     ]);
   });
 
+  it('fails when the object is gone since the plan was made (the delete is then not sent)', async () => {
+    const w = await world();
+    const internal = await liveObject(w, 'Collection', 'Internal');
+    const team = await liveObject(w, 'Team', 'Support');
+    await w.client.request('DELETE', '/collections/col-internal');
+    await w.client.request('DELETE', `/orgs/${ORG}/teams/team-support`);
+    await expect(snapshot(w, internal)).rejects.toThrow('collection col-internal is not in the collections list of org-demo');
+    await expect(snapshot(w, team)).rejects.toThrow(/404/);
+  });
+
   it('Space: its fields, visibility and the sites that show it', async () => {
     const w = await world();
     const s = await snapshot(w, await liveObject(w, 'Space', 'Changelog'));

@@ -33,6 +33,34 @@ describe('docops validate', () => {
     expect(r.stderr).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7:3: .*colour`, 'm'));
   });
 
+  it('a directory with no manifest (empty, or only other files) exits 1 for validate, plan and apply; no request', async () => {
+    for (const files of [[], ['README.md', 'notes.txt']]) {
+      for (const f of files) await writeFile(join(dir, f), 'not a manifest\n');
+      for (const command of ['validate', 'plan', 'apply']) {
+        const r = await runCli([command, '-m', dir, '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'], { DOCOPS_TOKEN: 'tok' });
+        expect(r.code, `${command}: ${r.stderr}`).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toContain(`no manifests in ${dir}: it holds no .yaml or .yml file`);
+      }
+    }
+  });
+
+  it('a directory holding a daemon config says so and names the manifests directory the config points to', async () => {
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(dir, 'deploy', 'org-manifests'), { recursive: true });
+    await writeFile(join(dir, 'deploy', 'docops.yaml'), 'manifests: ./org-manifests\nmode: plan\n');
+    await writeFile(join(dir, 'deploy', 'org-manifests', 'teams.yaml'), team('Platform'));
+    const r = await runCli(['validate', '-m', join(dir, 'deploy'), '--log-level', 'silent']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `${join(dir, 'deploy', 'docops.yaml')}:1:12: this is a docops daemon config, not a manifest: the manifests it names are in ${join(dir, 'deploy', 'org-manifests')} (validate them with -m ${join(dir, 'deploy', 'org-manifests')})`,
+    );
+    expect(r.stderr).toContain('1 validation error:'); // nothing else: no envelope errors about the config's fields
+    const direct = await runCli(['validate', '-m', join(dir, 'deploy', 'docops.yaml'), '--log-level', 'silent']);
+    expect(direct.code).toBe(1);
+    expect(direct.stderr).toContain('this is a docops daemon config, not a manifest');
+  });
+
   it('validates the shipped example', async () => {
     const r = await runCli(['validate', '-m', 'config.example/manifests', '--log-level', 'silent']);
     expect(r.stderr).toBe('');

@@ -35,6 +35,8 @@ function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]
   const names = kinds.map((k) => k.kind);
   const unknown = prune.filter((p) => !names.includes(p));
   if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(', ')} (known: ${names.join(', ')})`);
+  const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
+  if (never.length > 0) throw new UsageError(`--prune ${never.join(', ')}: docops never deletes these objects, so pruning them means nothing`);
   return Object.fromEntries(prune.map((p) => [p, true]));
 }
 

@@ -61,6 +61,13 @@ describe('docops validate', () => {
     expect(direct.stderr).toContain('this is a docops daemon config, not a manifest');
   });
 
+  it('--prune of a kind docops never deletes is a usage error before any request', async () => {
+    await writeFile(join(dir, 'teams.yaml'), team('Platform'));
+    const r = await runCli(['plan', '-m', dir, '--prune', 'Organization', '--log-level', 'silent', '--api-url', 'http://127.0.0.1:9/v1'], { DOCOPS_TOKEN: 'tok' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--prune Organization: docops never deletes these objects, so pruning them means nothing');
+  });
+
   it('validates the shipped example', async () => {
     const r = await runCli(['validate', '-m', 'config.example/manifests', '--log-level', 'silent']);
     expect(r.stderr).toBe('');

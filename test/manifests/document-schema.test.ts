@@ -28,6 +28,15 @@ describe('document.schema.json', () => {
     );
   });
 
+  test('prune is refused exactly for the kinds that are not prunable, here and in the daemon config schema', () => {
+    const never = KINDS.filter((k) => k.prunable === false).map((k) => k.kind);
+    expect(never).toEqual(['Organization']);
+    const pruneRule = (kind: string) => (documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<string, unknown>)['prune'];
+    for (const k of KINDS) expect(pruneRule(k.kind), k.kind).toEqual(k.prunable === false ? expect.objectContaining({ const: false }) : undefined);
+    const config = readJson('config.schema.json') as { properties: { prune: { propertyNames: { enum: string[] } } } };
+    expect(config.properties.prune.propertyNames.enum).toEqual(KINDS.filter((k) => k.prunable !== false).map((k) => k.kind));
+  });
+
   test('the envelope matches the loader’s', () => {
     expect(documentSchema.properties.apiVersion!.const).toBe(API_VERSION);
     expect(Object.keys(documentSchema.properties).sort()).toEqual([...ENVELOPE_FIELDS].sort());

@@ -12,10 +12,18 @@ import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
 import { checkEnvelope } from './envelope.js';
+import { allowedVariables, type Env } from './interpolate.js';
 import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
 import { validateWithSchema } from './schema.js';
 
-export type LoadOptions = ParseOptions;
+export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
+  /** Where `${VAR}` values come from; default process.env. */
+  env?: Env;
+  /** The variables manifests may read: names, or prefixes ending in `*` (`TEAM_*`). Default none. */
+  allowEnv?: readonly string[];
+  /** Values no variable may carry into a manifest (the API token). DOCOPS_* variables are refused anyway. */
+  secrets?: readonly string[];
+}
 
 export interface LoadResult {
   documents: ManifestDocument[];
@@ -26,7 +34,9 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const parsed = await Promise.all(found.files.map((f) => readManifestFile(f, opts)));
+  const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
+  const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
+  const parsed = await Promise.all(found.files.map((f) => readManifestFile(f, parseOpts)));
   const { documents, desired, issues } = validateParsedFiles([{ documents: [], issues: found.issues }, ...parsed], kinds, kindsByName);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
@@ -102,7 +112,7 @@ async function manifestFiles(dir: string): Promise<{ files: string[]; issues: Va
 }
 
 /** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-export async function readManifestFile(file: string, opts: LoadOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
+export async function readManifestFile(file: string, opts: ParseOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const fail = (message: string) => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
   try {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Env } from '../../src/manifests/interpolate.js';
+import { everyVariable, type Env } from '../../src/manifests/interpolate.js';
 import { parseYamlFileWith, type ParseResult } from '../../src/manifests/parse.js';
 import type { DocPath } from '../../src/manifests/paths.js';
 
@@ -50,8 +50,8 @@ function summary(r: ParseResult): unknown {
 
 /** Fast result (or undefined when it declined) and the yaml path's result, compared. */
 function compare(text: string, env: Env = ENV): ParseResult | undefined {
-  const slow = parseYamlFileWith('f.yaml', text, { env }, { fast: false });
-  const fast = parseYamlFileWith('f.yaml', text, { env }, { fast: true });
+  const slow = parseYamlFileWith('f.yaml', text, { vars: everyVariable(env) }, { fast: false });
+  const fast = parseYamlFileWith('f.yaml', text, { vars: everyVariable(env) }, { fast: true });
   if (fast !== undefined) expect(summary(fast), JSON.stringify(text)).toEqual(summary(slow));
   return fast;
 }
@@ -65,7 +65,7 @@ const SCALARS = [
   '2024-01-01', '2024-01-01T10:00:00Z', '12:30', '1:2:3', '<<', '=', '-a', 'a-', 'a:b', 'a #b', 'a#b', 'x,y', 'x]',
   '"1"', "'true'", '"~"', '""', "''", '"a\\tb"', '"\\u00e9\\x41\\n"', "'it''s'", '"say \\"hi\\""', '"\\/"', 
   'é ü 😀', 'ß', '${A}', '${N}', '${T}', '${E}', '${Z}', '${S}', '${NUL}', '${A:-d}', '${MISSING:-7}', '${MISSING}',
-  '$${A}', 'x ${A} y', '${bad-name}', '${A', '"${N}"', "'${T}'", '[a, b]', '[1, "2", "${N}"]', '[]', '[a, [b, c]]',
+  '$${A}', 'x ${A} y', '${bad-name}', '${A', '"${N}"', "'${T}'", '${MISSING:-${N}}', '"${MISSING:-${A}}"', '${MISSING:-${M2:-z}}', '${MISSING:-${M2}}', '${A:-${M2}}', '[a, b]', '[1, "2", "${N}"]', '[]', '[a, [b, c]]',
 ];
 /** Not valid (in yaml) as a value; both paths must still agree. */
 const INVALID = ['a: b', '"a\\qb"', '[1, ${N}]', '"\\x4"', "'a' b"];
@@ -180,7 +180,7 @@ describe('the fast path answers for the common manifest shape', () => {
   test.each(['anchors and aliases', 'tags', 'block scalar', 'multi-line plain', 'duplicate keys', 'syntax error', 'directive', 'null key', 'comment right after a quote', 'lone CR', 'long key'])(
     'declines: %s',
     (name) => {
-      expect(parseYamlFileWith('f.yaml', cases[name]!, { env: ENV }, { fast: true })).toBeUndefined();
+      expect(parseYamlFileWith('f.yaml', cases[name]!, { vars: everyVariable(ENV) }, { fast: true })).toBeUndefined();
     },
   );
 });

@@ -14,7 +14,8 @@ const TEAM = (title: string, org = 'org-demo'): string =>
 describe('a valid directory', () => {
   test('loads every manifest below it into the desired map, keyed by manifest kind', async () => {
     const { documents, desired } = await loadManifests(`${FIX}/valid`, [fakeTeamKind(), fakeMembersKind()], {
-      env: { DOCOPS_TEST_ORG: 'org-b' },
+      env: { TEST_ORG: 'org-b' },
+      allowEnv: ['TEST_ORG', 'TEST_SUFFIX'],
     });
     const brief = (kind: string) => desired.get(kind)!.map((e) => [e.kind, e.org, e.key, e.id ?? null, `${e.source.file}:${e.source.line}:${e.source.column}`]);
     expect([...desired.keys()]).toEqual(['Team', 'Members']);
@@ -39,18 +40,18 @@ describe('a valid directory', () => {
   });
 
   test('a default applies when the variable is unset, the variable wins when set', async () => {
-    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env });
-    expect((await load({ DOCOPS_TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
-    expect((await load({ DOCOPS_TEST_ORG: 'o', DOCOPS_TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
+    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env, allowEnv: ['TEST_*'] });
+    expect((await load({ TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
+    expect((await load({ TEST_ORG: 'o', TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
   });
 
   test('the environment defaults to process.env', async () => {
-    process.env.DOCOPS_TEST_ORG = 'from-process-env';
+    process.env.TEST_ORG = 'from-process-env';
     try {
-      const { desired } = await loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()]);
+      const { desired } = await loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { allowEnv: ['TEST_*'] });
       expect(desired.get('Team')![0]!.org).toBe('from-process-env');
     } finally {
-      delete process.env.DOCOPS_TEST_ORG;
+      delete process.env.TEST_ORG;
     }
   });
 });

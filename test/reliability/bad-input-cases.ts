@@ -6,7 +6,11 @@
 export interface BadCase {
   path: string;
   expected: string;
+  /** Extra command-line flags for `validate` and `plan` (e.g. --allow-env). */
+  args?: string[];
 }
+
+const HOW_TO_ALLOW = (name: string): string => `allow it with --allow-env ${name} (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)`;
 
 const ROLES = 'admin, create, review, edit, comment, read, null';
 const KINDS = 'Collection, Members, Organization, Site, Space, Team, Translation';
@@ -113,9 +117,11 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'space-edit-mode-bad.yaml', expected: 'space-edit-mode-bad.yaml:7:13: spec.editMode: must be one of live, locked (got "readonly")' },
   { path: 'collection-nested-in-itself.yaml', expected: 'collection-nested-in-itself.yaml:7:11: collection "Product" is nested in itself (through parent "Internal")' },
   { path: 'collection-description-too-long.yaml', expected: 'collection-description-too-long.yaml:7:16: spec.description: must be at most 100 characters (got 101)' },
-  // Environment variables (none of these is set in the tests' environment)
-  { path: 'env-unset.yaml', expected: 'env-unset.yaml:6:10: environment variable "DOCOPS_BAD_TEAM_TITLE" is not set' },
-  { path: 'env-unset-organization.yaml', expected: 'env-unset-organization.yaml:4:17: environment variable "DOCOPS_BAD_ORG" is not set' },
+  // Environment variables: only allowed ones are read (none of these is set in the tests' environment)
+  { path: 'env-unset-allowed.yaml', expected: 'env-unset-allowed.yaml:6:10: environment variable "TEAM_TITLE" is not set', args: ['--allow-env', 'TEAM_TITLE'] },
+  { path: 'env-not-allowed-organization.yaml', expected: `env-not-allowed-organization.yaml:4:17: environment variable "ORG_ID" is not allowed in manifests: ${HOW_TO_ALLOW('ORG_ID')}` },
+  { path: 'env-not-allowed-with-default.yaml', expected: `env-not-allowed-with-default.yaml:6:10: environment variable "HOME" is not allowed in manifests: ${HOW_TO_ALLOW('HOME')}` },
+  { path: 'env-docops-own.yaml', expected: 'env-docops-own.yaml:6:10: environment variable "DOCOPS_TOKEN" is docops\'s own: DOCOPS_* variables are never interpolated into manifests', args: ['--allow-env', 'DOCOPS_*'] },
   { path: 'env-unterminated.yaml', expected: 'env-unterminated.yaml:6:10: unterminated variable reference "${DOCOPS_TEAM" (write $${ for a literal ${)' },
   { path: 'env-invalid-name.yaml', expected: 'env-invalid-name.yaml:6:10: invalid variable reference "${1TEAM}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)' },
 ];
@@ -140,6 +146,7 @@ export const CONFIG_CASES: BadCase[] = [
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:3:9: prune.Team: must be boolean (got string "yes")' },
   { path: 'prune-organization.yaml', expected: 'prune-organization.yaml:4:3: prune: invalid field name "Organization": must be one of Members, Team, Translation, Collection, Space, Site (got "Organization")' },
   { path: 'prune-unknown-kind.yaml', expected: 'prune-unknown-kind.yaml:3:3: prune: invalid field name "Teams": must be one of Members, Team, Translation, Collection, Space, Site (got "Teams")' },
+  { path: 'allow-env-bad-entry.yaml', expected: 'allow-env-bad-entry.yaml:2:20: allowEnv[1]: must match the pattern ^[A-Za-z_][A-Za-z0-9_]*\\*?$ (got "TEAM-*")' },
   { path: 'invite-string.yaml', expected: 'invite-string.yaml:2:9: invite: must be boolean (got string "true")' },
   { path: 'log-level-bad.yaml', expected: 'log-level-bad.yaml:2:11: logLevel: must be one of trace, debug, info, warn, error, fatal, silent (got "verbose")' },
   { path: 'safety-misspelt.yaml', expected: 'safety-misspelt.yaml:3:3: safety: unknown field "delets"' },

@@ -27,3 +27,46 @@ describe('the daemon with no manifest', () => {
     expect(JSON.parse(ready.text)).toMatchObject({ ready: false, manifests: { ok: false } });
   });
 });
+
+describe('the daemon reads only the variables its config allows', () => {
+  const TEAM = (title: string) => `apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: "${title}"\n`;
+
+  it('allowEnv lets a manifest read TEAM_*; without it the run is invalid and nothing is sent', async () => {
+    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') }, config: { allowEnv: ['TEAM_*'] }, deps: { env: { TEAM_SUFFIX: 'blue' } } });
+    expect(t.daemon.runs[0]!.result).toBe('success');
+    await t.stop();
+    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${TEAM_SUFFIX}') }, deps: { env: { TEAM_SUFFIX: 'blue-secret-value' } } });
+    const run = t.daemon.runs[0]!;
+    expect(run.result).toBe('invalid_manifests');
+    expect(run.error).toContain('environment variable "TEAM_SUFFIX" is not allowed in manifests');
+    expect(JSON.stringify([run, t.logs])).not.toContain('blue-secret-value');
+    expect(t.sandbox.stats().total).toBe(0);
+  });
+
+  it('never the token, even when a variable holding it is allowed', async () => {
+    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${COPY}') }, config: { allowEnv: ['COPY', 'DOCOPS_*'] } });
+    const token = t.sandbox.token;
+    await t.stop();
+    t = await startTestDaemon({ files: { 'team.yaml': TEAM('Squad ${COPY}') }, config: { allowEnv: ['COPY'] }, deps: { env: { COPY: token } } });
+    const run = t.daemon.runs[0]!;
+    expect(run.result).toBe('invalid_manifests');
+    expect(run.error).toContain('environment variable "COPY" holds the API token');
+    expect(JSON.stringify([run, t.logs])).not.toContain(token);
+  });
+});
+
+describe('allowEnv in the daemon config', () => {
+  it('is read from the file, DOCOPS_ALLOW_ENV (comma-separated) overrides it, and a bad entry is refused', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadDaemonConfig } = await import('../../src/daemon/config.js');
+    const file = join(mkdtempSync(join(tmpdir(), 'docops-allow-')), 'docops.yaml');
+    writeFileSync(file, 'manifests: ./m\nallowEnv: [ORG_ID, TEAM_*]\n');
+    expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toEqual(['ORG_ID', 'TEAM_*']);
+    expect((await loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'SITE_*, X' } })).allowEnv).toEqual(['SITE_*', 'X']);
+    await expect(loadDaemonConfig(file, { env: { DOCOPS_ALLOW_ENV: 'A,B-C' } })).rejects.toThrow(/DOCOPS_ALLOW_ENV=A,B-C: allowEnv\[1\]: must match the pattern/);
+    writeFileSync(file, 'manifests: ./m\n');
+    expect((await loadDaemonConfig(file, { env: {} })).allowEnv).toBeUndefined();
+  });
+});

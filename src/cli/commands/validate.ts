@@ -1,6 +1,6 @@
 /** `docops validate`: load and check the manifests offline (no token, no network). */
 import type { CommandSpec } from '../command.js';
-import { MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
 
 export const validateCommand: CommandSpec = {
   name: 'validate',
@@ -9,8 +9,8 @@ export const validateCommand: CommandSpec = {
   description:
     'Loads every manifest under DIR and validates it against the kind schemas and cross-document rules, without\n' +
     'calling the API (safe for pull requests from forks). Prints every problem as file:line:column: message.',
-  flags: { manifests: MANIFESTS_FLAG },
-  examples: ['docops validate -m manifests', 'docops validate -m config.example/manifests --log-level warn'],
+  flags: { manifests: MANIFESTS_FLAG, 'allow-env': ALLOW_ENV_FLAG },
+  examples: ['docops validate -m manifests', 'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*', 'docops validate -m config.example/manifests --log-level warn'],
   async run(ctx) {
     const { documents, desired } = await loadDesired(ctx);
     let objects = 0;

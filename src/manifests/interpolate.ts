@@ -8,7 +8,7 @@
  * docops's own DOCOPS_* variables and never a value holding the API token. Refusals are errors that say how to
  * allow the variable and never show its value.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, parse, type Document, type Node, type Scalar } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Scalar } from 'yaml';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -165,12 +165,18 @@ function reference(body: string, vars: VarSource, problems: Problem[]): string {
  */
 export function resolvePlain(text: string): unknown {
   if (text.trim() === '') return text;
+  // logLevel 'error': the library never prints; text it would warn or fail about stays text.
+  const doc = parseDocument(text, { schema: 'core', logLevel: 'error' });
+  if (doc.errors.length > 0 || doc.warnings.length > 0) return text;
+  let v: unknown;
   try {
-    const v: unknown = parse(text, { schema: 'core' });
-    return typeof v === 'number' || typeof v === 'boolean' || v === null ? v : text;
+    v = doc.toJS();
   } catch {
     return text;
   }
+  // Only what JSON holds exactly: `.nan`, `.inf` and integers past 2^53 stay text.
+  if (typeof v === 'number') return Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v)) ? v : text;
+  return typeof v === 'boolean' || v === null ? v : text;
 }
 
 /** Interpolate every string scalar value of a document in place; returns one error per bad reference. */

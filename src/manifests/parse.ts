@@ -7,6 +7,7 @@ import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { allowedVariables, interpolateDocument, type VarSource } from './interpolate.js';
 import { fastParseYaml } from './fast-parse.js';
+import { unsupportedNodes } from './yaml-values.js';
 import { createLocator, type Locator } from './locate.js';
 
 export interface ParsedYamlDoc extends Locator {
@@ -76,7 +77,9 @@ const NOTHING = allowedVariables({}, []);
 /** The `yaml` package path: handles every input, and owns all YAML error messages. */
 function parseWithYaml(file: string, text: string, vars: VarSource, maxAliasCount: number): ParseResult {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  // logLevel 'error': the library must never print (process.emitWarning); what it would warn about is
+  // reported as an issue here (doc.warnings, unsupportedNodes).
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' });
   const documents: ParsedYamlDoc[] = [];
   const issues: ValidationIssue[] = [];
   const at = (offset: number, message: string): ValidationIssue => {
@@ -101,6 +104,15 @@ function parseWithYaml(file: string, text: string, vars: VarSource, maxAliasCoun
     }
     const c = doc.contents;
     if (c === null || (isScalar(c) && c.value === null && c.source === '')) return; // e.g. a trailing `---`
+    let unsupported: ReturnType<typeof unsupportedNodes>;
+    try {
+      unsupported = unsupportedNodes(doc);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      unsupported = [{ offset: c?.range?.[0] ?? 0, message: TOO_DEEP }];
+    }
+    for (const p of unsupported) issues.push(at(p.offset, p.message));
+    if (unsupported.length > 0) return;
     const locator = createLocator(file, doc, lineCounter);
     const problems = interpolateDocument(doc, vars);
     for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));

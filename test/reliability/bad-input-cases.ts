@@ -25,6 +25,15 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'yaml-unclosed-flow.yaml', expected: 'yaml-unclosed-flow.yaml:7:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]' },
   { path: 'yaml-unknown-tag.yaml', expected: 'yaml-unknown-tag.yaml:6:10: YAML warning (treated as an error): Unresolved tag: !secret' },
   { path: 'yaml-undefined-alias.yaml', expected: 'yaml-undefined-alias.yaml:6:10: unknown alias *teamTitle (the anchor &teamTitle must come before it)' },
+  // YAML that is valid but not JSON data: docops's own message at the node, nothing printed by the library
+  { path: 'yaml-complex-key.yaml', expected: 'yaml-complex-key.yaml:7:5: a mapping key must be a plain value, not a list or mapping' },
+  { path: 'yaml-binary.yaml', expected: 'yaml-binary.yaml:6:19: tag !!binary is not supported' },
+  { path: 'yaml-timestamp.yaml', expected: 'yaml-timestamp.yaml:6:22: tag !!timestamp is not supported' },
+  { path: 'yaml-set.yaml', expected: 'yaml-set.yaml:7:18: tag !!set is not supported' },
+  { path: 'yaml-nan.yaml', expected: 'yaml-nan.yaml:6:10: NaN is not a number JSON can hold' },
+  { path: 'yaml-huge-int.yaml', expected: 'yaml-huge-int.yaml:7:7: integer too large to be exact (over 2^53): quote it if it is text' },
+  { path: 'yaml-merge-list.yaml', expected: 'yaml-merge-list.yaml:7:7: a merge (<<) takes a mapping, or a list of mappings' },
+  { path: 'yaml-cyclic-alias.yaml', expected: 'yaml-cyclic-alias.yaml:8:7: alias *m is inside the node it names (a cycle)' },
   { path: 'empty.yaml', expected: 'empty.yaml:1:1: file is empty' },
   { path: 'whitespace-only.yaml', expected: 'whitespace-only.yaml:1:1: file is empty' },
   { path: 'comments-only.yaml', expected: 'comments-only.yaml:1:1: file contains no YAML documents (only comments or empty documents)' },
@@ -122,6 +131,7 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'env-not-allowed-organization.yaml', expected: `env-not-allowed-organization.yaml:4:17: environment variable "ORG_ID" is not allowed in manifests: ${HOW_TO_ALLOW('ORG_ID')}` },
   { path: 'env-not-allowed-with-default.yaml', expected: `env-not-allowed-with-default.yaml:6:10: environment variable "HOME" is not allowed in manifests: ${HOW_TO_ALLOW('HOME')}` },
   { path: 'env-docops-own.yaml', expected: 'env-docops-own.yaml:6:10: environment variable "DOCOPS_TOKEN" is docops\'s own: DOCOPS_* variables are never interpolated into manifests', args: ['--allow-env', 'DOCOPS_*'] },
+  { path: 'env-nested-default-unset.yaml', expected: 'env-nested-default-unset.yaml:6:10: environment variable "TEAM_NAME" is not set', args: ['--allow-env', 'TEAM_*'] },
   { path: 'env-unterminated.yaml', expected: 'env-unterminated.yaml:6:10: unterminated variable reference "${DOCOPS_TEAM" (write $${ for a literal ${)' },
   { path: 'env-invalid-name.yaml', expected: 'env-invalid-name.yaml:6:10: invalid variable reference "${1TEAM}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)' },
 ];

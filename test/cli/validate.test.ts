@@ -59,6 +59,10 @@ describe('docops validate', () => {
     const direct = await runCli(['validate', '-m', join(dir, 'deploy', 'docops.yaml'), '--log-level', 'silent']);
     expect(direct.code).toBe(1);
     expect(direct.stderr).toContain('this is a docops daemon config, not a manifest');
+    // Without `manifests:` (DOCOPS_MANIFESTS names it), a document of only daemon config fields is still recognised.
+    await writeFile(join(dir, 'deploy', 'docops.yaml'), 'mode: plan\nschedule: "*/5 * * * *"\n');
+    const unnamed = await runCli(['validate', '-m', join(dir, 'deploy', 'docops.yaml'), '--log-level', 'silent']);
+    expect(unnamed.stderr).toContain(`${join(dir, 'deploy', 'docops.yaml')}:1:1: this is a docops daemon config, not a manifest: point -m at the manifests directory`);
   });
 
   it('--prune of a kind docops never deletes is a usage error before any request', async () => {

@@ -44,7 +44,7 @@ export function unsupportedNodes(doc: Document): NodeProblem[] {
   visit(doc, {
     Alias(_key, alias, path) {
       const target = alias.resolve(doc);
-      if (target !== undefined && path.includes(target as never)) add(alias, `alias *${alias.source} is inside the node it names (a cycle)`);
+      if (target !== undefined && path.includes(target)) add(alias, `alias *${alias.source} is inside the node it names (a cycle)`);
     },
     Pair(_key, pair) {
       const key = resolved(pair.key);

@@ -60,9 +60,9 @@ export function manifestDir(ctx: CommandContext): string {
 export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
+  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
-  return { kinds, documents, desired };
+  return { kinds, documents, desired, warnings };
 }
 
 function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]): Record<string, boolean> {

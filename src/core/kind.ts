@@ -110,9 +110,10 @@ export interface KindDefinition {
   toDesired(doc: ManifestDocument, report: Report): DesiredEntry[];
   /**
    * Checks across all documents (references to other kinds; duplicates are checked by the loader). `index`
-   * finds any kind's entries of an org by identity key without building another set.
+   * finds any kind's entries of an org by identity key without building another set. `warn` takes what is
+   * not an error offline but must hold live (e.g. a reference naming no manifest must name a live object).
    */
-  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup): void;
+  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState>;
   /** Pure: desired + live → steps. Must not do I/O. */

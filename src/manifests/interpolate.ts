@@ -8,6 +8,7 @@
  * docops's own DOCOPS_* variables and never a value holding the API token. Refusals are errors that say how to
  * allow the variable and never show its value.
  */
+import { registeredSecrets } from '../secrets.js';
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Scalar } from 'yaml';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -50,7 +51,8 @@ export const HOW_TO_ALLOW = 'allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV
 export function allowedVariables(env: Env, allow: readonly string[], secrets: readonly string[] = []): VarSource {
   const exact = new Set(allow.filter((a) => !a.endsWith('*')));
   const prefixes = allow.filter((a) => a.endsWith('*')).map((a) => a.slice(0, -1));
-  const held = secrets.filter((s) => s !== '');
+  // Also every secret this process registered (the token, however it was read; the reconcile secret).
+  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
   return {
     read(name) {
       if (OWN.test(name)) return { refused: `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests` };

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
+import { desiredState } from '../core/desired.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import { daemonConfigIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
@@ -27,8 +28,10 @@ export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
 
 export interface LoadResult {
   documents: ManifestDocument[];
-  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). */
-  desired: Map<string, DesiredEntry[]>;
+  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). Carries the documents. */
+  desired: Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] };
+  /** What holds only if the live state agrees (e.g. a reference naming no manifest), sorted; never fails a load. */
+  warnings: ValidationIssue[];
 }
 
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
@@ -37,11 +40,11 @@ export async function loadManifests(dir: string, kinds: readonly KindDefinition[
   const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
   const parsed = await Promise.all(found.files.map((f) => readManifestFile(f, parseOpts)));
-  const { documents, desired, issues } = validateParsedFiles([{ documents: [], issues: found.issues }, ...parsed], kinds, kindsByName);
+  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: found.issues }, ...parsed], kinds, kindsByName);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
   if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
-  return { documents, desired };
+  return { documents, desired, warnings: sortIssues(warnings) };
 }
 
 function noManifestsMessage(dir: string): string {
@@ -65,8 +68,10 @@ export function validateParsedFiles(
 ): LoadResult & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
+  const warnings: ValidationIssue[] = [];
+  const warn: Report = (pos: SourcePos, message: string) => warnings.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const documents: ManifestDocument[] = [];
-  const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
+  const desired = desiredState(new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []])), documents);
   for (const file of files) {
     issues.push(...file.issues);
     for (const p of file.documents) {
@@ -80,8 +85,8 @@ export function validateParsedFiles(
   }
   const duplicates = findDuplicates(desired);
   issues.push(...duplicates.issues);
-  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index);
-  return { documents, desired, issues };
+  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index, warn);
+  return { documents, desired, issues, warnings };
 }
 
 function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinition> {

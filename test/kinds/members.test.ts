@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { membersKind } from '../../src/kinds/members.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
@@ -23,7 +24,7 @@ const desired = (members: M[], extra: Record<string, unknown> = {}) => desiredOf
 describe('Members', () => {
   it('plans nothing when the list matches', async () => {
     const { result } = await plan(membersKind, ORG, desired(seedList()), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('matches e-mails case-insensitively', async () => {
@@ -116,7 +117,7 @@ describe('Members', () => {
     expect(result.steps[1]!.requests[0]!.body).toEqual({ emails: [{ email: 'wes@acme.test', role: 'read' }], sso: true });
     expect(result.warnings).toEqual([]);
     // Later kinds learn that zoe exists only after the invite step.
-    expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe('<<ref:Members/org-demo/invite#create.users>>');
+    expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe(ref('Members/org-demo/invite#create', 'users'));
   });
 
   it('invites when the plan option asks for it even if the document does not', async () => {
@@ -164,7 +165,7 @@ describe('Members', () => {
     expect(doc!.spec.members[0]).toEqual({ email: 'ada@acme.test', role: 'admin' });
     expect(doc!.spec.members).toContainEqual({ email: 'carol@acme.test', role: 'create', sso: true });
     const again = membersKind.diff(fakeDiffContext({ prune: ['Members'] }), ORG, desired(doc!.spec.members), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it("looks a member's source position up only when it is read, once", () => {

@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import { translationKind } from '../../src/kinds/translation.js';
@@ -9,7 +10,7 @@ const desired = (...specs: Record<string, unknown>[]) => desiredOf(translationKi
 describe('Translation', () => {
   it('plans nothing when the title matches', async () => {
     const { result } = await plan(translationKind, ORG, desired({ title: 'French docs', languages: ['fr'] }), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('creates by POST {title}, capturing the id for later kinds', async () => {
@@ -31,7 +32,7 @@ describe('Translation', () => {
         source: { file: 'translation.yaml', line: 10, column: 1 },
       },
     ]);
-    expect(ctx.resolve('Translation', ORG, 'German docs')).toBe('<<ref:Translation/org-demo/German docs#create.id>>');
+    expect(ctx.resolve('Translation', ORG, 'German docs')).toBe(ref('Translation/org-demo/German docs#create'));
     expect(ctx.resolve('Translation', ORG, 'French docs')).toBe('tr-fr');
   });
 
@@ -86,6 +87,6 @@ describe('Translation', () => {
     const docs = translationKind.export!(ORG, live) as { spec: Record<string, unknown> }[];
     expect(docs.map((d) => d.spec)).toEqual([{ title: 'French docs', id: 'tr-fr', languages: ['fr'] }]);
     const again = translationKind.diff(fakeDiffContext({ prune: ['Translation'] }), ORG, desired(...docs.map((d) => d.spec)), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 });

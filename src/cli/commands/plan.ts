@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { BlockedError, EXIT } from '../../core/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
+import { redactText } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
@@ -55,7 +56,9 @@ export const planCommand: CommandSpec = {
         cost,
         options: { prune: ctx.global.prune, invite: ctx.global.invite },
       });
-      await writeFile(out, renderSavedPlan(saved), 'utf8');
+      // A registered secret in the plan (a manifest value that is the token) never reaches the file; such a file
+      // then fails its checksum at apply --plan instead of applying a redacted value.
+      await writeFile(out, redactText(renderSavedPlan(saved)), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
     // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").

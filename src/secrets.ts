@@ -38,6 +38,11 @@ export function registerSecret(value: string | undefined | null): void {
   forms = [...next].sort((a, b) => b.length - a.length);
 }
 
+/** The registered values themselves, for checks that must refuse them (manifest interpolation); never print them. */
+export function registeredSecrets(): readonly string[] {
+  return [...values];
+}
+
 /** How many secret values are registered (for tests and diagnostics; never the values). */
 export function registeredSecretCount(): number {
   return values.size;

@@ -96,6 +96,12 @@ export interface KindDefinition {
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
   depth: number;
   /**
+   * Whether docops ever deletes objects of this kind (default true). A kind whose objects are never created or
+   * deleted (an Organization) sets false: `prune: true` on its documents, `--prune KIND` and a daemon config's
+   * `prune: {KIND: true}` would mean nothing, so they are validation or usage errors instead of being ignored.
+   */
+  prunable?: boolean;
+  /**
    * Manifest kinds this kind's diff reads ids or live state of: they are diffed first, whatever their depth,
    * so `resolve` sees the ids (or refs) they register.
    */

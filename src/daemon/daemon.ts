@@ -246,7 +246,13 @@ export class Daemon extends EventEmitter {
         signal: this.abort.signal,
         logger: this.logger,
         metrics: this.metrics,
-        loadManifests: this.deps.loadManifests ?? loadManifests,
+        // Manifests read only the variables the config allows, and never the token or the reconcile secret.
+        loadManifests: (dir, kinds, o) =>
+          (this.deps.loadManifests ?? loadManifests)(dir, kinds, {
+            ...o,
+            allowEnv: c.allowEnv ?? [],
+            secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+          }),
       },
       ++this.runId,
       reasons,

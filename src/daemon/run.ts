@@ -17,7 +17,11 @@ import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
-export type LoadManifests = (dir: string, kinds: readonly KindDefinition[], options: { env: Env }) => Promise<{ documents: unknown[]; desired: DesiredState }>;
+export type LoadManifests = (
+  dir: string,
+  kinds: readonly KindDefinition[],
+  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[] },
+) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {
   manifestsDir: string;

@@ -169,6 +169,7 @@ export const organizationKind: KindDefinition = {
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
   schema: loadSchema('organization'),
   depth: DEPTH,
+  prunable: false,
   // defaultContent may name a Site manifest by title: diff after Site so its id (or create ref) is registered.
   needs: ['Site'],
   toDesired,

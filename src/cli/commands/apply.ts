@@ -10,7 +10,7 @@ import { shouldColor } from '../../render/ansi.js';
 import { renderApplyReport, renderJson } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
-import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
@@ -39,6 +39,7 @@ export const applyCommand: CommandSpec = {
     'With --format json, stdout is one JSON document {"plan", "result"}.',
   flags: {
     manifests: MANIFESTS_FLAG,
+    'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
     ...SAFETY_FLAGS,

@@ -8,7 +8,7 @@ import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
-import { MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
@@ -25,6 +25,7 @@ export const planCommand: CommandSpec = {
     'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
   flags: {
     manifests: MANIFESTS_FLAG,
+    'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },

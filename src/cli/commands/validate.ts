@@ -1,7 +1,7 @@
 /** `docops validate`: load and check the manifests offline (no token, no network). */
 import { formatIssue } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
-import { MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
 
 export const validateCommand: CommandSpec = {
   name: 'validate',
@@ -13,8 +13,8 @@ export const validateCommand: CommandSpec = {
     'A reference that names no manifest (a space, a parent collection, a site) is printed on stderr as\n' +
     '"warning: file:line:column: message": it must name a live object, which only plan can check. Warnings\n' +
     'do not fail validation.',
-  flags: { manifests: MANIFESTS_FLAG },
-  examples: ['docops validate -m manifests', 'docops validate -m config.example/manifests --log-level warn'],
+  flags: { manifests: MANIFESTS_FLAG, 'allow-env': ALLOW_ENV_FLAG },
+  examples: ['docops validate -m manifests', 'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*', 'docops validate -m config.example/manifests --log-level warn'],
   async run(ctx) {
     const { documents, desired, warnings } = await loadDesired(ctx);
     for (const w of warnings) ctx.io.stderr.write(`warning: ${formatIssue(w)}\n`);

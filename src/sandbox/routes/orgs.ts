@@ -42,7 +42,8 @@ export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unk
 const patchOrg = object({
   title: string({ min: 2, max: 255, pattern: /\S.*\S/ }),
   emailDomains: array(string()),
-  hostname: string({ min: 3, max: 32 }),
+  // management-api.md: the hostname is the organization's subdomain (Subdomain: 3..32, this pattern).
+  hostname: string({ min: 3, max: 32, pattern: /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/ }),
   defaultRole: nullable(oneOf(MEMBER_ROLES)),
   defaultContent: nullable(object({ type: literal('site'), site: string({ min: 1 }) }, ['type', 'site'])),
   logo: nullable(string({ max: 2048, format: 'uri' })),

@@ -50,7 +50,7 @@ export function filesYaml(header: string, docs: readonly object[]): string {
  * names members that only the user's own Members documents list).
  */
 export function desiredFromFiles(files: readonly UndoFile[], kinds: readonly KindDefinition[], header = ''): DesiredState {
-  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), { env: {} }));
+  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), {}));
   const local = kinds.map(({ crossValidate: _cross, ...k }): KindDefinition => k);
   const { desired, issues } = validateParsedFiles(parsed, local);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));

@@ -6,7 +6,7 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError } from '../core/errors.js';
+import { ApiError, DocopsError } from '../core/errors.js';
 import type { HttpMethod } from '../core/plan.js';
 import { paginatePages } from './paginate.js';
 import { createPriorityGate } from './priority-gate.js';
@@ -122,6 +122,11 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean): Promise<ApiResponse<T>> {
     if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
     const route = routeOf(path);
+    // The last line of defence for ids in paths (kinds encode and check each one): a request never leaves the
+    // resource it was planned for through an empty, `.` or `..` segment, encoded or not.
+    if (route.split('/').some((segment, i) => i > 0 && (segment === '' || /^(\.|%2e){1,2}$/i.test(segment)))) {
+      throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
+    }
     const query = queryString(options.query);
     const target = basePath + path + (path.includes('?') && query !== '' ? `&${query.slice(1)}` : query);
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);

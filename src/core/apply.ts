@@ -6,7 +6,7 @@
 import type { ApiClient } from '../api/types.js';
 import { ApiError } from './errors.js';
 import { groups } from './order.js';
-import { resolveRefs, type Plan, type Step } from './plan.js';
+import { resolveRequest, type Plan, type Step } from './plan.js';
 
 export type ApplyEvent =
   | { type: 'start'; step: Step }
@@ -56,8 +56,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
           if (v === undefined) throw new Error(`reference ${stepId}.${output} has no value`);
           return v;
         };
-        const path = resolveRefs(req.path, lookup);
-        const body = req.body === undefined ? undefined : resolveRefs(req.body, lookup);
+        const { path, body } = resolveRequest(req, lookup);
         // A request that keeps an id from its response creates an object. PUT /orgs/{id}/teams creates too, and
         // re-sending a create the server may already have processed would make a duplicate: retry it like a POST.
         const creates = req.capture !== undefined && Object.keys(req.capture).length > 0;

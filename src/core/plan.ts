@@ -2,9 +2,11 @@
  * The plan is plain data: an ordered list of steps, each carrying the HTTP requests apply will send.
  * Rendering (text/markdown/json) and applying only read it, so a saved plan can be applied exactly.
  *
- * Ids that only exist after an earlier step ran are written as reference strings
- * `<<ref:STEP_ID.OUTPUT>>` (see `ref()`), anywhere in a request path or body; apply substitutes them.
+ * Ids that only exist after an earlier step ran are refs (src/core/refs.ts): a request shows them as
+ * `<<ref:STEP_ID.OUTPUT>>` placeholders, and `RequestSpec.refs` records where each one sits. Apply substitutes
+ * exactly there, so text a user wrote is never taken for a ref, however it reads.
  */
+export { isRef, placeholder, ref, refsIn, resolveRequest, sealStep, type RefTarget } from './refs.js';
 
 export type Action = 'create' | 'update' | 'delete';
 
@@ -17,13 +19,28 @@ export type Phase = (typeof PHASES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * Where a ref sits in a request: a whole path segment starting at character `offset` of the path, or a whole
+ * body value at the JSON pointer `pointer` ('' = the body itself). The text there is the ref's placeholder.
+ */
+export interface RefSlot {
+  at: 'path' | 'body';
+  offset?: number;
+  pointer?: string;
+  /** The step whose output fills the slot, and which output. */
+  step: string;
+  output: string;
+}
+
 export interface RequestSpec {
   method: HttpMethod;
-  /** Path below the API base, starting with `/`, e.g. `/orgs/o1/teams`. May contain refs. */
+  /** Path below the API base, starting with `/`, e.g. `/orgs/o1/teams`. Refs show as placeholders. */
   path: string;
   body?: unknown;
   /** Values to keep from the response body for later steps: output name → dotted path in the body (e.g. `id`). */
   capture?: Record<string, string>;
+  /** The refs of this request and where they sit; nothing else in path or body is ever substituted. */
+  refs?: RefSlot[];
 }
 
 export interface Step {
@@ -110,41 +127,6 @@ export interface Plan {
 
 export function emptyPlan(): Plan {
   return { formatVersion: 1, steps: [], unmanaged: [], warnings: [], blocked: [] };
-}
-
-const REF_RE = /<<ref:([^>.]+(?:\.[^>.]+)*?)\.([A-Za-z0-9_]+)>>/g;
-
-/** A reference to output `output` of step `stepId`, resolved when the plan is applied. */
-export function ref(stepId: string, output = 'id'): string {
-  return `<<ref:${stepId}.${output}>>`;
-}
-
-export function isRef(value: unknown): value is string {
-  return typeof value === 'string' && value.includes('<<ref:');
-}
-
-/** Every (stepId, output) referenced anywhere in a value. */
-export function refsIn(value: unknown): { stepId: string; output: string }[] {
-  const out: { stepId: string; output: string }[] = [];
-  const visit = (v: unknown): void => {
-    if (typeof v === 'string') {
-      for (const m of v.matchAll(REF_RE)) out.push({ stepId: m[1]!, output: m[2]! });
-    } else if (Array.isArray(v)) v.forEach(visit);
-    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
-  };
-  visit(value);
-  return out;
-}
-
-/** Replace every ref in a value using `lookup`; throws when an output is unknown. */
-export function resolveRefs<T>(value: T, lookup: (stepId: string, output: string) => string): T {
-  const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(REF_RE, (_m, s: string, o: string) => lookup(s, o));
-    if (Array.isArray(v)) return v.map(visit);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
-    return v;
-  };
-  return visit(value) as T;
 }
 
 /** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */

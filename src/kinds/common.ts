@@ -4,7 +4,8 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, type CascadeObject, type Step } from '../core/plan.js';
+import { isRef, sealStep, type CascadeObject, type Step } from '../core/plan.js';
+import { pathSegment } from '../core/refs.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
 export const API_VERSION = 'docops/v1';
@@ -19,9 +20,9 @@ export function stepId(kind: string, org: string, key: string, suffix: string): 
   return `${safe(kind)}/${safe(org)}/${safe(key)}#${suffix}`;
 }
 
-/** One path segment: ids are URL-encoded, refs are left as they are (apply substitutes them). */
+/** One path segment: ids are checked and URL-encoded (pathSegment), refs are left for sealing and apply. */
 export function seg(idOrRef: string): string {
-  return isRef(idOrRef) ? idOrRef : encodeURIComponent(idOrRef);
+  return isRef(idOrRef) ? idOrRef : pathSegment(idOrRef);
 }
 
 export function orgPath(org: string): string {
@@ -107,7 +108,7 @@ export function makeStep(s: StepInput): Step {
   };
   if (s.entry) step.source = plainSource(s.entry.source);
   if (s.note !== undefined) step.note = s.note;
-  return step;
+  return sealStep(step);
 }
 
 /**

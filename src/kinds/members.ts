@@ -12,6 +12,7 @@ import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
 import { memberGuards } from './members-guard.js';
+import { membersUndo, snapshotMember } from './members-snapshot.js';
 import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from './team-cascades.js';
 import { loadSchema } from './schema.js';
 
@@ -243,9 +244,8 @@ export const membersKind: KindDefinition = {
   identity: 'e-mail address, case-insensitive',
   schema: loadSchema('members'),
   guard: memberGuards,
-  undoCaveat:
-    'members can only be re-invited by e-mail: apply with --invite (or set spec.invite: true); the person must accept again, ' +
-    'and their team memberships and content permissions are not restored',
+  snapshot: snapshotMember,
+  undo: membersUndo,
   depth: DEPTH,
   toDesired,
   fetch,

@@ -16,7 +16,7 @@ import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SI
 import { diffOrder } from './site-order-diff.js';
 import { push, type SiteScope } from './site-scope.js';
 import { diffSections } from './site-sections-diff.js';
-import { spaceResolver } from './site-space-ref.js';
+import { blockUnresolvedSpaces, spaceResolver } from './site-space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
@@ -31,6 +31,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   for (const entry of desired) {
     const spec = entry.spec as unknown as SiteSpec;
     const current = matched.get(entry);
+    // A space reference that names nothing blocks the whole site, before it registers or plans anything.
+    if (blockUnresolvedSpaces(result, entry, space)) continue;
     const scope: SiteScope = {
       ctx,
       org,

@@ -4,14 +4,17 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { SPACE_DEPTH, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
+import { unresolvedParentMessage } from './collection-parents.js';
+import { COLLECTION_KIND, SPACE_DEPTH, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { SOFT_DELETE } from './collection-prune.js';
-import { changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
+import { snapshotSpace, spaceUndo } from './space-snapshot.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './space-purge.js';
 
 export const SPACE_KIND = 'Space';
@@ -42,6 +45,16 @@ const onePath = (id: string): string => `/spaces/${seg(id)}`;
 function toDesired(doc: ManifestDocument): DesiredEntry[] {
   const spec = pick(doc.spec, ['title', 'id', 'emoji', 'editMode', 'defaultLevel', 'parent']) as unknown as SpaceSpec;
   return [titledEntry(SPACE_KIND, doc, spec)];
+}
+
+/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+  if (!warn) return;
+  const known = namesManifest(all, COLLECTION_KIND, index);
+  for (const e of entries) {
+    const parent = (e.spec as unknown as SpaceSpec).parent;
+    if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
+  }
 }
 
 export function spaceObject(org: string, s: unknown): LiveObject | undefined {
@@ -81,7 +94,11 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     let parent: string | null | undefined = spec.parent;
     if (typeof spec.parent === 'string') {
       parent = resolveCollection(ctx, org, spec.parent, collectionIds);
-      if (parent === undefined) result.warnings.push({ kind: SPACE_KIND, org, key: entry.key, message: `parent collection "${spec.parent}" not found; parent not managed` });
+      if (parent === undefined) {
+        // Nothing of the space is planned or registered: a Site naming it (if it is new) is blocked in turn.
+        blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), unresolvedParentMessage(spec.parent));
+        continue;
+      }
     }
     const base = { kind: SPACE_KIND, org, key: entry.key, entry };
     if (!current) {
@@ -172,7 +189,10 @@ export const spaceKind: KindDefinition = {
   schema: loadSchema('space'),
   depth: SPACE_DEPTH,
   toDesired,
+  crossValidate,
   fetch,
   diff,
   export: exportDocs,
+  snapshot: snapshotSpace,
+  undo: spaceUndo,
 };

@@ -1,5 +1,6 @@
 /** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
-import { orgPath } from './common.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { isRecord, orgPath } from './common.js';
 import type { PrunedTeam } from './team-cascades.js';
 
 export const TEAM_KIND = 'Team';
@@ -40,3 +41,9 @@ export interface TeamAux {
 }
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;
+
+/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
+export function memberIndex(doc: ManifestDocument, email: string): number {
+  const raw = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
+  return raw.findIndex((m: unknown) => isRecord(m) && typeof m['email'] === 'string' && m['email'].toLowerCase() === email);
+}

@@ -9,6 +9,7 @@ import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { loadSchema } from './schema.js';
+import { translationUndo } from './translation-undo.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -137,4 +138,5 @@ export const translationKind: KindDefinition = {
   fetch,
   diff,
   export: exportDocs,
+  undo: translationUndo,
 };

@@ -10,7 +10,8 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs'] as const;
+const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
 const WARNING_KEYS = ['kind', 'org', 'key', 'message'] as const;
@@ -47,7 +48,7 @@ function stablePlan(plan: Plan): object {
 
 function stableStep(step: Step): object {
   return ordered(step, STEP_KEYS, (k, v) => {
-    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS));
+    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))));
     if (k === 'source') return ordered(v as object, SOURCE_KEYS);
     if (k === 'cascades') return (v as CascadeObject[]).map((c) => ordered(c, CASCADE_KEYS));
     return sortedKeys(v);
@@ -99,6 +100,17 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (typeof r.path !== 'string' || !r.path.startsWith('/')) s.fail(`${at}.path`, 'expected a string starting with /');
   if (r.capture !== undefined && s.object(r.capture, `${at}.capture`, Object.keys(r.capture as object))) {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
+  }
+  if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
+    r.refs.forEach((slot, i) => {
+      const where = `${at}.refs[${i}]`;
+      if (!s.object(slot, where, SLOT_KEYS)) return;
+      s.oneOf(slot.at, `${where}.at`, ['path', 'body']);
+      s.string(slot.step, `${where}.step`);
+      s.string(slot.output, `${where}.output`);
+      if (slot.at === 'path') s.int(slot.offset, `${where}.offset`, 1);
+      else s.string(slot.pointer, `${where}.pointer`);
+    });
   }
 }
 

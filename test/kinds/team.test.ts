@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
@@ -101,13 +102,14 @@ describe('Team diff', () => {
             method: 'PUT',
             path: '/orgs/org-demo/teams/<<ref:Team/org-demo/Security#create.id>>/members',
             body: { memberships: { 'u-grace': { role: 'owner' } } },
+            refs: [{ at: 'path', offset: 21, step: 'Team/org-demo/Security#create', output: 'id' }],
           },
         ],
         source: { file: 'teams.yaml', line: 10, column: 1 },
         note: 'owners and members invited in this plan',
       },
     ]);
-    expect(ctx.resolve('Team', ORG, 'Security')).toBe('<<ref:Team/org-demo/Security#create.id>>');
+    expect(ctx.resolve('Team', ORG, 'Security')).toBe(ref('Team/org-demo/Security#create'));
     expect(ctx.resolve('Team', ORG, 'Platform')).toBe('team-platform');
   });
 
@@ -146,12 +148,11 @@ describe('Team diff', () => {
     });
   });
 
-  it('skips e-mails that are not organization members, with a warning', async () => {
+  it('blocks a team listing an e-mail that is not an organization member (more in refs-team.test.ts)', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }), seedRoutes());
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toEqual([
-      { kind: 'Team', org: ORG, key: 'Support', message: 'nobody@acme.test is not an organization member; not added to the team' },
-    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support', 12]]);
   });
 
   it('renames by pinned id', async () => {

@@ -16,12 +16,11 @@ import { pruneCollections, type PruneSpace } from './collection-prune.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { collectionUndo, snapshotCollection } from './collection-snapshot.js';
+import { SPACE_DEPTH } from './depths.js';
 import { loadSchema } from './schema.js';
 import { spacesPath } from './site-model.js';
 import { readSpaceUsage, usageObjects, type SpaceUsage } from './space-purge.js';
 
-/** The Space kind's depth, here because space.ts imports this file (move-out steps of spaces run in its wave). */
-export const SPACE_DEPTH = 26;
 
 export const COLLECTION_KIND = 'Collection';
 export const COLLECTION_DEPTH = 24;

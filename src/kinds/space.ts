@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLooku
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { unresolvedParentMessage } from './collection-parents.js';
-import { COLLECTION_KIND, SPACE_DEPTH, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
 import { SOFT_DELETE } from './collection-prune.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
@@ -18,6 +18,8 @@ import { snapshotSpace, spaceUndo } from './space-snapshot.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './space-purge.js';
 
 export const SPACE_KIND = 'Space';
+import { SPACE_DEPTH } from './depths.js';
+
 export { SPACE_DEPTH };
 
 export interface SpaceSpec {

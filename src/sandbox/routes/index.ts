@@ -3,7 +3,6 @@ import { Router } from '../router.js';
 import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
-import { memberTeamRoutes } from './member-teams.js';
 import { memberRoutes } from './members.js';
 import { orgRoutes } from './orgs.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
@@ -20,7 +19,6 @@ import { translationRoutes } from './translations.js';
 export const ROUTE_MODULES: RouteModule[] = [
   orgRoutes,
   memberRoutes,
-  memberTeamRoutes,
   inviteRoutes,
   teamRoutes,
   teamMemberRoutes,

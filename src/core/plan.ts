@@ -105,6 +105,28 @@ export interface Step {
   source?: { file: string; line: number; column: number };
   /** Human note shown in renderings, e.g. "invite by e-mail". */
   note?: string;
+  /**
+   * Live objects this step deletes along with its own object (see CascadeObject), as fetched for this plan;
+   * absent when it takes none. The renderers list them under the step and the safety gate counts each one as a
+   * delete of its own kind. A kind never lets a step take an object a manifest describes.
+   */
+  cascades?: CascadeObject[];
+}
+
+/**
+ * One live object the server deletes because a step deletes another (a collection takes the spaces inside it,
+ * a site its sections, site spaces, groups and share links, a section its site spaces, a team its memberships,
+ * a member their team memberships). Plain data, known from the fetched live state; an object the plan deletes
+ * with a step of its own is not repeated here (the step that runs first deletes it).
+ */
+export interface CascadeObject {
+  kind: string;
+  org: string;
+  /** Its key as the kind's own steps and unmanaged entries name it. */
+  key: string;
+  id?: string;
+  /** How it goes when that is not a plain delete, e.g. "soft delete: restorable for 7 days". */
+  note?: string;
 }
 
 export interface UnmanagedObject {

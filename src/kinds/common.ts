@@ -4,7 +4,7 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, sealStep, type Step } from '../core/plan.js';
+import { isRef, sealStep, type CascadeObject, type Step } from '../core/plan.js';
 import { pathSegment } from '../core/refs.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
@@ -166,7 +166,12 @@ export interface UnmatchedLive<T extends { id: string }> {
   /** Path of the DELETE request. */
   path: (o: T) => string;
   before: (o: T) => Record<string, unknown>;
-  note?: string;
+  /** Shown with each delete step (a function: per object, undefined for none). */
+  note?: string | ((o: T) => string | undefined);
+  /** What deleting `o` takes with it (see Step.cascades); none when absent or empty. */
+  cascades?: (o: T) => CascadeObject[];
+  /** Steps that must succeed before `o` is deleted (e.g. moving a managed object out of it). */
+  dependsOn?: (o: T) => string[];
 }
 
 /**
@@ -180,21 +185,24 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
       result.unmanaged.push({ kind: u.kind, org: u.org, key, id: o.id });
       continue;
     }
-    result.steps.push(
-      makeStep({
-        id: stepId(u.kind, u.org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: u.kind,
-        org: u.org,
-        key,
-        wave: u.wave(o),
-        before: u.before(o),
-        after: null,
-        requests: [{ method: 'DELETE', path: u.path(o) }],
-        ...(u.note !== undefined ? { note: u.note } : {}),
-      }),
-    );
+    const note = typeof u.note === 'function' ? u.note(o) : u.note;
+    const step = makeStep({
+      id: stepId(u.kind, u.org, key, 'delete'),
+      action: 'delete',
+      phase: 'prune',
+      kind: u.kind,
+      org: u.org,
+      key,
+      wave: u.wave(o),
+      before: u.before(o),
+      after: null,
+      requests: [{ method: 'DELETE', path: u.path(o) }],
+      ...(note !== undefined ? { note } : {}),
+      ...(u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}),
+    });
+    const cascades = u.cascades?.(o) ?? [];
+    if (cascades.length > 0) step.cascades = cascades;
+    result.steps.push(step);
   }
 }
 

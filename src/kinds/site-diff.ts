@@ -9,6 +9,7 @@ import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
+import { sectionCascades, siteCascades } from './site-cascades.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
 import { diffGroups } from './site-groups-diff.js';
@@ -16,7 +17,7 @@ import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SI
 import { diffOrder } from './site-order-diff.js';
 import { push, type SiteScope } from './site-scope.js';
 import { diffSections } from './site-sections-diff.js';
-import { spaceResolver } from './site-space-ref.js';
+import { blockUnresolvedSpaces, spaceResolver } from './site-space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
@@ -31,6 +32,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   for (const entry of desired) {
     const spec = entry.spec as unknown as SiteSpec;
     const current = matched.get(entry);
+    // A space reference that names nothing blocks the whole site, before it registers or plans anything.
+    if (blockUnresolvedSpaces(result, entry, space)) continue;
     const scope: SiteScope = {
       ctx,
       org,
@@ -56,6 +59,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     diffAdaptiveSchema(scope);
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
+    sectionCascades(scope, nav);
   }
 
   unmatchedLive(result, {
@@ -68,6 +72,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     path: (o) => sitePath(org, o.id),
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
+    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
   });
   return result;
 }

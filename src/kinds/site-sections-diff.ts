@@ -74,12 +74,13 @@ export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
   const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set(), rootClaims: new Map() };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
-  // Each reference is resolved (and warned about) once, though sections and site spaces both ask.
+  // Each reference is resolved once, though sections and site spaces both ask. A site with a reference that
+  // resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
   const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
   const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
     if (!memo.has(s)) {
       const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-      if (!t) warn(scope, scope.title, `space "${s.space}" (${where(scope, s.at)}) is neither a Space manifest nor a live space; left out`);
+      if (!t) throw new Error(`internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`);
       memo.set(s, t);
     }
     return memo.get(s);
@@ -109,10 +110,8 @@ export function diffSections(scope: SiteScope): Nav {
       continue;
     }
     const posted = postedSpace(spaces, nav.rootClaims);
-    if (!posted) {
-      warn(scope, sectionKey(scope.title, d.path), `section "${d.path}" has no space that exists; not created`);
-      continue;
-    }
+    // Every space resolves (unresolved ones block the site) and a section lists at least one (schema).
+    if (!posted) throw new Error(`internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
     const { first, replaces } = posted;
     nav.rootClaims.delete(first.s);
     const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, replaces);

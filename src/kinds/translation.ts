@@ -10,6 +10,7 @@ import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titl
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
+import { translationUndo } from './translation-undo.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -138,4 +139,5 @@ export const translationKind: KindDefinition = {
   fetch,
   diff,
   export: exportDocs,
+  undo: translationUndo,
 };

@@ -5,10 +5,11 @@
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
-import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
 
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
-const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
 const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
 const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
@@ -51,6 +52,7 @@ function stableStep(step: Step): object {
   return ordered(step, STEP_KEYS, (k, v) => {
     if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))));
     if (k === 'source') return ordered(v as object, SOURCE_KEYS);
+    if (k === 'cascades') return (v as CascadeObject[]).map((c) => ordered(c, CASCADE_KEYS));
     return sortedKeys(v);
   });
 }
@@ -144,6 +146,15 @@ function checkStep(s: Shape, st: unknown, at: string): void {
   if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
+  if (st.cascades !== undefined && s.array(st.cascades, `${at}.cascades`)) {
+    st.cascades.forEach((c, i) => {
+      const where = `${at}.cascades[${i}]`;
+      if (!s.object(c, where, CASCADE_KEYS)) return;
+      for (const k of ['kind', 'org', 'key'] as const) s.string(c[k], `${where}.${k}`);
+      s.string(c.id, `${where}.id`, true);
+      s.string(c.note, `${where}.note`, true);
+    });
+  }
 }
 
 function checkSource(s: Shape, source: unknown, at: string): void {

@@ -2,7 +2,7 @@
  * Shared formatting of plan values for the human renderers: secret-looking fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
  * field-level changes are computed for updates.
  */
-import type { Step } from '../core/plan.js';
+import type { CascadeObject, Step } from '../core/plan.js';
 
 export const SENSITIVE = '(sensitive)';
 
@@ -92,19 +92,31 @@ export interface Totals {
   add: number;
   change: number;
   delete: number;
+  /** Objects the deletes take with them (Step.cascades), listed under their steps. */
+  cascaded: number;
 }
 
 export function totals(steps: readonly Step[]): Totals {
-  const t: Totals = { add: 0, change: 0, delete: 0 };
+  const t: Totals = { add: 0, change: 0, delete: 0, cascaded: 0 };
   for (const s of steps) {
     if (s.action === 'create') t.add++;
     else if (s.action === 'update') t.change++;
     else t.delete++;
+    t.cascaded += s.cascades?.length ?? 0;
   }
   return t;
 }
 
-export const summaryLine = (t: Totals): string => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete.`;
+export const summaryLine = (t: Totals): string =>
+  `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete${t.cascaded > 0 ? ` (taking ${t.cascaded} more object${t.cascaded === 1 ? '' : 's'} with them)` : ''}.`;
+
+/** One object a step takes with it: `Space org/Getting Started (soft delete: restorable for 7 days; id sp-1)`. */
+export function cascadeLabel(c: CascadeObject): string {
+  const extra = [c.note, c.id !== undefined ? `id ${c.id}` : undefined].filter(Boolean);
+  return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join('; ')})` : ''}`;
+}
+
+export const CASCADE_PREFIX = 'also deletes: ';
 
 export const NO_CHANGES = 'No changes. Live state matches the manifests.';
 

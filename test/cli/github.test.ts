@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
+import { ApplyError, BlockedError } from '../../src/core/errors.js';
 import { annotateError, errorAnnotation, escapeData, escapeProperty } from '../../src/cli/github.js';
 import { runCli } from './run-cli.js';
 import { exampleManifests, liveCli, tempDir } from './safety-cli-helpers.js';
@@ -32,6 +33,19 @@ describe('workflow-command escaping', () => {
     expect(out).toBe('');
     annotateError(err, io(GHA));
     expect(out).toBe('::error file=m.yaml,line=1,col=2::bad\n');
+  });
+
+  it('annotates blocked manifest objects at their source, for plan and apply', () => {
+    let out = '';
+    const io = { stdout: { write: (c: string) => void (out += c) }, stderr: { write: () => true }, env: GHA };
+    const blocked = [
+      { kind: 'Site', org: 'o1', key: 'Help', message: 'space "Gettin Started" names nothing', source: { file: 'site.yaml', line: 7, column: 11 } },
+      { kind: 'Team', org: 'o1', key: 'Ops', message: 'no position' },
+    ];
+    annotateError(new BlockedError(blocked), io);
+    annotateError(new ApplyError([], [], blocked), io);
+    const line = '::error file=site.yaml,line=7,col=11::Site o1/Help is blocked: space "Gettin Started" names nothing\n';
+    expect(out).toBe(line + line);
   });
 });
 

@@ -121,8 +121,9 @@ describe('Organization defaultContent by Site manifest title', () => {
     expect(orderSteps([step, create]).map((s) => s.id)).toEqual([SITE_CREATE, step.id]);
   });
 
-  it('resolves a title to a live site id (no change when it is already the default), else takes the value as an id', async () => {
-    const routes = { ...seedRoutes(), [`/orgs/${ORG}`]: { ...(seedRoutes()[`/orgs/${ORG}`] as object), defaultContent: { type: 'site', site: 'site-7' } } };
+  it('resolves a title to a live site id (no change when it is already the default), else a live site id', async () => {
+    const sites = ['site-7', 'site-8', 'site-9'].map((id) => ({ object: 'site', id, title: `Site ${id}` }));
+    const routes = { ...seedRoutes(), [`/orgs/${ORG}`]: { ...(seedRoutes()[`/orgs/${ORG}`] as object), defaultContent: { type: 'site', site: 'site-7' } }, [`/orgs/${ORG}/sites`]: sites };
     const registered = { 'Site|org-demo|Help Center': 'site-7' };
     const same = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'Help Center' } }), routes, fakeDiffContext({ registered }));
     expect(same.result.steps).toEqual([]);

@@ -267,10 +267,13 @@ describe('Site diff', () => {
     expect(text).not.toContain('urls');
   });
 
-  it('an unknown space is a warning naming where it is written, and the site space is left out', async () => {
+  it('an unknown space blocks the site at the position it is written (more in refs-site.test.ts)', async () => {
     const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Ghost'] }, { path: 'api', title: 'API', spaces: ['API Reference', 'Runbooks'] }] };
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite());
     expect(result.steps).toEqual([]);
-    expect(result.warnings.map((w) => w.message)).toEqual(['space "Ghost" (site.yaml:12:5) is neither a Space manifest nor a live space; left out']);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source, b.message])).toEqual([
+      ['Acme Help Center', { file: 'site.yaml', line: 12, column: 5 }, 'space "Ghost" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space'],
+    ]);
   });
 });

@@ -23,10 +23,13 @@ describe('Team diff', () => {
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
-  it('fetches member lists only of teams whose members a manifest manages', async () => {
-    const ctx = fakeFetchContext(seedRoutes(), ['Team']);
+  it('fetches member lists only of teams whose members a manifest manages (and under prune of those it deletes)', async () => {
+    const ctx = fakeFetchContext(seedRoutes());
     await teamKind.fetch(ctx, ORG, desired(PLATFORM, { title: 'Writers' }));
     expect(ctx.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members']);
+    const pruning = fakeFetchContext(seedRoutes(), ['Team']);
+    await teamKind.fetch(pruning, ORG, desired(PLATFORM, { title: 'Writers' }));
+    expect(pruning.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members', '/orgs/org-demo/teams/team-support/members']);
   });
 
   it('puts all membership changes of one team into one bulk PUT', async () => {
@@ -145,12 +148,11 @@ describe('Team diff', () => {
     });
   });
 
-  it('skips e-mails that are not organization members, with a warning', async () => {
+  it('blocks a team listing an e-mail that is not an organization member (more in refs-team.test.ts)', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }), seedRoutes());
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toEqual([
-      { kind: 'Team', org: ORG, key: 'Support', message: 'nobody@acme.test is not an organization member; not added to the team' },
-    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support', 12]]);
   });
 
   it('renames by pinned id', async () => {

@@ -77,7 +77,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200 },
   {
     method: 'PATCH', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200,
-    body: { title: 'Acme', logo: 'https://cdn.acme.test/l.png', defaultContent: { type: 'site', site: 'site-1' }, defaultRole: null },
+    body: { title: 'Acme', logo: 'https://cdn.acme.test/l.png', defaultRole: null },
   },
   { method: 'GET', spec: '/user', path: '/user', status: 200 },
   { method: 'GET', spec: '/users/{userId}', path: '/users/u-bob', status: 200 },
@@ -86,6 +86,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-bob`, status: 200 },
   { method: 'PATCH', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-dan`, body: { role: null }, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/members/{userId}/sso', path: `/orgs/${O}/members/u-bob/sso`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}/teams', path: `/orgs/${O}/members/u-bob/teams`, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/invites', path: `/orgs/${O}/invites`, body: { emails: ['n@acme.test', { email: 'm@acme.test', role: 'edit' }] }, status: 200 },
   { method: 'GET', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams?limit=2`, status: 200 },
   { method: 'PUT', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams`, body: { title: 'New', members: ['u-bob'] }, status: 201 },
@@ -128,6 +129,16 @@ describe('contract: sandbox responses match the official spec schemas', () => {
     expect(restore(restored.body), JSON.stringify(restore.errors)).toBe(true);
   });
 
+  it('PATCH /orgs/{organizationId} with a default content naming a site of the organization', async () => {
+    const { call } = await sandbox();
+    const site = (await call('POST', `/orgs/${O}/sites`, { title: 'Help' })).body.id;
+    const res = await call('PATCH', `/orgs/${O}`, { defaultContent: { type: 'site', site } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.defaultContent).toEqual({ type: 'site', site });
+    const validate = responseValidator('PATCH', '/orgs/{organizationId}', 200);
+    expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
+  });
+
   it('error bodies match NotFoundError and BadRequestError', async () => {
     const { call } = await sandbox();
     const missing = await call('GET', '/orgs/org-nope');
@@ -136,6 +147,13 @@ describe('contract: sandbox responses match the official spec schemas', () => {
     const bad = await call('PATCH', `/orgs/${O}`, { title: 'x' });
     const badRequest = responseValidator('PATCH', '/orgs/{organizationId}', 400);
     expect(badRequest(bad.body), JSON.stringify(badRequest.errors)).toBe(true);
+    // Ids a body names that do not exist are refused with the same body.
+    const noSite = await call('PATCH', `/orgs/${O}`, { defaultContent: { type: 'site', site: 'site-nope' } });
+    expect(noSite.status).toBe(400);
+    expect(badRequest(noSite.body), JSON.stringify(badRequest.errors)).toBe(true);
+    const cycle = await call('POST', '/collections/col-product/move', { parent: 'col-product' });
+    expect(cycle.status).toBe(400);
+    expect(responseValidator('POST', '/collections/{collectionId}/move', 400)(cycle.body)).toBe(true);
   });
 
   it('the validator is not vacuous: a body missing a required field fails', async () => {

@@ -10,7 +10,7 @@ import { shouldColor } from '../../render/ansi.js';
 import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
-import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
@@ -35,11 +35,12 @@ export const applyCommand: CommandSpec = {
     '`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\n' +
     'unchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\n' +
     'thresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n' +
-    '`docops undo JOURNAL` turns a journal back into manifests. A failed step skips only the steps that depend\n' +
+    '`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\n' +
     'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
     'With --format json, stdout is one JSON document {"plan", "result"}.',
   flags: {
     manifests: MANIFESTS_FLAG,
+    'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
     ...SAFETY_FLAGS,
@@ -71,7 +72,7 @@ export const applyCommand: CommandSpec = {
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
-      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} recreates them as manifests).\n`);
+      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
     }
     if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
     if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {

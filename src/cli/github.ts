@@ -33,9 +33,15 @@ function annotationPath(file: string, env: Env): string {
   return file.split(path.sep).join('/');
 }
 
-/** `::error file=F,line=L,col=C::message` */
-export function errorAnnotation(issue: ValidationIssue, env: Env = {}): string {
-  return `::error file=${escapeProperty(annotationPath(issue.file, env))},line=${issue.line},col=${issue.column}::${escapeData(issue.message)}`;
+/** `::error file=F,line=L,col=C::message` (or `::warning …`) */
+export function errorAnnotation(issue: ValidationIssue, env: Env = {}, level: 'error' | 'warning' = 'error'): string {
+  return `::${level} file=${escapeProperty(annotationPath(issue.file, env))},line=${issue.line},col=${issue.column}::${escapeData(issue.message)}`;
+}
+
+/** In GitHub Actions, one `::warning` annotation per validation warning (e.g. a reference that must exist live). */
+export function annotateWarnings(warnings: readonly ValidationIssue[], io: CliIO): void {
+  if (!inGitHubActions(io.env)) return;
+  for (const w of warnings) io.stdout.write(errorAnnotation(w, io.env, 'warning') + '\n');
 }
 
 /**

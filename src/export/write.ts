@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { UsageError } from '../core/errors.js';
+import { escapeInterpolation } from '../manifests/interpolate.js';
 import { redactValue } from '../secrets.js';
 import type { PlannedFile } from './layout.js';
 
@@ -19,9 +20,9 @@ export function schemaComment(file: string, schema = DOCUMENT_SCHEMA): string {
   return `# yaml-language-server: $schema=${rel}\n`;
 }
 
-/** One document as YAML (no `---`), secrets redacted. */
+/** One document as YAML (no `---`), secrets redacted, `${` escaped so live text never reads as a variable. */
 export function renderDocument(doc: object): string {
-  return stringify(redactValue(doc), { lineWidth: 0 });
+  return stringify(escapeInterpolation(redactValue(doc)), { lineWidth: 0 });
 }
 
 /** A file's text: the two header comment lines, then the rendered documents separated by `---`. */

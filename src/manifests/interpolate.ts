@@ -202,3 +202,14 @@ export function interpolateDocument(doc: Document, vars: VarSource): { node: Nod
   walk(doc.contents);
   return problems;
 }
+
+/**
+ * A JSON-like value with every `${` in its string values written as `$${`, so text read from live state (an
+ * exported title such as `Cost ${X}`) reads back as itself instead of as a variable. Keys are never interpolated.
+ */
+export function escapeInterpolation(v: unknown): unknown {
+  if (typeof v === 'string') return v.replaceAll('${', () => '$${'); // a function: '$$' in a replacement string means '$'
+  if (Array.isArray(v)) return v.map(escapeInterpolation);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeInterpolation(x)]));
+  return v;
+}

@@ -10,6 +10,7 @@ import { stringify } from 'yaml';
 import { UsageError, ValidationError } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { DesiredState } from '../core/reconcile.js';
+import { escapeInterpolation } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { sortIssues, validateParsedFiles } from '../manifests/load.js';
 
@@ -32,13 +33,6 @@ export function undoFiles(docs: readonly object[]): UndoFile[] {
   return [...files].map(([name, documents]) => ({ name, documents }));
 }
 
-/** `${` in string values → `$${` (the loader's literal), keys untouched. */
-function escapeInterpolation(v: unknown): unknown {
-  if (typeof v === 'string') return v.replaceAll('${', () => '$${'); // a function: '$$' in a replacement string means '$'
-  if (Array.isArray(v)) return v.map(escapeInterpolation);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, escapeInterpolation(x)]));
-  return v;
-}
 
 export function filesYaml(header: string, docs: readonly object[]): string {
   return header + docs.map((d) => stringify(escapeInterpolation(d), { lineWidth: 0 })).join('---\n');

@@ -64,6 +64,19 @@ describe('docops export', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('writes live text holding ${…} so it reads back as itself (never as a variable), and plans no changes', async () => {
+    const cli = await liveCli();
+    const team = teams(cli.sb.store).get('team-platform')!;
+    teams(cli.sb.store).put({ ...team, title: 'Cost ${X} and $${Y}' });
+    const out = path.join(await tempDir(), 'exported');
+    expect((await cli.run(['export', '--org', ORG, '-o', out])).code).toBe(0);
+    expect(await readFile(path.join(out, 'teams.yaml'), 'utf8')).toContain('title: Cost $${X} and $$${Y}');
+    const plan = await cli.run(['plan', '-m', out, '--detailed-exitcode']);
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
+    expect(plan.code).toBe(0);
+  });
+
   it('round-trips a large organization: 2,000 members, 200 teams with members, 50 translations', async () => {
     const cli = await liveCli();
     fillLargeOrg(cli.sb, { members: 2000, teams: 200, translations: 50 });

@@ -73,6 +73,16 @@ describe('validation errors as GitHub annotations', () => {
     expect(r.stderr).toContain('2 validation errors');
   });
 
+  it('docops validate prints a ::warning for a reference that must exist live, and still exits 0', async () => {
+    const workspace = await tempDir('docops-ws-');
+    const dir = path.join(workspace, 'manifests');
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'space.yaml'), 'apiVersion: docops/v1\nkind: Space\nmetadata: { organization: org-demo }\nspec:\n  title: Notes\n  parent: Somewhere\n');
+    const r = await runCli(['validate', '-m', dir, '--log-level', 'silent'], { ...GHA, GITHUB_WORKSPACE: workspace });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^::warning file=manifests\/space\.yaml,line=6,col=\d+::.*Somewhere.*must exist live/m);
+  });
+
   it('docops plan prints the same annotations', async () => {
     const { workspace, dir } = await brokenManifests();
     const cli = await liveCli();

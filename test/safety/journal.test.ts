@@ -8,6 +8,7 @@ import type { LiveKindState } from '../../src/core/kind.js';
 import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
+import { clearSecretsForTests, REDACTED, registerSecret } from '../../src/secrets.js';
 import { recordingClient } from '../core/helpers.js';
 import { changeStep, fakeKind, obj } from './helpers.js';
 
@@ -123,6 +124,22 @@ describe('delete journal', () => {
       'fields.urls.published',
       'fields.links[0].urls.published',
     ]);
+  });
+
+  it('redacts a registered secret wherever it sits in the line: a title, the key, the step id', async () => {
+    const token = 'journal-token-0123456789abcdef';
+    registerSecret(token);
+    try {
+      const title = `leak ${token}`;
+      const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', title, { title }, 't1')] }]]);
+      const journal = createJournal(dir, live);
+      await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', title, 'prune')), { beforeStep: journal.beforeStep });
+      const text = readFileSync(journal.file, 'utf8');
+      expect(text).not.toContain(token.slice(0, 12));
+      expect(readRecords(journal.file)[0]!.key).toBe(`leak ${REDACTED}`);
+    } finally {
+      clearSecretsForTests();
+    }
   });
 
   it('finds the object behind a duplicate-title key, or by the id in the DELETE path', async () => {

@@ -1,6 +1,7 @@
 /** `docops validate`: load and check the manifests offline (no token, no network). */
 import { formatIssue } from '../../core/errors.js';
 import type { CommandSpec } from '../command.js';
+import { annotateWarnings } from '../github.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
 
 export const validateCommand: CommandSpec = {
@@ -18,6 +19,7 @@ export const validateCommand: CommandSpec = {
   async run(ctx) {
     const { documents, desired, warnings } = await loadDesired(ctx);
     for (const w of warnings) ctx.io.stderr.write(`warning: ${formatIssue(w)}\n`);
+    annotateWarnings(warnings, ctx.io);
     let objects = 0;
     for (const entries of desired.values()) objects += entries.length;
     ctx.io.stdout.write(`${documents.length} document${documents.length === 1 ? '' : 's'}, ${objects} object${objects === 1 ? '' : 's'} valid\n`);

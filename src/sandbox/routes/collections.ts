@@ -9,6 +9,7 @@ import { queryBoolean } from '../query.js';
 import type { CollectionRec } from '../records.js';
 import { MEMBER_ROLES, collections, memberKey, members, spaces } from '../records.js';
 import { nullable, object, oneOf, string } from '../validate.js';
+import { dropGrantsOn } from '../permission-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 import {
   activeSpaces,
@@ -59,6 +60,7 @@ function deleteCollectionTree(ctx: RequestContext, c: CollectionRec): void {
   for (const child of collections(ctx.store).where((x) => x.parent === c.id)) deleteCollectionTree(ctx, child);
   for (const s of activeSpaces(ctx.store).filter((x) => x.parent === c.id)) softDeleteSpace(ctx, s);
   collections(ctx.store).delete(c.id);
+  dropGrantsOn(ctx.store, 'collection', [c.id]); // its spaces keep theirs until they are purged (restorable)
   ctx.store.bury('collection', c.id);
 }
 
@@ -95,6 +97,9 @@ function transferCollection(ctx: RequestContext, b: { organization: string }): R
   refuseIfOnSite(ctx, new Set(treeSpaces.filter((s) => s.deletedAt === undefined).map((s) => s.id)));
   for (const x of tree) collections(ctx.store).put({ ...x, orgId: target });
   for (const s of treeSpaces) spaces(ctx.store).put({ ...s, orgId: target });
+  // Grants name teams and members of the old organization: they stay behind.
+  dropGrantsOn(ctx.store, 'collection', inside);
+  dropGrantsOn(ctx.store, 'space', treeSpaces.map((s) => s.id));
   const moved: CollectionRec = { ...c, orgId: target };
   delete moved.parent;
   collections(ctx.store).put(moved);

@@ -5,6 +5,7 @@ import type { MemberRec, OrgRec, UserRec } from '../records.js';
 import { memberKey, members, orgs, users } from '../records.js';
 import type { Router } from '../router.js';
 import { teamCountOf } from '../team-index.js';
+import { memberGrantCounts } from '../permission-records.js';
 
 /** A resource module registers its routes; new resources are new modules listed in routes/index.ts. */
 export type RouteModule = (router: Router) => void;
@@ -40,6 +41,7 @@ export function presentUser(ctx: RequestContext, user: UserRec): Record<string, 
 
 export function presentMember(ctx: RequestContext, m: MemberRec): Record<string, unknown> {
   const teamCount = teamCountOf(ctx.store, m.orgId, m.userId);
+  const granted = memberGrantCounts(ctx.store, m.orgId, m.userId);
   return {
     object: 'member',
     id: m.userId,
@@ -49,9 +51,9 @@ export function presentMember(ctx: RequestContext, m: MemberRec): Record<string,
     joinedAt: m.joinedAt,
     ...(m.lastSeenAt ? { lastSeenAt: m.lastSeenAt } : {}),
     sso: m.sso,
-    spaces: 0,
+    spaces: granted.spaces,
     teams: teamCount,
-    sites: 0,
+    sites: granted.sites,
   };
 }
 

@@ -5,6 +5,7 @@ import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
 import { orgRoutes } from './orgs.js';
+import { permissionRoutes } from './permissions.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
 import { siteSectionRoutes } from './site-sections.js';
@@ -31,6 +32,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSectionGroupRoutes,
   siteSpaceRoutes,
   siteShareLinkRoutes,
+  permissionRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

@@ -6,6 +6,7 @@ import { queryEnum, queryString } from '../query.js';
 import type { MemberRec } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, teamMemberKey, teamMembers, teams, users } from '../records.js';
 import { nullable, object, oneOf } from '../validate.js';
+import { dropGrantsOfMember } from '../permission-records.js';
 import { presentMember, presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
 import { presentTeam } from './teams.js';
 
@@ -75,9 +76,10 @@ export const memberRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const org = requireOrg(ctx);
       const userId = param(ctx, 'userId');
-      // Leaving the organization also leaves its teams. Already absent ⇒ still 204 (idempotent).
+      // Leaving the organization also leaves its teams and loses its content grants. Already absent ⇒ still 204.
       if (members(ctx.store).delete(memberKey(org.id, userId))) {
         for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
+        dropGrantsOfMember(ctx.store, org.id, userId);
       }
       return noContent();
     },

@@ -9,6 +9,7 @@ import type { SiteRec } from '../site-records.js';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
 import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } from '../site-structure.js';
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { dropGrantsOn } from '../permission-records.js';
 import { requireOrg, type RouteModule } from './common.js';
 import { SITE, SITES, requireBodySpace, requireSite } from './site-common.js';
 import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
@@ -137,6 +138,7 @@ export const siteRoutes: RouteModule = (router) => {
       if (!site || site.orgId !== org.id) return noContent();
       deleteSiteStructure(ctx.store, site);
       for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
+      dropGrantsOn(ctx.store, 'site', [site.id]);
       sites(ctx.store).delete(site.id);
       return resetContent();
     },

@@ -14,6 +14,7 @@ import { siteSpaces } from '../site-records.js';
 import type { SandboxStore, Table } from '../store.js';
 import { literal, nullable, object, oneOf, string } from '../validate.js';
 import { dropPurgedSpace } from '../site-structure.js';
+import { dropGrantsOn } from '../permission-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -56,6 +57,7 @@ export function sweepExpiredSpaces(ctx: RequestContext): void {
     if (s.deletedAt !== undefined && now - Date.parse(s.deletedAt) > SPACE_RETENTION_MS) {
       spaces(ctx.store).delete(s.id);
       dropPurgedSpace(ctx.store, s.id);
+      dropGrantsOn(ctx.store, 'space', [s.id]);
       ctx.store.bury('space', s.id);
     }
   }
@@ -192,6 +194,7 @@ function transferSpace(ctx: RequestContext, b: { organization: string }): Reply 
   const next: SpaceRec = { ...s, orgId: target, visibility: visibilityFor(s, undefined), updatedAt: ctx.now().toISOString() };
   delete next.parent;
   spaces(ctx.store).put(next);
+  dropGrantsOn(ctx.store, 'space', [s.id]); // its teams and members belong to the old organization
   return ok(presentSpace(ctx, next));
 }
 

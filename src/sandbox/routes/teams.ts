@@ -7,6 +7,7 @@ import type { TeamRec } from '../records.js';
 import { memberKey, members, teamMemberKey, teamMembers, teams } from '../records.js';
 import { array, object, string } from '../validate.js';
 import { membersOfTeam } from '../team-index.js';
+import { dropGrantsOfTeam, teamSpaceCount } from '../permission-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 const TEAMS = '/v1/orgs/:organizationId/teams';
@@ -28,7 +29,7 @@ export function presentTeam(ctx: RequestContext, team: TeamRec): Record<string, 
     id: team.id,
     title: team.title,
     members: inTeam.length,
-    spaces: 0,
+    spaces: teamSpaceCount(ctx.store, team.id),
     createdAt: team.createdAt,
     permissions: { admin: owner || isOrgAdmin(ctx, team.orgId), view: true },
   };
@@ -89,6 +90,7 @@ export const teamRoutes: RouteModule = (router) => {
       if (team && team.orgId === ctx.params['organizationId']) {
         teams(ctx.store).delete(id);
         for (const tm of teamMembers(ctx.store).where((t) => t.teamId === id)) teamMembers(ctx.store).delete(tm.id);
+        dropGrantsOfTeam(ctx.store, id);
         ctx.store.bury('team', id);
       }
       return noContent(); // teams answer 204 whether or not the team existed (management-api.md)

@@ -7,6 +7,7 @@ import { memberRoutes } from './members.js';
 import { orgRoutes } from './orgs.js';
 import { permissionRoutes } from './permissions.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
+import { siteCustomizationRoutes } from './site-customization.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
 import { siteSectionRoutes } from './site-sections.js';
 import { siteShareLinkRoutes } from './site-share-links.js';
@@ -33,6 +34,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSpaceRoutes,
   siteShareLinkRoutes,
   permissionRoutes,
+  siteCustomizationRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

@@ -12,6 +12,7 @@ import { array, boolean, literal, nullable, object, oneOf, string, type Validato
 import { dropGrantsOn } from '../permission-records.js';
 import { requireOrg, type RouteModule } from './common.js';
 import { SITE, SITES, requireBodySpace, requireSite } from './site-common.js';
+import { dropSiteCustomization } from './site-customization.js';
 import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
@@ -139,6 +140,7 @@ export const siteRoutes: RouteModule = (router) => {
       deleteSiteStructure(ctx.store, site);
       for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
       dropGrantsOn(ctx.store, 'site', [site.id]);
+      dropSiteCustomization(ctx.store, site.id);
       sites(ctx.store).delete(site.id);
       return resetContent();
     },

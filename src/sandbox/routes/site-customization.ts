@@ -1,0 +1,46 @@
+/**
+ * Site customization: GET answers the whole SiteCustomizationSettings object (the defaults until someone
+ * writes it), PUT replaces it with a whole SiteCustomizationSettingsInput. What PUT stores is exactly what GET
+ * answers afterwards, plus `updatedAt` (which PUT does not take back: it is not part of the input schema).
+ * The row goes with its site (sites.ts calls dropSiteCustomization).
+ */
+import { ok, type Reply } from '../http.js';
+import { customizationInput, defaultCustomization } from '../customization.js';
+import type { SiteRec } from '../site-records.js';
+import type { SandboxStore, Table } from '../store.js';
+import type { RouteModule } from './common.js';
+import { SITE, requireSite } from './site-common.js';
+
+/** id = the site id. */
+interface CustomizationRec {
+  id: string;
+  settings: Record<string, unknown>;
+  updatedAt: string;
+}
+
+const customizations = (s: SandboxStore): Table<CustomizationRec> => s.table('siteCustomizations');
+
+export function dropSiteCustomization(store: SandboxStore, siteId: string): void {
+  customizations(store).delete(siteId);
+}
+
+function present(store: SandboxStore, site: SiteRec): Reply {
+  const row = customizations(store).get(site.id);
+  return ok({ ...structuredClone(row?.settings ?? defaultCustomization()), updatedAt: row?.updatedAt ?? site.createdAt });
+}
+
+export const siteCustomizationRoutes: RouteModule = (router) => {
+  const pattern = `${SITE}/customization`;
+  // `unmasked` (deprecated query flag) changes nothing here: the sandbox masks nothing.
+  router.add({ method: 'GET', pattern, handler: (ctx) => present(ctx.store, requireSite(ctx)) });
+  router.add({
+    method: 'PUT',
+    pattern,
+    body: customizationInput,
+    handler: (ctx, settings) => {
+      const site = requireSite(ctx);
+      customizations(ctx.store).put({ id: site.id, settings: structuredClone(settings), updatedAt: ctx.now().toISOString() });
+      return present(ctx.store, site);
+    },
+  });
+};

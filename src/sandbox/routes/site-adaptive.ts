@@ -2,7 +2,10 @@
  * The adaptive-content visitor schema of a site: GET / PUT (full replace) and the template conditions
  * derived from it. Accepted shape (management-api.md): a draft-07 object schema whose properties are boolean
  * claims, plus an optional `unsigned` object of boolean claims; `additionalProperties` false at both levels.
- * Anything else ⇒ 400 naming the offending path.
+ * The official spec's form of it is accepted too: every claim with a `description`, `unsigned` with its fixed
+ * `description` (UNSIGNED_DESCRIPTION). Both descriptions stay optional here because management-api.md (normative)
+ * does not ask for them; docops sends the official form, which both references accept. The schema is answered
+ * exactly as it was PUT. Anything else ⇒ 400 naming the offending path (docs/api-differences.md §5).
  */
 import type { RequestContext } from '../context.js';
 import { badRequest, ok } from '../http.js';
@@ -36,7 +39,13 @@ function claims(allowUnsigned: boolean): Validator<Record<string, unknown>> {
   };
 }
 
-const unsigned = object({ type: literal('object'), properties: claims(false), additionalProperties: onlyFalse }, ['type', 'properties', 'additionalProperties']);
+/** The official spec's constant description of the `unsigned` claims object. */
+export const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
+
+const unsigned = object(
+  { type: literal('object'), description: literal(UNSIGNED_DESCRIPTION), properties: claims(false), additionalProperties: onlyFalse },
+  ['type', 'properties', 'additionalProperties'],
+);
 
 export const adaptiveJsonSchema = object(
   { $schema: literal(DRAFT_07), type: literal('object'), properties: claims(true), additionalProperties: onlyFalse },

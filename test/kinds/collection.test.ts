@@ -30,7 +30,7 @@ const summary = (steps: Parameters<typeof orderSteps>[0]) =>
 describe('Collection diff', () => {
   it('plans nothing when collections match (parents by title or id)', async () => {
     const { result } = await plan(collectionKind, ORG, desired({ title: 'Product docs' }, { title: 'Internal' }, { title: 'Old', parent: 'col-internal' }), routes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('creates under a live parent in one POST, and under a new parent by moving it one wave later', async () => {

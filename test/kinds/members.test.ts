@@ -23,7 +23,7 @@ const desired = (members: M[], extra: Record<string, unknown> = {}) => desiredOf
 describe('Members', () => {
   it('plans nothing when the list matches', async () => {
     const { result } = await plan(membersKind, ORG, desired(seedList()), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('matches e-mails case-insensitively', async () => {
@@ -164,7 +164,7 @@ describe('Members', () => {
     expect(doc!.spec.members[0]).toEqual({ email: 'ada@acme.test', role: 'admin' });
     expect(doc!.spec.members).toContainEqual({ email: 'carol@acme.test', role: 'create', sso: true });
     const again = membersKind.diff(fakeDiffContext({ prune: ['Members'] }), ORG, desired(doc!.spec.members), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it("looks a member's source position up only when it is read, once", () => {

@@ -28,7 +28,7 @@ const desired = (spec: Record<string, unknown>) => desiredOf(organizationKind, [
 describe('Organization', () => {
   it('plans nothing when every written field matches', async () => {
     const { result } = await plan(organizationKind, ORG, desired(SEED_SPEC), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('compares only the fields the manifest writes', async () => {

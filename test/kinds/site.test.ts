@@ -76,7 +76,7 @@ describe('Site diff', () => {
     const d = siteDesired(liveSpec());
     const live = await siteKind.fetch(ctx, ORG, d);
     expect(ctx.asked.sort()).toEqual([`${BASE}/sites`, `${SITE}/section-groups`, `${SITE}/sections`, `${SITE}/share-links`, `${SITE}/site-spaces`, `${BASE}/spaces`]);
-    expect(siteKind.diff(fakeDiffContext(), ORG, d, live)).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(siteKind.diff(fakeDiffContext(), ORG, d, live)).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
     expect(live.objects.map((o) => `${o.kind} ${o.key}`)).toEqual([
       'Site Acme Help Center',
       'SiteSection Acme Help Center/guides',

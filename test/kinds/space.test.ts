@@ -27,7 +27,7 @@ const summary = (steps: Step[]) =>
 describe('Space diff', () => {
   it('plans nothing when spaces match the seed', async () => {
     const { result } = await plan(spaceKind, ORG, desired(...SEED), routes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('creates a space in a collection created in the same plan, with defaultLevel in the same step, and registers it', async () => {

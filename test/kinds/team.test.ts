@@ -19,7 +19,7 @@ const SUPPORT = { title: 'Support', members: [at('frank'), at('ivan')] };
 describe('Team diff', () => {
   it('plans nothing when teams and memberships match', async () => {
     const { result } = await plan(teamKind, ORG, desired(PLATFORM, WRITERS, SUPPORT), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('fetches member lists only of teams whose members a manifest manages', async () => {
@@ -202,7 +202,7 @@ describe('Team diff', () => {
       { title: 'Writers', id: 'team-writers', members: [at('erin'), at('heidi', 'owner'), at('judy')] },
     ]);
     const again = teamKind.diff(fakeDiffContext({ prune: ['Team'] }), ORG, desired(...docs.map((d) => d.spec)), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 });
 

@@ -9,7 +9,7 @@ const desired = (...specs: Record<string, unknown>[]) => desiredOf(translationKi
 describe('Translation', () => {
   it('plans nothing when the title matches', async () => {
     const { result } = await plan(translationKind, ORG, desired({ title: 'French docs', languages: ['fr'] }), seedRoutes());
-    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
   it('creates by POST {title}, capturing the id for later kinds', async () => {
@@ -86,6 +86,6 @@ describe('Translation', () => {
     const docs = translationKind.export!(ORG, live) as { spec: Record<string, unknown> }[];
     expect(docs.map((d) => d.spec)).toEqual([{ title: 'French docs', id: 'tr-fr', languages: ['fr'] }]);
     const again = translationKind.diff(fakeDiffContext({ prune: ['Translation'] }), ORG, desired(...docs.map((d) => d.spec)), live);
-    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [] });
+    expect(again).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 });

@@ -79,13 +79,34 @@ async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
   return { objects: items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined) };
 }
 
+/** A live collection as a parent reference can name it. */
+export interface LiveCollectionRef {
+  id: string;
+  title: string;
+}
+
+/** A parent reference resolved: an id (or a ref to the step creating it), or several live collections with that title. */
+export type ParentTarget = { id: string } | { ambiguous: string[] };
+
 /**
  * A parent reference → collection id (or a ref to the step creating it): a Collection manifest title (or a
- * live collection title, both through ctx.resolve), else a live collection id. Undefined: unknown.
+ * live collection title when the Collection kind is managed, both through ctx.resolve), else a live collection
+ * id, else the title of exactly one live collection (so a Space can name a live collection by title in an
+ * organization without Collection manifests). Several live collections with the title: ambiguous (docops
+ * never guesses). Undefined: unknown.
  */
-export function resolveCollection(ctx: DiffContext, org: string, parent: string, liveIds: ReadonlySet<string>): string | undefined {
-  return ctx.resolve(COLLECTION_KIND, org, parent) ?? (liveIds.has(parent) ? parent : undefined);
+export function resolveCollection(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): ParentTarget | undefined {
+  const known = ctx.resolve(COLLECTION_KIND, org, parent);
+  if (known !== undefined) return { id: known };
+  if (live.some((c) => c.id === parent)) return { id: parent };
+  const titled = live.filter((c) => c.title === parent);
+  if (titled.length === 1) return { id: titled[0]!.id };
+  return titled.length > 1 ? { ambiguous: titled.map((c) => c.id) } : undefined;
 }
+
+/** The message of a parent that names several live collections. */
+export const ambiguousParent = (parent: string, ids: readonly string[]): string =>
+  `parent "${parent}" names ${ids.length} live collections (${ids.join(', ')}); write the id of the one you mean`;
 
 /** Steps a ref-valued id depends on. */
 export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
@@ -135,13 +156,14 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     const current = matched.get(e);
     ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
   }
-  const liveIds = new Set(live.objects.map((o) => o.id));
+  const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
   const parentOf = (e: DesiredEntry): string | null | undefined => {
     const p = (e.spec as unknown as CollectionSpec).parent;
     if (p === undefined || p === null) return p;
-    const id = resolveCollection(ctx, org, p, liveIds);
-    if (id === undefined) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
-    return id;
+    const target = resolveCollection(ctx, org, p, liveRefs);
+    if (target === undefined) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
+    // Live titles reach this diff through ctx.resolve (the Collection kind is managed here), never as ambiguous.
+    return target && 'id' in target ? target.id : undefined;
   };
 
   for (const entry of desired) {

@@ -9,7 +9,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { refSteps } from './collection.js';
-import { changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
+import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Organization';
@@ -75,7 +75,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
     if (!current) {
-      result.warnings.push({ kind: KIND, org, key: org, message: 'organization not found; it is never created by docops' });
+      blockEntry(result, entry, entry.source, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization');
       continue;
     }
     const resolved = resolveSpec(ctx, org, entry.spec);

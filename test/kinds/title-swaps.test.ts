@@ -57,7 +57,7 @@ describe('two pinned objects swap titles in one apply', () => {
   it('translations', async () => {
     const r = await start();
     const made = await r.client.request<{ id: string }>('POST', `/orgs/${ORG}/translations`, { body: { title: 'German docs' } });
-    const de = made.body.id;
+    const de = made.body!.id;
     await converge(r.client, entries('Translation', [{ title: 'German docs', id: 'tr-fr' }, { title: 'French docs', id: de }]));
     expect(await titles(r.client, `/orgs/${ORG}/translations`, ['tr-fr', de])).toEqual(['German docs', 'French docs']);
   });

@@ -61,7 +61,7 @@ class Simulation {
     this.defaults = new Map(input.defaults);
     this.lateDefaults = new Set(input.lateDefaults);
     const containers = new Set([...input.desired.keys()]);
-    for (const id of input.desired.values()) for (const item of id) containers.add(input.layout.containerOf(item) ?? '');
+    for (const list of input.desired.values()) for (const item of list) containers.add(input.layout.containerOf(item) ?? '');
     for (const c of containers) {
       const items = input.layout.flat(c);
       this.members.set(c, items);

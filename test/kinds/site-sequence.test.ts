@@ -3,9 +3,11 @@
  * first, a cycle of swapped paths parked on a free path, and the path no sequence can free (an error); plus
  * the manifest check that two site spaces of one container are never written with one path.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Layout, inSection } from '../../src/kinds/site-layout.js';
 import type { LiveSiteSpace, SiteStructure } from '../../src/kinds/site-model.js';
+import { planMoves } from '../../src/kinds/site-moves.js';
 import type { PathPlan } from '../../src/kinds/site-paths.js';
 import { sequenceSiteSpaces, type Action } from '../../src/kinds/site-sequence.js';
 import { siteKind } from '../../src/kinds/site.js';
@@ -26,6 +28,26 @@ const show = (actions: Action[]): string[] =>
   actions.map((a) => (a.type === 'move' ? `move ${a.move.item} ${a.move.position} ${a.move.anchor}` : a.type === 'default' ? `default ${a.container} ${a.item}` : `path ${a.item} ${a.from} → ${a.path}`));
 
 describe('site-space sequence', () => {
+  it('with nothing to wait on, each section gets exactly the fewest moves planMoves gives (any orders)', () => {
+    const orders = fc.integer({ min: 1, max: 7 }).chain((n) => {
+      const ids = [...Array(n).keys()].map((i) => `x${i}`);
+      return fc.record({ live: fc.shuffledSubarray(ids, { minLength: n, maxLength: n }), desired: fc.shuffledSubarray(ids, { minLength: n, maxLength: n }) });
+    });
+    fc.assert(
+      fc.property(orders, orders, (one, two) => {
+        const items = [...one.live.map((id, i) => ss(`a${id}`, 's1', `a${id}`, i === 0)), ...two.live.map((id, i) => ss(`b${id}`, 's2', `b${id}`, i === 0))];
+        const layout = layoutOf(items);
+        const desired = new Map([
+          [S1, one.desired.map((id) => `a${id}`)],
+          [S2, two.desired.map((id) => `b${id}`)],
+        ]);
+        const seq = sequenceSiteSpaces({ layout, desired, defaults: new Map([[S1, `a${one.live[0]}`], [S2, `b${two.live[0]}`]]), lateDefaults: new Set(), paths: new Map(), doomed: new Set(), floating: new Set(), name: (id) => id });
+        const expected = [...desired].flatMap(([c, list]) => planMoves(layout.slots(c), list)!);
+        expect('actions' in seq && seq.actions.map((a) => (a.type === 'move' ? a.move : a))).toEqual(expected);
+      }),
+    );
+  });
+
   it('a section whose site spaces all arrive makes the first arrival its default, then its old default may leave', () => {
     const items = [ss('a', 's1', 'a', true), ss('b', 's2', 'b', true), ss('c', 's2', 'c')];
     const seq = sequenceSiteSpaces({

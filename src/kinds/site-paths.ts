@@ -41,6 +41,8 @@ export interface PathPlan {
    */
   reserve?: string;
   replaced?: string;
+  /** When `now` is unknown because several creates derive one path: the paths it may have. */
+  maybe?: string[];
   /** Where the manifest writes the site space (for a blocked plan). */
   at?: DocPath;
 }

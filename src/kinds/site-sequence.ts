@@ -170,6 +170,7 @@ class Simulation {
         if (!this.input.paths.get(x)?.soft || !written.has(want.get(x)!)) continue;
         want.set(x, uniquePath(want.get(x)!, new Set([...this.pathsIn(c), ...want.values()])));
       }
+      this.parkUnknown(c, list, want);
       const needs = list.filter((x) => want.has(x) && this.now.get(x) !== want.get(x));
       // Who holds a path in this container: its site spaces, and any that may float into it.
       const holder = (path: string, ...not: (string | undefined)[]): string | undefined =>
@@ -196,6 +197,21 @@ class Simulation {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Site spaces created concurrently whose derived path is unknown (they share a slug) and that may hold a wanted
+   * path take a known free one first (`base-3` …), so that the holder is known.
+   */
+  private parkUnknown(c: string, list: readonly string[], want: ReadonlyMap<string, string>): void {
+    const wanted = new Set(want.values());
+    const unknown = list.filter((x) => this.now.get(x) === undefined && !want.has(x));
+    const maybe = new Set(unknown.flatMap((x) => this.input.paths.get(x)?.maybe ?? []));
+    for (const x of unknown) {
+      const candidates = this.input.paths.get(x)?.maybe ?? [];
+      if (!candidates.some((p) => wanted.has(p))) continue;
+      this.setPath(c, x, uniquePath(candidates[0]!, new Set([...this.pathsIn(c), ...wanted, ...maybe])));
+    }
   }
 
   /**

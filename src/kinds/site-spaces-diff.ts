@@ -44,6 +44,18 @@ function derivedPaths(m: Managed, taken: ReadonlySet<string>, maybe: ReadonlySet
   return new Map(creates.map((w) => [w, derive(slug(w.t.title))]));
 }
 
+/** The paths one of `count` creates deriving `base` may get: `base`, `base-2`, … made unique against `taken`. */
+function candidatePaths(base: string, count: number, taken: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const used = new Set(taken);
+  for (let i = 0; i < count; i++) {
+    const p = uniquePath(base, used);
+    used.add(p);
+    out.push(p);
+  }
+  return out;
+}
+
 function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: ReadonlyMap<string, string>, rootPaths: ReadonlySet<string>): void {
   const list: NavSiteSpace[] = [];
   const created: string[] = [];
@@ -59,7 +71,9 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
   const rootsNow = isNewSection ? [...rootPaths, ...predicted] : [];
   const certain = new Set([...m.here.map((x) => x.path), ...(postedNow !== undefined ? [postedNow] : []), ...(nav.createdSections.length === 1 ? predicted : [])]);
   const derived = derivedPaths(m, certain, new Set(nav.createdSections.length > 1 ? rootsNow : []));
-  const held = new Set([...certain, ...rootsNow, ...[...derived.values()].filter((p): p is string => p !== undefined)]);
+  // A slug two creates derive is held by one of them (which one is unknown).
+  const slugs = m.wants.flatMap((w) => (w.source === 'create' ? [slug(w.t.title)] : []));
+  const held = new Set([...certain, ...rootsNow, ...[...derived.values()].filter((p): p is string => p !== undefined), ...slugs.filter((x, i) => slugs.indexOf(x) !== i)]);
   const written = m.wants.flatMap((w) => (w.s.path !== undefined ? [w.s.path] : []));
   /** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
   const early = (path: string, own: string | undefined, soft: boolean): boolean => (path === own || !held.has(path)) && !(soft && written.includes(path));
@@ -116,7 +130,9 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
         const id = createSiteSpace(scope, key, w, m.container === ROOT ? undefined : m.container.slice('section:'.length), setPath ? want : undefined);
         item(id, { incoming: false, isNew: true });
         created.push(id);
-        nav.paths.set(id, { now: setPath ? want : now, ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}) });
+        const shared = slugs.filter((x) => x === slug(t.title)).length;
+        const maybe = now === undefined && !setPath ? { maybe: candidatePaths(slug(t.title), shared + rootsNow.length, certain) } : {};
+        nav.paths.set(id, { now: setPath ? want : now, ...maybe, ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}) });
         break;
       }
     }

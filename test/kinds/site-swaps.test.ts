@@ -158,6 +158,16 @@ describe('swapped paths', () => {
     expect(x.writes).toEqual(['POST ~/site-spaces/:siteSpaceId/move 200', 'PATCH ~/site-spaces/:siteSpaceId 200']);
   });
 
+  it('a written path that one of two new site spaces (same space title) derives is set after the creates', async () => {
+    const r = await start();
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) ids.push((await r.client.request<{ id: string }>('POST', '/orgs/org-demo/spaces', { body: { title: 'Guide' } })).body!.id);
+    expectConverged(await round(r, twoSections(['Getting Started', 'Changelog'], ['Runbooks'])));
+    const x = await round(r, twoSections(['Getting Started', { space: 'Changelog', path: 'guide' }, ids[0]!, ids[1]!], ['Runbooks']));
+    expectConverged(x);
+    expect((await structure(r.client))['guides*']!.filter((t) => t.startsWith('Changelog'))).toEqual(['Changelog@guide']);
+  });
+
   it('a path held by a site space this plan deletes (prune): that one is parked first', async () => {
     const r = await start();
     expectConverged(await round(r, twoSections([{ space: 'Getting Started', path: 'p' }, { space: 'Changelog', path: 'q' }], ['Runbooks']), true));

@@ -54,6 +54,8 @@ class Simulation {
   private readonly members = new Map<string, string[]>();
   private readonly defaults: Map<string, string>;
   private readonly now = new Map<string, string | undefined>();
+  /** For a site space whose path is unknown: the paths it may have. */
+  private readonly maybe = new Map<string, string[]>();
   private readonly placed = new Map<string, Set<string>>();
   private readonly lateDefaults: Set<string>;
 
@@ -67,7 +69,10 @@ class Simulation {
       this.members.set(c, items);
       for (const item of items) this.where.set(item, c);
     }
-    for (const [item, p] of input.paths) this.now.set(item, p.now);
+    for (const [item, p] of input.paths) {
+      this.now.set(item, p.now);
+      if (p.maybe) this.maybe.set(item, p.maybe);
+    }
     for (const [c, list] of input.desired) this.placed.set(c, keptItems(input.layout.slots(c), list));
   }
 
@@ -96,7 +101,13 @@ class Simulation {
       this.where.set(item, c);
       // The server keeps the path of a site space that changes section unless the new section has it already.
       const p = this.now.get(item);
-      if (p !== undefined) this.now.set(item, uniquePath(p, this.pathsIn(c)));
+      if (p !== undefined) {
+        // Next to a site space whose path is unknown but may be this one, its own becomes unknown too.
+        const taken = this.pathsIn(c);
+        const unsure = this.in(c).some((x) => x !== item && this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(p));
+        this.now.set(item, unsure ? undefined : uniquePath(p, taken));
+        if (unsure) this.maybe.set(item, [p, uniquePath(p, new Set([...taken, p]))]);
+      }
       if (this.lateDefaults.delete(c)) {
         this.actions.push({ type: 'default', container: c, item });
         this.defaults.set(c, item);
@@ -172,10 +183,11 @@ class Simulation {
       }
       this.parkUnknown(c, list, want);
       const needs = list.filter((x) => want.has(x) && this.now.get(x) !== want.get(x));
-      // Who holds a path in this container: its site spaces, and any that may float into it.
-      const holder = (path: string, ...not: (string | undefined)[]): string | undefined =>
-        [...this.in(c), ...this.input.floating].find((x) => !not.includes(x) && this.now.get(x) === path);
-      const taken = (): Set<string> => new Set([...this.pathsIn(c), ...[...this.input.floating].flatMap((x) => [this.now.get(x) ?? '']), ...want.values()]);
+      // Who holds a path in this container: its site spaces, and any that may float into it; one whose path is
+      // unknown holds every path it may have.
+      const holds = (x: string, path: string): boolean => this.now.get(x) === path || (this.now.get(x) === undefined && (this.maybe.get(x) ?? []).includes(path));
+      const holder = (path: string, ...not: (string | undefined)[]): string | undefined => [...this.in(c), ...this.input.floating].find((x) => !not.includes(x) && holds(x, path));
+      const taken = (): Set<string> => new Set([...this.pathsIn(c), ...[...this.input.floating].flatMap((x) => [this.now.get(x) ?? '', ...(this.maybe.get(x) ?? [])]), ...want.values()]);
       while (needs.length > 0) {
         const free = needs.find((x) => holder(want.get(x)!, x) === undefined);
         if (free !== undefined) {
@@ -200,17 +212,19 @@ class Simulation {
   }
 
   /**
-   * Site spaces created concurrently whose derived path is unknown (they share a slug) and that may hold a wanted
-   * path take a known free one first (`base-3` …), so that the holder is known.
+   * Site spaces whose path is unknown (created concurrently with a shared slug, or root ones landing in a section
+   * the plan cannot know) and that may hold a wanted path take a known free one first, so no holder is unknown.
    */
   private parkUnknown(c: string, list: readonly string[], want: ReadonlyMap<string, string>): void {
     const wanted = new Set(want.values());
     const unknown = list.filter((x) => this.now.get(x) === undefined && !want.has(x));
-    const maybe = new Set(unknown.flatMap((x) => this.input.paths.get(x)?.maybe ?? []));
+    const maybe = new Set(unknown.flatMap((x) => this.maybe.get(x) ?? []));
     for (const x of unknown) {
-      const candidates = this.input.paths.get(x)?.maybe ?? [];
+      const candidates = this.maybe.get(x) ?? [];
       if (!candidates.some((p) => wanted.has(p))) continue;
-      this.setPath(c, x, uniquePath(candidates[0]!, new Set([...this.pathsIn(c), ...wanted, ...maybe])));
+      // A `-swap` path, never one the server derives (`-2`, `-3` …), which another unknown one might hold.
+      const floating = [...this.input.floating].flatMap((f) => [this.now.get(f) ?? '', ...(this.maybe.get(f) ?? [])]);
+      this.setPath(c, x, parkingPath(candidates[0]!, new Set([...this.pathsIn(c), ...floating, ...wanted, ...maybe])));
     }
   }
 
@@ -221,7 +235,7 @@ class Simulation {
   private stepAside(c: string, h: string, x: string, path: string, want: ReadonlyMap<string, string>, taken: () => Set<string>): Sequence | undefined {
     const desired = this.input.desired.get(c)!.includes(h);
     if (this.input.doomed.has(h) || (desired && !want.has(h))) {
-      this.setPath(c, h, parkingPath(this.now.get(h)!, taken()));
+      this.setPath(c, h, parkingPath(this.now.get(h) ?? path, taken()));
       return undefined;
     }
     const plan = this.input.paths.get(x)!;

@@ -12,7 +12,7 @@
  *   later, must keep one).
  */
 import { inSection } from './site-layout.js';
-import type { LiveSiteSpace, SiteSpaceSpec } from './site-model.js';
+import { slug, type LiveSiteSpace, type SiteSpaceSpec } from './site-model.js';
 import type { Resolve } from './site-root-spaces.js';
 import type { SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
@@ -93,11 +93,22 @@ export function assignSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve):
 function wantsOf(specs: SiteSpaceSpec[], resolved: Resolve, here: LiveSiteSpace[], isNew: boolean, posted: SiteSpaceSpec | undefined, nav: Nav, matched: Set<string>): Want[] {
   return resolved(specs).map(({ s, t }): Want => {
     if (s === posted) return { s, t, source: 'posted' };
-    const hit = isNew ? nav.rootClaims.get(s) : here.find((x) => x.spaceId === t.id && !matched.has(x.id));
+    const hit = isNew ? nav.rootClaims.get(s) : stableHit(here.filter((x) => x.spaceId === t.id && !matched.has(x.id)), s, t);
     if (!hit) return { s, t, source: 'create' };
     matched.add(hit.id);
     return { s, t, source: 'hit', live: hit };
   });
+}
+
+/**
+ * Of several live site spaces of one space in a container (a duplicate the manifest lists once), the one that
+ * becomes the desired one: the same across plans whatever their order (which this plan may change), so a second
+ * plan never picks the other one: the one with the wanted path, else the lowest id.
+ */
+function stableHit(same: LiveSiteSpace[], s: SiteSpaceSpec, t: SpaceTarget): LiveSiteSpace | undefined {
+  if (same.length <= 1) return same[0];
+  const path = s.path ?? slug(t.title);
+  return same.find((x) => x.path === path) ?? [...same].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))[0];
 }
 
 const movedWants = (a: Assignment): Want[] => a.managed.flatMap((m) => m.wants.filter((w) => w.source === 'moved'));

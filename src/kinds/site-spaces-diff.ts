@@ -64,7 +64,8 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
   // space and the root site spaces it receives, and the paths creates derive.
   const section = nav.sections.find((x) => inSection(x.id) === m.container);
   const posted = m.wants.find((w) => w.source === 'posted');
-  const postedNow = posted && (postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
+  // (Replacing a root site space, it keeps the derived path until the replace step: see site-root-spaces.ts.)
+  const postedNow = posted && (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
   // Root site spaces land in the first new section (with several created at once, any of them): both the paths
   // they had and the ones they may get there are held.
   const predicted = isNewSection ? scope.live.siteSpaces.flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now] : [])).filter((p): p is string => p !== undefined) : [];
@@ -110,7 +111,8 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
         const note = moved ? `moves from section "${sectionPathById.get(l.section!) ?? l.section}"` : fromRoot ? 'moves from the root into its section' : undefined;
         updateSiteSpace(scope, key, s, l, setPath ? s.path : undefined, note);
         item(l.id, { incoming: moved || fromRoot, isNew: false });
-        nav.paths.set(l.id, { now: setPath ? s.path : own, ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}) });
+        const maybe = own === undefined ? nav.paths.get(l.id)?.maybe : undefined;
+        nav.paths.set(l.id, { now: setPath ? s.path : own, ...(maybe ? { maybe } : {}), ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}) });
         break;
       }
       case 'repoint': {
@@ -245,8 +247,11 @@ function predictRootPaths(nav: Nav, a: Assignment, roots: readonly LiveSiteSpace
     return;
   }
   const claimed = new Set(a.managed.flatMap((m) => m.wants.flatMap((w) => (w.live ? [w.live.id] : []))));
+  const rootPaths = new Set(roots.map((x) => x.path));
   for (const x of roots) {
-    nav.paths.set(x.id, { now: slugs.has(x.path) ? undefined : x.path });
+    // Unchanged unless the receiving section's first site space took its path (then the next free one).
+    const clash = slugs.has(x.path);
+    nav.paths.set(x.id, clash ? { now: undefined, maybe: [x.path, uniquePath(x.path, rootPaths)] } : { now: x.path });
     if (!claimed.has(x.id)) nav.floating.add(x.id);
   }
 }

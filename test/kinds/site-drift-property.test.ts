@@ -19,8 +19,19 @@ import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
 import { siteYaml } from './site-swap-harness.js';
 
 const start = sandboxPerTest('site-drift');
+
+/** A sandbox whose spaces include two titled "Guide" (their site spaces derive one slug): the pool names them by id. */
+async function startWithPool(): Promise<{ r: SandboxRun; pool: string[] }> {
+  const r = await start();
+  const guides: string[] = [];
+  for (let i = 0; i < 2; i++) guides.push((await r.client.request<{ id: string }>('POST', '/orgs/org-demo/spaces', { body: { title: 'Guide' } })).body!.id);
+  return { r, pool: [...SPACES, ...guides] };
+}
 const SPACES = ['Getting Started', 'Changelog', 'Runbooks', 'API Reference'];
 const SPACE_IDS = ['sp-getting-started', 'sp-changelog', 'sp-runbooks', 'sp-api'];
+/** Cases per property, and a seed offset (fixed by default; DRIFT_CASES / DRIFT_SEED explore more). */
+const N = Number(process.env['DRIFT_CASES'] ?? 30);
+const SEED = Number(process.env['DRIFT_SEED'] ?? 0);
 
 type Rand = () => number;
 function rng(seed: number): Rand {
@@ -40,12 +51,12 @@ const shuffled = <T>(r: Rand, xs: readonly T[]): T[] => {
 };
 const pick = <T>(r: Rand, xs: readonly T[]): T | undefined => xs[Math.floor(r() * xs.length)];
 
-function siteSpaces(r: Rand, k: number): unknown[] {
+function siteSpaces(r: Rand, k: number, pool: readonly string[]): unknown[] {
   const paths = new Set<string>();
-  return shuffled(r, SPACES)
+  return shuffled(r, pool)
     .slice(0, k)
     .map((space) => {
-      const path = r() < 0.5 ? pick(r, ['p', 'q', 'x']) : undefined;
+      const path = r() < 0.5 ? pick(r, ['p', 'q', 'guide']) : undefined;
       const condition = r() < 0.15 ? 'visitor.claims.beta === true' : undefined;
       const usable = path !== undefined && !paths.has(path);
       if (usable) paths.add(path);
@@ -53,10 +64,10 @@ function siteSpaces(r: Rand, k: number): unknown[] {
     });
 }
 
-function randomSite(r: Rand, title: string): Record<string, unknown> {
-  if (r() < 0.15) return { title, spaces: siteSpaces(r, 1 + Math.floor(r() * 4)) };
+function randomSite(r: Rand, title: string, pool: readonly string[]): Record<string, unknown> {
+  if (r() < 0.15) return { title, spaces: siteSpaces(r, 1 + Math.floor(r() * 4), pool) };
   const paths = shuffled(r, ['a', 'b', 'c', 'd']).slice(0, 1 + Math.floor(r() * 3));
-  const spec: Record<string, unknown> = { title, sections: paths.map((p) => ({ path: p, title: `Section ${p}`, spaces: siteSpaces(r, 1 + Math.floor(r() * 3)) })) };
+  const spec: Record<string, unknown> = { title, sections: paths.map((p) => ({ path: p, title: `Section ${p}`, spaces: siteSpaces(r, 1 + Math.floor(r() * 3), pool) })) };
   if (r() < 0.4) {
     const order = shuffled(r, paths);
     const cut = 1 + Math.floor(r() * order.length);
@@ -86,47 +97,70 @@ function verdict(x: { plan: Plan; failed: unknown[]; next: Plan }, prune: boolea
     const bad = x.plan.blocked.filter((b) => !unreachable(b.message, prune));
     return bad.length > 0 ? `blocked: ${bad.map((b) => b.message).join('; ')}` : undefined;
   }
-  if (x.next.steps.length > 0) return `not converged: ${x.next.steps.map((s) => s.id).join(', ')}`;
+  if (x.next.steps.length > 0) return `not converged: ${JSON.stringify(x.next.steps.map((s) => [s.id, s.requests.map((q) => q.body)]))}`;
   // With prune off, a space live edits added twice to one section stays (unmanaged) and is named in a warning.
   const warnings = x.next.warnings.filter((w) => !(allowDuplicates && !prune && / twice; /.test(w.message)));
   if (warnings.length > 0 || x.next.blocked.length > 0) return `next plan: ${JSON.stringify([...warnings, ...x.next.blocked])}`;
   return undefined;
 }
 
+/** From random structure A to random structure B (seeded): what is wrong, or undefined. */
+async function transition(r: SandboxRun, pool: readonly string[], seed: number, i: number): Promise<string | undefined> {
+  const rand = rng(seed);
+  const prune = rand() < 0.5;
+  const title = `Drift site ${i}`;
+  const a = randomSite(rand, title, pool);
+  const b = randomSite(rand, title, pool);
+  const problem = verdict(await apply(r, a, prune), prune) ?? verdict(await apply(r, b, prune), prune);
+  return problem && `#${i} (seed ${seed}) prune=${prune} A=${JSON.stringify(a)} B=${JSON.stringify(b)}: ${problem}`;
+}
+
+/** Random structure A (seeded), random live edits, then A again: what is wrong, or undefined. */
+async function edited(r: SandboxRun, pool: readonly string[], seed: number, i: number): Promise<string | undefined> {
+  const rand = rng(seed);
+  const prune = rand() < 0.5;
+  const title = `Edited site ${i}`;
+  const spec = randomSite(rand, title, pool);
+  const first = verdict(await apply(r, spec, prune), prune);
+  if (first) return `#${i} (seed ${seed}) A=${JSON.stringify(spec)}: ${first}`;
+  const edits = await editLive(r, rand, title);
+  const second = verdict(await apply(r, spec, prune), prune, true);
+  return second && `#${i} (seed ${seed}) prune=${prune} A=${JSON.stringify(spec)} edits=${edits.join(', ')}: ${second}`;
+}
+
 describe('site structure drift, property', () => {
   it('from any structure to any other in one apply (or blocked for a reason no request sequence gets around)', async () => {
-    const r = await start();
+    const { r, pool } = await startWithPool();
     const problems: string[] = [];
-    for (let i = 0; i < 30; i++) {
-      const rand = rng(1000 + i);
-      const prune = rand() < 0.5;
-      const title = `Drift site ${i}`;
-      const a = randomSite(rand, title);
-      const b = randomSite(rand, title);
-      const first = verdict(await apply(r, a, prune), prune);
-      const second = first ?? verdict(await apply(r, b, prune), prune);
-      if (second) problems.push(`#${i} prune=${prune} A=${JSON.stringify(a)} B=${JSON.stringify(b)}: ${second}`);
+    for (let i = 0; i < N; i++) {
+      const problem = await transition(r, pool, SEED + 1000 + i, i);
+      if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
   }, 60_000);
 
   it('back to the manifest after random live edits in one apply (or blocked likewise)', async () => {
-    const r = await start();
+    const { r, pool } = await startWithPool();
     const problems: string[] = [];
-    for (let i = 0; i < 30; i++) {
-      const rand = rng(5000 + i);
-      const prune = rand() < 0.5;
-      const title = `Edited site ${i}`;
-      const spec = randomSite(rand, title);
-      const first = verdict(await apply(r, spec, prune), prune);
-      if (first) {
-        problems.push(`#${i} A=${JSON.stringify(spec)}: ${first}`);
-        continue;
-      }
-      const edits = await editLive(r, rand, title);
-      const second = verdict(await apply(r, spec, prune), prune, true);
-      if (second) problems.push(`#${i} prune=${prune} A=${JSON.stringify(spec)} edits=${edits.join(', ')}: ${second}`);
+    for (let i = 0; i < N; i++) {
+      const problem = await edited(r, pool, SEED + 5000 + i, i);
+      if (problem) problems.push(problem);
     }
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  // Cases longer runs (DRIFT_CASES=250, several DRIFT_SEED) once found, replayed every time: root site spaces
+  // landing in one of several new sections next to spaces sharing a title, a replaced root's derived path, and a
+  // space shown twice whose matched site space must not change between plans.
+  it('replays the cases longer runs found', async () => {
+    const { r, pool } = await startWithPool();
+    const problems: string[] = [];
+    for (const seed of [301021, 1301030, 1801113]) {
+      const problem = await transition(r, pool, seed, seed);
+      if (problem) problems.push(problem);
+    }
+    const problem = await edited(r, pool, 2205221, 2205221);
+    if (problem) problems.push(problem);
     expect(problems).toEqual([]);
   }, 60_000);
 });
@@ -157,7 +191,7 @@ async function editLive(r: SandboxRun, rand: Rand, title: string): Promise<strin
         edits.push('swap paths');
       } else if (op === 2 && x && y && x !== y) {
         await call('POST', `/site-spaces/${x.id}/move`, { position: { before: { type: 'site-space', siteSpace: y.id } } });
-        edits.push('move');
+        edits.push(`move ${x.id} before ${y.id}`);
       } else if (op === 3 && sections.length > 1) {
         const [s1, s2] = shuffled(rand, sections);
         await call('PATCH', `/sections/${s1!.id}`, { path: 'edit-tmp' });
@@ -174,8 +208,9 @@ async function editLive(r: SandboxRun, rand: Rand, title: string): Promise<strin
         await call('POST', '/site-spaces', { spaceId: pick(rand, SPACE_IDS), ...(section ? { sectionId: section.id } : {}) });
         edits.push('add');
       } else if (op === 6 && x) {
-        await call('PATCH', `/site-spaces/${x.id}`, { spaceId: pick(rand, SPACE_IDS) });
-        edits.push('re-point');
+        const to = pick(rand, SPACE_IDS);
+        await call('PATCH', `/site-spaces/${x.id}`, { spaceId: to });
+        edits.push(`re-point ${x.id} to ${to}`);
       }
     } catch {
       edits.push('(refused)');

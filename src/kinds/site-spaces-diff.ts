@@ -68,7 +68,7 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
   const postedNow = posted && (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
   // Root site spaces land in the first new section (with several created at once, any of them): both the paths
   // they had and the ones they may get there are held.
-  const predicted = isNewSection ? scope.live.siteSpaces.flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now] : [])).filter((p): p is string => p !== undefined) : [];
+  const predicted = isNewSection ? scope.live.siteSpaces.flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now, ...(nav.paths.get(x.id)?.maybe ?? [])] : [])).filter((p): p is string => p !== undefined) : [];
   const rootsNow = isNewSection ? [...rootPaths, ...predicted] : [];
   const certain = new Set([...m.here.map((x) => x.path), ...(postedNow !== undefined ? [postedNow] : []), ...(nav.createdSections.length === 1 ? predicted : [])]);
   const derived = derivedPaths(m, certain, new Set(nav.createdSections.length > 1 ? rootsNow : []));
@@ -236,22 +236,20 @@ const postedPathEarly = (s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlySet<str
  */
 function predictRootPaths(nav: Nav, a: Assignment, roots: readonly LiveSiteSpace[]): void {
   const posted = nav.createdSections.map((id) => a.managed.find((m) => m.container === inSection(id))?.wants.find((w) => w.source === 'posted'));
-  const slugs = new Set(posted.flatMap((w) => (w ? [slug(w.t.title)] : [])));
-  if (nav.createdSections.length === 1) {
-    const taken = new Set(slugs);
+  // For each section that may receive them: its first site space's slug, then each root one in turn, made unique.
+  const possible = new Map<string, Set<string>>(roots.map((x) => [x.id, new Set<string>()]));
+  for (const w of posted) {
+    const taken = new Set(w ? [slug(w.t.title)] : []);
     for (const x of roots) {
       const p = uniquePath(x.path, taken);
       taken.add(p);
-      nav.paths.set(x.id, { now: p });
+      possible.get(x.id)!.add(p);
     }
-    return;
   }
   const claimed = new Set(a.managed.flatMap((m) => m.wants.flatMap((w) => (w.live ? [w.live.id] : []))));
-  const rootPaths = new Set(roots.map((x) => x.path));
   for (const x of roots) {
-    // Unchanged unless the receiving section's first site space took its path (then the next free one).
-    const clash = slugs.has(x.path);
-    nav.paths.set(x.id, clash ? { now: undefined, maybe: [x.path, uniquePath(x.path, rootPaths)] } : { now: x.path });
-    if (!claimed.has(x.id)) nav.floating.add(x.id);
+    const paths = [...possible.get(x.id)!];
+    nav.paths.set(x.id, paths.length === 1 ? { now: paths[0] } : { now: undefined, maybe: paths });
+    if (nav.createdSections.length > 1 && !claimed.has(x.id)) nav.floating.add(x.id);
   }
 }

@@ -155,7 +155,7 @@ describe('site structure drift, property', () => {
   it('replays the cases longer runs found', async () => {
     const { r, pool } = await startWithPool();
     const problems: string[] = [];
-    for (const seed of [301021, 1301030, 1801113]) {
+    for (const seed of [301021, 1301030, 1801113, 4301176]) {
       const problem = await transition(r, pool, seed, seed);
       if (problem) problems.push(problem);
     }

@@ -6,12 +6,12 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError } from '../core/errors.js';
+import { ApiError, DocopsError, type RequestEffect } from '../core/errors.js';
 import type { HttpMethod } from '../core/plan.js';
 import { paginatePages } from './paginate.js';
 import { createPriorityGate } from './priority-gate.js';
 import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
-import { DEFAULT_RETRY, networkErrorCode, nextDelay } from './retry.js';
+import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
 import { DEFAULT_API_URL } from './settings.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
@@ -122,14 +122,25 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean): Promise<ApiResponse<T>> {
     if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
     const route = routeOf(path);
+    // The last line of defence for ids in paths (kinds encode and check each one): a request never leaves the
+    // resource it was planned for through an empty, `.` or `..` segment, encoded or not.
+    if (route.split('/').some((segment, i) => i > 0 && (segment === '' || /^(\.|%2e){1,2}$/i.test(segment)))) {
+      throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
+    }
     const query = queryString(options.query);
     const target = basePath + path + (path.includes('?') && query !== '' ? `&${query.slice(1)}` : query);
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const signal = options.signal;
-    const fail = (status: number | undefined, message: string, attempts: number, cause?: unknown): ApiError => {
+    // Over all attempts: the most the server may have done, and whether any attempt got an HTTP answer.
+    let effect: RequestEffect = 'none';
+    let answered = false;
+    const fail = (status: number | undefined, message: string, attempts: number, cause?: unknown, unreachable = false): ApiError => {
       const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-      return new ApiError(method, route, status, redact(message, token) + suffix, cause === undefined ? undefined : { cause });
+      return new ApiError(method, route, status, redact(message, token) + suffix, { ...(cause === undefined ? {} : { cause }), effect, unreachable });
     };
+    // A request marked non-idempotent is retried by the POST rules whatever its method.
+    const retryAs = options.idempotent === false ? 'POST' : method;
+    const spent = { rateLimit: 0, other: 0 };
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
@@ -137,28 +148,39 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       let lastError: ApiError;
       try {
         const raw = await attemptOnce(method, target, payload, signal, urgent);
+        answered = true;
         report({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
         const parsed = parseJsonBody(raw.text);
         if (raw.status >= 200 && raw.status < 300) {
-          if (!parsed.ok) throw fail(raw.status, 'response body is not valid JSON', attempt);
+          if (!parsed.ok) {
+            effect = worseEffect(effect, 'maybe'); // processed, but its answer cannot be read
+            throw fail(raw.status, 'response body is not valid JSON', attempt);
+          }
           return { status: raw.status, body: parsed.value as T | undefined, headers: flattenHeaders(raw.headers) };
         }
         const body = parsed.ok ? parsed.value : undefined;
         failure = { kind: 'status', status: raw.status, retryAfter: headerValue(raw.headers['retry-after']) };
+        effect = worseEffect(effect, attemptEffect(failure));
         lastError = fail(raw.status, errorMessageOf(raw.status, body, raw.statusText), attempt);
       } catch (err) {
         if (err instanceof ApiError) throw err;
         report({ method, route, status: undefined, durationMs: performance.now() - started, attempt });
-        if (signal?.aborted === true) throw fail(undefined, 'request aborted', attempt, err);
+        if (signal?.aborted === true) {
+          effect = worseEffect(effect, attemptEffect({ kind: 'aborted' }));
+          throw fail(undefined, 'request aborted', attempt, err);
+        }
         const code = networkErrorCode(err);
         failure = { kind: 'network', code };
-        lastError = fail(undefined, networkMessage(err, code), attempt, sanitizedCause(err, code, token));
+        effect = worseEffect(effect, attemptEffect(failure));
+        // Unreachable: never an HTTP answer, and only the budget (not the retry rules) ends the retries.
+        const exhausted = !answered && isRetryable(retryAs, failure);
+        lastError = fail(undefined, networkMessage(err, code), attempt, sanitizedCause(err, code, token), exhausted);
       }
 
-      // A request marked non-idempotent is retried by the POST rules whatever its method.
-      const retryAs = options.idempotent === false ? 'POST' : method;
-      const delayMs = nextDelay(retryAs, failure, attempt - 1, retry, random, Date.now());
+      const bucket = isRateLimit(failure) ? 'rateLimit' : 'other';
+      const delayMs = nextDelay(retryAs, failure, spent[bucket], retry, random, Date.now());
       if (delayMs === undefined) throw lastError;
+      spent[bucket]++;
       logger?.debug?.(
         {
           method,

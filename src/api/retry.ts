@@ -14,12 +14,20 @@
  *  - the server answered 429. Rate limiting rejects a request before it is processed (RFC 6585), so
  *    the create did not happen and retrying after Retry-After is safe.
  * A POST that may have reached the server (reset after sending, socket closed, timeout waiting for the
- * response, 502/503/504 from a gateway that may have forwarded it) is not retried.
+ * response, 502/503/504 from a gateway that may have forwarded it) is not retried. What it may have done is
+ * reported on the final ApiError (`effect`, see attemptEffect) so apply can look before it creates again.
+ *
+ * Budgets: a 429 is the server pacing us, not a failing request, so 429s are counted apart from other failures
+ * (`maxRateLimitRetries`, default 10, beside `maxRetries`, default 5): under heavy rate limiting a request is not
+ * given up after a few polite refusals.
  */
+import type { RequestEffect } from '../core/errors.js';
 
 export interface RetryOptions {
-  /** Retries after the first attempt (so at most maxRetries + 1 attempts). */
+  /** Retries after failures other than 429 (so at most maxRetries + 1 attempts when nothing is rate limited). */
   maxRetries: number;
+  /** Retries after 429 answers, counted apart from maxRetries. */
+  maxRateLimitRetries: number;
   minDelayMs: number;
   maxDelayMs: number;
   /** Upper bound for a server-requested Retry-After wait. */
@@ -28,6 +36,7 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY: RetryOptions = {
   maxRetries: 5,
+  maxRateLimitRetries: 10,
   minDelayMs: 250,
   maxDelayMs: 20_000,
   maxRetryAfterMs: 60_000,
@@ -60,6 +69,9 @@ const MAYBE_RECEIVED = new Set([
   'UND_ERR_BODY_TIMEOUT',
 ]);
 
+/** Response timeouts: the server may still be working on the request after the client gave up waiting. */
+const STILL_RUNNING = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
 export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
 }
@@ -76,6 +88,31 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
   }
   if (neverReachedServer(failure.code)) return true;
   return isIdempotent(method) && failure.code !== undefined && MAYBE_RECEIVED.has(failure.code);
+}
+
+/**
+ * What one failed attempt may have done on the server: nothing when the connection was never made or the
+ * server refused the request with a 4xx (429 included); `maybe` after a 5xx or a connection that broke once the
+ * request may have been sent (the server is done with it either way); `pending` when no answer came in time
+ * (the server may still process it).
+ */
+export function attemptEffect(failure: AttemptFailure | { kind: 'aborted' }): RequestEffect {
+  if (failure.kind === 'aborted') return 'pending';
+  if (failure.kind === 'status') return failure.status >= 500 ? 'maybe' : 'none';
+  if (neverReachedServer(failure.code)) return 'none';
+  return failure.code !== undefined && STILL_RUNNING.has(failure.code) ? 'pending' : 'maybe';
+}
+
+const EFFECT_RANK: Record<RequestEffect, number> = { none: 0, maybe: 1, pending: 2 };
+
+/** The more uncertain of two effects: over all attempts of a request, the worst one is what may have happened. */
+export function worseEffect(a: RequestEffect, b: RequestEffect): RequestEffect {
+  return EFFECT_RANK[b] > EFFECT_RANK[a] ? b : a;
+}
+
+/** Whether this failure counts against maxRateLimitRetries rather than maxRetries. */
+export function isRateLimit(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' && failure.status === 429;
 }
 
 /** Retry-After as milliseconds from `now` (delta-seconds or HTTP-date); undefined when absent or unparsable. */
@@ -96,8 +133,9 @@ export function backoffDelay(retryIndex: number, opts: RetryOptions, random: () 
 
 /**
  * The wait before the next attempt, or undefined when the failure is final.
- * `retriesDone` counts retries already made (0 after the first attempt failed).
- * A Retry-After header wins over the computed backoff, capped by maxRetryAfterMs.
+ * `retriesDone` counts retries already made from this failure's budget (429s: maxRateLimitRetries; anything
+ * else: maxRetries); 0 after the first such failure. A Retry-After header wins over the computed backoff,
+ * capped by maxRetryAfterMs.
  */
 export function nextDelay(
   method: string,
@@ -107,7 +145,8 @@ export function nextDelay(
   random: () => number,
   now: number,
 ): number | undefined {
-  if (retriesDone >= opts.maxRetries || !isRetryable(method, failure)) return undefined;
+  const budget = isRateLimit(failure) ? opts.maxRateLimitRetries : opts.maxRetries;
+  if (retriesDone >= budget || !isRetryable(method, failure)) return undefined;
   const requested = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
   if (requested !== undefined) return Math.min(requested, opts.maxRetryAfterMs);
   return backoffDelay(retriesDone, opts, random);

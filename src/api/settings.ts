@@ -1,10 +1,14 @@
 /**
  * Where the API is and how to authenticate, from command-line flags and the environment.
  * Precedence: --api-url, then DOCOPS_API_URL, then the official default; --token-file (an explicit flag
- * wins over the ambient environment), then DOCOPS_TOKEN. The token value never appears in a message.
+ * wins over the ambient environment), then DOCOPS_TOKEN. The token value never appears in a message: every
+ * token read here is registered with the process-wide secret registry (src/secrets.ts) the moment it is read,
+ * so no printer shows it afterwards, however it gets quoted (a manifest symlinked to the token file, an API
+ * error that echoes the Authorization header …).
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { registerSecret } from '../secrets.js';
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com/v1';
 
@@ -20,7 +24,25 @@ export interface ApiSettings {
 }
 
 export function resolveApiSettings(input: ApiSettingsInput): ApiSettings {
-  return { baseUrl: resolveBaseUrl(input), token: resolveToken(input) };
+  registerSecret(input.env.DOCOPS_TOKEN);
+  const token = resolveToken(input);
+  registerSecret(token);
+  return { baseUrl: resolveBaseUrl(input), token };
+}
+
+/**
+ * Register every token this run could use — DOCOPS_TOKEN and the token file's content — before anything else is
+ * read or printed (a manifest or a config error could quote it). A token file that cannot be read is skipped
+ * here; the command that needs it reports that.
+ */
+export function registerCredentialSecrets(input: { tokenFile?: string | undefined; env: Readonly<Record<string, string | undefined>> }): void {
+  registerSecret(input.env.DOCOPS_TOKEN);
+  if (nonEmpty(input.tokenFile) === undefined) return;
+  try {
+    registerSecret(readFileSync(input.tokenFile as string, 'utf8'));
+  } catch {
+    // reported by resolveApiSettings when the command connects
+  }
 }
 
 function resolveBaseUrl({ apiUrl, env }: ApiSettingsInput): string {
@@ -29,7 +51,7 @@ function resolveBaseUrl({ apiUrl, env }: ApiSettingsInput): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`API URL is not a valid URL: ${raw}`);
+    throw new UsageError(`API URL is not a valid URL: ${withoutUserinfo(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`API URL must use http or https: ${url.origin}`);
@@ -58,6 +80,17 @@ function resolveToken({ tokenFile, env }: ApiSettingsInput): string | undefined 
     return token;
   }
   return nonEmpty(env.DOCOPS_TOKEN?.trim());
+}
+
+/**
+ * `https://user:pass@host` → `https://[redacted]@host`: an unparseable URL is echoed without anything that could
+ * be credentials (everything up to its last `@`; a password may hold `/`, `:` or spaces).
+ */
+function withoutUserinfo(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at === -1) return raw;
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(raw)?.[0] ?? '';
+  return `${scheme}[redacted]${raw.slice(at)}`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -4,8 +4,9 @@
  * Escaping follows the runner's workflow-command rules (actions/toolkit command.ts).
  */
 import { appendFile } from 'node:fs/promises';
+import { redactText } from '../secrets.js';
 import path from 'node:path';
-import { ValidationError, type ValidationIssue } from '../core/errors.js';
+import { ApplyError, BlockedError, ValidationError, type ValidationIssue } from '../core/errors.js';
 import type { CliIO } from './io.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -32,21 +33,36 @@ function annotationPath(file: string, env: Env): string {
   return file.split(path.sep).join('/');
 }
 
-/** `::error file=F,line=L,col=C::message` */
-export function errorAnnotation(issue: ValidationIssue, env: Env = {}): string {
-  return `::error file=${escapeProperty(annotationPath(issue.file, env))},line=${issue.line},col=${issue.column}::${escapeData(issue.message)}`;
+/** `::error file=F,line=L,col=C::message` (or `::warning …`) */
+export function errorAnnotation(issue: ValidationIssue, env: Env = {}, level: 'error' | 'warning' = 'error'): string {
+  return `::${level} file=${escapeProperty(annotationPath(issue.file, env))},line=${issue.line},col=${issue.column}::${escapeData(issue.message)}`;
 }
 
-/** In GitHub Actions, print one annotation per validation issue on stdout (where the runner reads commands). */
+/** In GitHub Actions, one `::warning` annotation per validation warning (e.g. a reference that must exist live). */
+export function annotateWarnings(warnings: readonly ValidationIssue[], io: CliIO): void {
+  if (!inGitHubActions(io.env)) return;
+  for (const w of warnings) io.stdout.write(errorAnnotation(w, io.env, 'warning') + '\n');
+}
+
+/**
+ * In GitHub Actions, print one annotation per validation issue, and per blocked manifest object that has a
+ * source position, on stdout (where the runner reads commands).
+ */
 export function annotateError(err: unknown, io: CliIO): void {
-  if (!inGitHubActions(io.env) || !(err instanceof ValidationError)) return;
-  for (const issue of err.issues) io.stdout.write(errorAnnotation(issue, io.env) + '\n');
+  if (!inGitHubActions(io.env)) return;
+  const issues: ValidationIssue[] =
+    err instanceof ValidationError
+      ? err.issues
+      : err instanceof BlockedError || err instanceof ApplyError
+        ? err.blocked.flatMap((b) => (b.source ? [{ ...b.source, message: `${b.kind} ${b.org}/${b.key} is blocked: ${b.message}` }] : []))
+        : [];
+  for (const issue of issues) io.stdout.write(errorAnnotation(issue, io.env) + '\n');
 }
 
 /** Append markdown to $GITHUB_STEP_SUMMARY when running in GitHub Actions and the variable names a file. */
 export async function appendStepSummary(io: CliIO, markdown: string): Promise<boolean> {
   const file = io.env.GITHUB_STEP_SUMMARY;
   if (!inGitHubActions(io.env) || !file) return false;
-  await appendFile(file, markdown.endsWith('\n') ? markdown + '\n' : markdown + '\n\n', 'utf8');
+  await appendFile(file, redactText(markdown.endsWith('\n') ? markdown + '\n' : markdown + '\n\n'), 'utf8');
   return true;
 }

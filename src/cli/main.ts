@@ -2,12 +2,16 @@
 /**
  * The docops command line. `main` is callable in-process (tests pass string-collecting streams); run as a
  * program it sets process.exitCode. Exactly one place turns errors into exit codes: reportError.
+ * Everything a run prints goes through the process-wide secret registry (src/secrets.ts): the streams are
+ * wrapped here, and the credentials a run could use are registered before any manifest is read.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { registerCredentialSecrets } from '../api/settings.js';
 import { UsageError } from '../core/errors.js';
 import { createLogger } from '../log.js';
 import type { Logger } from '../log.js';
+import { redactingStream, registerSecret } from '../secrets.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { applyCommand } from './commands/apply.js';
@@ -35,7 +39,6 @@ const HELP_ENTRIES = [
 
 interface RunState {
   logger?: Logger;
-  secrets: string[];
   cleanups: (() => Promise<void> | void)[];
 }
 
@@ -51,8 +54,12 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
     return 0;
   }
   if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
+  // The sandbox prints its own (made-up) token on purpose; every other command may be holding a real one.
   if (name === 'sandbox') return runSandbox(rest, io);
-  if (name === 'undo') return runUndo(rest, io);
+  registerSecret(io.env.DOCOPS_TOKEN);
+  if (name === 'undo') {
+    return runUndo(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
+  }
   if (name === 'daemon') return runDaemon(rest, io);
 
   const spec = COMMANDS.find((c) => c.name === name);
@@ -68,6 +75,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
     return 0;
   }
   const global = globalOptions(values, io.env);
+  registerCredentialSecrets({ tokenFile: global.tokenFile, env: io.env });
   const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
   state.logger = logger;
   const ctx: CommandContext = {
@@ -76,13 +84,14 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
     global,
     values,
     onCleanup: (fn) => void state.cleanups.push(fn),
-    addSecret: (s) => void state.secrets.push(s),
+    addSecret: (s) => registerSecret(s),
   };
   return spec.run(ctx);
 }
 
-export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const state: RunState = { secrets: [], cleanups: [] };
+export async function main(argv: string[], processStreams: CliIO = processIO()): Promise<number> {
+  const io = redactingIO(processStreams);
+  const state: RunState = { cleanups: [] };
   let code: number;
   try {
     code = await dispatch(argv, io, state);
@@ -100,6 +109,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     }
   }
   return code;
+}
+
+/** The same streams, each write redacted (see src/secrets.ts). */
+function redactingIO(io: CliIO): CliIO {
+  return { ...io, stdout: redactingStream(io.stdout), stderr: redactingStream(io.stderr) };
 }
 
 function isDirectRun(): boolean {

@@ -1,4 +1,5 @@
 /** The steps plan and apply share: load the manifests, connect, compute the plan. */
+import { readFileSync } from 'node:fs';
 import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
@@ -8,6 +9,7 @@ import type { DesiredState, LiveState } from '../core/reconcile.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
+import { parseAllowList } from '../manifests/interpolate.js';
 import { KINDS, loadManifests } from './wiring.js';
 
 export const MANIFESTS_FLAG = {
@@ -16,6 +18,38 @@ export const MANIFESTS_FLAG = {
   value: 'DIR',
   description: 'Directory of YAML manifests (read recursively)',
 } as const satisfies FlagSpec;
+
+export const ALLOW_ENV_FLAG = {
+  type: 'string',
+  multiple: true,
+  value: 'NAME[,NAME…]',
+  description: 'Environment variables manifests may read as ${NAME}: names, or prefixes ending in * (repeatable; default DOCOPS_ALLOW_ENV; never DOCOPS_*)',
+} as const satisfies FlagSpec;
+
+/** What `${VAR}` in manifests may read: --allow-env, else DOCOPS_ALLOW_ENV; nothing by default. */
+export function allowedEnv(ctx: CommandContext): string[] {
+  const flag = ctx.values['allow-env'];
+  const fromFlag = Array.isArray(flag) && flag.length > 0;
+  const { entries, invalid } = parseAllowList(fromFlag ? flag : [ctx.io.env.DOCOPS_ALLOW_ENV ?? '']);
+  if (invalid.length > 0) {
+    const source = fromFlag ? '--allow-env' : 'DOCOPS_ALLOW_ENV';
+    throw new UsageError(`${source}: ${invalid.map((v) => JSON.stringify(v)).join(', ')} is not a variable name or a prefix ending in * (e.g. TEAM_TITLE or TEAM_*)`);
+  }
+  return entries;
+}
+
+/** The API token's possible values (DOCOPS_TOKEN, --token-file): no interpolated variable may carry them. */
+function tokenValues(ctx: CommandContext): string[] {
+  const values = [ctx.io.env.DOCOPS_TOKEN?.trim() ?? ''];
+  if (ctx.global.tokenFile !== undefined) {
+    try {
+      values.push(readFileSync(ctx.global.tokenFile, 'utf8').trim());
+    } catch {
+      // connect() reports an unreadable token file; validate needs no token.
+    }
+  }
+  return values.filter((v) => v !== '');
+}
 
 export function manifestDir(ctx: CommandContext): string {
   const dir = ctx.values.manifests;
@@ -26,15 +60,17 @@ export function manifestDir(ctx: CommandContext): string {
 export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired } = await loadManifests(dir, kinds, { env: ctx.io.env });
+  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
-  return { kinds, documents, desired };
+  return { kinds, documents, desired, warnings };
 }
 
 function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]): Record<string, boolean> {
   const names = kinds.map((k) => k.kind);
   const unknown = prune.filter((p) => !names.includes(p));
   if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(', ')} (known: ${names.join(', ')})`);
+  const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
+  if (never.length > 0) throw new UsageError(`--prune ${never.join(', ')}: docops never deletes these objects, so pruning them means nothing`);
   return Object.fromEntries(prune.map((p) => [p, true]));
 }
 

@@ -1,6 +1,8 @@
 /**
  * The one top-level error handler: typed docops errors exit with their code and message (every issue line for a
  * ValidationError); anything else is a bug, exits 1 with its message, and logs its stack at debug level.
+ * The message is redacted (the registered secrets of src/secrets.ts, and `secrets`) before it is printed; the
+ * logged error and its cause chain are redacted by the logger.
  */
 import { DocopsError, EXIT, ValidationError, formatIssue } from '../core/errors.js';
 import type { Logger } from '../log.js';

@@ -73,7 +73,7 @@ export async function guardedApply(ctx: CommandContext, settings: SafetySettings
     },
   });
   await gate(input.plan, input.live);
-  const journal = createJournal(settings.journalDir, input.live);
+  const journal = createJournal(settings.journalDir, input.live, { client: input.client, kinds: input.kinds });
   const report = await applyPlan(input.client, input.plan, {
     concurrency: ctx.global.concurrency,
     beforeStep: journal.beforeStep,

@@ -2,17 +2,32 @@
  * The one write gateway: executes a plan's steps in their declared order, one group at a time, the steps of
  * a group concurrently (bounded). A failed step skips every step that depends on it (directly or through a
  * skipped step); independent steps still run. Nothing here decides *what* to write — it only reads the plan.
+ *
+ * Two things apply does beyond sending the plan's requests, both decided by what the API client says about a
+ * failure (ApiError.effect / .unreachable):
+ *  - a create that may have reached the server is never re-sent blindly: with the request's `recover` (see
+ *    RecoverSpec in plan.ts) apply reads the list and goes on with the object it finds, or sends the create again
+ *    only when the object is not there. A DELETE answered 404 after an attempt that may have deleted is done.
+ *  - when the API is unreachable, the steps in flight finish (with their retries) and every step not yet started
+ *    is skipped with the reason "API unreachable"; the report says what was and was not applied.
  */
 import type { ApiClient } from '../api/types.js';
+import { incompleteCreates, type IncompleteCreate, type PartialStep } from './apply-outcome.js';
 import { ApiError } from './errors.js';
 import { groups } from './order.js';
-import { resolveRefs, type Plan, type Step } from './plan.js';
+import { resolveRequest, type Plan, type RequestSpec, type Step } from './plan.js';
+import { findCreated, pick, withElements } from './recover.js';
+
+export type { IncompleteCreate } from './apply-outcome.js';
+export { describeIncomplete } from './apply-outcome.js';
 
 export type ApplyEvent =
   | { type: 'start'; step: Step }
   | { type: 'done'; step: Step; durationMs: number }
   | { type: 'failed'; step: Step; error: Error; durationMs: number }
-  | { type: 'skipped'; step: Step; reason: string };
+  | { type: 'skipped'; step: Step; reason: string }
+  /** A create that may have reached the server was looked up in its list: found, absent (sent again), or some of a batch. */
+  | { type: 'recovered'; step: Step; request: string; outcome: 'found' | 'absent' | 'partly found' };
 
 export interface ApplyOptions {
   concurrency?: number;
@@ -26,45 +41,61 @@ export interface ApplyOptions {
 export interface ApplyReport {
   applied: string[];
   failed: { stepId: string; message: string }[];
+  /** Steps not attempted; why, in skipReasons. */
   skipped: string[];
+  skipReasons: Record<string, string>;
+  /** Set when the API became unreachable: the failure that showed it. Steps not started by then were skipped. */
+  unreachable?: string;
+  /** Objects created by steps whose own later requests, or whose dependent steps, did not complete. */
+  incomplete: IncompleteCreate[];
   /** Captured outputs (e.g. ids of created objects) by step id. */
   outputs: Record<string, Record<string, string>>;
 }
 
+/** A create is looked up and sent again at most this many times after ambiguous failures. */
+const MAX_RECOVERIES = 5;
+
+export const UNREACHABLE_REASON = 'API unreachable';
+
 export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
-  const report: ApplyReport = { applied: [], failed: [], skipped: [], outputs: {} };
+  const report: ApplyReport = { applied: [], failed: [], skipped: [], skipReasons: {}, incomplete: [], outputs: {} };
   const notOk = new Set<string>();
+  const partial = new Map<string, PartialStep>();
   const emit = options.onStep ?? (() => {});
+
+  const skip = (step: Step, reason: string): void => {
+    notOk.add(step.id);
+    report.skipped.push(step.id);
+    report.skipReasons[step.id] = reason;
+    emit({ type: 'skipped', step, reason });
+  };
 
   const runStep = async (step: Step): Promise<void> => {
     const blocker = step.dependsOn.find((d) => notOk.has(d));
-    if (blocker !== undefined || options.signal?.aborted) {
-      notOk.add(step.id);
-      report.skipped.push(step.id);
-      emit({ type: 'skipped', step, reason: blocker !== undefined ? `depends on ${blocker}, which did not succeed` : 'apply was stopped' });
-      return;
-    }
+    if (report.unreachable !== undefined) return skip(step, UNREACHABLE_REASON);
+    if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
+    if (options.signal?.aborted) return skip(step, 'apply was stopped');
     const started = performance.now();
     emit({ type: 'start', step });
+    const outputs: Record<string, string> = {};
+    let at = 0;
+    let sent = '';
     try {
       await options.beforeStep?.(step);
-      const outputs: Record<string, string> = {};
-      for (const req of step.requests) {
+      for (; at < step.requests.length; at++) {
+        const req = step.requests[at]!;
         const lookup = (stepId: string, output: string): string => {
           const v = stepId === step.id ? outputs[output] : report.outputs[stepId]?.[output];
           if (v === undefined) throw new Error(`reference ${stepId}.${output} has no value`);
           return v;
         };
-        const path = resolveRefs(req.path, lookup);
-        const body = req.body === undefined ? undefined : resolveRefs(req.body, lookup);
-        // A request that keeps an id from its response creates an object. PUT /orgs/{id}/teams creates too, and
-        // re-sending a create the server may already have processed would make a duplicate: retry it like a POST.
-        const creates = req.capture !== undefined && Object.keys(req.capture).length > 0;
-        const res = await client.request(req.method, path, { ...(body === undefined ? {} : { body }), ...(creates ? { idempotent: false } : {}) });
-        for (const [name, at] of Object.entries(req.capture ?? {})) {
-          const value = pick(res.body, at);
-          if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${at}" to keep as ${name}`);
+        const { path, body } = resolveRequest(req, lookup);
+        sent = `${req.method} ${path}`;
+        const answer = await send(client, step, req, path, body, emit);
+        for (const [name, where] of Object.entries(req.capture ?? {})) {
+          const value = pick(answer, where);
+          if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
           outputs[name] = String(value);
         }
       }
@@ -75,6 +106,12 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
       const error = explainForbidden(err instanceof Error ? err : new Error(String(err)));
       notOk.add(step.id);
       report.failed.push({ stepId: step.id, message: error.message });
+      if (outputs['id'] !== undefined) {
+        // The object exists; what the rest of the step would have done does not.
+        report.outputs[step.id] = outputs;
+        partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
+      }
+      if (isUnreachable(error)) report.unreachable ??= error.message;
       emit({ type: 'failed', step, error, durationMs: performance.now() - started });
     }
   };
@@ -82,24 +119,72 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   for (const group of groups(plan.steps)) {
     await runBounded(group, concurrency, runStep);
   }
+  const failed = new Set(report.failed.map((f) => f.stepId));
+  report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failed, new Set(report.skipped));
   return report;
+}
+
+/**
+ * One request of a step; the response body. A request that keeps an id from its response, or says how to find
+ * what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
+ * when it may have reached the server, looked up rather than re-sent blindly.
+ */
+async function send(client: ApiClient, step: Step, req: RequestSpec, path: string, body: unknown, emit: (e: ApplyEvent) => void): Promise<unknown> {
+  const creates = req.recover !== undefined || (req.capture !== undefined && Object.keys(req.capture).length > 0);
+  let payload = body;
+  for (let round = 0; ; round++) {
+    try {
+      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}) });
+      return res.body;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.unreachable) throw err;
+      const mayHaveHappened = err.effect === 'maybe' || err.effect === 'pending';
+      // An earlier attempt may have deleted it: gone is what the DELETE wanted.
+      if (req.method === 'DELETE' && err.status === 404 && mayHaveHappened) return undefined;
+      if (!req.recover || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
+      const what = `${req.method} ${path}`;
+      let found: Awaited<ReturnType<typeof findCreated>>;
+      try {
+        found = await findCreated(client, req.recover, path, payload);
+      } catch (lookupErr) {
+        const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
+        throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
+      }
+      if (found.kind === 'found') {
+        emit({ type: 'recovered', step, request: what, outcome: 'found' });
+        return found.item;
+      }
+      if (found.kind === 'several') {
+        throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(', ')}): not guessing which, resolve by hand`, { cause: err });
+      }
+      const left = found.kind === 'batch' ? found.missing : undefined;
+      if (left && left.length === 0) {
+        emit({ type: 'recovered', step, request: what, outcome: 'found' });
+        return undefined;
+      }
+      if (err.effect === 'pending') {
+        throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
+      }
+      const partly = found.kind === 'batch' && found.missing.length < found.total;
+      emit({ type: 'recovered', step, request: what, outcome: partly ? 'partly found' : 'absent' });
+      if (left && req.recover.each !== undefined) payload = withElements(payload, req.recover.each, left);
+    }
+  }
+}
+
+/** The API did not answer at all (see ApiError.unreachable), also when a lookup after a failed create showed it. */
+function isUnreachable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if (e instanceof ApiError && e.unreachable) return true;
+  }
+  return false;
 }
 
 /** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is. */
 function explainForbidden(err: Error): Error {
   if (!(err instanceof ApiError) || err.status !== 403) return err;
   const hint = 'the token may lack permission for this change; apply usually needs a token with admin rights';
-  return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err });
-}
-
-/** A dotted path into a JSON body (`id`, `users.0`). */
-function pick(body: unknown, at: string): unknown {
-  let v: unknown = body;
-  for (const part of at.split('.')) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[part];
-  }
-  return v;
+  return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err, ...(err.effect ? { effect: err.effect } : {}), unreachable: err.unreachable });
 }
 
 async function runBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -40,16 +40,39 @@ export class ValidationError extends DocopsError {
 /** Bad command line or configuration that has no file position. */
 export class UsageError extends DocopsError {}
 
+/**
+ * What a failed request may have done on the server, over all its attempts (the API client sets it; see
+ * src/api/retry.ts attemptEffect): `none` — provably nothing (never connected, or refused with a 4xx such as
+ * 429); `maybe` — it may have been processed and the server is done with it (a 5xx answer, a connection that
+ * broke after the request was sent); `pending` — no answer in time, so it may still be processed.
+ */
+export type RequestEffect = 'none' | 'maybe' | 'pending';
+
+export interface ApiErrorOptions {
+  cause?: unknown;
+  effect?: RequestEffect;
+  unreachable?: boolean;
+}
+
 /** An HTTP call failed for good (after retries). Never carries the token. */
 export class ApiError extends DocopsError {
+  /** Undefined when the error did not come from the API client. */
+  readonly effect: RequestEffect | undefined;
+  /**
+   * No attempt got any HTTP answer (refused, DNS, resets, timeouts) and the client ran out of retries: the API is
+   * unreachable, not failing this one request.
+   */
+  readonly unreachable: boolean;
   constructor(
     readonly method: string,
     readonly path: string,
     readonly status: number | undefined,
     readonly apiMessage: string,
-    options?: { cause?: unknown },
+    options?: ApiErrorOptions,
   ) {
-    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options);
+    super(`${method} ${path} failed${status === undefined ? '' : ` with ${status}`}: ${apiMessage}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.effect = options?.effect;
+    this.unreachable = options?.unreachable ?? false;
   }
 }
 
@@ -76,18 +99,33 @@ export interface BlockedIssue {
 const blockedLines = (blocked: readonly BlockedIssue[]): string[] =>
   blocked.map((b) => `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ''}${b.message}`);
 
+/** What else an apply's outcome says beyond failures: the API went away; objects left half-created. */
+export interface ApplyOutcomeNotes {
+  /** The failure that showed the API unreachable: apply stopped starting steps. */
+  unreachable?: string;
+  /** One sentence per object a create made whose later requests or dependent steps did not complete. */
+  incomplete?: string[];
+}
+
 /** Some steps of an apply failed (the others ran), and/or the plan could not reach some manifest objects. */
 export class ApplyError extends DocopsError {
   constructor(
     readonly failures: { stepId: string; message: string }[],
     readonly skipped: string[],
     readonly blocked: readonly BlockedIssue[] = [],
+    readonly notes: ApplyOutcomeNotes = {},
   ) {
+    const incomplete = notes.incomplete ?? [];
     super(
       [
+        ...(notes.unreachable !== undefined ? [`the API became unreachable, apply stopped: ${notes.unreachable}`] : []),
         ...(failures.length > 0 || skipped.length > 0
-          ? [`${failures.length} step(s) failed, ${skipped.length} skipped because they depend on a failed step:`, ...failures.map((f) => `- ${f.stepId}: ${f.message}`)]
+          ? [
+              `${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== undefined ? '(not attempted)' : 'because they depend on a failed step'}:`,
+              ...failures.map((f) => `- ${f.stepId}: ${f.message}`),
+            ]
           : []),
+        ...(incomplete.length > 0 ? ['left behind:', ...incomplete.map((x) => `- ${x}`)] : []),
         ...(blocked.length > 0 ? [blockedSummary(blocked), ...blockedLines(blocked)] : []),
       ].join('\n'),
     );

@@ -5,7 +5,7 @@
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import type { BlockedObject, Plan, PlanWarning, Step, UnmanagedObject } from './plan.js';
+import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from './plan.js';
 
 /** One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes. */
 export interface DesiredEntry<S = Record<string, unknown>> {
@@ -35,6 +35,12 @@ export interface LiveObject<F = Record<string, unknown>> {
 export interface LiveKindState {
   objects: LiveObject[];
   aux?: Record<string, unknown>;
+  /**
+   * Live objects of other kinds this kind read only to know what its deletes take along (e.g. the spaces a
+   * pruned collection holds): the safety gate counts them as live objects of their kind; nothing matches or
+   * resolves them.
+   */
+  related?: LiveObject[];
 }
 
 export type Report = (pos: SourcePos, message: string) => void;
@@ -67,6 +73,11 @@ export interface DiffContext {
   register(kind: string, org: string, key: string, idOrRef: string): void;
   /** Live state of another kind already fetched for this org (read-only). */
   live(kind: string, org: string): LiveKindState | undefined;
+  /**
+   * The manifest entries of any kind in this org (read-only; empty when none), e.g. so a delete never takes an
+   * object another kind's manifest describes, whichever kind is diffed first.
+   */
+  desired(kind: string, org: string): readonly DesiredEntry[];
 }
 
 export interface DiffOptions {
@@ -96,6 +107,12 @@ export interface KindDefinition {
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
   depth: number;
   /**
+   * Whether docops ever deletes objects of this kind (default true). A kind whose objects are never created or
+   * deleted (an Organization) sets false: `prune: true` on its documents, `--prune KIND` and a daemon config's
+   * `prune: {KIND: true}` would mean nothing, so they are validation or usage errors instead of being ignored.
+   */
+  prunable?: boolean;
+  /**
    * Manifest kinds this kind's diff reads ids or live state of: they are diffed first, whatever their depth,
    * so `resolve` sees the ids (or refs) they register.
    */
@@ -104,9 +121,10 @@ export interface KindDefinition {
   toDesired(doc: ManifestDocument, report: Report): DesiredEntry[];
   /**
    * Checks across all documents (references to other kinds; duplicates are checked by the loader). `index`
-   * finds any kind's entries of an org by identity key without building another set.
+   * finds any kind's entries of an org by identity key without building another set. `warn` takes what is
+   * not an error offline but must hold live (e.g. a reference naming no manifest must name a live object).
    */
-  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup): void;
+  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState>;
   /** Pure: desired + live → steps. Must not do I/O. */
@@ -116,8 +134,90 @@ export interface KindDefinition {
    * the last admin, or the token's own user). Returns one message per violation.
    */
   guard?(plan: Plan, live: LiveKindState, org: string, whoami: { id: string; email?: string } | undefined): string[];
-  /** What `docops undo` cannot restore for this kind, shown beside the recreated documents. */
-  undoCaveat?: string;
+  /**
+   * The delete journal: read, right before a delete step removes `object` (a live object of this kind), what
+   * it takes to bring it back — the object as export needs it and everything its delete takes along. A throw
+   * fails the step (the delete is not sent). Without it the journal keeps the object as the plan fetched it.
+   */
+  snapshot?(ctx: FetchContext, object: LiveObject): Promise<Snapshot>;
+  /** How `docops undo` brings this kind's journaled objects back (see KindUndo). */
+  undo?: KindUndo;
   /** Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. */
   export?(org: string, live: LiveKindState): object[];
+}
+
+/**
+ * A deleted object and what its delete takes along, as live states by manifest kind: the object under its own
+ * kind, cascaded objects under theirs (a collection's nested collections and its spaces). Each kind's `export`
+ * turns its part back into documents. Undo merges the parts of several snapshots of one (kind, org): objects
+ * by id (the first snapshot wins), `aux` values key by key (records by key, lists as sets).
+ */
+export type Snapshot = Record<string, LiveKindState>;
+
+/** What happened to a journaled object when undo brings it back. */
+export type UndoFate =
+  /** Brought back through the API with its id (e.g. a soft-deleted space). */
+  | { state: 'restore' }
+  /** Still (or again) live: nothing to bring back. */
+  | { state: 'live' }
+  /** Recreated from its document: a new object with a new id. `reason` says why it was not restored, if it could have been. */
+  | { state: 'recreate'; reason?: string };
+
+/** How undo's documents name other journaled objects. */
+export interface UndoRefs {
+  /** The fate of the journaled object (kind, org, id); undefined when the journal does not hold it (it survived). */
+  fate(kind: string, org: string, id: string): UndoFate | undefined;
+  /**
+   * How a document names the object (kind, org, id) that undo recreates with a new id: its manifest key. Undefined
+   * when the object keeps its id (restored, still live, or not in the journal): name it by id.
+   */
+  recreated(kind: string, org: string, id: string): string | undefined;
+}
+
+/** A restore through the API, as `KindUndo.restore` finds it possible. */
+export interface RestorePlan {
+  /** The requests that bring the object back (run before every other undo step). */
+  requests: RequestSpec[];
+  /** Shown beside the step, e.g. "restore the deleted space (keeps its id and content)". */
+  note: string;
+  /**
+   * How the API shows the object once restored, so the rest of undo's plan is computed as if it were back: each
+   * `item` is added to the list at `path` (no query) and `get` answers GETs of its own path.
+   */
+  listed: { path: string; item: unknown }[];
+  get?: { path: string; body: unknown };
+}
+
+export type RestoreCheck =
+  /** `losses`: what even the restore does not bring back (e.g. a site that no longer shows the space). */
+  | { state: 'restorable'; restore: RestorePlan; losses?: string[] }
+  | { state: 'live' }
+  | { state: 'gone'; reason: string };
+
+/**
+ * `docops undo`: journaled snapshots → objects back. Every hook is optional; by default a kind's objects are
+ * recreated from its `export`, and only the generic losses (a new id) are reported.
+ */
+export interface KindUndo {
+  /**
+   * Whether the API can bring `object` back as it was (e.g. a soft-deleted space within its retention), read
+   * now through `ctx`. `part` is the merged snapshot part of the object's kind and org.
+   */
+  restore?(ctx: FetchContext, object: LiveObject, part: LiveKindState, now: Date): Promise<RestoreCheck>;
+  /**
+   * The part of a snapshot with references to other journaled objects rewritten for `export`: an object undo
+   * recreates gets a new id, so a document must name it by its manifest key (`refs.recreated`).
+   */
+  relink?(org: string, state: LiveKindState, refs: UndoRefs): LiveKindState;
+  /** The documents that bring back the (relinked) objects of `state`; default: the kind's `export` of it. */
+  documents?(org: string, state: LiveKindState): object[];
+  /** What cannot come back for the objects of `state`, beyond a new id: one message per object and loss. */
+  losses?(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[];
+}
+
+export interface UndoLoss {
+  /** The object's key (as LiveObject.key). */
+  key: string;
+  id?: string;
+  message: string;
 }

@@ -2,9 +2,11 @@
  * The plan is plain data: an ordered list of steps, each carrying the HTTP requests apply will send.
  * Rendering (text/markdown/json) and applying only read it, so a saved plan can be applied exactly.
  *
- * Ids that only exist after an earlier step ran are written as reference strings
- * `<<ref:STEP_ID.OUTPUT>>` (see `ref()`), anywhere in a request path or body; apply substitutes them.
+ * Ids that only exist after an earlier step ran are refs (src/core/refs.ts): a request shows them as
+ * `<<ref:STEP_ID.OUTPUT>>` placeholders, and `RequestSpec.refs` records where each one sits. Apply substitutes
+ * exactly there, so text a user wrote is never taken for a ref, however it reads.
  */
+export { isRef, placeholder, ref, refsIn, resolveRequest, sealStep, type RefTarget } from './refs.js';
 
 export type Action = 'create' | 'update' | 'delete';
 
@@ -17,13 +19,69 @@ export type Phase = (typeof PHASES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * Where a ref sits in a request: a whole path segment starting at character `offset` of the path, or a whole
+ * body value at the JSON pointer `pointer` ('' = the body itself). The text there is the ref's placeholder.
+ */
+export interface RefSlot {
+  at: 'path' | 'body';
+  offset?: number;
+  pointer?: string;
+  /** The step whose output fills the slot, and which output. */
+  step: string;
+  output: string;
+}
+
 export interface RequestSpec {
   method: HttpMethod;
-  /** Path below the API base, starting with `/`, e.g. `/orgs/o1/teams`. May contain refs. */
+  /** Path below the API base, starting with `/`, e.g. `/orgs/o1/teams`. Refs show as placeholders. */
   path: string;
   body?: unknown;
   /** Values to keep from the response body for later steps: output name → dotted path in the body (e.g. `id`). */
   capture?: Record<string, string>;
+  /** The refs of this request and where they sit; nothing else in path or body is ever substituted. */
+  refs?: RefSlot[];
+  /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
+  recover?: RecoverSpec;
+}
+
+/**
+ * How apply finds the object a create request makes, in the list it lives in, by the identity its kind matches
+ * live objects with. Used only when the create failed in a way that leaves open whether the server processed it
+ * (ApiError.effect `maybe` — a 5xx, a connection broken after sending — or `pending` — a timeout). Apply never
+ * re-sends such a create blindly; it reads the list (a GET retried like any other) and:
+ *  - exactly one listed item matches → the create happened: the item stands in for the response (capture reads
+ *    it) and the step goes on;
+ *  - none → it did not happen: the request is sent again (after `pending` the server may still be working on it,
+ *    so the step fails instead, saying so);
+ *  - several → the step fails naming their ids (never a guess).
+ * Values compared come from the request body after its refs are filled, so a ref'd parent id compares as the id.
+ * A request without `recover` that fails that way fails its step, as before.
+ */
+export interface RecoverSpec {
+  /** The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled. */
+  path?: string;
+  /** Every condition must hold for a listed item to match. */
+  match: RecoverMatch[];
+  /** Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match. */
+  exclude?: string[];
+  /**
+   * A batch create: the body array at this JSON pointer makes one object per element, and `match` body pointers
+   * are relative to an element. Elements found are left out when the request is sent again; when every element is
+   * found the request is done. Such a request captures nothing.
+   */
+  each?: string;
+}
+
+export interface RecoverMatch {
+  /** Dotted path into a listed item, e.g. `title`, `space.id`, `user.email`. */
+  field: string;
+  /** JSON pointer into the resolved body (or into the element, with `each`) holding the value the field must equal; a value the body does not hold matches only an absent or null field. */
+  body?: string;
+  /** Or a fixed value the field must equal (null: the field is absent or null). */
+  value?: string | null;
+  /** Compare strings case-insensitively (e-mail addresses). */
+  ignoreCase?: boolean;
 }
 
 export interface Step {
@@ -46,6 +104,28 @@ export interface Step {
   /** Where the manifest entry behind this step is written, when there is one. */
   source?: { file: string; line: number; column: number };
   /** Human note shown in renderings, e.g. "invite by e-mail". */
+  note?: string;
+  /**
+   * Live objects this step deletes along with its own object (see CascadeObject), as fetched for this plan;
+   * absent when it takes none. The renderers list them under the step and the safety gate counts each one as a
+   * delete of its own kind. A kind never lets a step take an object a manifest describes.
+   */
+  cascades?: CascadeObject[];
+}
+
+/**
+ * One live object the server deletes because a step deletes another (a collection takes the spaces inside it,
+ * a site its sections, site spaces, groups and share links, a section its site spaces, a team its memberships,
+ * a member their team memberships). Plain data, known from the fetched live state; an object the plan deletes
+ * with a step of its own is not repeated here (the step that runs first deletes it).
+ */
+export interface CascadeObject {
+  kind: string;
+  org: string;
+  /** Its key as the kind's own steps and unmanaged entries name it. */
+  key: string;
+  id?: string;
+  /** How it goes when that is not a plain delete, e.g. "soft delete: restorable for 7 days". */
   note?: string;
 }
 
@@ -88,41 +168,6 @@ export interface Plan {
 
 export function emptyPlan(): Plan {
   return { formatVersion: 1, steps: [], unmanaged: [], warnings: [], blocked: [] };
-}
-
-const REF_RE = /<<ref:([^>.]+(?:\.[^>.]+)*?)\.([A-Za-z0-9_]+)>>/g;
-
-/** A reference to output `output` of step `stepId`, resolved when the plan is applied. */
-export function ref(stepId: string, output = 'id'): string {
-  return `<<ref:${stepId}.${output}>>`;
-}
-
-export function isRef(value: unknown): value is string {
-  return typeof value === 'string' && value.includes('<<ref:');
-}
-
-/** Every (stepId, output) referenced anywhere in a value. */
-export function refsIn(value: unknown): { stepId: string; output: string }[] {
-  const out: { stepId: string; output: string }[] = [];
-  const visit = (v: unknown): void => {
-    if (typeof v === 'string') {
-      for (const m of v.matchAll(REF_RE)) out.push({ stepId: m[1]!, output: m[2]! });
-    } else if (Array.isArray(v)) v.forEach(visit);
-    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
-  };
-  visit(value);
-  return out;
-}
-
-/** Replace every ref in a value using `lookup`; throws when an output is unknown. */
-export function resolveRefs<T>(value: T, lookup: (stepId: string, output: string) => string): T {
-  const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(REF_RE, (_m, s: string, o: string) => lookup(s, o));
-    if (Array.isArray(v)) return v.map(visit);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
-    return v;
-  };
-  return visit(value) as T;
 }
 
 /** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */

@@ -3,14 +3,15 @@
  * Dry-run is "stop after computePlan"; only src/core/apply.ts writes.
  */
 import type { ApiClient } from '../api/types.js';
+import type { DesiredState } from './desired.js';
 import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState, LiveObject } from './kind.js';
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
-import { emptyPlan, type Plan } from './plan.js';
+import { dedupeCascades, withoutCascaded } from './cascades.js';
+import { emptyPlan, sealStep, type Plan } from './plan.js';
 
-/** Desired state: manifest kind → its entries (all orgs). */
-export type DesiredState = ReadonlyMap<string, DesiredEntry[]>;
+export type { DesiredState } from './desired.js';
 
 /** Live state: `${kind}\u0000${org}` → what that kind fetched. Use liveKey(). */
 export type LiveState = Map<string, LiveKindState>;
@@ -32,6 +33,13 @@ export interface PlanResult {
 /** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
 export function scopes(kinds: readonly KindDefinition[], desired: DesiredState): { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] {
   const out: { kind: KindDefinition; org: string; entries: DesiredEntry[] }[] = [];
+  // (kind, org)s of documents without entries: each is managed, with nothing desired in it.
+  const emptyScopes = new Map<string, Set<string>>();
+  for (const d of desired.documents ?? []) {
+    let orgs = emptyScopes.get(d.kind);
+    if (!orgs) emptyScopes.set(d.kind, (orgs = new Set()));
+    orgs.add(d.metadata.organization);
+  }
   for (const kind of diffOrder(kinds)) {
     const byOrg = new Map<string, DesiredEntry[]>();
     // Entries of one document share its org: look the list up only when the org changes.
@@ -46,6 +54,7 @@ export function scopes(kinds: readonly KindDefinition[], desired: DesiredState):
       }
       list.push(e);
     }
+    for (const org of emptyScopes.get(kind.kind) ?? []) if (!byOrg.has(org)) byOrg.set(org, []);
     for (const org of [...byOrg.keys()].sort()) out.push({ kind, org, entries: byOrg.get(org)! });
   }
   return out;
@@ -71,8 +80,13 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
 /** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
 export function pruneResolver(desired: DesiredState, configPrune: Record<string, boolean> = {}) {
   const docPrune = new Set<string>();
-  for (const [kind, entries] of desired) {
-    for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
+  if (desired.documents) {
+    // Every document counts, also one that yields no entry (an empty list written with `prune: true`).
+    for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
+  } else {
+    for (const [kind, entries] of desired) {
+      for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
+    }
   }
   return (kind: string, org: string): boolean => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
 }
@@ -99,18 +113,39 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
     register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
     live: (kind, org) => live.get(liveKey(kind, org)),
+    desired: (kind, org) => desiredOf(desired, kind, org),
   };
   const plan = emptyPlan();
   for (const { kind, org, entries } of scopes(kinds, desired)) {
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
     const result = kind.diff(ctx, org, entries, state);
-    plan.steps.push(...result.steps);
+    for (const step of result.steps) plan.steps.push(sealStep(step));
     plan.unmanaged.push(...result.unmanaged);
     plan.warnings.push(...result.warnings);
     plan.blocked.push(...result.blocked);
   }
-  plan.steps = orderSteps(plan.steps);
+  plan.steps = dedupeCascades(orderSteps(plan.steps));
+  plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
   return plan;
+}
+
+/** Entries of one kind and org, the list per (kind, org) built once per desired state. */
+const byOrgCache = new WeakMap<DesiredState, Map<string, DesiredEntry[]>>();
+function desiredOf(desired: DesiredState, kind: string, org: string): readonly DesiredEntry[] {
+  let index = byOrgCache.get(desired);
+  if (!index) {
+    index = new Map();
+    for (const [k, entries] of desired) {
+      for (const e of entries) {
+        const key = liveKey(k, e.org);
+        const list = index.get(key);
+        if (list) list.push(e);
+        else index.set(key, [e]);
+      }
+    }
+    byOrgCache.set(desired, index);
+  }
+  return index.get(liveKey(kind, org)) ?? [];
 }
 
 /**

@@ -27,7 +27,7 @@ Options:
   -h, --help               Show this help
 
 Environment: DOCOPS_TOKEN, DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN,
-DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET.
+DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET, DOCOPS_ALLOW_ENV (variables manifests may read, overriding allowEnv).
 `;
 
 export interface DaemonCommandHooks {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
-import type { Env } from '../manifests/interpolate.js';
+import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
 import { configSchema } from './config-schema.js';
@@ -24,6 +24,8 @@ export interface DaemonConfig {
   configFile: string;
   /** Absolute manifests directory. */
   manifestsDir: string;
+  /** Variables the manifests may read as `${NAME}` (names or `PREFIX*`); none when absent. */
+  allowEnv?: string[];
   apiUrl?: string;
   /** Absolute path of the token file; without it the token comes from DOCOPS_TOKEN. */
   tokenFile?: string;
@@ -69,6 +71,7 @@ export const CONFIG_DEFAULTS = {
 export const ENV_OVERRIDES = {
   DOCOPS_API_URL: 'apiUrl',
   DOCOPS_MANIFESTS: 'manifests',
+  DOCOPS_ALLOW_ENV: 'allowEnv',
   DOCOPS_MODE: 'mode',
   DOCOPS_SCHEDULE: 'schedule',
   DOCOPS_LISTEN: 'listen',
@@ -86,7 +89,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   } catch (err) {
     throw new UsageError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const parsed = parseYamlFile(file, text, { env: options.env });
+  // The config is written by whoever runs docops, like its command line: every variable may be interpolated.
+  const parsed = parseYamlFile(file, text, { vars: everyVariable(options.env) });
   const issues = [...parsed.issues];
   const doc = parsed.documents[0];
   if (parsed.documents.length > 1) {
@@ -120,6 +124,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   const str = (k: string): string | undefined => (typeof merged[k] === 'string' ? (merged[k] as string) : undefined);
   const apiUrl = overrides.apiUrl ?? str('apiUrl');
   const tokenFile = str('tokenFile');
+  const allowEnv = merged.allowEnv as string[] | undefined;
   const schedule = str('schedule');
   const journalDir = str('journalDir');
   const retry = (raw.retry ?? {}) as { initialMs?: number; maxMs?: number };
@@ -127,6 +132,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     configFile,
     // A directory from the environment is relative to the working directory, one from the file to the file.
     manifestsDir: fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
+    ...(allowEnv !== undefined ? { allowEnv } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
     concurrency: (merged.concurrency as number | undefined) ?? CONFIG_DEFAULTS.concurrency,
@@ -197,6 +203,7 @@ function envOverrides(env: Env): { values: RawConfig; problems: string[] } {
     if (text === undefined || text === '') continue;
     let value: unknown = text;
     if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
+    if (field === 'allowEnv') value = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
     const where = { file: name, line: 1, column: 1 };
     const found = validateWithSchema(value, schema.properties[field]!, () => where, field);
     const shown = field === 'reconcileSecret' ? '' : `=${text}`;

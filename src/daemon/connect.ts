@@ -1,6 +1,8 @@
 /**
  * The daemon's API connection: an in-process sandbox (--sandbox, demo seed) or the configured API with the
- * token from tokenFile / DOCOPS_TOKEN. Every response is reported to `onResponse` (→ metrics).
+ * token from tokenFile / DOCOPS_TOKEN. Every response is reported to `onResponse` (→ metrics). The token is
+ * registered with the process-wide secret registry (src/secrets.ts) before anything else uses it, so no log
+ * line, HTTP answer or journal of the daemon can show it.
  */
 import { createClient as createApiClient, type ResponseInfo } from '../api/client.js';
 import { resolveApiSettings } from '../api/settings.js';
@@ -8,6 +10,7 @@ import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
+import { registerSecret } from '../secrets.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { DaemonConfig } from './config.js';
 
@@ -35,6 +38,7 @@ export async function connectApi(
   onResponse: (info: ResponseInfo) => void,
   factories: { createClient?: ClientFactory | undefined; resolveSettings?: SettingsResolver | undefined } = {},
 ): Promise<Connection> {
+  registerSecret(env.DOCOPS_TOKEN);
   let sandbox: RunningSandbox | undefined;
   let settings: { baseUrl: string; token: string | undefined };
   if (config.sandbox) {
@@ -49,6 +53,7 @@ export async function connectApi(
     });
   }
   const token = settings.token;
+  registerSecret(token);
   if (token === undefined || token === '') {
     throw new UsageError('no API token: set tokenFile in the config or DOCOPS_TOKEN, or pass --sandbox to try docops against a local sandbox');
   }

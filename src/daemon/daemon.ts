@@ -4,7 +4,7 @@
  * 'retry-scheduled' ({attempt, delayMs}) when a failed run will be retried.
  */
 import { EventEmitter } from 'node:events';
-import { formatIssue } from '../core/errors.js';
+import { relative, sep } from 'node:path';
 import type { KindDefinition } from '../core/kind.js';
 import { KINDS } from '../kinds/index.js';
 import { createLogger, type Logger } from '../log.js';
@@ -12,6 +12,7 @@ import type { Env } from '../manifests/interpolate.js';
 import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
+import { registerSecret } from '../secrets.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
@@ -35,11 +36,30 @@ export interface DaemonDeps {
   defaultMetrics?: boolean;
 }
 
-interface Contact {
+/**
+ * What /readyz says about the last manifest load and the last API contact. Only categories, counts and
+ * positions: never a message, which may quote a manifest's or the config's content (the logs have those).
+ */
+interface ManifestsState {
   ok: boolean;
   at: string;
-  error?: string;
+  /** Problems the last load found (absent when it succeeded or the directory could not be read at all). */
+  problems?: number;
+  /** `file:line:column` of the first problems, files relative to the manifests directory. */
+  positions?: string[];
+  /** The load failed without positions (e.g. the directory is unreadable); the error's class. */
+  errorType?: string;
 }
+
+interface ApiState {
+  ok: boolean;
+  at: string;
+  /** HTTP status of the failed answer; absent when none arrived (network error, timeout). */
+  status?: number;
+  errorType?: string;
+}
+
+const MAX_POSITIONS = 50;
 
 const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502 };
 const HISTORY = 20;
@@ -57,8 +77,8 @@ export class Daemon extends EventEmitter {
   private readonly runner: CoalescingRunner<RunRecord>;
   private readonly retrier: Retrier;
   private readonly abort = new AbortController();
-  private manifests: (Contact & { errors?: string[] }) | undefined;
-  private api: Contact | undefined;
+  private manifests: ManifestsState | undefined;
+  private api: ApiState | undefined;
   private lastGood: { at: string; documents: number } | undefined;
   private connection: Connection | undefined;
   private server: DaemonServer | undefined;
@@ -78,6 +98,7 @@ export class Daemon extends EventEmitter {
     this.metrics = createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
+    registerSecret(config.reconcileSecret);
   }
 
   /** Connect, serve HTTP, watch, schedule, and start the initial run (not awaited: see firstRun). */
@@ -134,10 +155,11 @@ export class Daemon extends EventEmitter {
 
   readiness(): Readiness {
     const reasons: string[] = [];
-    if (!this.manifests) reasons.push('the manifests have not been loaded yet');
-    else if (!this.manifests.ok) reasons.push(`the last manifest load failed: ${this.manifests.error ?? 'invalid manifests'}`);
+    const m = this.manifests;
+    if (!m) reasons.push('the manifests have not been loaded yet');
+    else if (!m.ok) reasons.push(m.problems !== undefined ? `the last manifest load failed: ${m.problems} problem(s) (positions below, messages in the log)` : 'the last manifest load failed: the manifests could not be read (see the log)');
     if (!this.api) reasons.push('the API has not been contacted yet');
-    else if (!this.api.ok) reasons.push(`the last API contact failed: ${this.api.error ?? 'error'}`);
+    else if (!this.api.ok) reasons.push(`the last API contact failed: ${this.api.status !== undefined ? `HTTP ${this.api.status}` : 'no answer'} (see the log)`);
     const ready = reasons.length === 0 && this.stopping === undefined;
     if (this.stopping) reasons.push('the daemon is stopping');
     this.metrics.setReady(ready);
@@ -150,7 +172,7 @@ export class Daemon extends EventEmitter {
         manifests: this.manifests ?? null,
         api: this.api ?? null,
         lastGoodManifests: this.lastGood ?? null,
-        lastRun: last ? summary(last) : null,
+        lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
         retry: this.retrier.attempt > 0 ? { attempt: this.retrier.attempt } : null,
       },
     };
@@ -200,9 +222,11 @@ export class Daemon extends EventEmitter {
     }
     try {
       const record = await run;
-      return { status: HTTP_STATUS[record.result], body: { ...record } };
+      return { status: HTTP_STATUS[record.result], body: publicRun(record, this.config.manifestsDir) };
     } catch (err) {
-      return { status: 503, body: { error: err instanceof Error ? err.message : String(err) } };
+      if (err instanceof RunnerStoppedError) return { status: 503, body: { error: 'the daemon is stopping' } };
+      this.logger.error({ err }, 'POST /reconcile: the run could not be started');
+      return { status: 503, body: { error: 'the run could not be started (see the log)' } };
     }
   }
 
@@ -222,7 +246,13 @@ export class Daemon extends EventEmitter {
         signal: this.abort.signal,
         logger: this.logger,
         metrics: this.metrics,
-        loadManifests: this.deps.loadManifests ?? loadManifests,
+        // Manifests read only the variables the config allows, and never the token or the reconcile secret.
+        loadManifests: (dir, kinds, o) =>
+          (this.deps.loadManifests ?? loadManifests)(dir, kinds, {
+            ...o,
+            allowEnv: c.allowEnv ?? [],
+            secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+          }),
       },
       ++this.runId,
       reasons,
@@ -235,13 +265,18 @@ export class Daemon extends EventEmitter {
   private record(r: RunRecord): void {
     const at = new Date().toISOString();
     if (r.result === 'invalid_manifests') {
-      const errors = (r.issues ?? []).slice(0, 50).map(formatIssue);
-      this.manifests = { ok: false, at, error: r.issues ? `${r.issues.length} problem(s)` : r.error ?? 'invalid', ...(errors.length > 0 ? { errors } : {}) };
+      this.manifests = r.issues
+        ? { ok: false, at, problems: r.issues.length, positions: positionsOf(r, this.config.manifestsDir) }
+        : { ok: false, at, ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
     } else {
       this.manifests = { ok: true, at };
       this.lastGood = { at, documents: r.documents ?? 0 };
     }
-    if (r.apiOk !== undefined) this.api = r.apiOk ? { ok: true, at } : { ok: false, at, error: r.error ?? 'failed' };
+    if (r.apiOk !== undefined) {
+      this.api = r.apiOk
+        ? { ok: true, at }
+        : { ok: false, at, ...(r.apiStatus !== undefined ? { status: r.apiStatus } : {}), ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
+    }
 
     if (r.result === 'success') this.retrier.succeeded();
     else if (r.result === 'failed' && !this.stopping && !r.interrupted) {
@@ -259,8 +294,27 @@ export class Daemon extends EventEmitter {
   }
 }
 
-function summary(r: RunRecord): Record<string, unknown> {
-  const { issues: _issues, ...rest } = r;
-  void _issues;
-  return rest;
+/**
+ * A run as the HTTP endpoints show it: an allow-list of fields that cannot hold file content (counts,
+ * categories, positions). The run's `error` and its issues' messages stay in the log, where the operator reads
+ * them; a field added to RunRecord later is not shown here until it is listed.
+ */
+export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
+  const optional = { documents: r.documents, planned: r.planned, applied: r.applied, failed: r.failed, skipped: r.skipped, apiOk: r.apiOk, interrupted: r.interrupted, apiStatus: r.apiStatus, errorType: r.errorType };
+  for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
+  if (r.issues) {
+    out.problems = r.issues.length;
+    out.positions = positionsOf(r, manifestsDir);
+  }
+  return out;
+}
+
+/** `file:line:column` of a run's first problems; files inside the manifests directory relative to it. */
+function positionsOf(r: RunRecord, manifestsDir: string): string[] {
+  return (r.issues ?? []).slice(0, MAX_POSITIONS).map((i) => {
+    const rel = relative(manifestsDir, i.file);
+    const file = rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) ? rel.split(sep).join('/') : i.file;
+    return `${file}:${i.line}:${i.column}`;
+  });
 }

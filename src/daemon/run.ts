@@ -17,7 +17,11 @@ import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
-export type LoadManifests = (dir: string, kinds: readonly KindDefinition[], options: { env: Env }) => Promise<{ documents: unknown[]; desired: DesiredState }>;
+export type LoadManifests = (
+  dir: string,
+  kinds: readonly KindDefinition[],
+  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[] },
+) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {
   manifestsDir: string;
@@ -52,7 +56,12 @@ export interface RunRecord {
   skipped?: number;
   /** Manifest problems, when result is invalid_manifests. */
   issues?: ValidationIssue[];
+  /** The full message (for logs and in-process callers; the HTTP endpoints never show it: it may quote content). */
   error?: string;
+  /** The class of the error that ended the run (`ApiError`, `ConflictError` …), safe to show anywhere. */
+  errorType?: string;
+  /** The HTTP status of the API answer that ended the run (absent: none, or no answer arrived). */
+  apiStatus?: number;
   /** Whether the API answered as it should: undefined when not contacted. */
   apiOk?: boolean;
   /** Whether shutdown stopped the apply before every step ran. */
@@ -78,15 +87,18 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     ctx.metrics.manifestLoad(issues?.length ?? 1);
     for (const issue of issues ?? []) log.error({ file: issue.file, line: issue.line, column: issue.column }, `invalid manifest: ${formatIssue(issue)}`);
     if (!issues) log.error({ err }, 'cannot load manifests');
-    return finish({ result: 'invalid_manifests', ...(issues ? { issues } : {}), error: message(err) });
+    return finish({ result: 'invalid_manifests', ...(issues ? { issues } : {}), error: message(err), errorType: typeOf(err) });
   }
   ctx.metrics.manifestLoad(0);
   const documents = loaded.documents.length;
 
   let plan: Plan | undefined;
   let apiOk = true;
-  const onStep = stepLogger(log, ctx.metrics, (failedForApi) => {
-    if (failedForApi) apiOk = false;
+  let stepApiStatus: number | undefined;
+  const onStep = stepLogger(log, ctx.metrics, (failedForApi, status) => {
+    if (!failedForApi) return;
+    apiOk = false;
+    stepApiStatus = status;
   });
   try {
     let journal: ((step: Step) => Promise<void>) | undefined;
@@ -107,7 +119,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
-        journal = createJournal(ctx.journalDir, live).beforeStep;
+        journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
       },
       apply: {
         concurrency: ctx.concurrency,
@@ -135,12 +147,24 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
     const interrupted = ctx.signal.aborted && r.skipped.length > 0;
     const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
-    const what = interrupted ? 'apply stopped by shutdown' : r.failed.length > 0 ? 'apply finished with failed steps' : blocked.length > 0 ? 'applied what the plan could reach; some objects are blocked' : 'reconcile applied';
+    // Half-created objects are said in a sentence each, not only as step ids of failures.
+    for (const x of r.incomplete) log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
+    if (r.unreachable !== undefined) apiOk = false;
+    const what = interrupted
+      ? 'apply stopped by shutdown'
+      : r.unreachable !== undefined
+        ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
+        : r.failed.length > 0
+          ? 'apply finished with failed steps'
+          : blocked.length > 0
+            ? 'applied what the plan could reach; some objects are blocked'
+            : 'reconcile applied';
     log[ok ? 'info' : 'error'](tally, what);
     return finish({
       result: ok ? 'success' : 'failed',
       ...tally,
       apiOk,
+      ...(!apiOk && stepApiStatus !== undefined ? { apiStatus: stepApiStatus } : {}),
       ...(interrupted ? { interrupted } : {}),
       ...blockedError,
       ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}),
@@ -149,17 +173,18 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const planned = plan ? { planned: (plan as Plan).steps.length } : {};
     if (err instanceof SafetyError) {
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
-      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message });
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err) });
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);
     log.error({ err }, 'reconcile failed');
-    return finish({ result: 'failed', documents, ...planned, apiOk: !apiFailure, error: message(err) });
+    const status = err instanceof ApiError && err.status !== undefined ? { apiStatus: err.status } : {};
+    return finish({ result: 'failed', documents, ...planned, apiOk: !apiFailure, error: message(err), errorType: typeOf(err), ...status });
   }
 }
 
 /** One log line per step, metrics per applied/failed step; reports whether a failure looks like the API's fault. */
-function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boolean) => void) {
+function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boolean, status: number | undefined) => void) {
   return (event: ApplyEvent): void => {
     const { step } = event;
     const fields = { step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action };
@@ -169,14 +194,21 @@ function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boole
     } else if (event.type === 'failed') {
       metrics.stepFailed(step.kind, step.action);
       const e = event.error;
-      apiTrouble(e instanceof ApiError ? e.status === undefined || e.status >= 500 || e.status === 429 : false);
+      const api = e instanceof ApiError;
+      apiTrouble(api ? e.status === undefined || e.status >= 500 || e.status === 429 : false, api ? e.status : undefined);
       log.error({ ...fields, err: e }, 'step failed');
     } else if (event.type === 'skipped') {
       log.warn({ ...fields, reason: event.reason }, 'step skipped');
+    } else if (event.type === 'recovered') {
+      log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
     }
   };
 }
 
 function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+function typeOf(err: unknown): string {
+  return err instanceof Error ? err.name : typeof err;
 }

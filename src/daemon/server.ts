@@ -5,11 +5,14 @@
  *   GET  /metrics    Prometheus text
  *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome.
  *                    404 when no secret is configured, 401 without the right secret.
+ * Every answer passes through the process-wide secret registry (src/secrets.ts) on its way out. What goes into
+ * the answers is the daemon's business (daemon.ts): categories, counts and positions, never file content.
  */
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
+import { redactText } from '../secrets.js';
 import type { ListenAddress } from './config.js';
 
 export interface Readiness {
@@ -91,7 +94,7 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       if (!only('GET')) return;
       const m = await h.metrics();
       res.writeHead(200, { 'content-type': m.contentType });
-      res.end(m.body);
+      res.end(redactText(m.body));
       return;
     }
     case '/reconcile': {
@@ -126,5 +129,5 @@ function bearerMatches(header: string | undefined, secret: string): boolean {
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body) + '\n');
+  res.end(redactText(JSON.stringify(body)) + '\n');
 }

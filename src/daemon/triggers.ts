@@ -138,7 +138,9 @@ export async function watchManifests(dir: string, debounceMs: number, onChange: 
   };
 
   const watchTree = async (): Promise<FSWatcher> => {
-    const w = watch(root, { ignoreInitial: true, ignored: (p: string) => IGNORED.test(p.slice(root.length)) });
+    // followSymlinks (chokidar's default, spelled out): the loader follows links inside the manifests
+    // directory (src/manifests/discover.ts), so a change below a symlinked subdirectory must trigger a run.
+    const w = watch(root, { ignoreInitial: true, followSymlinks: true, ignored: (p: string) => IGNORED.test(p.slice(root.length)) });
     w.on('all', (_event, path) => noteChange(path));
     w.on('error', (err) => onError(err instanceof Error ? err : new Error(String(err))));
     await new Promise<void>((res) => w.once('ready', () => res()));

@@ -1,22 +1,26 @@
 /**
  * `docops export`: live state → manifest files, through every registered kind that has `export`. The result
- * is a manifests directory that plans to no changes against the organization it came from.
+ * is a manifests directory that plans to no changes against the organization it came from, every file under
+ * EXPORT_FILE_BUDGET (see layout.ts).
  */
 import type { ApiClient } from '../api/types.js';
 import type { KindDefinition } from '../core/kind.js';
-import { layoutKind, type PlannedFile } from './layout.js';
+import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';
-import { writeManifestFiles } from './write.js';
+import { staleExportFiles, writeManifestFiles } from './write.js';
 
-export { kindFileName, layoutKind, PER_DOCUMENT_DIRS, SINGLE_FILES, slug, type PlannedFile } from './layout.js';
+export { EXPORT_FILE_BUDGET, kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, SINGLE_FILES, SPLIT_LISTS, slug, type LayoutOptions, type PlannedFile } from './layout.js';
 export { probeEntries, probeSpec } from './probe.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
-export { DOCUMENT_SCHEMA, renderManifestFile, schemaComment, writeManifestFiles } from './write.js';
+export { packDocuments, splitDocument } from './split.js';
+export { DOCUMENT_SCHEMA, renderDocument, renderManifestFile, schemaComment, staleExportFiles, writeManifestFiles } from './write.js';
 
 export interface ExportResult {
   /** Paths written. */
   files: string[];
-  /** Documents per kind. */
+  /** Stale parts of an earlier export that --overwrite removed. */
+  removed: string[];
+  /** Documents per kind (as the kinds exported them, before any list was spread over several). */
   counts: Record<string, number>;
 }
 
@@ -25,10 +29,19 @@ export async function exportOrganization(
   kinds: readonly KindDefinition[],
   org: string,
   outDir: string,
-  options: ReadOptions & { overwrite?: boolean } = {},
+  options: ReadOptions & { overwrite?: boolean; layout?: LayoutOptions } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
-  const planned: PlannedFile[] = exported.flatMap((e) => layoutKind(e.kind.kind, e.documents));
-  const files = await writeManifestFiles(outDir, planned, { overwrite: options.overwrite === true, note: `Exported from organization ${org} by docops export.` });
-  return { files, counts: Object.fromEntries(exported.map((e) => [e.kind.kind, e.documents.length])) };
+  const planned: PlannedFile[] = exported.flatMap((e) => layoutKind(e.kind.kind, e.documents, options.layout));
+  // Every exportable kind's names, also of kinds that export nothing now: their old file would resurrect objects.
+  const names = exported
+    .filter((e) => PER_DOCUMENT_DIRS[e.kind.kind] === undefined)
+    .map((e) => ({ single: kindFileName(e.kind.kind), part: kindPartPattern(e.kind.kind) }));
+  const stale = await staleExportFiles(outDir, (n) => names.some((k) => n === k.single || k.part.test(n)), planned);
+  const { written, removed } = await writeManifestFiles(outDir, planned, {
+    overwrite: options.overwrite === true,
+    note: `Exported from organization ${org} by docops export.`,
+    stale,
+  });
+  return { files: written, removed, counts: Object.fromEntries(exported.map((e) => [e.kind.kind, e.documents.length])) };
 }

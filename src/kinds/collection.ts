@@ -7,12 +7,21 @@
  * under its parent one wave later: waves stay bounded (24, 25) however deep the nesting, so the Space kind
  * (depth 26) can always rely on its parent existing.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockedByParent } from './collection-parents.js';
+import { pruneCollections, type PruneSpace } from './collection-prune.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
+import { collectionUndo, snapshotCollection } from './collection-snapshot.js';
+import { SPACE_DEPTH } from './depths.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
+import { spacesPath } from './site-model.js';
+import { readSpaceUsage, usageObjects, type SpaceUsage } from './space-purge.js';
+
 
 export const COLLECTION_KIND = 'Collection';
 export const COLLECTION_DEPTH = 24;
@@ -43,9 +52,17 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
   return [titledEntry(COLLECTION_KIND, doc, spec)];
 }
 
-/** A collection cannot be its own parent, directly or through other manifests. */
-function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+/**
+ * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
+ * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
+ */
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
+  const known = namesManifest(all, COLLECTION_KIND, index);
+  for (const e of entries) {
+    const written = (e.spec as unknown as CollectionSpec).parent;
+    if (typeof written === 'string' && !known(e.org, written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
+  }
   for (const e of entries) {
     const seen = new Set<DesiredEntry>([e]);
     let parent = (e.spec as unknown as CollectionSpec).parent;
@@ -74,9 +91,38 @@ export function collectionObject(org: string, c: unknown): LiveObject | undefine
   return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields: fields as unknown as Record<string, unknown> };
 }
 
-async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+/**
+ * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
+ * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
+ */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const items = await ctx.list(collectionsPath(org));
-  return { objects: items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined) };
+  const objects = items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined);
+  if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
+  const unmatched = new Set(matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id));
+  if (unmatched.size === 0) return { objects };
+  const spaces = (await ctx.list(spacesPath(org))).map(pruneSpace).filter((s): s is PruneSpace => s !== undefined);
+  const related: LiveObject[] = spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } }));
+  const aux: CollectionAux = { spaces };
+  // A space the delete takes leaves its sites when it is purged: read where spaces are shown, when one is inside.
+  if (spaces.some((s) => s.parent !== null && unmatched.has(s.parent))) {
+    aux.usage = await readSpaceUsage(ctx, org);
+    related.push(...usageObjects(org, aux.usage));
+  }
+  return { objects, aux: aux as unknown as Record<string, unknown>, related };
+}
+
+/** What fetch keeps beside the collections. */
+interface CollectionAux {
+  /** The organization's live spaces, read only when a collection would be deleted. */
+  spaces?: PruneSpace[];
+  /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
+  usage?: SpaceUsage;
+}
+
+function pruneSpace(s: unknown): PruneSpace | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  return { id: s['id'], title: s['title'], parent: typeof s['parent'] === 'string' ? s['parent'] : null };
 }
 
 /** A live collection as a parent reference can name it. */
@@ -102,6 +148,12 @@ export function resolveCollection(ctx: DiffContext, org: string, parent: string,
   const titled = live.filter((c) => c.title === parent);
   if (titled.length === 1) return { id: titled[0]!.id };
   return titled.length > 1 ? { ambiguous: titled.map((c) => c.id) } : undefined;
+}
+
+/** `resolveCollection` as an id: undefined when the parent names nothing or several live collections. */
+export function resolveCollectionId(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): string | undefined {
+  const target = resolveCollection(ctx, org, parent, live);
+  return target && 'id' in target ? target.id : undefined;
 }
 
 /** The message of a parent that names several live collections. */
@@ -151,22 +203,34 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
-  // Register every desired collection first: parents may be written after their children.
-  for (const e of desired) {
+  const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
+  // Collections whose parent names nothing, or would nest them in themselves, are blocked before anything
+  // registers: they plan nothing and register no id, so whatever names them is blocked in turn.
+  const blocked = blockedByParent({
+    ctx,
+    org,
+    desired,
+    matched,
+    live: live.objects,
+    parentOf: (e) => (e.spec as unknown as CollectionSpec).parent,
+    resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
+  });
+  for (const [e, message] of blocked) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
+  const planned = desired.filter((e) => !blocked.has(e));
+  // Register every planned collection first: parents may be written after their children.
+  for (const e of planned) {
     const current = matched.get(e);
     ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
   }
-  const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
   const parentOf = (e: DesiredEntry): string | null | undefined => {
     const p = (e.spec as unknown as CollectionSpec).parent;
     if (p === undefined || p === null) return p;
-    const target = resolveCollection(ctx, org, p, liveRefs);
-    if (target === undefined) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `parent collection "${p}" not found; parent not managed` });
-    // Live titles reach this diff through ctx.resolve (the Collection kind is managed here), never as ambiguous.
-    return target && 'id' in target ? target.id : undefined;
+    const id = resolveCollectionId(ctx, org, p, liveRefs);
+    if (id === undefined) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
+    return id;
   };
 
-  for (const entry of desired) {
+  for (const entry of planned) {
     const spec = entry.spec as unknown as CollectionSpec;
     const current = matched.get(entry);
     const parent = parentOf(entry);
@@ -176,7 +240,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       const body: Record<string, unknown> = { title: spec.title };
       // A parent created in this plan gets its child one wave later (see the file comment).
       if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' } }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
       const extra = pick(spec as unknown as Record<string, unknown>, ['description', 'defaultLevel']);
       if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
       if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });
@@ -212,17 +276,40 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   }
 
   const depthOf = liveDepths(live.objects);
+  const prune = ctx.prune(COLLECTION_KIND, org);
+  const pruning = prune
+    ? pruneCollections(
+        {
+          ctx,
+          org,
+          kind: COLLECTION_KIND,
+          depth: COLLECTION_DEPTH,
+          spaceDepth: SPACE_DEPTH,
+          collections: live.objects,
+          desired,
+          matched,
+          unmatched,
+          // A blocked collection's parent names nothing (or itself): it has no resolved parent.
+          parentOf: (e) => (blocked.has(e) ? undefined : parentOf(e)),
+          spaces: (live.aux as CollectionAux | undefined)?.spaces,
+          usage: (live.aux as CollectionAux | undefined)?.usage,
+          resolveParent: (p) => resolveCollectionId(ctx, org, p, liveRefs),
+        },
+        result,
+      )
+    : undefined;
   unmatchedLive(result, {
     kind: COLLECTION_KIND,
     org,
-    prune: ctx.prune(COLLECTION_KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
+    prune,
+    objects: pruning ? pruning.deleted : unmatched,
+    key: pruning ? pruning.key : uniqueLiveKey(unmatched),
     // Nested ones first (deletes run in descending wave); deeper levels share the nested wave.
     wave: (o) => COLLECTION_DEPTH + Math.min(depthOf.get(o.id) ?? 0, 1),
     path: (o) => onePath(o.id),
     before: (o) => ({ title: o.key }),
     note: 'also deletes the spaces inside it',
+    ...(pruning ? { cascades: pruning.cascades, dependsOn: pruning.dependsOn } : {}),
   });
   return result;
 }
@@ -264,4 +351,6 @@ export const collectionKind: KindDefinition = {
   fetch,
   diff,
   export: exportDocs,
+  snapshot: snapshotCollection,
+  undo: collectionUndo,
 };

@@ -4,7 +4,8 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, type Step } from '../core/plan.js';
+import { isRef, sealStep, type CascadeObject, type Step } from '../core/plan.js';
+import { pathSegment } from '../core/refs.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
 export const API_VERSION = 'docops/v1';
@@ -19,9 +20,9 @@ export function stepId(kind: string, org: string, key: string, suffix: string): 
   return `${safe(kind)}/${safe(org)}/${safe(key)}#${suffix}`;
 }
 
-/** One path segment: ids are URL-encoded, refs are left as they are (apply substitutes them). */
+/** One path segment: ids are checked and URL-encoded (pathSegment), refs are left for sealing and apply. */
 export function seg(idOrRef: string): string {
-  return isRef(idOrRef) ? idOrRef : encodeURIComponent(idOrRef);
+  return isRef(idOrRef) ? idOrRef : pathSegment(idOrRef);
 }
 
 export function orgPath(org: string): string {
@@ -107,7 +108,7 @@ export function makeStep(s: StepInput): Step {
   };
   if (s.entry) step.source = plainSource(s.entry.source);
   if (s.note !== undefined) step.note = s.note;
-  return step;
+  return sealStep(step);
 }
 
 /**
@@ -165,7 +166,12 @@ export interface UnmatchedLive<T extends { id: string }> {
   /** Path of the DELETE request. */
   path: (o: T) => string;
   before: (o: T) => Record<string, unknown>;
-  note?: string;
+  /** Shown with each delete step (a function: per object, undefined for none). */
+  note?: string | ((o: T) => string | undefined);
+  /** What deleting `o` takes with it (see Step.cascades); none when absent or empty. */
+  cascades?: (o: T) => CascadeObject[];
+  /** Steps that must succeed before `o` is deleted (e.g. moving a managed object out of it). */
+  dependsOn?: (o: T) => string[];
 }
 
 /**
@@ -179,21 +185,24 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
       result.unmanaged.push({ kind: u.kind, org: u.org, key, id: o.id });
       continue;
     }
-    result.steps.push(
-      makeStep({
-        id: stepId(u.kind, u.org, key, 'delete'),
-        action: 'delete',
-        phase: 'prune',
-        kind: u.kind,
-        org: u.org,
-        key,
-        wave: u.wave(o),
-        before: u.before(o),
-        after: null,
-        requests: [{ method: 'DELETE', path: u.path(o) }],
-        ...(u.note !== undefined ? { note: u.note } : {}),
-      }),
-    );
+    const note = typeof u.note === 'function' ? u.note(o) : u.note;
+    const step = makeStep({
+      id: stepId(u.kind, u.org, key, 'delete'),
+      action: 'delete',
+      phase: 'prune',
+      kind: u.kind,
+      org: u.org,
+      key,
+      wave: u.wave(o),
+      before: u.before(o),
+      after: null,
+      requests: [{ method: 'DELETE', path: u.path(o) }],
+      ...(note !== undefined ? { note } : {}),
+      ...(u.dependsOn ? { dependsOn: u.dependsOn(o) } : {}),
+    });
+    const cascades = u.cascades?.(o) ?? [];
+    if (cascades.length > 0) step.cascades = cascades;
+    result.steps.push(step);
   }
 }
 

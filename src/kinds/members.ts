@@ -12,6 +12,8 @@ import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
 import { memberGuards } from './members-guard.js';
+import { membersUndo, snapshotMember } from './members-snapshot.js';
+import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from './team-cascades.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Members';
@@ -83,9 +85,26 @@ function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
   return out;
 }
 
-async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const items = await ctx.list(membersPath(org));
-  return { objects: items.map((m) => memberObject(org, m)).filter((o): o is LiveObject => o !== undefined) };
+  const objects: LiveObject[] = [];
+  // Under prune, the members no document lists are removed: read which teams each of them leaves with it.
+  const wanted = ctx.prune(KIND, org) ? new Set(desired.map((e) => e.key)) : undefined;
+  const leaving: [string, unknown][] = [];
+  for (const m of items) {
+    const o = memberObject(org, m);
+    if (!o) continue;
+    objects.push(o);
+    if (wanted && !wanted.has(o.key)) leaving.push([o.id, m]);
+  }
+  if (leaving.length === 0) return { objects };
+  const aux: MembersAux = { leaving: await readLeavingMembers(ctx, membersPath(org), leaving) };
+  return { objects, aux: aux as unknown as Record<string, unknown> };
+}
+
+/** What fetch keeps beside the members: under prune, per user id what removing them takes with it. */
+interface MembersAux {
+  leaving?: Record<string, LeavingMember>;
 }
 
 /** Step id of the invite request for one SSO setting; Team uses it through resolve(). */
@@ -135,6 +154,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   }
 
   // Keys are lower-cased e-mails, unique already.
+  const leaving = (live.aux as MembersAux | undefined)?.leaving;
+  let handled: Set<string> | undefined;
   unmatchedLive(result, {
     kind: KIND,
     org,
@@ -144,7 +165,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     wave: () => DEPTH,
     path: (o) => `${membersPath(org)}/${seg(o.id)}`,
     before: (o) => ({ role: (o.fields as unknown as MemberFields).role }),
-    note: 'remove from the organization',
+    note: (o) => ['remove from the organization', spacesNote(leaving?.[o.id]?.spaces, 'their')].filter(Boolean).join('; '),
+    ...(leaving ? { cascades: (o: LiveObject) => memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) } : {}),
   });
   return result;
 }
@@ -204,7 +226,8 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry[]): Step {
     wave: DEPTH,
     before: null,
     after: { members: Object.fromEntries(emails.map((m) => [m.email.toLowerCase(), m.role])), sso },
-    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso } }],
+    // Each address becomes a member: found again by e-mail in the members list.
+    requests: [{ method: 'POST', path: `${orgPath(org)}/invites`, body: { emails, sso }, recover: { path: membersPath(org), each: '/emails', match: [{ field: 'user.email', body: '/email', ignoreCase: true }] } }],
     ...(first ? { entry: first } : {}),
     note: `invite ${entries.length} by e-mail${sso ? ' as SSO members' : ''}: ${entries.map((e) => e.key).join(', ')}`,
   });
@@ -226,9 +249,8 @@ export const membersKind: KindDefinition = {
   identity: 'e-mail address, case-insensitive',
   schema: loadSchema('members'),
   guard: memberGuards,
-  undoCaveat:
-    'members can only be re-invited by e-mail: apply with --invite (or set spec.invite: true); the person must accept again, ' +
-    'and their team memberships and content permissions are not restored',
+  snapshot: snapshotMember,
+  undo: membersUndo,
   depth: DEPTH,
   toDesired,
   fetch,

@@ -3,13 +3,18 @@
  * created or deleted. Key = the org id (so a second Organization document for one org is a duplicate).
  * `defaultContent.site` may name a Site manifest by title: the kind is diffed after Site (`needs`), so the
  * title resolves to the site's id, or to a ref to the step creating it (the PATCH then depends on that step;
- * it runs in the update phase, after every create).
+ * it runs in the update phase, after every create). Else it names a live site by title, then by id. A site
+ * that is none of these (a typo, a deleted site, a Site manifest that is itself blocked) blocks the document:
+ * the API refuses a default content naming no site, and the other settings are not applied without it.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import { ConflictError } from '../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { refSteps } from './collection.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
+import { sitesPath } from './site-model.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Organization';
@@ -46,21 +51,50 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
   return [{ kind: KIND, org, key: org, spec: pick(doc.spec, ORG_FIELDS), source: doc.pos(['spec']), doc }];
 }
 
+/** A live site as the default content resolves it. */
+interface LiveSiteRef {
+  id: string;
+  title: string;
+}
+
+/** The site a document's `defaultContent` names, if any. */
+function writtenSite(spec: Record<string, unknown>): string | undefined {
+  const content = spec['defaultContent'];
+  return isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
+}
+
+/** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+  if (!warn) return;
+  const known = namesManifest(all, 'Site', index);
+  for (const e of entries) {
+    const site = writtenSite(e.spec);
+    if (site !== undefined && !known(e.org, site)) warn(e.doc.pos(['spec', 'defaultContent', 'site']), mustExistLive('defaultContent.site', site, 'Site', e.org));
+  }
+}
+
+/** The organization, plus its sites (the memoised list the Site kind shares) when a document names one. */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   if (desired.length === 0) return { objects: [] };
-  const o = await ctx.get<Record<string, unknown>>(orgPath(org));
-  return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }] };
+  const namesSite = desired.some((e) => writtenSite(e.spec) !== undefined);
+  const [o, items] = await Promise.all([ctx.get<Record<string, unknown>>(orgPath(org)), namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([])]);
+  const sites = items.flatMap((s): LiveSiteRef[] => (isRecord(s) && typeof s['id'] === 'string' ? [{ id: s['id'], title: String(s['title'] ?? '') }] : []));
+  return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }], aux: { sites } };
 }
 
 /**
- * The spec with `defaultContent.site` resolved: a Site manifest title → the site id (or a ref to its create
- * step); anything else is taken as a site id.
+ * `defaultContent.site` → a site id: a Site manifest title (its id, or a ref to its create step), else a live
+ * site by title (two with it: ConflictError, docops never guesses), else a live site id. Undefined: nothing.
  */
-function resolveSpec(ctx: DiffContext, org: string, spec: Record<string, unknown>): Record<string, unknown> {
-  const content = spec['defaultContent'];
-  if (!isRecord(content) || typeof content['site'] !== 'string') return spec;
-  const site = ctx.resolve('Site', org, content['site']) ?? content['site'];
-  return { ...spec, defaultContent: { ...content, site } };
+function resolveSite(ctx: DiffContext, org: string, name: string, live: LiveKindState): string | undefined {
+  const known = ctx.resolve('Site', org, name);
+  if (known !== undefined) return known;
+  const sites = (live.aux?.['sites'] as LiveSiteRef[] | undefined) ?? [];
+  const titled = sites.filter((s) => s.title === name);
+  if (titled.length > 1) {
+    throw new ConflictError(`defaultContent.site "${name}" of organization ${org} matches ${titled.length} live sites (${titled.map((s) => s.id).join(', ')}); name the one you mean by id`);
+  }
+  return titled[0]?.id ?? sites.find((s) => s.id === name)?.id;
 }
 
 /** A note when the written site is a title that resolved to another value. */
@@ -78,7 +112,16 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
       blockEntry(result, entry, entry.source, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization');
       continue;
     }
-    const resolved = resolveSpec(ctx, org, entry.spec);
+    let resolved = entry.spec;
+    const written = writtenSite(entry.spec);
+    if (written !== undefined) {
+      const site = resolveSite(ctx, org, written, live);
+      if (site === undefined) {
+        blockEntry(result, entry, entry.doc.pos(['spec', 'defaultContent', 'site']), `defaultContent.site "${written}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`);
+        continue;
+      }
+      resolved = { ...entry.spec, defaultContent: { ...(entry.spec['defaultContent'] as Record<string, unknown>), site } };
+    }
     const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
     if (c.changed.length === 0) continue;
     // The plan shows defaultContent as written (a site title), the request carries the id (or a ref).
@@ -126,9 +169,11 @@ export const organizationKind: KindDefinition = {
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
   schema: loadSchema('organization'),
   depth: DEPTH,
+  prunable: false,
   // defaultContent may name a Site manifest by title: diff after Site so its id (or create ref) is registered.
   needs: ['Site'],
   toDesired,
+  crossValidate,
   fetch,
   diff,
   export: exportDocs,

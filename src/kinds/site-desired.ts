@@ -3,10 +3,11 @@
  * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
  * reported at its file:line:column.
  */
-import type { DesiredEntry, Report } from '../core/kind.js';
+import type { DesiredEntry, IdentityLookup, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { DocPath } from '../manifests/paths.js';
 import { isRecord, titledEntry } from './common.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -147,32 +148,39 @@ function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Re
   if (spec.sections && !spec.sections.some((s) => s.path === d.section)) report(at, `section "${d.section}" is not in sections`);
 }
 
-/** Every space reference of a site spec, with its position. */
+/** Every space reference of a site spec's site spaces, with its position. */
 export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({ space: s.space, at: s.at }));
 }
 
+/** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
+export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: string; at: DocPath }[] {
+  const refs = spaceRefs(spec);
+  const d = spec.defaultSiteSpace;
+  if (d) refs.push({ space: d.space, at: isRecord(doc.spec['defaultSiteSpace']) ? ['spec', 'defaultSiteSpace', 'space'] : ['spec', 'defaultSiteSpace'] });
+  return refs;
+}
+
 /**
  * A space reference that names no Space manifest is a certain mistake when the organization's Space documents
- * prune: such a space would be deleted. Otherwise it may name a live space, checked when planning.
+ * prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
+ * blocks the site when it names nothing).
  */
-export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const spaces = all.get('Space') ?? [];
-  // Per org, once (not per entry: 100 sites × 6,000 spaces): the titles and ids of its Space entries, or
-  // undefined when no Space document of the org prunes.
-  const knownByOrg = new Map<string, Set<string> | undefined>();
-  const knownSpaces = (org: string): Set<string> | undefined => {
-    if (knownByOrg.has(org)) return knownByOrg.get(org);
-    const mine = spaces.filter((s) => s.org === org);
-    const known = mine.some((s) => s.doc.prune === true) ? new Set(mine.flatMap((s) => (s.id === undefined ? [s.key] : [s.key, s.id]))) : undefined;
-    knownByOrg.set(org, known);
-    return known;
+  // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
+  const known = namesManifest(all, 'Space', index);
+  const pruning = new Map<string, boolean>();
+  const prunes = (org: string): boolean => {
+    let p = pruning.get(org);
+    if (p === undefined) pruning.set(org, (p = spaces.some((s) => s.org === org && s.doc.prune === true)));
+    return p;
   };
   for (const e of entries) {
-    const known = knownSpaces(e.org);
-    if (!known) continue;
-    for (const r of spaceRefs(e.spec as unknown as SiteSpec)) {
-      if (!known.has(r.space)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
+    for (const r of allSpaceRefs(e.spec as unknown as SiteSpec, e.doc)) {
+      if (known(e.org, r.space)) continue;
+      if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
+      else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));
     }
   }
 }

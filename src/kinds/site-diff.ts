@@ -4,10 +4,12 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult, LiveKindState } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
+import { sectionCascades, siteCascades } from './site-cascades.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
 import { diffGroups } from './site-groups-diff.js';
@@ -15,7 +17,7 @@ import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SI
 import { diffOrder } from './site-order-diff.js';
 import { push, type SiteScope } from './site-scope.js';
 import { diffSections } from './site-sections-diff.js';
-import { spaceResolver } from './site-space-ref.js';
+import { blockUnresolvedSpaces, spaceResolver } from './site-space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
   const desired = withDisplayKeys(entries);
@@ -30,6 +32,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   for (const entry of desired) {
     const spec = entry.spec as unknown as SiteSpec;
     const current = matched.get(entry);
+    // A space reference that names nothing blocks the whole site, before it registers or plans anything.
+    if (blockUnresolvedSpaces(result, entry, space)) continue;
     const scope: SiteScope = {
       ctx,
       org,
@@ -47,15 +51,19 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
       blocks: [],
     };
     if (current) updateSite(scope, current.fields as unknown as SiteFields);
-    else createSite(scope);
+    else createSite(scope, sites);
     const nav = diffSections(scope);
     const groups = diffGroups(scope, nav);
     diffShareLinks(scope);
     diffAdaptiveSchema(scope);
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
+    sectionCascades(scope, nav);
     result.warnings.push(...scope.result.warnings);
     result.unmanaged.push(...scope.result.unmanaged);
+    // A pruned section whose delete would take a site space listed elsewhere is blocked (its own object); the
+    // rest of the site still plans.
+    result.blocked.push(...scope.result.blocked);
     if (scope.blocks.length > 0) {
       // A site the plan cannot reach plans nothing at all (blocked contract); only what exists is findable.
       for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
@@ -78,15 +86,16 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
     path: (o) => sitePath(org, o.id),
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
+    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
   });
   return result;
 }
 
-function createSite(scope: SiteScope): void {
+function createSite(scope: SiteScope, liveSites: readonly LiveObject[]): void {
   const { spec } = scope;
   const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
   const post = pick(spec as unknown as Record<string, unknown>, ['title', 'visibility']);
-  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' } }];
+  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' }, recover: recoverByKey(liveSites, String(post['title'])) }];
   const patch: Record<string, unknown> = {};
   for (const f of PATCH_ONLY_FIELDS) {
     const v = (spec as unknown as Record<string, unknown>)[f];

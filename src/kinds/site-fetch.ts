@@ -7,6 +7,7 @@
 import type { DesiredEntry, FetchContext, LiveKindState, LiveObject } from '../core/kind.js';
 import { isRecord } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { readSiteTrees } from './site-cascades.js';
 import { spaceRefs } from './site-desired.js';
 import {
   GROUP_KIND,
@@ -102,14 +103,24 @@ export function needsStructure(spec: SiteSpec): boolean {
 }
 
 async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec): Promise<SiteStructure> {
+  return readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined });
+}
+
+/** The parts of one site's structure asked for (memoised lists: asking twice costs one read). */
+export async function readStructure(
+  ctx: FetchContext,
+  org: string,
+  siteId: string,
+  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean },
+): Promise<SiteStructure> {
   const base = sitePath(org, siteId);
-  const structural = needsStructure(spec);
+  const structural = parts.structure;
   const [sections, groups, siteSpaces, links, schema] = await Promise.all([
     structural ? ctx.list(`${base}/sections`) : Promise.resolve([]),
-    structural ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
+    structural && parts.groups !== false ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
     structural ? ctx.list(`${base}/site-spaces`) : Promise.resolve([]),
-    spec.shareLinks ? ctx.list(`${base}/share-links`) : Promise.resolve(undefined),
-    spec.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),
+    parts.shareLinks ? ctx.list(`${base}/share-links`) : Promise.resolve(undefined),
+    parts.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),
   ]);
   const out: SiteStructure = { sections: sections.map(section).filter(defined), groups: groups.map(group).filter(defined), siteSpaces: siteSpaces.map(siteSpace).filter(defined) };
   if (links) out.shareLinks = links.map(shareLink).filter(defined);
@@ -146,7 +157,7 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
   const sites = items.map((s) => siteObject(org, s)).filter(defined);
   const aux: SiteAux = { structures: {}, spaces: spaces.filter(isRecord).map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })) };
   // Children only for managed sites (throws ConflictError when an unpinned title matches two sites).
-  const { matched } = matchByIdOrTitle(SITE_KIND, desired, sites);
+  const { matched, unmatched } = matchByIdOrTitle(SITE_KIND, desired, sites);
   const children = await Promise.all(
     [...matched].map(async ([e, site]) => {
       const structure = await fetchStructure(ctx, org, site.id, e.spec as unknown as SiteSpec);
@@ -154,5 +165,12 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
       return childObjects(org, site.key, structure);
     }),
   );
-  return { objects: [...sites, ...children.flat()], aux: aux as unknown as Record<string, unknown> };
+  const state: LiveKindState = { objects: [...sites, ...children.flat()], aux: aux as unknown as Record<string, unknown> };
+  // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
+  if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
+    const trees = await readSiteTrees(ctx, org, sites, new Set(unmatched.map((s) => s.id)));
+    aux.pruned = trees.pruned;
+    state.related = trees.related;
+  }
+  return state;
 }

@@ -6,6 +6,7 @@
  */
 import { ref } from '../core/plan.js';
 import { seg, unmatchedLive } from './common.js';
+import { recoverByTitle } from './recover.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './site-model.js';
 import { base, push, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
@@ -78,7 +79,7 @@ function createGroup(scope: SiteScope, g: GroupSpec, members: string[]): string 
     wave: WAVE.group,
     before: null,
     after: { title: g.title, ...(g.icon !== undefined ? { icon: g.icon } : {}), sections: g.sections },
-    requests: [{ method: 'POST', path: `${base(scope)}/section-groups`, body, capture: { id: 'id' } }],
+    requests: [{ method: 'POST', path: `${base(scope)}/section-groups`, body, capture: { id: 'id' }, recover: recoverByTitle(scope.live.groups, g.title) }],
     at: g.at,
   });
   return ref(step.id);

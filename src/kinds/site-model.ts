@@ -177,6 +177,8 @@ export interface SiteAux {
   structures: Record<string, SiteStructure>;
   /** The organization's spaces (for space references), when any site names one. */
   spaces: LiveSpaceRef[];
+  /** Under prune: the structure of each site no manifest describes (what its delete takes), see site-cascades.ts. */
+  pruned?: Record<string, SiteStructure>;
 }
 
 export const sitesPath = (org: string): string => `${orgPath(org)}/sites`;

@@ -91,12 +91,13 @@ export function diffSections(scope: SiteScope): Nav {
     lateDefaults: new Set(),
   };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
-  // Each reference is resolved (and warned about) once, though sections and site spaces both ask.
+  // Each reference is resolved once, though sections and site spaces both ask. A site with a reference that
+  // resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
   const memo = new Map<SiteSpaceSpec, SpaceTarget | undefined>();
   const target = (s: SiteSpaceSpec): SpaceTarget | undefined => {
     if (!memo.has(s)) {
       const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-      if (!t) warn(scope, scope.title, `space "${s.space}" (${where(scope, s.at)}) is neither a Space manifest nor a live space; left out`);
+      if (!t) throw new Error(`internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`);
       memo.set(s, t);
     }
     return memo.get(s);
@@ -132,10 +133,8 @@ export function diffSections(scope: SiteScope): Nav {
       continue;
     }
     const posted = postedSpace(spaces, nav.rootClaims);
-    if (!posted) {
-      warn(scope, sectionKey(scope.title, d.path), `section "${d.path}" has no space that exists; not created`);
-      continue;
-    }
+    // Every space resolves (unresolved ones block the site) and a section lists at least one (schema).
+    if (!posted) throw new Error(`internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
     const { first, replaces } = posted;
     nav.rootClaims.delete(first.s);
     const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, rootPaths, replaces);
@@ -190,8 +189,10 @@ function createSection(
   const post: Record<string, unknown> = { spaceId: first.t.id };
   if (d.title !== undefined) post['title'] = d.title;
   if (typeof d.icon === 'string') post['icon'] = d.icon;
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' } }];
   const derived = uniquePath(slug(d.title ?? first.t.title), new Set(liveByPath.keys()));
+  // Found again by the path the server derives (unique among live sections) and its first space.
+  const recover = { match: [{ field: 'path', value: derived }, { field: 'siteSpaces.0.space.id', body: '/spaceId' }] };
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/sections`, body: post, capture: { id: 'id', firstSiteSpace: 'siteSpaces.0.id' }, recover }];
   const patch: Record<string, unknown> = {};
   if (clash || derived !== d.path) patch['path'] = d.path;
   if (typeof d.description === 'string') patch['description'] = d.description;

@@ -199,7 +199,10 @@ function createSiteSpace(scope: SiteScope, key: string, w: Want, sectionId: stri
   const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
   const body: Record<string, unknown> = { spaceId: t.id };
   if (sectionId !== undefined) body['sectionId'] = sectionId;
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' } }];
+  // Identity (section, space) for recovering a create whose answer was lost; a root site space has no section.
+  const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
+  const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover }];
   const patch: Record<string, unknown> = {};
   if (path !== undefined) patch['path'] = path;
   // A site space that stands in for a move keeps the condition of the one it replaces (never shown more widely).

@@ -11,6 +11,7 @@ import { crossValidate, toDesired } from './site-desired.js';
 import { diffSites } from './site-diff.js';
 import { exportSites } from './site-export.js';
 import { fetchSites } from './site-fetch.js';
+import { siteUndo, snapshotSite } from './site-snapshot.js';
 import { SITE_DEPTH, SITE_KIND } from './site-model.js';
 
 export const siteKind: KindDefinition = {
@@ -24,4 +25,6 @@ export const siteKind: KindDefinition = {
   fetch: fetchSites,
   diff: diffSites,
   export: exportSites,
+  snapshot: snapshotSite,
+  undo: siteUndo,
 };

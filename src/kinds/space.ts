@@ -4,16 +4,24 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { ambiguousParent, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
-import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { unresolvedParentMessage } from './collection-parents.js';
+import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
+import { SOFT_DELETE } from './collection-prune.js';
+import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
+import { snapshotSpace, spaceUndo } from './space-snapshot.js';
+import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './space-purge.js';
 
 export const SPACE_KIND = 'Space';
-export const SPACE_DEPTH = 26;
+import { SPACE_DEPTH } from './depths.js';
+
+export { SPACE_DEPTH };
 
 export interface SpaceSpec {
   title: string;
@@ -42,6 +50,16 @@ function toDesired(doc: ManifestDocument): DesiredEntry[] {
   return [titledEntry(SPACE_KIND, doc, spec)];
 }
 
+/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
+function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+  if (!warn) return;
+  const known = namesManifest(all, COLLECTION_KIND, index);
+  for (const e of entries) {
+    const parent = (e.spec as unknown as SpaceSpec).parent;
+    if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
+  }
+}
+
 export function spaceObject(org: string, s: unknown): LiveObject | undefined {
   if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
   const fields: SpaceFields = {
@@ -65,7 +83,11 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     const o = collectionObject(org, c);
     return o ? [{ id: o.id, title: o.key }] : [];
   });
-  return { objects: spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined), aux: { collections: liveCollections } };
+  const objects = spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined);
+  // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
+  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections } };
+  const usage = await readSpaceUsage(ctx, org);
+  return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
 }
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
@@ -88,14 +110,18 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
         continue;
       }
       parent = target?.id;
-      if (parent === undefined) result.warnings.push({ kind: SPACE_KIND, org, key: entry.key, message: `parent collection "${spec.parent}" not found; parent not managed` });
+      if (parent === undefined) {
+        // Nothing of the space is planned or registered: a Site naming it (if it is new) is blocked in turn.
+        blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), unresolvedParentMessage(spec.parent));
+        continue;
+      }
     }
     const base = { kind: SPACE_KIND, org, key: entry.key, entry };
     if (!current) {
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
       const body: Record<string, unknown> = pick(spec as unknown as Record<string, unknown>, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' } }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
       if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
       const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
@@ -114,18 +140,46 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     if (move) result.steps.push(move);
   }
 
+  const prune = ctx.prune(SPACE_KIND, org);
+  const key = uniqueLiveKey(unmatched);
+  const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
+  const later = prune ? purgeCascades(ctx, org, live.aux?.['usage'] as SpaceUsage | undefined, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : undefined;
   unmatchedLive(result, {
     kind: SPACE_KIND,
     org,
-    prune: ctx.prune(SPACE_KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
+    prune,
+    objects: deleted,
+    key,
     wave: () => SPACE_DEPTH,
     path: (o) => onePath(o.id),
     before: (o) => ({ title: o.key }),
-    note: 'soft delete: restorable for 7 days',
+    note: SOFT_DELETE,
+    cascades: (o) => later?.get(o.id) ?? [],
   });
   return result;
+}
+
+/**
+ * The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
+ * drop that site space at the purge — each of those is a blocked object naming where the site shows it.
+ */
+function pruneSpaces(ctx: DiffContext, org: string, unmatched: LiveObject[], key: (o: LiveObject) => string, result: DiffResult): LiveObject[] {
+  const named = siteNamedSpaces(ctx, org);
+  if (named.size === 0) return unmatched;
+  return unmatched.filter((o) => {
+    const at = named.get(o.id) ?? named.get(o.key);
+    if (!at) return true;
+    result.blocked.push({
+      kind: SPACE_KIND,
+      org,
+      key: key(o),
+      message:
+        `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; ` +
+        'describe the space in a Space manifest, or take it out of the site',
+      source: plainSource(at),
+    });
+    return false;
+  });
 }
 
 /** The body with its keys in the documented order (stable plans). */
@@ -151,7 +205,10 @@ export const spaceKind: KindDefinition = {
   schema: loadSchema('space'),
   depth: SPACE_DEPTH,
   toDesired,
+  crossValidate,
   fetch,
   diff,
   export: exportDocs,
+  snapshot: snapshotSpace,
+  undo: spaceUndo,
 };

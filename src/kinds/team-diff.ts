@@ -3,12 +3,18 @@
  * membership PUT when owners or members invited in this plan are involved), rename by pinned id (PATCH),
  * and ALL membership changes of one team in ONE bulk PUT {add, remove, memberships}. Live teams no manifest
  * mentions are listed as unmanaged, or deleted under prune.
+ *
+ * A member e-mail that is neither an organization member nor invited in this plan (a Members entry with
+ * `invite: true`, or with --invite) blocks the team: a team is never applied without some of its members.
  */
+import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
-import { identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
-import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
+import { recoverByKey } from './recover.js';
+import { spacesNote, teamCascades } from './team-cascades.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 /** How a team member e-mail is addressed in requests. */
 type MemberRef =
@@ -22,8 +28,6 @@ interface TeamScope {
   ctx: DiffContext;
   org: string;
   aux: TeamAux | undefined;
-  /** Warn that a listed member is not in the organization (the member is left out). */
-  skipUnknown: (entry: DesiredEntry, m: TeamMemberSpec) => void;
 }
 
 function resolveMember({ ctx, org, aux }: TeamScope, email: string): MemberRef {
@@ -45,22 +49,16 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[]
     result.warnings.push({ kind: TEAM_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   }
 
-  const scope: TeamScope = {
-    ctx,
-    org,
-    aux,
-    skipUnknown: (entry, m) => {
-      result.warnings.push({ kind: TEAM_KIND, org, key: entry.key, message: `${m.email} is not an organization member; not added to the team` });
-    },
-  };
+  const scope: TeamScope = { ctx, org, aux };
 
   for (const entry of desired) {
     const current = matched.get(entry);
+    if (blockUnknownMembers(scope, result, entry, current)) continue;
     if (current) {
       result.steps.push(...updateSteps(scope, entry, current));
       ctx.register(TEAM_KIND, org, entry.key, current.id);
     } else {
-      result.steps.push(...createSteps(scope, entry));
+      result.steps.push(...createSteps(scope, entry, live.objects));
       ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, 'create')));
     }
   }
@@ -83,11 +81,42 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[]
     wave: () => TEAM_DEPTH,
     path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
     before: (o) => ({ title: o.key }),
+    note: (o) => spacesNote(aux?.pruned?.[o.id]?.spaces, 'its'),
+    cascades: (o) => teamCascades(org, o, aux?.pruned?.[o.id]),
   });
   return result;
 }
 
-function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
+const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
+
+/**
+ * Block a team that lists an e-mail no member or invite of this plan stands for (members already in the live
+ * team need no resolving). True when blocked: the caller then plans and registers nothing for the team.
+ */
+function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: DesiredEntry, current: LiveObject | undefined): boolean {
+  const spec = entry.spec as unknown as TeamSpec;
+  const inTeam = new Set(((current?.fields as unknown as TeamFields | undefined)?.members ?? []).map((m) => m.email));
+  const unknown = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === 'unknown');
+  const [first, ...more] = unknown.map((m) => ({ email: m.email, pos: entry.doc.pos(['spec', 'members', memberIndex(entry.doc, m.email), 'email']) }));
+  if (!first) return false;
+  const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at(m.pos)})`).join(', ')}` : '';
+  blockEntry(
+    result,
+    entry,
+    first.pos,
+    `${first.email} is not an organization member and is not invited in this plan${others}; ` +
+      'add them to a Members document with invite: true (or invite them) before listing them in a team',
+  );
+  return true;
+}
+
+/** A member `blockUnknownMembers` let through. */
+function known(r: MemberRef, entry: DesiredEntry, m: TeamMemberSpec): Exclude<MemberRef, { state: 'unknown' }> {
+  if (r.state === 'unknown') throw new Error(`internal: ${m.email} of team "${entry.key}" resolves to nothing, but the team was not blocked`);
+  return r;
+}
+
+function createSteps(scope: TeamScope, entry: DesiredEntry, liveTeams: readonly LiveObject[]): Step[] {
   const { org } = scope;
   const spec = entry.spec as unknown as TeamSpec;
   const createId = stepId(TEAM_KIND, org, entry.key, 'create');
@@ -99,11 +128,7 @@ function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
   const dependsOn: string[] = [createId];
   const included: TeamMemberSpec[] = [];
   for (const m of spec.members ?? []) {
-    const r = resolveMember(scope, m.email);
-    if (r.state === 'unknown') {
-      scope.skipUnknown(entry, m);
-      continue;
-    }
+    const r = known(resolveMember(scope, m.email), entry, m);
     included.push(m);
     if (r.state === 'live') ids.push(r.id);
     else {
@@ -127,7 +152,7 @@ function createSteps(scope: TeamScope, entry: DesiredEntry): Step[] {
       wave: TEAM_DEPTH,
       before: null,
       after,
-      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' } }],
+      requests: [{ method: 'PUT', path: teamsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(liveTeams, spec.title) }],
       entry,
     }),
   ];
@@ -199,11 +224,7 @@ function updateSteps(scope: TeamScope, entry: DesiredEntry, current: LiveObject)
       if (l.role === m.role) continue;
       memberships[l.userId] = { role: m.role };
     } else {
-      const r = resolveMember(scope, m.email);
-      if (r.state === 'unknown') {
-        scope.skipUnknown(entry, m);
-        continue;
-      }
+      const r = known(resolveMember(scope, m.email), entry, m);
       const who = r.state === 'live' ? r.id : r.email;
       add.push(who);
       if (r.state === 'pending') dependsOn.push(...r.dependsOn);

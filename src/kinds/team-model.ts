@@ -1,5 +1,7 @@
 /** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
-import { orgPath } from './common.js';
+import type { ManifestDocument } from '../manifests/document.js';
+import { isRecord, orgPath } from './common.js';
+import type { PrunedTeam } from './team-cascades.js';
 
 export const TEAM_KIND = 'Team';
 export const TEAM_DEPTH = 20;
@@ -34,6 +36,14 @@ export interface TeamFields {
 /** Lookup data of the Team diff: every org member's e-mail (lower-cased) → user id. */
 export interface TeamAux {
   orgMembers: Record<string, string>;
+  /** Under prune: team id → what deleting that team takes (see team-cascades.ts). */
+  pruned?: Record<string, PrunedTeam>;
 }
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;
+
+/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
+export function memberIndex(doc: ManifestDocument, email: string): number {
+  const raw = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
+  return raw.findIndex((m: unknown) => isRecord(m) && typeof m['email'] === 'string' && m['email'].toLowerCase() === email);
+}

@@ -8,8 +8,10 @@ import { exportTitled, isRecord, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { memberObject, membersPath } from './members.js';
 import { loadSchema } from './schema.js';
+import { readPrunedTeams } from './team-cascades.js';
 import { diffTeams } from './team-diff.js';
-import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
+import { snapshotTeam, teamUndo } from './team-snapshot.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
   const title = String(doc.spec['title'] ?? '');
@@ -35,20 +37,25 @@ function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
   return [titledEntry(TEAM_KIND, doc, spec)];
 }
 
-/** Index of an e-mail in the document's raw members list, for error positions. */
-function memberIndex(doc: ManifestDocument, email: string): number {
-  const raw = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
-  return raw.findIndex((m: unknown) => isRecord(m) && typeof m['email'] === 'string' && m['email'].toLowerCase() === email);
-}
-
 /**
  * When an organization has Members documents, every team member must be listed there ("team members must
- * be organization members"). Duplicate titles and pinned ids are checked generically by the loader.
+ * be organization members"). Without any, the members can only be checked live: one warning per team that
+ * lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
+ * generically by the loader.
  */
-function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup): void {
+function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   for (const e of entries) {
     const members = index.keys('Members', e.org);
-    if (!members) continue;
+    if (!members) {
+      const listed = (e.spec as unknown as TeamSpec).members ?? [];
+      if (listed.length > 0) {
+        warn?.(
+          e.doc.pos(['spec', 'members']),
+          `team "${e.key}" lists members, and organization ${e.org} has no Members documents: each must be an organization member live, else plan blocks this team`,
+        );
+      }
+      continue;
+    }
     for (const m of (e.spec as unknown as TeamSpec).members ?? []) {
       if (members.has(m.email)) continue;
       report(
@@ -80,9 +87,19 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
   const orgMembersP = ctx.list(membersPath(org));
   orgMembersP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   const teams = await ctx.list(teamsPath(org));
-  const objects = teams.map((t) => teamObject(org, t)).filter((o): o is LiveObject => o !== undefined);
-  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity).
-  const { matched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const items = new Map<LiveObject, unknown>();
+  for (const t of teams) {
+    const o = teamObject(org, t);
+    if (o) items.set(o, t);
+  }
+  const objects = [...items.keys()];
+  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity), and
+  // under prune for the teams that would be deleted (what their delete takes with it).
+  const { matched, unmatched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const prunedP = ctx.prune(TEAM_KIND, org)
+    ? readPrunedTeams(ctx, (id) => `${teamsPath(org)}/${seg(id)}/members`, (x) => teamMember(x)?.email, unmatched.map((o) => ({ object: o, item: items.get(o) })))
+    : Promise.resolve(undefined);
+  prunedP.catch(() => {}); // awaited below
   const managed = [...matched].filter(([e]) => (e.spec as unknown as TeamSpec).members !== undefined);
   const [orgMembers] = await Promise.all([
     orgMembersP,
@@ -96,6 +113,8 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     const o = memberObject(org, m);
     if (o) aux.orgMembers[o.key] = o.id;
   }
+  const pruned = await prunedP;
+  if (pruned) aux.pruned = pruned;
   return { objects, aux: aux as unknown as Record<string, unknown> };
 }
 
@@ -118,4 +137,6 @@ export const teamKind: KindDefinition = {
   fetch,
   diff: diffTeams,
   export: exportDocs,
+  snapshot: snapshotTeam,
+  undo: teamUndo,
 };

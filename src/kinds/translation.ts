@@ -9,7 +9,9 @@ import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
+import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
+import { translationUndo } from './translation-undo.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -74,7 +76,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           wave: DEPTH,
           before: null,
           after: { title: spec.title },
-          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' } }],
+          requests: [{ method: 'POST', path: translationsPath(org), body: { title: spec.title }, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }],
           entry,
         }),
       );
@@ -135,12 +137,10 @@ export const translationKind: KindDefinition = {
   kind: KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('translation'),
-  undoCaveat:
-    'languages cannot be set through the API: a recreated translation has none, so a restored document that writes them is blocked ' +
-    'until the translation is created in the app with them (pin its id) or languages are left out',
   depth: DEPTH,
   toDesired,
   fetch,
   diff,
   export: exportDocs,
+  undo: translationUndo,
 };

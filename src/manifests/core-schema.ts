@@ -26,19 +26,28 @@ const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const firstIs = (test: (c: number) => boolean) => (s: string) => test(s.charCodeAt(0));
 const numberStart = (c: number): boolean => isDigit(c) || c === 0x2b /* + */ || c === 0x2d; /* - */
 
+/**
+ * Numbers JSON cannot hold exactly (`.nan`, `.inf`, overflow, integers past 2^53) are reported by the `yaml`
+ * path (yaml-values.ts); the fast path stops reading (the throw ends js-yaml's load, and fast-parse.ts declines).
+ */
+function declineNumber(): never {
+  throw new Error('number JSON cannot hold exactly: left to the yaml path');
+}
+const exact = (n: number): number => (Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n)) ? n : declineNumber());
+
 // The families' regexes exclude each other, so trying tags in this order equals yaml's single ordered list.
 // Integers: parseInt(str.substring(offset), radix), as yaml's intResolve without intAsBigInt (`-0` stays -0).
 const NULL = family('tag:yaml.org,2002:null', firstIs((c) => c === 0x7e /* ~ */ || c === 0x6e /* n */ || c === 0x4e) /* N */, [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]);
 const BOOL = family('tag:yaml.org,2002:bool', firstIs((c) => c === 0x74 /* t */ || c === 0x54 /* T */ || c === 0x66 /* f */ || c === 0x46) /* F */, [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']]);
 const INT = family('tag:yaml.org,2002:int', firstIs(numberStart), [
-  [/^0o[0-7]+$/, (s) => parseInt(s.substring(2), 8)],
-  [/^[-+]?[0-9]+$/, (s) => parseInt(s, 10)],
-  [/^0x[0-9a-fA-F]+$/, (s) => parseInt(s.substring(2), 16)],
+  [/^0o[0-7]+$/, (s) => exact(parseInt(s.substring(2), 8))],
+  [/^[-+]?[0-9]+$/, (s) => exact(parseInt(s, 10))],
+  [/^0x[0-9a-fA-F]+$/, (s) => exact(parseInt(s.substring(2), 16))],
 ]);
 const FLOAT = family('tag:yaml.org,2002:float', firstIs((c) => numberStart(c) || c === 0x2e /* . */), [
-  [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, (s) => (s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY)],
-  [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => parseFloat(s)],
-  [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => parseFloat(s)],
+  [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, () => declineNumber()],
+  [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => exact(parseFloat(s))],
+  [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => exact(parseFloat(s))],
 ]);
 // js-yaml merges when the key's tag is MERGE_TAG; its own merge type also accepts null, which `yaml` does not.
 const MERGE = family(MERGE_TAG, (s) => s === '<<', [[/^<<$/, (s) => s]]);

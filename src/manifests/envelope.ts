@@ -13,6 +13,8 @@ export const API_VERSION = 'docops/v1';
 export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'spec'] as const;
 const REQUIRED = ['apiVersion', 'kind', 'metadata', 'spec'] as const;
 export const METADATA_FIELDS = ['organization'] as const;
+/** The API's EntityId: what organization, team, space and collection ids look like (spec-notes §1.7). */
+export const ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
 
 export interface EnvelopeResult {
   issues: ValidationIssue[];
@@ -61,6 +63,9 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     else if (!('organization' in metadata)) issue(['metadata'], 'metadata: missing required field "organization"');
     else if (typeof metadata.organization !== 'string' || metadata.organization.trim() === '') {
       issue(['metadata', 'organization'], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
+    } else if (!ENTITY_ID.test(metadata.organization)) {
+      // The id goes into every request path (/orgs/{id}/…): `..`, `/` or `%2F` would address something else.
+      issue(['metadata', 'organization'], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
     }
     // A misplaced field (e.g. `prune: true` under metadata) must not be silently ignored.
     if (isObject(metadata)) {
@@ -72,6 +77,10 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     }
   }
   if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);
+  // A flag that means nothing for this kind must not look as if it did something.
+  else if (v.prune === true && kind?.prunable === false) {
+    issue(['prune'], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
+  }
   const spec = isObject(v.spec) ? v.spec : undefined;
   if ('spec' in v && !spec) issue(['spec'], `spec: must be object (got ${got(v.spec)})`);
 

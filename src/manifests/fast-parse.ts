@@ -9,7 +9,7 @@
 import jsyaml from 'js-yaml';
 import type { ValidationIssue } from '../core/errors.js';
 import { MERGE_TAG, YAML_CORE_SCHEMA } from './core-schema.js';
-import { interpolateString, resolvePlain, type Env } from './interpolate.js';
+import { interpolateString, resolvePlain, type VarSource } from './interpolate.js';
 import { OffsetLines } from './offset-lines.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
@@ -83,9 +83,9 @@ export interface FastParseResult {
 }
 
 /** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
-export function fastParseYaml(file: string, text: string, env: Env): FastParseResult | undefined {
+export function fastParseYaml(file: string, text: string, vars: VarSource): FastParseResult | undefined {
   if (declinesTextually(text)) return undefined;
-  const reader = new TreeReader(text, env);
+  const reader = new TreeReader(text, vars);
   try {
     jsyaml.loadAll(text, null, {
       schema: YAML_CORE_SCHEMA,
@@ -124,7 +124,7 @@ class TreeReader {
 
   constructor(
     private readonly text: string,
-    private readonly env: Env,
+    private readonly vars: VarSource,
   ) {}
 
   onEvent(event: string, state: LoaderState): void {
@@ -257,7 +257,7 @@ class TreeReader {
   private interpolateInto(node: Frame, container: unknown[] | Record<string, unknown>, at: string | number): void {
     const value = node.result;
     if (typeof value !== 'string' || !value.includes('${')) return;
-    const r = interpolateString(value, this.env);
+    const r = interpolateString(value, this.vars);
     if ('errors' in r) {
       for (const message of r.errors) this.problems.push({ offset: node.start, message });
     } else if (r.changed) {

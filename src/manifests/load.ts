@@ -6,29 +6,49 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
+import { desiredState } from '../core/desired.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
-import { displayPath, findManifestFiles } from './discover.js';
+import { daemonConfigIssue } from './config-hint.js';
+import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
 import { checkEnvelope } from './envelope.js';
+import { allowedVariables, type Env } from './interpolate.js';
 import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
 import { validateWithSchema } from './schema.js';
 
-export type LoadOptions = ParseOptions;
+export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
+  /** Where `${VAR}` values come from; default process.env. */
+  env?: Env;
+  /** The variables manifests may read: names, or prefixes ending in `*` (`TEAM_*`). Default none. */
+  allowEnv?: readonly string[];
+  /** Values no variable may carry into a manifest (the API token). DOCOPS_* variables are refused anyway. */
+  secrets?: readonly string[];
+}
 
 export interface LoadResult {
   documents: ManifestDocument[];
-  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). */
-  desired: Map<string, DesiredEntry[]>;
+  /** Manifest kind name → its desired entries; every registered kind is present (maybe empty). Carries the documents. */
+  desired: Map<string, DesiredEntry[]> & { readonly documents: readonly ManifestDocument[] };
+  /** What holds only if the live state agrees (e.g. a reference naming no manifest), sorted; never fails a load. */
+  warnings: ValidationIssue[];
 }
 
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
-  const files = await manifestFiles(dir);
-  const parsed = await Promise.all(files.map((f) => readManifestFile(f, opts)));
-  const { documents, desired, issues } = validateParsedFiles(parsed, kinds, kindsByName);
+  const found = await manifestFiles(dir);
+  const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
+  const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
+  const parsed = await Promise.all(found.files.map((f) => readManifestFile(f, parseOpts)));
+  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: found.issues }, ...parsed], kinds, kindsByName);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
-  return { documents, desired };
+  // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
+  if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
+  return { documents, desired, warnings: sortIssues(warnings) };
+}
+
+function noManifestsMessage(dir: string): string {
+  return `no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`;
 }
 
 /** A file as read and parsed: its documents and the problems reading or parsing it. */
@@ -48,8 +68,10 @@ export function validateParsedFiles(
 ): LoadResult & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
+  const warnings: ValidationIssue[] = [];
+  const warn: Report = (pos: SourcePos, message: string) => warnings.push({ file: pos.file, line: pos.line, column: pos.column, message });
   const documents: ManifestDocument[] = [];
-  const desired = new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []]));
+  const desired = desiredState(new Map<string, DesiredEntry[]>(kinds.map((k) => [k.kind, []])), documents);
   for (const file of files) {
     issues.push(...file.issues);
     for (const p of file.documents) {
@@ -63,8 +85,8 @@ export function validateParsedFiles(
   }
   const duplicates = findDuplicates(desired);
   issues.push(...duplicates.issues);
-  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index);
-  return { documents, desired, issues };
+  for (const kind of kinds) kind.crossValidate?.(desired.get(kind.kind)!, desired, report, duplicates.index, warn);
+  return { documents, desired, issues, warnings };
 }
 
 function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinition> {
@@ -76,8 +98,8 @@ function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinitio
   return byName;
 }
 
-/** Display paths of the manifest files; `dir` may also be a single file. */
-async function manifestFiles(dir: string): Promise<string[]> {
+/** Display paths of the manifest files, and links or directories that could not be followed; `dir` may also be a single file. */
+async function manifestFiles(dir: string): Promise<{ files: string[]; issues: ValidationIssue[] }> {
   let info: Stats;
   try {
     info = await stat(dir);
@@ -85,13 +107,17 @@ async function manifestFiles(dir: string): Promise<string[]> {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`manifests directory ${dir} does not exist`);
     throw new UsageError(`cannot read manifests directory ${dir}: ${(e as Error).message}`, { cause: e });
   }
-  if (info.isFile()) return [displayPath(dir, '')];
+  if (info.isFile()) return { files: [displayPath(dir, '')], issues: [] };
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a directory`);
-  return (await findManifestFiles(dir)).map((rel) => displayPath(dir, rel));
+  const { files, problems } = await discoverManifests(dir);
+  return {
+    files: files.map((rel) => displayPath(dir, rel)),
+    issues: problems.map((p) => ({ file: displayPath(dir, p.rel), line: 1, column: 1, message: p.message })),
+  };
 }
 
 /** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-export async function readManifestFile(file: string, opts: LoadOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
+export async function readManifestFile(file: string, opts: ParseOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const fail = (message: string) => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
   try {
@@ -107,6 +133,11 @@ export async function readManifestFile(file: string, opts: LoadOptions = {}): Pr
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>, issues: ValidationIssue[]): ManifestDocument | undefined {
+  const config = daemonConfigIssue(p);
+  if (config) {
+    issues.push(config);
+    return undefined;
+  }
   const envelope = checkEnvelope(p, kinds);
   issues.push(...envelope.issues);
   if (!envelope.kind || !envelope.spec) return undefined;

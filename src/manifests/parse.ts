@@ -5,8 +5,9 @@
 import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
-import { interpolateDocument, type Env } from './interpolate.js';
+import { allowedVariables, interpolateDocument, type VarSource } from './interpolate.js';
 import { fastParseYaml } from './fast-parse.js';
+import { unsupportedNodes } from './yaml-values.js';
 import { createLocator, type Locator } from './locate.js';
 
 export interface ParsedYamlDoc extends Locator {
@@ -18,8 +19,8 @@ export interface ParsedYamlDoc extends Locator {
 }
 
 export interface ParseOptions {
-  /** Variables for `${VAR}` interpolation; default process.env. */
-  env?: Env;
+  /** What `${VAR}` may read; default nothing (every reference is an error saying how to allow it). */
+  vars?: VarSource;
   /** Files larger than this are rejected unread; default 2 MiB. */
   maxFileBytes?: number;
   /** yaml's guard against alias bombs; default 100. */
@@ -61,20 +62,24 @@ function readYamlFile(file: string, content: string | Uint8Array, opts: ParseOpt
   }
   if (text.trim() === '') return { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] };
 
-  const env = opts.env ?? process.env;
-  const result = path === 'yaml' ? undefined : fastParseYaml(file, text, env);
+  const vars = opts.vars ?? NOTHING;
+  const result = path === 'yaml' ? undefined : fastParseYaml(file, text, vars);
   if (result === undefined && path === 'fast') return undefined;
-  const { documents, issues } = result ?? parseWithYaml(file, text, env, opts.maxAliasCount ?? 100);
+  const { documents, issues } = result ?? parseWithYaml(file, text, vars, opts.maxAliasCount ?? 100);
   if (documents.length === 0 && issues.length === 0) {
     issues.push({ file, line: 1, column: 1, message: 'file contains no YAML documents (only comments or empty documents)' });
   }
   return { documents, issues };
 }
 
+const NOTHING = allowedVariables({}, []);
+
 /** The `yaml` package path: handles every input, and owns all YAML error messages. */
-function parseWithYaml(file: string, text: string, env: Env, maxAliasCount: number): ParseResult {
+function parseWithYaml(file: string, text: string, vars: VarSource, maxAliasCount: number): ParseResult {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  // logLevel 'error': the library must never print (process.emitWarning); what it would warn about is
+  // reported as an issue here (doc.warnings, unsupportedNodes).
+  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' });
   const documents: ParsedYamlDoc[] = [];
   const issues: ValidationIssue[] = [];
   const at = (offset: number, message: string): ValidationIssue => {
@@ -99,8 +104,17 @@ function parseWithYaml(file: string, text: string, env: Env, maxAliasCount: numb
     }
     const c = doc.contents;
     if (c === null || (isScalar(c) && c.value === null && c.source === '')) return; // e.g. a trailing `---`
+    let unsupported: ReturnType<typeof unsupportedNodes>;
+    try {
+      unsupported = unsupportedNodes(doc);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      unsupported = [{ offset: c?.range?.[0] ?? 0, message: TOO_DEEP }];
+    }
+    for (const p of unsupported) issues.push(at(p.offset, p.message));
+    if (unsupported.length > 0) return;
     const locator = createLocator(file, doc, lineCounter);
-    const problems = interpolateDocument(doc, env);
+    const problems = interpolateDocument(doc, vars);
     for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
     if (problems.length > 0) return;
     try {

@@ -9,33 +9,62 @@ import type { PlanFormat } from './index.js';
 export interface ApplyResult {
   applied: string[];
   failed: { stepId: string; message: string }[];
+  /** Steps not attempted. */
   skipped: string[];
+  /** Why each skipped step was not attempted. */
+  skipReasons?: Record<string, string>;
+  /** Set when the API became unreachable and apply stopped starting steps: the failure that showed it. */
+  unreachable?: string;
+  /** Objects created by steps whose later requests or dependent steps did not complete; `summary` says it all. */
+  incomplete?: { stepId: string; kind: string; key: string; id: string; summary: string }[];
+}
+
+const reasonOf = (r: ApplyResult, id: string): string => r.skipReasons?.[id] ?? 'depends on a failed step';
+
+function headline(r: ApplyResult): string {
+  const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
+  if (r.unreachable !== undefined) return `Apply stopped, the API is unreachable: ${counts}`;
+  return `Apply ${r.failed.length === 0 ? 'complete' : 'finished with errors'}: ${counts}`;
 }
 
 function text(r: ApplyResult, color: boolean): string {
   const c = createColors(color);
-  const ok = r.failed.length === 0;
-  const head = `Apply ${ok ? 'complete' : 'finished with errors'}: ${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
+  const ok = r.failed.length === 0 && r.unreachable === undefined;
+  const head = headline(r);
   const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
+  if (r.unreachable !== undefined) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
   for (const f of r.failed) lines.push(`  ${c.red('✗')} ${f.stepId}: ${f.message}`);
-  for (const s of r.skipped) lines.push(`  ${c.dim('○')} ${s} ${c.dim('(skipped: depends on a failed step)')}`);
+  for (const s of r.skipped) lines.push(`  ${c.dim('○')} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
+  if ((r.incomplete ?? []).length > 0) {
+    lines.push('', c.bold('Left behind:'));
+    for (const x of r.incomplete ?? []) lines.push(`  ${c.red('!')} ${x.summary}`);
+  }
   return lines.join('\n') + '\n';
 }
 
 function markdown(r: ApplyResult): string {
-  const lines = [
-    `### docops apply\n`,
-    `**${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.**`,
-  ];
+  const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
+  if (r.unreachable !== undefined) lines.push('', escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
   if (r.failed.length > 0) lines.push('', '**Failed**', '', ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
-  if (r.skipped.length > 0) lines.push('', '**Skipped** (depend on a failed step)', '', ...r.skipped.map((s) => `- ${escapeMarkdown(s)}`));
+  if (r.skipped.length > 0) lines.push('', '**Not attempted**', '', ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
+  if ((r.incomplete ?? []).length > 0) lines.push('', '**Left behind**', '', ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
   return lines.join('\n') + '\n';
 }
 
+/** The result as plain data (the JSON form, and `result` of `apply --format json`). */
+export function applyResultData(r: ApplyResult): object {
+  const { applied, failed, skipped } = r;
+  return {
+    applied,
+    failed,
+    skipped,
+    skipReasons: r.skipReasons ?? {},
+    ...(r.unreachable !== undefined ? { unreachable: r.unreachable } : {}),
+    incomplete: r.incomplete ?? [],
+  };
+}
+
 export function renderApplyReport(result: ApplyResult, format: PlanFormat, options: { color?: boolean } = {}): string {
-  if (format === 'json') {
-    const { applied, failed, skipped } = result;
-    return JSON.stringify({ applied, failed, skipped }, null, 2) + '\n';
-  }
+  if (format === 'json') return JSON.stringify(applyResultData(result), null, 2) + '\n';
   return format === 'markdown' ? markdown(result) : text(result, options.color ?? false);
 }

@@ -30,6 +30,6 @@ export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOption
 export { renderText } from './text.js';
 export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
 export { renderJson, parsePlanJson } from './json.js';
-export { renderApplyReport } from './apply-report.js';
+export { applyResultData, renderApplyReport } from './apply-report.js';
 export type { ApplyResult } from './apply-report.js';
 export { shouldColor, createColors } from './ansi.js';

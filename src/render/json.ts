@@ -5,11 +5,15 @@
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
-import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
 
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
-const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
+const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
+const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
+const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
 const WARNING_KEYS = ['kind', 'org', 'key', 'message'] as const;
@@ -46,8 +50,9 @@ function stablePlan(plan: Plan): object {
 
 function stableStep(step: Step): object {
   return ordered(step, STEP_KEYS, (k, v) => {
-    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS));
+    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))));
     if (k === 'source') return ordered(v as object, SOURCE_KEYS);
+    if (k === 'cascades') return (v as CascadeObject[]).map((c) => ordered(c, CASCADE_KEYS));
     return sortedKeys(v);
   });
 }
@@ -98,6 +103,35 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (r.capture !== undefined && s.object(r.capture, `${at}.capture`, Object.keys(r.capture as object))) {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
+  if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
+    r.refs.forEach((slot, i) => {
+      const where = `${at}.refs[${i}]`;
+      if (!s.object(slot, where, SLOT_KEYS)) return;
+      s.oneOf(slot.at, `${where}.at`, ['path', 'body']);
+      s.string(slot.step, `${where}.step`);
+      s.string(slot.output, `${where}.output`);
+      if (slot.at === 'path') s.int(slot.offset, `${where}.offset`, 1);
+      else s.string(slot.pointer, `${where}.pointer`);
+    });
+  }
+}
+
+function checkRecover(s: Shape, rec: unknown, at: string): void {
+  if (!s.object(rec, at, RECOVER_KEYS)) return;
+  if (rec.path !== undefined && (typeof rec.path !== 'string' || !rec.path.startsWith('/'))) s.fail(`${at}.path`, 'expected a string starting with /');
+  s.string(rec.each, `${at}.each`, true);
+  if (rec.exclude !== undefined && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
+  if (!s.array(rec.match, `${at}.match`)) return;
+  rec.match.forEach((m, i) => {
+    const where = `${at}.match[${i}]`;
+    if (!s.object(m, where, RECOVER_MATCH_KEYS)) return;
+    s.string(m.field, `${where}.field`);
+    s.string(m.body, `${where}.body`, true);
+    if (m.value !== undefined && m.value !== null && typeof m.value !== 'string') s.fail(`${where}.value`, 'expected a string or null');
+    if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
+    if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
+  });
 }
 
 function checkStep(s: Shape, st: unknown, at: string): void {
@@ -112,6 +146,15 @@ function checkStep(s: Shape, st: unknown, at: string): void {
   if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
+  if (st.cascades !== undefined && s.array(st.cascades, `${at}.cascades`)) {
+    st.cascades.forEach((c, i) => {
+      const where = `${at}.cascades[${i}]`;
+      if (!s.object(c, where, CASCADE_KEYS)) return;
+      for (const k of ['kind', 'org', 'key'] as const) s.string(c[k], `${where}.${k}`);
+      s.string(c.id, `${where}.id`, true);
+      s.string(c.note, `${where}.note`, true);
+    });
+  }
 }
 
 function checkSource(s: Shape, source: unknown, at: string): void {

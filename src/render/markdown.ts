@@ -5,7 +5,7 @@
  */
 import type { Plan, Step } from '../core/plan.js';
 import { stepCounts } from '../core/plan.js';
-import { ACTION_SYMBOL, NOTHING_ELSE, NO_CHANGES, blockedHeading, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -44,6 +44,9 @@ function stepDiffLines(step: Step): string[] {
       if (ch.after !== undefined) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
     }
   }
+  const cascades = step.cascades ?? [];
+  for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
+  if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
   // A fence is closed by a line of backticks; values never start a line, but keep runs short anyway.
   return lines.map((l) => l.replace(/```/g, '`\u200b`\u200b`'));
 }
@@ -86,6 +89,26 @@ function truncationNote(shown: number, total: number): string {
   );
 }
 
+/** Counts per kind; a "Taken along" column (objects deletes take with them, by their kind) only when there are any. */
+function summaryTable(plan: Plan, t: Totals): string {
+  const byKind = stepCounts(plan);
+  const along = new Map<string, number>();
+  for (const s of plan.steps) for (const c of s.cascades ?? []) along.set(c.kind, (along.get(c.kind) ?? 0) + 1);
+  if (along.size === 0) {
+    const rows = Object.entries(byKind).map(([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`);
+    return `| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n${rows.join('\n')}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |`;
+  }
+  const kinds = [...Object.keys(byKind), ...[...along.keys()].filter((k) => !(k in byKind)).sort()];
+  const rows = kinds.map((kind) => {
+    const c = byKind[kind] ?? { create: 0, update: 0, delete: 0 };
+    return `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} | ${along.get(kind) ?? 0} |`;
+  });
+  return (
+    `| Kind | Add | Change | Delete | Taken along |\n| --- | ---: | ---: | ---: | ---: |\n${rows.join('\n')}\n` +
+    `| **Total** | ${t.add} | ${t.change} | ${t.delete} | ${t.cascaded} |`
+  );
+}
+
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxLength = options.maxLength ?? MARKDOWN_MAX_LENGTH;
   const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
@@ -96,13 +119,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     budget.add(`${plan.blocked.length === 0 ? NO_CHANGES : `**${NOTHING_ELSE}**`}\n\n`);
   } else {
     const t = totals(plan.steps);
-    const rows = Object.entries(stepCounts(plan)).map(
-      ([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`,
-    );
-    budget.add(
-      `**${summaryLine(t)}**\n\n| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n` +
-        `${rows.join('\n')}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |\n\n`,
-    );
+    budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
   }
   for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
 

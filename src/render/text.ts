@@ -2,7 +2,7 @@
 import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, NOTHING_ELSE, NO_CHANGES, blockedHeading, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -31,6 +31,7 @@ function stepLines(step: Step, c: Colors): string[] {
       lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
     }
   }
+  for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
   return lines;
 }
 

@@ -1,25 +1,22 @@
 /**
- * Shared formatting of plan values for the human renderers: refs become "(known after apply)", secret-looking
- * fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
+ * Shared formatting of plan values for the human renderers: secret-looking fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
  * field-level changes are computed for updates.
  */
-import { isRef } from '../core/plan.js';
-import type { Step } from '../core/plan.js';
+import type { CascadeObject, Step } from '../core/plan.js';
 
-export const KNOWN_AFTER_APPLY = '(known after apply)';
 export const SENSITIVE = '(sensitive)';
 
 const SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
-const REF_ONLY_RE = /^<<ref:[^>]+>>$/;
-const REF_ANY_RE = /<<ref:[^>]+>>/g;
 
 export function isSecretField(name: string): boolean {
   return SECRET_FIELD_RE.test(name);
 }
 
-/** Replace refs and mask secret-looking keys, recursively, so the value is safe and readable to print. */
+/**
+ * Mask secret-looking keys, recursively, so the value is safe to print. `before`/`after` hold no refs (sealStep
+ * refuses them), so text that reads like a ref is a user's text and is printed as it is.
+ */
 function sanitize(value: unknown): unknown {
-  if (typeof value === 'string') return isRef(value) ? value.replace(REF_ANY_RE, KNOWN_AFTER_APPLY) : value;
   if (Array.isArray(value)) return value.map(sanitize);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
@@ -29,9 +26,8 @@ function sanitize(value: unknown): unknown {
   return value;
 }
 
-/** One value as a short string: JSON for data, bare "(known after apply)" for a pure ref. */
+/** One value as a short string (JSON). */
 export function formatValue(value: unknown, maxLength = 400): string {
-  if (typeof value === 'string' && REF_ONLY_RE.test(value)) return KNOWN_AFTER_APPLY;
   if (value === undefined) return '(unset)';
   const text = JSON.stringify(sanitize(value)) ?? String(value);
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
@@ -96,19 +92,31 @@ export interface Totals {
   add: number;
   change: number;
   delete: number;
+  /** Objects the deletes take with them (Step.cascades), listed under their steps. */
+  cascaded: number;
 }
 
 export function totals(steps: readonly Step[]): Totals {
-  const t: Totals = { add: 0, change: 0, delete: 0 };
+  const t: Totals = { add: 0, change: 0, delete: 0, cascaded: 0 };
   for (const s of steps) {
     if (s.action === 'create') t.add++;
     else if (s.action === 'update') t.change++;
     else t.delete++;
+    t.cascaded += s.cascades?.length ?? 0;
   }
   return t;
 }
 
-export const summaryLine = (t: Totals): string => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete.`;
+export const summaryLine = (t: Totals): string =>
+  `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete${t.cascaded > 0 ? ` (taking ${t.cascaded} more object${t.cascaded === 1 ? '' : 's'} with them)` : ''}.`;
+
+/** One object a step takes with it: `Space org/Getting Started (soft delete: restorable for 7 days; id sp-1)`. */
+export function cascadeLabel(c: CascadeObject): string {
+  const extra = [c.note, c.id !== undefined ? `id ${c.id}` : undefined].filter(Boolean);
+  return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join('; ')})` : ''}`;
+}
+
+export const CASCADE_PREFIX = 'also deletes: ';
 
 export const NO_CHANGES = 'No changes. Live state matches the manifests.';
 

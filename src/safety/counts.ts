@@ -1,8 +1,11 @@
 /**
  * What the safety rules measure: live objects per (step kind, org) and what a plan deletes and updates
  * per (step kind, org). Objects of sub-kinds count under their own kind, wherever the LiveState keeps them.
+ * Objects a delete takes with it (Step.cascades) count as deletes of their own kind, once each, and not again
+ * when the plan also deletes them with a step of their own.
  */
-import type { Plan } from '../core/plan.js';
+import { objectIdentity } from '../core/cascades.js';
+import { pathSegments, type Plan } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
 
 export interface Scope {
@@ -11,19 +14,24 @@ export interface Scope {
 }
 
 export interface ScopeChanges extends Scope {
-  /** Distinct keys of delete and prune steps. */
+  /** Distinct objects deleted: the keys of delete and prune steps, plus the cascaded objects no such step deletes. */
   deletes: Set<string>;
+  /** How many of `deletes` are cascades (taken along by deleting another object). */
+  cascaded: number;
   /** Distinct keys of update steps. */
   updates: Set<string>;
 }
 
 const scopeKey = (kind: string, org: string): string => `${kind}\u0000${org}`;
 
-/** Live objects per (kind, org), each object counted once even when two kinds' states both hold it. */
+/**
+ * Live objects per (kind, org), each object counted once even when two kinds' states both hold it (also the
+ * objects a kind read only to know what its deletes take along, `related`).
+ */
 export function liveCounts(live: LiveState): Map<string, number> {
   const seen = new Map<string, Set<string>>();
   for (const state of live.values()) {
-    for (const o of state.objects) {
+    for (const o of [...state.objects, ...(state.related ?? [])]) {
       const k = scopeKey(o.kind, o.org);
       const ids = seen.get(k) ?? new Set<string>();
       ids.add(o.id !== '' ? `id:${o.id}` : `key:${o.key}`);
@@ -44,15 +52,40 @@ export function liveCountOf(counts: ReadonlyMap<string, number>, kind: string, o
  */
 export function planChanges(plan: Plan): ScopeChanges[] {
   const byScope = new Map<string, ScopeChanges>();
-  for (const s of plan.steps) {
-    if (s.action === 'create') continue;
-    const k = scopeKey(s.kind, s.org);
+  const scope = (kind: string, org: string): ScopeChanges => {
+    const k = scopeKey(kind, org);
     let c = byScope.get(k);
     if (!c) {
-      c = { kind: s.kind, org: s.org, deletes: new Set(), updates: new Set() };
+      c = { kind, org, deletes: new Set(), cascaded: 0, updates: new Set() };
       byScope.set(k, c);
     }
-    (s.action === 'delete' ? c.deletes : c.updates).add(s.key);
+    return c;
+  };
+  // What the plan's own delete steps address, per scope: their keys and the ids in their DELETE paths.
+  const stepped = new Map<string, { keys: Set<string>; ids: Set<string> }>();
+  for (const s of plan.steps) {
+    if (s.action === 'create') continue;
+    const c = scope(s.kind, s.org);
+    if (s.action !== 'delete') {
+      c.updates.add(s.key);
+      continue;
+    }
+    c.deletes.add(`step:${s.key}`);
+    const k = scopeKey(s.kind, s.org);
+    const own = stepped.get(k) ?? { keys: new Set<string>(), ids: new Set<string>() };
+    own.keys.add(s.key);
+    for (const id of pathSegments(s, ['DELETE'])) own.ids.add(id);
+    stepped.set(k, own);
+  }
+  for (const s of plan.steps) {
+    for (const o of s.cascades ?? []) {
+      const own = stepped.get(scopeKey(o.kind, o.org));
+      if (own && (o.id !== undefined && o.id !== '' ? own.ids.has(o.id) : own.keys.has(o.key))) continue;
+      const c = scope(o.kind, o.org);
+      const before = c.deletes.size;
+      c.deletes.add(`cascade:${objectIdentity(o)}`);
+      if (c.deletes.size > before) c.cascaded++;
+    }
   }
   return [...byScope.values()].sort((a, b) => (a.kind === b.kind ? cmp(a.org, b.org) : cmp(a.kind, b.kind)));
 }

@@ -1,19 +1,26 @@
 /**
  * The delete journal: before each delete or prune step, one JSON line with a snapshot of the object about
- * to go, written and fsync'd before the step's first request (applyPlan's `beforeStep`). If the line cannot
- * be written the step fails — docops never deletes without a snapshot. `docops undo` reads it back.
+ * to go, written and fsync'd before the step's first request (applyPlan's `beforeStep`). If the snapshot
+ * cannot be taken or the line cannot be written, the step fails — docops never deletes without a snapshot.
+ * A kind with a `snapshot` hook reads, through the API, the object and everything its delete takes along
+ * (format 2, `state`); other objects are kept as the plan fetched them. `docops undo` reads it back.
  */
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import type { LiveObject } from '../core/kind.js';
+import type { ApiClient } from '../api/types.js';
+import { createFetchContext } from '../core/fetch-context.js';
+import type { KindDefinition, LiveObject, Snapshot } from '../core/kind.js';
 import { pathSegments, type Action, type Phase, type Step } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
-import { redactSecrets } from './redact.js';
+import { redactText } from '../secrets.js';
+import { redactSecretsReporting } from './redact.js';
 
-export const JOURNAL_VERSION = 1;
+/** Format 2 adds `state` and `redacted`; undo still reads format 1. */
+export const JOURNAL_VERSION = 2;
+export const JOURNAL_VERSIONS = [1, 2] as const;
 
 export interface JournalRecord {
-  v: typeof JOURNAL_VERSION;
+  v: (typeof JOURNAL_VERSIONS)[number];
   /** When the snapshot was taken (ISO 8601). */
   time: string;
   stepId: string;
@@ -27,8 +34,22 @@ export interface JournalRecord {
   id?: string;
   /** The live object's fields (secrets removed), or the step's `before` when no live object was found. */
   fields: Record<string, unknown>;
-  /** `live`: the object as fetched for this plan; `plan`: only the managed fields the step recorded. */
-  snapshot: 'live' | 'plan';
+  /**
+   * `complete`: the kind's snapshot read the object and what its delete takes along (`state`); `live`: the
+   * object as fetched for this plan; `plan`: only the managed fields the step recorded.
+   */
+  snapshot: 'complete' | 'live' | 'plan';
+  /** With `complete`: live states by manifest kind, as the kinds' export reads them (secrets removed). */
+  state?: Snapshot;
+  /** Fields left out because their names look like secrets (paths into the record), so undo can say so. */
+  redacted?: string[];
+}
+
+export interface JournalOptions {
+  now?: () => Date;
+  /** With both, kinds that have a `snapshot` hook read complete snapshots through this client. */
+  client?: ApiClient;
+  kinds?: readonly KindDefinition[];
 }
 
 export interface Journal {
@@ -44,10 +65,11 @@ export function journalFileName(at: Date): string {
   return `journal-${at.toISOString().replace(/[:.]/g, '-')}.jsonl`;
 }
 
-export function createJournal(dir: string, live: LiveState, opts: { now?: () => Date } = {}): Journal {
+export function createJournal(dir: string, live: LiveState, opts: JournalOptions = {}): Journal {
   const now = opts.now ?? (() => new Date());
   const file = path.join(dir, journalFileName(now()));
   const find = liveObjectFinder(live);
+  const kinds = new Map((opts.kinds ?? []).map((k) => [k.kind, k]));
   let created = false;
   // Steps of one wave run concurrently; appends go one at a time so lines never interleave.
   let queue: Promise<void> = Promise.resolve();
@@ -67,10 +89,20 @@ export function createJournal(dir: string, live: LiveState, opts: { now?: () => 
     }
   };
 
-  const beforeStep = (step: Step): Promise<void> => {
-    if (!isDeleteStep(step)) return Promise.resolve();
-    const record = snapshotOf(step, find(step), now());
-    const line = JSON.stringify(record) + '\n';
+  /** The kind's complete snapshot, read fresh (not memoised across steps: each sees the state right before its delete). */
+  const complete = async (object: LiveObject): Promise<Snapshot | undefined> => {
+    const kind = kinds.get(object.kind);
+    if (!kind?.snapshot || !opts.client) return undefined;
+    return kind.snapshot(createFetchContext(opts.client, () => false), object);
+  };
+
+  const beforeStep = async (step: Step): Promise<void> => {
+    if (!isDeleteStep(step)) return;
+    const object = find(step);
+    const state = object ? await complete(object) : undefined;
+    // Fields are redacted by name above; the whole line also goes through the secret registry (a title, key
+    // or step id could hold the token).
+    const line = redactText(JSON.stringify(snapshotOf(step, object, state, now()))) + '\n';
     const result = queue.then(() => append(line));
     queue = result.catch(() => undefined);
     return result;
@@ -79,11 +111,24 @@ export function createJournal(dir: string, live: LiveState, opts: { now?: () => 
   return { beforeStep, file };
 }
 
-function snapshotOf(step: Step, object: LiveObject | undefined, at: Date): JournalRecord {
+function snapshotOf(step: Step, object: LiveObject | undefined, state: Snapshot | undefined, at: Date): JournalRecord {
   const base = { v: JOURNAL_VERSION, time: at.toISOString(), stepId: step.id, phase: step.phase, action: step.action, kind: step.kind, org: step.org, key: step.key } as const;
-  if (object) return { ...base, objectKey: object.key, id: object.id, fields: redactSecrets(object.fields), snapshot: 'live' };
-  return { ...base, objectKey: step.key, fields: redactSecrets(step.before ?? {}), snapshot: 'plan' };
+  if (!object) {
+    const fields = redactSecretsReporting(step.before ?? {}, 'fields');
+    return { ...base, objectKey: step.key, fields: fields.value, snapshot: 'plan', ...redacted(fields.dropped) };
+  }
+  const fields = redactSecretsReporting(object.fields, 'fields');
+  const record: JournalRecord = { ...base, objectKey: object.key, id: object.id, fields: fields.value, snapshot: state ? 'complete' : 'live' };
+  const dropped = [...fields.dropped];
+  if (state) {
+    const safe = redactSecretsReporting(state, 'state');
+    record.state = safe.value;
+    dropped.push(...safe.dropped);
+  }
+  return { ...record, ...redacted(dropped) };
 }
+
+const redacted = (dropped: string[]): { redacted?: string[] } => (dropped.length > 0 ? { redacted: dropped } : {});
 
 /**
  * Finds the live object a delete step removes: by (kind, org, key); for duplicate titles the step key is

@@ -18,6 +18,10 @@ const FORCE_HINT = 'Re-run with --force to apply anyway.';
 
 const percent = (x: number): string => `${Math.round(x * 1000) / 10}%`;
 
+/** How many of a scope's deletes are cascades, when any are (empty otherwise). */
+const alongWith = (c: ScopeChanges, verb: 'deletes' | 'updates'): string =>
+  verb === 'deletes' && c.cascaded > 0 ? `${c.cascaded} of them taken along by deleting the objects that hold them` : '';
+
 /** Per (kind, org): deletes and updates against the fraction of live objects and the absolute cap. */
 export function thresholdViolations(changes: readonly ScopeChanges[], live: ReadonlyMap<string, number>, config: SafetyConfig): SafetyViolation[] {
   const out: SafetyViolation[] = [];
@@ -54,7 +58,7 @@ function checkThreshold(
       org: scope.org,
       overridable: true,
       message:
-        `${where}: plan ${verb} ${count} of ${liveCount} live objects (${percent(share)}), over the limit of ${percent(t.fraction)} ` +
+        `${where}: plan ${verb} ${count} of ${liveCount} live objects (${[percent(share), alongWith(scope, verb)].filter(Boolean).join('; ')}), over the limit of ${percent(t.fraction)} ` +
         `(${setting('fraction')}; applies from ${t.minLive} live objects, cap ${t.max}). ${FORCE_HINT}`,
     });
   }
@@ -64,7 +68,7 @@ function checkThreshold(
       kind: scope.kind,
       org: scope.org,
       overridable: true,
-      message: `${where}: plan ${verb} ${count} objects, over the cap of ${t.max} per run (${setting('max')}). ${FORCE_HINT}`,
+      message: `${where}: plan ${verb} ${count} objects${alongWith(scope, verb) ? ` (${alongWith(scope, verb)})` : ''}, over the cap of ${t.max} per run (${setting('max')}). ${FORCE_HINT}`,
     });
   }
   return out;
@@ -102,7 +106,7 @@ export function pruneAllViolations(changes: readonly ScopeChanges[], live: Reado
       org: c.org,
       overridable: false,
       message:
-        `${c.kind} in ${c.org}: plan deletes all ${liveCount} live objects. An emptied manifest looks exactly like this, ` +
+        `${c.kind} in ${c.org}: plan deletes all ${liveCount} live objects${alongWith(c, 'deletes') ? ` (${alongWith(c, 'deletes')})` : ''}. An emptied manifest looks exactly like this, ` +
         `so --force does not lift it; set safety.kinds.${c.kind}.allowPruneAll: true (or safety.allowPruneAll: true) in the config to allow it.`,
     });
   }

@@ -4,15 +4,18 @@
  *   latency=20ms          fixed delay before every request is handled (ms | s; a bare number is ms)
  *   spike=0.01:300ms      with probability 0.01, an extra delay of 300ms
  *   429=0.05              answer 429 with Retry-After (whole seconds, see retryAfter)
- *   5xx=0.02              answer 502, 503 or 504
+ *   5xx=0.02              answer 502, 503 or 504 before the request is processed (nothing happens)
+ *   5xxAfter=0.02         process the request (writes happen), then answer 502, 503 or 504 instead of its answer
  *   reset=0.01            destroy the socket before the request is processed (nothing happens)
  *   resetAfter=0.01       process the request (writes happen), then destroy the socket without answering
  *   retryAfter=1          Retry-After seconds on 429 (default 1; 0 allowed)
  *   seed=7                PRNG seed (default 1)
- *   max=3                 inject at most this many failures (429/5xx/reset/resetAfter), then pass
+ *   max=3                 inject at most this many failures (429/5xx/5xxAfter/reset/resetAfter), then pass
  *
  * Every request draws exactly three numbers, in arrival order, so the same seed and the same request
- * sequence give the same outcomes whatever the outcomes are.
+ * sequence give the same outcomes whatever the outcomes are. The outcomes are laid out on [0, 1) in the order
+ * 429, 5xx, reset, resetAfter, 5xxAfter (the last one added last, so older specs keep their outcomes per seed).
+ * A client cannot tell a 5xx or a reset before processing from one after: both mean "may have happened".
  */
 
 export interface FaultSpec {
@@ -20,6 +23,8 @@ export interface FaultSpec {
   spike?: { probability: number; durationMs: number };
   tooManyRequests?: number;
   serverError?: number;
+  /** Process the request, then answer 502/503/504 instead of its real answer. */
+  serverErrorAfter?: number;
   reset?: number;
   resetAfter?: number;
   retryAfterSeconds?: number;
@@ -30,6 +35,8 @@ export interface FaultSpec {
 export type FaultOutcome =
   | { kind: 'pass' }
   | { kind: 'status'; status: number; headers: Record<string, string> }
+  /** Process the request, then answer this status instead. */
+  | { kind: 'statusAfter'; status: number }
   | { kind: 'reset' }
   | { kind: 'resetAfter' };
 
@@ -38,7 +45,7 @@ export interface FaultDecision {
   outcome: FaultOutcome;
 }
 
-const KEYS = ['latency', 'spike', '429', '5xx', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max'];
+const KEYS = ['latency', 'spike', '429', '5xx', '5xxAfter', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max'];
 
 export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = {};
@@ -84,6 +91,9 @@ export function parseFaults(spec: string): FaultSpec {
       case '5xx':
         out.serverError = prob();
         break;
+      case '5xxAfter':
+        out.serverErrorAfter = prob();
+        break;
       case 'reset':
         out.reset = prob();
         break;
@@ -103,8 +113,8 @@ export function parseFaults(spec: string): FaultSpec {
         fail(`unknown key "${key}" (known: ${KEYS.join(', ')})`);
     }
   }
-  const total = (out.tooManyRequests ?? 0) + (out.serverError ?? 0) + (out.reset ?? 0) + (out.resetAfter ?? 0);
-  if (total > 1 + 1e-9) fail(`the probabilities of 429, 5xx, reset and resetAfter add up to ${total}, more than 1`);
+  const total = (out.tooManyRequests ?? 0) + (out.serverError ?? 0) + (out.serverErrorAfter ?? 0) + (out.reset ?? 0) + (out.resetAfter ?? 0);
+  if (total > 1 + 1e-9) fail(`the probabilities of 429, 5xx, 5xxAfter, reset and resetAfter add up to ${total}, more than 1`);
   return out;
 }
 
@@ -151,6 +161,8 @@ export class FaultInjector {
     if (u < edge) return { kind: 'reset' };
     edge += s.resetAfter ?? 0;
     if (u < edge) return { kind: 'resetAfter' };
+    edge += s.serverErrorAfter ?? 0;
+    if (u < edge) return { kind: 'statusAfter', status: SERVER_ERRORS[Math.floor(pickU * 3)] ?? 503 };
     return { kind: 'pass' };
   }
 }

@@ -96,6 +96,11 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         req.socket.destroy();
         return;
       }
+      if (outcome.kind === 'statusAfter') {
+        record(outcome.status, '5xxAfter');
+        send(res, { status: outcome.status, body: errorBody(outcome.status, 'upstream unavailable after processing (sandbox fault injection)') });
+        return;
+      }
       record(reply.status);
       send(res, reply);
     })().catch((err: unknown) => {

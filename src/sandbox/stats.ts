@@ -8,7 +8,7 @@ export interface RequestLogEntry {
   path: string;
   /** HTTP status answered; 0 when the connection was reset without an answer. */
   status: number;
-  /** Set when a fault decided the outcome: `429`, `5xx`, `reset` or `resetAfter`. */
+  /** Set when a fault decided the outcome: `429`, `5xx`, `5xxAfter`, `reset` or `resetAfter`. */
   fault?: string;
   /** Injected delay (latency + spike) in ms, when there was one. */
   delayMs?: number;

@@ -49,13 +49,36 @@ describe('retryable statuses', () => {
     expect(t.sleeps[2]).toBe(90_000);
   });
 
+  it('retries 429 up to maxRateLimitRetries, counted apart from the other failures', async () => {
+    // 429 ×4, 503, 429, 503, 200: 5 rate limits (budget 5) and 2 other failures (budget 3) are all retried.
+    const script = [429, 429, 429, 429, 503, 429, 503];
+    server = await startScriptServer(({ res, index }) => {
+      const status = script[index - 1];
+      if (status === undefined) json(res, 200, { ok: true });
+      else apiError(res, status, 'again', status === 429 ? { 'retry-after': '0' } : {});
+    });
+    const t = testClient(server.url, { retry: { maxRetries: 3, maxRateLimitRetries: 5, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 } });
+    client = t.client;
+    expect(await client.get('/orgs')).toEqual({ ok: true });
+    expect(server.received).toHaveLength(8);
+
+    // The sixth 429 in a row is final.
+    server.setHandler(({ res }) => apiError(res, 429, 'slow down', { 'retry-after': '0' }));
+    server.received.length = 0;
+    const e = (await rejectionOf(client.get('/orgs'))) as ApiError;
+    expect([e.status, e.effect, e.unreachable]).toEqual([429, 'none', false]);
+    expect(server.received).toHaveLength(6);
+  });
+
   it.each([429, 502, 503, 504])('retries %i up to maxRetries with exponential jittered backoff, then throws', async (status) => {
     server = await startScriptServer(({ res }) => apiError(res, status, `upstream said ${status}`));
-    const t = testClient(server.url);
+    const t = testClient(server.url, { retry: { maxRetries: 3, maxRateLimitRetries: 3, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 } });
     client = t.client;
     const e = (await rejectionOf(client.get('/orgs/o1/teams'))) as ApiError;
 
     expect(e).toBeInstanceOf(ApiError);
+    expect(e.effect).toBe(status === 429 ? 'none' : 'maybe');
+    expect(e.unreachable).toBe(false);
     expect([e.method, e.path, e.status]).toEqual(['GET', '/orgs/o1/teams', status]);
     expect(e.apiMessage).toBe(`upstream said ${status} (after 4 attempts)`);
     expect(server.received).toHaveLength(4);
@@ -117,6 +140,8 @@ describe('connection failures', () => {
     expect(e.apiMessage).toMatch(/ECONNRESET|UND_ERR_SOCKET|other side closed/);
     expect(server.received).toHaveLength(1);
     expect(t.sleeps).toEqual([]);
+    // It may have been processed, and one reset does not make the API unreachable.
+    expect([e.effect, e.unreachable]).toEqual(['maybe', false]);
   });
 
   it.each([502, 503, 504])('a POST answered %i is NOT retried (a gateway may have forwarded it)', async (status) => {
@@ -125,6 +150,17 @@ describe('connection failures', () => {
     const e = (await rejectionOf(client.request('POST', '/orgs/o1/sites', { body: { title: 'Docs' } }))) as ApiError;
     expect(e.status).toBe(status);
     expect(server.received).toHaveLength(1);
+    expect([e.effect, e.unreachable]).toEqual(['maybe', false]);
+  });
+
+  it('a request refused with a 4xx after an attempt that may have been processed still says it may have been', async () => {
+    server = await startScriptServer(({ res, index }) => (index === 1 ? apiError(res, 503, 'busy') : apiError(res, 404, 'gone')));
+    client = testClient(server.url).client;
+    const e = (await rejectionOf(client.request('DELETE', '/orgs/o1/teams/t1'))) as ApiError;
+    expect([e.status, e.effect]).toEqual([404, 'maybe']);
+    server.setHandler(({ res }) => apiError(res, 404, 'gone'));
+    const first = (await rejectionOf(client.request('DELETE', '/orgs/o1/teams/t2'))) as ApiError;
+    expect([first.status, first.effect]).toEqual([404, 'none']);
   });
 
   it('a POST answered 429 IS retried (the server rejected it unprocessed)', async () => {
@@ -179,6 +215,19 @@ describe('connection failures', () => {
     expect(e.status).toBeUndefined();
     expect(e.apiMessage).toMatch(/ECONNREFUSED.*\(after 4 attempts\)$/);
     expect(t.sleeps).toHaveLength(3);
+    // Never answered, retries ran out: the API is unreachable, and nothing was processed.
+    expect([e.effect, e.unreachable]).toEqual(['none', true]);
+    const post = (await rejectionOf(client.request('POST', '/orgs/o1/teams', { body: { title: 'x' } }))) as ApiError;
+    expect([post.effect, post.unreachable]).toEqual(['none', true]);
+  });
+
+  it('is not unreachable when any attempt got an HTTP answer', async () => {
+    server = await startScriptServer(({ req, res, index }) => (index === 1 ? apiError(res, 503, 'busy') : resetConnection(req)));
+    client = testClient(server.url).client;
+    const e = (await rejectionOf(client.get('/orgs'))) as ApiError;
+    expect(e.status).toBeUndefined();
+    expect(server.received).toHaveLength(4);
+    expect([e.effect, e.unreachable]).toEqual(['maybe', false]);
   });
 
   it('a response timeout is retried for GET but not for POST', async () => {
@@ -195,6 +244,8 @@ describe('connection failures', () => {
     expect(await client.get('/orgs')).toEqual({ late: false });
     const e = (await rejectionOf(client.request('POST', '/orgs/o1/teams', { body: {} }))) as ApiError;
     expect(e.apiMessage).toMatch(/UND_ERR_HEADERS_TIMEOUT|Headers Timeout/);
+    // The server may still be working on it.
+    expect(e.effect).toBe('pending');
     expect(server.received.map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
     for (const release of held) release();
   });

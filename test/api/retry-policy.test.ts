@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, DEFAULT_RETRY, isRetryable, networkErrorCode, nextDelay, parseRetryAfter } from '../../src/api/retry.js';
+import { attemptEffect, backoffDelay, DEFAULT_RETRY, isRetryable, networkErrorCode, nextDelay, parseRetryAfter, worseEffect } from '../../src/api/retry.js';
 import type { AttemptFailure } from '../../src/api/retry.js';
 
 const net = (code: string): AttemptFailure => ({ kind: 'network', code });
@@ -48,7 +48,7 @@ describe('delays', () => {
   });
 
   it('nextDelay: Retry-After wins (capped), the budget ends retries, non-retryable is final', () => {
-    const opts = { maxRetries: 2, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
+    const opts = { maxRetries: 2, maxRateLimitRetries: 4, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
     const half = (): number => 0.5;
     expect(nextDelay('GET', status(429, '3'), 0, opts, half, now)).toBe(3000);
     expect(nextDelay('GET', status(429, '60'), 0, opts, half, now)).toBe(5000);
@@ -56,6 +56,35 @@ describe('delays', () => {
     expect(nextDelay('GET', status(503), 2, opts, half, now)).toBeUndefined();
     expect(nextDelay('POST', status(503), 0, opts, half, now)).toBeUndefined();
     expect(nextDelay('GET', status(404), 0, opts, half, now)).toBeUndefined();
+  });
+
+  it('429s have their own budget (maxRateLimitRetries), apart from every other failure', () => {
+    const opts = { maxRetries: 2, maxRateLimitRetries: 4, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
+    const half = (): number => 0.5;
+    expect(nextDelay('GET', status(429, '0'), 3, opts, half, now)).toBe(0);
+    expect(nextDelay('POST', status(429, '0'), 3, opts, half, now)).toBe(0);
+    expect(nextDelay('GET', status(429, '0'), 4, opts, half, now)).toBeUndefined();
+    expect(nextDelay('GET', status(503), 2, opts, half, now)).toBeUndefined();
+    expect(DEFAULT_RETRY).toMatchObject({ maxRetries: 5, maxRateLimitRetries: 10 });
+  });
+});
+
+describe('what a failed attempt may have done on the server', () => {
+  it('nothing when never connected or refused with a 4xx; maybe after a 5xx or a broken connection; pending after a timeout', () => {
+    for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']) expect(attemptEffect(net(code))).toBe('none');
+    for (const s of [400, 404, 409, 429]) expect(attemptEffect(status(s))).toBe('none');
+    for (const s of [500, 502, 503, 504]) expect(attemptEffect(status(s))).toBe('maybe');
+    for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'ECONNABORTED']) expect(attemptEffect(net(code))).toBe('maybe');
+    expect(attemptEffect({ kind: 'network', code: undefined })).toBe('maybe');
+    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']) expect(attemptEffect(net(code))).toBe('pending');
+    expect(attemptEffect({ kind: 'aborted' })).toBe('pending');
+  });
+
+  it('over several attempts the most uncertain effect wins', () => {
+    expect(worseEffect('none', 'maybe')).toBe('maybe');
+    expect(worseEffect('maybe', 'none')).toBe('maybe');
+    expect(worseEffect('maybe', 'pending')).toBe('pending');
+    expect(worseEffect('pending', 'none')).toBe('pending');
   });
 
   it('finds the error code on the error, its cause, or the first of an AggregateError', () => {

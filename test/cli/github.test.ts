@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
+import { ApplyError, BlockedError } from '../../src/core/errors.js';
 import { annotateError, errorAnnotation, escapeData, escapeProperty } from '../../src/cli/github.js';
 import { runCli } from './run-cli.js';
 import { exampleManifests, liveCli, tempDir } from './safety-cli-helpers.js';
@@ -33,6 +34,19 @@ describe('workflow-command escaping', () => {
     annotateError(err, io(GHA));
     expect(out).toBe('::error file=m.yaml,line=1,col=2::bad\n');
   });
+
+  it('annotates blocked manifest objects at their source, for plan and apply', () => {
+    let out = '';
+    const io = { stdout: { write: (c: string) => void (out += c) }, stderr: { write: () => true }, env: GHA };
+    const blocked = [
+      { kind: 'Site', org: 'o1', key: 'Help', message: 'space "Gettin Started" names nothing', source: { file: 'site.yaml', line: 7, column: 11 } },
+      { kind: 'Team', org: 'o1', key: 'Ops', message: 'no position' },
+    ];
+    annotateError(new BlockedError(blocked), io);
+    annotateError(new ApplyError([], [], blocked), io);
+    const line = '::error file=site.yaml,line=7,col=11::Site o1/Help is blocked: space "Gettin Started" names nothing\n';
+    expect(out).toBe(line + line);
+  });
 });
 
 async function brokenManifests(): Promise<{ workspace: string; dir: string }> {
@@ -57,6 +71,16 @@ describe('validation errors as GitHub annotations', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(EXPECTED_ANNOTATIONS);
     expect(r.stderr).toContain('2 validation errors');
+  });
+
+  it('docops validate prints a ::warning for a reference that must exist live, and still exits 0', async () => {
+    const workspace = await tempDir('docops-ws-');
+    const dir = path.join(workspace, 'manifests');
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'space.yaml'), 'apiVersion: docops/v1\nkind: Space\nmetadata: { organization: org-demo }\nspec:\n  title: Notes\n  parent: Somewhere\n');
+    const r = await runCli(['validate', '-m', dir, '--log-level', 'silent'], { ...GHA, GITHUB_WORKSPACE: workspace });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^::warning file=manifests\/space\.yaml,line=6,col=\d+::.*Somewhere.*must exist live/m);
   });
 
   it('docops plan prints the same annotations', async () => {

@@ -1,8 +1,9 @@
 import type { ApiClient, ApiResponse } from '../../src/api/types.js';
-import type { HttpMethod, Step } from '../../src/core/plan.js';
+import { sealStep, type HttpMethod, type Step } from '../../src/core/plan.js';
 
+/** A step as kinds make them: refs in its requests sealed (placeholders plus recorded slots). */
 export function step(partial: Partial<Step> & Pick<Step, 'id'>): Step {
-  return {
+  return sealStep({
     action: 'create',
     phase: 'create',
     kind: 'Thing',
@@ -14,7 +15,7 @@ export function step(partial: Partial<Step> & Pick<Step, 'id'>): Step {
     dependsOn: [],
     requests: [],
     ...partial,
-  };
+  });
 }
 
 export interface Recorded {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
-import { ref } from '../../src/core/plan.js';
+import { isRef, placeholder, ref } from '../../src/core/plan.js';
 import { computePlan, diffAll, diffOrder, liveKey, pruneResolver } from '../../src/core/reconcile.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 
@@ -81,7 +81,7 @@ const child: KindDefinition = {
   diff: (ctx, org, desired) => ({
     steps: desired.map((d) => {
       const parentId = ctx.resolve('Parent', org, d.key) ?? 'missing';
-      const dependsOn = parentId.startsWith('<<ref:') ? [`Parent/${org}/${d.key}#create`] : [];
+      const dependsOn = isRef(parentId) ? [`Parent/${org}/${d.key}#create`] : [];
       return { id: `Child/${org}/${d.key}#create`, action: 'create' as const, phase: 'create' as const, kind: 'Child', org, key: d.key, wave: 20, before: null, after: {}, dependsOn, requests: [{ method: 'POST' as const, path: `/parents/${parentId}/children` }] };
     }),
     unmanaged: [],
@@ -100,7 +100,8 @@ describe('computePlan', () => {
     const { plan } = await computePlan(client, [child, parent], desired);
     expect(client.listed).toEqual(['/orgs/o1/parents']);
     expect(plan.steps.map((s) => s.id)).toEqual(['Parent/o1/new#create', 'Child/o1/new#create', 'Child/o1/old#create']);
-    expect(plan.steps[1]!.requests[0]!.path).toBe(`/parents/${ref('Parent/o1/new#create')}/children`);
+    expect(plan.steps[1]!.requests[0]!.path).toBe(`/parents/${placeholder('Parent/o1/new#create', 'id')}/children`);
+    expect(plan.steps[1]!.requests[0]!.refs).toEqual([{ at: 'path', offset: 9, step: 'Parent/o1/new#create', output: 'id' }]);
     expect(plan.steps[2]!.requests[0]!.path).toBe('/parents/p-old/children');
   });
 

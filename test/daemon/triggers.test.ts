@@ -114,4 +114,28 @@ describe('watchManifests', () => {
       await watcher.close();
     }
   });
+
+  it('sees changes below a symlinked subdirectory (git-sync: root/current -> .worktrees/HASH)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'docops-watch-'));
+    mkdirSync(join(root, '.worktrees', 'abc', 'teams'), { recursive: true });
+    symlinkSync(join('.worktrees', 'abc'), join(root, 'current'));
+    const throughLink = join(root, 'current', 'teams', 'core.yaml');
+    const seen: string[] = [];
+    let notify = (): void => {};
+    const watcher = await watchManifests(root, 20, (paths) => {
+      seen.push(...paths);
+      if (seen.includes(throughLink)) notify();
+    }, (err) => {
+      throw err;
+    });
+    try {
+      // Resolves only once the change is reported through the link: chokidar follows it (followSymlinks).
+      const reported = new Promise<void>((r) => (notify = r));
+      writeFileSync(throughLink, '# new\n');
+      await reported;
+      expect(seen).toContain(throughLink);
+    } finally {
+      await watcher.close();
+    }
+  });
 });

@@ -42,9 +42,9 @@ export async function planAndApply(client: ApiClient, desired: DesiredState, opt
 /** Request paths in the sandbox log are absolute (`/v1/...`); plan paths are below /v1. */
 export const logPath = (planPath: string): string => `/v1${planPath}`;
 
-/** Log entries whose request the sandbox processed (answered 2xx, or processed and then reset the socket). */
+/** Log entries whose request the sandbox processed (answered 2xx, or processed and then reset the socket or answered 5xx). */
 export function processed(stats: SandboxStats, method: string, route: string): number {
-  return stats.requests.filter((r) => r.method === method && r.route === route && ((r.status >= 200 && r.status < 300) || r.fault === 'resetAfter')).length;
+  return stats.requests.filter((r) => r.method === method && r.route === route && ((r.status >= 200 && r.status < 300) || r.fault === 'resetAfter' || r.fault === '5xxAfter')).length;
 }
 
 /** Every DELETE request path the plans asked for (refs cannot appear in a delete path of these kinds). */

@@ -19,6 +19,15 @@ export function worldApi(world: World, org = ORG): ApiClient & { writes: string[
       t.members.map((m) => ({ organization: member(m.email, roleOf.get(m.email.toLowerCase()) ?? 'read'), team: { role: m.role }, permissions: { view: true } })),
     );
   });
+  // A member's teams (GET …/members/{userId}/teams), read when pruning members.
+  for (const m of world.members) {
+    const userId = userIdOf(m.email);
+    const teams = world.teams.flatMap((t, i) => {
+      const tm = t.members.find((x) => x.email.toLowerCase() === m.email.toLowerCase());
+      return tm ? [{ team: { object: 'team', id: t.id ?? `team-w${i}`, title: t.title }, member: { role: tm.role } }] : [];
+    });
+    lists.set(`${base}/members/${userId}/teams`, teams);
+  }
   lists.set(`${base}/translations`, world.translations.map((t, i) => ({ object: 'translation-settings', id: t.id ?? `tr-w${i}`, title: t.title, languages: [] })));
   const orgBody = { object: 'organization', id: org, title: 'Acme Docs', emailDomains: [], defaultRole: 'read', sso: false, ai: false, inviteLinks: false };
 

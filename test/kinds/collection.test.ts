@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 /**
  * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
  * and re-parenting of collections and spaces end to end against the sandbox.
@@ -60,7 +61,7 @@ describe('Collection diff', () => {
         ['POST /collections/<<ref:Collection/org-demo/Team A#create.id>>/move {"parent":"<<ref:Collection/org-demo/Teams#create.id>>"}'],
       ],
     ]);
-    expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe('<<ref:Collection/org-demo/Teams#create.id>>');
+    expect(ctx.registered.get(`Collection|${ORG}|Teams`)).toBe(ref('Collection/org-demo/Teams#create'));
     expect(ctx.registered.get(`Collection|${ORG}|Internal`)).toBe('col-internal');
   });
 
@@ -91,10 +92,11 @@ describe('Collection diff', () => {
     expect(r.list.map((x) => x.message)).toEqual(['collection "A" is nested in itself (through parent "B")', 'collection "B" is nested in itself (through parent "A")']);
   });
 
-  it('an unknown parent is a warning; the parent is not managed', async () => {
+  it('an unknown parent blocks the collection (more in refs-collection.test.ts)', async () => {
     const { result } = await plan(collectionKind, ORG, desired(...SEED, { title: 'X', parent: 'Nowhere' }), routes());
-    expect(result.steps.map((s) => s.requests[0]!.body)).toEqual([{ title: 'X' }]);
-    expect(result.warnings.map((w) => w.message)).toEqual(['parent collection "Nowhere" not found; parent not managed']);
+    expect(result.steps).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.message])).toEqual([['X', 'parent collection "Nowhere" is neither a Collection manifest nor a live collection (by title or id)']]);
   });
 });
 

@@ -27,7 +27,17 @@ export interface FakeDiffContext extends DiffContext {
   registered: Map<string, string>;
 }
 
-export function fakeDiffContext(opts: { prune?: string[]; invite?: boolean; registered?: Record<string, string> } = {}): FakeDiffContext {
+export function fakeDiffContext(
+  opts: {
+    prune?: string[];
+    invite?: boolean;
+    registered?: Record<string, string>;
+    /** Entries of other kinds (any org), for `ctx.desired`. */
+    desired?: DesiredEntry[];
+    /** Live state of other kinds by kind name (any org), for `ctx.live`. */
+    live?: Record<string, LiveKindState>;
+  } = {},
+): FakeDiffContext {
   const registered = new Map<string, string>(Object.entries(opts.registered ?? {}));
   const k = (kind: string, org: string, key: string): string => `${kind}|${org}|${key}`;
   return {
@@ -36,7 +46,8 @@ export function fakeDiffContext(opts: { prune?: string[]; invite?: boolean; regi
     options: { invite: opts.invite ?? false },
     resolve: (kind, org, key) => registered.get(k(kind, org, key)),
     register: (kind, org, key, idOrRef) => void registered.set(k(kind, org, key), idOrRef),
-    live: () => undefined,
+    live: (kind) => opts.live?.[kind],
+    desired: (kind, org) => (opts.desired ?? []).filter((e) => e.kind === kind && e.org === org),
   };
 }
 

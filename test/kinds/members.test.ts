@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { membersKind } from '../../src/kinds/members.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
@@ -128,7 +129,7 @@ describe('Members', () => {
     expect(result.steps[1]!.requests[0]!.body).toEqual({ emails: [{ email: 'wes@acme.test', role: 'read' }], sso: true });
     expect(result.warnings).toEqual([]);
     // Later kinds learn that zoe exists only after the invite step.
-    expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe('<<ref:Members/org-demo/invite#create.users>>');
+    expect(ctx.resolve('Members', ORG, 'zoe@acme.test')).toBe(ref('Members/org-demo/invite#create', 'users'));
   });
 
   it('invites when the plan option asks for it even if the document does not', async () => {

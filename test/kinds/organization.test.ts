@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
-import { ref } from '../../src/core/plan.js';
+import { ref, placeholder } from '../../src/core/plan.js';
 import { computePlan, diffOrder } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { organizationKind } from '../../src/kinds/organization.js';
@@ -119,7 +119,9 @@ describe('Organization defaultContent by Site manifest title', () => {
     expect(result.steps).toHaveLength(1);
     const step = result.steps[0]!;
     expect(step.phase).toBe('update');
-    expect(step.requests).toEqual([{ method: 'PATCH', path: `/orgs/${ORG}`, body: { defaultContent: { type: 'site', site: ref(SITE_CREATE) } } }]);
+    expect(step.requests).toEqual([
+      { method: 'PATCH', path: `/orgs/${ORG}`, body: { defaultContent: { type: 'site', site: placeholder(SITE_CREATE, 'id') } }, refs: [{ at: 'body', pointer: '/defaultContent/site', step: SITE_CREATE, output: 'id' }] },
+    ]);
     expect(step.dependsOn).toEqual([SITE_CREATE]);
     expect(step.after).toEqual({ defaultContent: { type: 'site', site: 'Help Center' } });
     expect(step.note).toBe('default content: site "Help Center", created in this plan');
@@ -128,8 +130,9 @@ describe('Organization defaultContent by Site manifest title', () => {
     expect(orderSteps([step, create]).map((s) => s.id)).toEqual([SITE_CREATE, step.id]);
   });
 
-  it('resolves a title to a live site id (no change when it is already the default), else takes the value as an id', async () => {
-    const routes = { ...seedRoutes(), [`/orgs/${ORG}`]: { ...(seedRoutes()[`/orgs/${ORG}`] as object), defaultContent: { type: 'site', site: 'site-7' } } };
+  it('resolves a title to a live site id (no change when it is already the default), else a live site id', async () => {
+    const sites = ['site-7', 'site-8', 'site-9'].map((id) => ({ object: 'site', id, title: `Site ${id}` }));
+    const routes = { ...seedRoutes(), [`/orgs/${ORG}`]: { ...(seedRoutes()[`/orgs/${ORG}`] as object), defaultContent: { type: 'site', site: 'site-7' } }, [`/orgs/${ORG}/sites`]: sites };
     const registered = { 'Site|org-demo|Help Center': 'site-7' };
     const same = await plan(organizationKind, ORG, desired({ defaultContent: { type: 'site', site: 'Help Center' } }), routes, fakeDiffContext({ registered }));
     expect(same.result.steps).toEqual([]);

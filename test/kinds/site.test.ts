@@ -1,13 +1,13 @@
 /** Site kind offline: manifest checks with positions, and the exact steps of the diff against fixed live data. */
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../../src/core/plan.js';
+import { placeholder, ref, type Step } from '../../src/core/plan.js';
 import { orderSteps } from '../../src/core/order.js';
 import { siteKind } from '../../src/kinds/site.js';
 import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG } from './seed.js';
 import { BASE, SITE, emptyOrg, liveSite, liveSpec, siteDesired } from './site-fixtures.js';
 
-const NEW = '<<ref:Site/org-demo/Acme Help Center#create.id>>';
+const NEW = placeholder('Site/org-demo/Acme Help Center#create', 'id');
 const sec = (path: string, out = 'id') => `<<ref:SiteSection/org-demo/Acme Help Center/${path}#create.${out}>>`;
 const lines = (steps: Step[]) => orderSteps(steps).map((s) => [s.id, s.phase, s.wave, s.dependsOn, s.requests.map((r) => `${r.method} ${r.path}${r.body === undefined ? '' : ` ${JSON.stringify(r.body)}`}`)]);
 
@@ -160,16 +160,17 @@ describe('Site diff', () => {
     ]);
     expect(result.warnings).toEqual([]);
     // Later kinds can find the new site and its sections.
-    expect(ctx.registered.get(`Site|${ORG}|Acme Help Center`)).toBe(NEW);
-    expect(ctx.registered.get(`SiteSection|${ORG}|Acme Help Center/guides`)).toBe(sec('guides'));
+    expect(ctx.registered.get(`Site|${ORG}|Acme Help Center`)).toBe(ref('Site/org-demo/Acme Help Center#create'));
+    expect(ctx.registered.get(`SiteSection|${ORG}|Acme Help Center/guides`)).toBe(ref('SiteSection/org-demo/Acme Help Center/guides#create'));
   });
 
   it('a space created by the Space kind in the same plan is a ref the section step depends on', async () => {
-    const ctx = fakeDiffContext({ registered: { [`Space|${ORG}|Tutorials`]: '<<ref:Space/org-demo/Tutorials#create.id>>' } });
+    const ctx = fakeDiffContext({ registered: { [`Space|${ORG}|Tutorials`]: ref('Space/org-demo/Tutorials#create') } });
     const { result } = await plan(siteKind, ORG, siteDesired({ title: 'Acme Help Center', sections: [{ path: 'tutorials', title: 'Tutorials', spaces: ['Tutorials'] }] }), emptyOrg(), ctx);
     const step = result.steps.find((s) => s.id.endsWith('tutorials#create'))!;
     expect(step.dependsOn).toEqual(['Site/org-demo/Acme Help Center#create', 'Space/org-demo/Tutorials#create']);
-    expect(step.requests[0]!.body).toEqual({ spaceId: '<<ref:Space/org-demo/Tutorials#create.id>>', title: 'Tutorials' });
+    expect(step.requests[0]!.body).toEqual({ spaceId: placeholder('Space/org-demo/Tutorials#create', 'id'), title: 'Tutorials' });
+    expect(step.requests[0]!.refs).toContainEqual({ at: 'body', pointer: '/spaceId', step: 'Space/org-demo/Tutorials#create', output: 'id' });
   });
 
   it('renames a section with one PATCH', async () => {
@@ -266,10 +267,13 @@ describe('Site diff', () => {
     expect(text).not.toContain('urls');
   });
 
-  it('an unknown space is a warning naming where it is written, and the site space is left out', async () => {
+  it('an unknown space blocks the site at the position it is written (more in refs-site.test.ts)', async () => {
     const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'Ghost'] }, { path: 'api', title: 'API', spaces: ['API Reference', 'Runbooks'] }] };
     const { result } = await plan(siteKind, ORG, siteDesired(spec), liveSite());
     expect(result.steps).toEqual([]);
-    expect(result.warnings.map((w) => w.message)).toEqual(['space "Ghost" (site.yaml:12:5) is neither a Space manifest nor a live space; left out']);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source, b.message])).toEqual([
+      ['Acme Help Center', { file: 'site.yaml', line: 12, column: 5 }, 'space "Ghost" is neither a Space manifest nor a live space (by title or id); nothing of the site is planned until it names an existing space'],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 /** Space kind offline: create (in a live or new collection), update, move, prune, and ids registered for sites. */
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../../src/core/plan.js';
+import { ref, type Step } from '../../src/core/plan.js';
 import { spaceKind } from '../../src/kinds/space.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { ORG } from './seed.js';
@@ -31,7 +31,7 @@ describe('Space diff', () => {
   });
 
   it('creates a space in a collection created in the same plan, with defaultLevel in the same step, and registers it', async () => {
-    const ctx = fakeDiffContext({ registered: { [`Collection|${ORG}|Guides`]: '<<ref:Collection/org-demo/Guides#create.id>>', [`Collection|${ORG}|Internal`]: 'col-internal' } });
+    const ctx = fakeDiffContext({ registered: { [`Collection|${ORG}|Guides`]: ref('Collection/org-demo/Guides#create'), [`Collection|${ORG}|Internal`]: 'col-internal' } });
     const { result } = await plan(spaceKind, ORG, desired(...SEED, { title: 'Tutorials', emoji: '🎓', parent: 'Guides', editMode: 'locked', defaultLevel: 'read' }), routes(), ctx);
     expect(summary(result.steps)).toEqual([
       [
@@ -45,7 +45,7 @@ describe('Space diff', () => {
         ],
       ],
     ]);
-    expect(ctx.registered.get(`Space|${ORG}|Tutorials`)).toBe('<<ref:Space/org-demo/Tutorials#create.id>>');
+    expect(ctx.registered.get(`Space|${ORG}|Tutorials`)).toBe(ref('Space/org-demo/Tutorials#create'));
     expect(ctx.registered.get(`Space|${ORG}|Runbooks`)).toBe('sp-runbooks');
   });
 

@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
@@ -22,10 +23,13 @@ describe('Team diff', () => {
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
-  it('fetches member lists only of teams whose members a manifest manages', async () => {
-    const ctx = fakeFetchContext(seedRoutes(), ['Team']);
+  it('fetches member lists only of teams whose members a manifest manages (and under prune of those it deletes)', async () => {
+    const ctx = fakeFetchContext(seedRoutes());
     await teamKind.fetch(ctx, ORG, desired(PLATFORM, { title: 'Writers' }));
     expect(ctx.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members']);
+    const pruning = fakeFetchContext(seedRoutes(), ['Team']);
+    await teamKind.fetch(pruning, ORG, desired(PLATFORM, { title: 'Writers' }));
+    expect(pruning.asked.sort()).toEqual(['/orgs/org-demo/members', '/orgs/org-demo/teams', '/orgs/org-demo/teams/team-platform/members', '/orgs/org-demo/teams/team-support/members']);
   });
 
   it('puts all membership changes of one team into one bulk PUT', async () => {
@@ -79,7 +83,7 @@ describe('Team diff', () => {
         before: null,
         after: { title: 'Security', members: { 'grace@acme.test': 'owner', 'ada@acme.test': 'member' } },
         dependsOn: [],
-        requests: [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Security', members: ['u-grace', 'u-ada'] }, capture: { id: 'id' } }],
+        requests: [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Security', members: ['u-grace', 'u-ada'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }],
         source: { file: 'teams.yaml', line: 10, column: 1 },
       },
       {
@@ -98,21 +102,22 @@ describe('Team diff', () => {
             method: 'PUT',
             path: '/orgs/org-demo/teams/<<ref:Team/org-demo/Security#create.id>>/members',
             body: { memberships: { 'u-grace': { role: 'owner' } } },
+            refs: [{ at: 'path', offset: 21, step: 'Team/org-demo/Security#create', output: 'id' }],
           },
         ],
         source: { file: 'teams.yaml', line: 10, column: 1 },
         note: 'owners and members invited in this plan',
       },
     ]);
-    expect(ctx.resolve('Team', ORG, 'Security')).toBe('<<ref:Team/org-demo/Security#create.id>>');
+    expect(ctx.resolve('Team', ORG, 'Security')).toBe(ref('Team/org-demo/Security#create'));
     expect(ctx.resolve('Team', ORG, 'Platform')).toBe('team-platform');
   });
 
   it('creates a plain team with one request when no owner or invitee is involved', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Empty' }, { title: 'Two', members: [at('bob')] }), seedRoutes());
     expect(result.steps.map((s) => [s.id, s.requests])).toEqual([
-      ['Team/org-demo/Empty#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Empty' }, capture: { id: 'id' } }]],
-      ['Team/org-demo/Two#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Two', members: ['u-bob'] }, capture: { id: 'id' } }]],
+      ['Team/org-demo/Empty#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Empty' }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
+      ['Team/org-demo/Two#create', [{ method: 'PUT', path: '/orgs/org-demo/teams', body: { title: 'Two', members: ['u-bob'] }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }]],
     ]);
   });
 
@@ -143,12 +148,11 @@ describe('Team diff', () => {
     });
   });
 
-  it('skips e-mails that are not organization members, with a warning', async () => {
+  it('blocks a team listing an e-mail that is not an organization member (more in refs-team.test.ts)', async () => {
     const { result } = await plan(teamKind, ORG, desired({ title: 'Support', members: [at('frank'), at('ivan'), at('nobody')] }), seedRoutes());
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toEqual([
-      { kind: 'Team', org: ORG, key: 'Support', message: 'nobody@acme.test is not an organization member; not added to the team' },
-    ]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.source?.line])).toEqual([['Support', 12]]);
   });
 
   it('renames by pinned id', async () => {

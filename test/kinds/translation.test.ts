@@ -1,3 +1,4 @@
+import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import { translationKind } from '../../src/kinds/translation.js';
@@ -27,11 +28,11 @@ describe('Translation', () => {
         before: null,
         after: { title: 'German docs' },
         dependsOn: [],
-        requests: [{ method: 'POST', path: '/orgs/org-demo/translations', body: { title: 'German docs' }, capture: { id: 'id' } }],
+        requests: [{ method: 'POST', path: '/orgs/org-demo/translations', body: { title: 'German docs' }, capture: { id: 'id' }, recover: { match: [{ field: 'title', body: '/title' }] } }],
         source: { file: 'translation.yaml', line: 10, column: 1 },
       },
     ]);
-    expect(ctx.resolve('Translation', ORG, 'German docs')).toBe('<<ref:Translation/org-demo/German docs#create.id>>');
+    expect(ctx.resolve('Translation', ORG, 'German docs')).toBe(ref('Translation/org-demo/German docs#create'));
     expect(ctx.resolve('Translation', ORG, 'French docs')).toBe('tr-fr');
   });
 

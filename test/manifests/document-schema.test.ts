@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { API_VERSION, ENVELOPE_FIELDS, loadManifests } from '../../src/manifests/index.js';
+import { ALLOW_ENTRY, API_VERSION, ENVELOPE_FIELDS, loadManifests } from '../../src/manifests/index.js';
 
 const schemaUrl = (name: string) => new URL(`../../schemas/${name}`, import.meta.url);
 const readJson = (name: string) => JSON.parse(readFileSync(schemaUrl(name), 'utf8')) as Record<string, unknown>;
@@ -26,6 +26,20 @@ describe('document.schema.json', () => {
     expect(documentSchema.allOf.map((c) => [c.if.properties.kind.const, c.then.properties.spec.$ref])).toEqual(
       registered.map((k) => [k, `./${k.toLowerCase()}.schema.json`]),
     );
+  });
+
+  test('prune is refused exactly for the kinds that are not prunable, here and in the daemon config schema', () => {
+    const never = KINDS.filter((k) => k.prunable === false).map((k) => k.kind);
+    expect(never).toEqual(['Organization']);
+    const pruneRule = (kind: string) => (documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<string, unknown>)['prune'];
+    for (const k of KINDS) expect(pruneRule(k.kind), k.kind).toEqual(k.prunable === false ? expect.objectContaining({ const: false }) : undefined);
+    const config = readJson('config.schema.json') as { properties: { prune: { propertyNames: { enum: string[] } } } };
+    expect(config.properties.prune.propertyNames.enum).toEqual(KINDS.filter((k) => k.prunable !== false).map((k) => k.kind));
+  });
+
+  test('the daemon config’s allowEnv entries are the ones --allow-env accepts', () => {
+    const config = readJson('config.schema.json') as { properties: { allowEnv: { items: { pattern: string } } } };
+    expect(config.properties.allowEnv.items.pattern).toBe(ALLOW_ENTRY.source);
   });
 
   test('the envelope matches the loader’s', () => {

@@ -14,7 +14,8 @@ const TEAM = (title: string, org = 'org-demo'): string =>
 describe('a valid directory', () => {
   test('loads every manifest below it into the desired map, keyed by manifest kind', async () => {
     const { documents, desired } = await loadManifests(`${FIX}/valid`, [fakeTeamKind(), fakeMembersKind()], {
-      env: { DOCOPS_TEST_ORG: 'org-b' },
+      env: { TEST_ORG: 'org-b' },
+      allowEnv: ['TEST_ORG', 'TEST_SUFFIX'],
     });
     const brief = (kind: string) => desired.get(kind)!.map((e) => [e.kind, e.org, e.key, e.id ?? null, `${e.source.file}:${e.source.line}:${e.source.column}`]);
     expect([...desired.keys()]).toEqual(['Team', 'Members']);
@@ -39,18 +40,18 @@ describe('a valid directory', () => {
   });
 
   test('a default applies when the variable is unset, the variable wins when set', async () => {
-    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env });
-    expect((await load({ DOCOPS_TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
-    expect((await load({ DOCOPS_TEST_ORG: 'o', DOCOPS_TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
+    const load = (env: Record<string, string>) => loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { env, allowEnv: ['TEST_*'] });
+    expect((await load({ TEST_ORG: 'o' })).desired.get('Team')![0]!.key).toBe('Docs team ${NOT_A_VAR}');
+    expect((await load({ TEST_ORG: 'o', TEST_SUFFIX: 'crew' })).desired.get('Team')![0]!.key).toBe('Docs crew ${NOT_A_VAR}');
   });
 
   test('the environment defaults to process.env', async () => {
-    process.env.DOCOPS_TEST_ORG = 'from-process-env';
+    process.env.TEST_ORG = 'from-process-env';
     try {
-      const { desired } = await loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()]);
+      const { desired } = await loadManifests(`${FIX}/valid/nested`, [fakeTeamKind()], { allowEnv: ['TEST_*'] });
       expect(desired.get('Team')![0]!.org).toBe('from-process-env');
     } finally {
-      delete process.env.DOCOPS_TEST_ORG;
+      delete process.env.TEST_ORG;
     }
   });
 });
@@ -68,15 +69,17 @@ describe('in a scratch directory', () => {
     for (const d of ['b', 'a/z', '.git', 'node_modules/x', 'c.d']) await mkdir(path.join(dir, d), { recursive: true });
     const files = ['b/team.yml', 'a/z/one.yaml', 'a-team.yaml', '.git/x.yaml', 'node_modules/x/y.yaml', 'notes.md', 'c.d/q.YAML', '.dotfile.yaml'];
     for (const f of files) await writeFile(path.join(dir, f), 'x: 1\n');
-    await symlink(path.join(dir, 'b'), path.join(dir, 'loop')); // a symlinked directory is not followed
-    await symlink(path.join(dir, 'a-team.yaml'), path.join(dir, 'linked.yaml'));
-    expect(await findManifestFiles(dir)).toEqual(['.dotfile.yaml', 'a-team.yaml', 'a/z/one.yaml', 'b/team.yml', 'c.d/q.YAML', 'linked.yaml']);
+    await symlink(path.join(dir, 'b'), path.join(dir, 'a-linked')); // followed; b's files are read once, under the first name
+    await symlink(path.join(dir, 'c.d', 'q.YAML'), path.join(dir, 'linked.yaml'));
+    expect(await findManifestFiles(dir)).toEqual(['.dotfile.yaml', 'a-linked/team.yml', 'a-team.yaml', 'a/z/one.yaml', 'c.d/q.YAML']);
   });
 
-  test('an empty directory is not an error', async () => {
-    const { documents, desired } = await loadManifests(dir, [fakeTeamKind()]);
-    expect(documents).toEqual([]);
-    expect([...desired]).toEqual([['Team', []]]);
+  test('a directory without manifests is an error, never an empty desired state', async () => {
+    await expect(loadManifests(dir, [fakeTeamKind()])).rejects.toThrow(new UsageError(`no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`));
+    await mkdir(path.join(dir, '.git'));
+    await writeFile(path.join(dir, '.git', 'x.yaml'), TEAM('Hidden'));
+    await writeFile(path.join(dir, 'README.md'), '# not a manifest\n');
+    await expect(loadManifests(dir, [fakeTeamKind()])).rejects.toThrow(UsageError);
   });
 
   test('a missing directory is a UsageError', async () => {
@@ -97,10 +100,10 @@ describe('in a scratch directory', () => {
     ]);
   });
 
-  test('a dangling symlink is skipped by discovery; a file that vanished before reading is an issue', async () => {
+  test('a dangling symlink is an issue at the link; so is a file that vanished before reading', async () => {
     await symlink(path.join(dir, 'gone.yaml'), path.join(dir, 'dangling.yaml'));
     await writeFile(path.join(dir, 'team.yaml'), TEAM('Platform'));
-    expect((await loadManifests(dir, [fakeTeamKind()])).documents).toHaveLength(1);
+    expect((await issueLines(loadManifests(dir, [fakeTeamKind()])))).toEqual([`${path.relative(process.cwd(), dir).startsWith('..') ? dir : path.relative(process.cwd(), dir)}/dangling.yaml:1:1: symbolic link is dangling: what it points to does not exist`]);
     expect((await readManifestFile(path.join(dir, 'gone.yaml'))).issues.map(formatIssue)).toEqual([
       `${path.join(dir, 'gone.yaml')}:1:1: cannot read file: ENOENT`,
     ]);

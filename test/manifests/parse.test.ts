@@ -1,14 +1,14 @@
 /** parseYamlFile: positions, fallbacks and the per-file problems, on in-memory text. */
 import { describe, expect, test } from 'vitest';
 import { formatIssue } from '../../src/core/errors.js';
-import { parseYamlFile } from '../../src/manifests/index.js';
+import { everyVariable, parseYamlFile } from '../../src/manifests/index.js';
 
 const lines = (r: ReturnType<typeof parseYamlFile>): string[] => r.issues.map(formatIssue);
 const at = (p: { line: number; column: number }): string => `${p.line}:${p.column}`;
 
 describe('positions', () => {
   const text = ['a: 1', 'spec:', '  members:', '    - email: x@y.z', '      role: read', '    - { email: q }', '  empty:', 'last: end', ''].join('\n');
-  const [doc] = parseYamlFile('f.yaml', text, { env: {} }).documents;
+  const [doc] = parseYamlFile('f.yaml', text).documents;
 
   test('pos gives the start of the value at a path', () => {
     expect(at(doc!.pos(['a']))).toBe('1:4');
@@ -35,7 +35,7 @@ describe('positions', () => {
   });
 
   test('documents keep their index and file-relative lines', () => {
-    const r = parseYamlFile('m.yaml', '---\na: 1\n---\n# nothing\n---\nb:\n  c: 2\n', { env: {} });
+    const r = parseYamlFile('m.yaml', '---\na: 1\n---\n# nothing\n---\nb:\n  c: 2\n');
     expect(r.issues).toEqual([]);
     expect(r.documents.map((d) => [d.index, d.value, at(d.pos(['b', 'c']))])).toEqual([
       [0, { a: 1 }, '2:1'],
@@ -53,7 +53,7 @@ describe('positions', () => {
 
 describe('problems', () => {
   test('each bad document is reported; the good ones still come back', () => {
-    const r = parseYamlFile('f.yaml', 'a: 1\n---\nb: [\n---\nc: 1\nc: 2\n---\nd: ok\n', { env: {} });
+    const r = parseYamlFile('f.yaml', 'a: 1\n---\nb: [\n---\nc: 1\nc: 2\n---\nd: ok\n');
     expect(lines(r)).toEqual([
       'f.yaml:4:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
       'f.yaml:6:1: duplicate key "c" (first set on line 5)',
@@ -62,22 +62,22 @@ describe('problems', () => {
   });
 
   test('yaml warnings such as unknown tags are errors, not silently different values', () => {
-    expect(lines(parseYamlFile('t.yaml', 'a: 1\nb: !Ref x\n', { env: {} }))).toEqual(['t.yaml:2:4: YAML warning (treated as an error): Unresolved tag: !Ref']);
+    expect(lines(parseYamlFile('t.yaml', 'a: 1\nb: !Ref x\n'))).toEqual(['t.yaml:2:4: YAML warning (treated as an error): Unresolved tag: !Ref']);
   });
 
   test('an alias bomb is stopped by the alias count guard', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]', ''].join('\n');
-    expect(lines(parseYamlFile('bomb.yaml', bomb, { env: {} }))).toEqual(['bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)']);
+    expect(lines(parseYamlFile('bomb.yaml', bomb))).toEqual(['bomb.yaml:1:1: document expands aliases too many times (possible alias bomb)']);
   });
 
   test('ordinary anchors, aliases and merge keys work', () => {
-    const r = parseYamlFile('a.yaml', 'base: &b {role: read}\nx: *b\ny:\n  <<: *b\n  email: q\n', { env: {} });
+    const r = parseYamlFile('a.yaml', 'base: &b {role: read}\nx: *b\ny:\n  <<: *b\n  email: q\n');
     expect(r.issues).toEqual([]);
     expect(r.documents[0]!.value).toEqual({ base: { role: 'read' }, x: { role: 'read' }, y: { role: 'read', email: 'q' } });
   });
 
   test('an alias without anchor is reported at the alias', () => {
-    expect(lines(parseYamlFile('a.yaml', 'a: 1\nb: *nope\n', { env: {} }))).toEqual(['a.yaml:2:4: unknown alias *nope (the anchor &nope must come before it)']);
+    expect(lines(parseYamlFile('a.yaml', 'a: 1\nb: *nope\n'))).toEqual(['a.yaml:2:4: unknown alias *nope (the anchor &nope must come before it)']);
   });
 
   test('text with a NUL byte or over the cap is refused', () => {
@@ -94,18 +94,18 @@ describe('problems', () => {
   });
 
   test('interpolation errors name the variable and point at the scalar; keys are left alone', () => {
-    const r = parseYamlFile('e.yaml', 'a: ${MISSING}\n"${KEY}": "x ${BAD-NAME} ${OK}"\n', { env: { OK: 'fine' } });
+    const r = parseYamlFile('e.yaml', 'a: ${MISSING}\n"${KEY}": "x ${BAD-NAME} ${OK}"\n', { vars: everyVariable({ OK: 'fine' }) });
     expect(lines(r)).toEqual([
       'e.yaml:1:4: environment variable "MISSING" is not set',
       'e.yaml:2:11: invalid variable reference "${BAD-NAME}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)',
     ]);
     expect(r.documents).toEqual([]);
-    expect(parseYamlFile('k.yaml', '"${KEY}": v\n', { env: {} }).documents[0]!.value).toEqual({ '${KEY}': 'v' });
+    expect(parseYamlFile('k.yaml', '"${KEY}": v\n').documents[0]!.value).toEqual({ '${KEY}': 'v' });
   });
 
   test('a plain scalar that is a substitution is typed like YAML would; quoted ones stay strings', () => {
     const env = { PORT: '8080', ON: 'true', NAME: 'docs' };
-    const r = parseYamlFile('t.yaml', 'port: ${PORT}\nquoted: "${PORT}"\non: ${ON}\nname: ${NAME}\nmix: ${PORT}x\n', { env });
+    const r = parseYamlFile('t.yaml', 'port: ${PORT}\nquoted: "${PORT}"\non: ${ON}\nname: ${NAME}\nmix: ${PORT}x\n', { vars: everyVariable(env) });
     expect(r.documents[0]!.value).toEqual({ port: 8080, quoted: '8080', on: true, name: 'docs', mix: '8080x' });
   });
 });

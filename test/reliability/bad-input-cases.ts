@@ -6,7 +6,11 @@
 export interface BadCase {
   path: string;
   expected: string;
+  /** Extra command-line flags for `validate` and `plan` (e.g. --allow-env). */
+  args?: string[];
 }
+
+const HOW_TO_ALLOW = (name: string): string => `allow it with --allow-env ${name} (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)`;
 
 const ROLES = 'admin, create, review, edit, comment, read, null';
 const KINDS = 'Collection, Members, Organization, Site, Space, Team, Translation';
@@ -21,6 +25,15 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'yaml-unclosed-flow.yaml', expected: 'yaml-unclosed-flow.yaml:7:1: YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]' },
   { path: 'yaml-unknown-tag.yaml', expected: 'yaml-unknown-tag.yaml:6:10: YAML warning (treated as an error): Unresolved tag: !secret' },
   { path: 'yaml-undefined-alias.yaml', expected: 'yaml-undefined-alias.yaml:6:10: unknown alias *teamTitle (the anchor &teamTitle must come before it)' },
+  // YAML that is valid but not JSON data: docops's own message at the node, nothing printed by the library
+  { path: 'yaml-complex-key.yaml', expected: 'yaml-complex-key.yaml:7:5: a mapping key must be a plain value, not a list or mapping' },
+  { path: 'yaml-binary.yaml', expected: 'yaml-binary.yaml:6:19: tag !!binary is not supported' },
+  { path: 'yaml-timestamp.yaml', expected: 'yaml-timestamp.yaml:6:22: tag !!timestamp is not supported' },
+  { path: 'yaml-set.yaml', expected: 'yaml-set.yaml:7:18: tag !!set is not supported' },
+  { path: 'yaml-nan.yaml', expected: 'yaml-nan.yaml:6:10: NaN is not a number JSON can hold' },
+  { path: 'yaml-huge-int.yaml', expected: 'yaml-huge-int.yaml:7:7: integer too large to be exact (over 2^53): quote it if it is text' },
+  { path: 'yaml-merge-list.yaml', expected: 'yaml-merge-list.yaml:7:7: a merge (<<) takes a mapping, or a list of mappings' },
+  { path: 'yaml-cyclic-alias.yaml', expected: 'yaml-cyclic-alias.yaml:8:7: alias *m is inside the node it names (a cycle)' },
   { path: 'empty.yaml', expected: 'empty.yaml:1:1: file is empty' },
   { path: 'whitespace-only.yaml', expected: 'whitespace-only.yaml:1:1: file is empty' },
   { path: 'comments-only.yaml', expected: 'comments-only.yaml:1:1: file contains no YAML documents (only comments or empty documents)' },
@@ -42,6 +55,8 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'missing-organization.yaml', expected: 'missing-organization.yaml:4:3: metadata: missing required field "organization"' },
   { path: 'organization-number.yaml', expected: 'organization-number.yaml:4:17: metadata.organization: must be a non-empty string (got integer 42)' },
   { path: 'organization-empty.yaml', expected: 'organization-empty.yaml:4:17: metadata.organization: must be a non-empty string (got string "")' },
+  { path: 'organization-dot-dot.yaml', expected: 'organization-dot-dot.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "..")' },
+  { path: 'organization-encoded-slash.yaml', expected: 'organization-encoded-slash.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "org-demo%2F..%2Fother")' },
   { path: 'unknown-top-level-field.yaml', expected: 'unknown-top-level-field.yaml:5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, spec)' },
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:5:8: prune: must be boolean (got string "yes")' },
   { path: 'missing-spec.yaml', expected: 'missing-spec.yaml:1:1: missing required field "spec"' },
@@ -87,12 +102,14 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'org-title-too-short.yaml', expected: 'org-title-too-short.yaml:6:10: spec.title: must be at least 2 characters (got 1)' },
   { path: 'org-title-padded.yaml', expected: 'org-title-padded.yaml:6:10: spec.title: must match the pattern \\S.*\\S (got "  ")' },
   { path: 'org-hostname-pattern.yaml', expected: 'org-hostname-pattern.yaml:6:13: spec.hostname: must match the pattern ^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$ (got "Acme_Docs")' },
+  { path: 'org-hostname-trailing-dash.yaml', expected: 'org-hostname-trailing-dash.yaml:6:13: spec.hostname: must match the pattern ^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$ (got "acme-docs-")' },
   { path: 'org-hostname-too-long.yaml', expected: 'org-hostname-too-long.yaml:6:13: spec.hostname: must be at most 32 characters (got 33)' },
   { path: 'org-default-role-bad.yaml', expected: `org-default-role-bad.yaml:6:16: spec.defaultRole: must be one of ${ROLES} (got "viewer")` },
   { path: 'org-logo-not-uri.yaml', expected: 'org-logo-not-uri.yaml:6:9: spec.logo: must be a valid uri (got "not a url")' },
   { path: 'org-default-content-bad.yaml', expected: 'org-default-content-bad.yaml:6:27: spec.defaultContent.type: must be "site" (got "space")' },
   { path: 'org-email-domains-duplicate.yaml', expected: 'org-email-domains-duplicate.yaml:6:29: spec.emailDomains[1]: duplicate item (same as item [0])' },
   { path: 'org-sso-string.yaml', expected: 'org-sso-string.yaml:6:8: spec.sso: must be boolean (got string "false")' },
+  { path: 'org-prune.yaml', expected: 'org-prune.yaml:5:1: prune: Organization objects are never deleted by docops, so prune means nothing here (remove it)' },
   { path: 'org-twice', expected: 'org-twice/a.yaml:6:3: duplicate Organization "org-demo" in org-demo, also defined at ' },
   // Site, Space, Collection
   { path: 'site-unknown-space', expected: 'site-unknown-space/site.yaml:9:7: space "Getting Startd" is not in the Space manifests of org-demo, which prune every other space' },
@@ -102,16 +119,21 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'site-section-path-twice.yaml', expected: 'site-section-path-twice.yaml:10:13: section path "guides" is listed twice' },
   { path: 'site-share-link-twice.yaml', expected: 'site-share-link-twice.yaml:9:13: share link "partners" is listed twice' },
   { path: 'site-path-with-slash.yaml', expected: 'site-path-with-slash.yaml:8:13: spec.sections[0].path: must match the pattern ^[^/\\s]+$ (got "guides/v2")' },
+  { path: 'site-proxy-url.yaml', expected: 'site-proxy-url.yaml:7:10: spec.proxy: must match the pattern ^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$ (got "https://acme.com/docs")' },
   { path: 'site-visibility-bad.yaml', expected: 'site-visibility-bad.yaml:7:15: spec.visibility: must be one of public, unlisted, share-link, visitor-auth (got "private")' },
   { path: 'site-title-too-short.yaml', expected: 'site-title-too-short.yaml:6:10: spec.title: must be at least 2 characters (got 1)' },
   { path: 'site-section-no-spaces.yaml', expected: 'site-section-no-spaces.yaml:9:15: spec.sections[0].spaces: must have at least 1 item (got 0)' },
   { path: 'space-title-too-long.yaml', expected: 'space-title-too-long.yaml:6:10: spec.title: must be at most 50 characters (got 51)' },
+  { path: 'space-id-path.yaml', expected: 'space-id-path.yaml:7:7: spec.id: must match the pattern ^[a-zA-Z0-9_-]+$ (got "sp-guides/../../x")' },
   { path: 'space-edit-mode-bad.yaml', expected: 'space-edit-mode-bad.yaml:7:13: spec.editMode: must be one of live, locked (got "readonly")' },
   { path: 'collection-nested-in-itself.yaml', expected: 'collection-nested-in-itself.yaml:7:11: collection "Product" is nested in itself (through parent "Internal")' },
   { path: 'collection-description-too-long.yaml', expected: 'collection-description-too-long.yaml:7:16: spec.description: must be at most 100 characters (got 101)' },
-  // Environment variables (none of these is set in the tests' environment)
-  { path: 'env-unset.yaml', expected: 'env-unset.yaml:6:10: environment variable "DOCOPS_BAD_TEAM_TITLE" is not set' },
-  { path: 'env-unset-organization.yaml', expected: 'env-unset-organization.yaml:4:17: environment variable "DOCOPS_BAD_ORG" is not set' },
+  // Environment variables: only allowed ones are read (none of these is set in the tests' environment)
+  { path: 'env-unset-allowed.yaml', expected: 'env-unset-allowed.yaml:6:10: environment variable "TEAM_TITLE" is not set', args: ['--allow-env', 'TEAM_TITLE'] },
+  { path: 'env-not-allowed-organization.yaml', expected: `env-not-allowed-organization.yaml:4:17: environment variable "ORG_ID" is not allowed in manifests: ${HOW_TO_ALLOW('ORG_ID')}` },
+  { path: 'env-not-allowed-with-default.yaml', expected: `env-not-allowed-with-default.yaml:6:10: environment variable "HOME" is not allowed in manifests: ${HOW_TO_ALLOW('HOME')}` },
+  { path: 'env-docops-own.yaml', expected: 'env-docops-own.yaml:6:10: environment variable "DOCOPS_TOKEN" is docops\'s own: DOCOPS_* variables are never interpolated into manifests', args: ['--allow-env', 'DOCOPS_*'] },
+  { path: 'env-nested-default-unset.yaml', expected: 'env-nested-default-unset.yaml:6:10: environment variable "TEAM_NAME" is not set', args: ['--allow-env', 'TEAM_*'] },
   { path: 'env-unterminated.yaml', expected: 'env-unterminated.yaml:6:10: unterminated variable reference "${DOCOPS_TEAM" (write $${ for a literal ${)' },
   { path: 'env-invalid-name.yaml', expected: 'env-invalid-name.yaml:6:10: invalid variable reference "${1TEAM}" (names are [A-Za-z_][A-Za-z0-9_]*; write $${ for a literal ${)' },
 ];
@@ -134,6 +156,9 @@ export const CONFIG_CASES: BadCase[] = [
   { path: 'debounce-negative.yaml', expected: 'debounce-negative.yaml:2:13: debounceMs: must be >= 0 (got -5)' },
   { path: 'api-url-not-http.yaml', expected: 'api-url-not-http.yaml:2:9: apiUrl: must match the pattern ^https?:// (got "ftp://api.example/v1")' },
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:3:9: prune.Team: must be boolean (got string "yes")' },
+  { path: 'prune-organization.yaml', expected: 'prune-organization.yaml:4:3: prune: invalid field name "Organization": must be one of Members, Team, Translation, Collection, Space, Site (got "Organization")' },
+  { path: 'prune-unknown-kind.yaml', expected: 'prune-unknown-kind.yaml:3:3: prune: invalid field name "Teams": must be one of Members, Team, Translation, Collection, Space, Site (got "Teams")' },
+  { path: 'allow-env-bad-entry.yaml', expected: 'allow-env-bad-entry.yaml:2:20: allowEnv[1]: must match the pattern ^[A-Za-z_][A-Za-z0-9_]*\\*?$ (got "TEAM-*")' },
   { path: 'invite-string.yaml', expected: 'invite-string.yaml:2:9: invite: must be boolean (got string "true")' },
   { path: 'log-level-bad.yaml', expected: 'log-level-bad.yaml:2:11: logLevel: must be one of trace, debug, info, warn, error, fatal, silent (got "verbose")' },
   { path: 'safety-misspelt.yaml', expected: 'safety-misspelt.yaml:3:3: safety: unknown field "delets"' },

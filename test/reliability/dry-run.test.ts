@@ -1,5 +1,5 @@
 /**
- * Dry-run never writes: `docops plan` in every format, with --out, --prune of every kind, --invite and
+ * Dry-run never writes: `docops plan` in every format, with --out, --prune of every kind that can be pruned, --invite and
  * --detailed-exitcode, against a sandbox where the plan is large (every prune on, manifests that differ),
  * sends only GETs; the live state is byte-for-byte what it was.
  */
@@ -32,7 +32,7 @@ describe('docops plan is read-only', () => {
     await writeFile(join(dir, 'teams.yaml'), 'apiVersion: docops/v1\nkind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Platform\n');
     await writeFile(join(dir, 'translations.yaml'), 'apiVersion: docops/v1\nkind: Translation\nmetadata:\n  organization: org-demo\nspec:\n  title: Italian docs\n');
     const before = state(sandbox);
-    const prune = KINDS.flatMap((k) => ['--prune', k.kind]);
+    const prune = KINDS.filter((k) => k.prunable !== false).flatMap((k) => ['--prune', k.kind]);
     const env = { DOCOPS_TOKEN: sandbox.token };
     const common = ['-m', dir, '--api-url', sandbox.url, '--log-level', 'silent'];
     let steps: { action: string }[] = [];

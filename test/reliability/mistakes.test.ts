@@ -57,14 +57,15 @@ describe('a mistake never becomes a mass delete', () => {
     expect([live.members.length, live.teams.length, live.translations.length]).toEqual([151, 40, 20]);
   });
 
-  it('an empty manifests directory with every prune on deletes nothing (no document, no managed kind)', async () => {
+  it('an empty manifests directory with every prune on is an error and sends nothing (never "no changes")', async () => {
     sandbox = await startSandbox({ seed: 'empty' });
     fillStore(sandbox.store, bigWorld());
     const dir = tempDir('empty-manifests');
     writeFileSync(join(dir, 'README.md'), 'manifests moved elsewhere\n');
     const flags = ['--prune', 'Members', '--prune', 'Team', '--prune', 'Translation', '--force'];
     const run = await runCliCollecting(['apply', '-m', dir, '--api-url', sandbox.url, '--log-level', 'silent', ...flags], { DOCOPS_TOKEN: sandbox.token }, []);
-    expect(run.code, run.stderr).toBe(0);
-    expect(sandbox.stats().byMethod['DELETE'] ?? 0).toBe(0);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`no manifests in ${dir}`);
+    expect(sandbox.stats().total).toBe(0);
   });
 });

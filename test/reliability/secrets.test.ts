@@ -1,14 +1,18 @@
 /**
  * Secrets never leave docops: the API token and every site share-link secret (the `share=` part of a share
  * link's urls.published) appear in no stdout, stderr, plan file, journal, undo output or export, across the
- * representative commands, at debug log level, and on error paths (401, retries exhausted).
+ * representative commands, at debug log level, and on error paths (401, retries exhausted); and the token
+ * never reaches any output whatever path it came from (second describe).
  */
-import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonCommand } from '../../src/daemon/command.js';
 import { siteShareLinks } from '../../src/sandbox/site-records.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCliCollecting, type CollectedRun } from '../helpers/output-collector.js';
+import { findLeaks, OutputCollector, runCliCollecting, type CollectedRun } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 
 const TOKEN = 'tok-SECRET-9d2f41c8a7e3b605e1';
@@ -81,7 +85,10 @@ describe('the token and share-link secrets never appear in any output', () => {
     prune.collector.addPath(journalDir);
     expect(await readFile(journals[0]!, 'utf8')).toContain('beta-readers');
 
-    runs.push({ name: 'undo', run: await runCliCollecting(['undo', journals[0]!], {}, [TOKEN]) });
+    for (const format of ['text', 'json']) expect((await docops(`undo ${format}`, ['undo', journals[0]!, '--format', format])).code).toBe(0);
+    const offline = await runCliCollecting(['undo', journals[0]!, '-o', join(work, 'undo')], {}, [TOKEN]);
+    offline.collector.addPath(join(work, 'undo'));
+    runs.push({ name: 'undo offline', run: offline });
     const exportDir = join(work, 'export');
     const exported = await docops('export', ['export', '--org', 'org-demo', '-o', exportDir]);
     expect(exported.code, exported.stderr).toBe(0);
@@ -119,3 +126,217 @@ describe('the token and share-link secrets never appear in any output', () => {
     expect(leaks).toEqual([]);
   });
 });
+
+/**
+ * Whatever path the token comes from (a symlinked --token-file, DOCOPS_TOKEN, the daemon's tokenFile) and
+ * however it gets quoted (a manifest that is a symlink to the token file, validation messages that quote
+ * values, an API error body that echoes the Authorization header, an unparseable URL with credentials), it
+ * reaches no output: CLI stdout/stderr, debug logs, the daemon's logs and HTTP answers.
+ */
+describe('the token never reaches any output, whatever path it came from', () => {
+  /** Printed by a validation message; /readyz must never carry it, the daemon's log must (the operator's). */
+  const MARKER = 'MARKER-manifest-content';
+  /** A token with characters that change when URL-encoded, for the echoing API. */
+  const ECHO_TOKEN = 'gb_api_R2x/9d+T41c8a7e3b6==05e1';
+  /** A password in an API URL, never registered anywhere: only the URL handling can keep it out. */
+  const URL_PASSWORD = 'p4ss-URL-credential-7781aa';
+  const edgeRuns: { name: string; run: { stdout: string; stderr: string; leaks(secrets?: readonly string[]): unknown[] } }[] = [];
+  let tokenLink: string;
+  let trap: string;
+  let valid: string;
+  let echo: { url: string; requests: number; close(): Promise<void> };
+
+  async function cli(name: string, argv: string[], env: Record<string, string>): Promise<CollectedRun> {
+    const run = await runCliCollecting([...argv, ...DEBUG], env, [TOKEN]);
+    edgeRuns.push({ name, run });
+    return run;
+  }
+
+  beforeAll(async () => {
+    const dir = tempDir('secret-paths');
+    await mkdir(join(dir, 'secret'), { mode: 0o700 });
+    const tokenFile = join(dir, 'secret', 'token');
+    await writeFile(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
+    tokenLink = join(dir, 'token-link');
+    await symlink(tokenFile, tokenLink);
+    valid = join(dir, 'valid');
+    await cp('config.example/manifests', valid, { recursive: true });
+    // A manifests directory that quotes the token: a symlink to the token file, and values the validator quotes.
+    trap = join(dir, 'trap');
+    await cp('config.example/manifests', trap, { recursive: true });
+    await symlink(tokenFile, join(trap, 'token.yaml'));
+    await writeFile(
+      join(trap, 'quoted.yaml'),
+      [
+        'apiVersion: docops/v1',
+        'kind: Members',
+        'metadata: { organization: org-demo }',
+        'spec:',
+        '  members:',
+        `    - email: ${TOKEN}`,
+        `      role: ${MARKER}`,
+        `  ${TOKEN}: 1`,
+        '',
+      ].join('\n'),
+    );
+    echo = await startEchoingApi(ECHO_TOKEN);
+  });
+  afterAll(async () => {
+    await echo.close();
+  });
+
+  it('validate and plan with a symlinked --token-file, and with DOCOPS_TOKEN, on manifests that quote the token', async () => {
+    for (const [name, argv, env] of [
+      ['validate --token-file (symlink)', ['validate', '-m', trap, '--token-file', tokenLink], {}],
+      ['plan --token-file (symlink)', ['plan', '-m', trap, '--token-file', tokenLink, '--api-url', sandbox.url], {}],
+      ['validate DOCOPS_TOKEN', ['validate', '-m', trap], { DOCOPS_TOKEN: TOKEN }],
+      ['plan DOCOPS_TOKEN', ['plan', '-m', trap, '--api-url', sandbox.url], { DOCOPS_TOKEN: TOKEN }],
+    ] as const) {
+      const run = await cli(name, [...argv], { ...env });
+      expect(run.code, name).toBe(1);
+      // The messages are there, with the token's place redacted.
+      expect(run.stderr, name).toContain('quoted.yaml:6:');
+      expect(run.stderr, name).toContain(MARKER);
+      expect(run.stderr, name).toContain('[redacted]');
+    }
+  });
+
+  it('an API whose error body echoes the Authorization header (whole, URL-encoded, a fragment)', async () => {
+    const run = await cli('echoing API', ['plan', '-m', valid, '--api-url', echo.url], { DOCOPS_TOKEN: ECHO_TOKEN });
+    expect(run.code).toBe(1);
+    expect(echo.requests).toBeGreaterThan(0);
+    expect(run.stderr).toMatch(/failed with 401: .*\[redacted\]/);
+    expect(run.leaks([ECHO_TOKEN])).toEqual([]);
+  });
+
+  it('an API URL with credentials, parseable or not, is never echoed with them', async () => {
+    for (const url of [`http://docops:${URL_PASSWORD}@127.0.0.1:9/v1`, `http://docops:${URL_PASSWORD}@not a host/v1`]) {
+      const run = await cli(`url ${url}`, ['plan', '-m', valid, '--api-url', url], { DOCOPS_TOKEN: TOKEN });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/API URL/);
+      expect(run.leaks([URL_PASSWORD])).toEqual([]);
+    }
+  });
+
+  it('the daemon with a symlinked tokenFile: logs, /readyz, /healthz, /metrics and POST /reconcile after an invalid manifest', async () => {
+    const reconcileSecret = 'reconcile-SECRET-5f0c2e9a71';
+    const d = await runDaemon({ manifests: trap, apiUrl: sandbox.url, tokenFile: tokenLink, reconcileSecret }, async (url) => {
+      const ready = await fetch(`${url}/readyz`);
+      const readyText = await ready.text();
+      expect(ready.status).toBe(503);
+      const body = JSON.parse(readyText) as { manifests: { ok: boolean; problems: number; positions: string[] }; reason: string };
+      expect(body.manifests.ok).toBe(false);
+      expect(body.manifests.problems).toBeGreaterThanOrEqual(3);
+      expect(body.manifests.positions).toContain('quoted.yaml:7:13');
+      expect(body.reason).toMatch(/manifest load failed/);
+      // Positions and counts only: nothing a manifest says, not even what is not secret.
+      expect(readyText).not.toContain(MARKER);
+      expect(readyText).not.toContain('must be');
+      const waited = await fetch(`${url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${reconcileSecret}` } });
+      const waitedText = await waited.text();
+      expect(waited.status).toBe(422);
+      expect(JSON.parse(waitedText)).toMatchObject({ result: 'invalid_manifests', problems: body.manifests.problems });
+      expect(waitedText).not.toContain(MARKER);
+      return [readyText, waitedText, await (await fetch(`${url}/healthz`)).text(), await (await fetch(`${url}/metrics`)).text()];
+    });
+    // The operator's log has every message, redacted.
+    expect(d.stderr).toContain(MARKER);
+    expect(d.stderr).toContain('[redacted]');
+    expect(d.leaks([TOKEN, reconcileSecret])).toEqual([]);
+  });
+
+  it('the daemon against an API that echoes the token: logs and /readyz', async () => {
+    const dir = tempDir('echo-token');
+    const tokenFile = join(dir, 'token');
+    await writeFile(tokenFile, ECHO_TOKEN, { mode: 0o600 });
+    const d = await runDaemon({ manifests: valid, apiUrl: echo.url, tokenFile }, async (url) => {
+      const ready = await fetch(`${url}/readyz`);
+      const text = await ready.text();
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(text)).toMatchObject({ api: { ok: false, status: 401 }, manifests: { ok: true } });
+      expect(text).not.toContain('invalid credentials');
+      return [text, await (await fetch(`${url}/metrics`)).text()];
+    });
+    expect(d.stderr).toContain('invalid credentials');
+    expect(d.leaks([ECHO_TOKEN])).toEqual([]);
+  });
+
+  it('no run printed the token, the echoed token or the URL password', () => {
+    expect(edgeRuns.length).toBeGreaterThanOrEqual(9);
+    const leaks = edgeRuns.flatMap(({ name, run }) => (run.leaks([TOKEN, ECHO_TOKEN, URL_PASSWORD]) as object[]).map((l) => ({ run: name, ...l })));
+    expect(leaks).toEqual([]);
+  });
+
+  /**
+   * `docops daemon -c FILE` in-process with a token file and debug JSON logs; `probe` gets the daemon's URL
+   * once its first run is over and returns the HTTP answers it read (scanned with the logs).
+   */
+  async function runDaemon(
+    settings: { manifests: string; apiUrl: string; tokenFile: string; reconcileSecret?: string },
+    probe: (url: string) => Promise<string[]>,
+  ): Promise<{ stderr: string; leaks(secrets: readonly string[]): unknown[] }> {
+    const dir = tempDir('daemon-secrets');
+    const config = join(dir, 'docops.yaml');
+    await writeFile(
+      config,
+      [
+        `manifests: ${settings.manifests}`,
+        `apiUrl: ${settings.apiUrl}`,
+        `tokenFile: ${settings.tokenFile}`,
+        'listen: 127.0.0.1:0',
+        'journalDir: ./journal',
+        'retry: { initialMs: 600000, maxMs: 600000 }',
+        ...(settings.reconcileSecret ? [`reconcileSecret: ${settings.reconcileSecret}`] : []),
+        '',
+      ].join('\n'),
+    );
+    const out = new OutputCollector([TOKEN]);
+    const stop = new AbortController();
+    let answers: string[] = [];
+    let failure: unknown;
+    const code = await daemonCommand(['-c', config, '--log-level', 'debug', '--log-format', 'json'], out.io({}), {
+      processSignals: false,
+      stopSignal: stop.signal,
+      deps: { defaultMetrics: false },
+      onStarted: (daemon) => {
+        void (async () => {
+          try {
+            await daemon.firstRun;
+            answers = await probe(daemon.url);
+          } catch (err) {
+            failure = err;
+          } finally {
+            stop.abort();
+          }
+        })();
+      },
+    });
+    if (failure) throw failure;
+    expect(code).toBe(0);
+    expect(answers.length).toBeGreaterThan(0);
+    const run = { stdout: answers.join('\n'), stderr: out.stderr, leaks: (secrets: readonly string[] = [TOKEN]) => [...out.leaks(secrets), ...findLeaks(answers.join('\n'), secrets, 'http')] };
+    edgeRuns.push({ name: `daemon ${settings.apiUrl}`, run });
+    return run;
+  }
+});
+
+/** An API that refuses every request with 401 and a message echoing the Authorization header three ways. */
+async function startEchoingApi(token: string): Promise<{ url: string; requests: number; close(): Promise<void> }> {
+  const state = { requests: 0 };
+  const server = createServer((req, res) => {
+    state.requests++;
+    const auth = req.headers.authorization ?? '';
+    const message = `invalid credentials: got "${auth}" (token=${encodeURIComponent(token)}; starts with ${token.slice(0, 14)}…)`;
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 401, message } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get requests() {
+      return state.requests;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,4 +1,5 @@
 import { ref } from '../../src/core/plan.js';
+import { sealRequest } from '../../src/core/refs.js';
 import type { Plan, Step } from '../../src/core/plan.js';
 
 /** A small plan with one of everything the renderers must show. */
@@ -26,9 +27,9 @@ export function samplePlan(): Plan {
     key: 'platform/ann@example.com',
     wave: 2,
     before: null,
-    after: { team: ref(createTeam.id), role: 'member' },
+    after: { team: 'Platform', role: 'member' },
     dependsOn: [createTeam.id],
-    requests: [{ method: 'PUT', path: `/orgs/o1/teams/${ref(createTeam.id)}/members/u1`, body: { role: 'member' } }],
+    requests: [sealRequest({ method: 'PUT', path: `/orgs/o1/teams/${ref(createTeam.id)}/members/u1`, body: { role: 'member' } })],
     note: 'invite by e-mail',
   };
   const renameTeam: Step = {

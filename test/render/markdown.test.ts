@@ -22,7 +22,7 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(samplePlan());
     expect(md).toContain('<details><summary>Team: 1 to add, 1 to change, 1 to delete</summary>\n\n```diff\n');
     expect(md).toContain('! Team acme/docs\n-     title: "Docs"\n+     title: "Documentation"\n');
-    expect(md).toContain('+ TeamMember acme/platform/ann@example.com (invite by e-mail)\n+     team: (known after apply)\n');
+    expect(md).toContain('+ TeamMember acme/platform/ann@example.com (invite by e-mail)\n+     team: "Platform"\n');
     expect(md).toContain('- Team acme/legacy (prune: not in any manifest)\n');
     expect(md).toContain('Unmanaged: 1 live object not in any manifest');
     expect(md).toContain('- Member acme/bob@example.com: not in the organization; pass --invite to invite');

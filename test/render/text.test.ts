@@ -17,7 +17,7 @@ describe('renderText', () => {
       '      apiToken: (unset) → (sensitive)',
       '      description: "old" → (removed)',
       '  + TeamMember acme/platform/ann@example.com (invite by e-mail)',
-      '      team: (known after apply)',
+      '      team: "Platform"',
       '      role: "member"',
       '  - Team acme/legacy (prune: not in any manifest)',
       '',

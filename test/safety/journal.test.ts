@@ -8,8 +8,9 @@ import type { LiveKindState } from '../../src/core/kind.js';
 import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
+import { clearSecretsForTests, REDACTED, registerSecret } from '../../src/secrets.js';
 import { recordingClient } from '../core/helpers.js';
-import { changeStep, obj } from './helpers.js';
+import { changeStep, fakeKind, obj } from './helpers.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -46,7 +47,7 @@ describe('delete journal', () => {
     expect(seenAtDelete).toHaveLength(1);
     expect(seenAtDelete[0]).toEqual([
       {
-        v: 1,
+        v: 2,
         time: '2030-01-02T03:04:05.678Z',
         stepId: del.id,
         phase: 'prune',
@@ -114,6 +115,31 @@ describe('delete journal', () => {
       urls: { location: 'https://app.example/x?shareKey=REDACTED&page=2' },
       links: [{ name: 'l1', urls: {} }],
     });
+    // …and says what it left out, so undo can tell the user.
+    expect(readRecords(journal.file)[0]!.redacted).toEqual([
+      'fields.token',
+      'fields.apiToken',
+      'fields.shareKey',
+      'fields.nested.clientSecret',
+      'fields.urls.published',
+      'fields.links[0].urls.published',
+    ]);
+  });
+
+  it('redacts a registered secret wherever it sits in the line: a title, the key, the step id', async () => {
+    const token = 'journal-token-0123456789abcdef';
+    registerSecret(token);
+    try {
+      const title = `leak ${token}`;
+      const live: LiveState = new Map([[liveKey('Team', 'o1'), { objects: [obj('Team', 'o1', title, { title }, 't1')] }]]);
+      const journal = createJournal(dir, live);
+      await applyPlan(recordingClient(), plan(changeStep('Team', 'o1', title, 'prune')), { beforeStep: journal.beforeStep });
+      const text = readFileSync(journal.file, 'utf8');
+      expect(text).not.toContain(token.slice(0, 12));
+      expect(readRecords(journal.file)[0]!.key).toBe(`leak ${REDACTED}`);
+    } finally {
+      clearSecretsForTests();
+    }
   });
 
   it('finds the object behind a duplicate-title key, or by the id in the DELETE path', async () => {
@@ -135,5 +161,70 @@ describe('delete journal', () => {
 
   it('names journals by time so runs never share a file', () => {
     expect(journalFileName(new Date('2030-01-02T03:04:05.678Z'))).toBe('journal-2030-01-02T03-04-05-678Z.jsonl');
+  });
+});
+
+describe('complete snapshots (kinds with a snapshot hook)', () => {
+  const del = (key: string, id: string) => changeStep('Team', 'o1', key, 'prune', { requests: [{ method: 'DELETE', path: `/orgs/o1/teams/${id}` }] });
+
+  it('reads the snapshot through the API before the DELETE and journals it with what the delete takes along', async () => {
+    const team = fakeKind('Team', {
+      snapshot: async (ctx, o) => {
+        const members = await ctx.get<string[]>(`/orgs/o1/teams/${o.id}/members`);
+        return { Team: { objects: [{ ...o, fields: { ...o.fields, members } }] } };
+      },
+    });
+    const client = recordingClient((r) => (r.method === 'GET' ? ['ann@x.io', 'bob@x.io'] : {}));
+    const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
+    const report = await applyPlan(client, plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
+    expect(report.failed).toEqual([]);
+    expect(client.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /orgs/o1/teams/t1/members', 'DELETE /orgs/o1/teams/t1']);
+    const [record] = readRecords(journal.file);
+    expect(record!.snapshot).toBe('complete');
+    expect(record!.fields).toEqual({ title: 'platform' });
+    expect(record!.state).toEqual({ Team: { objects: [{ kind: 'Team', org: 'o1', key: 'platform', id: 't1', fields: { title: 'platform', members: ['ann@x.io', 'bob@x.io'] } }] } });
+  });
+
+  it('fails the step and sends no DELETE when the snapshot cannot be read', async () => {
+    const team = fakeKind('Team', {
+      snapshot: async () => {
+        throw new Error('GET /orgs/o1/teams/t1/members: 503');
+      },
+    });
+    const client = recordingClient(() => ({}));
+    const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
+    const report = await applyPlan(client, plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
+    expect(report.failed).toEqual([{ stepId: 'Team/o1/platform#delete', message: 'GET /orgs/o1/teams/t1/members: 503' }]);
+    expect(client.calls).toEqual([]);
+    expect(existsSync(journal.file)).toBe(false);
+  });
+
+  it('reads each snapshot afresh: an earlier delete of the run is seen by the later snapshots', async () => {
+    let reads = 0;
+    const team = fakeKind('Team', { snapshot: async (ctx, o) => ({ Team: { objects: [{ ...o, fields: { seen: await ctx.get<number>('/orgs/o1/teams') } }] } }) });
+    const client = recordingClient((r) => (r.method === 'GET' ? ++reads : {}));
+    const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
+    await applyPlan(client, plan(del('platform', 't1'), { ...del('docs', 't2'), wave: -1 }), { beforeStep: journal.beforeStep });
+    expect(readRecords(journal.file).map((r) => r.state!['Team']!.objects[0]!.fields['seen'])).toEqual([1, 2]);
+  });
+
+  it('drops secrets inside the snapshot too, and lists them', async () => {
+    const team = fakeKind('Team', {
+      snapshot: async () => ({ Team: { objects: [], aux: { links: [{ name: 'l1', urls: { published: 'https://x/s?share=sec-444' } }], apiToken: 'tok-555' } } }),
+    });
+    const journal = createJournal(dir, teamsLive(), { client: recordingClient(), kinds: [team] });
+    await applyPlan(recordingClient(), plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
+    const text = readFileSync(journal.file, 'utf8');
+    expect(text).not.toContain('sec-444');
+    expect(text).not.toContain('tok-555');
+    expect(readRecords(journal.file)[0]!.redacted).toEqual(['state.Team.aux.links[0].urls.published', 'state.Team.aux.apiToken']);
+  });
+
+  it('without a client, or for kinds without a hook, keeps the object as the plan fetched it', async () => {
+    const journal = createJournal(dir, teamsLive(), { kinds: [fakeKind('Team', { snapshot: async () => ({}) })] });
+    await applyPlan(recordingClient(), plan(del('platform', 't1')), { beforeStep: journal.beforeStep });
+    const [record] = readRecords(journal.file);
+    expect(record!.snapshot).toBe('live');
+    expect(record!.state).toBeUndefined();
   });
 });

@@ -20,46 +20,11 @@
  * - POST/DELETE .../section-groups/{g}/sections: not in the spec (management-api.md only);
  * - `agentsContext` is not in the spec; Site has no `additionalProperties: false`, so the field is allowed.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { sites } from '../../src/sandbox/site-records.js';
-import { sandbox, type Json } from './helpers.js';
+import { responseValidator } from './contract-spec.js';
+import { sandbox } from './helpers.js';
 import { SITES, buildContractSite, type ContractSite } from './site-fixture.js';
-
-const require = createRequire(import.meta.url);
-const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as Json;
-const SPEC_ID = 'gitbook-openapi.json';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object in types, the function at runtime.
-type AddFormats = (ajv: Ajv2020) => unknown;
-const formatsModule = addFormatsImport as unknown as AddFormats | { default: AddFormats };
-const addFormats: AddFormats = typeof formatsModule === 'function' ? formatsModule : formatsModule.default;
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-// Formats the spec uses that ajv-formats does not define; they constrain nothing we can check.
-for (const f of ['emoji', 'icon', 'int32', 'byte']) ajv.addFormat(f, true);
-ajv.addSchema({ ...spec, $id: SPEC_ID });
-
-const pointer = (...parts: string[]): string => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
-
-/** The validator of an operation's response body for `status`, following a `$ref` to components/responses. */
-function responseValidator(method: string, specPath: string, status: number) {
-  const op = spec.paths[specPath]?.[method.toLowerCase()];
-  if (!op) throw new Error(`spec has no ${method} ${specPath}`);
-  let response = op.responses[String(status)];
-  if (!response) throw new Error(`spec declares no ${status} for ${method} ${specPath}`);
-  let ref = `#/${pointer('paths', specPath, method.toLowerCase(), 'responses', String(status))}`;
-  if (response.$ref) {
-    ref = response.$ref as string;
-    response = spec.components.responses[ref.split('/').pop() as string];
-  }
-  if (!response.content?.['application/json']?.schema) throw new Error(`${method} ${specPath} ${status} has no JSON body schema`);
-  return ajv.compile({ $ref: `${SPEC_ID}${ref}/content/application~1json/schema` });
-}
 
 interface Operation {
   method: string;
@@ -77,7 +42,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200 },
   {
     method: 'PATCH', spec: '/orgs/{organizationId}', path: `/orgs/${O}`, status: 200,
-    body: { title: 'Acme', logo: 'https://cdn.acme.test/l.png', defaultContent: { type: 'site', site: 'site-1' }, defaultRole: null },
+    body: { title: 'Acme', logo: 'https://cdn.acme.test/l.png', defaultRole: null },
   },
   { method: 'GET', spec: '/user', path: '/user', status: 200 },
   { method: 'GET', spec: '/users/{userId}', path: '/users/u-bob', status: 200 },
@@ -86,6 +51,7 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-bob`, status: 200 },
   { method: 'PATCH', spec: '/orgs/{organizationId}/members/{userId}', path: `/orgs/${O}/members/u-dan`, body: { role: null }, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/members/{userId}/sso', path: `/orgs/${O}/members/u-bob/sso`, status: 200 },
+  { method: 'GET', spec: '/orgs/{organizationId}/members/{userId}/teams', path: `/orgs/${O}/members/u-bob/teams`, status: 200 },
   { method: 'POST', spec: '/orgs/{organizationId}/invites', path: `/orgs/${O}/invites`, body: { emails: ['n@acme.test', { email: 'm@acme.test', role: 'edit' }] }, status: 200 },
   { method: 'GET', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams?limit=2`, status: 200 },
   { method: 'PUT', spec: '/orgs/{organizationId}/teams', path: `/orgs/${O}/teams`, body: { title: 'New', members: ['u-bob'] }, status: 201 },
@@ -128,6 +94,16 @@ describe('contract: sandbox responses match the official spec schemas', () => {
     expect(restore(restored.body), JSON.stringify(restore.errors)).toBe(true);
   });
 
+  it('PATCH /orgs/{organizationId} with a default content naming a site of the organization', async () => {
+    const { call } = await sandbox();
+    const site = (await call('POST', `/orgs/${O}/sites`, { title: 'Help' })).body.id;
+    const res = await call('PATCH', `/orgs/${O}`, { defaultContent: { type: 'site', site } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.defaultContent).toEqual({ type: 'site', site });
+    const validate = responseValidator('PATCH', '/orgs/{organizationId}', 200);
+    expect(validate(res.body), JSON.stringify(validate.errors)).toBe(true);
+  });
+
   it('error bodies match NotFoundError and BadRequestError', async () => {
     const { call } = await sandbox();
     const missing = await call('GET', '/orgs/org-nope');
@@ -136,6 +112,13 @@ describe('contract: sandbox responses match the official spec schemas', () => {
     const bad = await call('PATCH', `/orgs/${O}`, { title: 'x' });
     const badRequest = responseValidator('PATCH', '/orgs/{organizationId}', 400);
     expect(badRequest(bad.body), JSON.stringify(badRequest.errors)).toBe(true);
+    // Ids a body names that do not exist are refused with the same body.
+    const noSite = await call('PATCH', `/orgs/${O}`, { defaultContent: { type: 'site', site: 'site-nope' } });
+    expect(noSite.status).toBe(400);
+    expect(badRequest(noSite.body), JSON.stringify(badRequest.errors)).toBe(true);
+    const cycle = await call('POST', '/collections/col-product/move', { parent: 'col-product' });
+    expect(cycle.status).toBe(400);
+    expect(responseValidator('POST', '/collections/{collectionId}/move', 400)(cycle.body)).toBe(true);
   });
 
   it('the validator is not vacuous: a body missing a required field fails', async () => {

@@ -17,6 +17,7 @@ describe('parseFaults', () => {
       seed: 7,
       maxFaults: 4,
     });
+    expect(parseFaults('5xxAfter=0.05,reset=0.025')).toEqual({ serverErrorAfter: 0.05, reset: 0.025 });
     expect(parseFaults('')).toEqual({});
     expect(parseFaults(' latency=5 , seed=1 ')).toEqual({ latencyMs: 5, seed: 1 });
   });
@@ -30,6 +31,7 @@ describe('parseFaults', () => {
     ['seed=x', /seed must be a non-negative integer/],
     ['429', /is not key=value/],
     ['429=0.6,5xx=0.6', /add up to 1.2, more than 1/],
+    ['5xxAfter=0.6,resetAfter=0.6', /add up to 1.2, more than 1/],
   ])('rejects %s', (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(message);
   });
@@ -97,6 +99,29 @@ describe('fault injection over HTTP', () => {
     sb.setFaults(undefined);
     expect((await call('GET', TEAMS)).body.items.map((t: { title: string }) => t.title)).toContain('Applied');
     expect(sb.stats().requests[0]).toMatchObject({ status: 0, fault: 'resetAfter' });
+  });
+
+  it('5xxAfter runs the request (the write happens) and then answers 502/503/504 instead', async () => {
+    const { sb, call } = await sandbox({ faults: '5xxAfter=1' });
+    const res = await call('PUT', TEAMS, { title: 'Done anyway' });
+    expect([502, 503, 504]).toContain(res.status);
+    sb.setFaults(undefined);
+    expect((await call('GET', TEAMS)).body.items.map((t: { title: string }) => t.title)).toContain('Done anyway');
+    expect(sb.stats().requests[0]).toMatchObject({ method: 'PUT', status: res.status, fault: '5xxAfter' });
+  });
+
+  it('adding 5xxAfter leaves the outcomes of the other faults under a seed unchanged', () => {
+    const before = new FaultInjector(parseFaults('429=0.2,5xx=0.05,reset=0.025,resetAfter=0.025,seed=3'));
+    const after = new FaultInjector(parseFaults('429=0.2,5xx=0.05,reset=0.025,resetAfter=0.025,5xxAfter=0.05,seed=3'));
+    const kinds = new Set<string>();
+    for (let i = 0; i < 500; i++) {
+      const a = before.decide().outcome;
+      const b = after.decide().outcome;
+      kinds.add(b.kind);
+      if (a.kind !== 'pass') expect(b).toEqual(a);
+      else expect(['pass', 'statusAfter']).toContain(b.kind);
+    }
+    expect([...kinds].sort()).toEqual(['pass', 'reset', 'resetAfter', 'status', 'statusAfter']);
   });
 
   it('latency and spikes delay requests (recorded in the log; never faster than the delay)', async () => {

@@ -23,9 +23,10 @@ describe('organizations', () => {
 
   it('patches every writable field; logo reads back as urls.logo; null clears', async () => {
     const { call } = await sandbox();
+    const site = (await call('POST', `${ORG}/sites`, { title: 'Help' })).body.id;
     const patch = {
       title: 'Acme Documentation', emailDomains: ['acme.test', 'acme.example'], hostname: 'acme', defaultRole: null,
-      defaultContent: { type: 'site', site: 'site-1' }, logo: 'https://cdn.acme.test/logo.png', sso: true, ai: false, inviteLinks: false,
+      defaultContent: { type: 'site', site }, logo: 'https://cdn.acme.test/logo.png', sso: true, ai: false, inviteLinks: false,
     };
     const res = await call('PATCH', ORG, patch);
     expect(res.status).toBe(200);
@@ -37,6 +38,19 @@ describe('organizations', () => {
     expect(cleared.body.urls.logo).toBeUndefined();
     expect(cleared.body.defaultContent).toBeUndefined();
     expect(cleared.body.title).toBe('Acme Documentation');
+  });
+
+  it('refuses a default content naming no site of the organization (400, nothing changed), as ids in other bodies', async () => {
+    const { call } = await sandbox();
+    const before = (await call('GET', ORG)).body;
+    const res = await call('PATCH', ORG, { title: 'Renamed', defaultContent: { type: 'site', site: 'site-nope' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 400, message: 'body.defaultContent.site: site "site-nope" not found in organization "org-demo"' });
+    expect((await call('GET', ORG)).body).toEqual(before);
+    // A deleted site is no site either.
+    const site = (await call('POST', `${ORG}/sites`, { title: 'Help' })).body.id;
+    expect((await call('DELETE', `${ORG}/sites/${site}`)).status).toBe(205);
+    expect((await call('PATCH', ORG, { defaultContent: { type: 'site', site } })).status).toBe(400);
   });
 
   it('GET /user answers the token\'s user', async () => {

@@ -3,7 +3,7 @@
  * at the boundary: the value just inside is accepted, the value just outside is a 400 naming field and rule.
  */
 import { describe, expect, it } from 'vitest';
-import { sandbox } from './helpers.js';
+import { sandbox, type Client } from './helpers.js';
 
 const ORG = '/orgs/org-demo';
 const s = (n: number, ch = 'a'): string => ch.repeat(n);
@@ -18,6 +18,8 @@ interface Case {
   bad: [value: unknown, rule: RegExp][];
   /** Other fields the body needs. */
   base?: Record<string, unknown>;
+  /** What must exist first (ids the ok values name). */
+  setup?: (call: Client['call']) => Promise<unknown>;
 }
 
 const CASES: Case[] = [
@@ -25,7 +27,12 @@ const CASES: Case[] = [
   { name: 'org hostname 3..32', method: 'PATCH', path: ORG, field: 'hostname', ok: ['abc', s(32)], bad: [['ab', /at least 3/], [s(33), /at most 32/]] },
   { name: 'org logo URI ≤2048 or null', method: 'PATCH', path: ORG, field: 'logo', ok: [uri(2048), null], bad: [[uri(2049), /at most 2048/], ['logo.png', /URI/]] },
   { name: 'org defaultRole', method: 'PATCH', path: ORG, field: 'defaultRole', ok: ['edit', null], bad: [['owner', /one of admin/]] },
-  { name: 'org defaultContent', method: 'PATCH', path: ORG, field: 'defaultContent', ok: [{ type: 'site', site: 'site-1' }, null], bad: [[{ type: 'space', site: 'x' }, /one of site/], [{ type: 'site' }, /site: is required/]] },
+  {
+    name: 'org defaultContent', method: 'PATCH', path: ORG, field: 'defaultContent', ok: [{ type: 'site', site: 'site-1' }, null],
+    bad: [[{ type: 'space', site: 'x' }, /one of site/], [{ type: 'site' }, /site: is required/], [{ type: 'site', site: 'site-9' }, /\.site: site "site-9" not found in organization "org-demo"/]],
+    // The first site of a fresh sandbox is site-1.
+    setup: async (call) => expect((await call('POST', `${ORG}/sites`, { title: 'Help' })).body.id).toBe('site-1'),
+  },
   { name: 'org emailDomains', method: 'PATCH', path: ORG, field: 'emailDomains', ok: [[], ['a.test']], bad: [['a.test', /must be an array/], [[1], /\[0\]: must be a string/]] },
   { name: 'org sso', method: 'PATCH', path: ORG, field: 'sso', ok: [true, false], bad: [['yes', /must be a boolean/]] },
   { name: 'org ai', method: 'PATCH', path: ORG, field: 'ai', ok: [true], bad: [[1, /must be a boolean/]] },
@@ -51,6 +58,7 @@ const CASES: Case[] = [
 describe('validation boundaries', () => {
   it.each(CASES)('$name', async (c) => {
     const { call } = await sandbox();
+    await c.setup?.(call);
     for (const value of c.ok) {
       const res = await call(c.method, c.path, { ...c.base, [c.field]: value });
       expect(res.status, `${c.field}=${JSON.stringify(value).slice(0, 40)} should pass: ${JSON.stringify(res.body)}`).toBeLessThan(300);

@@ -7,10 +7,10 @@ import type { ApplyEvent } from '../../core/apply.js';
 import { ApplyError, EXIT } from '../../core/errors.js';
 import type { Logger } from '../../log.js';
 import { shouldColor } from '../../render/ansi.js';
-import { renderApplyReport, renderJson } from '../../render/index.js';
+import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
-import { MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, planFromManifests } from '../pipeline.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
@@ -21,6 +21,7 @@ function logStep(logger: Logger, e: ApplyEvent): void {
   if (e.type === 'start') logger.debug({ step }, 'step started');
   else if (e.type === 'done') logger.info({ step, durationMs: Math.round(e.durationMs) }, 'step applied');
   else if (e.type === 'failed') logger.error({ step, error: e.error.message }, 'step failed');
+  else if (e.type === 'recovered') logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
   else logger.warn({ step, reason: e.reason }, 'step skipped');
 }
 
@@ -34,11 +35,12 @@ export const applyCommand: CommandSpec = {
     '`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\n' +
     'unchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\n' +
     'thresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n' +
-    '`docops undo JOURNAL` turns a journal back into manifests. A failed step skips only the steps that depend\n' +
+    '`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\n' +
     'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
     'With --format json, stdout is one JSON document {"plan", "result"}.',
   flags: {
     manifests: MANIFESTS_FLAG,
+    'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
     ...SAFETY_FLAGS,
@@ -61,23 +63,24 @@ export const applyCommand: CommandSpec = {
     const cost = planCost(ctx, plan);
     if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
 
-    const applied =
-      plan.steps.length === 0
-        ? { report: { applied: [], failed: [], skipped: [] } }
-        : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
-    const { report } = applied;
-    const journalFile = 'journalFile' in applied ? applied.journalFile : undefined;
-    const result = { applied: report.applied, failed: report.failed, skipped: report.skipped };
+    const applied: { report: ApplyResult; journalFile?: string } =
+      plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
+    const { report: result, journalFile } = applied;
 
     if (format === 'json') {
-      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result, ...(journalFile ? { journal: journalFile } : {}) };
+      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
-      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} recreates them as manifests).\n`);
+      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
     }
     if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
-    if (result.failed.length > 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked);
+    if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
+      throw new ApplyError(result.failed, result.skipped, plan.blocked, {
+        ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),
+        incomplete: (result.incomplete ?? []).map((x) => x.summary),
+      });
+    }
     return EXIT.ok;
   },
 };

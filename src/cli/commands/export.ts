@@ -12,15 +12,17 @@ export const exportCommand: CommandSpec = {
   usage: 'docops export --org ID -o DIR [--overwrite] [flags]',
   description:
     'Reads the organization through the API and writes one manifest file per kind into DIR (organization.yaml,\n' +
-    'members.yaml, teams.yaml, translations.yaml, …; sites one file each under sites/). Ids are pinned where\n' +
-    'identity needs them and defaults are left out, so `docops plan -m DIR` against the same organization\n' +
-    'shows no changes. Each file starts with the editor-schema comment. Existing files are not replaced\n' +
-    'unless --overwrite is given. Only reads: a read-only token is enough. The written manifests are\n' +
-    'validated; live state docops cannot express is reported and exits 1.',
+    'members.yaml, teams.yaml, translations.yaml, …; sites one file each under sites/). Every file stays under\n' +
+    '1 MiB, half the loader\'s limit: a kind that does not fit is spread over members-001.yaml, members-002.yaml …\n' +
+    'Ids are pinned where identity needs them and defaults are left out, so `docops plan -m DIR` against the\n' +
+    'same organization shows no changes. Each file starts with the editor-schema comment. Existing files are\n' +
+    'not replaced unless --overwrite is given, which also removes the parts of an earlier export this one does\n' +
+    'not write. Only reads: a read-only token is enough. The written manifests are validated; live state\n' +
+    'docops cannot express is reported and exits 1.',
   flags: {
     org: { type: 'string', value: 'ID', description: 'Organization id to export' },
     output: { type: 'string', short: 'o', value: 'DIR', description: 'Directory to write the manifests into (created if missing)' },
-    overwrite: { type: 'boolean', description: 'Replace files that already exist in DIR' },
+    overwrite: { type: 'boolean', description: 'Replace files that already exist in DIR (and remove stale parts of an earlier export)' },
   },
   examples: ['docops export --org org-demo -o manifests --sandbox', 'DOCOPS_TOKEN=… docops export --org $ORG_ID -o manifests'],
   async run(ctx) {
@@ -38,6 +40,7 @@ export const exportCommand: CommandSpec = {
       progress.done();
     }
     for (const file of result.files) ctx.io.stdout.write(`wrote ${file}\n`);
+    for (const file of result.removed) ctx.io.stdout.write(`removed ${file} (part of an earlier export)\n`);
     // Live state docops cannot express gives manifests that do not load: say so.
     try {
       await loadManifests(out, KINDS, { env: ctx.io.env });

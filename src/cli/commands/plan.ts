@@ -3,11 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import { BlockedError, EXIT } from '../../core/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
+import { redactText } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
-import { MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
@@ -24,6 +25,7 @@ export const planCommand: CommandSpec = {
     'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
   flags: {
     manifests: MANIFESTS_FLAG,
+    'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
@@ -54,7 +56,9 @@ export const planCommand: CommandSpec = {
         cost,
         options: { prune: ctx.global.prune, invite: ctx.global.invite },
       });
-      await writeFile(out, renderSavedPlan(saved), 'utf8');
+      // A registered secret in the plan (a manifest value that is the token) never reaches the file; such a file
+      // then fails its checksum at apply --plan instead of applying a redacted value.
+      await writeFile(out, redactText(renderSavedPlan(saved)), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
     // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").

@@ -1,12 +1,13 @@
-/** Organization members: list (filters, sort, order), get, patch role, remove, mark as SSO; and users (GET /user, /users/{id}). */
+/** Organization members: list (filters, sort, order), get, patch role, remove (which leaves their teams), their teams, mark as SSO; and users (GET /user, /users/{id}). */
 import { param, type RequestContext } from '../context.js';
 import { noContent, notFound, ok } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryEnum, queryString } from '../query.js';
 import type { MemberRec } from '../records.js';
-import { MEMBER_ROLES, memberKey, members, teamMembers, users } from '../records.js';
+import { MEMBER_ROLES, memberKey, members, teamMemberKey, teamMembers, teams, users } from '../records.js';
 import { nullable, object, oneOf } from '../validate.js';
 import { presentMember, presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
+import { presentTeam } from './teams.js';
 
 const MEMBERS = '/v1/orgs/:organizationId/members';
 const MEMBER = `${MEMBERS}/:userId`;
@@ -79,6 +80,23 @@ export const memberRoutes: RouteModule = (router) => {
         for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
       }
       return noContent();
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: `${MEMBER}/teams`,
+    handler: (ctx) => {
+      // The member's teams (management-api.md: query title, a case-insensitive substring), in team order.
+      const org = requireOrg(ctx);
+      const m = requireMember(ctx, org.id);
+      const title = queryString(ctx.query, 'title')?.toLowerCase();
+      const list = teams(ctx.store)
+        .where((t) => t.orgId === org.id && (title === undefined || t.title.toLowerCase().includes(title)))
+        .flatMap((team) => {
+          const tm = teamMembers(ctx.store).get(teamMemberKey(team.id, m.userId));
+          return tm ? [{ team, role: tm.role }] : [];
+        });
+      return pageOf(ctx, list, (x) => ({ team: presentTeam(ctx, x.team), member: { role: x.role } }));
     },
   });
   router.add({

@@ -1,9 +1,10 @@
 /** Organizations: list the caller's, get one, patch one. */
 import type { RequestContext } from '../context.js';
-import { ok } from '../http.js';
+import { badRequest, ok } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { OrgRec } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, orgs } from '../records.js';
+import { sites } from '../site-records.js';
 import { array, boolean, literal, nullable, object, oneOf, string } from '../validate.js';
 import { isOrgAdmin, permissionFlags, requireOrg, type RouteModule } from './common.js';
 
@@ -41,7 +42,8 @@ export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unk
 const patchOrg = object({
   title: string({ min: 2, max: 255, pattern: /\S.*\S/ }),
   emailDomains: array(string()),
-  hostname: string({ min: 3, max: 32 }),
+  // management-api.md: the hostname is the organization's subdomain (Subdomain: 3..32, this pattern).
+  hostname: string({ min: 3, max: 32, pattern: /^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/ }),
   defaultRole: nullable(oneOf(MEMBER_ROLES)),
   defaultContent: nullable(object({ type: literal('site'), site: string({ min: 1 }) }, ['type', 'site'])),
   logo: nullable(string({ max: 2048, format: 'uri' })),
@@ -66,6 +68,10 @@ export const orgRoutes: RouteModule = (router) => {
     body: patchOrg,
     handler: (ctx, b) => {
       const org = requireOrg(ctx);
+      // Like every other id in a body: a default content naming no site of the organization is refused.
+      if (b.defaultContent && sites(ctx.store).get(b.defaultContent.site)?.orgId !== org.id) {
+        throw badRequest(`body.defaultContent.site: site "${b.defaultContent.site}" not found in organization "${org.id}"`);
+      }
       const next: OrgRec = { ...org };
       if (b.title !== undefined) next.title = b.title;
       if (b.emailDomains !== undefined) next.emailDomains = b.emailDomains;

@@ -1,0 +1,69 @@
+/**
+ * Undo's documents as manifest files: one file per (kind, organization), written as YAML that the manifest
+ * loader reads back to exactly these values (a literal `${` in user text is written `$${`, so it is never
+ * taken for a variable). Undo plans from the same text it writes with `-o`, so positions in its plan point
+ * into those files.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import { UsageError, ValidationError } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import type { DesiredState } from '../core/reconcile.js';
+import { escapeInterpolation } from '../manifests/interpolate.js';
+import { parseYamlFile } from '../manifests/parse.js';
+import { sortIssues, validateParsedFiles } from '../manifests/load.js';
+
+export interface UndoFile {
+  /** `undo-<Kind>-<org>.yaml` */
+  name: string;
+  documents: object[];
+}
+
+const safeName = (s: string): string => s.replace(/[^A-Za-z0-9_.-]+/g, '_');
+
+/** Documents grouped into files, one per (kind, organization), in document order. */
+export function undoFiles(docs: readonly object[]): UndoFile[] {
+  const files = new Map<string, object[]>();
+  for (const d of docs) {
+    const rec = d as { kind?: unknown; metadata?: { organization?: unknown } };
+    const name = `undo-${safeName(String(rec.kind ?? 'document'))}-${safeName(String(rec.metadata?.organization ?? 'org'))}.yaml`;
+    files.set(name, [...(files.get(name) ?? []), d]);
+  }
+  return [...files].map(([name, documents]) => ({ name, documents }));
+}
+
+
+export function filesYaml(header: string, docs: readonly object[]): string {
+  return header + docs.map((d) => stringify(escapeInterpolation(d), { lineWidth: 0 })).join('---\n');
+}
+
+/**
+ * The files as desired state, checked like manifests (schema, identity, per-document rules) except for the
+ * rules across documents: undo's documents are a fragment of the organization's manifests (a recreated team
+ * names members that only the user's own Members documents list).
+ */
+export function desiredFromFiles(files: readonly UndoFile[], kinds: readonly KindDefinition[], header = ''): DesiredState {
+  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), {}));
+  const local = kinds.map(({ crossValidate: _cross, ...k }): KindDefinition => k);
+  const { desired, issues } = validateParsedFiles(parsed, local);
+  if (issues.length > 0) throw new ValidationError(sortIssues(issues));
+  return desired;
+}
+
+/** Write the files into `dir` (created if missing), never over an existing file. Returns the paths written. */
+export async function writeUndoFiles(dir: string, files: readonly UndoFile[], header: string): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const written: string[] = [];
+  for (const f of files) {
+    const file = path.join(dir, f.name);
+    try {
+      await writeFile(file, filesYaml(header, f.documents), { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`${file} already exists; choose another -o directory`);
+      throw err;
+    }
+    written.push(file);
+  }
+  return written;
+}

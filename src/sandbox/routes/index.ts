@@ -4,7 +4,9 @@ import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
+import { openApiRoutes } from './openapi.js';
 import { orgRoutes } from './orgs.js';
+import { samlRoutes } from './saml.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
 import { siteSectionRoutes } from './site-sections.js';
@@ -31,6 +33,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSectionGroupRoutes,
   siteSpaceRoutes,
   siteShareLinkRoutes,
+  samlRoutes,
+  openApiRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

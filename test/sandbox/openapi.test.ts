@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { openApiVersions } from '../../src/sandbox/openapi-records.js';
-import { sandbox, type Json } from './helpers.js';
+import { manualClock, sandbox, type Json } from './helpers.js';
 
 const OA = '/orgs/org-demo/openapi';
 const JSON_DOC = { openapi: '3.1.0', info: { title: 'Pets', version: '1.0.0' }, paths: {} };
@@ -142,12 +142,16 @@ describe('OpenAPI specs', () => {
   });
 
   it('PATCH visibility: public specs have urls.published and a public content URL', async () => {
-    const { call } = await sandbox();
-    await call('POST', OA, { slug: 'pets', source: { text: JSON_TEXT } });
+    const clock = manualClock();
+    const { call } = await sandbox({ now: clock.now });
+    const made = (await call('POST', OA, { slug: 'pets', source: { text: JSON_TEXT } })).body;
+    clock.advance(1000);
     await call('POST', OA, { slug: 'billing', source: { url: URL_SOURCE } });
     const pub = await call('PATCH', `${OA}/pets`, { visibility: 'public' });
     expect(pub.status).toBe(200);
     expect(pub.body.visibility).toBe('public');
+    expect(Date.parse(pub.body.updatedAt) - Date.parse(made.updatedAt)).toBe(1000);
+    expect(pub.body.lastProcessedAt).toBe(made.lastProcessedAt);
     expect(pub.body.urls.published).toMatch(/^https:\/\//);
     expect((await call('GET', `${OA}/pets/versions/latest/content`)).body.urls.public).toBe(pub.body.urls.published);
     await call('PATCH', `${OA}/billing`, { visibility: 'public' });

@@ -52,6 +52,7 @@ describe('SAML providers', () => {
     const id = made.body.id as string;
     expect((await call('PATCH', `${SAML}/${id}`, { ssoURL: FULL.ssoURL, entityID: FULL.entityID })).body.status).toBe('pending');
     expect((await call('PATCH', `${SAML}/${id}`, { certificate: 'C' })).body.status).toBe('active');
+    expect((await call('PATCH', `${SAML}/${id}`, { entityID: '' })).body.status).toBe('pending');
   });
 
   it('PATCH changes only the fields it names; {} changes nothing', async () => {

@@ -125,13 +125,40 @@ function pruneSpace(s: unknown): PruneSpace | undefined {
   return { id: s['id'], title: s['title'], parent: typeof s['parent'] === 'string' ? s['parent'] : null };
 }
 
+/** A live collection as a parent reference can name it. */
+export interface LiveCollectionRef {
+  id: string;
+  title: string;
+}
+
+/** A parent reference resolved: an id (or a ref to the step creating it), or several live collections with that title. */
+export type ParentTarget = { id: string } | { ambiguous: string[] };
+
 /**
  * A parent reference → collection id (or a ref to the step creating it): a Collection manifest title (or a
- * live collection title, both through ctx.resolve), else a live collection id. Undefined: unknown.
+ * live collection title when the Collection kind is managed, both through ctx.resolve), else a live collection
+ * id, else the title of exactly one live collection (so a Space can name a live collection by title in an
+ * organization without Collection manifests). Several live collections with the title: ambiguous (docops
+ * never guesses). Undefined: unknown.
  */
-export function resolveCollection(ctx: DiffContext, org: string, parent: string, liveIds: ReadonlySet<string>): string | undefined {
-  return ctx.resolve(COLLECTION_KIND, org, parent) ?? (liveIds.has(parent) ? parent : undefined);
+export function resolveCollection(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): ParentTarget | undefined {
+  const known = ctx.resolve(COLLECTION_KIND, org, parent);
+  if (known !== undefined) return { id: known };
+  if (live.some((c) => c.id === parent)) return { id: parent };
+  const titled = live.filter((c) => c.title === parent);
+  if (titled.length === 1) return { id: titled[0]!.id };
+  return titled.length > 1 ? { ambiguous: titled.map((c) => c.id) } : undefined;
 }
+
+/** `resolveCollection` as an id: undefined when the parent names nothing or several live collections. */
+export function resolveCollectionId(ctx: DiffContext, org: string, parent: string, live: readonly LiveCollectionRef[]): string | undefined {
+  const target = resolveCollection(ctx, org, parent, live);
+  return target && 'id' in target ? target.id : undefined;
+}
+
+/** The message of a parent that names several live collections. */
+export const ambiguousParent = (parent: string, ids: readonly string[]): string =>
+  `parent "${parent}" names ${ids.length} live collections (${ids.join(', ')}); write the id of the one you mean`;
 
 /** Steps a ref-valued id depends on. */
 export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
@@ -176,7 +203,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
-  const liveIds = new Set(live.objects.map((o) => o.id));
+  const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
   // Collections whose parent names nothing, or would nest them in themselves, are blocked before anything
   // registers: they plan nothing and register no id, so whatever names them is blocked in turn.
   const blocked = blockedByParent({
@@ -186,7 +213,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     matched,
     live: live.objects,
     parentOf: (e) => (e.spec as unknown as CollectionSpec).parent,
-    resolveLive: (p) => resolveCollection(ctx, org, p, liveIds),
+    resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
   });
   for (const [e, message] of blocked) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
   const planned = desired.filter((e) => !blocked.has(e));
@@ -198,7 +225,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   const parentOf = (e: DesiredEntry): string | null | undefined => {
     const p = (e.spec as unknown as CollectionSpec).parent;
     if (p === undefined || p === null) return p;
-    const id = resolveCollection(ctx, org, p, liveIds);
+    const id = resolveCollectionId(ctx, org, p, liveRefs);
     if (id === undefined) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
     return id;
   };
@@ -266,7 +293,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           parentOf: (e) => (blocked.has(e) ? undefined : parentOf(e)),
           spaces: (live.aux as CollectionAux | undefined)?.spaces,
           usage: (live.aux as CollectionAux | undefined)?.usage,
-          resolveParent: (p) => resolveCollection(ctx, org, p, liveIds),
+          resolveParent: (p) => resolveCollectionId(ctx, org, p, liveRefs),
         },
         result,
       )

@@ -10,7 +10,7 @@ import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { ref, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
+import { blockEntry, isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
 import { memberGuards } from './members-guard.js';
 import { membersUndo, snapshotMember } from './members-snapshot.js';
 import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from './team-cascades.js';
@@ -139,7 +139,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
         toInvite.set(sso, [...(toInvite.get(sso) ?? []), entry]);
         ctx.register(KIND, org, entry.key, ref(inviteStepId(org, sso), 'users'));
       } else {
-        result.warnings.push({ kind: KIND, org, key: entry.key, message: 'not a member; set invite: true to invite' });
+        // The manifest says this person is a member; without an invite no request makes it so.
+        blockEntry(result, entry, entry.source, 'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry');
       }
       continue;
     }
@@ -185,12 +186,15 @@ function updateStep(org: string, entry: DesiredEntry, current: LiveObject, resul
     after['role'] = spec.role;
     requests.push({ method: 'PATCH', path, body: { role: spec.role } });
   }
+  if (spec.sso === false && have.sso) {
+    // Nothing the API offers unsets SSO: the member can never match the manifest, so nothing of it is planned.
+    blockEntry(result, entry, entry.source, 'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app');
+    return undefined;
+  }
   if (spec.sso === true && !have.sso) {
     before['sso'] = false;
     after['sso'] = true;
     requests.push({ method: 'POST', path: `${path}/sso` });
-  } else if (spec.sso === false && have.sso) {
-    result.warnings.push({ kind: KIND, org, key: entry.key, message: 'is an SSO member; the API cannot unset SSO (left as is)' });
   }
   if (requests.length === 0) return undefined;
   return makeStep({

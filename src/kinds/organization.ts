@@ -109,7 +109,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
     if (!current) {
-      result.warnings.push({ kind: KIND, org, key: org, message: 'organization not found; it is never created by docops' });
+      blockEntry(result, entry, entry.source, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization');
       continue;
     }
     let resolved = entry.spec;

@@ -93,10 +93,12 @@ export function sectionCascades(scope: SiteScope, nav: Nav): void {
       });
       continue;
     }
-    if (leavingDefault && order) {
+    const defaultId = stepId(SECTION_KIND, org, key, 'default');
+    // The defaults diff may already give this section another default (the same step): then nothing to add.
+    if (leavingDefault && order && !result.steps.some((s) => s.id === defaultId)) {
       // Its default site space moves out: another one that stays becomes the default first (as for kept sections).
       const pick = staying[0]!;
-      const id = stepId(SECTION_KIND, org, key, 'default');
+      const id = defaultId;
       result.steps.push(
         makeStep({
           id,
@@ -114,6 +116,8 @@ export function sectionCascades(scope: SiteScope, nav: Nav): void {
       );
       order.dependsOn = [...new Set([...order.dependsOn, id])].sort();
     }
+    // The order step moves the old default out only once another is the default.
+    if (leavingDefault && order && result.steps.some((s) => s.id === defaultId)) order.dependsOn = [...new Set([...order.dependsOn, defaultId])].sort();
     if (leaving.length > 0 && order) step.dependsOn = [...new Set([...step.dependsOn, order.id])].sort();
     const cascades = inside.filter((x) => !nav.leaving.has(x.id)).map((x) => ({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(scope.liveTitle, section.path, x.spaceTitle), id: x.id }));
     if (cascades.length > 0) step.cascades = cascades;

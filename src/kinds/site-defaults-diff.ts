@@ -10,7 +10,8 @@
 import { seg } from './common.js';
 import { ROOT, inSection } from './site-layout.js';
 import { SECTION_KIND, SITE_KIND, WAVE, sectionKey } from './site-model.js';
-import { base, push, warn, type SiteScope } from './site-scope.js';
+import type { DocPath } from '../manifests/paths.js';
+import { base, block, push, warn, type SiteScope } from './site-scope.js';
 import type { Nav, NavSiteSpace } from './site-sections-diff.js';
 
 /** The desired site space the manifest names as the site default, if any. */
@@ -21,11 +22,13 @@ function wantedDefault(scope: SiteScope, nav: Nav): { container: string; section
   const section = d.section === undefined ? undefined : nav.sections.find((s) => s.path === d.section);
   const container = d.section === undefined ? ROOT : section ? inSection(section.id) : undefined;
   const item = container === undefined || !target ? undefined : nav.containers.get(container)?.find((x) => x.spaceId === target.id);
-  if (!item || container === undefined) {
-    warn(scope, scope.title, `default site space "${d.space}" is not a site space of the manifest; default not managed`);
-    return undefined;
-  }
-  return { container, ...(d.section !== undefined ? { section: d.section } : {}), item };
+  if (item && container !== undefined) return { container, ...(d.section !== undefined ? { section: d.section } : {}), item };
+  if (target && container !== undefined) {
+    // The space exists but is not one of the container's: no request can make it the default.
+    const where = d.section === undefined ? 'in the root spaces' : `in section "${d.section}"`;
+    block(scope, ['spec', 'defaultSiteSpace'], `default site space "${d.space}" is not listed ${where}: list it there, or name one of its spaces`);
+  } else warn(scope, scope.title, `default site space "${d.space}" is not a site space of the manifest; default not managed`);
+  return undefined;
 }
 
 type Wanted = ReturnType<typeof wantedDefault>;
@@ -35,32 +38,61 @@ export function diffDefaults(scope: SiteScope, nav: Nav): void {
   diffSiteDefaults(scope, nav, wanted, diffSectionDefaults(scope, nav, wanted));
 }
 
-/** Sections that keep existing but lose their default site space get a new one before it goes. */
+/**
+ * Sections that keep existing but lose their default site space get a new one before it goes: one that stays
+ * in it (wave 34), else one that moves in (the reorder step makes it the default as soon as it is there). A
+ * pruned section whose default site space moves out gets another default too. Records each section's default
+ * when the reorder step starts.
+ */
 function diffSectionDefaults(scope: SiteScope, nav: Nav, wanted: Wanted): Map<string, string> {
   const newDefault = new Map<string, string>();
   for (const s of nav.sections) {
-    if (!s.live) continue;
+    const container = inSection(s.id);
+    if (!s.live) {
+      const posted = nav.containers.get(container)?.find((x) => x.withSection);
+      if (posted) nav.orderDefaults.set(container, posted.id);
+      continue;
+    }
     const current = scope.live.siteSpaces.find((x) => x.section === s.live!.id && x.default);
+    if (current) nav.orderDefaults.set(container, current.id);
     if (!current || !nav.leaving.has(current.id)) continue;
-    const list = (nav.containers.get(inSection(s.id)) ?? []).filter((x) => !x.incoming);
-    const pick = wanted && wanted.section === s.path && !wanted.item.incoming ? wanted.item : list[0];
-    if (!pick) continue;
+    const all = nav.containers.get(container) ?? [];
+    const list = all.filter((x) => !x.incoming);
+    const wants = (x: NavSiteSpace | undefined): boolean => x !== undefined && wanted?.section === s.path && wanted.item === x;
+    if (list.length === 0) {
+      // Which arrives first depends on the other sections' defaults: the reorder step decides (and the site's
+      // default site space, when written, is then sent: see predictedDefaultSiteSpace).
+      if (all.length > 0) nav.lateDefaults.add(container);
+      continue;
+    }
+    const pick = list.find(wants) ?? list[0]!;
     newDefault.set(s.id, pick.id);
-    push(scope, {
-      kind: SECTION_KIND,
-      key: sectionKey(scope.title, s.path),
-      suffix: 'default',
-      action: 'update',
-      phase: 'update',
-      wave: WAVE.sectionDefault,
-      before: { defaultSiteSpace: current.spaceTitle },
-      after: { defaultSiteSpace: pick.name },
-      requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(s.live.id)}`, body: { defaultSiteSpace: pick.id } }],
-      at: s.spec.at,
-      note: 'its default site space leaves it',
-    });
+    nav.orderDefaults.set(container, pick.id);
+    sectionDefaultStep(scope, sectionKey(scope.title, s.path), s.live.id, current.spaceTitle, pick.id, pick.name, 'its default site space leaves it', s.spec.at);
+  }
+  for (const [id, pick] of nav.prunedDefaults) {
+    const section = scope.live.sections.find((x) => x.id === id)!;
+    const current = scope.live.siteSpaces.find((x) => x.section === id && x.default)!;
+    nav.orderDefaults.set(inSection(id), pick.id);
+    sectionDefaultStep(scope, sectionKey(scope.liveTitle, section.path), id, current.spaceTitle, pick.id, pick.spaceTitle, 'its default site space moves to another section before the section is deleted');
   }
   return newDefault;
+}
+
+function sectionDefaultStep(scope: SiteScope, key: string, sectionId: string, before: string, pickId: string, pickName: string, note: string, at?: DocPath): void {
+  push(scope, {
+    kind: SECTION_KIND,
+    key,
+    suffix: 'default',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.sectionDefault,
+    before: { defaultSiteSpace: before },
+    after: { defaultSiteSpace: pickName },
+    requests: [{ method: 'PATCH', path: `${base(scope)}/sections/${seg(sectionId)}`, body: { defaultSiteSpace: pickId } }],
+    ...(at ? { at } : {}),
+    note,
+  });
 }
 
 function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDefaults: ReadonlyMap<string, string>): void {
@@ -85,7 +117,8 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
 
   if (wanted) {
     if (wanted.section !== undefined && wanted.section !== finalPath) {
-      warn(scope, scope.title, `default site space is in section "${wanted.section}", which is not the default section; not changed`);
+      const is = finalPath === undefined ? 'the default section is not known before apply (several sections are created at once)' : `the default section is "${finalPath}"`;
+      block(scope, ['spec', 'defaultSiteSpace'], `default site space is in section "${wanted.section}", but ${is}, and the API sets the default site space of the default section only: add defaultSection: ${wanted.section}`);
     } else {
       const predicted = predictedDefaultSiteSpace(scope, nav, wanted.container, sectionDefaults);
       if (predicted !== wanted.item.id) {
@@ -95,6 +128,7 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
       }
     }
   }
+  if (!wanted) rootDefaultLeaves(scope, nav, body, before, after);
   if (body.length === 0) return;
   push(scope, {
     kind: SITE_KIND,
@@ -108,6 +142,19 @@ function diffSiteDefaults(scope: SiteScope, nav: Nav, wanted: Wanted, sectionDef
     requests: body.map((b) => ({ method: 'PATCH' as const, path: base(scope), body: b })),
     at: ['spec', spec.defaultSection !== undefined ? 'defaultSection' : spec.defaultSiteSpace !== undefined ? 'defaultSiteSpace' : 'sections'],
   });
+}
+
+/**
+ * A site without sections whose default site space this plan deletes: the server refuses to delete it while
+ * others remain, so the first root site space of the manifest becomes the default first.
+ */
+function rootDefaultLeaves(scope: SiteScope, nav: Nav, body: Record<string, unknown>[], before: Record<string, unknown>, after: Record<string, unknown>): void {
+  const current = scope.live.siteSpaces.find((x) => x.section === null && x.default);
+  const next = nav.containers.get(ROOT)?.[0];
+  if (!scope.spec.spaces || !current || !nav.leaving.has(current.id) || !next) return;
+  body.push({ defaultSiteSpace: next.id });
+  before['defaultSiteSpace'] = current.spaceTitle;
+  after['defaultSiteSpace'] = next.name;
 }
 
 /** The default site space of a container after the earlier steps of the plan, when known. */

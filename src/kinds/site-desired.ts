@@ -107,6 +107,11 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
   unique(sections, (s) => s.path, (s) => [...s.at, 'path'], (n) => `section path "${n}"`, doc, report);
   for (const s of sections) unique(s.spaces, (x) => x.space, (x) => x.at, (n) => `space "${n}" of section "${s.path}"`, doc, report);
   unique(spec.spaces ?? [], (x) => x.space, (x) => x.at, (n) => `root space "${n}"`, doc, report);
+  // Paths are unique in their container: two site spaces written with one path can never both have it.
+  const pathAt = (x: SiteSpaceSpec): DocPath => [...x.at.slice(0, -1), 'path'];
+  const withPath = (list: readonly SiteSpaceSpec[]): SiteSpaceSpec[] => list.filter((x) => x.path !== undefined);
+  for (const s of sections) unique(withPath(s.spaces), (x) => x.path!, pathAt, (n) => `site-space path "${n}" in section "${s.path}"`, doc, report);
+  unique(withPath(spec.spaces ?? []), (x) => x.path!, pathAt, (n) => `root site-space path "${n}"`, doc, report);
   unique(spec.sectionGroups ?? [], (g) => g.title, (g) => [...g.at, 'title'], (n) => `section group "${n}"`, doc, report);
   unique(spec.shareLinks ?? [], (l) => l.name, (l) => [...l.at, 'name'], (n) => `share link "${n}"`, doc, report);
 

@@ -6,7 +6,7 @@
  */
 import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { sectionCascades, siteCascades } from './site-cascades.js';
@@ -47,19 +47,33 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
       live: (current && aux.structures[current.id]) || { sections: [], groups: [], siteSpaces: [] },
       prune,
       space,
-      result,
+      result: { steps: [], unmanaged: [], warnings: [], blocked: [] },
+      blocks: [],
     };
-    ctx.register(SITE_KIND, org, entry.key, scope.siteId);
     if (current) updateSite(scope, current.fields as unknown as SiteFields);
     else createSite(scope, sites);
     const nav = diffSections(scope);
-    for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
     const groups = diffGroups(scope, nav);
     diffShareLinks(scope);
     diffAdaptiveSchema(scope);
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
     sectionCascades(scope, nav);
+    result.warnings.push(...scope.result.warnings);
+    result.unmanaged.push(...scope.result.unmanaged);
+    // A pruned section whose delete would take a site space listed elsewhere is blocked (its own object); the
+    // rest of the site still plans.
+    result.blocked.push(...scope.result.blocked);
+    if (scope.blocks.length > 0) {
+      // A site the plan cannot reach plans nothing at all (blocked contract); only what exists is findable.
+      for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
+      if (current) ctx.register(SITE_KIND, org, entry.key, current.id);
+      for (const s of nav.sections) if (s.live) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.live.id);
+      continue;
+    }
+    result.steps.push(...scope.result.steps);
+    ctx.register(SITE_KIND, org, entry.key, scope.siteId);
+    for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
   }
 
   unmatchedLive(result, {

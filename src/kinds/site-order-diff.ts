@@ -8,9 +8,10 @@ import type { RequestSpec } from '../core/plan.js';
 import { seg } from './common.js';
 import type { GroupNav } from './site-groups-diff.js';
 import { Layout, ROOT, TOP, inGroup, inSection } from './site-layout.js';
+import { sequenceSiteSpaces } from './site-sequence.js';
 import { SITE_KIND, WAVE, type SiteStructure } from './site-model.js';
 import { planMoves, planTopLevelMoves, type Move } from './site-moves.js';
-import { base, push, warn, type SiteScope } from './site-scope.js';
+import { base, block, push, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
 
 const EMPTY: SiteStructure = { sections: [], groups: [], siteSpaces: [] };
@@ -70,11 +71,99 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const names = new Map<string, string>();
   for (const s of nav.sections) names.set(s.id, s.path);
   for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
+  const sectionPath = new Map(scope.live.sections.map((s) => [s.id, s.path]));
+  for (const x of scope.live.siteSpaces) names.set(x.id, `site space ${x.id} ("${x.spaceTitle}"${x.section === null ? '' : ` in section "${sectionPath.get(x.section) ?? x.section}"`})`);
   for (const list of nav.containers.values()) for (const x of list) names.set(x.id, x.name);
+  const nameOf = (id: string): string => names.get(id) ?? id;
+  const containerName = (container: string): string => (container === ROOT ? 'root spaces' : `section ${names.get(container.slice('section:'.length)) ?? container}`);
 
+  const requests: RequestSpec[] = [];
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const navBefore: Record<string, unknown> = {};
+  const navAfter: Record<string, unknown> = {};
+  const shown = (c: { name: string; slots: string; desired: readonly string[] }): void => {
+    navBefore[c.name] = layout.flat(c.slots).filter((id) => c.desired.includes(id)).map(nameOf);
+    navAfter[c.name] = c.desired.map(nameOf);
+  };
+
+  for (const c of sectionContainers(scope, nav, groups, layout, isGroup)) {
+    if (!c.moves) {
+      block(scope, ['spec', 'sections'], `cannot order ${c.name} with move operations (a section can only be placed next to a section); order it by hand`);
+      continue;
+    }
+    if (c.moves.length === 0) continue;
+    shown(c);
+    for (const m of c.moves) requests.push(moveRequest(scope, m, sectionIds, isGroup));
+  }
+
+  const doomed = new Set([...nav.leaving].filter((id) => ![...nav.containers.values()].some((list) => list.some((x) => x.id === id))));
+  const seq = sequenceSiteSpaces({
+    layout,
+    desired: new Map([...nav.containers].map(([c, list]) => [c, list.map((x) => x.id)])),
+    defaults: nav.orderDefaults,
+    lateDefaults: nav.lateDefaults,
+    paths: nav.paths,
+    doomed,
+    floating: nav.floating,
+    name: nameOf,
+  });
+  if ('error' in seq) {
+    block(scope, seq.at ?? ['spec', scope.spec.sections ? 'sections' : 'spaces'], seq.error);
+    return;
+  }
+  const moved = new Set(seq.actions.flatMap((a) => (a.type === 'move' ? [a.container] : [])));
+  for (const [c, list] of nav.containers) if (moved.has(c)) shown({ name: containerName(c), slots: c, desired: list.map((x) => x.id) });
+  let moves = requests.length;
+  const extra: string[] = [];
+  for (const a of seq.actions) {
+    if (a.type === 'move') {
+      requests.push(moveRequest(scope, a.move, sectionIds, isGroup));
+      moves++;
+    } else if (a.type === 'default') {
+      requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${seg(a.container.slice('section:'.length))}`, body: { defaultSiteSpace: a.item } });
+      record(before, after, 'sectionDefaults', names.get(a.container.slice('section:'.length)) ?? a.container, nameOf(scope.live.siteSpaces.find((x) => x.section === a.container.slice('section:'.length) && x.default)?.id ?? ''), nameOf(a.item));
+      extra.push('default');
+    } else {
+      requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(a.item)}`, body: { path: a.path } });
+      record(before, after, 'paths', nameOf(a.item), a.from ?? null, a.path);
+      extra.push('path');
+    }
+  }
+  if (requests.length === 0) return;
+  if (Object.keys(navAfter).length > 0) {
+    before['navigation'] = navBefore;
+    after['navigation'] = navAfter;
+  }
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const notes = [moves > 0 ? count(moves, 'move') : '', ...['default', 'path'].map((k) => extra.filter((x) => x === k).length).map((n, i) => (n > 0 ? count(n, i === 0 ? 'section default' : 'path change') : ''))].filter(Boolean);
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'order',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.order,
+    before,
+    after,
+    requests,
+    at: ['spec', scope.spec.sections ? 'sections' : 'spaces'],
+    note: notes.join(', '),
+  });
+}
+
+/** before/after of one changed value under `group` (the first `from` and the last `to` of a key). */
+function record(before: Record<string, unknown>, after: Record<string, unknown>, group: string, key: string, from: unknown, to: unknown): void {
+  const b = (before[group] ??= {}) as Record<string, unknown>;
+  const a = (after[group] ??= {}) as Record<string, unknown>;
+  if (!(key in b)) b[key] = from;
+  a[key] = to;
+}
+
+/** Top level and groups: the fewest moves each (undefined when the anchor rule makes them impossible). */
+function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout: Layout, isGroup: (id: string) => boolean): Container[] {
   const containers: Container[] = [];
   const sectionsIn = (container: string): string[] => nav.sections.map((s) => s.id).filter((id) => layout.containerOf(id) === container);
-
   // Top level: groups sit where their first member is written in `sections`.
   let top: string[];
   if (groups.managed) {
@@ -97,39 +186,7 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
       : sectionsIn(inGroup(g));
     containers.push({ name: `group ${groups.titles.get(g) ?? g}`, slots: inGroup(g), desired, moves: planMoves(layout.slots(inGroup(g)), desired) });
   }
-  for (const [container, list] of nav.containers) {
-    const desired = list.map((x) => x.id);
-    const name = container === ROOT ? 'root spaces' : `section ${names.get(container.slice('section:'.length)) ?? container}`;
-    containers.push({ name, slots: container, desired, moves: planMoves(layout.slots(container), desired) });
-  }
-
-  const requests: RequestSpec[] = [];
-  const before: Record<string, unknown> = {};
-  const after: Record<string, unknown> = {};
-  for (const c of containers) {
-    if (!c.moves) {
-      warn(scope, scope.title, `cannot order ${c.name} with move operations; left as it is`);
-      continue;
-    }
-    if (c.moves.length === 0) continue;
-    before[c.name] = layout.flat(c.slots).filter((id) => c.desired.includes(id)).map((id) => names.get(id) ?? id);
-    after[c.name] = c.desired.map((id) => names.get(id) ?? id);
-    for (const m of c.moves) requests.push(moveRequest(scope, m, sectionIds, isGroup));
-  }
-  if (requests.length === 0) return;
-  push(scope, {
-    kind: SITE_KIND,
-    key: scope.title,
-    suffix: 'order',
-    action: 'update',
-    phase: 'update',
-    wave: WAVE.order,
-    before: { navigation: before },
-    after: { navigation: after },
-    requests,
-    at: ['spec', scope.spec.sections ? 'sections' : 'spaces'],
-    note: `${requests.length} move${requests.length === 1 ? '' : 's'}`,
-  });
+  return containers;
 }
 
 function moveRequest(scope: SiteScope, m: Move, sections: ReadonlySet<string>, isGroup: (id: string) => boolean): RequestSpec {

@@ -53,13 +53,23 @@ export function replacementCondition(s: SiteSpaceSpec, root: LiveSiteSpace): str
   return s.condition === undefined && root.condition !== null ? root.condition : undefined;
 }
 
+/**
+ * The path the replacing site space takes once the root one is gone: the written one, else the root one's,
+ * unless another site space of the section is written with that path (then it keeps the one the server derived).
+ */
+export function replacementPath(d: SectionSpec, first: SiteSpaceSpec, root: LiveSiteSpace): string | undefined {
+  if (first.path !== undefined) return first.path;
+  return d.spaces.some((x) => x !== first && x.path === root.path) ? undefined : root.path;
+}
+
 /** Delete phase: the root site space goes, then the section's first site space gets the path it should have. */
-export function replaceRoot(scope: SiteScope, section: string, first: { s: SiteSpaceSpec; t: SpaceTarget }, root: LiveSiteSpace): void {
+export function replaceRoot(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, root: LiveSiteSpace): void {
+  const section = d.path;
   const create = stepId(SECTION_KIND, scope.org, sectionKey(scope.title, section), 'create');
-  const path = first.s.path ?? root.path;
+  const path = replacementPath(d, first.s, root);
   const requests = [{ method: 'DELETE' as const, path: `${base(scope)}/site-spaces/${seg(root.id)}` }];
   // The POST derived the slug of the space title (the section was empty then).
-  const patch = path !== slug(first.t.title) ? [{ method: 'PATCH' as const, path: `${base(scope)}/site-spaces/${ref(create, 'firstSiteSpace')}`, body: { path } }] : [];
+  const patch = path !== undefined && path !== slug(first.t.title) ? [{ method: 'PATCH' as const, path: `${base(scope)}/site-spaces/${ref(create, 'firstSiteSpace')}`, body: { path } }] : [];
   // Two root site spaces of same-titled spaces would share a key (and a step id): add the id then.
   const twin = scope.live.siteSpaces.some((x) => x.section === null && x.id !== root.id && x.spaceTitle === root.spaceTitle);
   push(scope, {
@@ -72,7 +82,7 @@ export function replaceRoot(scope: SiteScope, section: string, first: { s: SiteS
     phase: 'delete',
     wave: WAVE.replaceRoot,
     before: { space: root.spaceTitle, section: null, path: root.path },
-    after: { space: root.spaceTitle, section, path },
+    after: { space: root.spaceTitle, section, path: path ?? slug(first.t.title) },
     requests: [...requests, ...patch],
     at: first.s.at,
     deps: [create],

@@ -25,7 +25,10 @@ export interface SiteScope {
   live: SiteStructure;
   prune: boolean;
   space: SpaceResolver;
+  /** Where this site's steps, warnings and unmanaged objects go (merged into the kind's result unless blocked). */
   result: DiffResult;
+  /** What makes the manifest's state of this site unreachable, where it is written (see site-diff.ts). */
+  blocks: { at: DocPath; message: string }[];
 }
 
 export const base = (scope: SiteScope): string => sitePath(scope.org, scope.siteId);
@@ -67,6 +70,14 @@ export function push(scope: SiteScope, s: SiteStepInput): Step {
 
 export function warn(scope: SiteScope, key: string, message: string): void {
   scope.result.warnings.push({ kind: 'Site', org: scope.org, key, message });
+}
+
+/**
+ * The plan cannot reach what the manifest writes at `at`: the site is blocked (none of its steps is planned, the
+ * run fails), rather than warned about and left looking like "no changes".
+ */
+export function block(scope: SiteScope, at: DocPath, message: string): void {
+  scope.blocks.push({ at, message });
 }
 
 /** `file:line:column` of a manifest path, for warnings. */

@@ -13,12 +13,12 @@
  */
 import { ref, type RequestSpec } from '../core/plan.js';
 import { changedFields, seg, stepId, unmatchedLive } from './common.js';
-import { ROOT, inSection } from './site-layout.js';
-import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
-import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove, type Resolve } from './site-root-spaces.js';
-import { pruneSiteSpaces } from './site-space-prune.js';
-import { base, push, warn, where, type SiteScope } from './site-scope.js';
+import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
+import { uniquePath, type PathPlan } from './site-paths.js';
+import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './site-root-spaces.js';
+import { base, block, push, warn, where, type SiteScope } from './site-scope.js';
 import type { SpaceTarget } from './site-space-ref.js';
+import { diffSiteSpaces, siteSpacePatch } from './site-spaces-diff.js';
 
 export interface NavSection {
   path: string;
@@ -60,19 +60,36 @@ export interface Nav {
   leaving: Set<string>;
   /** Desired site spaces of new sections that take over a live root site space (see the file comment). */
   rootClaims: Map<SiteSpaceSpec, LiveSiteSpace>;
+  /** Site space id or ref → its path as the reorder step finds it, and the path it must end with. */
+  paths: Map<string, PathPlan>;
+  /** Root site spaces no section lists, in whichever of several new sections the server puts them (unknown). */
+  floating: Set<string>;
+  /** Pruned section id → the site space made its default before its default one moves out. */
+  prunedDefaults: Map<string, LiveSiteSpace>;
+  /** Section container → its default site space when the reorder step starts (set by the defaults part). */
+  orderDefaults: Map<string, string>;
+  /** Section containers whose site spaces all arrive from elsewhere: the reorder step makes the first to arrive the default. */
+  lateDefaults: Set<string>;
 }
 
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
 
-/** `path`, `path-2`, … the first not in `taken`. */
-function uniquePath(wanted: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(wanted)) return wanted;
-  for (let n = 2; ; n++) if (!taken.has(`${wanted}-${n}`)) return `${wanted}-${n}`;
-}
-
 export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
-  const nav: Nav = { sections: [], containers: new Map(), createdSections: [], createdSiteSpaces: new Map(), prunedSections: new Set(), leaving: new Set(), rootClaims: new Map() };
+  const nav: Nav = {
+    sections: [],
+    containers: new Map(),
+    createdSections: [],
+    createdSiteSpaces: new Map(),
+    prunedSections: new Set(),
+    leaving: new Set(),
+    rootClaims: new Map(),
+    paths: new Map(),
+    floating: new Set(),
+    prunedDefaults: new Map(),
+    orderDefaults: new Map(),
+    lateDefaults: new Set(),
+  };
   const liveByPath = new Map(live.sections.map((s) => [s.path, s]));
   // Each reference is resolved once, though sections and site spaces both ask. A site with a reference that
   // resolves to nothing never gets here: the site diff blocks it first (blockUnresolvedSpaces).
@@ -99,7 +116,13 @@ export function diffSections(scope: SiteScope): Nav {
     if (b) newBases.set(b, (newBases.get(b) ?? 0) + 1);
   }
 
+  if (spec.spaces && live.sections.length > 0) {
+    // Root site spaces exist only on a site without sections, and no request removes its last (default) section.
+    const paths = live.sections.map((s) => `"${s.path}"`).join(', ');
+    block(scope, ['spec', 'spaces'], `the site has sections (${paths}) and a site with sections cannot go back to root spaces (its default section cannot be deleted): list these spaces in sections instead`);
+  }
   const roots = live.sections.length === 0 && spec.sections ? live.siteSpaces.filter((x) => x.section === null) : [];
+  const rootPaths = new Set(roots.map((x) => x.path));
   nav.rootClaims = claimRoots(roots, spec.sections ?? [], resolved);
   for (const d of spec.sections ?? []) {
     const l = liveByPath.get(d.path);
@@ -114,11 +137,11 @@ export function diffSections(scope: SiteScope): Nav {
     if (!posted) throw new Error(`internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
     const { first, replaces } = posted;
     nav.rootClaims.delete(first.s);
-    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, replaces);
+    const created = createSection(scope, d, first, liveByPath, (newBases.get(slug(d.title ?? first.t.title)) ?? 0) > 1, rootPaths, replaces);
     nav.sections.push({ path: d.path, id: created, spec: d, posted: first.s, ...(replaces ? { replaces } : {}) });
     nav.createdSections.push(created);
     if (replaces) {
-      replaceRoot(scope, d.path, first, replaces);
+      replaceRoot(scope, d, first, replaces);
       nav.leaving.add(replaces.id);
     }
   }
@@ -127,7 +150,7 @@ export function diffSections(scope: SiteScope): Nav {
   const kept = new Set([...nav.rootClaims.values(), ...replaced]);
   const unclaimed = nav.createdSections.length > 0 ? roots.filter((x) => !kept.has(x)) : [];
   if (nav.createdSections.length > 0 && roots.length > 0) warnRootsMove(scope, roots, unclaimed, replaced);
-  siteSpaces(scope, nav, resolved, unclaimed);
+  diffSiteSpaces(scope, nav, resolved, unclaimed);
   return nav;
 }
 
@@ -152,7 +175,15 @@ function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
  * POST with the first space; PATCH what the server derives differently; returns the ref of the new id. When
  * the first site space replaces a root one, only its condition is set here (its path: see replaceRoot).
  */
-function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSpec; t: SpaceTarget }, liveByPath: ReadonlyMap<string, LiveSection>, clash: boolean, replaces?: LiveSiteSpace): string {
+function createSection(
+  scope: SiteScope,
+  d: SectionSpec,
+  first: { s: SiteSpaceSpec; t: SpaceTarget },
+  liveByPath: ReadonlyMap<string, LiveSection>,
+  clash: boolean,
+  rootPaths: ReadonlySet<string>,
+  replaces?: LiveSiteSpace,
+): string {
   const key = sectionKey(scope.title, d.path);
   const id = stepId(SECTION_KIND, scope.org, key, 'create');
   const post: Record<string, unknown> = { spaceId: first.t.id };
@@ -168,22 +199,14 @@ function createSection(scope: SiteScope, d: SectionSpec, first: { s: SiteSpaceSp
   if (typeof d.condition === 'string') patch['condition'] = d.condition;
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
   const condition = replaces ? replacementCondition(first.s, replaces) : undefined;
-  const ssPatch = replaces ? (condition !== undefined ? { condition } : {}) : siteSpacePatch(first.s, first.t, new Set());
+  // A path a root site space holds (the first section receives them) is set by the reorder step instead.
+  const ssPatch = replaces ? (condition !== undefined ? { condition } : {}) : siteSpacePatch(first.s, first.t, rootPaths);
   if (Object.keys(ssPatch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
   const after: Record<string, unknown> = { path: d.path };
   for (const f of SECTION_FIELDS) if (d[f] !== undefined) after[f] = d[f];
   after['spaces'] = [first.s.space];
   push(scope, { kind: SECTION_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.section, before: null, after, requests, at: d.at, deps: first.t.deps });
   return ref(id);
-}
-
-/** Path/condition a new site space needs after the server derived its path from the space title. */
-function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, siblings: ReadonlySet<string>): Record<string, unknown> {
-  const patch: Record<string, unknown> = {};
-  const derived = slug(t.title);
-  if (s.path !== undefined && (s.path !== derived || siblings.has(derived))) patch['path'] = s.path;
-  if (typeof s.condition === 'string') patch['condition'] = s.condition;
-  return patch;
 }
 
 function pruneSections(scope: SiteScope, nav: Nav): void {
@@ -209,97 +232,4 @@ function pruneSections(scope: SiteScope, nav: Nav): void {
     before: (l) => ({ path: l.path, title: l.title }),
     note: 'also deletes its site spaces',
   });
-}
-
-/** Site spaces of every desired section (or of the root), including cross-section moves and prunes. */
-function siteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
-  const { live } = scope;
-  const sectionPathById = new Map(live.sections.map((s) => [s.id, s.path]));
-  const managed: { container: string; sectionPath: string | null; liveSection?: string; specs: SiteSpaceSpec[]; posted?: SiteSpaceSpec }[] = [];
-  for (const s of nav.sections) managed.push({ container: inSection(s.id), sectionPath: s.path, ...(s.live ? { liveSection: s.live.id } : {}), specs: s.spec.spaces, ...(s.posted ? { posted: s.posted } : {}) });
-  if (scope.spec.spaces) managed.push({ container: ROOT, sectionPath: null, specs: scope.spec.spaces });
-
-  const liveIn = (sectionId: string | null): LiveSiteSpace[] => live.siteSpaces.filter((x) => x.section === sectionId);
-  const matchedLive = new Set<string>();
-  const plans = managed.map((m) => {
-    const here = m.sectionPath === null ? liveIn(null) : m.liveSection ? liveIn(m.liveSection) : [];
-    const items = resolved(m.specs).map((r) => {
-      const hit = m.sectionPath === null || m.liveSection ? here.find((x) => x.spaceId === r.t.id && !matchedLive.has(x.id)) : nav.rootClaims.get(r.s);
-      if (hit) matchedLive.add(hit.id);
-      return { ...r, hit, first: r.s === m.posted };
-    });
-    return { m, items, here };
-  });
-  // Live site spaces no desired (section, space) claims: candidates for a move into another section.
-  const managedSections = new Set([...nav.sections.filter((s) => s.live).map((s) => s.live!.id), ...nav.prunedSections]);
-  const candidates = live.siteSpaces.filter((x) => !matchedLive.has(x.id) && x.section !== null && managedSections.has(x.section));
-
-  for (const { m, items, here } of plans) {
-    const list: NavSiteSpace[] = [];
-    const created: string[] = [];
-    const siblingSlugs = new Set(here.map((x) => x.path));
-    for (const { s, t, hit, first } of items) {
-      const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
-      const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
-      if (first) {
-        list.push({ id: ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace'), name, spaceId: t.id, incoming: false, isNew: true, withSection: true });
-        continue;
-      }
-      const moved = hit ? undefined : candidates.find((x) => x.spaceId === t.id && m.sectionPath !== null);
-      const current = hit ?? moved;
-      if (current) {
-        if (moved) {
-          candidates.splice(candidates.indexOf(moved), 1);
-          nav.leaving.add(moved.id);
-        }
-        const fromRoot = current.section === null && m.sectionPath !== null;
-        const note = moved ? `moves from section "${sectionPathById.get(moved.section!) ?? moved.section}"` : fromRoot ? 'moves from the root into its section' : undefined;
-        updateSiteSpace(scope, key, s, current, note);
-        list.push({ id: current.id, name, spaceId: t.id, incoming: moved !== undefined || fromRoot, isNew: false });
-        continue;
-      }
-      const id = createSiteSpace(scope, key, s, t, m.container === ROOT ? undefined : m.container.slice('section:'.length), siblingSlugs);
-      list.push({ id, name, spaceId: t.id, incoming: false, isNew: true });
-      created.push(id);
-    }
-    nav.containers.set(m.container, list);
-    nav.createdSiteSpaces.set(m.container, created);
-  }
-  pruneSiteSpaces(scope, nav, plans.flatMap((p) => p.here), matchedLive, [...candidates, ...unclaimedRoots]);
-}
-
-function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, note?: string): void {
-  const c = changedFields(s as unknown as Record<string, unknown>, l as unknown as Record<string, unknown>, ['path', 'condition']);
-  if (c.changed.length === 0) return;
-  push(scope, {
-    kind: SITE_SPACE_KIND,
-    key,
-    suffix: 'update',
-    action: 'update',
-    phase: 'update',
-    wave: WAVE.siteSpace,
-    before: c.before,
-    after: c.after,
-    requests: [{ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(l.id)}`, body: c.after }],
-    at: s.at,
-    ...(note !== undefined ? { note } : {}),
-  });
-}
-
-function createSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, t: SpaceTarget, sectionId: string | undefined, siblings: Set<string>): string {
-  const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
-  const body: Record<string, unknown> = { spaceId: t.id };
-  if (sectionId !== undefined) body['sectionId'] = sectionId;
-  // Identity (section, space); a root site space has no section.
-  const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
-  const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
-  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover }];
-  const patch = siteSpacePatch(s, t, siblings);
-  siblings.add(slug(t.title));
-  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
-  const after: Record<string, unknown> = { space: s.space };
-  if (s.path !== undefined) after['path'] = s.path;
-  if (s.condition !== undefined) after['condition'] = s.condition;
-  push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps });
-  return ref(id);
 }

@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLooku
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { unresolvedParentMessage } from './collection-parents.js';
-import { COLLECTION_KIND, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection } from './collection.js';
+import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
 import { SOFT_DELETE } from './collection-prune.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
@@ -72,16 +72,22 @@ export function spaceObject(org: string, s: unknown): LiveObject | undefined {
   return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields: fields as unknown as Record<string, unknown> };
 }
 
-/** Spaces, plus the collection ids (to tell a parent id from an unknown name); both lists are shared with other kinds. */
+/**
+ * Spaces, plus the live collections (id and title) when a parent is written: a parent may name a live
+ * collection by id or by title without any Collection manifest. Both lists are shared with other kinds.
+ */
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
   const wantsParent = desired.some((e) => typeof (e.spec as unknown as SpaceSpec).parent === 'string');
   const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
-  const collectionIds = collections.map((c) => collectionObject(org, c)?.id).filter((id): id is string => id !== undefined);
+  const liveCollections: LiveCollectionRef[] = collections.flatMap((c) => {
+    const o = collectionObject(org, c);
+    return o ? [{ id: o.id, title: o.key }] : [];
+  });
   const objects = spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined);
   // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
-  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collectionIds } };
+  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections } };
   const usage = await readSpaceUsage(ctx, org);
-  return { objects, aux: { collectionIds, usage }, related: usageObjects(org, usage) };
+  return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
 }
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
@@ -89,14 +95,21 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
-  const collectionIds = new Set((live.aux?.['collectionIds'] as string[] | undefined) ?? []);
+  const collections = (live.aux?.['collections'] as LiveCollectionRef[] | undefined) ?? [];
 
   for (const entry of desired) {
     const spec = entry.spec as unknown as SpaceSpec;
     const current = matched.get(entry);
     let parent: string | null | undefined = spec.parent;
     if (typeof spec.parent === 'string') {
-      parent = resolveCollection(ctx, org, spec.parent, collectionIds);
+      const target = resolveCollection(ctx, org, spec.parent, collections);
+      if (target && 'ambiguous' in target) {
+        // Moving the space into one of them would be a guess, and leaving it would look like "no changes".
+        blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), ambiguousParent(spec.parent, target.ambiguous));
+        if (current) ctx.register(SPACE_KIND, org, entry.key, current.id);
+        continue;
+      }
+      parent = target?.id;
       if (parent === undefined) {
         // Nothing of the space is planned or registered: a Site naming it (if it is new) is blocked in turn.
         blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), unresolvedParentMessage(spec.parent));

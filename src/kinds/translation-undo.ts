@@ -1,5 +1,6 @@
 /** Translation in undo: `POST /translations` takes only a title, so a recreated translation has no languages. */
 import type { KindUndo, LiveKindState, UndoLoss } from '../core/kind.js';
+import { exportTitled } from './common.js';
 
 function losses(_org: string, state: LiveKindState): UndoLoss[] {
   return state.objects.flatMap((o) => {
@@ -9,4 +10,12 @@ function losses(_org: string, state: LiveKindState): UndoLoss[] {
   });
 }
 
-export const translationUndo: KindUndo = { losses };
+/**
+ * Documents without `languages`: a document that writes languages the API cannot set is blocked, and undo
+ * recreates the translation without them (said in `losses`).
+ */
+function documents(org: string, state: LiveKindState): object[] {
+  return exportTitled('Translation', org, state, () => ({}));
+}
+
+export const translationUndo: KindUndo = { losses, documents };

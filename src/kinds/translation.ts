@@ -1,12 +1,13 @@
 /**
  * Translation: organization translation settings, identity by title or pinned id. Create (POST {title}),
- * rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be changed through the
- * API: when a manifest writes them, a difference is a warning.
+ * rename by pinned id (PUT {title}), delete only under prune. `languages` cannot be set or changed through the
+ * API: when a manifest writes languages the translation does not have (or would not have once created), the
+ * entry is blocked (the plan can never reach it), not warned about.
  */
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
@@ -59,6 +60,10 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     const spec = entry.spec as unknown as TranslationSpec;
     const current = matched.get(entry);
     if (!current) {
+      if (spec.languages && spec.languages.length > 0) {
+        blockEntry(result, entry, entry.doc.pos(['spec', 'languages']), `languages cannot be set through the API (a new translation has none): create it in the app with [${spec.languages.join(', ')}] and pin its id, or leave languages out`);
+        continue;
+      }
       const id = stepId(KIND, org, entry.key, 'create');
       result.steps.push(
         makeStep({
@@ -75,21 +80,19 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           entry,
         }),
       );
-      if (spec.languages && spec.languages.length > 0) {
-        result.warnings.push({ kind: KIND, org, key: entry.key, message: 'languages cannot be set through the API; created without them' });
-      }
       ctx.register(KIND, org, entry.key, ref(id));
       continue;
     }
     ctx.register(KIND, org, entry.key, current.id);
     const have = current.fields as unknown as TranslationFields;
     if (spec.languages && !sameValue(sorted(spec.languages), sorted(have.languages))) {
-      result.warnings.push({
-        kind: KIND,
-        org,
-        key: entry.key,
-        message: `languages are [${have.languages.join(', ')}], manifest says [${spec.languages.join(', ')}]; the API cannot change them`,
-      });
+      blockEntry(
+        result,
+        entry,
+        entry.doc.pos(['spec', 'languages']),
+        `languages are [${have.languages.join(', ')}], the manifest says [${spec.languages.join(', ')}], and the API cannot change them: change them in the app, or write the live ones`,
+      );
+      continue;
     }
     if (have.title === spec.title) continue;
     result.steps.push(

@@ -126,7 +126,6 @@ describe('prune everything, undo, plan the original manifests', () => {
     expect(result.warnings).toEqual([
       ...['Platform', 'Security', 'Support', 'Writers'].map((t) => stale('Team', t, before.teams.get(t)!)),
       stale('Translation', 'French docs', 'tr-fr'),
-      { kind: 'Translation', org: ORG, key: 'French docs', message: 'languages are [], manifest says [fr]; the API cannot change them' },
       stale('Collection', 'Guides', guides),
       stale('Collection', 'Internal', 'col-internal'),
       stale('Collection', 'Product docs', 'col-product'),
@@ -134,6 +133,7 @@ describe('prune everything, undo, plan the original manifests', () => {
     ]);
     const parent = (kind: string, key: string, id: string): Diff => ({ kind, org: ORG, key, message: `parent collection "${id}" is neither a Collection manifest nor a live collection (by title or id)` });
     expect(result.blocked.map(({ kind, org, key, message }) => ({ kind, org, key, message }))).toEqual([
+      { kind: 'Translation', org: ORG, key: 'French docs', message: 'languages are [], the manifest says [fr], and the API cannot change them: change them in the app, or write the live ones' },
       parent('Collection', 'Guides', 'col-product'),
       parent('Space', 'API Reference', 'col-product'),
       parent('Space', 'Getting Started', 'col-product'),

@@ -53,7 +53,7 @@ describe('Members', () => {
     ]);
   });
 
-  it('marks SSO with a POST, and only warns when asked to unset it', async () => {
+  it('marks SSO with a POST; asked to unset it (which the API cannot), the member is blocked, not warned about', async () => {
     const routes = seedRoutes();
     const members = routes[`/orgs/${ORG}/members`] as Record<string, unknown>[];
     members[1] = member('bob', 'edit', true);
@@ -69,17 +69,29 @@ describe('Members', () => {
         { method: 'POST', path: '/orgs/org-demo/members/u-carol/sso' },
       ],
     });
-    expect(result.warnings).toEqual([
-      { kind: 'Members', org: ORG, key: 'bob@acme.test', message: expect.stringContaining('cannot unset SSO') },
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked).toEqual([
+      {
+        kind: 'Members',
+        org: ORG,
+        key: 'bob@acme.test',
+        message: 'is an SSO member and the API cannot unset SSO: write sso: true (or leave sso out), or unset it in the app',
+        source: { file: 'members.yaml', line: 11, column: 3 },
+      },
     ]);
+    // Nothing of a blocked member is planned, not even a role change.
+    const both = await plan(membersKind, ORG, desired(seedList({ bob: { sso: false, role: 'admin' } })), routes);
+    expect(both.result.steps).toEqual([]);
+    expect(both.result.blocked.map((b) => b.key)).toEqual(['bob@acme.test']);
   });
 
-  it('warns about missing members when invites are off', async () => {
+  it('blocks missing members when invites are off (the manifest says they are members; nothing makes them so)', async () => {
     const list = [...seedList(), { email: 'zoe@acme.test', role: 'read' }];
     const { result } = await plan(membersKind, ORG, desired(list), seedRoutes());
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toEqual([
-      { kind: 'Members', org: ORG, key: 'zoe@acme.test', message: 'not a member; set invite: true to invite' },
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.key, b.message])).toEqual([
+      ['zoe@acme.test', 'not a member of the organization: write invite: true (or run with --invite) to invite, or remove the entry'],
     ]);
   });
 

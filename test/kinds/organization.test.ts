@@ -31,6 +31,15 @@ describe('Organization', () => {
     expect(result).toEqual({ steps: [], unmanaged: [], warnings: [], blocked: [] });
   });
 
+  it('an organization missing from the live state is blocked (docops never creates one), not a warning', () => {
+    const result = organizationKind.diff(fakeDiffContext(), ORG, desired({ title: 'Acme Docs' }), { objects: [] });
+    expect(result.steps).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked.map((b) => [b.kind, b.key, b.message])).toEqual([
+      ['Organization', ORG, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization'],
+    ]);
+  });
+
   it('compares only the fields the manifest writes', async () => {
     const { result } = await plan(organizationKind, ORG, desired({ title: 'Acme Docs' }), seedRoutes());
     expect(result.steps).toEqual([]);

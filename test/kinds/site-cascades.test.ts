@@ -109,19 +109,12 @@ describe('Section prune: what a section delete takes', () => {
     expect(api?.dependsOn).toEqual(['Site/org-demo/Acme Help Center#order']);
   });
 
-  it('when every site space of the pruned section moves out, the last cannot: the delete is blocked, nothing is taken', async () => {
+  it('when every site space of the pruned section is wanted elsewhere, the last is created anew there and the section takes the old one', async () => {
     const spec = { ...liveSpec(), sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started', 'Changelog', 'API Reference', 'Runbooks'] }], sectionGroups: [] };
     const { result } = await run(siteDesired(spec), ['Site']);
-    expect(step(result, 'SiteSection/org-demo/Acme Help Center/api#delete')).toBeUndefined();
-    expect(result.blocked).toEqual([
-      {
-        kind: 'SiteSection',
-        org: ORG,
-        key: 'Acme Help Center/api',
-        message:
-          'not deleted (prune): it holds "API Reference", which the manifest lists in another section, and it cannot be moved out first (a section keeps at least one site space); deleting the section would delete it',
-        source: { file: 'site.yaml', line: 10, column: 2 },
-      },
-    ]);
+    expect(result.blocked).toEqual([]);
+    // A section keeps at least one site space, so the last cannot move out: it is replaced in its target section.
+    expect(step(result, 'SiteSpace/org-demo/Acme Help Center/guides/API Reference#create')).toBeDefined();
+    expect(step(result, 'SiteSection/org-demo/Acme Help Center/api#delete')!.cascades).toEqual([{ kind: 'SiteSpace', org: ORG, key: 'Acme Help Center/api/API Reference', id: 'ss-api' }]);
   });
 });

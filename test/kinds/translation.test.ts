@@ -48,11 +48,30 @@ describe('Translation', () => {
     ]);
   });
 
-  it('only warns when the written languages differ (the API cannot change them)', async () => {
-    const { result } = await plan(translationKind, ORG, desired({ title: 'French docs', languages: ['fr', 'de'] }), seedRoutes());
+  it('blocks when the written languages differ (the API cannot change them), rename included', async () => {
+    const ctx = fakeDiffContext();
+    const { result } = await plan(translationKind, ORG, desired({ title: 'Français', id: 'tr-fr', languages: ['fr', 'de'] }), seedRoutes(), ctx);
     expect(result.steps).toEqual([]);
-    expect(result.warnings).toHaveLength(1);
-    expect(result.warnings[0]!.message).toContain('the API cannot change them');
+    expect(result.warnings).toEqual([]);
+    expect(result.blocked).toEqual([
+      {
+        kind: 'Translation',
+        org: ORG,
+        key: 'Français',
+        message: 'languages are [fr], the manifest says [fr, de], and the API cannot change them: change them in the app, or write the live ones',
+        source: { file: 'translation.yaml', line: 10, column: 2 },
+      },
+    ]);
+    // The translation exists: later kinds still find it.
+    expect(ctx.resolve('Translation', ORG, 'Français')).toBe('tr-fr');
+  });
+
+  it('blocks a new translation with languages (a new one has none and they cannot be set), registering nothing', async () => {
+    const ctx = fakeDiffContext();
+    const { result } = await plan(translationKind, ORG, desired({ title: 'German docs', languages: ['de'] }), seedRoutes(), ctx);
+    expect(result.steps).toEqual([]);
+    expect(result.blocked.map((b) => b.message)).toEqual(['languages cannot be set through the API (a new translation has none): create it in the app with [de] and pin its id, or leave languages out']);
+    expect(ctx.resolve('Translation', ORG, 'German docs')).toBeUndefined();
   });
 
   it('lists unmanaged translations, and deletes them only under prune', async () => {

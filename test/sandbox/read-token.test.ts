@@ -32,6 +32,7 @@ function concretePath(pattern: string, f: ContractSite): string {
   const ids: Record<string, string> = {
     organizationId: 'org-demo', userId: 'u-bob', teamId: 'team-platform', spaceId: 'sp-api', collectionId: 'col-product',
     translationId: 'tr-fr', siteId: f.site, siteSectionId: f.a, siteSectionGroupId: f.group, siteSpaceId: f.aFirst, shareLinkId: f.link,
+    ...SSO_OPENAPI_IDS,
   };
   return pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
 }
@@ -43,13 +44,19 @@ function withoutPermissions(v: Json): Json {
   return Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'permissions').map(([k, x]) => [k, withoutPermissions(x)]));
 }
 
-/** A demo sandbox with both tokens and a full published site (built with the admin token). */
+/** A SAML provider and an OpenAPI spec (text, so its raw content exists) that fullSandbox creates. */
+const SSO_OPENAPI_IDS = { samlProviderId: 'saml-1', specSlug: 'pets', versionId: 'oasv-1' };
+
+/** A demo sandbox with both tokens, a full published site, a SAML provider and an OpenAPI spec (built with the admin token). */
 async function fullSandbox(): Promise<{ c: Awaited<ReturnType<typeof sandbox>>; f: ContractSite }> {
   const c = await sandbox({ readToken: READ });
   const f = await buildContractSite(c.call, (id) => {
     const site = sites(c.sb.store).get(id);
     if (site) sites(c.sb.store).put({ ...site, published: true });
   });
+  const saml = await c.call('POST', `${ORG}/saml`, { label: 'Okta' });
+  const spec = await c.call('POST', `${ORG}/openapi`, { slug: 'pets', source: { text: '{"openapi": "3.1.0"}' } });
+  expect({ samlProviderId: saml.body.id, specSlug: spec.body.slug, versionId: spec.body.lastVersion }).toEqual(SSO_OPENAPI_IDS);
   return { c, f };
 }
 

@@ -4,8 +4,10 @@ import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
+import { openApiRoutes } from './openapi.js';
 import { orgRoutes } from './orgs.js';
 import { permissionRoutes } from './permissions.js';
+import { samlRoutes } from './saml.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
 import { siteCustomizationRoutes } from './site-customization.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
@@ -35,6 +37,8 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteShareLinkRoutes,
   permissionRoutes,
   siteCustomizationRoutes,
+  samlRoutes,
+  openApiRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

@@ -1,0 +1,156 @@
+/**
+ * SAML providers (`/orgs/{o}/saml`: list, create, get, patch, delete) and the SSO login entries
+ * (`/orgs/{o}/sso`, not paginated). Bodies and limits per management-api.md "SAML and SSO"; the response shape
+ * is the spec's OrganizationSAMLProvider, with `defaultTeam` embedded as the Team object.
+ */
+import { param, type RequestContext } from '../context.js';
+import { badRequest, created, noContent, notFound, ok } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { MEMBER_ROLES, teams, type OrgRec, type TeamRec } from '../records.js';
+import { isSamlActive, samlProviders, type SamlProviderRec } from '../sso-records.js';
+import { nullable, object, oneOf, string } from '../validate.js';
+import { requireOrg, type RouteModule } from './common.js';
+import { presentTeam } from './teams.js';
+
+const LIST = '/v1/orgs/:organizationId/saml';
+const ONE = `${LIST}/:samlProviderId`;
+const SSO = '/v1/orgs/:organizationId/sso';
+
+const fields = {
+  label: string({ min: 1, max: 30 }),
+  entityID: string({ max: 1024 }),
+  certificate: string({ max: 10000 }),
+  ssoURL: string({ max: 2048, format: 'uri' }),
+  defaultTeam: string(),
+  defaultRole: nullable(oneOf(MEMBER_ROLES)),
+};
+const createBody = object(fields, ['label']);
+const patchBody = object(fields);
+
+/** The team a provider names, if it still exists in the provider's organization. */
+function defaultTeamOf(ctx: RequestContext, p: SamlProviderRec): TeamRec | undefined {
+  if (p.defaultTeam === undefined) return undefined;
+  const team = teams(ctx.store).get(p.defaultTeam);
+  return team && team.orgId === p.orgId ? team : undefined;
+}
+
+/** The service-provider side (the platform's SAML endpoints for this provider); fixed per provider. */
+function serviceOf(ctx: RequestContext, p: SamlProviderRec): { acsURL: string; startURL: string; entityID: string } {
+  const base = `/saml/${encodeURIComponent(p.orgId)}/${encodeURIComponent(p.id)}`;
+  return { acsURL: ctx.appUrl(`${base}/acs`), startURL: ctx.appUrl(`${base}/start`), entityID: ctx.appUrl(`${base}/metadata`) };
+}
+
+function presentProvider(ctx: RequestContext, p: SamlProviderRec): Record<string, unknown> {
+  const team = defaultTeamOf(ctx, p);
+  return {
+    object: 'saml-provider',
+    id: p.id,
+    label: p.label,
+    ssoURL: p.ssoURL,
+    entityID: p.entityID,
+    certificate: p.certificate,
+    ...(team ? { defaultTeam: presentTeam(ctx, team) } : {}),
+    defaultRole: p.defaultRole,
+    createdAt: p.createdAt,
+    status: isSamlActive(p) ? 'active' : 'pending',
+    service: serviceOf(ctx, p),
+    urls: { location: ctx.apiUrl(`/orgs/${encodeURIComponent(p.orgId)}/saml/${encodeURIComponent(p.id)}`) },
+  };
+}
+
+function find(ctx: RequestContext, org: OrgRec): SamlProviderRec | undefined {
+  const p = samlProviders(ctx.store).get(param(ctx, 'samlProviderId'));
+  return p && p.orgId === org.id ? p : undefined;
+}
+
+/** Like the other ids in a body: a team that is not a team of this organization ⇒ 400. */
+function checkTeam(ctx: RequestContext, org: OrgRec, id: string | undefined): void {
+  if (id === undefined) return;
+  const team = teams(ctx.store).get(id);
+  if (!team || team.orgId !== org.id) throw badRequest(`body.defaultTeam: "${id}" is not a team of organization "${org.id}"`);
+}
+
+type Fields = ReturnType<typeof patchBody>;
+
+function applyFields(p: SamlProviderRec, b: Fields): SamlProviderRec {
+  const next = { ...p };
+  if (b.label !== undefined) next.label = b.label;
+  if (b.entityID !== undefined) next.entityID = b.entityID;
+  if (b.certificate !== undefined) next.certificate = b.certificate;
+  if (b.ssoURL !== undefined) next.ssoURL = b.ssoURL;
+  if (b.defaultTeam !== undefined) next.defaultTeam = b.defaultTeam;
+  if (b.defaultRole !== undefined) next.defaultRole = b.defaultRole;
+  return next;
+}
+
+export const samlRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: LIST,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      return pageOf(ctx, samlProviders(ctx.store).where((p) => p.orgId === org.id), (p) => presentProvider(ctx, p));
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: LIST,
+    body: createBody,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      checkTeam(ctx, org, b.defaultTeam);
+      const id = ctx.store.nextId('saml', (x) => samlProviders(ctx.store).has(x) || ctx.store.isBuried('saml', x));
+      const blank: SamlProviderRec = {
+        id, orgId: org.id, label: b.label, ssoURL: '', entityID: '', certificate: '', defaultRole: null, createdAt: ctx.now().toISOString(),
+      };
+      const p = samlProviders(ctx.store).put(applyFields(blank, b));
+      return { ...created(presentProvider(ctx, p)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/saml/${id}`) } };
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: ONE,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const p = find(ctx, org);
+      if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
+      return ok(presentProvider(ctx, p));
+    },
+  });
+  router.add({
+    method: 'PATCH',
+    pattern: ONE,
+    body: patchBody,
+    handler: (ctx, b) => {
+      const org = requireOrg(ctx);
+      const p = find(ctx, org);
+      if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
+      checkTeam(ctx, org, b.defaultTeam);
+      return ok(presentProvider(ctx, samlProviders(ctx.store).put(applyFields(p, b))));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: ONE,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const p = find(ctx, org);
+      if (p) {
+        samlProviders(ctx.store).delete(p.id);
+        ctx.store.bury('saml', p.id);
+      }
+      return noContent(); // SAML providers answer 204 whether or not the provider existed (management-api.md)
+    },
+  });
+  router.add({
+    method: 'GET',
+    pattern: SSO,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const items = samlProviders(ctx.store)
+        .where((p) => p.orgId === org.id && isSamlActive(p))
+        .map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx, p).startURL }));
+      return ok({ items });
+    },
+  });
+};

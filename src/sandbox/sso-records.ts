@@ -1,0 +1,24 @@
+/**
+ * Stored SAML providers of organizations. `ssoURL`, `entityID` and `certificate` are stored as written and
+ * empty until set (the response schema requires all three); a provider with all three set is `active`.
+ * `defaultTeam` is the team id as written; a team deleted later is no longer shown (see routes/saml.ts).
+ */
+import type { MemberRole } from './records.js';
+import type { SandboxStore, Table } from './store.js';
+
+export interface SamlProviderRec {
+  id: string;
+  orgId: string;
+  label: string;
+  ssoURL: string;
+  entityID: string;
+  certificate: string;
+  defaultTeam?: string;
+  defaultRole: MemberRole | null;
+  createdAt: string;
+}
+
+export const samlProviders = (s: SandboxStore): Table<SamlProviderRec> => s.table('samlProviders');
+
+/** Usable for logging in: the identity provider's URL, entity id and certificate are all known. */
+export const isSamlActive = (p: SamlProviderRec): boolean => p.ssoURL !== '' && p.entityID !== '' && p.certificate !== '';

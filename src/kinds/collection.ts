@@ -11,6 +11,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLooku
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { orderCollectionMoves, type CollectionMove } from './collection-moves.js';
 import { blockedByParent } from './collection-parents.js';
 import { pruneCollections, type PruneSpace } from './collection-prune.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
@@ -230,6 +231,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     return id;
   };
 
+  const moves: CollectionMove[] = [];
   for (const entry of planned) {
     const spec = entry.spec as unknown as CollectionSpec;
     const current = matched.get(entry);
@@ -272,8 +274,12 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       );
     }
     const move = parentMoveStep({ kind: COLLECTION_KIND, org, entry, wave: COLLECTION_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
-    if (move) result.steps.push(move);
+    if (move) {
+      result.steps.push(move);
+      moves.push({ id: current.id, target: parent ?? null, step: move });
+    }
   }
+  orderCollectionMoves(moves, new Map(live.objects.map((o) => [o.id, (o.fields as unknown as CollectionFields).parent])), COLLECTION_DEPTH);
 
   const depthOf = liveDepths(live.objects);
   const prune = ctx.prune(COLLECTION_KIND, org);

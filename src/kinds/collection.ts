@@ -337,14 +337,29 @@ function liveDepths(objects: readonly LiveObject[]): Map<string, number> {
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
+  const parentName = parentNamer(live.objects.map((o) => ({ id: o.id, title: o.key })));
   return exportTitled(COLLECTION_KIND, org, live, (o) => {
     const f = o.fields as unknown as CollectionFields;
     const spec: Record<string, unknown> = {};
     if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
-    if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
     return spec;
   });
+}
+
+/**
+ * How export names a parent collection: by its title when no other live collection has it (a manifest then
+ * keeps naming it if the collection is ever recreated with a new id, e.g. by undo), else by its id.
+ */
+export function parentNamer(collections: readonly LiveCollectionRef[]): (id: string) => string {
+  const count = new Map<string, number>();
+  for (const c of collections) count.set(c.title, (count.get(c.title) ?? 0) + 1);
+  const byId = new Map(collections.map((c) => [c.id, c.title]));
+  return (id) => {
+    const title = byId.get(id);
+    return title !== undefined && count.get(title) === 1 ? title : id;
+  };
 }
 
 export const collectionKind: KindDefinition = {

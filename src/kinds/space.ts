@@ -8,7 +8,7 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLooku
 import { ref, type RequestSpec } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { unresolvedParentMessage } from './collection-parents.js';
-import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
+import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentNamer, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
 import { SOFT_DELETE } from './collection-prune.js';
 import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
@@ -188,13 +188,14 @@ function sortKeys(body: Record<string, unknown>, order: readonly string[]): Reco
 }
 
 function exportDocs(org: string, live: LiveKindState): object[] {
+  const parentName = parentNamer((live.aux?.['collections'] as LiveCollectionRef[] | undefined) ?? []);
   return exportTitled(SPACE_KIND, org, live, (o) => {
     const f = o.fields as unknown as SpaceFields;
     const spec: Record<string, unknown> = {};
     if (f.emoji) spec['emoji'] = f.emoji;
     if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
-    if (f.parent !== null && f.parent !== undefined) spec['parent'] = f.parent;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
     return spec;
   });
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
 import { computePlan } from '../../src/core/reconcile.js';
-import { collectionKind } from '../../src/kinds/collection.js';
+import { collectionKind, parentNamer } from '../../src/kinds/collection.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { sandboxPerTest } from './sandbox-per-test.js';
@@ -140,5 +140,18 @@ describe('Collection and Space re-parenting against the sandbox', () => {
     const next = (await computePlan(r.client, KINDS, desired)).plan;
     expect(next.steps).toEqual([]);
     expect(next.warnings).toEqual([]);
+  });
+});
+
+describe('export names a parent collection', () => {
+  it('by its title when no other live collection has it, else by its id', () => {
+    const name = parentNamer([
+      { id: 'c1', title: 'Product docs' },
+      { id: 'c2', title: 'Team' },
+      { id: 'c3', title: 'Team' },
+    ]);
+    expect(name('c1')).toBe('Product docs');
+    expect(name('c2')).toBe('c2');
+    expect(name('gone')).toBe('gone');
   });
 });

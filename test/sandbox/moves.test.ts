@@ -3,13 +3,10 @@
  * validation (400), unknown ids (404), cycles (400: management-api.md lists no 409), transfers to another
  * organization, and the official spec's response schemas where it declares the operation.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { memberKey, members, orgs } from '../../src/sandbox/records.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { responseValidator } from './contract-spec.js';
 import { sandbox, type Json } from './helpers.js';
 
 const ORG = '/orgs/org-demo';
@@ -141,16 +138,7 @@ describe('transfer to another organization', () => {
 });
 
 // --- contract check: the spec declares moveSpace, moveCollection and transferCollection (not a space transfer).
-const require = createRequire(import.meta.url);
-const spec = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')) as Json;
-type AddFormats = (ajv: Ajv2020) => unknown;
-const formatsModule = addFormatsImport as unknown as AddFormats | { default: AddFormats };
-const addFormats: AddFormats = typeof formatsModule === 'function' ? formatsModule : formatsModule.default;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-for (const f of ['emoji', 'icon', 'int32', 'byte']) ajv.addFormat(f, true);
-ajv.addSchema({ ...spec, $id: 'spec.json' });
-const validator = (specPath: string) => ajv.compile({ $ref: `spec.json#/paths/${specPath.replace(/\//g, '~1')}/post/responses/200/content/application~1json/schema` });
+const validator = (specPath: string) => responseValidator('POST', specPath, 200);
 
 describe('contract: move and transfer responses match the official spec', () => {
   it.each([

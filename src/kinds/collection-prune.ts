@@ -17,7 +17,8 @@
 import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../core/kind.js';
 import type { BlockedObject, CascadeObject } from '../core/plan.js';
 import type { SourcePos } from '../core/errors.js';
-import { makeStep, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from './common.js';
+import type { CollectionObject, CollectionSpec } from './collection.js';
+import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { purgeCascades, siteNamedSpaces, type SpaceUsage } from './space-purge.js';
 
@@ -38,15 +39,15 @@ export interface CollectionPruneInput {
   /** The Collection kind's depth (waves of its steps). */
   depth: number;
   spaceDepth: number;
-  collections: readonly LiveObject[];
+  collections: readonly CollectionObject[];
   /** The desired collections of the org, display-keyed as the diff keys them. */
-  desired: readonly DesiredEntry[];
+  desired: readonly DesiredEntry<CollectionSpec>[];
   /** Desired collections (display-keyed) → the live collection they manage. */
-  matched: ReadonlyMap<DesiredEntry, LiveObject>;
+  matched: ReadonlyMap<DesiredEntry<CollectionSpec>, CollectionObject>;
   /** Live collections no manifest describes: deleted under prune. */
-  unmatched: readonly LiveObject[];
+  unmatched: readonly CollectionObject[];
   /** Desired collections' parents resolved (undefined = not written or unknown, null = top level, else id or ref). */
-  parentOf: (e: DesiredEntry) => string | null | undefined;
+  parentOf: (e: DesiredEntry<CollectionSpec>) => string | null | undefined;
   /** The organization's live spaces, read under prune (undefined: not read). */
   spaces: readonly PruneSpace[] | undefined;
   /** Where spaces are shown (sites), read when a deleted collection holds a space. */
@@ -57,11 +58,11 @@ export interface CollectionPruneInput {
 
 export interface CollectionPrune {
   /** The unmatched collections that are deleted (blocked ones left out). */
-  deleted: LiveObject[];
+  deleted: CollectionObject[];
   /** Key of an unmatched collection's delete step (unique among all unmatched ones). */
-  key: (o: LiveObject) => string;
-  cascades: (o: LiveObject) => CascadeObject[];
-  dependsOn: (o: LiveObject) => string[];
+  key: (o: CollectionObject) => string;
+  cascades: (o: CollectionObject) => CascadeObject[];
+  dependsOn: (o: CollectionObject) => string[];
 }
 
 /** One managed object inside a live collection, and where its manifest wants it. */
@@ -85,7 +86,7 @@ const where = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 export function pruneCollections(input: CollectionPruneInput, result: DiffResult): CollectionPrune {
   const { org, kind, collections, unmatched } = input;
   const byId = new Map(collections.map((c) => [c.id, c]));
-  const parentIdOf = (id: string): string | null => (byId.get(id)?.fields['parent'] as string | null | undefined) ?? null;
+  const parentIdOf = (id: string): string | null => byId.get(id)?.fields.parent ?? null;
   const managed = [...managedCollections(input), ...managedSpaces(input)];
 
   // A manifest that wants an object in a collection being deleted blocks that collection and every one holding it.
@@ -173,7 +174,7 @@ function managedCollections(input: CollectionPruneInput): Managed[] {
       out.push({ kind, name: `new collection "${e.key}"`, live: undefined, target: input.parentOf(e), at: parentPos(e) });
       continue;
     }
-    const live = (o.fields['parent'] as string | null | undefined) ?? null;
+    const live = o.fields.parent;
     const target = input.parentOf(e);
     out.push({
       kind,
@@ -191,16 +192,16 @@ function managedCollections(input: CollectionPruneInput): Managed[] {
 /** Space manifests (any prune setting), and live spaces a Site manifest names. */
 function managedSpaces(input: CollectionPruneInput): Managed[] {
   const { ctx, org } = input;
-  const live: LiveObject[] = (input.spaces ?? []).map((s) => ({ kind: SPACE, org, key: s.title, id: s.id, fields: { parent: s.parent } }));
+  const live: LiveObject<{ parent: string | null }>[] = (input.spaces ?? []).map((s) => ({ kind: SPACE, org, key: s.title, id: s.id, fields: { parent: s.parent } }));
   const entries = withDisplayKeys(ctx.desired(SPACE, org));
   const { matched } = matchByIdOrTitle(SPACE, entries, live);
   const out: Managed[] = [];
   const claimed = new Set<string>();
   for (const e of entries) {
     const o = matched.get(e);
-    const written = (e.spec as { parent?: string | null }).parent;
+    const written = writtenParent(e);
     const target = typeof written === 'string' ? input.resolveParent(written) : written;
-    const liveParent = o ? ((o.fields['parent'] as string | null) ?? null) : undefined;
+    const liveParent = o ? o.fields.parent : undefined;
     if (o) claimed.add(o.id);
     out.push({
       kind: SPACE,
@@ -222,7 +223,7 @@ function managedSpaces(input: CollectionPruneInput): Managed[] {
     out.push({
       kind: SPACE,
       name: `space "${o.key}", which a Site manifest shows,`,
-      live: (o.fields['parent'] as string | null) ?? null,
+      live: o.fields.parent,
       target: undefined,
       at: named.get(o.id) ?? named.get(o.key)!,
       moveOut: { key: k, id: o.id, path: `/spaces/${seg(o.id)}`, wave: input.spaceDepth },
@@ -240,7 +241,15 @@ function spacesWithOwnDelete(input: CollectionPruneInput): Set<string> {
   return new Set(matchByIdOrTitle(SPACE, withDisplayKeys(entries), live).unmatched.map((o) => o.id));
 }
 
+/**
+ * The `parent` a Collection or Space entry writes (undefined: not written). Space entries reach this kind with
+ * their spec's type forgotten (ctx.desired): the one field is read with a check.
+ */
+function writtenParent(e: DesiredEntry): string | null | undefined {
+  return isRecord(e.spec) ? nullableString(e.spec['parent']) : undefined;
+}
+
 /** Where an entry writes `parent`, else the entry itself. */
 function parentPos(e: DesiredEntry): SourcePos {
-  return (e.spec as { parent?: unknown }).parent !== undefined ? e.doc.pos(['spec', 'parent']) : e.source;
+  return writtenParent(e) !== undefined ? e.doc.pos(['spec', 'parent']) : e.source;
 }

@@ -10,7 +10,7 @@
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { orderCollectionMoves, type CollectionMove } from './collection-moves.js';
 import { blockedByParent } from './collection-parents.js';
 import { pruneCollections, type PruneSpace } from './collection-prune.js';
@@ -43,45 +43,71 @@ export interface CollectionFields {
   parent: string | null;
 }
 
+export type CollectionObject = LiveObject<CollectionFields>;
+
+/** What fetch keeps beside the collections. */
+export interface CollectionAux {
+  /** The organization's live spaces, read only when a collection would be deleted. */
+  spaces?: PruneSpace[];
+  /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
+  usage?: SpaceUsage;
+}
+
+export type CollectionState = LiveKindState<CollectionObject, CollectionAux>;
+
 const FIELDS = ['title', 'description', 'defaultLevel'] as const;
 
 export const collectionsPath = (org: string): string => `${orgPath(org)}/collections`;
 const onePath = (id: string): string => `/collections/${seg(id)}`;
 
-function toDesired(doc: ManifestDocument): DesiredEntry[] {
-  const spec = pick(doc.spec, ['title', 'id', 'description', 'defaultLevel', 'parent']) as unknown as CollectionSpec;
-  return [titledEntry(COLLECTION_KIND, doc, spec)];
+/** The spec of a schema-valid Collection document: the fields it writes, in this order. */
+function parseCollectionSpec(doc: ManifestDocument): CollectionSpec {
+  const s = doc.spec;
+  const spec: CollectionSpec = { title: asString(s['title']) ?? '' };
+  const id = asString(s['id']);
+  if (id !== undefined) spec.id = id;
+  const description = asString(s['description']);
+  if (description !== undefined) spec.description = description;
+  const defaultLevel = nullableString(s['defaultLevel']);
+  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
+  const parent = nullableString(s['parent']);
+  if (parent !== undefined) spec.parent = parent;
+  return spec;
+}
+
+function toDesired(doc: ManifestDocument): DesiredEntry<CollectionSpec>[] {
+  return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc))];
 }
 
 /**
  * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
  * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
  */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
-    const written = (e.spec as unknown as CollectionSpec).parent;
+    const written = e.spec.parent;
     if (typeof written === 'string' && !known(e.org, written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
   }
   for (const e of entries) {
     const seen = new Set<DesiredEntry>([e]);
-    let parent = (e.spec as unknown as CollectionSpec).parent;
+    let parent = e.spec.parent;
     while (typeof parent === 'string') {
       const next = byKey.get(`${e.org}\u0000${parent}`);
       if (!next) break;
       if (next === e) {
-        report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${(e.spec as unknown as CollectionSpec).parent}")`);
+        report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`);
         break;
       }
       if (seen.has(next)) break; // a cycle further up: reported at its own members
       seen.add(next);
-      parent = (next.spec as unknown as CollectionSpec).parent;
+      parent = next.spec.parent;
     }
   }
 }
 
-export function collectionObject(org: string, c: unknown): LiveObject | undefined {
+export function collectionObject(org: string, c: unknown): CollectionObject | undefined {
   if (!isRecord(c) || typeof c['id'] !== 'string' || typeof c['title'] !== 'string') return undefined;
   const fields: CollectionFields = {
     title: c['title'],
@@ -89,16 +115,16 @@ export function collectionObject(org: string, c: unknown): LiveObject | undefine
     defaultLevel: typeof c['defaultLevel'] === 'string' ? c['defaultLevel'] : null,
     parent: typeof c['parent'] === 'string' ? c['parent'] : null,
   };
-  return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields };
 }
 
 /**
  * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
  * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
  */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionState> {
   const items = await ctx.list(collectionsPath(org));
-  const objects = items.map((c) => collectionObject(org, c)).filter((o): o is LiveObject => o !== undefined);
+  const objects = items.map((c) => collectionObject(org, c)).filter((o) => o !== undefined);
   if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
   const unmatched = new Set(matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id));
   if (unmatched.size === 0) return { objects };
@@ -110,15 +136,7 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     aux.usage = await readSpaceUsage(ctx, org);
     related.push(...usageObjects(org, aux.usage));
   }
-  return { objects, aux: aux as unknown as Record<string, unknown>, related };
-}
-
-/** What fetch keeps beside the collections. */
-interface CollectionAux {
-  /** The organization's live spaces, read only when a collection would be deleted. */
-  spaces?: PruneSpace[];
-  /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
-  usage?: SpaceUsage;
+  return { objects, aux, related };
 }
 
 function pruneSpace(s: unknown): PruneSpace | undefined {
@@ -199,7 +217,7 @@ export function parentMoveStep(m: ParentMove): Step | undefined {
   });
 }
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<CollectionSpec>[], live: CollectionState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
@@ -213,7 +231,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     desired,
     matched,
     live: live.objects,
-    parentOf: (e) => (e.spec as unknown as CollectionSpec).parent,
+    parentOf: (e) => e.spec.parent,
     resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
   });
   for (const [e, message] of blocked) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
@@ -223,8 +241,8 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     const current = matched.get(e);
     ctx.register(COLLECTION_KIND, org, e.key, current ? current.id : ref(stepId(COLLECTION_KIND, org, e.key, 'create')));
   }
-  const parentOf = (e: DesiredEntry): string | null | undefined => {
-    const p = (e.spec as unknown as CollectionSpec).parent;
+  const parentOf = (e: DesiredEntry<CollectionSpec>): string | null | undefined => {
+    const p = e.spec.parent;
     if (p === undefined || p === null) return p;
     const id = resolveCollectionId(ctx, org, p, liveRefs);
     if (id === undefined) throw new Error(`internal: parent collection "${p}" of "${e.key}" resolves to nothing, but the collection was not blocked`);
@@ -233,7 +251,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
 
   const moves: CollectionMove[] = [];
   for (const entry of planned) {
-    const spec = entry.spec as unknown as CollectionSpec;
+    const spec = entry.spec;
     const current = matched.get(entry);
     const parent = parentOf(entry);
     const base = { kind: COLLECTION_KIND, org, key: entry.key, entry };
@@ -243,10 +261,10 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       // A parent created in this plan gets its child one wave later (see the file comment).
       if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
       const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
-      const extra = pick(spec as unknown as Record<string, unknown>, ['description', 'defaultLevel']);
+      const extra = pick(spec, ['description', 'defaultLevel']);
       if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
       if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });
-      const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: COLLECTION_DEPTH, before: null, after, requests }));
       if (typeof parent === 'string' && isRef(parent)) {
         result.steps.push(
@@ -266,8 +284,8 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       }
       continue;
     }
-    const have = current.fields as unknown as CollectionFields;
-    const c = changedFields(spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, FIELDS);
+    const have = current.fields;
+    const c = changedFields(spec, have, FIELDS);
     if (c.changed.length > 0) {
       result.steps.push(
         makeStep({ ...base, id: stepId(COLLECTION_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: COLLECTION_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
@@ -279,7 +297,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       moves.push({ id: current.id, target: parent ?? null, step: move });
     }
   }
-  orderCollectionMoves(moves, new Map(live.objects.map((o) => [o.id, (o.fields as unknown as CollectionFields).parent])), COLLECTION_DEPTH);
+  orderCollectionMoves(moves, new Map(live.objects.map((o) => [o.id, o.fields.parent])), COLLECTION_DEPTH);
 
   const depthOf = liveDepths(live.objects);
   const prune = ctx.prune(COLLECTION_KIND, org);
@@ -297,8 +315,8 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
           unmatched,
           // A blocked collection's parent names nothing (or itself): it has no resolved parent.
           parentOf: (e) => (blocked.has(e) ? undefined : parentOf(e)),
-          spaces: (live.aux as CollectionAux | undefined)?.spaces,
-          usage: (live.aux as CollectionAux | undefined)?.usage,
+          spaces: live.aux?.spaces,
+          usage: live.aux?.usage,
           resolveParent: (p) => resolveCollectionId(ctx, org, p, liveRefs),
         },
         result,
@@ -321,8 +339,8 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
 }
 
 /** Nesting depth of each live collection (0 = top level). */
-function liveDepths(objects: readonly LiveObject[]): Map<string, number> {
-  const parentOf = new Map(objects.map((o) => [o.id, (o.fields as unknown as CollectionFields).parent]));
+function liveDepths(objects: readonly CollectionObject[]): Map<string, number> {
+  const parentOf = new Map(objects.map((o) => [o.id, o.fields.parent]));
   const depth = new Map<string, number>();
   for (const o of objects) {
     let d = 0;
@@ -336,10 +354,10 @@ function liveDepths(objects: readonly LiveObject[]): Map<string, number> {
   return depth;
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
+function exportDocs(org: string, live: CollectionState): object[] {
   const parentName = parentNamer(live.objects.map((o) => ({ id: o.id, title: o.key })));
   return exportTitled(COLLECTION_KIND, org, live, (o) => {
-    const f = o.fields as unknown as CollectionFields;
+    const f = o.fields;
     const spec: Record<string, unknown> = {};
     if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
@@ -362,7 +380,7 @@ export function parentNamer(collections: readonly LiveCollectionRef[]): (id: str
   };
 }
 
-export const collectionKind: KindDefinition = {
+export const collectionKind: KindDefinition<CollectionSpec, CollectionObject, CollectionAux> = {
   kind: COLLECTION_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('collection'),

@@ -7,8 +7,8 @@
  * change) and the live members' `role` field; invited members are not counted as admins, since they only
  * become members when they accept.
  */
-import type { LiveKindState } from '../core/kind.js';
 import type { Plan } from '../core/plan.js';
+import type { MembersState } from './members.js';
 
 export const MEMBERS_KIND = 'Members';
 
@@ -25,12 +25,11 @@ interface Outcome {
   removed: boolean;
 }
 
-export function memberGuards(plan: Plan, live: LiveKindState, org: string, whoami: { id: string; email?: string } | undefined): string[] {
+export function memberGuards(plan: Plan, live: MembersState, org: string, whoami: { id: string; email?: string } | undefined): string[] {
   const members = live.objects.filter((o) => o.kind === MEMBERS_KIND && o.org === org);
   const outcome = new Map<string, Outcome>();
   for (const m of members) {
-    const email = typeof m.fields['email'] === 'string' ? m.fields['email'] : m.key;
-    outcome.set(m.key, { email, before: m.fields['role'] ?? null, after: m.fields['role'] ?? null, removed: false });
+    outcome.set(m.key, { email: m.fields.email, before: m.fields.role, after: m.fields.role, removed: false });
   }
   for (const s of plan.steps) {
     if (s.kind !== MEMBERS_KIND || s.org !== org) continue;

@@ -4,23 +4,11 @@
  * the number of spaces they had direct permissions on) and their teams with the team role, so undo can say
  * exactly what does not come back.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
-import { isRecord, seg } from './common.js';
-import { membersKind, memberObject, membersPath } from './members.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
+import { isRecord, manifestDoc, seg } from './common.js';
+import { memberObject, membersPath, membersSpec, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './members.js';
 
 const KIND = 'Members';
-
-interface MemberTeam {
-  id: string;
-  title: string;
-  role: 'owner' | 'member';
-}
-
-/** `aux` of a Members snapshot: per user id, their teams and the number of spaces they had permissions on. */
-interface MembersUndoAux {
-  teams?: Record<string, MemberTeam[]>;
-  spaces?: Record<string, number>;
-}
 
 function memberTeam(item: unknown): MemberTeam | undefined {
   if (!isRecord(item) || !isRecord(item['team'])) return undefined;
@@ -30,20 +18,21 @@ function memberTeam(item: unknown): MemberTeam | undefined {
   return { id, title, role };
 }
 
-export async function snapshotMember(ctx: FetchContext, object: LiveObject): Promise<Snapshot> {
+export async function snapshotMember(ctx: FetchContext, object: MemberObject): Promise<Snapshot> {
   const path = `${membersPath(object.org)}/${seg(object.id)}`;
   const [member, teams] = await Promise.all([ctx.get<unknown>(path), ctx.list(`${path}/teams`)]);
   const fresh = memberObject(object.org, member) ?? object;
   const spaces = isRecord(member) && typeof member['spaces'] === 'number' ? member['spaces'] : 0;
-  const aux: MembersUndoAux = {
-    teams: { [object.id]: teams.map(memberTeam).filter((t): t is MemberTeam => t !== undefined) },
+  const aux: MembersAux = {
+    teams: { [object.id]: teams.map(memberTeam).filter((t) => t !== undefined) },
     spaces: { [object.id]: spaces },
   };
-  return { [KIND]: { objects: [fresh], aux: aux as Record<string, unknown> } };
+  const part: MembersState = { objects: [fresh], aux };
+  return { [KIND]: part };
 }
 
-function losses(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[] {
-  const aux = (state.aux ?? {}) as MembersUndoAux;
+function losses(org: string, state: MembersState, refs: UndoRefs): UndoLoss[] {
+  const aux = state.aux ?? {};
   const out: UndoLoss[] = [];
   for (const o of state.objects) {
     if (refs.fate(KIND, org, o.id)?.state === 'live') continue;
@@ -66,11 +55,9 @@ function losses(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[] {
 }
 
 /** The export, inviting the members again (`invite: true` concerns only this document's members). */
-function documents(org: string, state: LiveKindState): object[] {
-  return (membersKind.export?.(org, state) ?? []).map((d) => {
-    const doc = d as { spec?: Record<string, unknown> };
-    return { ...d, spec: { invite: true, ...doc.spec } };
-  });
+function documents(org: string, state: MembersState): object[] {
+  const spec = membersSpec(state);
+  return spec ? [manifestDoc(KIND, org, { invite: true, ...spec })] : [];
 }
 
-export const membersUndo: KindUndo = { losses, documents };
+export const membersUndo: KindUndo<MemberObject, MembersAux> = { losses, documents };

@@ -19,12 +19,11 @@ import { loadSchema } from './schema.js';
 const KIND = 'Members';
 const DEPTH = 10;
 
-export type MemberRole = 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | null;
-
 export interface MemberSpec {
   /** As written in the manifest (the entry key is the lower-cased form). */
   email: string;
-  role: MemberRole;
+  /** A role name or null (guest), as written: the schema allows only the role names. */
+  role: string | null;
   sso?: boolean;
   /** The document's `spec.invite`. */
   invite?: boolean;
@@ -32,33 +31,58 @@ export interface MemberSpec {
 
 export interface MemberFields {
   email: string;
-  role: MemberRole;
+  /** As the API answers it (null: guest). */
+  role: string | null;
   sso: boolean;
 }
+
+export type MemberObject = LiveObject<MemberFields>;
+
+/**
+ * What fetch keeps beside the members (under prune, per user id what removing them takes with it), and what a
+ * journal snapshot keeps (per user id, their teams and the number of spaces they had permissions on).
+ */
+export interface MembersAux {
+  leaving?: Record<string, LeavingMember>;
+  teams?: Record<string, MemberTeam[]>;
+  spaces?: Record<string, number>;
+}
+
+/** A team a journaled member was in, with their team role. */
+export interface MemberTeam {
+  id: string;
+  title: string;
+  role: 'owner' | 'member';
+}
+
+export type MembersState = LiveKindState<MemberObject, MembersAux>;
+
+/** A role from a list item or a validated document: a string, else null (guest). */
+const roleOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 export const membersPath = (org: string): string => `${orgPath(org)}/members`;
 
 /** Member list item → live object (key = lower-cased e-mail, id = user id). */
-export function memberObject(org: string, m: unknown): LiveObject | undefined {
+export function memberObject(org: string, m: unknown): MemberObject | undefined {
   if (!isRecord(m) || !isRecord(m['user'])) return undefined;
   const email = m['user']['email'];
   const id = m['id'] ?? m['user']['id'];
   if (typeof email !== 'string' || typeof id !== 'string') return undefined;
-  const fields: MemberFields = { email, role: (m['role'] ?? null) as MemberRole, sso: m['sso'] === true };
-  return { kind: KIND, org, key: email.toLowerCase(), id, fields: fields as unknown as Record<string, unknown> };
+  const fields: MemberFields = { email, role: roleOf(m['role']), sso: m['sso'] === true };
+  return { kind: KIND, org, key: email.toLowerCase(), id, fields };
 }
 
 /**
  * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
  * members, and a plan needs the positions of the few that get a step (or of duplicates), not of all.
  */
-class MemberEntry implements DesiredEntry {
+class MemberEntry implements DesiredEntry<MemberSpec> {
   readonly kind = KIND;
   private position: SourcePos | undefined;
   constructor(
     readonly org: string,
     readonly key: string,
-    readonly spec: Record<string, unknown>,
+    readonly spec: MemberSpec,
     readonly doc: ManifestDocument,
     private readonly index: number,
   ) {}
@@ -68,16 +92,16 @@ class MemberEntry implements DesiredEntry {
   }
 }
 
-function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
+function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry<MemberSpec>[] {
   const org = doc.metadata.organization;
   const invite = doc.spec['invite'] === true;
   const list = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
-  const out: DesiredEntry[] = [];
+  const out: DesiredEntry<MemberSpec>[] = [];
   for (let i = 0; i < list.length; i++) {
     const m: unknown = list[i];
     if (!isRecord(m) || typeof m['email'] !== 'string') continue;
     const email = m['email'];
-    const spec: MemberSpec & Record<string, unknown> = { email, role: (m['role'] ?? null) as MemberRole };
+    const spec: MemberSpec = { email, role: roleOf(m['role']) };
     if (typeof m['sso'] === 'boolean') spec.sso = m['sso'];
     if (invite) spec.invite = true;
     out.push(new MemberEntry(org, email.toLowerCase(), spec, doc, i));
@@ -85,9 +109,9 @@ function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry[] {
   return out;
 }
 
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<MemberSpec>[]): Promise<MembersState> {
   const items = await ctx.list(membersPath(org));
-  const objects: LiveObject[] = [];
+  const objects: MemberObject[] = [];
   // Under prune, the members no document lists are removed: read which teams each of them leaves with it.
   const wanted = ctx.prune(KIND, org) ? new Set(desired.map((e) => e.key)) : undefined;
   const leaving: [string, unknown][] = [];
@@ -98,13 +122,7 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     if (wanted && !wanted.has(o.key)) leaving.push([o.id, m]);
   }
   if (leaving.length === 0) return { objects };
-  const aux: MembersAux = { leaving: await readLeavingMembers(ctx, membersPath(org), leaving) };
-  return { objects, aux: aux as unknown as Record<string, unknown> };
-}
-
-/** What fetch keeps beside the members: under prune, per user id what removing them takes with it. */
-interface MembersAux {
-  leaving?: Record<string, LeavingMember>;
+  return { objects, aux: { leaving: await readLeavingMembers(ctx, membersPath(org), leaving) } };
 }
 
 /** Step id of the invite request for one SSO setting; Team uses it through resolve(). */
@@ -112,7 +130,7 @@ export function inviteStepId(org: string, sso: boolean): string {
   return stepId(KIND, org, sso ? 'invite-sso' : 'invite', 'create');
 }
 
-function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry<MemberSpec>[], live: MembersState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   // Key → index of the first live member with it (the one ctx.resolve gives other kinds); one pass, no
   // [key, object] pair per member. Live members need no registering: ctx.resolve knows live ids.
@@ -120,13 +138,13 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   const byKey = new Map<string, number>();
   for (let i = 0; i < objects.length; i++) if (!byKey.has(objects[i]!.key)) byKey.set(objects[i]!.key, i);
 
-  const toInvite = new Map<boolean, DesiredEntry[]>();
+  const toInvite = new Map<boolean, DesiredEntry<MemberSpec>[]>();
   // wanted[i]: a desired entry has the key of objects[i] (set at the index byKey holds for that key). A
   // flag array instead of a Set of 60,000 desired keys; `unmatched` below reads it.
   const wanted = new Uint8Array(objects.length);
   let wantedCount = 0;
   for (const entry of desired) {
-    const spec = entry.spec as unknown as MemberSpec;
+    const spec = entry.spec;
     const i = byKey.get(entry.key);
     const current = i === undefined ? undefined : objects[i];
     if (i !== undefined && wanted[i] === 0) {
@@ -154,7 +172,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   }
 
   // Keys are lower-cased e-mails, unique already.
-  const leaving = (live.aux as MembersAux | undefined)?.leaving;
+  const leaving = live.aux?.leaving;
   let handled: Set<string> | undefined;
   unmatchedLive(result, {
     kind: KIND,
@@ -164,17 +182,17 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
     key: (o) => o.key,
     wave: () => DEPTH,
     path: (o) => `${membersPath(org)}/${seg(o.id)}`,
-    before: (o) => ({ role: (o.fields as unknown as MemberFields).role }),
+    before: (o) => ({ role: o.fields.role }),
     note: (o) => ['remove from the organization', spacesNote(leaving?.[o.id]?.spaces, 'their')].filter(Boolean).join('; '),
-    ...(leaving ? { cascades: (o: LiveObject) => memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) } : {}),
+    ...(leaving ? { cascades: (o: MemberObject) => memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) } : {}),
   });
   return result;
 }
 
 /** Role change and/or SSO marking of one existing member, as one step (or none when nothing differs). */
-function updateStep(org: string, entry: DesiredEntry, current: LiveObject, result: DiffResult): Step | undefined {
-  const spec = entry.spec as unknown as MemberSpec;
-  const have = current.fields as unknown as MemberFields;
+function updateStep(org: string, entry: DesiredEntry<MemberSpec>, current: MemberObject, result: DiffResult): Step | undefined {
+  const spec = entry.spec;
+  const have = current.fields;
   // The common case on a large org: nothing differs. Decide that before building anything.
   if (spec.role === have.role && (spec.sso === undefined || spec.sso === have.sso)) return undefined;
   const before: Record<string, unknown> = {};
@@ -213,8 +231,8 @@ function updateStep(org: string, entry: DesiredEntry, current: LiveObject, resul
 }
 
 /** One invite request for every missing member with this SSO setting; each address carries its role. */
-function inviteStep(org: string, sso: boolean, entries: DesiredEntry[]): Step {
-  const emails = entries.map((e) => ({ email: (e.spec as unknown as MemberSpec).email, role: (e.spec as unknown as MemberSpec).role }));
+function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>[]): Step {
+  const emails = entries.map((e) => ({ email: e.spec.email, role: e.spec.role }));
   const first = entries[0];
   return makeStep({
     id: inviteStepId(org, sso),
@@ -233,18 +251,21 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry[]): Step {
   });
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
-  if (live.objects.length === 0) return [];
+/** The spec export writes for the members of `live`, sorted by e-mail; undefined when there are none. */
+export function membersSpec(live: MembersState): { members: object[] } | undefined {
+  if (live.objects.length === 0) return undefined;
   const members = [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key))
-    .map((o) => {
-      const f = o.fields as unknown as MemberFields;
-      return f.sso ? { email: f.email, role: f.role, sso: true } : { email: f.email, role: f.role };
-    });
-  return [manifestDoc(KIND, org, { members })];
+    .map(({ fields: f }) => (f.sso ? { email: f.email, role: f.role, sso: true } : { email: f.email, role: f.role }));
+  return { members };
 }
 
-export const membersKind: KindDefinition = {
+function exportDocs(org: string, live: MembersState): object[] {
+  const spec = membersSpec(live);
+  return spec ? [manifestDoc(KIND, org, spec)] : [];
+}
+
+export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> = {
   kind: KIND,
   identity: 'e-mail address, case-insensitive',
   schema: loadSchema('members'),

@@ -12,7 +12,7 @@ import type { FetchContext, LiveObject } from '../core/kind.js';
 import { pathSegments, type CascadeObject } from '../core/plan.js';
 import { isRecord, makeStep, plainSource, seg, stepId } from './common.js';
 import { childObjects, readStructure } from './site-fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteStructure } from './site-model.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteChildObject, type SiteStructure } from './site-model.js';
 import { base, type SiteScope } from './site-scope.js';
 import type { Nav } from './site-sections-diff.js';
 
@@ -21,7 +21,7 @@ export const ADAPTIVE_SCHEMA_KIND = 'SiteAdaptiveSchema';
 
 export interface SiteTrees {
   /** Children of every site, for the gate's live counts. */
-  related: LiveObject[];
+  related: SiteChildObject[];
   /** Pruned site id → its structure (with share links and adaptive schema). */
   pruned: Record<string, SiteStructure>;
 }

@@ -6,23 +6,18 @@
 import type { DesiredEntry, IdentityLookup, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { DocPath } from '../manifests/paths.js';
-import { isRecord, titledEntry } from './common.js';
+import { isRecord, nullableString, titledEntry } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** `nullable` fields: absent → undefined (not managed), null → null. */
-function opt<T>(from: Record<string, unknown>, key: string): T | null | undefined {
-  return from[key] === undefined ? undefined : (from[key] as T | null);
-}
 
 function siteSpace(raw: unknown, at: DocPath): SiteSpaceSpec {
   if (typeof raw === 'string') return { space: raw, at };
   const o = isRecord(raw) ? raw : {};
   const out: SiteSpaceSpec = { space: String(o['space'] ?? ''), at: [...at, 'space'] };
   if (typeof o['path'] === 'string') out.path = o['path'];
-  const condition = opt<string>(o, 'condition');
+  const condition = nullableString(o['condition']);
   if (condition !== undefined) out.condition = condition;
   return out;
 }
@@ -38,7 +33,7 @@ function parseSections(raw: unknown[]): SectionSpec[] {
     const s: SectionSpec = { path: String(o['path'] ?? ''), spaces: siteSpaces(o['spaces'], [...at, 'spaces']), at };
     if (typeof o['title'] === 'string') s.title = o['title'];
     for (const k of ['icon', 'description', 'condition'] as const) {
-      const v = opt<string>(o, k);
+      const v = nullableString(o[k]);
       if (v !== undefined) s[k] = v;
     }
     return s;
@@ -49,7 +44,7 @@ function parseGroups(raw: unknown[]): GroupSpec[] {
   return raw.map((r, i) => {
     const o = isRecord(r) ? r : {};
     const g: GroupSpec = { title: String(o['title'] ?? ''), sections: Array.isArray(o['sections']) ? o['sections'].map(String) : [], at: ['spec', 'sectionGroups', i] };
-    const icon = opt<string>(o, 'icon');
+    const icon = nullableString(o['icon']);
     if (icon !== undefined) g.icon = icon;
     return g;
   });
@@ -64,6 +59,7 @@ function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
   });
 }
 
+/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec. */
 export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
   const s = doc.spec;
   const spec: SiteSpec = { title: String(s['title'] ?? '') };
@@ -71,7 +67,7 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
     const v = str(s[k]);
     if (v !== undefined) spec[k] = v;
   }
-  if (s['proxy'] !== undefined) spec.proxy = (s['proxy'] as string | null) ?? null;
+  if (s['proxy'] !== undefined) spec.proxy = nullableString(s['proxy']) ?? null;
   if (isRecord(s['adaptiveContent'])) spec.adaptiveContent = { enabled: s['adaptiveContent']['enabled'] === true };
   const d = s['defaultSiteSpace'];
   if (typeof d === 'string') spec.defaultSiteSpace = { space: d };
@@ -84,7 +80,15 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
   return spec;
 }
 
-export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
+/**
+ * A Site entry seen from another kind (ctx.desired gives entries with their spec's type forgotten): its spec,
+ * parsed again from the entry's validated document.
+ */
+export function siteSpecOf(entry: DesiredEntry): SiteSpec {
+  return parseSiteSpec(entry.doc);
+}
+
+export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SiteSpec>[] {
   const spec = parseSiteSpec(doc);
   checkStructure(doc, spec, report);
   return [titledEntry(SITE_KIND, doc, spec)];
@@ -166,7 +170,7 @@ export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: st
  * prune: such a space would be deleted. Otherwise it must name a live space: a warning (plan checks it, and
  * blocks the site when it names nothing).
  */
-export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   const spaces = all.get('Space') ?? [];
   // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
   const known = namesManifest(all, 'Space', index);
@@ -177,7 +181,7 @@ export function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, 
     return p;
   };
   for (const e of entries) {
-    for (const r of allSpaceRefs(e.spec as unknown as SiteSpec, e.doc)) {
+    for (const r of allSpaceRefs(e.spec, e.doc)) {
       if (known(e.org, r.space)) continue;
       if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
       else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));

@@ -4,7 +4,7 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
 import { ref, type RequestSpec } from '../core/plan.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
@@ -13,16 +13,16 @@ import { sectionCascades, siteCascades } from './site-cascades.js';
 import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
 import { diffDefaults } from './site-defaults-diff.js';
 import { diffGroups } from './site-groups-diff.js';
-import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteAux, type SiteFields, type SiteSpec } from './site-model.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './site-model.js';
 import { diffOrder } from './site-order-diff.js';
 import { push, type SiteScope } from './site-scope.js';
 import { diffSections } from './site-sections-diff.js';
 import { blockUnresolvedSpaces, spaceResolver } from './site-space-ref.js';
 
-export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
-  const aux = (live.aux as unknown as SiteAux | undefined) ?? { structures: {}, spaces: [] };
+  const aux = live.aux ?? { structures: {}, spaces: [] };
   const sites = live.objects.filter((o) => o.kind === SITE_KIND);
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
   for (const e of stalePins) result.warnings.push({ kind: SITE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
@@ -30,7 +30,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   const prune = ctx.prune(SITE_KIND, org);
 
   for (const entry of desired) {
-    const spec = entry.spec as unknown as SiteSpec;
+    const spec = entry.spec;
     const current = matched.get(entry);
     // A space reference that names nothing blocks the whole site, before it registers or plans anything.
     if (blockUnresolvedSpaces(result, entry, space)) continue;
@@ -50,7 +50,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
       result: { steps: [], unmanaged: [], warnings: [], blocked: [] },
       blocks: [],
     };
-    if (current) updateSite(scope, current.fields as unknown as SiteFields);
+    if (current) updateSite(scope, current.fields);
     else createSite(scope, sites);
     const nav = diffSections(scope);
     const groups = diffGroups(scope, nav);
@@ -91,14 +91,14 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry[]
   return result;
 }
 
-function createSite(scope: SiteScope, liveSites: readonly LiveObject[]): void {
+function createSite(scope: SiteScope, liveSites: readonly SiteObject[]): void {
   const { spec } = scope;
   const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
-  const post = pick(spec as unknown as Record<string, unknown>, ['title', 'visibility']);
+  const post = pick(spec, ['title', 'visibility']);
   const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' }, recover: recoverByKey(liveSites, String(post['title'])) }];
   const patch: Record<string, unknown> = {};
   for (const f of PATCH_ONLY_FIELDS) {
-    const v = (spec as unknown as Record<string, unknown>)[f];
+    const v = spec[f];
     if (v !== undefined && !(f in CREATED_SITE_DEFAULTS && sameValue(v, CREATED_SITE_DEFAULTS[f]))) patch[f] = v;
   }
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: sitePath(scope.org, ref(id)), body: patch });
@@ -110,14 +110,14 @@ function createSite(scope: SiteScope, liveSites: readonly LiveObject[]): void {
     phase: 'create',
     wave: WAVE.site,
     before: null,
-    after: pick(spec as unknown as Record<string, unknown>, SITE_FIELDS),
+    after: pick(spec, SITE_FIELDS),
     requests,
     at: ['spec'],
   });
 }
 
 function updateSite(scope: SiteScope, have: SiteFields): void {
-  const c = changedFields(scope.spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, SITE_FIELDS);
+  const c = changedFields(scope.spec, have, SITE_FIELDS);
   if (c.changed.length === 0) return;
   push(scope, {
     kind: SITE_KIND,

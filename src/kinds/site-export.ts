@@ -7,7 +7,6 @@
  * as unmanaged instead of failing validation: a space listed twice in one section (the later one), share links
  * sharing a name, a group without sections, and all groups when two share a title.
  */
-import type { LiveKindState, LiveObject } from '../core/kind.js';
 import { manifestDoc, sameValue } from './common.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
@@ -15,7 +14,8 @@ import {
   slug,
   type LiveSiteSpace,
   type SiteAux,
-  type SiteFields,
+  type SiteObject,
+  type SiteState,
   type SiteStructure,
 } from './site-model.js';
 
@@ -93,8 +93,8 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
   return spec;
 }
 
-function siteSpec(o: LiveObject, aux: SiteAux, name: SpaceName): Record<string, unknown> {
-  const f = o.fields as unknown as SiteFields;
+function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, unknown> {
+  const f = o.fields;
   const spec: Record<string, unknown> = { title: f.title, id: o.id };
   if (f.visibility !== null && f.visibility !== 'public') spec['visibility'] = f.visibility;
   if (f.basename !== null) spec['basename'] = f.basename;
@@ -105,8 +105,8 @@ function siteSpec(o: LiveObject, aux: SiteAux, name: SpaceName): Record<string, 
   return structure ? { ...spec, ...structureSpec(structure, name) } : spec;
 }
 
-export function exportSites(org: string, live: LiveKindState): object[] {
-  const aux = (live.aux as unknown as SiteAux | undefined) ?? { structures: {}, spaces: [] };
+export function exportSites(org: string, live: SiteState): object[] {
+  const aux = live.aux ?? { structures: {}, spaces: [] };
   const name = spaceNamer(aux);
   return live.objects
     .filter((o) => o.kind === SITE_KIND)

@@ -4,8 +4,8 @@
  * organization's spaces when a spec names any (the list is memoised, shared with the Space kind).
  * Share-link URLs (they carry the secret) are dropped right here and never reach a LiveObject.
  */
-import type { DesiredEntry, FetchContext, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRecord } from './common.js';
+import type { DesiredEntry, FetchContext } from '../core/kind.js';
+import { isRecord, stringOrNull as strOrNull } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { readSiteTrees } from './site-cascades.js';
 import { spaceRefs } from './site-desired.js';
@@ -28,14 +28,15 @@ import {
   type LiveSiteSpace,
   type LiveSpaceRef,
   type SiteAux,
+  type SiteChildObject,
   type SiteFields,
+  type SiteObject,
   type SiteSpec,
+  type SiteState,
   type SiteStructure,
 } from './site-model.js';
 
-const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-export function siteObject(org: string, s: unknown): LiveObject | undefined {
+export function siteObject(org: string, s: unknown): SiteObject | undefined {
   if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
   const proxy = isRecord(s['proxy']) ? strOrNull(s['proxy']['origin']) : strOrNull(s['proxy']);
   const adaptive = isRecord(s['adaptiveContent']) ? s['adaptiveContent']['enabled'] === true : false;
@@ -47,7 +48,7 @@ export function siteObject(org: string, s: unknown): LiveObject | undefined {
     adaptiveContent: { enabled: adaptive },
     agentsContext: strOrNull(s['agentsContext']),
   };
-  return { kind: SITE_KIND, org, key: s['title'], id: s['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: SITE_KIND, org, key: s['title'], id: s['id'], fields };
 }
 
 function section(x: unknown): LiveSection | undefined {
@@ -129,10 +130,10 @@ export async function readStructure(
 }
 
 /** Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and journal. */
-export function childObjects(org: string, siteTitle: string, s: SiteStructure): LiveObject[] {
+export function childObjects(org: string, siteTitle: string, s: SiteStructure): SiteChildObject[] {
   const pathOf = new Map(s.sections.map((x) => [x.id, x.path]));
   const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
-  const out: LiveObject[] = [];
+  const out: SiteChildObject[] = [];
   for (const x of s.sections) {
     const fields = { path: x.path, title: x.title, icon: x.icon, description: x.description, condition: x.condition, group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group) };
     out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields });
@@ -149,8 +150,9 @@ export function childObjects(org: string, siteTitle: string, s: SiteStructure): 
   return out;
 }
 
-export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
-  const specs = desired.map((e) => e.spec as unknown as SiteSpec);
+/** The sites, and what the desired entries' specs need of each managed site (aux always set). */
+export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry<SiteSpec>[]): Promise<SiteState & { aux: SiteAux }> {
+  const specs = desired.map((e) => e.spec);
   // Written site spaces (even an empty list, as export's probe writes them) need the spaces to name them.
   const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined || s.sections !== undefined || s.spaces !== undefined);
   const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
@@ -160,12 +162,12 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
   const { matched, unmatched } = matchByIdOrTitle(SITE_KIND, desired, sites);
   const children = await Promise.all(
     [...matched].map(async ([e, site]) => {
-      const structure = await fetchStructure(ctx, org, site.id, e.spec as unknown as SiteSpec);
+      const structure = await fetchStructure(ctx, org, site.id, e.spec);
       aux.structures[site.id] = structure;
       return childObjects(org, site.key, structure);
     }),
   );
-  const state: LiveKindState = { objects: [...sites, ...children.flat()], aux: aux as unknown as Record<string, unknown> };
+  const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...children.flat()], aux };
   // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
   if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
     const trees = await readSiteTrees(ctx, org, sites, new Set(unmatched.map((s) => s.id)));

@@ -2,6 +2,7 @@
  * Shapes of the Site kind shared by its manifest side (site-desired.ts), its fetch (site-fetch.ts) and its diff
  * (site-diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
  */
+import type { LiveKindState, LiveObject } from '../core/kind.js';
 import type { DocPath } from '../manifests/paths.js';
 import { orgPath, seg } from './common.js';
 
@@ -171,7 +172,16 @@ export interface LiveSpaceRef {
   title: string;
 }
 
-/** Lookup data of the Site diff. */
+/** What a journal snapshot keeps of a site beyond its fetch, per site id (undo reports what cannot come back). */
+export interface SiteExtras {
+  published: boolean;
+  hostname: string | null;
+  type: string | null;
+  /** The organization's `defaultContent` named this site. */
+  defaultContent: boolean;
+}
+
+/** Lookup data of the Site diff (and of a journal snapshot, which adds `extras`). */
 export interface SiteAux {
   /** Site id → its structure (managed sites only). */
   structures: Record<string, SiteStructure>;
@@ -179,7 +189,56 @@ export interface SiteAux {
   spaces: LiveSpaceRef[];
   /** Under prune: the structure of each site no manifest describes (what its delete takes), see site-cascades.ts. */
   pruned?: Record<string, SiteStructure>;
+  /** Snapshot only: site id → what the fetch does not keep. */
+  extras?: Record<string, SiteExtras>;
 }
+
+/*
+ * The Site kind's state holds its sites and, for the safety gate, the journal and plan digests, the sites'
+ * sub-objects as live objects of their own kinds (keyed `<site title>/<path|title|name>`). The diff reads the
+ * structure from `aux`; the sub-objects' fields only say what a count, a journal line or a digest shows.
+ */
+export interface SectionFields {
+  path: string;
+  title: string;
+  icon: string | null;
+  description: string | null;
+  condition: string | null;
+  /** Title of the containing group (its id when the group is unknown), null at the top level. */
+  group: string | null;
+}
+
+export interface GroupFields {
+  title: string;
+  icon: string | null;
+  /** Member section paths (ids when unknown), in order. */
+  sections: string[];
+}
+
+export interface SiteSpaceFields {
+  /** The space's title. */
+  space: string;
+  spaceId: string;
+  /** Section path, null at the root. */
+  section: string | null;
+  path: string;
+  condition: string | null;
+}
+
+export interface ShareLinkFields {
+  name: string;
+  active: boolean;
+}
+
+export type SiteObject = LiveObject<SiteFields, typeof SITE_KIND>;
+export type SiteChildObject =
+  | LiveObject<SectionFields, typeof SECTION_KIND>
+  | LiveObject<GroupFields, typeof GROUP_KIND>
+  | LiveObject<SiteSpaceFields, typeof SITE_SPACE_KIND>
+  | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>;
+/** An object of the Site kind's state: a site or a sub-object, told apart by `kind`. */
+export type SiteStateObject = SiteObject | SiteChildObject;
+export type SiteState = LiveKindState<SiteStateObject, SiteAux>;
 
 export const sitesPath = (org: string): string => `${orgPath(org)}/sites`;
 export const sitePath = (org: string, site: string): string => `${sitesPath(org)}/${seg(site)}`;

@@ -5,7 +5,7 @@
  * is moved next to a site space of its new section) or at the root.
  */
 import type { RequestSpec } from '../core/plan.js';
-import { seg } from './common.js';
+import { isRecord, seg } from './common.js';
 import type { GroupNav } from './site-groups-diff.js';
 import { Layout, ROOT, TOP, inGroup, inSection } from './site-layout.js';
 import { sequenceSiteSpaces } from './site-sequence.js';
@@ -154,10 +154,19 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
 
 /** before/after of one changed value under `group` (the first `from` and the last `to` of a key). */
 function record(before: Record<string, unknown>, after: Record<string, unknown>, group: string, key: string, from: unknown, to: unknown): void {
-  const b = (before[group] ??= {}) as Record<string, unknown>;
-  const a = (after[group] ??= {}) as Record<string, unknown>;
+  const b = groupOf(before, group);
+  const a = groupOf(after, group);
   if (!(key in b)) b[key] = from;
   a[key] = to;
+}
+
+/** The record under `group` (only `record` writes there), made on first use. */
+function groupOf(values: Record<string, unknown>, group: string): Record<string, unknown> {
+  const have = values[group];
+  if (isRecord(have)) return have;
+  const made: Record<string, unknown> = {};
+  values[group] = made;
+  return made;
 }
 
 /** Top level and groups: the fewest moves each (undefined when the anchor rule makes them impossible). */

@@ -13,7 +13,7 @@ import type { SpaceResolver } from './site-space-ref.js';
 export interface SiteScope {
   ctx: DiffContext;
   org: string;
-  entry: DesiredEntry;
+  entry: DesiredEntry<SiteSpec>;
   spec: SiteSpec;
   /** The manifest's site title: keys of steps the manifest asks for. */
   title: string;

@@ -155,7 +155,7 @@ export function diffSections(scope: SiteScope): Nav {
 }
 
 function updateSection(scope: SiteScope, d: SectionSpec, l: LiveSection): void {
-  const c = changedFields(d as unknown as Record<string, unknown>, l as unknown as Record<string, unknown>, SECTION_FIELDS);
+  const c = changedFields(d, l, SECTION_FIELDS);
   if (c.changed.length === 0) return;
   push(scope, {
     kind: SECTION_KIND,

@@ -6,26 +6,15 @@
  * organization's default content. Share links are kept by name and active flag only: their URLs carry the
  * secret, which a recreated link never gets back.
  */
-import type { DesiredEntry, FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, orgPath } from './common.js';
+import { isRecord, orgPath, titledEntry } from './common.js';
+import { parseSiteSpec } from './site-desired.js';
 import { fetchSites } from './site-fetch.js';
-import { SITE_KIND, sitePath, type SiteAux, type SiteSpec, type SiteStructure } from './site-model.js';
+import { SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './site-model.js';
 
-/** What the Site fetch does not keep, per site id. */
-interface SiteExtras {
-  published: boolean;
-  hostname: string | null;
-  type: string | null;
-  /** The organization's `defaultContent` named this site. */
-  defaultContent: boolean;
-}
-
-type SiteUndoAux = SiteAux & { extras?: Record<string, SiteExtras> };
-
-/** A desired entry pinned to the site that writes every structural field, so the fetch reads all of them. */
-function probeEntry(object: LiveObject): DesiredEntry {
-  const spec: SiteSpec = { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {} };
+/** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
+function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
   const file = `(journal snapshot of site ${object.id})`;
   const doc: ManifestDocument = {
     file,
@@ -33,13 +22,13 @@ function probeEntry(object: LiveObject): DesiredEntry {
     apiVersion: 'docops/v1',
     kind: SITE_KIND,
     metadata: { organization: object.org },
-    spec: spec as unknown as Record<string, unknown>,
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {} },
     pos: () => ({ file, line: 1, column: 1 }),
   };
-  return { kind: SITE_KIND, org: object.org, key: object.key, id: object.id, spec: spec as unknown as Record<string, unknown>, source: doc.pos([]), doc };
+  return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));
 }
 
-export async function snapshotSite(ctx: FetchContext, object: LiveObject): Promise<Snapshot> {
+export async function snapshotSite(ctx: FetchContext, object: SiteStateObject): Promise<Snapshot> {
   const [state, raw, org] = await Promise.all([
     fetchSites(ctx, object.org, [probeEntry(object)]),
     ctx.get<unknown>(sitePath(object.org, object.id)),
@@ -47,7 +36,7 @@ export async function snapshotSite(ctx: FetchContext, object: LiveObject): Promi
   ]);
   const site = state.objects.find((o) => o.kind === SITE_KIND && o.id === object.id);
   if (!site) throw new Error(`site ${object.id} is not in the sites list of ${object.org}`);
-  const aux = state.aux as unknown as SiteAux;
+  const aux = state.aux;
   const r = isRecord(raw) ? raw : {};
   const content = isRecord(org) && isRecord(org['defaultContent']) ? org['defaultContent'] : {};
   const extras: SiteExtras = {
@@ -56,19 +45,20 @@ export async function snapshotSite(ctx: FetchContext, object: LiveObject): Promi
     type: typeof r['type'] === 'string' ? r['type'] : null,
     defaultContent: content['site'] === object.id,
   };
-  const part: SiteUndoAux = { structures: { [object.id]: aux.structures[object.id]! }, spaces: aux.spaces, extras: { [object.id]: extras } };
-  return { [SITE_KIND]: { objects: [site], aux: part as unknown as Record<string, unknown> } };
+  const part: SiteAux = { structures: { [object.id]: aux.structures[object.id]! }, spaces: aux.spaces, extras: { [object.id]: extras } };
+  const snapshot: SiteState = { objects: [site], aux: part };
+  return { [SITE_KIND]: snapshot };
 }
 
 /** Site spaces of spaces undo recreates name them by title: their new ids are known only after apply. */
-function relink(org: string, state: LiveKindState, refs: UndoRefs): LiveKindState {
-  const aux = state.aux as unknown as SiteUndoAux | undefined;
+function relink(org: string, state: SiteState, refs: UndoRefs): SiteState {
+  const aux = state.aux;
   if (!aux?.structures) return state;
   const structures: Record<string, SiteStructure> = {};
   for (const [id, s] of Object.entries(aux.structures)) {
     structures[id] = { ...s, siteSpaces: s.siteSpaces.map((ss) => ({ ...ss, spaceId: refs.recreated('Space', org, ss.spaceId) ?? ss.spaceId })) };
   }
-  return { ...state, aux: { ...aux, structures } as unknown as Record<string, unknown> };
+  return { ...state, aux: { ...aux, structures } };
 }
 
 /** Share links and groups a manifest cannot name (site export leaves them out), by the same rules. */
@@ -85,8 +75,8 @@ function unexpressible(s: SiteStructure): string[] {
   return out;
 }
 
-function losses(_org: string, state: LiveKindState): UndoLoss[] {
-  const aux = state.aux as unknown as SiteUndoAux | undefined;
+function losses(_org: string, state: SiteState): UndoLoss[] {
+  const aux = state.aux;
   const out: UndoLoss[] = [];
   for (const o of state.objects.filter((x) => x.kind === SITE_KIND)) {
     const at = { key: o.key, id: o.id };
@@ -108,4 +98,4 @@ function losses(_org: string, state: LiveKindState): UndoLoss[] {
   return out;
 }
 
-export const siteUndo: KindUndo = { relink, losses };
+export const siteUndo: KindUndo<SiteStateObject, SiteAux> = { relink, losses };

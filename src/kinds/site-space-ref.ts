@@ -59,9 +59,9 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * Block a site whose spec names a space (in a section, at the root or as its default site space) that
  * resolves to nothing. True when blocked: the caller then plans and registers nothing for the site.
  */
-export function blockUnresolvedSpaces(result: DiffResult, entry: DesiredEntry, resolve: SpaceResolver): boolean {
+export function blockUnresolvedSpaces(result: DiffResult, entry: DesiredEntry<SiteSpec>, resolve: SpaceResolver): boolean {
   const missing: { space: string; pos: SourcePos }[] = [];
-  for (const r of allSpaceRefs(entry.spec as unknown as SiteSpec, entry.doc)) {
+  for (const r of allSpaceRefs(entry.spec, entry.doc)) {
     const pos = entry.doc.pos(r.at);
     if (!resolve(r.space, pos)) missing.push({ space: r.space, pos });
   }

@@ -145,7 +145,7 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
 
 /** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
 function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, path: string | undefined, note?: string): void {
-  const c = changedFields(s as unknown as Record<string, unknown>, l as unknown as Record<string, unknown>, ['condition']);
+  const c = changedFields(s, l, ['condition']);
   if (path !== undefined) {
     c.before = { path: l.path, ...c.before };
     c.after = { path, ...c.after };

@@ -12,9 +12,9 @@ import { diffSites } from './site-diff.js';
 import { exportSites } from './site-export.js';
 import { fetchSites } from './site-fetch.js';
 import { siteUndo, snapshotSite } from './site-snapshot.js';
-import { SITE_DEPTH, SITE_KIND } from './site-model.js';
+import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './site-model.js';
 
-export const siteKind: KindDefinition = {
+export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: loadSchema('site'),

@@ -14,9 +14,9 @@ import type { DiffContext, FetchContext, LiveObject } from '../core/kind.js';
 import type { CascadeObject } from '../core/plan.js';
 import { withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
-import { spaceRefs } from './site-desired.js';
+import { siteSpecOf, spaceRefs } from './site-desired.js';
 import { childObjects, readStructure, siteObject } from './site-fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace, type SiteSpec } from './site-model.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace } from './site-model.js';
 
 export const PURGE_NOTE = 'when the space is purged, 7 days after its delete, unless restored';
 const SECTION_PURGE_NOTE = 'when its last space is purged, 7 days after the delete, unless restored';
@@ -34,7 +34,7 @@ export interface SpaceUsage {
 }
 
 export async function readSpaceUsage(ctx: FetchContext, org: string): Promise<SpaceUsage> {
-  const sites = (await ctx.list(sitesPath(org))).map((s) => siteObject(org, s)).filter((s): s is LiveObject => s !== undefined);
+  const sites = (await ctx.list(sitesPath(org))).map((s) => siteObject(org, s)).filter((s) => s !== undefined);
   return {
     sites: await Promise.all(
       sites.map(async (site) => {
@@ -54,7 +54,7 @@ export function usageObjects(org: string, usage: SpaceUsage): LiveObject[] {
 export function siteNamedSpaces(ctx: DiffContext, org: string): Map<string, SourcePos> {
   const named = new Map<string, SourcePos>();
   for (const site of ctx.desired(SITE_KIND, org)) {
-    for (const r of spaceRefs(site.spec as unknown as SiteSpec)) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
+    for (const r of spaceRefs(siteSpecOf(site))) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
   }
   return named;
 }
@@ -95,7 +95,7 @@ function describedSections(ctx: DiffContext, org: string, usage: SpaceUsage): Se
   const live: LiveObject[] = usage.sites.map((s) => ({ kind: SITE_KIND, org, key: s.title, id: s.id, fields: {} }));
   const out = new Set<string>();
   for (const [e, o] of matchByIdOrTitle(SITE_KIND, entries, live).matched) {
-    for (const s of (e.spec as unknown as SiteSpec).sections ?? []) out.add(`${o.id}\u0000${s.path}`);
+    for (const s of siteSpecOf(e).sections ?? []) out.add(`${o.id}\u0000${s.path}`);
   }
   return out;
 }

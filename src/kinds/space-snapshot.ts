@@ -5,26 +5,20 @@
  * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does.
  */
 import { ApiError } from '../core/errors.js';
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
+import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
 import { relinkParents } from './collection-snapshot.js';
 import { isRecord, seg } from './common.js';
 import { sitePath, sitesPath } from './site-model.js';
-import { SPACE_KIND, orgSpacesPath, spaceObject } from './space.js';
+import { SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceObject, type SpaceState } from './space.js';
 
 export const SPACE_RETENTION_DAYS = 7;
 const RETENTION_MS = SPACE_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
 /** A site space that showed the space when it was deleted. */
-interface ShownBy {
+export interface ShownBy {
   siteId: string;
   siteTitle: string;
   path: string;
-}
-
-/** `aux` of a Space snapshot, per space id. */
-interface SpaceUndoAux {
-  visibility?: Record<string, string>;
-  shownBy?: Record<string, ShownBy[]>;
 }
 
 const onePath = (id: string): string => `/spaces/${seg(id)}`;
@@ -33,20 +27,24 @@ async function sitesShowing(ctx: FetchContext, org: string, spaceId: string): Pr
   const sites = (await ctx.list(sitesPath(org), { space: spaceId })).filter(isRecord);
   const lists = await Promise.all(sites.map((s) => ctx.list(`${sitePath(org, String(s['id']))}/site-spaces`)));
   return sites.flatMap((s, i) =>
-    lists[i]!.filter((ss) => isRecord(ss) && isRecord(ss['space']) && ss['space']['id'] === spaceId).map((ss) => ({
-      siteId: String(s['id']),
-      siteTitle: String(s['title'] ?? ''),
-      path: String((ss as Record<string, unknown>)['path'] ?? ''),
-    })),
+    lists[i]!
+      .filter(isRecord)
+      .filter((ss) => isRecord(ss['space']) && ss['space']['id'] === spaceId)
+      .map((ss) => ({
+        siteId: String(s['id']),
+        siteTitle: String(s['title'] ?? ''),
+        path: String(ss['path'] ?? ''),
+      })),
   );
 }
 
-export async function snapshotSpace(ctx: FetchContext, object: LiveObject): Promise<Snapshot> {
+export async function snapshotSpace(ctx: FetchContext, object: SpaceObject): Promise<Snapshot> {
   const [body, shownBy] = await Promise.all([ctx.get<unknown>(onePath(object.id)), sitesShowing(ctx, object.org, object.id)]);
   const fresh = spaceObject(object.org, body) ?? object;
-  const aux: SpaceUndoAux = { shownBy: { [object.id]: shownBy } };
+  const aux: SpaceAux = { shownBy: { [object.id]: shownBy } };
   if (isRecord(body) && typeof body['visibility'] === 'string') aux.visibility = { [object.id]: body['visibility'] };
-  return { [SPACE_KIND]: { objects: [fresh], aux: aux as Record<string, unknown> } };
+  const part: SpaceState = { objects: [fresh], aux };
+  return { [SPACE_KIND]: part };
 }
 
 /** The space as the API shows it once restored: its GET body without `deletedAt`. */
@@ -55,7 +53,7 @@ function restoredBody(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-async function restore(ctx: FetchContext, object: LiveObject, part: LiveKindState, now: Date): Promise<RestoreCheck> {
+async function restore(ctx: FetchContext, object: SpaceObject, part: SpaceState, now: Date): Promise<RestoreCheck> {
   let body: unknown;
   try {
     body = await ctx.get(onePath(object.id));
@@ -89,8 +87,8 @@ async function restore(ctx: FetchContext, object: LiveObject, part: LiveKindStat
  * Sites that showed the space and still exist but no longer do. (A site undo recreates gets its site spaces
  * from its own snapshot; a site that is gone answers 404 here.)
  */
-async function missingSiteSpaces(ctx: FetchContext, object: LiveObject, part: LiveKindState): Promise<string[]> {
-  const shown = (part.aux as SpaceUndoAux | undefined)?.shownBy?.[object.id] ?? [];
+async function missingSiteSpaces(ctx: FetchContext, object: SpaceObject, part: SpaceState): Promise<string[]> {
+  const shown = part.aux?.shownBy?.[object.id] ?? [];
   const out: string[] = [];
   for (const s of shown) {
     let list: unknown[];
@@ -106,8 +104,8 @@ async function missingSiteSpaces(ctx: FetchContext, object: LiveObject, part: Li
   return out;
 }
 
-function losses(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[] {
-  const aux = (state.aux ?? {}) as SpaceUndoAux;
+function losses(org: string, state: SpaceState, refs: UndoRefs): UndoLoss[] {
+  const aux = state.aux ?? {};
   const out: UndoLoss[] = [];
   for (const o of state.objects) {
     const fate = refs.fate(SPACE_KIND, org, o.id);
@@ -122,7 +120,7 @@ function losses(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[] {
   return out;
 }
 
-export const spaceUndo: KindUndo = {
+export const spaceUndo: KindUndo<SpaceObject, SpaceAux> = {
   restore,
   relink: (org, state, refs) => relinkParents(SPACE_KIND, org, state, refs),
   losses,

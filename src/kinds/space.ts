@@ -10,12 +10,12 @@ import type { ManifestDocument } from '../manifests/document.js';
 import { unresolvedParentMessage } from './collection-parents.js';
 import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentNamer, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
 import { SOFT_DELETE } from './collection-prune.js';
-import { blockEntry, changedFields, isRecord, makeStep, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
-import { snapshotSpace, spaceUndo } from './space-snapshot.js';
+import { snapshotSpace, spaceUndo, type ShownBy } from './space-snapshot.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './space-purge.js';
 
 export const SPACE_KIND = 'Space';
@@ -40,27 +40,59 @@ export interface SpaceFields {
   parent: string | null;
 }
 
+export type SpaceObject = LiveObject<SpaceFields>;
+
+/** What fetch keeps beside the spaces, and what a journal snapshot keeps (per space id). */
+export interface SpaceAux {
+  /** The organization's collections, when a parent is written (fetch). */
+  collections?: LiveCollectionRef[];
+  /** Under prune, when a space would be deleted: where spaces are shown (fetch). */
+  usage?: SpaceUsage;
+  /** Snapshot: the space's visibility. */
+  visibility?: Record<string, string>;
+  /** Snapshot: the site spaces that showed the space. */
+  shownBy?: Record<string, ShownBy[]>;
+}
+
+export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
+
 const FIELDS = ['title', 'emoji', 'editMode', 'defaultLevel'] as const;
 
 export const orgSpacesPath = (org: string): string => `${orgPath(org)}/spaces`;
 const onePath = (id: string): string => `/spaces/${seg(id)}`;
 
-function toDesired(doc: ManifestDocument): DesiredEntry[] {
-  const spec = pick(doc.spec, ['title', 'id', 'emoji', 'editMode', 'defaultLevel', 'parent']) as unknown as SpaceSpec;
-  return [titledEntry(SPACE_KIND, doc, spec)];
+/** The spec of a schema-valid Space document: the fields it writes, in this order. */
+function parseSpaceSpec(doc: ManifestDocument): SpaceSpec {
+  const s = doc.spec;
+  const spec: SpaceSpec = { title: asString(s['title']) ?? '' };
+  const id = asString(s['id']);
+  if (id !== undefined) spec.id = id;
+  const emoji = asString(s['emoji']);
+  if (emoji !== undefined) spec.emoji = emoji;
+  const editMode = s['editMode'];
+  if (editMode === 'live' || editMode === 'locked') spec.editMode = editMode;
+  const defaultLevel = nullableString(s['defaultLevel']);
+  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
+  const parent = nullableString(s['parent']);
+  if (parent !== undefined) spec.parent = parent;
+  return spec;
+}
+
+function toDesired(doc: ManifestDocument): DesiredEntry<SpaceSpec>[] {
+  return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc))];
 }
 
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
   if (!warn) return;
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
-    const parent = (e.spec as unknown as SpaceSpec).parent;
+    const parent = e.spec.parent;
     if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
   }
 }
 
-export function spaceObject(org: string, s: unknown): LiveObject | undefined {
+export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
   if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
   const fields: SpaceFields = {
     title: s['title'],
@@ -69,36 +101,36 @@ export function spaceObject(org: string, s: unknown): LiveObject | undefined {
     defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
     parent: typeof s['parent'] === 'string' ? s['parent'] : null,
   };
-  return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }
 
 /**
  * Spaces, plus the live collections (id and title) when a parent is written: a parent may name a live
  * collection by id or by title without any Collection manifest. Both lists are shared with other kinds.
  */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
-  const wantsParent = desired.some((e) => typeof (e.spec as unknown as SpaceSpec).parent === 'string');
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceState> {
+  const wantsParent = desired.some((e) => typeof e.spec.parent === 'string');
   const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
   const liveCollections: LiveCollectionRef[] = collections.flatMap((c) => {
     const o = collectionObject(org, c);
     return o ? [{ id: o.id, title: o.key }] : [];
   });
-  const objects = spaces.map((s) => spaceObject(org, s)).filter((o): o is LiveObject => o !== undefined);
+  const objects = spaces.map((s) => spaceObject(org, s)).filter((o) => o !== undefined);
   // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
   if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections } };
   const usage = await readSpaceUsage(ctx, org);
   return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
 }
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], live: SpaceState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
-  const collections = (live.aux?.['collections'] as LiveCollectionRef[] | undefined) ?? [];
+  const collections = live.aux?.collections ?? [];
 
   for (const entry of desired) {
-    const spec = entry.spec as unknown as SpaceSpec;
+    const spec = entry.spec;
     const current = matched.get(entry);
     let parent: string | null | undefined = spec.parent;
     if (typeof spec.parent === 'string') {
@@ -119,18 +151,18 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     const base = { kind: SPACE_KIND, org, key: entry.key, entry };
     if (!current) {
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
-      const body: Record<string, unknown> = pick(spec as unknown as Record<string, unknown>, ['title', 'emoji', 'editMode']);
+      const body: Record<string, unknown> = pick(spec, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
       const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
       if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
-      const after = { ...pick(spec as unknown as Record<string, unknown>, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
       ctx.register(SPACE_KIND, org, entry.key, ref(createId));
       continue;
     }
     ctx.register(SPACE_KIND, org, entry.key, current.id);
-    const have = current.fields as unknown as SpaceFields;
-    const c = changedFields(spec as unknown as Record<string, unknown>, have as unknown as Record<string, unknown>, FIELDS);
+    const have = current.fields;
+    const c = changedFields(spec, have, FIELDS);
     if (c.changed.length > 0) {
       result.steps.push(
         makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
@@ -143,7 +175,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   const prune = ctx.prune(SPACE_KIND, org);
   const key = uniqueLiveKey(unmatched);
   const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
-  const later = prune ? purgeCascades(ctx, org, live.aux?.['usage'] as SpaceUsage | undefined, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : undefined;
+  const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : undefined;
   unmatchedLive(result, {
     kind: SPACE_KIND,
     org,
@@ -163,7 +195,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
  * The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
  * drop that site space at the purge — each of those is a blocked object naming where the site shows it.
  */
-function pruneSpaces(ctx: DiffContext, org: string, unmatched: LiveObject[], key: (o: LiveObject) => string, result: DiffResult): LiveObject[] {
+function pruneSpaces(ctx: DiffContext, org: string, unmatched: SpaceObject[], key: (o: SpaceObject) => string, result: DiffResult): SpaceObject[] {
   const named = siteNamedSpaces(ctx, org);
   if (named.size === 0) return unmatched;
   return unmatched.filter((o) => {
@@ -187,10 +219,10 @@ function sortKeys(body: Record<string, unknown>, order: readonly string[]): Reco
   return Object.fromEntries(order.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
-  const parentName = parentNamer((live.aux?.['collections'] as LiveCollectionRef[] | undefined) ?? []);
+function exportDocs(org: string, live: SpaceState): object[] {
+  const parentName = parentNamer(live.aux?.collections ?? []);
   return exportTitled(SPACE_KIND, org, live, (o) => {
-    const f = o.fields as unknown as SpaceFields;
+    const f = o.fields;
     const spec: Record<string, unknown> = {};
     if (f.emoji) spec['emoji'] = f.emoji;
     if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
@@ -200,7 +232,7 @@ function exportDocs(org: string, live: LiveKindState): object[] {
   });
 }
 
-export const spaceKind: KindDefinition = {
+export const spaceKind: KindDefinition<SpaceSpec, SpaceObject, SpaceAux> = {
   kind: SPACE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('space'),

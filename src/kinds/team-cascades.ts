@@ -108,7 +108,8 @@ export function teamsHandledByTeamKind(ctx: DiffContext, org: string): Set<strin
   if (entries.length === 0) return new Set();
   const { matched, unmatched } = matchByIdOrTitle(TEAM, entries, live);
   const out = new Set<string>();
-  for (const [e, o] of matched) if ((e.spec as { members?: unknown }).members !== undefined) out.add(o.id);
+  // Team specs are typed only inside the Team kind: read the one field this needs, with a check.
+  for (const [e, o] of matched) if (isRecord(e.spec) && e.spec['members'] !== undefined) out.add(o.id);
   if (ctx.prune(TEAM, org)) for (const o of unmatched) out.add(o.id);
   return out;
 }

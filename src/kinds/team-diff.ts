@@ -8,13 +8,13 @@
  * `invite: true`, or with --invite) blocks the team: a team is never applied without some of its members.
  */
 import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../core/plan.js';
 import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { spacesNote, teamCascades } from './team-cascades.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './team-model.js';
 
 /** How a team member e-mail is addressed in requests. */
 type MemberRef =
@@ -33,17 +33,17 @@ interface TeamScope {
 function resolveMember({ ctx, org, aux }: TeamScope, email: string): MemberRef {
   const r = ctx.resolve('Members', org, email);
   if (r !== undefined && isRef(r)) return { state: 'pending', email, dependsOn: refsIn(r).map((x) => x.stepId) };
-  const id = r ?? aux?.orgMembers[email];
+  const id = r ?? aux?.orgMembers?.[email];
   return id === undefined ? { state: 'unknown' } : { state: 'live', id };
 }
 
 /** `{email: role}` of the given members, for before/after. */
 const roles = (ms: readonly { email: string; role: string }[]): Record<string, string> => Object.fromEntries(ms.map((m) => [m.email, m.role]));
 
-export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<TeamSpec>[], live: TeamState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
-  const aux = live.aux as unknown as TeamAux | undefined;
+  const aux = live.aux;
   const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
   for (const e of stalePins) {
     result.warnings.push({ kind: TEAM_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
@@ -93,9 +93,9 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  * Block a team that lists an e-mail no member or invite of this plan stands for (members already in the live
  * team need no resolving). True when blocked: the caller then plans and registers nothing for the team.
  */
-function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: DesiredEntry, current: LiveObject | undefined): boolean {
-  const spec = entry.spec as unknown as TeamSpec;
-  const inTeam = new Set(((current?.fields as unknown as TeamFields | undefined)?.members ?? []).map((m) => m.email));
+function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: DesiredEntry<TeamSpec>, current: TeamObject | undefined): boolean {
+  const spec = entry.spec;
+  const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
   const unknown = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === 'unknown');
   const [first, ...more] = unknown.map((m) => ({ email: m.email, pos: entry.doc.pos(['spec', 'members', memberIndex(entry.doc, m.email), 'email']) }));
   if (!first) return false;
@@ -111,14 +111,14 @@ function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: Desire
 }
 
 /** A member `blockUnknownMembers` let through. */
-function known(r: MemberRef, entry: DesiredEntry, m: TeamMemberSpec): Exclude<MemberRef, { state: 'unknown' }> {
+function known(r: MemberRef, entry: DesiredEntry<TeamSpec>, m: TeamMemberSpec): Exclude<MemberRef, { state: 'unknown' }> {
   if (r.state === 'unknown') throw new Error(`internal: ${m.email} of team "${entry.key}" resolves to nothing, but the team was not blocked`);
   return r;
 }
 
-function createSteps(scope: TeamScope, entry: DesiredEntry, liveTeams: readonly LiveObject[]): Step[] {
+function createSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, liveTeams: readonly TeamObject[]): Step[] {
   const { org } = scope;
-  const spec = entry.spec as unknown as TeamSpec;
+  const spec = entry.spec;
   const createId = stepId(TEAM_KIND, org, entry.key, 'create');
   const body: Record<string, unknown> = { title: spec.title };
   const after: Record<string, unknown> = { title: spec.title };
@@ -183,10 +183,10 @@ function createSteps(scope: TeamScope, entry: DesiredEntry, liveTeams: readonly 
   return steps;
 }
 
-function updateSteps(scope: TeamScope, entry: DesiredEntry, current: LiveObject): Step[] {
+function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, current: TeamObject): Step[] {
   const { org } = scope;
-  const spec = entry.spec as unknown as TeamSpec;
-  const have = current.fields as unknown as TeamFields;
+  const spec = entry.spec;
+  const have = current.fields;
   const teamPath = `${teamsPath(org)}/${seg(current.id)}`;
   const steps: Step[] = [];
   if (have.title !== spec.title) {

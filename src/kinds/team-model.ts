@@ -1,4 +1,5 @@
 /** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
+import type { LiveKindState, LiveObject } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { isRecord, orgPath } from './common.js';
 import type { PrunedTeam } from './team-cascades.js';
@@ -33,12 +34,19 @@ export interface TeamFields {
   members?: LiveTeamMember[];
 }
 
-/** Lookup data of the Team diff: every org member's e-mail (lower-cased) → user id. */
+export type TeamObject = LiveObject<TeamFields>;
+
+/** Lookup data of the Team diff, and what a journal snapshot keeps beside the team. */
 export interface TeamAux {
-  orgMembers: Record<string, string>;
+  /** Every org member's e-mail (lower-cased) → user id (fetch). */
+  orgMembers?: Record<string, string>;
   /** Under prune: team id → what deleting that team takes (see team-cascades.ts). */
   pruned?: Record<string, PrunedTeam>;
+  /** Snapshot: team id → the number of spaces the team had permissions on. */
+  spaces?: Record<string, number>;
 }
+
+export type TeamState = LiveKindState<TeamObject, TeamAux>;
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;
 

@@ -3,10 +3,10 @@
  * the member list (e-mail, user id, team role) even when no manifest manages it, plus the number of spaces
  * the team has permissions on: no API grants those, so undo can only say they are gone.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoLoss } from '../core/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../core/kind.js';
 import { isRecord, seg } from './common.js';
 import { memberObject } from './members.js';
-import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamFields } from './team-model.js';
+import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './team-model.js';
 
 /** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
 function member(item: unknown): LiveTeamMember | undefined {
@@ -17,24 +17,19 @@ function member(item: unknown): LiveTeamMember | undefined {
   return { email: m.key, userId: m.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
 }
 
-/** `aux.spaces`: team id → the number of spaces the team had permissions on. */
-interface TeamUndoAux {
-  spaces?: Record<string, number>;
-}
-
-export async function snapshotTeam(ctx: FetchContext, object: LiveObject): Promise<Snapshot> {
+export async function snapshotTeam(ctx: FetchContext, object: TeamObject): Promise<Snapshot> {
   const path = `${teamsPath(object.org)}/${seg(object.id)}`;
   const [team, items] = await Promise.all([ctx.get<unknown>(path), ctx.list(`${path}/members`)]);
   const title = isRecord(team) && typeof team['title'] === 'string' ? team['title'] : object.key;
   const members = items.map(member).filter((m): m is LiveTeamMember => m !== undefined);
   const fields: TeamFields = { title, members };
   const spaces = isRecord(team) && typeof team['spaces'] === 'number' ? team['spaces'] : 0;
-  const aux: TeamUndoAux = { spaces: { [object.id]: spaces } };
-  return { [TEAM_KIND]: { objects: [{ ...object, key: title, fields: fields as unknown as Record<string, unknown> }], aux: aux as Record<string, unknown> } };
+  const part: TeamState = { objects: [{ ...object, key: title, fields }], aux: { spaces: { [object.id]: spaces } } };
+  return { [TEAM_KIND]: part };
 }
 
-function losses(_org: string, state: LiveKindState): UndoLoss[] {
-  const spaces = (state.aux as TeamUndoAux | undefined)?.spaces ?? {};
+function losses(_org: string, state: TeamState): UndoLoss[] {
+  const spaces = state.aux?.spaces ?? {};
   return state.objects
     .filter((o) => (spaces[o.id] ?? 0) > 0)
     .map((o) => ({
@@ -44,4 +39,4 @@ function losses(_org: string, state: LiveKindState): UndoLoss[] {
     }));
 }
 
-export const teamUndo: KindUndo = { losses };
+export const teamUndo: KindUndo<TeamObject, TeamAux> = { losses };

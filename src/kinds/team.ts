@@ -2,7 +2,7 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in team-diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../core/kind.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from './common.js';
 import { matchByIdOrTitle } from './match.js';
@@ -11,9 +11,9 @@ import { loadSchema } from './schema.js';
 import { readPrunedTeams } from './team-cascades.js';
 import { diffTeams } from './team-diff.js';
 import { snapshotTeam, teamUndo } from './team-snapshot.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamSpec } from './team-model.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './team-model.js';
 
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<TeamSpec>[] {
   const title = String(doc.spec['title'] ?? '');
   const spec: TeamSpec = { title };
   if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
@@ -43,11 +43,11 @@ function toDesired(doc: ManifestDocument, report: Report): DesiredEntry[] {
  * lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
  * generically by the loader.
  */
-function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry<TeamSpec>[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   for (const e of entries) {
     const members = index.keys('Members', e.org);
     if (!members) {
-      const listed = (e.spec as unknown as TeamSpec).members ?? [];
+      const listed = e.spec.members ?? [];
       if (listed.length > 0) {
         warn?.(
           e.doc.pos(['spec', 'members']),
@@ -56,7 +56,7 @@ function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, Desire
       }
       continue;
     }
-    for (const m of (e.spec as unknown as TeamSpec).members ?? []) {
+    for (const m of e.spec.members ?? []) {
       if (members.has(m.email)) continue;
       report(
         e.doc.pos(['spec', 'members', memberIndex(e.doc, m.email), 'email']),
@@ -66,10 +66,10 @@ function crossValidate(entries: DesiredEntry[], _all: ReadonlyMap<string, Desire
   }
 }
 
-function teamObject(org: string, t: unknown): LiveObject | undefined {
+function teamObject(org: string, t: unknown): TeamObject | undefined {
   if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
   const fields: TeamFields = { title: t['title'] };
-  return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields };
 }
 
 /** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
@@ -81,13 +81,13 @@ export function teamMember(item: unknown): LiveTeamMember | undefined {
   return { email: member.key, userId: member.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
 }
 
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamSpec>[]): Promise<TeamState> {
   // The org member list (one page per 1,000 members, read page after page) runs beside the team member
   // lists: those need only the team list, and waiting for both first put every page on the critical path.
   const orgMembersP = ctx.list(membersPath(org));
   orgMembersP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   const teams = await ctx.list(teamsPath(org));
-  const items = new Map<LiveObject, unknown>();
+  const items = new Map<TeamObject, unknown>();
   for (const t of teams) {
     const o = teamObject(org, t);
     if (o) items.set(o, t);
@@ -100,34 +100,35 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
     ? readPrunedTeams(ctx, (id) => `${teamsPath(org)}/${seg(id)}/members`, (x) => teamMember(x)?.email, unmatched.map((o) => ({ object: o, item: items.get(o) })))
     : Promise.resolve(undefined);
   prunedP.catch(() => {}); // awaited below
-  const managed = [...matched].filter(([e]) => (e.spec as unknown as TeamSpec).members !== undefined);
+  const managed = [...matched].filter(([e]) => e.spec.members !== undefined);
   const [orgMembers] = await Promise.all([
     orgMembersP,
     ...managed.map(async ([, o]) => {
       const items = await ctx.list(`${teamsPath(org)}/${seg(o.id)}/members`);
-      (o.fields as unknown as TeamFields).members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
+      o.fields.members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
     }),
   ]);
-  const aux: TeamAux = { orgMembers: {} };
+  const byEmail: Record<string, string> = {};
   for (const m of orgMembers ?? []) {
     const o = memberObject(org, m);
-    if (o) aux.orgMembers[o.key] = o.id;
+    if (o) byEmail[o.key] = o.id;
   }
+  const aux: TeamAux = { orgMembers: byEmail };
   const pruned = await prunedP;
   if (pruned) aux.pruned = pruned;
-  return { objects, aux: aux as unknown as Record<string, unknown> };
+  return { objects, aux };
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
+function exportDocs(org: string, live: TeamState): object[] {
   return exportTitled(TEAM_KIND, org, live, (o) => {
-    const f = o.fields as unknown as TeamFields;
+    const f = o.fields;
     if (!f.members) return {};
     const members = [...f.members].sort((a, b) => a.email.localeCompare(b.email)).map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
     return { members };
   });
 }
 
-export const teamKind: KindDefinition = {
+export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   kind: TEAM_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('team'),

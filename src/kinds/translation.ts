@@ -27,29 +27,32 @@ export interface TranslationFields {
   languages: string[];
 }
 
+export type TranslationObject = LiveObject<TranslationFields>;
+export type TranslationState = LiveKindState<TranslationObject>;
+
 const translationsPath = (org: string): string => `${orgPath(org)}/translations`;
 
-function toDesired(doc: ManifestDocument): DesiredEntry[] {
+function toDesired(doc: ManifestDocument): DesiredEntry<TranslationSpec>[] {
   const spec: TranslationSpec = { title: String(doc.spec['title'] ?? '') };
   if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
   if (Array.isArray(doc.spec['languages'])) spec.languages = doc.spec['languages'].map(String);
   return [titledEntry(KIND, doc, spec)];
 }
 
-function translationObject(org: string, t: unknown): LiveObject | undefined {
+function translationObject(org: string, t: unknown): TranslationObject | undefined {
   if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
   const fields: TranslationFields = { title: t['title'], languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [] };
-  return { kind: KIND, org, key: t['title'], id: t['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: KIND, org, key: t['title'], id: t['id'], fields };
 }
 
-async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string): Promise<TranslationState> {
   const items = await ctx.list(translationsPath(org));
-  return { objects: items.map((t) => translationObject(org, t)).filter((o): o is LiveObject => o !== undefined) };
+  return { objects: items.map((t) => translationObject(org, t)).filter((o) => o !== undefined) };
 }
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSpec>[], live: TranslationState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
@@ -57,7 +60,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     result.warnings.push({ kind: KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   }
   for (const entry of desired) {
-    const spec = entry.spec as unknown as TranslationSpec;
+    const spec = entry.spec;
     const current = matched.get(entry);
     if (!current) {
       if (spec.languages && spec.languages.length > 0) {
@@ -84,7 +87,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       continue;
     }
     ctx.register(KIND, org, entry.key, current.id);
-    const have = current.fields as unknown as TranslationFields;
+    const have = current.fields;
     if (spec.languages && !sameValue(sorted(spec.languages), sorted(have.languages))) {
       blockEntry(
         result,
@@ -126,14 +129,11 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   return result;
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
-  return exportTitled(KIND, org, live, (o) => {
-    const f = o.fields as unknown as TranslationFields;
-    return f.languages.length > 0 ? { languages: f.languages } : {};
-  });
+function exportDocs(org: string, live: TranslationState): object[] {
+  return exportTitled(KIND, org, live, (o) => (o.fields.languages.length > 0 ? { languages: o.fields.languages } : {}));
 }
 
-export const translationKind: KindDefinition = {
+export const translationKind: KindDefinition<TranslationSpec, TranslationObject> = {
   kind: KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('translation'),

@@ -20,7 +20,7 @@ import { collectionUndo, snapshotCollection } from './collection-snapshot.js';
 import { SPACE_DEPTH } from './depths.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
-import { spacesPath } from './site-model.js';
+import { spacesPath } from './site/model.js';
 import { readSpaceUsage, usageObjects, type SpaceUsage } from './space-purge.js';
 
 

@@ -6,7 +6,7 @@ import type { KindDefinition } from '../core/kind.js';
 import { collectionKind } from './collection.js';
 import { membersKind } from './members.js';
 import { organizationKind } from './organization.js';
-import { siteKind } from './site.js';
+import { siteKind } from './site/kind.js';
 import { spaceKind } from './space.js';
 import { teamKind } from './team.js';
 import { translationKind } from './translation.js';

@@ -14,7 +14,7 @@ import type { ManifestDocument } from '../manifests/document.js';
 import { refSteps } from './collection.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { sitesPath } from './site-model.js';
+import { sitesPath } from './site/model.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Organization';

@@ -8,7 +8,7 @@ import { ApiError } from '../core/errors.js';
 import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
 import { relinkParents } from './collection-snapshot.js';
 import { isRecord, seg } from './common.js';
-import { sitePath, sitesPath } from './site-model.js';
+import { sitePath, sitesPath } from './site/model.js';
 import { SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceObject, type SpaceState } from './space.js';
 
 export const SPACE_RETENTION_DAYS = 7;

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { siteKind } from '../../src/kinds/site.js';
-import type { SiteSpec } from '../../src/kinds/site-model.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
+import type { SiteSpec } from '../../src/kinds/site/model.js';
 import { fakeDiffContext, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 import { BASE, SITE, liveSite, liveSpec, section, siteDesired, siteSpace } from './site-fixtures.js';

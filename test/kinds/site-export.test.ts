@@ -11,7 +11,7 @@ import { applyPlan } from '../../src/core/apply.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { exportOrganization } from '../../src/export/index.js';
 import { KINDS, siteKind } from '../../src/kinds/index.js';
-import type { SiteState } from '../../src/kinds/site-model.js';
+import type { SiteState } from '../../src/kinds/site/model.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fastClient, tempDir } from '../helpers/pipeline.js';

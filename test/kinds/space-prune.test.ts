@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
 import { spaceKind, type SpaceSpec } from '../../src/kinds/space.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';

@@ -2,7 +2,7 @@
  * Paths of sections and site spaces: the server's rule for a path it derives or keeps (`base`, `base-2`, …
  * unique in its container), and what a plan knows about a site space's path when its reorder step starts.
  */
-import type { DocPath } from '../manifests/paths.js';
+import type { DocPath } from '../../manifests/paths.js';
 
 export const MAX_PATH = 100;
 

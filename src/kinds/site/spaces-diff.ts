@@ -1,21 +1,21 @@
 /**
- * Site spaces of every desired section (or of the root): from the assignment (site-space-assign.ts), the steps
+ * Site spaces of every desired section (or of the root): from the assignment (space-assign.ts), the steps
  * before the reorder step (create, update of path and condition, re-point) and what the reorder step needs
  * (nav.containers, nav.paths). A path is set early only when no other site space of the container holds it at
  * that point; otherwise the reorder step sets it once the holder has moved, left or changed its own path
- * (site-sequence.ts), so that two site spaces swapping their paths never collide.
+ * (sequence.ts), so that two site spaces swapping their paths never collide.
  */
-import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, seg, stepId } from './common.js';
-import { ROOT, inSection } from './site-layout.js';
-import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SiteSpaceSpec } from './site-model.js';
-import { uniquePath } from './site-paths.js';
-import { replacementPath, type Resolve } from './site-root-spaces.js';
-import { base, block, push, type SiteScope } from './site-scope.js';
-import { assignSiteSpaces, type Assignment, type Managed, type Want } from './site-space-assign.js';
-import { pruneSiteSpaces } from './site-space-prune.js';
-import type { SpaceTarget } from './site-space-ref.js';
-import type { Nav, NavSiteSpace } from './site-sections-diff.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { changedFields, seg, stepId } from '../common.js';
+import { ROOT, inSection } from './layout.js';
+import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';
+import { uniquePath } from './paths.js';
+import { replacementPath, type Resolve } from './root-spaces.js';
+import { base, block, push, type SiteScope } from './scope.js';
+import { assignSiteSpaces, type Assignment, type Managed, type Want } from './space-assign.js';
+import { pruneSiteSpaces } from './space-prune.js';
+import type { SpaceTarget } from './space-ref.js';
+import type { Nav, NavSiteSpace } from './sections-diff.js';
 
 export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
   const a = assignSiteSpaces(scope, nav, resolved);
@@ -64,7 +64,7 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
   // space and the root site spaces it receives, and the paths creates derive.
   const section = nav.sections.find((x) => inSection(x.id) === m.container);
   const posted = m.wants.find((w) => w.source === 'posted');
-  // (Replacing a root site space, it keeps the derived path until the replace step: see site-root-spaces.ts.)
+  // (Replacing a root site space, it keeps the derived path until the replace step: see root-spaces.ts.)
   const postedNow = posted && (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
   // Root site spaces land in the first new section (with several created at once, any of them): both the paths
   // they had and the ones they may get there are held.

@@ -7,12 +7,12 @@
  * default already right is not sent again; when they cannot be predicted (several sections created at once)
  * the written default is sent.
  */
-import { seg } from './common.js';
-import { ROOT, inSection } from './site-layout.js';
-import { SECTION_KIND, SITE_KIND, WAVE, sectionKey } from './site-model.js';
-import type { DocPath } from '../manifests/paths.js';
-import { base, block, push, warn, type SiteScope } from './site-scope.js';
-import type { Nav, NavSiteSpace } from './site-sections-diff.js';
+import { seg } from '../common.js';
+import { ROOT, inSection } from './layout.js';
+import { SECTION_KIND, SITE_KIND, WAVE, sectionKey } from './model.js';
+import type { DocPath } from '../../manifests/paths.js';
+import { base, block, push, warn, type SiteScope } from './scope.js';
+import type { Nav, NavSiteSpace } from './sections-diff.js';
 
 /** The desired site space the manifest names as the site default, if any. */
 function wantedDefault(scope: SiteScope, nav: Nav): { container: string; section?: string; item: NavSiteSpace } | undefined {

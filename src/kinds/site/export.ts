@@ -7,7 +7,7 @@
  * as unmanaged instead of failing validation: a space listed twice in one section (the later one), share links
  * sharing a name, a group without sections, and all groups when two share a title.
  */
-import { manifestDoc, sameValue } from './common.js';
+import { manifestDoc, sameValue } from '../common.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -17,7 +17,7 @@ import {
   type SiteObject,
   type SiteState,
   type SiteStructure,
-} from './site-model.js';
+} from './model.js';
 
 type SpaceName = (ss: LiveSiteSpace) => string;
 

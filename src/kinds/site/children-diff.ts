@@ -3,11 +3,11 @@
  * adaptive schema (one PUT of the whole schema when it differs) of one site. Share-link URLs carry the share
  * secret: nothing here reads them, and no capture keeps anything but the id.
  */
-import { ConflictError } from '../core/errors.js';
-import { ref, type RequestSpec } from '../core/plan.js';
-import { sameValue, seg, stepId } from './common.js';
-import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './site-model.js';
-import { base, push, where, type SiteScope } from './site-scope.js';
+import { ConflictError } from '../../core/errors.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { sameValue, seg, stepId } from '../common.js';
+import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
+import { base, push, where, type SiteScope } from './scope.js';
 
 export function diffShareLinks(scope: SiteScope): void {
   const wanted = scope.spec.shareLinks;

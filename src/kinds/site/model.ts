@@ -1,10 +1,10 @@
 /**
- * Shapes of the Site kind shared by its manifest side (site-desired.ts), its fetch (site-fetch.ts) and its diff
- * (site-diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
+ * Shapes of the Site kind shared by its manifest side (desired.ts), its fetch (fetch.ts) and its diff
+ * (diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
  */
-import type { LiveKindState, LiveObject } from '../core/kind.js';
-import type { DocPath } from '../manifests/paths.js';
-import { orgPath, seg } from './common.js';
+import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { DocPath } from '../../manifests/paths.js';
+import { orgPath, seg } from '../common.js';
 
 export const SITE_KIND = 'Site';
 export const SECTION_KIND = 'SiteSection';
@@ -187,7 +187,7 @@ export interface SiteAux {
   structures: Record<string, SiteStructure>;
   /** The organization's spaces (for space references), when any site names one. */
   spaces: LiveSpaceRef[];
-  /** Under prune: the structure of each site no manifest describes (what its delete takes), see site-cascades.ts. */
+  /** Under prune: the structure of each site no manifest describes (what its delete takes), see cascades.ts. */
   pruned?: Record<string, SiteStructure>;
   /** Snapshot only: site id → what the fetch does not keep. */
   extras?: Record<string, SiteExtras>;

@@ -1,18 +1,18 @@
 /**
  * Site: a published docs site with its navigation (sections, section groups, site spaces), share links and
- * adaptive schema, identity by title or pinned id. The manifest side is in site-desired.ts, fetching in
- * site-fetch.ts, the diff in site-diff.ts and the files it names, export in site-export.ts. Sub-objects are
+ * adaptive schema, identity by title or pinned id. The manifest side is in desired.ts, fetching in
+ * fetch.ts, the diff in diff.ts and the files it names, export in export.ts. Sub-objects are
  * LiveObjects of the kinds SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed
  * `<site title>/<path|title|name>`.
  */
-import type { KindDefinition } from '../core/kind.js';
-import { loadSchema } from './schema.js';
-import { crossValidate, toDesired } from './site-desired.js';
-import { diffSites } from './site-diff.js';
-import { exportSites } from './site-export.js';
-import { fetchSites } from './site-fetch.js';
-import { siteUndo, snapshotSite } from './site-snapshot.js';
-import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './site-model.js';
+import type { KindDefinition } from '../../core/kind.js';
+import { loadSchema } from '../schema.js';
+import { crossValidate, toDesired } from './desired.js';
+import { diffSites } from './diff.js';
+import { exportSites } from './export.js';
+import { fetchSites } from './fetch.js';
+import { siteUndo, snapshotSite } from './snapshot.js';
+import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
 
 export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,

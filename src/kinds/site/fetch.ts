@@ -4,11 +4,11 @@
  * organization's spaces when a spec names any (the list is memoised, shared with the Space kind).
  * Share-link URLs (they carry the secret) are dropped right here and never reach a LiveObject.
  */
-import type { DesiredEntry, FetchContext } from '../core/kind.js';
-import { isRecord, stringOrNull as strOrNull } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { readSiteTrees } from './site-cascades.js';
-import { spaceRefs } from './site-desired.js';
+import type { DesiredEntry, FetchContext } from '../../core/kind.js';
+import { isRecord, stringOrNull as strOrNull } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { readSiteTrees } from './cascades.js';
+import { spaceRefs } from './desired.js';
 import {
   GROUP_KIND,
   SECTION_KIND,
@@ -34,7 +34,7 @@ import {
   type SiteSpec,
   type SiteState,
   type SiteStructure,
-} from './site-model.js';
+} from './model.js';
 
 export function siteObject(org: string, s: unknown): SiteObject | undefined {
   if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;

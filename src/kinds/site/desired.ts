@@ -3,12 +3,12 @@
  * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
  * reported at its file:line:column.
  */
-import type { DesiredEntry, IdentityLookup, Report } from '../core/kind.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import type { DocPath } from '../manifests/paths.js';
-import { isRecord, nullableString, titledEntry } from './common.js';
-import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './site-model.js';
+import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import type { DocPath } from '../../manifests/paths.js';
+import { isRecord, nullableString, titledEntry } from '../common.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 

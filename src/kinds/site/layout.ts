@@ -4,8 +4,8 @@
  * out of where they were, leaving a group puts a section right after the group, joining one appends it).
  * Items are ids or refs; creates that run concurrently form one slot of unknown order.
  */
-import type { Slot } from './site-moves.js';
-import type { SiteStructure } from './site-model.js';
+import type { Slot } from './moves.js';
+import type { SiteStructure } from './model.js';
 
 export const TOP = 'top';
 export const ROOT = 'root';

@@ -6,12 +6,12 @@
  * organization's default content. Share links are kept by name and active flag only: their URLs carry the
  * secret, which a recreated link never gets back.
  */
-import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, orgPath, titledEntry } from './common.js';
-import { parseSiteSpec } from './site-desired.js';
-import { fetchSites } from './site-fetch.js';
-import { SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './site-model.js';
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { isRecord, orgPath, titledEntry } from '../common.js';
+import { parseSiteSpec } from './desired.js';
+import { fetchSites } from './fetch.js';
+import { SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
 
 /** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
 function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {

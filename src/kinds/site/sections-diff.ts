@@ -5,20 +5,20 @@
  * reorder step), and prune what the manifest no longer lists. The result (`Nav`) tells the group, order and
  * default parts which ids and refs stand for what.
  *
- * Root site spaces and a site's first section (site-root-spaces.ts): each root site space the manifest lists
+ * Root site spaces and a site's first section (root-spaces.ts): each root site space the manifest lists
  * in a new section is taken over (the reorder step moves it next to the site spaces of its section, wherever
  * the server put it), except the one a section of only root spaces must be POSTed with: that one is replaced.
  * Root site spaces listed nowhere stay in the section the server put them in (unmanaged, or deleted under
  * prune). The plan warns about it.
  */
-import { ref, type RequestSpec } from '../core/plan.js';
-import { changedFields, seg, stepId, unmatchedLive } from './common.js';
-import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './site-model.js';
-import { uniquePath, type PathPlan } from './site-paths.js';
-import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './site-root-spaces.js';
-import { base, block, push, warn, where, type SiteScope } from './site-scope.js';
-import type { SpaceTarget } from './site-space-ref.js';
-import { diffSiteSpaces, siteSpacePatch } from './site-spaces-diff.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
+import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
+import { uniquePath, type PathPlan } from './paths.js';
+import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './root-spaces.js';
+import { base, block, push, warn, where, type SiteScope } from './scope.js';
+import type { SpaceTarget } from './space-ref.js';
+import { diffSiteSpaces, siteSpacePatch } from './spaces-diff.js';
 
 export interface NavSection {
   path: string;

@@ -1,18 +1,18 @@
 /**
  * The reorder step of one site: predict the navigation after the creates and membership changes of this plan
- * (site-layout.ts), then one step with the minimal sequential move requests per container (site-moves.ts):
+ * (layout.ts), then one step with the minimal sequential move requests per container (moves.ts):
  * top-level items, sections inside each group, site spaces inside each section (a space that changes section
  * is moved next to a site space of its new section) or at the root.
  */
-import type { RequestSpec } from '../core/plan.js';
-import { isRecord, seg } from './common.js';
-import type { GroupNav } from './site-groups-diff.js';
-import { Layout, ROOT, TOP, inGroup, inSection } from './site-layout.js';
-import { sequenceSiteSpaces } from './site-sequence.js';
-import { SITE_KIND, WAVE, type SiteStructure } from './site-model.js';
-import { planMoves, planTopLevelMoves, type Move } from './site-moves.js';
-import { base, block, push, type SiteScope } from './site-scope.js';
-import type { Nav } from './site-sections-diff.js';
+import type { RequestSpec } from '../../core/plan.js';
+import { isRecord, seg } from '../common.js';
+import type { GroupNav } from './groups-diff.js';
+import { Layout, ROOT, TOP, inGroup, inSection } from './layout.js';
+import { sequenceSiteSpaces } from './sequence.js';
+import { SITE_KIND, WAVE, type SiteStructure } from './model.js';
+import { planMoves, planTopLevelMoves, type Move } from './moves.js';
+import { base, block, push, type SiteScope } from './scope.js';
+import type { Nav } from './sections-diff.js';
 
 const EMPTY: SiteStructure = { sections: [], groups: [], siteSpaces: [] };
 

@@ -3,12 +3,12 @@
  * step), its live structure, the space resolver and the result being filled; plus the one way those parts
  * build steps (dependsOn = the refs a step's requests use, source = where the manifest writes the object).
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
-import { refsIn, type Step } from '../core/plan.js';
-import type { DocPath } from '../manifests/paths.js';
-import { makeStep, plainSource, stepId } from './common.js';
-import { sitePath, type SiteSpec, type SiteStructure } from './site-model.js';
-import type { SpaceResolver } from './site-space-ref.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { refsIn, type Step } from '../../core/plan.js';
+import type { DocPath } from '../../manifests/paths.js';
+import { makeStep, plainSource, stepId } from '../common.js';
+import { sitePath, type SiteSpec, type SiteStructure } from './model.js';
+import type { SpaceResolver } from './space-ref.js';
 
 export interface SiteScope {
   ctx: DiffContext;
@@ -27,7 +27,7 @@ export interface SiteScope {
   space: SpaceResolver;
   /** Where this site's steps, warnings and unmanaged objects go (merged into the kind's result unless blocked). */
   result: DiffResult;
-  /** What makes the manifest's state of this site unreachable, where it is written (see site-diff.ts). */
+  /** What makes the manifest's state of this site unreachable, where it is written (see diff.ts). */
   blocks: { at: DocPath; message: string }[];
 }
 

@@ -4,20 +4,20 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
-import { ref, type RequestSpec } from '../core/plan.js';
-import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { recoverByKey } from './recover.js';
-import { sectionCascades, siteCascades } from './site-cascades.js';
-import { diffAdaptiveSchema, diffShareLinks } from './site-children-diff.js';
-import { diffDefaults } from './site-defaults-diff.js';
-import { diffGroups } from './site-groups-diff.js';
-import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './site-model.js';
-import { diffOrder } from './site-order-diff.js';
-import { push, type SiteScope } from './site-scope.js';
-import { diffSections } from './site-sections-diff.js';
-import { blockUnresolvedSpaces, spaceResolver } from './site-space-ref.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { recoverByKey } from '../recover.js';
+import { sectionCascades, siteCascades } from './cascades.js';
+import { diffAdaptiveSchema, diffShareLinks } from './children-diff.js';
+import { diffDefaults } from './defaults-diff.js';
+import { diffGroups } from './groups-diff.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './model.js';
+import { diffOrder } from './order-diff.js';
+import { push, type SiteScope } from './scope.js';
+import { diffSections } from './sections-diff.js';
+import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
   const desired = withDisplayKeys(entries);

@@ -2,10 +2,10 @@
  * Live site spaces of a site's managed containers that no manifest entry wants: unmanaged (with a warning when
  * the manifest lists the same space in that container once more), or prune-phase deletes under prune.
  */
-import { seg, uniqueKeys, unmatchedLive } from './common.js';
-import { SITE_SPACE_KIND, WAVE, siteSpaceKey, type LiveSiteSpace } from './site-model.js';
-import { base, warn, type SiteScope } from './site-scope.js';
-import type { Nav } from './site-sections-diff.js';
+import { seg, uniqueKeys, unmatchedLive } from '../common.js';
+import { SITE_SPACE_KIND, WAVE, siteSpaceKey, type LiveSiteSpace } from './model.js';
+import { base, warn, type SiteScope } from './scope.js';
+import type { Nav } from './sections-diff.js';
 
 /** Live site spaces of managed containers that no entry wants (those of pruned sections go with them). */
 export function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[], matched: ReadonlySet<string>, leftover: LiveSiteSpace[]): void {

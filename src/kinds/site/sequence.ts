@@ -1,7 +1,7 @@
 /**
  * The site-space part of a site's reorder step, as one sequence the server accepts request by request. It
  * simulates the navigation from the predicted layout:
- * - per container the fewest moves (site-moves.ts: a longest run already in order stays, the rest is placed
+ * - per container the fewest moves (moves.ts: a longest run already in order stays, the rest is placed
  *   next to a placed neighbour); a site space coming from another section moves next to one of its new section;
  * - a site space only leaves its section when it is not that section's default: a section whose staying site
  *   spaces all come from elsewhere makes the first one that can arrive its default right away (lateDefaults),
@@ -13,9 +13,9 @@
  *   aside; a cycle of swapped paths parks one on a free path first. A path held by a site space the manifest
  *   does not list and that stays (prune off) cannot be reached: that is the error the site is blocked with.
  */
-import type { Layout } from './site-layout.js';
-import { keptItems, type Move } from './site-moves.js';
-import { parkingPath, uniquePath, type PathPlan } from './site-paths.js';
+import type { Layout } from './layout.js';
+import { keptItems, type Move } from './moves.js';
+import { parkingPath, uniquePath, type PathPlan } from './paths.js';
 
 export type Action =
   | { type: 'move'; container: string; move: Move }

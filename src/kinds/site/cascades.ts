@@ -8,13 +8,13 @@
  * cascades, the others' so that the safety gate measures a cascade against the organization's real totals (a
  * partial count would make "delete every section" look true when other sites' sections were just not read).
  */
-import type { FetchContext, LiveObject } from '../core/kind.js';
-import { pathSegments, type CascadeObject } from '../core/plan.js';
-import { isRecord, makeStep, plainSource, seg, stepId } from './common.js';
-import { childObjects, readStructure } from './site-fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteChildObject, type SiteStructure } from './site-model.js';
-import { base, type SiteScope } from './site-scope.js';
-import type { Nav } from './site-sections-diff.js';
+import type { FetchContext, LiveObject } from '../../core/kind.js';
+import { pathSegments, type CascadeObject } from '../../core/plan.js';
+import { isRecord, makeStep, plainSource, seg, stepId } from '../common.js';
+import { childObjects, readStructure } from './fetch.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteChildObject, type SiteStructure } from './model.js';
+import { base, type SiteScope } from './scope.js';
+import type { Nav } from './sections-diff.js';
 
 /** Kind of a site's adaptive schema in cascades (it has no id or delete of its own). */
 export const ADAPTIVE_SCHEMA_KIND = 'SiteAdaptiveSchema';

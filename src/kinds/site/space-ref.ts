@@ -6,13 +6,13 @@
  * A reference that resolves to nothing (a typo, a deleted space, a Space manifest that is itself blocked) blocks
  * the whole site before it registers or plans anything: a site is never applied with some of its spaces left out.
  */
-import { ConflictError, type SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
-import { isRef } from '../core/plan.js';
-import { refSteps } from './collection.js';
-import { blockEntry } from './common.js';
-import { allSpaceRefs } from './site-desired.js';
-import type { LiveSpaceRef, SiteSpec } from './site-model.js';
+import { ConflictError, type SourcePos } from '../../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { isRef } from '../../core/plan.js';
+import { refSteps } from '../collection.js';
+import { blockEntry } from '../common.js';
+import { allSpaceRefs } from './desired.js';
+import type { LiveSpaceRef, SiteSpec } from './model.js';
 
 export interface SpaceTarget {
   /** Space id, or a ref to the step creating it. */

@@ -11,12 +11,12 @@
  *   site space of it moves out, the default one is created anew in its target instead (the section, deleted
  *   later, must keep one).
  */
-import { inSection } from './site-layout.js';
-import { slug, type LiveSiteSpace, type SiteSpaceSpec } from './site-model.js';
-import type { Resolve } from './site-root-spaces.js';
-import type { SiteScope } from './site-scope.js';
-import type { Nav } from './site-sections-diff.js';
-import type { SpaceTarget } from './site-space-ref.js';
+import { inSection } from './layout.js';
+import { slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';
+import type { Resolve } from './root-spaces.js';
+import type { SiteScope } from './scope.js';
+import type { Nav } from './sections-diff.js';
+import type { SpaceTarget } from './space-ref.js';
 
 export type Source = 'posted' | 'hit' | 'moved' | 'repoint' | 'create';
 

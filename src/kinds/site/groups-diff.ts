@@ -4,12 +4,12 @@
  * the section right after the group; join: POST, which appends it), and prune. Leaving runs one wave before
  * joining so a section switching groups is never in two places.
  */
-import { ref } from '../core/plan.js';
-import { seg, unmatchedLive } from './common.js';
-import { recoverByTitle } from './recover.js';
-import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './site-model.js';
-import { base, push, type SiteScope } from './site-scope.js';
-import type { Nav } from './site-sections-diff.js';
+import { ref } from '../../core/plan.js';
+import { seg, unmatchedLive } from '../common.js';
+import { recoverByTitle } from '../recover.js';
+import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './model.js';
+import { base, push, type SiteScope } from './scope.js';
+import type { Nav } from './sections-diff.js';
 
 export interface GroupNav {
   managed: boolean;

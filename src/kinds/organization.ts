@@ -11,7 +11,7 @@ import { ConflictError } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { refSteps } from './collection.js';
+import { refSteps } from './collection/kind.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { sitesPath } from './site/model.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
 import { computePlan } from '../../src/core/reconcile.js';
-import { collectionKind, parentNamer } from '../../src/kinds/collection.js';
+import { collectionKind, parentNamer } from '../../src/kinds/collection/kind.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { sandboxPerTest } from './sandbox-per-test.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, LiveKindState } from '../../src/core/kind.js';
 import { membersKind, teamKind } from '../../src/kinds/index.js';
-import type { TeamSpec } from '../../src/kinds/team-model.js';
+import type { TeamSpec } from '../../src/kinds/team/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG, member, seedRoutes } from './seed.js';
 

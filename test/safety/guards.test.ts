@@ -4,8 +4,8 @@ import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';
-import { memberGuards } from '../../src/kinds/members-guard.js';
-import type { MembersState } from '../../src/kinds/members.js';
+import { memberGuards } from '../../src/kinds/members/guard.js';
+import type { MembersState } from '../../src/kinds/members/kind.js';
 import { changeStep, fakeKind, gateOpts, manifest, obj } from './helpers.js';
 
 describe('kind guards in the gate', () => {

@@ -2,9 +2,9 @@
  * The order of collection moves within one plan. Moving X under P while P is still (live) inside X is refused
  * by the API: it would nest X in itself. When the plan also lifts P — or a collection between P and X — out
  * of X, that move must run first: X's move depends on it and runs one wave later. (A final state in which X
- * would still be inside itself is blocked earlier, see collection-parents.ts.)
+ * would still be inside itself is blocked earlier, see parents.ts.)
  */
-import type { Step } from '../core/plan.js';
+import type { Step } from '../../core/plan.js';
 
 export interface CollectionMove {
   /** The live id of the collection that moves. */

@@ -6,15 +6,15 @@
  * invited in the same plan — a ref to the invite step. That ref only means "exists after that step"
  * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
  */
-import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { ref, type Step } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { blockEntry, isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from './common.js';
-import { memberGuards } from './members-guard.js';
-import { membersUndo, snapshotMember } from './members-snapshot.js';
-import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from './team-cascades.js';
-import { loadSchema } from './schema.js';
+import type { SourcePos } from '../../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../../core/kind.js';
+import { ref, type Step } from '../../core/plan.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { blockEntry, isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from '../common.js';
+import { memberGuards } from './guard.js';
+import { membersUndo, snapshotMember } from './snapshot.js';
+import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from '../team/cascades.js';
+import { loadSchema } from '../schema.js';
 
 const KIND = 'Members';
 const DEPTH = 10;

@@ -1,8 +1,8 @@
-/** Shapes of the Team kind shared by its manifest side (team.ts) and its diff (team-diff.ts). */
-import type { LiveKindState, LiveObject } from '../core/kind.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { isRecord, orgPath } from './common.js';
-import type { PrunedTeam } from './team-cascades.js';
+/** Shapes of the Team kind shared by its manifest side (kind.ts) and its diff (diff.ts). */
+import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { isRecord, orgPath } from '../common.js';
+import type { PrunedTeam } from './cascades.js';
 
 export const TEAM_KIND = 'Team';
 export const TEAM_DEPTH = 20;
@@ -40,7 +40,7 @@ export type TeamObject = LiveObject<TeamFields>;
 export interface TeamAux {
   /** Every org member's e-mail (lower-cased) → user id (fetch). */
   orgMembers?: Record<string, string>;
-  /** Under prune: team id → what deleting that team takes (see team-cascades.ts). */
+  /** Under prune: team id → what deleting that team takes (see cascades.ts). */
   pruned?: Record<string, PrunedTeam>;
   /** Snapshot: team id → the number of spaces the team had permissions on. */
   spaces?: Record<string, number>;

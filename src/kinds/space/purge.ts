@@ -9,14 +9,14 @@
  * (memoised, shared with the Site kind). A live space a Site manifest shows is managed for this purpose: the
  * Space kind never prunes it (the delete is blocked), the Collection kind moves it out of a collection it deletes.
  */
-import type { SourcePos } from '../core/errors.js';
-import type { DiffContext, FetchContext, LiveObject } from '../core/kind.js';
-import type { CascadeObject } from '../core/plan.js';
-import { withDisplayKeys } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { siteSpecOf, spaceRefs } from './site/desired.js';
-import { childObjects, readStructure, siteObject } from './site/fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace } from './site/model.js';
+import type { SourcePos } from '../../core/errors.js';
+import type { DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
+import type { CascadeObject } from '../../core/plan.js';
+import { withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { siteSpecOf, spaceRefs } from '../site/desired.js';
+import { childObjects, readStructure, siteObject } from '../site/fetch.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace } from '../site/model.js';
 
 export const PURGE_NOTE = 'when the space is purged, 7 days after its delete, unless restored';
 const SECTION_PURGE_NOTE = 'when its last space is purged, 7 days after the delete, unless restored';

@@ -5,10 +5,10 @@
  * Collections themselves cannot be restored: undo recreates them, and documents that named one by its old
  * id name it by title instead.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../core/kind.js';
-import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './collection.js';
-import { seg } from './common.js';
-import { SPACE_KIND, spaceObject, type SpaceState } from './space.js';
+import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './kind.js';
+import { seg } from '../common.js';
+import { SPACE_KIND, spaceObject, type SpaceState } from '../space/kind.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;
 

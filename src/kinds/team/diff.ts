@@ -7,14 +7,14 @@
  * A member e-mail that is neither an organization member nor invited in this plan (a Members entry with
  * `invite: true`, or with --invite) blocks the team: a team is never applied without some of its members.
  */
-import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult } from '../core/kind.js';
-import { isRef, ref, refsIn, type Step } from '../core/plan.js';
-import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { recoverByKey } from './recover.js';
-import { spacesNote, teamCascades } from './team-cascades.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './team-model.js';
+import type { SourcePos } from '../../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { isRef, ref, refsIn, type Step } from '../../core/plan.js';
+import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { recoverByKey } from '../recover.js';
+import { spacesNote, teamCascades } from './cascades.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
 /** How a team member e-mail is addressed in requests. */
 type MemberRef =

@@ -4,9 +4,9 @@
  * the number of spaces they had direct permissions on) and their teams with the team role, so undo can say
  * exactly what does not come back.
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
-import { isRecord, manifestDoc, seg } from './common.js';
-import { memberObject, membersPath, membersSpec, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './members.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import { isRecord, manifestDoc, seg } from '../common.js';
+import { memberObject, membersPath, membersSpec, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './kind.js';
 
 const KIND = 'Members';
 

@@ -4,22 +4,22 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { ref, type RequestSpec } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { unresolvedParentMessage } from './collection-parents.js';
-import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentNamer, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from './collection.js';
-import { SOFT_DELETE } from './collection-prune.js';
-import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
-import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { matchByIdOrTitle } from './match.js';
-import { recoverByKey } from './recover.js';
-import { loadSchema } from './schema.js';
-import { snapshotSpace, spaceUndo, type ShownBy } from './space-snapshot.js';
-import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './space-purge.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../../core/kind.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { unresolvedParentMessage } from '../collection/parents.js';
+import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentNamer, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from '../collection/kind.js';
+import { SOFT_DELETE } from '../collection/prune.js';
+import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { matchByIdOrTitle } from '../match.js';
+import { recoverByKey } from '../recover.js';
+import { loadSchema } from '../schema.js';
+import { snapshotSpace, spaceUndo, type ShownBy } from './snapshot.js';
+import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './purge.js';
 
 export const SPACE_KIND = 'Space';
-import { SPACE_DEPTH } from './depths.js';
+import { SPACE_DEPTH } from '../depths.js';
 
 export { SPACE_DEPTH };
 

@@ -4,12 +4,12 @@
  * recreating while it can, then re-places it (its collection, when undo recreates that, by title). The
  * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does.
  */
-import { ApiError } from '../core/errors.js';
-import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../core/kind.js';
-import { relinkParents } from './collection-snapshot.js';
-import { isRecord, seg } from './common.js';
-import { sitePath, sitesPath } from './site/model.js';
-import { SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceObject, type SpaceState } from './space.js';
+import { ApiError } from '../../core/errors.js';
+import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import { relinkParents } from '../collection/snapshot.js';
+import { isRecord, seg } from '../common.js';
+import { sitePath, sitesPath } from '../site/model.js';
+import { SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceObject, type SpaceState } from './kind.js';
 
 export const SPACE_RETENTION_DAYS = 7;
 const RETENTION_MS = SPACE_RETENTION_DAYS * 24 * 60 * 60 * 1000;

@@ -3,10 +3,10 @@
  * the member list (e-mail, user id, team role) even when no manifest manages it, plus the number of spaces
  * the team has permissions on: no API grants those, so undo can only say they are gone.
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../core/kind.js';
-import { isRecord, seg } from './common.js';
-import { memberObject } from './members.js';
-import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './team-model.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';
+import { isRecord, seg } from '../common.js';
+import { memberObject } from '../members/kind.js';
+import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './model.js';
 
 /** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
 function member(item: unknown): LiveTeamMember | undefined {

@@ -4,7 +4,7 @@
  *
  * - every live collection no manifest describes gets a delete step (nested ones first) whose `cascades` list the
  *   spaces directly inside it that nothing else deletes first (a nested collection has a step of its own, and so
- *   has a space the Space kind prunes), each followed by what its purge takes 7 days later (space-purge.ts);
+ *   has a space the Space kind prunes), each followed by what its purge takes 7 days later (space/purge.ts);
  * - a delete never takes a managed object: a collection a Collection manifest describes, a space a Space manifest
  *   describes, or a live space a Site manifest names (whatever those kinds' prune setting). One whose manifest
  *   does not write `parent` (a Site names no parent) is moved to the top level first (an update step); one whose
@@ -14,13 +14,13 @@
  *   that collection and the collections holding it are not deleted, and each is a blocked object naming the
  *   manifest position (the run fails; the rest of the plan goes on).
  */
-import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../core/kind.js';
-import type { BlockedObject, CascadeObject } from '../core/plan.js';
-import type { SourcePos } from '../core/errors.js';
-import type { CollectionObject, CollectionSpec } from './collection.js';
-import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { purgeCascades, siteNamedSpaces, type SpaceUsage } from './space-purge.js';
+import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../core/kind.js';
+import type { BlockedObject, CascadeObject } from '../../core/plan.js';
+import type { SourcePos } from '../../core/errors.js';
+import type { CollectionObject, CollectionSpec } from './kind.js';
+import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space/purge.js';
 
 const SPACE = 'Space';
 export const SOFT_DELETE = 'soft delete: restorable for 7 days';

@@ -1,17 +1,17 @@
 /**
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
- * The diff lives in team-diff.ts; this file holds the manifest side, fetching and export.
+ * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../core/kind.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { exportTitled, isRecord, seg, titledEntry } from './common.js';
-import { matchByIdOrTitle } from './match.js';
-import { memberObject, membersPath } from './members.js';
-import { loadSchema } from './schema.js';
-import { readPrunedTeams } from './team-cascades.js';
-import { diffTeams } from './team-diff.js';
-import { snapshotTeam, teamUndo } from './team-snapshot.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './team-model.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { memberObject, membersPath } from '../members/kind.js';
+import { loadSchema } from '../schema.js';
+import { readPrunedTeams } from './cascades.js';
+import { diffTeams } from './diff.js';
+import { snapshotTeam, teamUndo } from './snapshot.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<TeamSpec>[] {
   const title = String(doc.spec['title'] ?? '');

@@ -7,21 +7,21 @@
  * under its parent one wave later: waves stay bounded (24, 25) however deep the nesting, so the Space kind
  * (depth 26) can always rely on its parent existing.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { isRef, ref, refsIn, type RequestSpec, type Step } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
-import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
-import { orderCollectionMoves, type CollectionMove } from './collection-moves.js';
-import { blockedByParent } from './collection-parents.js';
-import { pruneCollections, type PruneSpace } from './collection-prune.js';
-import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { matchByIdOrTitle } from './match.js';
-import { collectionUndo, snapshotCollection } from './collection-snapshot.js';
-import { SPACE_DEPTH } from './depths.js';
-import { recoverByKey } from './recover.js';
-import { loadSchema } from './schema.js';
-import { spacesPath } from './site/model.js';
-import { readSpaceUsage, usageObjects, type SpaceUsage } from './space-purge.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../../core/kind.js';
+import { isRef, ref, refsIn, type RequestSpec, type Step } from '../../core/plan.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { orderCollectionMoves, type CollectionMove } from './moves.js';
+import { blockedByParent } from './parents.js';
+import { pruneCollections, type PruneSpace } from './prune.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { matchByIdOrTitle } from '../match.js';
+import { collectionUndo, snapshotCollection } from './snapshot.js';
+import { SPACE_DEPTH } from '../depths.js';
+import { recoverByKey } from '../recover.js';
+import { loadSchema } from '../schema.js';
+import { spacesPath } from '../site/model.js';
+import { readSpaceUsage, usageObjects, type SpaceUsage } from '../space/purge.js';
 
 
 export const COLLECTION_KIND = 'Collection';

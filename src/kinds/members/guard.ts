@@ -7,8 +7,8 @@
  * change) and the live members' `role` field; invited members are not counted as admins, since they only
  * become members when they accept.
  */
-import type { Plan } from '../core/plan.js';
-import type { MembersState } from './members.js';
+import type { Plan } from '../../core/plan.js';
+import type { MembersState } from './kind.js';
 
 export const MEMBERS_KIND = 'Members';
 

@@ -7,8 +7,8 @@
  *   parents or both, by title or by id. The API refuses such a move; it is caught before any write.
  * Blocking one collection can leave another without its parent, so both checks repeat until nothing changes.
  */
-import type { DesiredEntry, DiffContext } from '../core/kind.js';
-import type { CollectionObject, CollectionSpec } from './collection.js';
+import type { DesiredEntry, DiffContext } from '../../core/kind.js';
+import type { CollectionObject, CollectionSpec } from './kind.js';
 
 /** Why a Space or Collection whose `parent` names nothing is blocked. */
 export function unresolvedParentMessage(parent: string): string {

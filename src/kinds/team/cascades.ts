@@ -11,10 +11,10 @@
  * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
  * `teams` count is not 0.
  */
-import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../core/kind.js';
-import type { CascadeObject } from '../core/plan.js';
-import { isRecord, seg, withDisplayKeys } from './common.js';
-import { matchByIdOrTitle } from './match.js';
+import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
+import type { CascadeObject } from '../../core/plan.js';
+import { isRecord, seg, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
 
 export const TEAM_MEMBER_KIND = 'TeamMember';
 const TEAM = 'Team';

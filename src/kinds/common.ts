@@ -4,7 +4,7 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, sealStep, type CascadeObject, type Step } from '../core/plan.js';
+import { isRef, refsIn, sealStep, type CascadeObject, type Step } from '../core/plan.js';
 import { pathSegment } from '../core/refs.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
@@ -19,6 +19,9 @@ export function stepId(kind: string, org: string, key: string, suffix: string): 
     s.replace(/[%<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/\.(?=\.)/g, '%2E');
   return `${safe(kind)}/${safe(org)}/${safe(key)}#${suffix}`;
 }
+
+/** Steps a ref-valued id depends on (none for a live id). */
+export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
 
 /** One path segment: ids are checked and URL-encoded (pathSegment), refs are left for sealing and apply. */
 export function seg(idOrRef: string): string {

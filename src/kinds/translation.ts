@@ -4,14 +4,13 @@
  * API: when a manifest writes languages the translation does not have (or would not have once created), the
  * entry is blocked (the plan can never reach it), not warned about.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
-import { translationUndo } from './translation-undo.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -132,6 +131,26 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSp
 function exportDocs(org: string, live: TranslationState): object[] {
   return exportTitled(KIND, org, live, (o) => (o.fields.languages.length > 0 ? { languages: o.fields.languages } : {}));
 }
+
+/** Undo: `POST /translations` takes only a title, so a recreated translation has no languages. */
+function undoLosses(_org: string, state: TranslationState): UndoLoss[] {
+  return state.objects.flatMap((o) => {
+    // A record journaled from the plan alone (no live object found) holds only the step's `before`: no languages.
+    const languages = Array.isArray(o.fields.languages) ? o.fields.languages : [];
+    if (languages.length === 0) return [];
+    return [{ key: o.key, id: o.id, message: `its languages [${languages.join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app` }];
+  });
+}
+
+/**
+ * Undo's documents, without `languages`: a document that writes languages the API cannot set is blocked, and undo
+ * recreates the translation without them (said in its losses).
+ */
+function undoDocuments(org: string, state: TranslationState): object[] {
+  return exportTitled(KIND, org, state, () => ({}));
+}
+
+const translationUndo: KindUndo<TranslationObject> = { losses: undoLosses, documents: undoDocuments };
 
 export const translationKind: KindDefinition<TranslationSpec, TranslationObject> = {
   kind: KIND,

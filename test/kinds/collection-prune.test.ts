@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, DiffContext } from '../../src/core/kind.js';
-import { collectionKind, type CollectionSpec } from '../../src/kinds/collection/kind.js';
+import { collectionKind } from '../../src/kinds/collection/kind.js';
+import type { CollectionSpec } from '../../src/kinds/collection/model.js';
 import { siteKind } from '../../src/kinds/site/kind.js';
-import { spaceKind, type SpaceSpec } from '../../src/kinds/space/kind.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
+import type { SpaceSpec } from '../../src/kinds/space/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 

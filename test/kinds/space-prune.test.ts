@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry } from '../../src/core/kind.js';
 import { siteKind } from '../../src/kinds/site/kind.js';
-import { spaceKind, type SpaceSpec } from '../../src/kinds/space/kind.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
+import type { SpaceSpec } from '../../src/kinds/space/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 

@@ -5,7 +5,7 @@ import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { memberGuards } from '../../src/kinds/members/guard.js';
-import type { MembersState } from '../../src/kinds/members/kind.js';
+import type { MembersState } from '../../src/kinds/members/model.js';
 import { changeStep, fakeKind, gateOpts, manifest, obj } from './helpers.js';
 
 describe('kind guards in the gate', () => {

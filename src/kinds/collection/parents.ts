@@ -8,7 +8,7 @@
  * Blocking one collection can leave another without its parent, so both checks repeat until nothing changes.
  */
 import type { DesiredEntry, DiffContext } from '../../core/kind.js';
-import type { CollectionObject, CollectionSpec } from './kind.js';
+import type { CollectionObject, CollectionSpec } from './model.js';
 
 /** Why a Space or Collection whose `parent` names nothing is blocked. */
 export function unresolvedParentMessage(parent: string): string {

@@ -17,20 +17,13 @@
 import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../core/kind.js';
 import type { BlockedObject, CascadeObject } from '../../core/plan.js';
 import type { SourcePos } from '../../core/errors.js';
-import type { CollectionObject, CollectionSpec } from './kind.js';
+import type { CollectionObject, CollectionSpec, PruneSpace } from './model.js';
 import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { purgeCascades, siteNamedSpaces, type SpaceUsage } from '../space/purge.js';
 
 const SPACE = 'Space';
 export const SOFT_DELETE = 'soft delete: restorable for 7 days';
-
-/** A live space as the collection prune needs it. */
-export interface PruneSpace {
-  id: string;
-  title: string;
-  parent: string | null;
-}
 
 export interface CollectionPruneInput {
   ctx: DiffContext;

@@ -6,9 +6,9 @@
  * id name it by title instead.
  */
 import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
-import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './kind.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './model.js';
 import { seg } from '../common.js';
-import { SPACE_KIND, spaceObject, type SpaceState } from '../space/kind.js';
+import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;
 

@@ -8,9 +8,7 @@
  * become members when they accept.
  */
 import type { Plan } from '../../core/plan.js';
-import type { MembersState } from './kind.js';
-
-export const MEMBERS_KIND = 'Members';
+import { MEMBERS_KIND, type MembersState } from './model.js';
 
 /** Role levels, highest first; null (guest) is the lowest. */
 const RANK: Record<string, number> = { admin: 6, create: 5, review: 4, edit: 3, comment: 2, read: 1 };

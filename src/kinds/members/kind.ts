@@ -7,70 +7,16 @@
  * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
  */
 import type { SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject, Report } from '../../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, Report } from '../../core/kind.js';
 import { ref, type Step } from '../../core/plan.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { blockEntry, isRecord, makeStep, manifestDoc, orgPath, seg, stepId, unmatchedLive } from '../common.js';
-import { memberGuards } from './guard.js';
-import { membersUndo, snapshotMember } from './snapshot.js';
-import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind, type LeavingMember } from '../team/cascades.js';
+import { blockEntry, isRecord, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';
 import { loadSchema } from '../schema.js';
-
-const KIND = 'Members';
-const DEPTH = 10;
-
-export interface MemberSpec {
-  /** As written in the manifest (the entry key is the lower-cased form). */
-  email: string;
-  /** A role name or null (guest), as written: the schema allows only the role names. */
-  role: string | null;
-  sso?: boolean;
-  /** The document's `spec.invite`. */
-  invite?: boolean;
-}
-
-export interface MemberFields {
-  email: string;
-  /** As the API answers it (null: guest). */
-  role: string | null;
-  sso: boolean;
-}
-
-export type MemberObject = LiveObject<MemberFields>;
-
-/**
- * What fetch keeps beside the members (under prune, per user id what removing them takes with it), and what a
- * journal snapshot keeps (per user id, their teams and the number of spaces they had permissions on).
- */
-export interface MembersAux {
-  leaving?: Record<string, LeavingMember>;
-  teams?: Record<string, MemberTeam[]>;
-  spaces?: Record<string, number>;
-}
-
-/** A team a journaled member was in, with their team role. */
-export interface MemberTeam {
-  id: string;
-  title: string;
-  role: 'owner' | 'member';
-}
-
-export type MembersState = LiveKindState<MemberObject, MembersAux>;
-
-/** A role from a list item or a validated document: a string, else null (guest). */
-const roleOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-export const membersPath = (org: string): string => `${orgPath(org)}/members`;
-
-/** Member list item → live object (key = lower-cased e-mail, id = user id). */
-export function memberObject(org: string, m: unknown): MemberObject | undefined {
-  if (!isRecord(m) || !isRecord(m['user'])) return undefined;
-  const email = m['user']['email'];
-  const id = m['id'] ?? m['user']['id'];
-  if (typeof email !== 'string' || typeof id !== 'string') return undefined;
-  const fields: MemberFields = { email, role: roleOf(m['role']), sso: m['sso'] === true };
-  return { kind: KIND, org, key: email.toLowerCase(), id, fields };
-}
+import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind } from '../team/cascades.js';
+import { exportMembers } from './export.js';
+import { memberGuards } from './guard.js';
+import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, roleOf, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
+import { membersUndo, snapshotMember } from './snapshot.js';
 
 /**
  * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
@@ -251,20 +197,6 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>
   });
 }
 
-/** The spec export writes for the members of `live`, sorted by e-mail; undefined when there are none. */
-export function membersSpec(live: MembersState): { members: object[] } | undefined {
-  if (live.objects.length === 0) return undefined;
-  const members = [...live.objects]
-    .sort((a, b) => a.key.localeCompare(b.key))
-    .map(({ fields: f }) => (f.sso ? { email: f.email, role: f.role, sso: true } : { email: f.email, role: f.role }));
-  return { members };
-}
-
-function exportDocs(org: string, live: MembersState): object[] {
-  const spec = membersSpec(live);
-  return spec ? [manifestDoc(KIND, org, spec)] : [];
-}
-
 export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> = {
   kind: KIND,
   identity: 'e-mail address, case-insensitive',
@@ -276,5 +208,5 @@ export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> =
   toDesired,
   fetch,
   diff,
-  export: exportDocs,
+  export: exportMembers,
 };

@@ -6,9 +6,8 @@
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
 import { isRecord, manifestDoc, seg } from '../common.js';
-import { memberObject, membersPath, membersSpec, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './kind.js';
-
-const KIND = 'Members';
+import { membersSpec } from './export.js';
+import { MEMBERS_KIND as KIND, memberObject, membersPath, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './model.js';
 
 function memberTeam(item: unknown): MemberTeam | undefined {
   if (!isRecord(item) || !isRecord(item['team'])) return undefined;

@@ -2,49 +2,18 @@
  * What deleting a site or a section takes with it (Step.cascades). The server deletes a site with everything
  * below it (sections, section groups, site spaces, share links, its adaptive schema) and a section with its site
  * spaces; deleting a group only puts its sections back at its place, and a site space or share link takes nothing.
- *
- * Fetch: under prune, when a site would be deleted, the structure of EVERY site of the organization is read (the
- * lists are memoised, so managed sites whose structure is compared cost nothing more): the pruned sites' for their
- * cascades, the others' so that the safety gate measures a cascade against the organization's real totals (a
- * partial count would make "delete every section" look true when other sites' sections were just not read).
+ * What a pruned site holds is read by the fetch (readSiteTrees in structure.ts).
  */
-import type { FetchContext, LiveObject } from '../../core/kind.js';
+import type { LiveObject } from '../../core/kind.js';
 import { pathSegments, type CascadeObject } from '../../core/plan.js';
 import { isRecord, makeStep, plainSource, seg, stepId } from '../common.js';
-import { childObjects, readStructure } from './fetch.js';
-import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, sitePath, siteSpaceKey, type SiteChildObject, type SiteStructure } from './model.js';
+import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, type SiteStructure } from './model.js';
 import { base, type SiteScope } from './scope.js';
-import type { Nav } from './sections-diff.js';
+import type { Nav } from './nav.js';
+import { childObjects } from './structure.js';
 
 /** Kind of a site's adaptive schema in cascades (it has no id or delete of its own). */
 export const ADAPTIVE_SCHEMA_KIND = 'SiteAdaptiveSchema';
-
-export interface SiteTrees {
-  /** Children of every site, for the gate's live counts. */
-  related: SiteChildObject[];
-  /** Pruned site id → its structure (with share links and adaptive schema). */
-  pruned: Record<string, SiteStructure>;
-}
-
-/** The structure of every site (see the file comment); `pruned` = ids of the sites that would be deleted. */
-export async function readSiteTrees(ctx: FetchContext, org: string, sites: readonly LiveObject[], pruned: ReadonlySet<string>): Promise<SiteTrees> {
-  const out: SiteTrees = { related: [], pruned: {} };
-  const trees = await Promise.all(
-    sites.map(async (site) => {
-      const [structure, schema] = await Promise.all([
-        readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
-        pruned.has(site.id) ? ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`) : Promise.resolve(undefined),
-      ]);
-      if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
-      return { site, structure };
-    }),
-  );
-  for (const { site, structure } of trees) {
-    out.related.push(...childObjects(org, site.key, structure));
-    if (pruned.has(site.id)) out.pruned[site.id] = structure;
-  }
-  return out;
-}
 
 /** Everything a pruned site takes with it, in navigation order; the adaptive schema only when it defines claims. */
 export function siteCascades(org: string, site: LiveObject, structure: SiteStructure | undefined): CascadeObject[] {

@@ -12,7 +12,7 @@ import { ROOT, inSection } from './layout.js';
 import { SECTION_KIND, SITE_KIND, WAVE, sectionKey } from './model.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { base, block, push, warn, type SiteScope } from './scope.js';
-import type { Nav, NavSiteSpace } from './sections-diff.js';
+import type { Nav, NavSiteSpace } from './nav.js';
 
 /** The desired site space the manifest names as the site default, if any. */
 function wantedDefault(scope: SiteScope, nav: Nav): { container: string; section?: string; item: NavSiteSpace } | undefined {

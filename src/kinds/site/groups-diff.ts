@@ -9,7 +9,7 @@ import { seg, unmatchedLive } from '../common.js';
 import { recoverByTitle } from '../recover.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './model.js';
 import { base, push, type SiteScope } from './scope.js';
-import type { Nav } from './sections-diff.js';
+import type { Nav } from './nav.js';
 
 export interface GroupNav {
   managed: boolean;

@@ -12,7 +12,7 @@ import { sequenceSiteSpaces } from './sequence.js';
 import { SITE_KIND, WAVE, type SiteStructure } from './model.js';
 import { planMoves, planTopLevelMoves, type Move } from './moves.js';
 import { base, block, push, type SiteScope } from './scope.js';
-import type { Nav } from './sections-diff.js';
+import type { Nav } from './nav.js';
 
 const EMPTY: SiteStructure = { sections: [], groups: [], siteSpaces: [] };
 

@@ -14,63 +14,12 @@
 import { ref, type RequestSpec } from '../../core/plan.js';
 import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
 import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
-import { uniquePath, type PathPlan } from './paths.js';
+import type { Nav } from './nav.js';
+import { uniquePath } from './paths.js';
 import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './root-spaces.js';
 import { base, block, push, warn, where, type SiteScope } from './scope.js';
 import type { SpaceTarget } from './space-ref.js';
 import { diffSiteSpaces, siteSpacePatch } from './spaces-diff.js';
-
-export interface NavSection {
-  path: string;
-  /** Live id or ref to the create step. */
-  id: string;
-  live?: LiveSection;
-  spec: SectionSpec;
-  /** For a section created by this plan: the site space its POST creates. */
-  posted?: SiteSpaceSpec;
-  /** The live root site space that `posted` replaces (deleted in the delete phase). */
-  replaces?: LiveSiteSpace;
-}
-
-export interface NavSiteSpace {
-  /** Live id, or a ref to the step (or the section step's firstSiteSpace) that creates it. */
-  id: string;
-  name: string;
-  /** The space id (or a ref to the step creating the space). */
-  spaceId: string;
-  /** A live site space that comes from another section (moved by the reorder step). */
-  incoming: boolean;
-  isNew: boolean;
-  /** Created by its section's POST (the section's first, and default, site space). */
-  withSection?: boolean;
-}
-
-export interface Nav {
-  /** Desired sections that exist or are created, in manifest order. */
-  sections: NavSection[];
-  /** Container (inSection(id) or ROOT) → desired site spaces, in order. */
-  containers: Map<string, NavSiteSpace[]>;
-  /** Sections created in this plan (ids are refs), in order. */
-  createdSections: string[];
-  /** Container → site spaces created concurrently in it. */
-  createdSiteSpaces: Map<string, string[]>;
-  /** Live sections deleted by this plan. */
-  prunedSections: Set<string>;
-  /** Live site spaces leaving their section (moved elsewhere or deleted). */
-  leaving: Set<string>;
-  /** Desired site spaces of new sections that take over a live root site space (see the file comment). */
-  rootClaims: Map<SiteSpaceSpec, LiveSiteSpace>;
-  /** Site space id or ref → its path as the reorder step finds it, and the path it must end with. */
-  paths: Map<string, PathPlan>;
-  /** Root site spaces no section lists, in whichever of several new sections the server puts them (unknown). */
-  floating: Set<string>;
-  /** Pruned section id → the site space made its default before its default one moves out. */
-  prunedDefaults: Map<string, LiveSiteSpace>;
-  /** Section container → its default site space when the reorder step starts (set by the defaults part). */
-  orderDefaults: Map<string, string>;
-  /** Section containers whose site spaces all arrive from elsewhere: the reorder step makes the first to arrive the default. */
-  lateDefaults: Set<string>;
-}
 
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
 

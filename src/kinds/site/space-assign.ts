@@ -15,7 +15,7 @@ import { inSection } from './layout.js';
 import { slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';
 import type { Resolve } from './root-spaces.js';
 import type { SiteScope } from './scope.js';
-import type { Nav } from './sections-diff.js';
+import type { Nav } from './nav.js';
 import type { SpaceTarget } from './space-ref.js';
 
 export type Source = 'posted' | 'hit' | 'moved' | 'repoint' | 'create';

@@ -5,7 +5,7 @@
 import { seg, uniqueKeys, unmatchedLive } from '../common.js';
 import { SITE_SPACE_KIND, WAVE, siteSpaceKey, type LiveSiteSpace } from './model.js';
 import { base, warn, type SiteScope } from './scope.js';
-import type { Nav } from './sections-diff.js';
+import type { Nav } from './nav.js';
 
 /** Live site spaces of managed containers that no entry wants (those of pruned sections go with them). */
 export function pruneSiteSpaces(scope: SiteScope, nav: Nav, managedLive: LiveSiteSpace[], matched: ReadonlySet<string>, leftover: LiveSiteSpace[]): void {

@@ -9,8 +9,7 @@
 import { ConflictError, type SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef } from '../../core/plan.js';
-import { refSteps } from '../collection/kind.js';
-import { blockEntry } from '../common.js';
+import { blockEntry, refSteps } from '../common.js';
 import { allSpaceRefs } from './desired.js';
 import type { LiveSpaceRef, SiteSpec } from './model.js';
 

@@ -15,7 +15,7 @@ import { base, block, push, type SiteScope } from './scope.js';
 import { assignSiteSpaces, type Assignment, type Managed, type Want } from './space-assign.js';
 import { pruneSiteSpaces } from './space-prune.js';
 import type { SpaceTarget } from './space-ref.js';
-import type { Nav, NavSiteSpace } from './sections-diff.js';
+import type { Nav, NavSiteSpace } from './nav.js';
 
 export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
   const a = assignSiteSpaces(scope, nav, resolved);

@@ -4,62 +4,21 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
 import { ref, type RequestSpec } from '../../core/plan.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
+import { ambiguousParent, parentMoveStep, parentNamer, resolveCollection, type LiveCollectionRef } from '../collection/parent-refs.js';
 import { unresolvedParentMessage } from '../collection/parents.js';
-import { COLLECTION_KIND, ambiguousParent, collectionObject, collectionsPath, parentNamer, parentMoveStep, refSteps, resolveCollection, type LiveCollectionRef } from '../collection/kind.js';
 import { SOFT_DELETE } from '../collection/prune.js';
-import { asString, blockEntry, changedFields, isRecord, makeStep, nullableString, orgPath, pick, plainSource, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { asString, blockEntry, changedFields, exportTitled, makeStep, nullableString, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { loadSchema } from '../schema.js';
-import { snapshotSpace, spaceUndo, type ShownBy } from './snapshot.js';
-import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects, type SpaceUsage } from './purge.js';
-
-export const SPACE_KIND = 'Space';
-import { SPACE_DEPTH } from '../depths.js';
-
-export { SPACE_DEPTH };
-
-export interface SpaceSpec {
-  title: string;
-  id?: string;
-  emoji?: string;
-  editMode?: 'live' | 'locked';
-  defaultLevel?: string | null;
-  parent?: string | null;
-}
-
-export interface SpaceFields {
-  title: string;
-  emoji: string;
-  editMode: string | null;
-  defaultLevel: string | null;
-  parent: string | null;
-}
-
-export type SpaceObject = LiveObject<SpaceFields>;
-
-/** What fetch keeps beside the spaces, and what a journal snapshot keeps (per space id). */
-export interface SpaceAux {
-  /** The organization's collections, when a parent is written (fetch). */
-  collections?: LiveCollectionRef[];
-  /** Under prune, when a space would be deleted: where spaces are shown (fetch). */
-  usage?: SpaceUsage;
-  /** Snapshot: the space's visibility. */
-  visibility?: Record<string, string>;
-  /** Snapshot: the site spaces that showed the space. */
-  shownBy?: Record<string, ShownBy[]>;
-}
-
-export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
-
-const FIELDS = ['title', 'emoji', 'editMode', 'defaultLevel'] as const;
-
-export const orgSpacesPath = (org: string): string => `${orgPath(org)}/spaces`;
-const onePath = (id: string): string => `/spaces/${seg(id)}`;
+import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
+import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
+import { snapshotSpace, spaceUndo } from './snapshot.js';
 
 /** The spec of a schema-valid Space document: the fields it writes, in this order. */
 function parseSpaceSpec(doc: ManifestDocument): SpaceSpec {
@@ -90,18 +49,6 @@ function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<stri
     const parent = e.spec.parent;
     if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
   }
-}
-
-export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
-  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
-  const fields: SpaceFields = {
-    title: s['title'],
-    emoji: typeof s['emoji'] === 'string' ? s['emoji'] : '',
-    editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
-    defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
-    parent: typeof s['parent'] === 'string' ? s['parent'] : null,
-  };
-  return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }
 
 /**

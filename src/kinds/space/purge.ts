@@ -15,7 +15,7 @@ import type { CascadeObject } from '../../core/plan.js';
 import { withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { siteSpecOf, spaceRefs } from '../site/desired.js';
-import { childObjects, readStructure, siteObject } from '../site/fetch.js';
+import { childObjects, readStructure, siteObject } from '../site/structure.js';
 import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, sectionKey, siteSpaceKey, sitesPath, type LiveSection, type LiveSiteSpace } from '../site/model.js';
 
 export const PURGE_NOTE = 'when the space is purged, 7 days after its delete, unless restored';

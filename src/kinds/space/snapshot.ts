@@ -7,21 +7,14 @@
 import { ApiError } from '../../core/errors.js';
 import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
 import { relinkParents } from '../collection/snapshot.js';
-import { isRecord, seg } from '../common.js';
+import { isRecord } from '../common.js';
 import { sitePath, sitesPath } from '../site/model.js';
-import { SPACE_KIND, orgSpacesPath, spaceObject, type SpaceAux, type SpaceObject, type SpaceState } from './kind.js';
+import { SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type ShownBy, type SpaceAux, type SpaceObject, type SpaceState } from './model.js';
 
 export const SPACE_RETENTION_DAYS = 7;
 const RETENTION_MS = SPACE_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
-/** A site space that showed the space when it was deleted. */
-export interface ShownBy {
-  siteId: string;
-  siteTitle: string;
-  path: string;
-}
 
-const onePath = (id: string): string => `/spaces/${seg(id)}`;
 
 async function sitesShowing(ctx: FetchContext, org: string, spaceId: string): Promise<ShownBy[]> {
   const sites = (await ctx.list(sitesPath(org), { space: spaceId })).filter(isRecord);

@@ -6,7 +6,7 @@ import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report
 import type { ManifestDocument } from '../../manifests/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
-import { memberObject, membersPath } from '../members/kind.js';
+import { memberObject, membersPath } from '../members/model.js';
 import { loadSchema } from '../schema.js';
 import { readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';

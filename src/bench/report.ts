@@ -1,6 +1,7 @@
 /** The benchmark result as the markdown table the README shows. */
 import { TARGETS } from './config.js';
 import type { BenchResult } from './harness.js';
+import { rateLimitRows } from './rate-limit-bench.js';
 
 const n = (x: number): string => x.toLocaleString('en-US');
 const mark = (ok: boolean): string => (ok ? '✅' : '❌');
@@ -51,6 +52,7 @@ export function markdownTable(r: BenchResult): string {
       `≤ ${TARGETS.applyWallRatio}`,
       mark(r.applyWallRatio <= TARGETS.applyWallRatio),
     ],
+    ...rateLimitRows(r),
     [
       'Baseline: per-resource refresh (one GET per managed object)',
       `${n(r.refreshBaselineRequests)} requests`,

@@ -8,6 +8,7 @@ import { KINDS } from '../kinds/index.js';
 import { DEFAULT_CONFIG } from './config.js';
 import { measureCpuInChild, measureFloorInChild, measureReadInChild } from './cpu.js';
 import { runBench } from './harness.js';
+import { runRateLimitBench } from './rate-limit-bench.js';
 import { markdownTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
 
@@ -20,6 +21,7 @@ const result = await runBench(DEFAULT_CONFIG, {
   measureRead: (sizes) => measureReadInChild(sizes, 3),
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 });
+Object.assign(result, await runRateLimitBench(DEFAULT_CONFIG, { kinds: KINDS, startSandbox: startInChild, log: (line) => process.stderr.write(`bench: ${line}\n`) }));
 const table = markdownTable(result);
 const out = join(process.cwd(), 'bench', 'results');
 await mkdir(out, { recursive: true });

@@ -128,6 +128,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
   kind: string;
   /** One line for --help and docs: how objects of this kind are identified. */
   identity: string;
+  /**
+   * Paths in `spec` where a manifest may name a file instead of writing the value (`{file: relative/path}`), e.g.
+   * `['certificate']`. The loader reads each such file (inside the manifests directory) and hands the kind
+   * `{file, text, sha256}` instead (src/manifests/file-refs.ts).
+   */
+  fileFields?: readonly (readonly string[])[];
   /** JSON Schema of `spec` (schemas/<kind>.schema.json). */
   schema: object;
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */

@@ -205,8 +205,8 @@ describe('Site diff', () => {
         35,
         [],
         [
-          `POST ${SITE}/section-groups/grp-dev/move {"position":{"before":{"type":"site-section","id":"sec-guides"}}}`,
-          `POST ${SITE}/site-spaces/ss-cl/move {"position":{"before":{"type":"site-space","siteSpace":"ss-gs"}}}`,
+          `PATCH ${SITE}/structure/sort {"item":{"type":"site-section-group","id":"grp-dev"},"position":{"before":{"type":"site-section","id":"sec-guides"}}}`,
+          `PATCH ${SITE}/structure/sort {"item":{"type":"site-space","id":"ss-cl"},"position":{"before":{"type":"site-space","id":"ss-gs"}}}`,
         ],
       ],
     ]);

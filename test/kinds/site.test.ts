@@ -147,7 +147,7 @@ describe('Site diff', () => {
         'update',
         30,
         ['Site/org-demo/Acme Help Center#create'],
-        [`PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean"}}}}`],
+        [`PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean","description":"beta"}}}}`],
       ],
       // Two sections created at once: which one the server makes the default is unknown, so it is sent.
       [

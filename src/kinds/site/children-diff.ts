@@ -1,12 +1,14 @@
 /**
  * Share links (by name: create POST {name} + PATCH {active: false} when asked, PATCH active, prune) and the
- * adaptive schema (one PUT of the whole schema when it differs) of one site. Share-link URLs carry the share
+ * adaptive schema (one PUT of the whole schema, in the official form, when it differs; adaptive-schema.ts) of
+ * one site. Share-link URLs carry the share
  * secret: nothing here reads them, and no capture keeps anything but the id.
  */
 import { ConflictError } from '../../core/errors.js';
 import { ref, type RequestSpec } from '../../core/plan.js';
 import { sameValue, seg, stepId } from '../common.js';
 import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
+import { officialAdaptiveSchema } from './adaptive-schema.js';
 import { base, push, where, type SiteScope } from './scope.js';
 
 export function diffShareLinks(scope: SiteScope): void {
@@ -66,8 +68,9 @@ export function diffShareLinks(scope: SiteScope): void {
 }
 
 export function diffAdaptiveSchema(scope: SiteScope): void {
-  const wanted = scope.spec.adaptiveSchema;
-  if (!wanted) return;
+  const written = scope.spec.adaptiveSchema;
+  if (!written) return;
+  const wanted = officialAdaptiveSchema(written);
   const have = scope.isNew ? EMPTY_ADAPTIVE_SCHEMA : (scope.live.adaptiveSchema ?? null);
   if (sameValue(wanted, have)) return;
   push(scope, {

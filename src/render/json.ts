@@ -10,7 +10,8 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'merge'] as const;
+const MERGE_KEYS = ['omit', 'whole'] as const;
 const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
 const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
@@ -104,6 +105,12 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
   if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  if (r.merge !== undefined && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) {
+    for (const k of MERGE_KEYS) {
+      const list = r.merge[k];
+      if (list !== undefined && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
+    }
+  }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {
       const where = `${at}.refs[${i}]`;

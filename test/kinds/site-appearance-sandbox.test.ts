@@ -71,3 +71,94 @@ describe('adaptive schema in the official form', () => {
     expect(spec['adaptiveSchema']).toEqual(written);
   });
 });
+
+const CUSTOMIZATION = (r: SandboxRun, id: string): Promise<Record<string, unknown>> => r.client.get<Record<string, unknown>>(`/orgs/org-demo/sites/${id}/customization`);
+
+describe('site customization', () => {
+  it('only the written members change: members not written survive the apply as stored, also ones set after the plan', async () => {
+    const r = await start();
+    await converge(r, siteDoc({ title: 'Brand' }));
+    const id = await siteId(r, 'Brand');
+    // Someone customized the site by hand: a title, an announcement, a social account, a dark primary colour.
+    const manual = await CUSTOMIZATION(r, id);
+    delete manual['updatedAt'];
+    const styling = manual['styling'] as Record<string, unknown>;
+    styling['primaryColor'] = { light: '#111111', dark: '#222222' };
+    Object.assign(manual, {
+      title: 'Hand-made title',
+      announcement: { enabled: true, message: 'Maintenance on Friday', style: 'warning' },
+      socialAccounts: [{ platform: 'github', handle: 'acme', display: { footer: true, header: false } }],
+    });
+    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: manual })).status).toBe(200);
+
+    // The manifest writes the light primary colour (not the dark one), the font, and the favicon.
+    const customization = { styling: { primaryColor: { light: '#FF6600' }, font: 'Roboto' }, favicon: { emoji: '🚀' } };
+    writeFileSync(join(r.dir, 'site.yaml'), siteDoc({ title: 'Brand', customization }));
+    const { desired } = await loadManifests(r.dir, KINDS, { env: {} });
+    const { plan } = await computePlan(r.client, KINDS, desired);
+    const step = plan.steps.find((s) => s.id === 'Site/org-demo/Brand#customization');
+    expect(step?.before).toEqual({ styling: { primaryColor: { light: '#111111' }, font: 'Inter' }, favicon: {} });
+    expect(step?.after).toEqual(customization);
+    expect(step?.requests).toEqual([{ method: 'PUT', path: `/orgs/org-demo/sites/${id}/customization`, body: customization, merge: { omit: ['updatedAt'], whole: ['/favicon', '/styling/font'] } }]);
+
+    // A change made after the plan, to a member the manifest does not write, is not undone by the apply.
+    const later = await CUSTOMIZATION(r, id);
+    delete later['updatedAt'];
+    later['trademark'] = { enabled: false };
+    expect((await r.client.request('PUT', `/orgs/org-demo/sites/${id}/customization`, { body: later })).status).toBe(200);
+
+    const report = await applyPlan(r.client, plan);
+    expect(report.failed).toEqual([]);
+    const stored = await CUSTOMIZATION(r, id);
+    const expected = structuredClone(later);
+    Object.assign(expected['styling'] as object, { primaryColor: { light: '#FF6600', dark: '#222222' }, font: 'Roboto' });
+    expected['favicon'] = { emoji: '🚀' };
+    const { updatedAt: _stamp, ...storedSettings } = stored;
+    expect(storedSettings).toEqual(expected);
+    expect((await computePlan(r.client, KINDS, desired)).plan.steps).toEqual([]);
+
+    // Export writes what differs from a new site's customization; fed back it plans nothing.
+    const spec = await exportedSpec(r, 'Brand');
+    expect(spec['customization']).toEqual({
+      title: 'Hand-made title',
+      styling: { primaryColor: { light: '#FF6600', dark: '#222222' }, font: 'Roboto' },
+      favicon: { emoji: '🚀' },
+      announcement: { enabled: true, message: 'Maintenance on Friday', style: 'warning' },
+      trademark: { enabled: false },
+      socialAccounts: [{ platform: 'github', handle: 'acme', display: { footer: true, header: false } }],
+    });
+    writeFileSync(join(r.dir, 'site.yaml'), siteDoc(spec));
+    const again = await loadManifests(r.dir, KINDS, { env: {} });
+    expect((await computePlan(r.client, KINDS, again.desired)).plan.steps).toEqual([]);
+  });
+
+  it('sites created with a customization get it in the same apply: one brand file named by two sites, an anchor within a document', async () => {
+    const r = await start();
+    writeFileSync(join(r.dir, 'brand.yaml'), 'styling:\n  primaryColor: { light: "#FF6600", dark: "#FF8800" }\n  corners: straight\nthemes: { default: dark }\n');
+    const text = [
+      siteDoc({ title: 'Docs', customization: { file: 'brand.yaml' } }),
+      siteDoc({ title: 'Status', customization: { file: 'brand.yaml' } }),
+      // Within one document an anchor reuses a value (here the light colour for both themes).
+      [
+        'apiVersion: docops/v1',
+        'kind: Site',
+        'metadata: { organization: org-demo }',
+        'spec:',
+        '  title: Blog',
+        '  customization:',
+        '    styling: { primaryColor: { light: &orange "#FF6600", dark: *orange }, corners: straight }',
+        '    themes: { default: dark }',
+        '',
+      ].join('\n'),
+    ].join('---\n');
+    const { plan, next } = await converge(r, text);
+    expect(plan.steps.filter((s) => s.id.endsWith('#customization')).map((s) => s.id)).toEqual(['Site/org-demo/Blog#customization', 'Site/org-demo/Docs#customization', 'Site/org-demo/Status#customization']);
+    expect(next.steps).toEqual([]);
+    for (const [title, dark] of [['Docs', '#FF8800'], ['Status', '#FF8800'], ['Blog', '#FF6600']] as const) {
+      const stored = await CUSTOMIZATION(r, await siteId(r, title));
+      expect(stored['styling']).toMatchObject({ primaryColor: { light: '#FF6600', dark }, corners: 'straight', font: 'Inter' });
+      // `toggeable` is not written: the new site's value stays.
+      expect(stored['themes']).toEqual({ default: 'dark', toggeable: true });
+    }
+  });
+});

@@ -5,9 +5,11 @@
  */
 import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { readCustomizationFile } from './customization-file.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -77,6 +79,11 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
   if (Array.isArray(s['spaces'])) spec.spaces = siteSpaces(s['spaces'], ['spec', 'spaces']);
   if (Array.isArray(s['shareLinks'])) spec.shareLinks = parseShareLinks(s['shareLinks']);
   if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
+  const customization = s['customization'];
+  if (isFileContent(customization)) {
+    const read = readCustomizationFile(doc, customization).value;
+    if (read) spec.customization = structuredClone(read);
+  } else if (isRecord(customization)) spec.customization = structuredClone(customization);
   return spec;
 }
 
@@ -90,6 +97,8 @@ export function siteSpecOf(entry: DesiredEntry): SiteSpec {
 
 export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SiteSpec>[] {
   const spec = parseSiteSpec(doc);
+  const customization = doc.spec['customization'];
+  if (isFileContent(customization)) for (const i of readCustomizationFile(doc, customization).issues) report(i, i.message);
   checkStructure(doc, spec, report);
   return [titledEntry(SITE_KIND, doc, spec)];
 }

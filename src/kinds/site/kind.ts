@@ -18,6 +18,7 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: loadSchema('site'),
+  fileFields: [['customization']],
   depth: SITE_DEPTH,
   needs: ['Space'],
   toDesired,

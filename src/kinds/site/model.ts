@@ -105,6 +105,8 @@ export interface SiteSpec {
   spaces?: SiteSpaceSpec[];
   shareLinks?: ShareLinkSpec[];
   adaptiveSchema?: Record<string, unknown>;
+  /** Only the members written are managed (customization.ts). */
+  customization?: Record<string, unknown>;
 }
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -165,6 +167,8 @@ export interface SiteStructure {
   shareLinks?: LiveShareLink[];
   /** Only fetched when the manifest writes adaptiveSchema. */
   adaptiveSchema?: unknown;
+  /** Only fetched when the manifest writes customization: the whole object GET answers. */
+  customization?: unknown;
 }
 
 export interface LiveSpaceRef {

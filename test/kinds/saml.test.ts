@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, ValidationError } from '../../src/core/errors.js';
+import type { DesiredEntry } from '../../src/core/kind.js';
 import { ref, type Step } from '../../src/core/plan.js';
 import { KINDS, samlKind, teamKind } from '../../src/kinds/index.js';
 import { certificateFingerprint } from '../../src/kinds/saml/certificate.js';
@@ -124,7 +125,7 @@ describe('SamlProvider manifests', () => {
       fakeDoc('SamlProvider', ORG, { label: 'B', defaultTeam: 'team-platform', certificate: PEM_A }),
       fakeDoc('SamlProvider', ORG, { label: 'C', defaultTeam: 'Writers', certificate: 'hello' }),
     ]);
-    const all = new Map([
+    const all = new Map<string, DesiredEntry[]>([
       ['Team', team],
       ['SamlProvider', saml],
     ]);

@@ -48,8 +48,8 @@ function losses(org: string, state: SamlState, refs: UndoRefs): UndoLoss[] {
         key: o.key,
         id: o.id,
         message:
-          `is recreated with a new id, so its service-provider side changes${urls.length > 0 ? ` (was ${urls.join(', ')})` : ''}: ` +
-          'configure the identity provider with the new provider’s ACS URL and entity ID (shown in the app) before anyone signs in through it',
+          `its service-provider side changes with the new id${urls.length > 0 ? ` (was ${urls.join(', ')})` : ''}: ` +
+          'configure the identity provider with the new ACS URL and entity ID (shown in the app) before anyone signs in through it',
       };
     });
 }

@@ -44,7 +44,7 @@ export function diffSaml(ctx: DiffContext, org: string, entries: DesiredEntry<Sa
     const current = matched.get(entry);
     if (current) {
       ctx.register(SAML_KIND, org, entry.key, current.id);
-      const step = updateStep(org, entry, current, team, live);
+      const step = updateStep(org, entry, current, team);
       if (step) result.steps.push(step);
     } else {
       result.steps.push(createStep(org, entry, team, live));
@@ -88,11 +88,6 @@ function teamTarget(ctx: DiffContext, org: string, entry: DesiredEntry<SamlSpec>
     return { state: 'blocked' };
   }
   return { state: 'team', id };
-}
-
-/** How a team shows in before/after: its live title, else the id. */
-function teamTitle(live: SamlState, id: string): string {
-  return live.aux?.teams?.find((t) => t.id === id)?.title ?? id;
 }
 
 function createStep(org: string, entry: DesiredEntry<SamlSpec>, team: TeamTarget, live: SamlState): Step {
@@ -140,7 +135,7 @@ function createStep(org: string, entry: DesiredEntry<SamlSpec>, team: TeamTarget
   });
 }
 
-function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObject, team: TeamTarget, live: SamlState): Step | undefined {
+function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObject, team: TeamTarget): Step | undefined {
   const spec = entry.spec;
   const have = current.fields;
   const c: Change = { body: {}, before: {}, after: {} };
@@ -161,7 +156,7 @@ function updateStep(org: string, entry: DesiredEntry<SamlSpec>, current: SamlObj
   const teamId = team.state === 'team' && team.id !== have.defaultTeam?.id ? team.id : undefined;
   if (teamId !== undefined) {
     c.body['defaultTeam'] = teamId;
-    c.before['defaultTeam'] = have.defaultTeam ? teamTitle(live, have.defaultTeam.id) : null;
+    c.before['defaultTeam'] = have.defaultTeam?.title ?? null;
     c.after['defaultTeam'] = spec.defaultTeam;
   }
   if (spec.defaultRole !== undefined && spec.defaultRole !== have.defaultRole) {

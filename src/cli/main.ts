@@ -9,33 +9,17 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { registerCredentialSecrets } from '../api/settings.js';
 import { UsageError } from '../core/errors.js';
-import { createLogger } from '../log.js';
 import type { Logger } from '../log.js';
 import { redactingStream, registerSecret } from '../secrets.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
-import type { CommandContext, CommandSpec } from './command.js';
-import { applyCommand } from './commands/apply.js';
-import { DAEMON_SUMMARY, runDaemon } from './commands/daemon.js';
-import { exportCommand } from './commands/export.js';
-import { planCommand } from './commands/plan.js';
-import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
-import { UNDO_SUMMARY, runUndo } from './commands/undo.js';
-import { validateCommand } from './commands/validate.js';
+import type { CommandContext } from './command.js';
+import { COMMANDS } from './commands/index.js';
 import { annotateError } from './github.js';
 import { commandHelp, mainHelp } from './help.js';
 import { processIO } from './io.js';
 import type { CliIO } from './io.js';
 import { reportError } from './report-error.js';
 import { packageVersion } from './version.js';
-
-export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand, exportCommand];
-
-const HELP_ENTRIES = [
-  ...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })),
-  { name: 'daemon', summary: DAEMON_SUMMARY },
-  { name: 'undo', summary: UNDO_SUMMARY },
-  { name: 'sandbox', summary: SANDBOX_SUMMARY },
-];
 
 interface RunState {
   logger?: Logger;
@@ -46,7 +30,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   const [name, ...rest] = argv;
   if (name === undefined) throw new UsageError('missing command. Run `docops --help` for the commands.');
   if (name === '-h' || name === '--help' || (name === 'help' && rest.length === 0)) {
-    io.stdout.write(mainHelp(HELP_ENTRIES));
+    io.stdout.write(mainHelp(COMMANDS));
     return 0;
   }
   if (name === '-v' || name === '--version') {
@@ -54,20 +38,18 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
     return 0;
   }
   if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
-  // The sandbox prints its own (made-up) token on purpose; every other command may be holding a real one.
-  if (name === 'sandbox') return runSandbox(rest, io);
-  registerSecret(io.env.DOCOPS_TOKEN);
-  if (name === 'undo') {
-    return runUndo(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
-  }
-  if (name === 'daemon') return runDaemon(rest, io);
-
-  const spec = COMMANDS.find((c) => c.name === name);
-  if (!spec) {
-    const near = closestFlag(name, HELP_ENTRIES.map((c) => c.name));
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    const near = closestFlag(name, COMMANDS.map((c) => c.name));
     const hint = near ? ` Did you mean \`docops ${near}\`?` : '';
-    throw new UsageError(`unknown command "${name}".${hint} Commands: ${HELP_ENTRIES.map((c) => c.name).join(', ')}.`);
+    throw new UsageError(`unknown command "${name}".${hint} Commands: ${COMMANDS.map((c) => c.name).join(', ')}.`);
   }
+  if (!entry.printsOwnToken) registerSecret(io.env.DOCOPS_TOKEN);
+  const command = await entry.load();
+  if ('run' in command) {
+    return command.run(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
+  }
+  const spec = command.spec;
 
   const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS });
   if (values.help === true) {
@@ -76,6 +58,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   }
   const global = globalOptions(values, io.env);
   registerCredentialSecrets({ tokenFile: global.tokenFile, env: io.env });
+  const { createLogger } = await import('../log.js');
   const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
   state.logger = logger;
   const ctx: CommandContext = {

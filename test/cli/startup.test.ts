@@ -123,4 +123,15 @@ describe('which modules each command loads', () => {
     expect(under(files, 'dist/daemon/')).toEqual([]);
     expect(packages(files)).not.toContain('node-cron');
   });
+
+  it('apply --config validates docops.yaml with the generated validators (no schema compiler)', async () => {
+    const files = await loaded(['apply', '-m', 'config.example/manifests', '--config', 'config.example/docops.yaml', '--api-url', sandbox.url, '--journal-dir', join(scratch, 'journal')], {
+      DOCOPS_TOKEN: sandbox.token,
+      DOCOPS_SCHEDULE: '*/5 * * * *', // an overridden field is checked against its own schema
+    });
+    expect(files).toContain('dist/daemon/config.js');
+    expect(files).toContain('dist/manifests/validators/config.cjs');
+    expect(files).toContain('dist/manifests/validators/config-schedule.cjs');
+    expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
+  });
 });

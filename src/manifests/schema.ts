@@ -66,8 +66,8 @@ function ajvFor(schema: object): AnyAjv {
 // Relative to dist/manifests/ (this module) and to dist/cli/ (the bundled CLI's chunks) alike.
 export const PRECOMPILED_INDEX = '../manifests/validators/index.cjs';
 
-/** Validators generated at build time, by the exact JSON text of the schema they were generated from. */
-export type Precompiled = ReadonlyMap<string, ValidateFunction>;
+/** Validators generated at build time (each loaded when first asked for), by the exact JSON text of their schema. */
+export type Precompiled = ReadonlyMap<string, () => ValidateFunction>;
 
 let precompiled: Precompiled | undefined;
 
@@ -78,7 +78,7 @@ let precompiled: Precompiled | undefined;
 function loadPrecompiled(): Precompiled {
   if (!precompiled) {
     try {
-      const entries = createRequire(import.meta.url)(PRECOMPILED_INDEX) as [string, ValidateFunction][];
+      const entries = createRequire(import.meta.url)(PRECOMPILED_INDEX) as [string, () => ValidateFunction][];
       precompiled = new Map(entries);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
@@ -97,7 +97,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (available.size > 0 ? available.get(JSON.stringify(schema)) : undefined) ?? ajvFor(schema).compile(schema);
+    validate = (available.size > 0 ? available.get(JSON.stringify(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

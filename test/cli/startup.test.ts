@@ -1,7 +1,7 @@
 /**
- * Every command loads only what it uses (docs/startup.md): each command runs as a real process from a build of
- * src/ (one file per module, so what loads is visible by path), with the benchmark's probe counting the modules
- * it loads. Pass/fail is about which modules load, never about time.
+ * Every command loads only what it uses (docs/benchmarks.md, "Start-up"): each command runs as a real process
+ * from a build of src/ (one file per module, so what loads is visible by path), with the benchmark's probe
+ * counting the modules it loads. Pass/fail is about which modules load, never about time.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -58,6 +58,10 @@ const DAEMON_ONLY = ['prom-client', 'chokidar', 'node-cron'];
 const AJV_COMPILER = /^node_modules\/ajv\/dist\/(ajv|core|2019|2020)\.js$/;
 
 describe('which modules each command loads', () => {
+  it('--version loads the entry module alone', async () => {
+    for (const args of [['--version'], ['-v']]) expect(await loaded(args), args[0]).toEqual(['dist/cli/io.js', 'dist/cli/main.js', 'dist/cli/version.js']);
+  });
+
   it('--version and --help load no package and no command', async () => {
     for (const args of [['--version'], ['--help'], ['-v']]) {
       const files = await loaded(args);
@@ -70,7 +74,8 @@ describe('which modules each command loads', () => {
   it('validate reads manifests offline: no HTTP client, sandbox, daemon, pretty printer or schema compiler', async () => {
     const files = await loaded(['validate', '-m', 'config.example/manifests']);
     expect(under(files, 'dist/kinds/').length).toBeGreaterThan(0); // it did validate
-    expect(files).toContain('dist/manifests/validators/members.cjs'); // with the build's validators
+    expect(files).toContain('dist/manifests/validators/members.cjs'); // with the build's validators,
+    expect(under(files, 'dist/manifests/validators/config')).toEqual([]); // only those it uses
     const pkgs = packages(files);
     for (const p of ['undici', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);

@@ -15,7 +15,9 @@ import { compileSchema, createAjv } from '../../src/manifests/schema.js';
 const dir = mkdtempSync(join(new URL('../../node_modules/', import.meta.url).pathname, '.docops-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeValidators(shippedSchemas(), dir);
-const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, ValidateFunction][]);
+const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, () => ValidateFunction][]);
+/** The generated validator of a schema (its module loaded on demand), if any. */
+const generatedFor = (schema: object | undefined): ValidateFunction | undefined => generated.get(JSON.stringify(schema))?.();
 
 /** Every spec of config.example by kind, plus broken variants of each. */
 function samples(kind: string): unknown[] {
@@ -33,7 +35,7 @@ function samples(kind: string): unknown[] {
 
 describe('precompiled kind validators', () => {
   test.each(KINDS.map((k) => [k.kind, k] as const))('%s: same verdict and errors as the run-time compile', (_name, kind) => {
-    const pre = generated.get(JSON.stringify(kind.schema));
+    const pre = generatedFor(kind.schema);
     expect(pre).toBeDefined();
     const runtime = createAjv(kind.schema).compile(kind.schema);
     const values = samples(kind.kind);
@@ -46,7 +48,7 @@ describe('precompiled kind validators', () => {
 
   test('compileSchema uses a generated validator only for a schema with the same JSON text', () => {
     const kind = KINDS[0]!;
-    const pre = generated.get(JSON.stringify(kind.schema))!;
+    const pre = generatedFor(kind.schema)!;
     expect(compileSchema(structuredClone(kind.schema), generated)).toBe(pre);
     const changed = { ...structuredClone(kind.schema), description: 'changed' };
     const v = compileSchema(changed, generated);
@@ -60,7 +62,7 @@ describe('precompiled config validators', () => {
   const example = parseAllDocuments(readFileSync(new URL('../../config.example/docops.yaml', import.meta.url), 'utf8'))[0]!.toJS() as Record<string, unknown>;
 
   test('docops.yaml: same verdict and errors as the run-time compile', () => {
-    const pre = generated.get(JSON.stringify(config));
+    const pre = generatedFor(config);
     expect(pre).toBeDefined();
     const runtime = createAjv(config).compile(config);
     const broken = [{ ...example, unknownField: 1 }, { ...example, mode: 'sometimes' }, { ...example, concurrency: 0 }, { ...example, safety: { deletes: 'all' } }, {}, null, []];
@@ -73,7 +75,7 @@ describe('precompiled config validators', () => {
 
   test('every field a DOCOPS_* variable overrides has its own validator', () => {
     for (const field of new Set(Object.values(ENV_OVERRIDES))) {
-      const pre = generated.get(JSON.stringify(config.properties[field]));
+      const pre = generatedFor(config.properties[field]);
       expect(pre, field).toBeDefined();
       const runtime = createAjv(config).compile(config.properties[field]!);
       for (const v of ['text', 42, ['a'], '', -1]) {

@@ -2,8 +2,9 @@
  * Build step (last in package.json "build"): the `docops` command as code-split ESM, bundled from src/ with
  * source maps. `dist/cli/main.js` (package.json `bin`, the image's entry point) is replaced by the bundle's
  * entry, and every module a command loads lazily becomes a `dist/cli/chunk-*.js` loaded on demand, so the
- * start-up of each command reads a handful of files instead of hundreds (docs/startup.md has the numbers that
- * decided it). Everything else in dist/ (the library, the benchmark, this script) stays tsc's output.
+ * start-up of each command reads a handful of files instead of hundreds (the numbers that decided it are in
+ * docs/benchmarks.md, "Start-up"). Everything else in dist/ (the library, the benchmark, this script) stays
+ * tsc's output.
  *
  * - The chunks sit beside main.js, two levels below the package root like every tsc module, so the paths the
  *   code builds from `import.meta.url` (package.json, schemas/, the generated validators) hold in both.

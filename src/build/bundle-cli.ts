@@ -44,7 +44,7 @@ const UNDICI_POOL_MODULE = [
 const undiciPoolOnly: Plugin = {
   name: 'docops-undici-pool-only',
   resolveId(id, importer) {
-    if (id === 'undici' && importer !== undefined && !importer.includes(`${join('node_modules', '')}`)) return UNDICI_POOL;
+    if (id === 'undici' && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer)) return UNDICI_POOL;
     return null;
   },
   load(id) {

@@ -1,7 +1,8 @@
 /**
  * The HTTP client behind ApiClient: one keep-alive undici Pool for the API origin, bounded concurrency
  * (the Pool opens at most `concurrency` connections, one request each, and queues the rest), a
- * per-attempt timeout (connect, headers and body timeouts of the Pool) and retries per src/api/retry.ts.
+ * per-attempt timeout (connect, headers and body timeouts of the Pool), retries per src/api/retry.ts, and
+ * pacing to the rate limit the API announces, shared with every client of the process (src/api/pacer.ts).
  */
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Pool } from 'undici';
@@ -9,7 +10,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, DocopsError, type RequestEffect } from '../core/errors.js';
 import type { HttpMethod } from '../core/plan.js';
 import { paginatePages } from './paginate.js';
+import { sharedPacer, type Answer, type Pacer } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
+import { readResetAt } from './rate-limit-headers.js';
 import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
 import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
@@ -51,6 +54,11 @@ export interface ClientOptions {
   /** Waits between attempts (tests inject one to observe delays without real waiting). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   userAgent?: string;
+  /**
+   * Paces requests to the announced rate limit. Default: the one pacer of this process for this base URL and
+   * token (tests inject their own, e.g. to stand for another process, or with a fake clock).
+   */
+  pacer?: Pacer;
 }
 
 interface RawResponse {
@@ -82,6 +90,8 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   });
   // Bounds attempts in flight in front of the Pool (whose own queue is FIFO) so later pages of a list go first.
   const gate = createPriorityGate(opts.concurrency ?? 8);
+  const paced = opts.pacer !== undefined ? { pacer: opts.pacer, release: () => {} } : sharedPacer(baseUrl, token);
+  const pacer = paced.pacer;
 
   /** A failing metrics hook must not turn a good answer into a failed request. */
   const report = (info: ResponseInfo): void => {
@@ -104,7 +114,17 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   ): Promise<RawResponse> {
     const headers = payload === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
     return gate.run(urgent, async () => {
-      const res = await pool.request({ method, path: target, headers, body: payload, signal });
+      // Inside the gate: a paced request holds its slot, so urgent pages still go first once the budget allows.
+      const pending = pacer.acquire(signal);
+      const ticket = pending instanceof Promise ? await pending : pending;
+      let answer: Answer | undefined;
+      let res;
+      try {
+        res = await pool.request({ method, path: target, headers, body: payload, signal });
+        answer = { status: res.statusCode, headers: res.headers };
+      } finally {
+        pacer.settle(ticket, answer);
+      }
       if (hasNoBody(res.statusCode)) {
         await res.body.dump();
         return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
@@ -159,7 +179,12 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
           return { status: raw.status, body: parsed.value as T | undefined, headers: flattenHeaders(raw.headers) };
         }
         const body = parsed.ok ? parsed.value : undefined;
-        failure = { kind: 'status', status: raw.status, retryAfter: headerValue(raw.headers['retry-after']) };
+        failure = {
+          kind: 'status',
+          status: raw.status,
+          retryAfter: headerValue(raw.headers['retry-after']),
+          ...(raw.status === 429 ? { rateLimitResetMs: resetInMs(raw.headers) } : {}),
+        };
         effect = worseEffect(effect, attemptEffect(failure));
         lastError = fail(raw.status, errorMessageOf(raw.status, body, raw.statusText), attempt);
       } catch (err) {
@@ -227,8 +252,18 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     get,
     paginate,
     listAll,
-    close: () => pool.close(),
+    close: () => {
+      paced.release();
+      return pool.close();
+    },
   };
+}
+
+/** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */
+function resetInMs(headers: IncomingHttpHeaders): number | undefined {
+  const now = Date.now();
+  const at = readResetAt(headers, now);
+  return at === undefined ? undefined : Math.max(0, Math.ceil(at - now));
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

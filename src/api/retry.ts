@@ -17,6 +17,9 @@
  * response, 502/503/504 from a gateway that may have forwarded it) is not retried. What it may have done is
  * reported on the final ApiError (`effect`, see attemptEffect) so apply can look before it creates again.
  *
+ * A 429 without Retry-After waits until its X-RateLimit-Reset (the platform's documented 429 carries only the
+ * X-RateLimit-* headers), else backs off like any other failure.
+ *
  * Budgets: a 429 is the server pacing us, not a failing request, so 429s are counted apart from other failures
  * (`maxRateLimitRetries`, default 10, beside `maxRetries`, default 5): under heavy rate limiting a request is not
  * given up after a few polite refusals.
@@ -44,7 +47,13 @@ export const DEFAULT_RETRY: RetryOptions = {
 
 /** How one attempt failed. */
 export type AttemptFailure =
-  | { kind: 'status'; status: number; retryAfter?: string | undefined }
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: string | undefined;
+      /** A 429's X-RateLimit-Reset as ms from now (used when there is no Retry-After). */
+      rateLimitResetMs?: number | undefined;
+    }
   | { kind: 'network'; code: string | undefined };
 
 const IDEMPOTENT = new Set(['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -134,8 +143,8 @@ export function backoffDelay(retryIndex: number, opts: RetryOptions, random: () 
 /**
  * The wait before the next attempt, or undefined when the failure is final.
  * `retriesDone` counts retries already made from this failure's budget (429s: maxRateLimitRetries; anything
- * else: maxRetries); 0 after the first such failure. A Retry-After header wins over the computed backoff,
- * capped by maxRetryAfterMs.
+ * else: maxRetries); 0 after the first such failure. A Retry-After header (for a 429 without one, its
+ * X-RateLimit-Reset) wins over the computed backoff, capped by maxRetryAfterMs.
  */
 export function nextDelay(
   method: string,
@@ -147,7 +156,7 @@ export function nextDelay(
 ): number | undefined {
   const budget = isRateLimit(failure) ? opts.maxRateLimitRetries : opts.maxRetries;
   if (retriesDone >= budget || !isRetryable(method, failure)) return undefined;
-  const requested = failure.kind === 'status' ? parseRetryAfter(failure.retryAfter, now) : undefined;
+  const requested = failure.kind === 'status' ? (parseRetryAfter(failure.retryAfter, now) ?? (isRateLimit(failure) ? failure.rateLimitResetMs : undefined)) : undefined;
   if (requested !== undefined) return Math.min(requested, opts.maxRetryAfterMs);
   return backoffDelay(retriesDone, opts, random);
 }

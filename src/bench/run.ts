@@ -16,13 +16,14 @@ import type { BenchEnv, MeasureModule, MeasureOutput } from './measure.js';
 import { entityCounts, generateOrg } from './org-model.js';
 import { headerLine, renderTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
+import { rateLimitMeasure } from './rate-limit-bench.js';
 import { startupMeasure } from './startup-bench.js';
 
 const MEASURES: readonly MeasureModule[] = [
   // The headline (issue 14): cold plans of 1,000, 10,000 and 30,000 members, then start-up.
   coldPlanMeasure,
   startupMeasure,
-  // Rate limiting (rateLimitRatio, rateLimit429s) goes here.
+  rateLimitMeasure,
   steadyMeasure({
     measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
     // Each read takes ~1 s; three runs give a median.

@@ -1,14 +1,30 @@
 /**
  * The contract every resource kind implements. Kinds register in one map (src/kinds/index.ts); the core
  * (load → validate → fetch → diff → order → apply) never branches on a kind's name.
+ *
+ * The contract is generic over what a kind keeps: `S` the spec of its desired entries, `O` its live objects
+ * (`LiveObject<Fields>`, or a union of them discriminated by `kind` when its state holds objects of sub-kinds,
+ * as Site's does), `A` the lookup data (`aux`) its fetch and its journal snapshots keep beside them. A kind
+ * declares itself as `KindDefinition<S, O, A>` and its code type-checks without casts.
+ *
+ * Without type arguments, `KindDefinition` (and `DesiredEntry`, `LiveObject`, `LiveKindState`) is a kind whose
+ * types are forgotten: `unknown` inside. That is what the registry holds and what the core passes around; the
+ * core never looks inside a spec, fields or aux. Registering `KindDefinition<S, O, A>` as a `KindDefinition` needs
+ * no cast: every hook is declared as a method, and TypeScript compares method parameters bivariantly. What makes
+ * that sound is the registry's one rule, kept by the core: it hands a kind only what that kind made — the entries
+ * its `toDesired` returned (grouped under its name), the state its `fetch` returned, the journal parts its own
+ * `snapshot` (or the plan's live objects of its kind) wrote under its name.
  */
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from './plan.js';
 
-/** One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes. */
-export interface DesiredEntry<S = Record<string, unknown>> {
+/**
+ * One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes, as the kind
+ * parsed them from its schema-valid document (each kind's `toDesired` is where a validated document becomes `S`).
+ */
+export interface DesiredEntry<S = unknown> {
   /** Resource kind of this entry (a manifest kind may yield several, e.g. Site → SiteSection). */
   kind: string;
   org: string;
@@ -22,19 +38,25 @@ export interface DesiredEntry<S = Record<string, unknown>> {
   doc: ManifestDocument;
 }
 
-/** One live object, with fields normalised to manifest field names. */
-export interface LiveObject<F = Record<string, unknown>> {
-  kind: string;
+/**
+ * One live object, with fields normalised to manifest field names. `K` narrows `kind` where a kind's state holds
+ * objects of several (sub-)kinds, so a check of `kind` tells which fields an object has.
+ */
+export interface LiveObject<F = unknown, K extends string = string> {
+  kind: K;
   org: string;
   key: string;
   id: string;
   fields: F;
 }
 
-/** What a kind fetched for one organisation: its objects plus any lookup data its diff needs. */
-export interface LiveKindState {
-  objects: LiveObject[];
-  aux?: Record<string, unknown>;
+/**
+ * What a kind fetched for one organisation: its objects plus any lookup data its diff needs. A journal snapshot
+ * part (see Snapshot) has the same shape: the objects as the snapshot read them, and the aux it kept.
+ */
+export interface LiveKindState<O extends LiveObject = LiveObject, A = unknown> {
+  objects: O[];
+  aux?: A;
   /**
    * Live objects of other kinds this kind read only to know what its deletes take along (e.g. the spaces a
    * pruned collection holds): the safety gate counts them as live objects of their kind; nothing matches or
@@ -71,11 +93,15 @@ export interface DiffContext {
   resolve(kind: string, org: string, key: string): string | undefined;
   /** Make an id (live or ref) findable by later kinds through `resolve`. */
   register(kind: string, org: string, key: string, idOrRef: string): void;
-  /** Live state of another kind already fetched for this org (read-only). */
+  /**
+   * Live state of another kind already fetched for this org (read-only). Its types are forgotten: read what the
+   * use needs with a check (e.g. `o.kind`), or through the owning kind's own parse of it.
+   */
   live(kind: string, org: string): LiveKindState | undefined;
   /**
    * The manifest entries of any kind in this org (read-only; empty when none), e.g. so a delete never takes an
-   * object another kind's manifest describes, whichever kind is diffed first.
+   * object another kind's manifest describes, whichever kind is diffed first. Their specs are typed only inside
+   * their own kind: another kind reads one through the owning kind's parse of `entry.doc` (or a checked read).
    */
   desired(kind: string, org: string): readonly DesiredEntry[];
 }
@@ -97,11 +123,17 @@ export interface DiffResult {
   blocked: BlockedObject[];
 }
 
-export interface KindDefinition {
+export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, A = unknown> {
   /** Manifest `kind:` value, e.g. `Team`. */
   kind: string;
   /** One line for --help and docs: how objects of this kind are identified. */
   identity: string;
+  /**
+   * Paths in `spec` where a manifest may name a file instead of writing the value (`{file: relative/path}`), e.g.
+   * `['certificate']`. The loader reads each such file (inside the manifests directory) and hands the kind
+   * `{file, text, sha256}` instead (src/manifests/file-refs.ts).
+   */
+  fileFields?: readonly (readonly string[])[];
   /** JSON Schema of `spec` (schemas/<kind>.schema.json). */
   schema: object;
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
@@ -118,39 +150,43 @@ export interface KindDefinition {
    */
   needs?: string[];
   /** Documents of this kind → desired entries. Report semantic problems through `report`. */
-  toDesired(doc: ManifestDocument, report: Report): DesiredEntry[];
+  toDesired(doc: ManifestDocument, report: Report): DesiredEntry<S>[];
   /**
    * Checks across all documents (references to other kinds; duplicates are checked by the loader). `index`
    * finds any kind's entries of an org by identity key without building another set. `warn` takes what is
    * not an error offline but must hold live (e.g. a reference naming no manifest must name a live object).
    */
-  crossValidate?(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
+  crossValidate?(entries: DesiredEntry<S>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
-  fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState>;
+  fetch(ctx: FetchContext, org: string, desired: DesiredEntry<S>[]): Promise<LiveKindState<O, A>>;
   /** Pure: desired + live → steps. Must not do I/O. */
-  diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult;
+  diff(ctx: DiffContext, org: string, desired: DesiredEntry<S>[], live: LiveKindState<O, A>): DiffResult;
   /**
    * Rules the safety gate enforces for this kind that no --force overrides (e.g. never remove or demote
    * the last admin, or the token's own user). Returns one message per violation.
    */
-  guard?(plan: Plan, live: LiveKindState, org: string, whoami: { id: string; email?: string } | undefined): string[];
+  guard?(plan: Plan, live: LiveKindState<O, A>, org: string, whoami: { id: string; email?: string } | undefined): string[];
   /**
    * The delete journal: read, right before a delete step removes `object` (a live object of this kind), what
    * it takes to bring it back — the object as export needs it and everything its delete takes along. A throw
    * fails the step (the delete is not sent). Without it the journal keeps the object as the plan fetched it.
    */
-  snapshot?(ctx: FetchContext, object: LiveObject): Promise<Snapshot>;
+  snapshot?(ctx: FetchContext, object: O): Promise<Snapshot>;
   /** How `docops undo` brings this kind's journaled objects back (see KindUndo). */
-  undo?: KindUndo;
-  /** Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. */
-  export?(org: string, live: LiveKindState): object[];
+  undo?: KindUndo<O, A>;
+  /**
+   * Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. Undo calls
+   * it on merged snapshot parts too, whose aux is what the snapshots kept.
+   */
+  export?(org: string, live: LiveKindState<O, A>): object[];
 }
 
 /**
  * A deleted object and what its delete takes along, as live states by manifest kind: the object under its own
  * kind, cascaded objects under theirs (a collection's nested collections and its spaces). Each kind's `export`
  * turns its part back into documents. Undo merges the parts of several snapshots of one (kind, org): objects
- * by id (the first snapshot wins), `aux` values key by key (records by key, lists as sets).
+ * by id (the first snapshot wins), `aux` values key by key (records by key, lists as sets). Parts of several
+ * kinds sit side by side, so their types are forgotten here; each kind's undo hooks get its own part typed.
  */
 export type Snapshot = Record<string, LiveKindState>;
 
@@ -198,21 +234,21 @@ export type RestoreCheck =
  * `docops undo`: journaled snapshots → objects back. Every hook is optional; by default a kind's objects are
  * recreated from its `export`, and only the generic losses (a new id) are reported.
  */
-export interface KindUndo {
+export interface KindUndo<O extends LiveObject = LiveObject, A = unknown> {
   /**
    * Whether the API can bring `object` back as it was (e.g. a soft-deleted space within its retention), read
    * now through `ctx`. `part` is the merged snapshot part of the object's kind and org.
    */
-  restore?(ctx: FetchContext, object: LiveObject, part: LiveKindState, now: Date): Promise<RestoreCheck>;
+  restore?(ctx: FetchContext, object: O, part: LiveKindState<O, A>, now: Date): Promise<RestoreCheck>;
   /**
    * The part of a snapshot with references to other journaled objects rewritten for `export`: an object undo
    * recreates gets a new id, so a document must name it by its manifest key (`refs.recreated`).
    */
-  relink?(org: string, state: LiveKindState, refs: UndoRefs): LiveKindState;
+  relink?(org: string, state: LiveKindState<O, A>, refs: UndoRefs): LiveKindState<O, A>;
   /** The documents that bring back the (relinked) objects of `state`; default: the kind's `export` of it. */
-  documents?(org: string, state: LiveKindState): object[];
+  documents?(org: string, state: LiveKindState<O, A>): object[];
   /** What cannot come back for the objects of `state`, beyond a new id: one message per object and loss. */
-  losses?(org: string, state: LiveKindState, refs: UndoRefs): UndoLoss[];
+  losses?(org: string, state: LiveKindState<O, A>, refs: UndoRefs): UndoLoss[];
 }
 
 export interface UndoLoss {

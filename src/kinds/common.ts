@@ -4,7 +4,7 @@
  */
 import type { SourcePos } from '../core/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, sealStep, type CascadeObject, type Step } from '../core/plan.js';
+import { isRef, refsIn, sealStep, type CascadeObject, type Step } from '../core/plan.js';
 import { pathSegment } from '../core/refs.js';
 import type { ManifestDocument } from '../manifests/document.js';
 
@@ -19,6 +19,9 @@ export function stepId(kind: string, org: string, key: string, suffix: string): 
     s.replace(/[%<>]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/\.(?=\.)/g, '%2E');
   return `${safe(kind)}/${safe(org)}/${safe(key)}#${suffix}`;
 }
+
+/** Steps a ref-valued id depends on (none for a live id). */
+export const refSteps = (idOrRef: string | null | undefined): string[] => (isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : []);
 
 /** One path segment: ids are checked and URL-encoded (pathSegment), refs are left for sealing and apply. */
 export function seg(idOrRef: string): string {
@@ -58,10 +61,10 @@ export interface FieldChanges {
  * Compare only the fields the desired spec writes (partial management). `normalise` lets a kind compare
  * e.g. lists as sets; before/after hold the values as written/read, for the changed fields only.
  */
-export function changedFields(
-  desired: Record<string, unknown>,
-  live: Record<string, unknown>,
-  fields: readonly string[],
+export function changedFields<D extends object, L extends object>(
+  desired: D,
+  live: L,
+  fields: readonly (keyof D & keyof L & string)[],
   normalise: (field: string, value: unknown) => unknown = (_f, v) => v,
 ): FieldChanges {
   const out: FieldChanges = { before: {}, after: {}, changed: [] };
@@ -78,8 +81,8 @@ export function changedFields(
 }
 
 /** Copy the listed keys that are present (not undefined) in `from`. */
-export function pick(from: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function pick<T extends object, K extends keyof T & string>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
   for (const k of keys) if (from[k] !== undefined) out[k] = from[k];
   return out;
 }
@@ -128,10 +131,10 @@ export function manifestDoc(kind: string, org: string, spec: Record<string, unkn
  * Export of a title-identified kind: one document per live object, sorted by title then id, whose spec is
  * `{title, id}` (the id pinned, so a rename is recognised) followed by `more(o)`.
  */
-export function exportTitled(kind: string, org: string, live: LiveKindState, more: (o: LiveObject) => Record<string, unknown>): object[] {
+export function exportTitled<O extends LiveObject<{ title: string }>>(kind: string, org: string, live: LiveKindState<O, unknown>, more: (o: O) => Record<string, unknown>): object[] {
   return [...live.objects]
     .sort((a, b) => a.key.localeCompare(b.key) || a.id.localeCompare(b.id))
-    .map((o) => manifestDoc(kind, org, { title: o.fields['title'], id: o.id, ...more(o) }));
+    .map((o) => manifestDoc(kind, org, { title: o.fields.title, id: o.id, ...more(o) }));
 }
 
 /**
@@ -149,7 +152,7 @@ export function uniqueKeys<T extends { id: string }>(objects: readonly T[], keyO
 }
 
 /** `uniqueKeys` of live objects by their key. */
-export function uniqueLiveKey(objects: readonly LiveObject[]): (o: LiveObject) => string {
+export function uniqueLiveKey<O extends LiveObject>(objects: readonly O[]): (o: O) => string {
   return uniqueKeys(objects, (o) => o.key);
 }
 
@@ -207,8 +210,8 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
 }
 
 /** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
-export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument, spec: S): DesiredEntry {
-  const entry: DesiredEntry = { kind, org: doc.metadata.organization, key: spec.title, spec: spec as unknown as Record<string, unknown>, source: doc.pos(['spec']), doc };
+export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument, spec: S): DesiredEntry<S> {
+  const entry: DesiredEntry<S> = { kind, org: doc.metadata.organization, key: spec.title, spec, source: doc.pos(['spec']), doc };
   if (spec.id !== undefined) entry.id = spec.id;
   return entry;
 }
@@ -222,7 +225,7 @@ const titles = new WeakMap<DesiredEntry, string>();
  * keyed `${title} (${id})`, so its step ids, plan keys and registered key are unique. Entries with a unique
  * title are returned as they are, so their keys and step ids do not change.
  */
-export function withDisplayKeys(entries: readonly DesiredEntry[]): DesiredEntry[] {
+export function withDisplayKeys<E extends DesiredEntry>(entries: readonly E[]): E[] {
   // Only pinned entries can get another key, so count only the titles they use; with no pinned entry (the
   // common case) there is nothing to count. Entries of one diff share kind and org, but callers may mix them.
   const at = (e: DesiredEntry): string => `${e.kind}\u0000${e.org}\u0000${e.key}`;
@@ -236,7 +239,7 @@ export function withDisplayKeys(entries: readonly DesiredEntry[]): DesiredEntry[
   }
   return entries.map((e) => {
     if (e.id === undefined || (count.get(at(e)) ?? 0) < 2) return e;
-    const copy: DesiredEntry = { ...e, key: `${e.key} (${e.id})` };
+    const copy: E = { ...e, key: `${e.key} (${e.id})` };
     titles.set(copy, identityTitle(e));
     return copy;
   });
@@ -248,10 +251,20 @@ export function identityTitle(e: DesiredEntry): string {
 }
 
 /** Entries of one organisation. */
-export function forOrg(entries: readonly DesiredEntry[], org: string): DesiredEntry[] {
+export function forOrg<E extends DesiredEntry>(entries: readonly E[], org: string): E[] {
   return entries.filter((e) => e.org === org);
 }
 
 export function asString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
+}
+
+/** A string, else null (live fields the API may leave unset). */
+export function stringOrNull(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+/** A nullable field as written: a string, null, or undefined when absent (not managed). */
+export function nullableString(v: unknown): string | null | undefined {
+  return v === null ? null : typeof v === 'string' ? v : undefined;
 }

@@ -3,12 +3,12 @@
  * list and never tests a kind's name.
  */
 import type { KindDefinition } from '../core/kind.js';
-import { collectionKind } from './collection.js';
-import { membersKind } from './members.js';
+import { collectionKind } from './collection/kind.js';
+import { membersKind } from './members/kind.js';
 import { organizationKind } from './organization.js';
-import { siteKind } from './site.js';
-import { spaceKind } from './space.js';
-import { teamKind } from './team.js';
+import { siteKind } from './site/kind.js';
+import { spaceKind } from './space/kind.js';
+import { teamKind } from './team/kind.js';
 import { translationKind } from './translation.js';
 
 export const KINDS: readonly KindDefinition[] = [organizationKind, membersKind, teamKind, translationKind, collectionKind, spaceKind, siteKind];

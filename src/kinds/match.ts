@@ -8,27 +8,27 @@ import { ConflictError } from '../core/errors.js';
 import type { DesiredEntry, LiveObject } from '../core/kind.js';
 import { identityTitle } from './common.js';
 
-export interface TitleMatch {
+export interface TitleMatch<E extends DesiredEntry, O extends LiveObject> {
   /** Desired entry → the live object it manages (absent: to be created). */
-  matched: Map<DesiredEntry, LiveObject>;
+  matched: Map<E, O>;
   /** Live objects no entry manages. */
-  unmatched: LiveObject[];
+  unmatched: O[];
   /** Entries whose pinned id does not exist live (they fell back to matching by title). */
-  stalePins: DesiredEntry[];
+  stalePins: E[];
 }
 
 /**
  * Pinned ids are matched first (by id, whatever the live title), then unpinned entries (and entries whose
  * pinned id is gone) by exact title among the live objects not yet claimed.
  */
-export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[], live: readonly LiveObject[]): TitleMatch {
-  const matched = new Map<DesiredEntry, LiveObject>();
-  const claimed = new Set<LiveObject>();
-  const stalePins: DesiredEntry[] = [];
+export function matchByIdOrTitle<E extends DesiredEntry, O extends LiveObject>(kind: string, desired: readonly E[], live: readonly O[]): TitleMatch<E, O> {
+  const matched = new Map<E, O>();
+  const claimed = new Set<O>();
+  const stalePins: E[] = [];
 
   // Most manifests pin no ids: index live objects by id only when an entry does.
-  let byId: Map<string, LiveObject> | undefined;
-  const byTitle: DesiredEntry[] = [];
+  let byId: Map<string, O> | undefined;
+  const byTitle: E[] = [];
   for (const e of desired) {
     if (e.id === undefined) {
       byTitle.push(e);
@@ -50,8 +50,8 @@ export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[],
 
   // Index by title once (filtering every live object per entry is quadratic: 6,000 spaces, 36M comparisons).
   // The first object of a title is kept directly; only titles two live objects share get a list.
-  const first = new Map<string, LiveObject>();
-  const shared = new Map<string, LiveObject[]>();
+  const first = new Map<string, O>();
+  const shared = new Map<string, O[]>();
   for (const o of live) {
     const seen = first.get(o.key);
     if (seen === undefined) first.set(o.key, o);
@@ -64,7 +64,7 @@ export function matchByIdOrTitle(kind: string, desired: readonly DesiredEntry[],
   for (const e of byTitle) {
     const title = identityTitle(e);
     const several = shared.get(title);
-    let o: LiveObject | undefined;
+    let o: O | undefined;
     if (several) {
       const candidates = several.filter((c) => !claimed.has(c));
       if (candidates.length > 1) {

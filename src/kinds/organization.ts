@@ -11,10 +11,9 @@ import { ConflictError } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { refSteps } from './collection.js';
-import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, stepId } from './common.js';
+import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, refSteps, stepId } from './common.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
-import { sitesPath } from './site-model.js';
+import { sitesPath } from './site/model.js';
 import { loadSchema } from './schema.js';
 
 const KIND = 'Organization';
@@ -23,8 +22,25 @@ const DEPTH = 0;
 /** Settings docops manages, in the order they are compared and sent. */
 export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks'] as const;
 
+export type OrgField = (typeof ORG_FIELDS)[number];
+/**
+ * The settings a document writes, as written: the schema checks their shapes, and the diff only compares them
+ * with the live values and sends them as JSON (reading `defaultContent.site` with a check).
+ */
+export type OrgSpec = Partial<Record<OrgField, unknown>>;
+/** The live settings under manifest field names. */
+export type OrgFields = Record<OrgField, unknown>;
+export type OrgObject = LiveObject<OrgFields>;
+
+/** What fetch keeps beside the organization: its sites, when a document names one as its default content. */
+interface OrgAux {
+  sites: LiveSiteRef[];
+}
+
+type OrgState = LiveKindState<OrgObject, OrgAux>;
+
 /** Live organization → manifest field names (logo is read back from urls.logo). */
-export function orgFields(o: Record<string, unknown>): Record<string, unknown> {
+export function orgFields(o: Record<string, unknown>): OrgFields {
   const urls = isRecord(o['urls']) ? o['urls'] : {};
   const content = o['defaultContent'];
   return {
@@ -46,7 +62,7 @@ function normalise(field: string, value: unknown): unknown {
   return value;
 }
 
-function toDesired(doc: ManifestDocument): DesiredEntry[] {
+function toDesired(doc: ManifestDocument): DesiredEntry<OrgSpec>[] {
   const org = doc.metadata.organization;
   return [{ kind: KIND, org, key: org, spec: pick(doc.spec, ORG_FIELDS), source: doc.pos(['spec']), doc }];
 }
@@ -58,13 +74,13 @@ interface LiveSiteRef {
 }
 
 /** The site a document's `defaultContent` names, if any. */
-function writtenSite(spec: Record<string, unknown>): string | undefined {
-  const content = spec['defaultContent'];
+function writtenSite(spec: OrgSpec): string | undefined {
+  const content = spec.defaultContent;
   return isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
 }
 
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
-function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+function crossValidate(entries: DesiredEntry<OrgSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
   if (!warn) return;
   const known = namesManifest(all, 'Site', index);
   for (const e of entries) {
@@ -74,7 +90,7 @@ function crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, Desired
 }
 
 /** The organization, plus its sites (the memoised list the Site kind shares) when a document names one. */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OrgSpec>[]): Promise<OrgState> {
   if (desired.length === 0) return { objects: [] };
   const namesSite = desired.some((e) => writtenSite(e.spec) !== undefined);
   const [o, items] = await Promise.all([ctx.get<Record<string, unknown>>(orgPath(org)), namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([])]);
@@ -86,10 +102,10 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry[]): P
  * `defaultContent.site` → a site id: a Site manifest title (its id, or a ref to its create step), else a live
  * site by title (two with it: ConflictError, docops never guesses), else a live site id. Undefined: nothing.
  */
-function resolveSite(ctx: DiffContext, org: string, name: string, live: LiveKindState): string | undefined {
+function resolveSite(ctx: DiffContext, org: string, name: string, live: OrgState): string | undefined {
   const known = ctx.resolve('Site', org, name);
   if (known !== undefined) return known;
-  const sites = (live.aux?.['sites'] as LiveSiteRef[] | undefined) ?? [];
+  const sites = live.aux?.sites ?? [];
   const titled = sites.filter((s) => s.title === name);
   if (titled.length > 1) {
     throw new ConflictError(`defaultContent.site "${name}" of organization ${org} matches ${titled.length} live sites (${titled.map((s) => s.id).join(', ')}); name the one you mean by id`);
@@ -104,7 +120,7 @@ function siteNote(written: unknown, siteId: string | undefined): string | undefi
   return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
 }
 
-function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], live: OrgState): DiffResult {
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const current = live.objects.find((o) => o.key === org);
   for (const entry of desired) {
@@ -113,22 +129,23 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
       continue;
     }
     let resolved = entry.spec;
-    const written = writtenSite(entry.spec);
-    if (written !== undefined) {
-      const site = resolveSite(ctx, org, written, live);
+    const written = entry.spec.defaultContent;
+    if (isRecord(written) && typeof written['site'] === 'string') {
+      const name = written['site'];
+      const site = resolveSite(ctx, org, name, live);
       if (site === undefined) {
-        blockEntry(result, entry, entry.doc.pos(['spec', 'defaultContent', 'site']), `defaultContent.site "${written}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`);
+        blockEntry(result, entry, entry.doc.pos(['spec', 'defaultContent', 'site']), `defaultContent.site "${name}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`);
         continue;
       }
-      resolved = { ...entry.spec, defaultContent: { ...(entry.spec['defaultContent'] as Record<string, unknown>), site } };
+      resolved = { ...entry.spec, defaultContent: { ...written, site } };
     }
     const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
     if (c.changed.length === 0) continue;
     // The plan shows defaultContent as written (a site title), the request carries the id (or a ref).
-    const after = 'defaultContent' in c.after ? { ...c.after, defaultContent: entry.spec['defaultContent'] } : c.after;
+    const after = 'defaultContent' in c.after ? { ...c.after, defaultContent: entry.spec.defaultContent } : c.after;
     const content = c.after['defaultContent'];
     const siteId = isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
-    const note = siteNote(entry.spec['defaultContent'], siteId);
+    const note = siteNote(entry.spec.defaultContent, siteId);
     result.steps.push(
       makeStep({
         id: stepId(KIND, org, org, 'update'),
@@ -150,8 +167,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry[], live: Live
   return result;
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
-  return live.objects.map((o: LiveObject) => {
+function exportDocs(org: string, live: OrgState): object[] {
+  return live.objects.map((o) => {
     const spec: Record<string, unknown> = {};
     for (const f of ORG_FIELDS) {
       const v = o.fields[f];
@@ -164,7 +181,7 @@ function exportDocs(org: string, live: LiveKindState): object[] {
   });
 }
 
-export const organizationKind: KindDefinition = {
+export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   kind: KIND,
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
   schema: loadSchema('organization'),

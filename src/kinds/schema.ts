@@ -6,5 +6,7 @@ import { readFileSync } from 'node:fs';
 
 export function loadSchema(name: string): object {
   const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, 'utf8')) as object;
+  const schema: unknown = JSON.parse(readFileSync(url, 'utf8'));
+  if (typeof schema !== 'object' || schema === null) throw new Error(`schemas/${name}.schema.json is not a JSON object`);
+  return schema;
 }

@@ -4,14 +4,13 @@
  * API: when a manifest writes languages the translation does not have (or would not have once created), the
  * entry is blocked (the plan can never reach it), not warned about.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../core/kind.js';
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
-import { translationUndo } from './translation-undo.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -27,29 +26,32 @@ export interface TranslationFields {
   languages: string[];
 }
 
+export type TranslationObject = LiveObject<TranslationFields>;
+export type TranslationState = LiveKindState<TranslationObject>;
+
 const translationsPath = (org: string): string => `${orgPath(org)}/translations`;
 
-function toDesired(doc: ManifestDocument): DesiredEntry[] {
+function toDesired(doc: ManifestDocument): DesiredEntry<TranslationSpec>[] {
   const spec: TranslationSpec = { title: String(doc.spec['title'] ?? '') };
   if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
   if (Array.isArray(doc.spec['languages'])) spec.languages = doc.spec['languages'].map(String);
   return [titledEntry(KIND, doc, spec)];
 }
 
-function translationObject(org: string, t: unknown): LiveObject | undefined {
+function translationObject(org: string, t: unknown): TranslationObject | undefined {
   if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
   const fields: TranslationFields = { title: t['title'], languages: Array.isArray(t['languages']) ? t['languages'].map(String) : [] };
-  return { kind: KIND, org, key: t['title'], id: t['id'], fields: fields as unknown as Record<string, unknown> };
+  return { kind: KIND, org, key: t['title'], id: t['id'], fields };
 }
 
-async function fetch(ctx: FetchContext, org: string): Promise<LiveKindState> {
+async function fetch(ctx: FetchContext, org: string): Promise<TranslationState> {
   const items = await ctx.list(translationsPath(org));
-  return { objects: items.map((t) => translationObject(org, t)).filter((o): o is LiveObject => o !== undefined) };
+  return { objects: items.map((t) => translationObject(org, t)).filter((o) => o !== undefined) };
 }
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: LiveKindState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<TranslationSpec>[], live: TranslationState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
   const { matched, unmatched, stalePins } = matchByIdOrTitle(KIND, desired, live.objects);
@@ -57,7 +59,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
     result.warnings.push({ kind: KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   }
   for (const entry of desired) {
-    const spec = entry.spec as unknown as TranslationSpec;
+    const spec = entry.spec;
     const current = matched.get(entry);
     if (!current) {
       if (spec.languages && spec.languages.length > 0) {
@@ -84,7 +86,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
       continue;
     }
     ctx.register(KIND, org, entry.key, current.id);
-    const have = current.fields as unknown as TranslationFields;
+    const have = current.fields;
     if (spec.languages && !sameValue(sorted(spec.languages), sorted(have.languages))) {
       blockEntry(
         result,
@@ -126,14 +128,31 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry[], live: Live
   return result;
 }
 
-function exportDocs(org: string, live: LiveKindState): object[] {
-  return exportTitled(KIND, org, live, (o) => {
-    const f = o.fields as unknown as TranslationFields;
-    return f.languages.length > 0 ? { languages: f.languages } : {};
+function exportDocs(org: string, live: TranslationState): object[] {
+  return exportTitled(KIND, org, live, (o) => (o.fields.languages.length > 0 ? { languages: o.fields.languages } : {}));
+}
+
+/** Undo: `POST /translations` takes only a title, so a recreated translation has no languages. */
+function undoLosses(_org: string, state: TranslationState): UndoLoss[] {
+  return state.objects.flatMap((o) => {
+    // A record journaled from the plan alone (no live object found) holds only the step's `before`: no languages.
+    const languages = Array.isArray(o.fields.languages) ? o.fields.languages : [];
+    if (languages.length === 0) return [];
+    return [{ key: o.key, id: o.id, message: `its languages [${languages.join(', ')}] cannot be set through the API: it is recreated without them; set them again in the app` }];
   });
 }
 
-export const translationKind: KindDefinition = {
+/**
+ * Undo's documents, without `languages`: a document that writes languages the API cannot set is blocked, and undo
+ * recreates the translation without them (said in its losses).
+ */
+function undoDocuments(org: string, state: TranslationState): object[] {
+  return exportTitled(KIND, org, state, () => ({}));
+}
+
+const translationUndo: KindUndo<TranslationObject> = { losses: undoLosses, documents: undoDocuments };
+
+export const translationKind: KindDefinition<TranslationSpec, TranslationObject> = {
   kind: KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('translation'),

@@ -2,7 +2,8 @@
  * Directory of YAML → validated desired state. Every problem in every file is collected and thrown as one
  * ValidationError, sorted by position; nothing stops at the first error.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
@@ -12,6 +13,7 @@ import { daemonConfigIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
+import { readFileRefs } from './file-refs.js';
 import { checkEnvelope } from './envelope.js';
 import { allowedVariables, type Env } from './interpolate.js';
 import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
@@ -39,12 +41,24 @@ export async function loadManifests(dir: string, kinds: readonly KindDefinition[
   const found = await manifestFiles(dir);
   const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
-  const parsed = await Promise.all(found.files.map((f) => readManifestFile(f, parseOpts)));
-  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: found.issues }, ...parsed], kinds, kindsByName);
+  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifestFile(f, parseOpts) })));
+  // Files a manifest names (`{file: …}`) are data, not manifests: read them for their documents, drop them here.
+  const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
+  const parsed = (await Promise.all(read.map(async (r) => ((await isReferenced(r.file, refs.referenced)) ? undefined : r.parsed)))).filter((r) => r !== undefined);
+  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: [...found.issues, ...refs.issues] }, ...parsed], kinds, kindsByName, refs.resolve);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
   if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
   return { documents, desired, warnings: sortIssues(warnings) };
+}
+
+async function isReferenced(file: string, referenced: ReadonlySet<string>): Promise<boolean> {
+  if (referenced.size === 0) return false;
+  try {
+    return referenced.has(await realpath(file));
+  } catch {
+    return false;
+  }
 }
 
 function noManifestsMessage(dir: string): string {
@@ -65,6 +79,8 @@ export function validateParsedFiles(
   files: readonly ParsedFile[],
   kinds: readonly KindDefinition[],
   kindsByName: ReadonlyMap<string, KindDefinition> = indexKinds(kinds),
+  /** Replaces the `{file}` references of a document's spec by their content (src/manifests/file-refs.ts). */
+  resolveFiles?: (doc: ParsedYamlDoc, spec: Record<string, unknown>) => Record<string, unknown>,
 ): LoadResult & { issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const report: Report = (pos: SourcePos, message: string) => issues.push({ file: pos.file, line: pos.line, column: pos.column, message });
@@ -75,8 +91,9 @@ export function validateParsedFiles(
   for (const file of files) {
     issues.push(...file.issues);
     for (const p of file.documents) {
-      const doc = validateDocument(p, kindsByName, issues);
-      if (!doc) continue;
+      const valid = validateDocument(p, kindsByName, issues);
+      if (!valid) continue;
+      const doc = resolveFiles ? { ...valid, spec: resolveFiles(p, valid.spec), pos: valid.pos } : valid;
       documents.push(doc);
       const list = desired.get(doc.kind)!;
       // A loop, not push(...entries): one Members document may yield 60,000 entries.
@@ -99,7 +116,7 @@ function indexKinds(kinds: readonly KindDefinition[]): Map<string, KindDefinitio
 }
 
 /** Display paths of the manifest files, and links or directories that could not be followed; `dir` may also be a single file. */
-async function manifestFiles(dir: string): Promise<{ files: string[]; issues: ValidationIssue[] }> {
+async function manifestFiles(dir: string): Promise<{ files: string[]; issues: ValidationIssue[]; root: string }> {
   let info: Stats;
   try {
     info = await stat(dir);
@@ -107,10 +124,11 @@ async function manifestFiles(dir: string): Promise<{ files: string[]; issues: Va
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`manifests directory ${dir} does not exist`);
     throw new UsageError(`cannot read manifests directory ${dir}: ${(e as Error).message}`, { cause: e });
   }
-  if (info.isFile()) return { files: [displayPath(dir, '')], issues: [] };
+  if (info.isFile()) return { files: [displayPath(dir, '')], issues: [], root: path.dirname(dir) };
   if (!info.isDirectory()) throw new UsageError(`${dir} is not a directory`);
   const { files, problems } = await discoverManifests(dir);
   return {
+    root: dir,
     files: files.map((rel) => displayPath(dir, rel)),
     issues: problems.map((p) => ({ file: displayPath(dir, p.rel), line: 1, column: 1, message: p.message })),
   };

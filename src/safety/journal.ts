@@ -32,8 +32,11 @@ export interface JournalRecord {
   key: string;
   objectKey: string;
   id?: string;
-  /** The live object's fields (secrets removed), or the step's `before` when no live object was found. */
-  fields: Record<string, unknown>;
+  /**
+   * The live object's fields (secrets removed), or the step's `before` when no live object was found: a JSON
+   * object (readJournal checks), whose shape only the object's kind knows.
+   */
+  fields: unknown;
   /**
    * `complete`: the kind's snapshot read the object and what its delete takes along (`state`); `live`: the
    * object as fetched for this plan; `plan`: only the managed fields the step recorded.

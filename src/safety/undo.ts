@@ -123,7 +123,8 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
         const at = `${kindName}\u0000${r.org}`;
         const part = parts.get(at) ?? { kind, org: r.org, state: { objects: [] } };
         part.state.objects.push(obj);
-        if (state.aux) part.state.aux = mergeAux(part.state.aux, state.aux);
+        // Snapshots keep aux as a JSON object (or none); only the kind knows what is inside.
+        if (isRecord(state.aux)) part.state.aux = mergeAux(isRecord(part.state.aux) ? part.state.aux : undefined, state.aux);
         parts.set(at, part);
       }
     }

@@ -1,10 +1,12 @@
 /**
- * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--read-token T] [--state FILE] [--seed demo|empty] [--faults SPEC]`:
+ * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--read-token T] [--state FILE] [--seed demo|empty] [--faults SPEC]
+ * [--rate-limit LIMIT/WINDOW]`:
  * serve the sandbox API until SIGINT/SIGTERM, then close and resolve 0. The sandbox itself is loaded only
  * once the flags are good (`docops sandbox --help` and a bad flag load none of it).
  */
 import { parseArgs } from 'node:util';
 import { parseFaults } from './faults.js';
+import { formatRateLimit, parseRateLimit } from './rate-limit.js';
 import type { SandboxOptions } from './index.js';
 
 const USAGE = `Usage: docops sandbox [options]
@@ -20,6 +22,8 @@ Options:
   --state FILE      load state from FILE if it exists; save every change to it
   --seed demo|empty initial content when there is no state file (default demo)
   --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7"
+  --rate-limit L/W  a token bucket per token, e.g. 600/min: X-RateLimit-* headers on every
+                    answer, 429 with Retry-After when empty (also rateLimit=600/min in --faults)
   -h, --help        show this help
 `;
 
@@ -41,6 +45,7 @@ export async function sandboxCommand(
         state: { type: 'string' },
         seed: { type: 'string' },
         faults: { type: 'string' },
+        'rate-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -69,7 +74,12 @@ export async function sandboxCommand(
       if (values.seed !== 'demo' && values.seed !== 'empty') throw new Error(`--seed must be demo or empty (got "${values.seed}")`);
       opts.seed = values.seed;
     }
-    if (values.faults !== undefined) opts.faults = parseFaults(values.faults);
+    const faults = values.faults === undefined ? undefined : parseFaults(values.faults);
+    if (faults !== undefined) opts.faults = faults;
+    if (values['rate-limit'] !== undefined) {
+      if (faults?.rateLimit !== undefined) throw new Error('give the rate limit either with --rate-limit or as rateLimit= in --faults, not both');
+      opts.rateLimit = parseRateLimit(values['rate-limit']);
+    }
   } catch (err) {
     io.stderr.write(`docops sandbox: ${(err as Error).message}\n\n${USAGE}`);
     return 1;
@@ -87,6 +97,7 @@ export async function sandboxCommand(
     `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
       (sandbox.readToken !== undefined ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n` : '') +
       (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
+      (typeof opts.rateLimit === 'object' ? `  rate limit: ${formatRateLimit(opts.rateLimit)} per token\n` : '') +
       `Press Ctrl+C to stop.\n`,
   );
   await new Promise<void>((resolve) => {

@@ -11,12 +11,15 @@
  *   retryAfter=1          Retry-After seconds on 429 (default 1; 0 allowed)
  *   seed=7                PRNG seed (default 1)
  *   max=3                 inject at most this many failures (429/5xx/5xxAfter/reset/resetAfter), then pass
+ *   rateLimit=600/min     a token bucket per bearer token (rate-limit.ts): X-RateLimit-* headers on every answer,
+ *                         429 with Retry-After when empty; not a random fault (draws nothing, never counts in max)
  *
  * Every request draws exactly three numbers, in arrival order, so the same seed and the same request
  * sequence give the same outcomes whatever the outcomes are. The outcomes are laid out on [0, 1) in the order
  * 429, 5xx, reset, resetAfter, 5xxAfter (the last one added last, so older specs keep their outcomes per seed).
  * A client cannot tell a 5xx or a reset before processing from one after: both mean "may have happened".
  */
+import { parseRateLimit, type RateLimitSpec } from './rate-limit.js';
 
 export interface FaultSpec {
   latencyMs?: number;
@@ -30,6 +33,7 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   seed?: number;
   maxFaults?: number;
+  rateLimit?: RateLimitSpec;
 }
 
 export type FaultOutcome =
@@ -45,7 +49,7 @@ export interface FaultDecision {
   outcome: FaultOutcome;
 }
 
-const KEYS = ['latency', 'spike', '429', '5xx', '5xxAfter', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max'];
+const KEYS = ['latency', 'spike', '429', '5xx', '5xxAfter', 'reset', 'resetAfter', 'retryAfter', 'seed', 'max', 'rateLimit'];
 
 export function parseFaults(spec: string): FaultSpec {
   const out: FaultSpec = {};
@@ -108,6 +112,13 @@ export function parseFaults(spec: string): FaultSpec {
         break;
       case 'max':
         out.maxFaults = whole();
+        break;
+      case 'rateLimit':
+        try {
+          out.rateLimit = parseRateLimit(value);
+        } catch (err) {
+          fail((err as Error).message);
+        }
         break;
       default:
         fail(`unknown key "${key}" (known: ${KEYS.join(', ')})`);

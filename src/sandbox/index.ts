@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
+import { formatRateLimit, parseRateLimit, RateLimiter, type RateLimitSpec } from './rate-limit.js';
 import { buildApiRouter } from './routes/index.js';
 import { addReadOnlyUser, applySeed, type SeedName } from './seed.js';
 import { createRequestListener } from './server.js';
@@ -13,8 +14,8 @@ import { StatsRecorder, type SandboxStats } from './stats.js';
 import { SandboxStore } from './store.js';
 import { isPlainObject } from './validate.js';
 
-export { parseFaults };
-export type { FaultSpec, SandboxStats, SeedName };
+export { formatRateLimit, parseFaults, parseRateLimit };
+export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
@@ -41,6 +42,11 @@ export interface SandboxOptions {
   seed?: SeedName;
   /** Fault injection for /v1 (see faults.ts for the grammar). */
   faults?: string | FaultSpec;
+  /**
+   * A rate limit per token (rate-limit.ts), e.g. `600/min`: the same as `rateLimit=600/min` in `faults`, so a
+   * later setFaults / `PUT /_sandbox/faults` replaces it with the rest of the spec.
+   */
+  rateLimit?: string | RateLimitSpec;
   /** The clock (timestamps, soft-delete retention). Default: the system clock. */
   now?: () => Date;
 }
@@ -73,11 +79,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const readUserAdded = readToken !== undefined && addReadOnlyUser(store);
   if (opts.stateFile && (!loaded || readUserAdded)) saveStateFile(store, opts.stateFile);
   const stats = new StatsRecorder();
-  let injector = makeInjector(toFaultSpec(opts.faults));
+  const clock = (): number => now().getTime();
+  const initial = withRateLimit(toFaultSpec(opts.faults), opts.rateLimit);
+  let injector = makeInjector(initial);
+  let limiter = makeLimiter(initial, clock);
   let origin = '';
   const setFaults = (spec: unknown): void => {
     if (spec !== undefined && typeof spec !== 'string' && !isPlainObject(spec)) throw new Error('fault spec must be a string, an object or undefined');
-    injector = makeInjector(toFaultSpec(spec as string | FaultSpec | undefined));
+    const parsed = withRateLimit(toFaultSpec(spec as string | FaultSpec | undefined), undefined);
+    const nextLimiter = makeLimiter(parsed, clock);
+    injector = makeInjector(parsed);
+    limiter = nextLimiter;
   };
 
   const server = createServer(
@@ -91,6 +103,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
       origin: () => origin,
       faults: () => injector,
+      rateLimiter: () => limiter,
       setFaults,
     }),
   );
@@ -126,4 +139,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
 function makeInjector(spec: FaultSpec | undefined): FaultInjector | undefined {
   return spec === undefined || Object.keys(spec).length === 0 ? undefined : new FaultInjector(spec);
+}
+
+/**
+ * The spec with its rate limit in parsed form: `option` (startSandbox's `rateLimit`) is added to it, and a spec
+ * given as an object (`PUT /_sandbox/faults {"spec": {...}}`) may name its limit as text.
+ */
+function withRateLimit(spec: FaultSpec | undefined, option: string | RateLimitSpec | undefined): FaultSpec | undefined {
+  const given: unknown = spec?.rateLimit;
+  if (option !== undefined && given !== undefined) throw new Error('give the rate limit either as rateLimit or in the fault spec, not both');
+  const raw = option ?? given;
+  if (raw === undefined) return spec;
+  const rateLimit = typeof raw === 'string' ? parseRateLimit(raw) : checkedRateLimit(raw);
+  return { ...spec, rateLimit };
+}
+
+function checkedRateLimit(raw: unknown): RateLimitSpec {
+  const ok = isPlainObject(raw) && Number.isSafeInteger(raw['limit']) && (raw['limit'] as number) >= 1 && typeof raw['windowMs'] === 'number' && raw['windowMs'] >= 1;
+  if (!ok) throw new Error('rateLimit must be text like "600/min" or {"limit": N ≥ 1, "windowMs": MS ≥ 1}');
+  return { limit: raw['limit'] as number, windowMs: raw['windowMs'] as number };
+}
+
+function makeLimiter(spec: FaultSpec | undefined, clock: () => number): RateLimiter | undefined {
+  return spec?.rateLimit === undefined ? undefined : new RateLimiter(spec.rateLimit, clock);
 }

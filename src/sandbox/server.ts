@@ -1,7 +1,8 @@
 /**
  * The request pipeline of the sandbox: /_sandbox introspection (no auth, loopback only, never faulted),
- * and /v1: fault decision (in arrival order) → latency → auth → route → write permission → body → validation →
- * handler → state save. Handlers are synchronous, so each request applies atomically.
+ * and /v1: fault decision and rate-limit token (in arrival order) → latency → 429 when the bucket was empty →
+ * auth → route → write permission → body → validation → handler → state save. Handlers are synchronous, so each
+ * request applies atomically. With a rate limit, every answer carries its X-RateLimit-* headers.
  *
  * Two bearer tokens may be accepted: the admin token (its user is `store.tokenUser`) and, when configured, a
  * read-only token (user READ_TOKEN_USER_ID) that answers every GET like the admin token but is refused every
@@ -11,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext } from './context.js';
 import type { FaultInjector } from './faults.js';
+import type { RateLimiter } from './rate-limit.js';
 import { HttpError, badRequest, errorBody, readJsonBody, send, type Reply } from './http.js';
 import type { Resolution, Router } from './router.js';
 import { saveStateFile } from './state.js';
@@ -31,6 +33,8 @@ export interface PipelineDeps {
   stateFile?: string;
   origin: () => string;
   faults: () => FaultInjector | undefined;
+  /** The rate limit of the current fault spec (undefined: none). */
+  rateLimiter: () => RateLimiter | undefined;
   setFaults: (spec: unknown) => void;
   /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
   afterStateLoad?: () => void;
@@ -51,6 +55,13 @@ function authenticate(authorization: string, deps: PipelineDeps): Caller {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** One bucket per accepted token; every other credential (none, unknown) shares one, so memory stays bounded. */
+function bucketKey(authorization: string | undefined, deps: PipelineDeps): string {
+  if (authorization === `Bearer ${deps.token}`) return 'token';
+  if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`) return 'read-token';
+  return 'other';
+}
+
 export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
@@ -66,7 +77,9 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
     const resolution = deps.router.resolve(method, url.pathname);
     const route = resolution.kind === 'found' ? resolution.route.pattern : resolution.kind === 'method-not-allowed' ? resolution.pattern : '(unmatched)';
     const decision = deps.faults()?.decide(); // drawn synchronously: arrival order
-    const record = (status: number, fault?: string): void =>
+    const limit = deps.rateLimiter()?.take(bucketKey(req.headers.authorization, deps)); // a token at arrival
+    const limitHeaders = limit?.headers ?? {};
+    const record = (status: number, fault?: string, rateLimited?: true): void =>
       deps.stats.record({
         method,
         route,
@@ -74,10 +87,18 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
         status,
         ...(fault ? { fault } : {}),
         ...(decision && decision.delayMs > 0 ? { delayMs: decision.delayMs } : {}),
+        ...(rateLimited ? { rateLimited } : {}),
       });
 
     void (async () => {
       if (decision && decision.delayMs > 0) await sleep(decision.delayMs);
+      if (limit && !limit.allowed) {
+        // Refused before anything else (the fault drawn for it is not applied): nothing happens.
+        const seconds = limit.headers['retry-after'] ?? '1';
+        record(429, undefined, true);
+        send(res, { status: 429, body: errorBody(429, `API rate limit exceeded. Please try again in ${seconds} seconds`), headers: limitHeaders });
+        return;
+      }
       const outcome = decision?.outcome ?? { kind: 'pass' };
       if (outcome.kind === 'reset') {
         record(0, 'reset');
@@ -87,7 +108,7 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       if (outcome.kind === 'status') {
         const message = outcome.status === 429 ? 'too many requests (sandbox fault injection)' : 'upstream unavailable (sandbox fault injection)';
         record(outcome.status, outcome.status === 429 ? '429' : '5xx');
-        send(res, { status: outcome.status, body: errorBody(outcome.status, message), headers: outcome.headers });
+        send(res, { status: outcome.status, body: errorBody(outcome.status, message), headers: { ...limitHeaders, ...outcome.headers } });
         return;
       }
       const reply = await processApiRequest(req, url, resolution, deps);
@@ -98,15 +119,15 @@ export function createRequestListener(deps: PipelineDeps): (req: IncomingMessage
       }
       if (outcome.kind === 'statusAfter') {
         record(outcome.status, '5xxAfter');
-        send(res, { status: outcome.status, body: errorBody(outcome.status, 'upstream unavailable after processing (sandbox fault injection)') });
+        send(res, { status: outcome.status, body: errorBody(outcome.status, 'upstream unavailable after processing (sandbox fault injection)'), headers: limitHeaders });
         return;
       }
       record(reply.status);
-      send(res, reply);
+      send(res, { ...reply, headers: { ...limitHeaders, ...reply.headers } });
     })().catch((err: unknown) => {
       // Only reachable on a bug in the pipeline itself; answer rather than hang the client.
       record(500);
-      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, `sandbox bug: ${String(err)}`) });
+      if (!res.headersSent) send(res, { status: 500, body: errorBody(500, `sandbox bug: ${String(err)}`), headers: limitHeaders });
       else res.destroy();
     });
   };

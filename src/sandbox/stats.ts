@@ -12,6 +12,8 @@ export interface RequestLogEntry {
   fault?: string;
   /** Injected delay (latency + spike) in ms, when there was one. */
   delayMs?: number;
+  /** Refused with 429 by the rate limit (rate-limit.ts), not by a random fault. */
+  rateLimited?: true;
 }
 
 export interface SandboxStats {
@@ -21,6 +23,8 @@ export interface SandboxStats {
   byRoute: Record<string, number>;
   /** Keyed by status; `0` counts connections reset without an answer. */
   byStatus: Record<string, number>;
+  /** Answers 429 from the rate limit (`byStatus['429']` also counts injected 429 faults). */
+  rateLimited: number;
   requests: RequestLogEntry[];
 }
 
@@ -38,12 +42,13 @@ export class StatsRecorder {
   }
 
   snapshot(): SandboxStats {
-    const stats: SandboxStats = { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, requests: this.log.map((e) => ({ ...e })) };
+    const stats: SandboxStats = { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, rateLimited: 0, requests: this.log.map((e) => ({ ...e })) };
     for (const e of this.log) {
       stats.total++;
       bump(stats.byMethod, e.method);
       bump(stats.byRoute, `${e.method} ${e.route}`);
       bump(stats.byStatus, String(e.status));
+      if (e.rateLimited) stats.rateLimited++;
     }
     return stats;
   }

@@ -8,7 +8,7 @@ import { parsePlanJson, renderJson, renderMarkdown, renderText } from '../../src
 import { fakeDoc } from '../kinds/helpers.js';
 
 /** A kind whose entries name a target; a target that is neither desired nor live blocks the entry. */
-const pointer: KindDefinition = {
+const pointer: KindDefinition<{ target: string }> = {
   kind: 'Pointer',
   identity: 'by name',
   schema: {},
@@ -19,7 +19,7 @@ const pointer: KindDefinition = {
     const result = { steps: [] as ReturnType<typeof makeStep>[], unmanaged: [], warnings: [], blocked: [] };
     const known = new Set(live.objects.map((o) => o.key));
     for (const e of desired) {
-      const target = String(e.spec['target']);
+      const target = String(e.spec.target);
       if (!known.has(target)) {
         blockEntry(result, e, e.doc.pos(['spec', 'target']), `target "${target}" names nothing`);
         continue;
@@ -30,7 +30,7 @@ const pointer: KindDefinition = {
   },
 };
 
-const entry = (key: string, target: string): DesiredEntry => {
+const entry = (key: string, target: string): DesiredEntry<{ target: string }> => {
   const doc = fakeDoc('Pointer', 'o1', { name: key, target }, 'pointers.yaml');
   return { kind: 'Pointer', org: 'o1', key, spec: { target }, source: doc.pos(['spec']), doc };
 };

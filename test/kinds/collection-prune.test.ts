@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, DiffContext } from '../../src/core/kind.js';
-import { collectionKind } from '../../src/kinds/collection.js';
-import { siteKind } from '../../src/kinds/site.js';
-import { spaceKind } from '../../src/kinds/space.js';
+import { collectionKind } from '../../src/kinds/collection/kind.js';
+import type { CollectionSpec } from '../../src/kinds/collection/model.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
+import type { SpaceSpec } from '../../src/kinds/space/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 
@@ -53,7 +55,7 @@ const collections = (...specs: Record<string, unknown>[]) => desiredOf(collectio
 const spaces = (...specs: Record<string, unknown>[]) => desiredOf(spaceKind, specs.map((s) => fakeDoc('Space', ORG, s)));
 
 /** Fetch (with the given prune) and diff the Collection kind; `others` are the other kinds' entries. */
-async function prunePlan(desired: DesiredEntry[], opts: { prune?: string[]; others?: DesiredEntry[]; ctx?: DiffContext } = {}) {
+async function prunePlan(desired: DesiredEntry<CollectionSpec>[], opts: { prune?: string[]; others?: DesiredEntry[]; ctx?: DiffContext } = {}) {
   const prune = opts.prune ?? ['Collection'];
   const fetchCtx = fakeFetchContext(routes(), prune);
   const live = await collectionKind.fetch(fetchCtx, ORG, desired);
@@ -148,8 +150,8 @@ describe('Collection prune never takes a managed object', () => {
       ['Collection/org-demo/Old#delete', []],
     ]);
     // …which the Space kind does plan (same resolution of the parent).
-    const spaceLive = await spaceKind.fetch(fakeFetchContext(routes()), ORG, ctx.desired('Space', ORG) as DesiredEntry[]);
-    const spaceSteps = spaceKind.diff(ctx, ORG, ctx.desired('Space', ORG) as DesiredEntry[], spaceLive).steps;
+    const spaceLive = await spaceKind.fetch(fakeFetchContext(routes()), ORG, ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[]);
+    const spaceSteps = spaceKind.diff(ctx, ORG, ctx.desired('Space', ORG) as DesiredEntry<SpaceSpec>[], spaceLive).steps;
     expect(spaceSteps.map((s) => s.id)).toContain('Space/org-demo/Runbooks#move');
   });
 

@@ -1,6 +1,6 @@
 /** Test doubles for the kind tests: manifest documents, a diff context and a fetch context over fixed data. */
 import type { SourcePos } from '../../src/core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState } from '../../src/core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject } from '../../src/core/kind.js';
 import { findDuplicates } from '../../src/manifests/duplicates.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 
@@ -58,7 +58,7 @@ export function reports(): { list: { pos: SourcePos; message: string }[]; report
 }
 
 /** Entries of documents through the kind's own toDesired, failing the test on any report. */
-export function desiredOf(kind: KindDefinition, docs: ManifestDocument[]): DesiredEntry[] {
+export function desiredOf<S>(kind: KindDefinition<S, LiveObject, unknown>, docs: ManifestDocument[]): DesiredEntry<S>[] {
   const r = reports();
   const out = docs.flatMap((d) => kind.toDesired(d, r.report));
   if (r.list.length > 0) throw new Error(`unexpected reports: ${JSON.stringify(r.list)}`);
@@ -83,13 +83,13 @@ export function fakeFetchContext(routes: Record<string, unknown>, prune: string[
 }
 
 /** Fetch then diff one kind for one org, the way the engine does. */
-export async function plan(
-  kind: KindDefinition,
+export async function plan<S, O extends LiveObject, A>(
+  kind: KindDefinition<S, O, A>,
   org: string,
-  desired: DesiredEntry[],
+  desired: DesiredEntry<S>[],
   routes: Record<string, unknown>,
   ctx: DiffContext = fakeDiffContext(),
-): Promise<{ live: LiveKindState; result: DiffResult }> {
+): Promise<{ live: LiveKindState<O, A>; result: DiffResult }> {
   const live = await kind.fetch(fakeFetchContext(routes), org, desired);
   return { live, result: kind.diff(ctx, org, desired, live) };
 }

@@ -1,6 +1,6 @@
 import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
-import { membersKind } from '../../src/kinds/members.js';
+import { membersKind } from '../../src/kinds/members/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { member, ORG, seedMembers, seedRoutes } from './seed.js';
 

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ref } from '../../src/core/plan.js';
-import { collectionKind } from '../../src/kinds/collection.js';
-import { spaceKind } from '../../src/kinds/space.js';
+import { collectionKind } from '../../src/kinds/collection/kind.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { ORG } from './seed.js';
 import { SPACES } from './site-fixtures.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ref } from '../../src/core/plan.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
 import { fakeDiffContext, plan } from './helpers.js';
 import { ORG } from './seed.js';
 import { emptyOrg, liveSite, liveSpec, siteDesired } from './site-fixtures.js';

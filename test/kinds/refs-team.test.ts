@@ -3,8 +3,8 @@
  * One that is neither blocks the team (not just the member): no create, no rename, no membership change.
  */
 import { describe, expect, it } from 'vitest';
-import { membersKind } from '../../src/kinds/members.js';
-import { teamKind } from '../../src/kinds/team.js';
+import { membersKind } from '../../src/kinds/members/kind.js';
+import { teamKind } from '../../src/kinds/team/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';
 

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
+import type { SiteSpec } from '../../src/kinds/site/model.js';
 import { fakeDiffContext, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 import { BASE, SITE, liveSite, liveSpec, section, siteDesired, siteSpace } from './site-fixtures.js';
@@ -30,7 +31,7 @@ function routes(): Record<string, unknown> {
   };
 }
 
-async function run(desired: DesiredEntry[], prune: string[]) {
+async function run(desired: DesiredEntry<SiteSpec>[], prune: string[]) {
   const fetchCtx = fakeFetchContext(routes(), prune);
   const live = await siteKind.fetch(fetchCtx, ORG, desired);
   return { live, result: siteKind.diff(fakeDiffContext({ prune }), ORG, desired, live), asked: fetchCtx.asked };

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/core/apply.js';
-import type { LiveKindState } from '../../src/core/kind.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { exportOrganization } from '../../src/export/index.js';
 import { KINDS, siteKind } from '../../src/kinds/index.js';
+import type { SiteState } from '../../src/kinds/site/model.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
@@ -51,7 +51,7 @@ function routes(over: { site?: object; spaces?: object[]; siteSpaces?: object[];
 }
 
 /** Fetch as export does (every part written, the site pinned), then export. */
-async function exported(r: ReturnType<typeof routes>): Promise<{ live: LiveKindState; docs: { spec: Record<string, unknown> }[] }> {
+async function exported(r: ReturnType<typeof routes>): Promise<{ live: SiteState; docs: { spec: Record<string, unknown> }[] }> {
   const probe = desiredOf(siteKind, [fakeDoc('Site', ORG, { title: 'Help', id: 'site-1', sections: [], sectionGroups: [], shareLinks: [], adaptiveSchema: { type: 'object', properties: {}, additionalProperties: false } })]);
   const { live } = await plan(siteKind, ORG, probe, r);
   return { live, docs: siteKind.export!(ORG, live) as { spec: Record<string, unknown> }[] };
@@ -111,7 +111,7 @@ describe('Site export (offline)', () => {
   });
 
   it('a site whose structure was not fetched exports its fields only', async () => {
-    const live: LiveKindState = { objects: [{ kind: 'Site', org: ORG, key: 'Help', id: 'site-1', fields: SITE }], aux: { structures: {}, spaces: [] } };
+    const live: SiteState = { objects: [{ kind: 'Site', org: ORG, key: 'Help', id: 'site-1', fields: SITE }], aux: { structures: {}, spaces: [] } };
     expect(siteKind.export!(ORG, live)).toEqual([{ apiVersion: 'docops/v1', kind: 'Site', metadata: { organization: ORG }, spec: { title: 'Help', id: 'site-1' } }]);
   });
 

@@ -1,6 +1,7 @@
 /** Live API bodies of a demo site for the Site kind tests (shapes as the contract describes them). */
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
+import type { SiteSpec } from '../../src/kinds/site/model.js';
 import { desiredOf, fakeDoc } from './helpers.js';
 import { ORG } from './seed.js';
 
@@ -14,7 +15,7 @@ export const SPACES = [
   { object: 'space', id: 'sp-changelog', title: 'Changelog', emoji: '📝' },
 ];
 
-export const siteDesired = (...specs: Record<string, unknown>[]): DesiredEntry[] => desiredOf(siteKind, specs.map((s) => fakeDoc('Site', ORG, s, 'site.yaml')));
+export const siteDesired = (...specs: Record<string, unknown>[]): DesiredEntry<SiteSpec>[] => desiredOf(siteKind, specs.map((s) => fakeDoc('Site', ORG, s, 'site.yaml')));
 
 const space = (id: string) => SPACES.find((s) => s.id === id)!;
 

@@ -1,7 +1,7 @@
 /** Move planning: minimal for known orders, right for any order of concurrent creates, and never anchoring a section on a group. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keptItems, planMoves, planTopLevelMoves, type Move, type Slot } from '../../src/kinds/site-moves.js';
+import { keptItems, planMoves, planTopLevelMoves, type Move, type Slot } from '../../src/kinds/site/moves.js';
 
 /** Apply moves to a concrete order. */
 function apply(order: string[], moves: readonly Move[]): string[] {

@@ -13,7 +13,7 @@ import { orderSteps } from '../../src/core/order.js';
 import type { Step } from '../../src/core/plan.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { countDesired, evaluatePlan } from '../../src/safety/gate.js';

@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Layout, inSection } from '../../src/kinds/site-layout.js';
-import type { LiveSiteSpace, SiteStructure } from '../../src/kinds/site-model.js';
-import { planMoves } from '../../src/kinds/site-moves.js';
-import type { PathPlan } from '../../src/kinds/site-paths.js';
-import { sequenceSiteSpaces, type Action } from '../../src/kinds/site-sequence.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { Layout, inSection } from '../../src/kinds/site/layout.js';
+import type { LiveSiteSpace, SiteStructure } from '../../src/kinds/site/model.js';
+import { planMoves } from '../../src/kinds/site/moves.js';
+import type { PathPlan } from '../../src/kinds/site/paths.js';
+import { sequenceSiteSpaces, type Action } from '../../src/kinds/site/sequence.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
 import { fakeDoc, reports } from './helpers.js';
 import { ORG } from './seed.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeholder, ref, type Step } from '../../src/core/plan.js';
 import { orderSteps } from '../../src/core/order.js';
-import { siteKind } from '../../src/kinds/site.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
 import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG } from './seed.js';
 import { BASE, SITE, emptyOrg, liveSite, liveSpec, siteDesired } from './site-fixtures.js';

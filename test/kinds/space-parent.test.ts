@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { spaceKind } from '../../src/kinds/space.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
 import { desiredOf, fakeDoc, plan } from './helpers.js';
 import { sandboxPerTest } from './sandbox-per-test.js';
 import { ORG } from './seed.js';

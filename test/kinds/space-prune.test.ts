@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { siteKind } from '../../src/kinds/site.js';
-import { spaceKind } from '../../src/kinds/space.js';
+import { siteKind } from '../../src/kinds/site/kind.js';
+import { spaceKind } from '../../src/kinds/space/kind.js';
+import type { SpaceSpec } from '../../src/kinds/space/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG } from './seed.js';
 
@@ -28,7 +29,7 @@ const routes = () => ({
 });
 const spaces = (...titles: string[]) => desiredOf(spaceKind, titles.map((title) => fakeDoc('Space', ORG, { title })));
 
-async function run(desired: DesiredEntry[], prune: string[], others: DesiredEntry[] = []) {
+async function run(desired: DesiredEntry<SpaceSpec>[], prune: string[], others: DesiredEntry[] = []) {
   const f = fakeFetchContext(routes(), prune);
   const live = await spaceKind.fetch(f, ORG, desired);
   return { live, result: spaceKind.diff(fakeDiffContext({ prune, desired: others }), ORG, desired, live), asked: f.asked };

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, LiveKindState } from '../../src/core/kind.js';
 import { membersKind, teamKind } from '../../src/kinds/index.js';
+import type { TeamSpec } from '../../src/kinds/team/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG, member, seedRoutes } from './seed.js';
 
@@ -30,7 +31,7 @@ function routes(): Record<string, unknown> {
 
 const membership = (key: string) => ({ kind: 'TeamMember', org: ORG, key });
 
-async function teamPlan(desired: DesiredEntry[], prune: string[]) {
+async function teamPlan(desired: DesiredEntry<TeamSpec>[], prune: string[]) {
   const f = fakeFetchContext(routes(), prune);
   const live = await teamKind.fetch(f, ORG, desired);
   return { live, result: teamKind.diff(fakeDiffContext({ prune }), ORG, desired, live), asked: f.asked };

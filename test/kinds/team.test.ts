@@ -2,8 +2,8 @@ import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
-import { membersKind } from '../../src/kinds/members.js';
-import { teamKind } from '../../src/kinds/team.js';
+import { membersKind } from '../../src/kinds/members/kind.js';
+import { teamKind } from '../../src/kinds/team/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';
 

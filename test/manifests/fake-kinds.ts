@@ -46,20 +46,20 @@ function notUsed(): never {
   throw new Error('not used by the loader tests');
 }
 
-export function fakeTeamKind(calls: { toDesired: number } = { toDesired: 0 }): KindDefinition {
+export function fakeTeamKind(calls: { toDesired: number } = { toDesired: 0 }): KindDefinition<Record<string, unknown>> {
   return {
     kind: 'Team',
     identity: 'title',
     schema: teamSchema,
     depth: 1,
-    toDesired(doc: ManifestDocument): DesiredEntry[] {
+    toDesired(doc: ManifestDocument): DesiredEntry<Record<string, unknown>>[] {
       calls.toDesired++;
       const spec = doc.spec as { title: string; id?: string };
-      const entry: DesiredEntry = { kind: 'Team', org: doc.metadata.organization, key: spec.title, spec: doc.spec, source: doc.pos(['spec', 'title']), doc };
+      const entry: DesiredEntry<Record<string, unknown>> = { kind: 'Team', org: doc.metadata.organization, key: spec.title, spec: doc.spec, source: doc.pos(['spec', 'title']), doc };
       if (spec.id !== undefined) entry.id = spec.id;
       return [entry];
     },
-    crossValidate(entries: DesiredEntry[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
+    crossValidate(entries: DesiredEntry<Record<string, unknown>>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report): void {
       const known = new Set((all.get('Members') ?? []).map((m) => `${m.org}/${m.key}`));
       for (const team of entries) {
         ((team.spec.members ?? []) as Member[]).forEach((m, i) => {

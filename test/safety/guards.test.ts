@@ -4,7 +4,8 @@ import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';
-import { memberGuards } from '../../src/kinds/members-guard.js';
+import { memberGuards } from '../../src/kinds/members/guard.js';
+import type { MembersState } from '../../src/kinds/members/model.js';
 import { changeStep, fakeKind, gateOpts, manifest, obj } from './helpers.js';
 
 describe('kind guards in the gate', () => {
@@ -35,7 +36,7 @@ describe('kind guards in the gate', () => {
 });
 
 const member = (email: string, role: string | null, id = `u-${email.split('@')[0]}`) => obj('Members', 'o1', email, { email, role, sso: false }, id);
-const membersLive = (...ms: ReturnType<typeof member>[]): LiveKindState => ({ objects: ms });
+const membersLive = (...ms: ReturnType<typeof member>[]): MembersState => ({ objects: ms });
 const planOf = (...steps: Plan['steps']): Plan => ({ ...emptyPlan(), steps });
 const remove = (email: string) => changeStep('Members', 'o1', email, 'prune', { before: { role: 'admin' } });
 const setRole = (email: string, from: string | null, to: string | null) => changeStep('Members', 'o1', email, 'update', { before: { role: from }, after: { role: to } });

@@ -1,11 +1,20 @@
 import type { KindDefinition, LiveObject } from '../../src/core/kind.js';
+import { isRecord } from '../../src/kinds/common.js';
 import { emptyPlan, type Phase, type Plan, type Step } from '../../src/core/plan.js';
 import { liveKey, type LiveState } from '../../src/core/reconcile.js';
 import type { ManifestDocument } from '../../src/manifests/document.js';
 import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
 import type { GateOptions } from '../../src/safety/gate.js';
 
-export const obj = (kind: string, org: string, key: string, fields: Record<string, unknown> = {}, id = `${kind}-${key}`): LiveObject => ({ kind, org, key, id, fields });
+/** A field of a live object whose kind is forgotten (a journal record's, a snapshot part's), read with a check. */
+export const field = (o: LiveObject, name: string): unknown => (isRecord(o.fields) ? o.fields[name] : undefined);
+
+/** A live object; its fields typed as given (a kind's typed hooks take them), else an empty record. */
+export function obj(kind: string, org: string, key: string): LiveObject<Record<string, unknown>>;
+export function obj<F extends object>(kind: string, org: string, key: string, fields: F, id?: string): LiveObject<F>;
+export function obj(kind: string, org: string, key: string, fields: object = {}, id = `${kind}-${key}`): LiveObject<object> {
+  return { kind, org, key, id, fields };
+}
 
 /** Live state with `n` objects of `kind` in `org` (keys k0 … k{n-1}), held under the manifest kind `holder`. */
 export function liveWith(entries: { kind: string; org: string; n: number; holder?: string }[]): LiveState {
@@ -55,7 +64,8 @@ export function gateOpts(over: Partial<GateOptions> & { safety?: unknown } = {})
 export { DEFAULT_SAFETY };
 
 /** A kind with no behaviour beyond what a test passes in. */
-export function fakeKind(kind: string, extra: Partial<KindDefinition> = {}): KindDefinition {
+/** A kind that fetches and plans nothing; `extra` supplies the hooks a test needs, typed over record fields. */
+export function fakeKind<A = unknown>(kind: string, extra: Partial<KindDefinition<unknown, LiveObject<Record<string, unknown>>, A>> = {}): KindDefinition<unknown, LiveObject<Record<string, unknown>>, A> {
   return {
     kind,
     identity: 'by key',

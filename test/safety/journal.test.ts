@@ -10,7 +10,7 @@ import { liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
 import { clearSecretsForTests, REDACTED, registerSecret } from '../../src/secrets.js';
 import { recordingClient } from '../core/helpers.js';
-import { changeStep, fakeKind, obj } from './helpers.js';
+import { changeStep, fakeKind, field, obj } from './helpers.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -205,7 +205,7 @@ describe('complete snapshots (kinds with a snapshot hook)', () => {
     const client = recordingClient((r) => (r.method === 'GET' ? ++reads : {}));
     const journal = createJournal(dir, teamsLive(), { client, kinds: [team] });
     await applyPlan(client, plan(del('platform', 't1'), { ...del('docs', 't2'), wave: -1 }), { beforeStep: journal.beforeStep });
-    expect(readRecords(journal.file).map((r) => r.state!['Team']!.objects[0]!.fields['seen'])).toEqual([1, 2]);
+    expect(readRecords(journal.file).map((r) => field(r.state!['Team']!.objects[0]!, 'seen'))).toEqual([1, 2]);
   });
 
   it('drops secrets inside the snapshot too, and lists them', async () => {

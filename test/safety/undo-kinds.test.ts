@@ -14,6 +14,7 @@ import { siteShareLinks, sites } from '../../src/sandbox/site-records.js';
 import { objectId, undoRecords, collectParts } from '../../src/safety/undo.js';
 import { fastClient, loadDesired, planAndApply } from '../helpers/pipeline.js';
 import type { JournalRecord } from '../../src/safety/journal.js';
+import { field } from './helpers.js';
 
 const ORG = DEMO_ORG_ID;
 const kind = (name: string): KindDefinition => KINDS.find((k) => k.kind === name)!;
@@ -67,7 +68,7 @@ describe('snapshots', () => {
   it('Team: its members with their team roles, although no manifest manages them', async () => {
     const w = await world();
     const team = await liveObject(w, 'Team', 'Platform');
-    expect(team.fields['members']).toBeUndefined();
+    expect(field(team, 'members')).toBeUndefined();
     const s = await snapshot(w, team);
     expect(s['Team']!.objects).toEqual([
       {
@@ -96,11 +97,11 @@ describe('snapshots', () => {
     const nested = (await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/collections`, { body: { title: 'Nested', parent: 'col-product' } })).body!.id;
     const inner = (await w.client.request<{ id: string }>('POST', `/orgs/${ORG}/spaces`, { body: { title: 'Deep', parent: nested } })).body!.id;
     const s = await snapshot(w, await liveObject(w, 'Collection', 'Product docs'));
-    expect(s['Collection']!.objects.map((o) => [o.key, o.id, o.fields['parent']])).toEqual([
+    expect(s['Collection']!.objects.map((o) => [o.key, o.id, field(o, 'parent')])).toEqual([
       ['Product docs', 'col-product', null],
       ['Nested', nested, 'col-product'],
     ]);
-    expect(s['Space']!.objects.map((o) => [o.key, o.id, o.fields['parent']])).toEqual([
+    expect(s['Space']!.objects.map((o) => [o.key, o.id, field(o, 'parent')])).toEqual([
       ['Getting Started', 'sp-getting-started', 'col-product'],
       ['API Reference', 'sp-api', 'col-product'],
       ['Deep', inner, nested],

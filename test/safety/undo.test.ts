@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
-import type { KindDefinition, LiveKindState, UndoFate } from '../../src/core/kind.js';
+import type { KindDefinition, LiveKindState, LiveObject, UndoFate } from '../../src/core/kind.js';
 import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { createJournal, type JournalRecord } from '../../src/safety/journal.js';
@@ -38,8 +38,11 @@ const record = (kind: string, key: string, extra: Partial<JournalRecord> = {}): 
   ...extra,
 });
 
+/** A kind whose objects' fields are plain records. */
+type RecordKind = KindDefinition<unknown, LiveObject<Record<string, unknown>>>;
+
 /** A title-keyed kind whose export writes {title, id, parent?} per object, sorted by title. */
-function titled(kind: string, extra: Partial<KindDefinition> = {}): KindDefinition {
+function titled(kind: string, extra: Partial<RecordKind> = {}): RecordKind {
   return fakeKind(kind, {
     export: (org, live) =>
       [...live.objects]
@@ -147,7 +150,7 @@ describe('collectParts', () => {
 });
 
 describe('undoRecords', () => {
-  const relinking = (kind: string): KindDefinition =>
+  const relinking = (kind: string): RecordKind =>
     titled(kind, {
       undo: {
         relink: (org, state, refs) => ({
@@ -158,7 +161,7 @@ describe('undoRecords', () => {
             return name === undefined ? o : { ...o, fields: { ...o.fields, parent: name } };
           }),
         }),
-        losses: (_org, state: LiveKindState) => state.objects.filter((o) => o.key === 'Inside').map((o) => ({ key: o.key, id: o.id, message: 'lost its comments' })),
+        losses: (_org, state) => state.objects.filter((o) => o.key === 'Inside').map((o) => ({ key: o.key, id: o.id, message: 'lost its comments' })),
       },
     });
   const kinds = [titled('Collection'), relinking('Space')];

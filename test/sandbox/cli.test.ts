@@ -37,11 +37,29 @@ describe('docops sandbox (CLI)', () => {
     expect(err.text()).toBe('');
   });
 
+  it('--rate-limit puts a token bucket in front of the API', async () => {
+    const out = capture();
+    const err = capture();
+    const done = sandboxCommand(['--port', '0', '--seed', 'empty', '--rate-limit', '1/min'], { stdout: out.stream, stderr: err.stream });
+    const [, url] = await out.waitFor(/base URL: (http:\/\/127\.0\.0\.1:\d+\/v1)/);
+    expect(out.text()).toContain('rate limit: 1/min per token');
+    const get = () => fetch(`${url}/orgs/org-demo/members`, { headers: { authorization: 'Bearer sandbox-token' } });
+    const first = await get();
+    expect([first.status, first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([200, '1', '0']);
+    const second = await get();
+    expect([second.status, second.headers.get('retry-after')]).toEqual([429, '60']);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await done).toBe(0);
+    expect(err.text()).toBe('');
+  });
+
   it.each([
     [['--seed', 'full'], /--seed must be demo or empty/],
     [['--port', 'x'], /--port must be an integer/],
     [['--faults', '429=7'], /invalid fault spec/],
     [['--bogus'], /Unknown option/],
+    [['--rate-limit', 'lots'], /invalid rate limit "lots"/],
+    [['--rate-limit', '5/s', '--faults', 'rateLimit=6/s'], /either with --rate-limit or as rateLimit= in --faults/],
   ])('rejects %j with exit code 1', async (argv, message) => {
     const out = capture();
     const err = capture();
@@ -54,5 +72,6 @@ describe('docops sandbox (CLI)', () => {
     const out = capture();
     expect(await sandboxCommand(['--help'], { stdout: out.stream, stderr: capture().stream })).toBe(0);
     expect(out.text()).toContain('--faults SPEC');
+    expect(out.text()).toContain('--rate-limit L/W');
   });
 });

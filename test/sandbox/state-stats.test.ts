@@ -95,6 +95,6 @@ describe('stats', () => {
     await call('GET', '/user');
     expect(sb.stats().requests).toEqual([{ seq: 1, method: 'GET', route: '/v1/user', path: '/v1/user', status: 200 }]);
     sb.resetStats();
-    expect(sb.stats()).toEqual({ total: 0, byMethod: {}, byRoute: {}, byStatus: {}, requests: [] });
+    expect(sb.stats()).toEqual({ total: 0, byMethod: {}, byRoute: {}, byStatus: {}, rateLimited: 0, requests: [] });
   });
 });

@@ -1,0 +1,119 @@
+/**
+ * Collection: a folder of spaces, identity by title or pinned id. Create POST {title, parent} (+ PATCH of the
+ * fields POST cannot set, in the same step), PATCH title/description/defaultLevel, re-parent with
+ * POST /collections/{id}/move, DELETE only under prune (which also removes the spaces inside).
+ *
+ * A collection nested under a collection created in the same plan is created at the top level and moved
+ * under its parent one wave later: waves stay bounded (24, 25) however deep the nesting, so the Space kind
+ * (depth 26) can always rely on its parent existing. The diff is in diff.ts, deletes under prune in prune.ts.
+ */
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { asString, exportTitled, isRecord, nullableString, titledEntry, withDisplayKeys } from '../common.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { matchByIdOrTitle } from '../match.js';
+import { loadSchema } from '../schema.js';
+import { orgSpacesPath } from '../space/model.js';
+import { readSpaceUsage, usageObjects } from '../space/purge.js';
+import { diffCollections } from './diff.js';
+import { COLLECTION_DEPTH, COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionSpec, type CollectionState, type PruneSpace } from './model.js';
+import { parentNamer } from './parent-refs.js';
+import { collectionUndo, snapshotCollection } from './snapshot.js';
+
+/** The spec of a schema-valid Collection document: the fields it writes, in this order. */
+function parseCollectionSpec(doc: ManifestDocument): CollectionSpec {
+  const s = doc.spec;
+  const spec: CollectionSpec = { title: asString(s['title']) ?? '' };
+  const id = asString(s['id']);
+  if (id !== undefined) spec.id = id;
+  const description = asString(s['description']);
+  if (description !== undefined) spec.description = description;
+  const defaultLevel = nullableString(s['defaultLevel']);
+  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
+  const parent = nullableString(s['parent']);
+  if (parent !== undefined) spec.parent = parent;
+  return spec;
+}
+
+function toDesired(doc: ManifestDocument): DesiredEntry<CollectionSpec>[] {
+  return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc))];
+}
+
+/**
+ * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
+ * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
+ */
+function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
+  const known = namesManifest(all, COLLECTION_KIND, index);
+  for (const e of entries) {
+    const written = e.spec.parent;
+    if (typeof written === 'string' && !known(e.org, written)) warn?.(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', written, COLLECTION_KIND, e.org));
+  }
+  for (const e of entries) {
+    const seen = new Set<DesiredEntry>([e]);
+    let parent = e.spec.parent;
+    while (typeof parent === 'string') {
+      const next = byKey.get(`${e.org}\u0000${parent}`);
+      if (!next) break;
+      if (next === e) {
+        report(e.doc.pos(['spec', 'parent']), `collection "${e.key}" is nested in itself (through parent "${e.spec.parent}")`);
+        break;
+      }
+      if (seen.has(next)) break; // a cycle further up: reported at its own members
+      seen.add(next);
+      parent = next.spec.parent;
+    }
+  }
+}
+
+/**
+ * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
+ * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
+ */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionState> {
+  const items = await ctx.list(collectionsPath(org));
+  const objects = items.map((c) => collectionObject(org, c)).filter((o) => o !== undefined);
+  if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
+  const unmatched = new Set(matchByIdOrTitle(COLLECTION_KIND, withDisplayKeys(desired), objects).unmatched.map((o) => o.id));
+  if (unmatched.size === 0) return { objects };
+  const spaces = (await ctx.list(orgSpacesPath(org))).map(pruneSpace).filter((s): s is PruneSpace => s !== undefined);
+  const related: LiveObject[] = spaces.map((s) => ({ kind: 'Space', org, key: s.title, id: s.id, fields: { title: s.title, parent: s.parent } }));
+  const aux: CollectionAux = { spaces };
+  // A space the delete takes leaves its sites when it is purged: read where spaces are shown, when one is inside.
+  if (spaces.some((s) => s.parent !== null && unmatched.has(s.parent))) {
+    aux.usage = await readSpaceUsage(ctx, org);
+    related.push(...usageObjects(org, aux.usage));
+  }
+  return { objects, aux, related };
+}
+
+function pruneSpace(s: unknown): PruneSpace | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  return { id: s['id'], title: s['title'], parent: typeof s['parent'] === 'string' ? s['parent'] : null };
+}
+function exportDocs(org: string, live: CollectionState): object[] {
+  const parentName = parentNamer(live.objects.map((o) => ({ id: o.id, title: o.key })));
+  return exportTitled(COLLECTION_KIND, org, live, (o) => {
+    const f = o.fields;
+    const spec: Record<string, unknown> = {};
+    if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
+    if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
+    return spec;
+  });
+}
+
+export const collectionKind: KindDefinition<CollectionSpec, CollectionObject, CollectionAux> = {
+  kind: COLLECTION_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('collection'),
+  depth: COLLECTION_DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff: diffCollections,
+  export: exportDocs,
+  snapshot: snapshotCollection,
+  undo: collectionUndo,
+};

@@ -1,0 +1,59 @@
+/** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
+import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import { isRecord, orgPath, seg } from '../common.js';
+import type { SpaceUsage } from '../space/purge.js';
+
+export const COLLECTION_KIND = 'Collection';
+export const COLLECTION_DEPTH = 24;
+
+export interface CollectionSpec {
+  title: string;
+  id?: string;
+  description?: string;
+  defaultLevel?: string | null;
+  /** Collection manifest title or collection id; null = top level. */
+  parent?: string | null;
+}
+
+export interface CollectionFields {
+  title: string;
+  description: string | null;
+  defaultLevel: string | null;
+  parent: string | null;
+}
+
+export type CollectionObject = LiveObject<CollectionFields>;
+
+/** A live space as the collection prune needs it. */
+export interface PruneSpace {
+  id: string;
+  title: string;
+  parent: string | null;
+}
+
+/** What fetch keeps beside the collections. */
+export interface CollectionAux {
+  /** The organization's live spaces, read only when a collection would be deleted. */
+  spaces?: PruneSpace[];
+  /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
+  usage?: SpaceUsage;
+}
+
+export type CollectionState = LiveKindState<CollectionObject, CollectionAux>;
+
+/** Fields compared one to one with the live collection. */
+export const COLLECTION_FIELDS = ['title', 'description', 'defaultLevel'] as const;
+
+export const collectionsPath = (org: string): string => `${orgPath(org)}/collections`;
+export const collectionPath = (id: string): string => `/collections/${seg(id)}`;
+
+export function collectionObject(org: string, c: unknown): CollectionObject | undefined {
+  if (!isRecord(c) || typeof c['id'] !== 'string' || typeof c['title'] !== 'string') return undefined;
+  const fields: CollectionFields = {
+    title: c['title'],
+    description: typeof c['description'] === 'string' ? c['description'] : null,
+    defaultLevel: typeof c['defaultLevel'] === 'string' ? c['defaultLevel'] : null,
+    parent: typeof c['parent'] === 'string' ? c['parent'] : null,
+  };
+  return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields };
+}

@@ -1,0 +1,50 @@
+/**
+ * Collection in the delete journal and in undo. Deleting a collection deletes the collections nested in it
+ * and soft-deletes every space inside them (management-api.md), so the snapshot holds the whole tree: the
+ * collections (Collection part) and their spaces with their ids (Space part), which undo restores.
+ * Collections themselves cannot be restored: undo recreates them, and documents that named one by its old
+ * id name it by title instead.
+ */
+import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './model.js';
+import { seg } from '../common.js';
+import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
+
+const defined = <T>(x: T | undefined): x is T => x !== undefined;
+
+/** The collection and every collection nested in it, parents first. */
+function subtree(root: CollectionObject, all: readonly CollectionObject[]): CollectionObject[] {
+  const out = [root];
+  for (let i = 0; i < out.length; i++) {
+    const id = out[i]!.id;
+    out.push(...all.filter((c) => c.fields.parent === id && !out.includes(c)));
+  }
+  return out;
+}
+
+export async function snapshotCollection(ctx: FetchContext, object: CollectionObject): Promise<Snapshot> {
+  const all = (await ctx.list(collectionsPath(object.org))).map((c) => collectionObject(object.org, c)).filter(defined);
+  const root = all.find((c) => c.id === object.id);
+  // Gone since the plan was made: nothing to snapshot, so the step fails (as for any snapshot that cannot be read).
+  if (!root) throw new Error(`collection ${object.id} is not in the collections list of ${object.org}`);
+  const tree = subtree(root, all);
+  const spaces = await Promise.all(tree.map((c) => ctx.list(`/collections/${seg(c.id)}/spaces`)));
+  const collections: CollectionState = { objects: tree };
+  const inside: SpaceState = { objects: spaces.flat().map((s) => spaceObject(object.org, s)).filter(defined) };
+  return { [COLLECTION_KIND]: collections, [SPACE_KIND]: inside };
+}
+
+/** A parent undo recreates is named by its title (its new id is unknown until apply). */
+export function relinkParents<O extends LiveObject<{ parent: string | null }>, A>(kind: string, org: string, state: LiveKindState<O, A>, refs: UndoRefs): LiveKindState<O, A> {
+  const objects = state.objects.map((o) => {
+    const parent = o.fields.parent;
+    if (o.kind !== kind || typeof parent !== 'string') return o;
+    const title = refs.recreated(COLLECTION_KIND, org, parent);
+    return title === undefined ? o : { ...o, fields: { ...o.fields, parent: title } };
+  });
+  return { ...state, objects };
+}
+
+export const collectionUndo: KindUndo<CollectionObject, CollectionAux> = {
+  relink: (org, state, refs) => relinkParents(COLLECTION_KIND, org, state, refs),
+};

@@ -1,0 +1,60 @@
+/** Shapes of the Members kind shared by its manifest side, diff, guard, export and snapshot, and by Team (org members). */
+import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import { isRecord, orgPath } from '../common.js';
+import type { LeavingMember } from '../team/cascades.js';
+
+export const MEMBERS_KIND = 'Members';
+export const MEMBERS_DEPTH = 10;
+
+export interface MemberSpec {
+  /** As written in the manifest (the entry key is the lower-cased form). */
+  email: string;
+  /** A role name or null (guest), as written: the schema allows only the role names. */
+  role: string | null;
+  sso?: boolean;
+  /** The document's `spec.invite`. */
+  invite?: boolean;
+}
+
+export interface MemberFields {
+  email: string;
+  /** As the API answers it (null: guest). */
+  role: string | null;
+  sso: boolean;
+}
+
+export type MemberObject = LiveObject<MemberFields>;
+
+/**
+ * What fetch keeps beside the members (under prune, per user id what removing them takes with it), and what a
+ * journal snapshot keeps (per user id, their teams and the number of spaces they had permissions on).
+ */
+export interface MembersAux {
+  leaving?: Record<string, LeavingMember>;
+  teams?: Record<string, MemberTeam[]>;
+  spaces?: Record<string, number>;
+}
+
+/** A team a journaled member was in, with their team role. */
+export interface MemberTeam {
+  id: string;
+  title: string;
+  role: 'owner' | 'member';
+}
+
+export type MembersState = LiveKindState<MemberObject, MembersAux>;
+
+/** A role from a list item or a validated document: a string, else null (guest). */
+export const roleOf = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export const membersPath = (org: string): string => `${orgPath(org)}/members`;
+
+/** Member list item → live object (key = lower-cased e-mail, id = user id). */
+export function memberObject(org: string, m: unknown): MemberObject | undefined {
+  if (!isRecord(m) || !isRecord(m['user'])) return undefined;
+  const email = m['user']['email'];
+  const id = m['id'] ?? m['user']['id'];
+  if (typeof email !== 'string' || typeof id !== 'string') return undefined;
+  const fields: MemberFields = { email, role: roleOf(m['role']), sso: m['sso'] === true };
+  return { kind: MEMBERS_KIND, org, key: email.toLowerCase(), id, fields };
+}

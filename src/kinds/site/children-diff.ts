@@ -1,0 +1,85 @@
+/**
+ * Share links (by name: create POST {name} + PATCH {active: false} when asked, PATCH active, prune) and the
+ * adaptive schema (one PUT of the whole schema when it differs) of one site. Share-link URLs carry the share
+ * secret: nothing here reads them, and no capture keeps anything but the id.
+ */
+import { ConflictError } from '../../core/errors.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { sameValue, seg, stepId } from '../common.js';
+import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
+import { base, push, where, type SiteScope } from './scope.js';
+
+export function diffShareLinks(scope: SiteScope): void {
+  const wanted = scope.spec.shareLinks;
+  if (!wanted) return;
+  const live = scope.live.shareLinks ?? [];
+  const claimed = new Set<LiveShareLink>();
+  for (const l of wanted) {
+    const key = shareLinkKey(scope.title, l.name);
+    const hits = live.filter((x) => x.name === l.name);
+    if (hits.length > 1) {
+      throw new ConflictError(`${where(scope, l.at)}: share link "${l.name}" of site "${scope.title}" matches ${hits.length} live share links (${hits.map((h) => h.id).join(', ')})`);
+    }
+    const hit = hits[0];
+    if (!hit) {
+      const id = stepId(SHARE_LINK_KIND, scope.org, key, 'create');
+      const recover = { match: [{ field: 'name', body: '/name' }] };
+      const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/share-links`, body: { name: l.name }, capture: { id: 'id' }, recover }];
+      if (l.active === false) requests.push({ method: 'PATCH', path: `${base(scope)}/share-links/${ref(id)}`, body: { active: false } });
+      push(scope, { kind: SHARE_LINK_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.shareLink, before: null, after: { name: l.name, active: l.active ?? true }, requests, at: l.at });
+      continue;
+    }
+    claimed.add(hit);
+    if (l.active === undefined || l.active === hit.active) continue;
+    push(scope, {
+      kind: SHARE_LINK_KIND,
+      key,
+      suffix: 'update',
+      action: 'update',
+      phase: 'update',
+      wave: WAVE.shareLink,
+      before: { active: hit.active },
+      after: { active: l.active },
+      requests: [{ method: 'PATCH', path: `${base(scope)}/share-links/${seg(hit.id)}`, body: { active: l.active } }],
+      at: l.at,
+    });
+  }
+  for (const x of live) {
+    if (claimed.has(x)) continue;
+    const key = shareLinkKey(scope.liveTitle, x.name);
+    if (!scope.prune) {
+      scope.result.unmanaged.push({ kind: SHARE_LINK_KIND, org: scope.org, key, id: x.id });
+      continue;
+    }
+    push(scope, {
+      kind: SHARE_LINK_KIND,
+      key: live.filter((y) => y.name === x.name).length > 1 ? `${key} (${x.id})` : key,
+      suffix: 'delete',
+      action: 'delete',
+      phase: 'prune',
+      wave: WAVE.pruneShareLink,
+      before: { name: x.name, active: x.active },
+      after: null,
+      requests: [{ method: 'DELETE', path: `${base(scope)}/share-links/${seg(x.id)}` }],
+    });
+  }
+}
+
+export function diffAdaptiveSchema(scope: SiteScope): void {
+  const wanted = scope.spec.adaptiveSchema;
+  if (!wanted) return;
+  const have = scope.isNew ? EMPTY_ADAPTIVE_SCHEMA : (scope.live.adaptiveSchema ?? null);
+  if (sameValue(wanted, have)) return;
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'adaptive-schema',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.site,
+    before: { adaptiveSchema: have },
+    after: { adaptiveSchema: wanted },
+    requests: [{ method: 'PUT', path: `${base(scope)}/adaptive-schema`, body: { jsonSchema: wanted } }],
+    at: ['spec', 'adaptiveSchema'],
+  });
+}

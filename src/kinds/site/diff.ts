@@ -1,0 +1,135 @@
+/**
+ * Site diff (pure): per desired site, create it (POST + a PATCH of what POST cannot set, in one step) or
+ * update its fields, then its structure (site-sections-diff, site-groups-diff), share links and adaptive
+ * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
+ * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
+ */
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { recoverByKey } from '../recover.js';
+import { sectionCascades, siteCascades } from './cascades.js';
+import { diffAdaptiveSchema, diffShareLinks } from './children-diff.js';
+import { diffDefaults } from './defaults-diff.js';
+import { diffGroups } from './groups-diff.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './model.js';
+import { diffOrder } from './order-diff.js';
+import { push, type SiteScope } from './scope.js';
+import { diffSections } from './sections-diff.js';
+import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
+
+export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
+  const desired = withDisplayKeys(entries);
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
+  const aux = live.aux ?? { structures: {}, spaces: [] };
+  const sites = live.objects.filter((o) => o.kind === SITE_KIND);
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(SITE_KIND, desired, sites);
+  for (const e of stalePins) result.warnings.push({ kind: SITE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  const space = spaceResolver(ctx, org, aux.spaces);
+  const prune = ctx.prune(SITE_KIND, org);
+
+  for (const entry of desired) {
+    const spec = entry.spec;
+    const current = matched.get(entry);
+    // A space reference that names nothing blocks the whole site, before it registers or plans anything.
+    if (blockUnresolvedSpaces(result, entry, space)) continue;
+    const scope: SiteScope = {
+      ctx,
+      org,
+      entry,
+      spec,
+      title: entry.key,
+      // The entry's (display) key while the live title is unchanged: two same-titled sites' children get distinct keys.
+      liveTitle: current && current.key !== identityTitle(entry) ? current.key : entry.key,
+      siteId: current?.id ?? ref(stepId(SITE_KIND, org, entry.key, 'create')),
+      isNew: !current,
+      live: (current && aux.structures[current.id]) || { sections: [], groups: [], siteSpaces: [] },
+      prune,
+      space,
+      result: { steps: [], unmanaged: [], warnings: [], blocked: [] },
+      blocks: [],
+    };
+    if (current) updateSite(scope, current.fields);
+    else createSite(scope, sites);
+    const nav = diffSections(scope);
+    const groups = diffGroups(scope, nav);
+    diffShareLinks(scope);
+    diffAdaptiveSchema(scope);
+    diffDefaults(scope, nav);
+    diffOrder(scope, nav, groups);
+    sectionCascades(scope, nav);
+    result.warnings.push(...scope.result.warnings);
+    result.unmanaged.push(...scope.result.unmanaged);
+    // A pruned section whose delete would take a site space listed elsewhere is blocked (its own object); the
+    // rest of the site still plans.
+    result.blocked.push(...scope.result.blocked);
+    if (scope.blocks.length > 0) {
+      // A site the plan cannot reach plans nothing at all (blocked contract); only what exists is findable.
+      for (const b of scope.blocks) blockEntry(result, entry, entry.doc.pos(b.at), b.message);
+      if (current) ctx.register(SITE_KIND, org, entry.key, current.id);
+      for (const s of nav.sections) if (s.live) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.live.id);
+      continue;
+    }
+    result.steps.push(...scope.result.steps);
+    ctx.register(SITE_KIND, org, entry.key, scope.siteId);
+    for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
+  }
+
+  unmatchedLive(result, {
+    kind: SITE_KIND,
+    org,
+    prune,
+    objects: unmatched,
+    key: uniqueLiveKey(unmatched),
+    wave: () => WAVE.pruneSite,
+    path: (o) => sitePath(org, o.id),
+    before: (o) => ({ title: o.key }),
+    note: 'with its sections, site spaces and share links',
+    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
+  });
+  return result;
+}
+
+function createSite(scope: SiteScope, liveSites: readonly SiteObject[]): void {
+  const { spec } = scope;
+  const id = stepId(SITE_KIND, scope.org, scope.title, 'create');
+  const post = pick(spec, ['title', 'visibility']);
+  const requests: RequestSpec[] = [{ method: 'POST', path: sitesPath(scope.org), body: post, capture: { id: 'id' }, recover: recoverByKey(liveSites, String(post['title'])) }];
+  const patch: Record<string, unknown> = {};
+  for (const f of PATCH_ONLY_FIELDS) {
+    const v = spec[f];
+    if (v !== undefined && !(f in CREATED_SITE_DEFAULTS && sameValue(v, CREATED_SITE_DEFAULTS[f]))) patch[f] = v;
+  }
+  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: sitePath(scope.org, ref(id)), body: patch });
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'create',
+    action: 'create',
+    phase: 'create',
+    wave: WAVE.site,
+    before: null,
+    after: pick(spec, SITE_FIELDS),
+    requests,
+    at: ['spec'],
+  });
+}
+
+function updateSite(scope: SiteScope, have: SiteFields): void {
+  const c = changedFields(scope.spec, have, SITE_FIELDS);
+  if (c.changed.length === 0) return;
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.site,
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: sitePath(scope.org, scope.siteId), body: c.after }],
+    at: ['spec'],
+    ...(c.changed.includes('title') ? { note: `rename site ${seg(scope.siteId)}` } : {}),
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * Site fetch: the sites list, and only for the sites a manifest manages what their spec writes: sections,
+ * groups and site spaces (when it writes structure or defaults), share links, the adaptive schema; plus the
+ * organization's spaces when a spec names any (the list is memoised, shared with the Space kind). Under prune
+ * it also reads what each site a delete would take holds (readSiteTrees in structure.ts).
+ */
+import type { DesiredEntry, FetchContext } from '../../core/kind.js';
+import { isRecord } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { spaceRefs } from './desired.js';
+import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure } from './model.js';
+import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
+
+const defined = <T>(x: T | undefined): x is T => x !== undefined;
+
+/** What of a site's structure its spec needs compared. */
+export function needsStructure(spec: SiteSpec): boolean {
+  return spec.sections !== undefined || spec.sectionGroups !== undefined || spec.spaces !== undefined || spec.defaultSection !== undefined || spec.defaultSiteSpace !== undefined;
+}
+
+async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec): Promise<SiteStructure> {
+  return readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined });
+}
+
+/** The sites, and what the desired entries' specs need of each managed site (aux always set). */
+export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry<SiteSpec>[]): Promise<SiteState & { aux: SiteAux }> {
+  const specs = desired.map((e) => e.spec);
+  // Written site spaces (even an empty list, as export's probe writes them) need the spaces to name them.
+  const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined || s.sections !== undefined || s.spaces !== undefined);
+  const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
+  const sites = items.map((s) => siteObject(org, s)).filter(defined);
+  const aux: SiteAux = { structures: {}, spaces: spaces.filter(isRecord).map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })) };
+  // Children only for managed sites (throws ConflictError when an unpinned title matches two sites).
+  const { matched, unmatched } = matchByIdOrTitle(SITE_KIND, desired, sites);
+  const children = await Promise.all(
+    [...matched].map(async ([e, site]) => {
+      const structure = await fetchStructure(ctx, org, site.id, e.spec);
+      aux.structures[site.id] = structure;
+      return childObjects(org, site.key, structure);
+    }),
+  );
+  const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...children.flat()], aux };
+  // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
+  if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
+    const trees = await readSiteTrees(ctx, org, sites, new Set(unmatched.map((s) => s.id)));
+    aux.pruned = trees.pruned;
+    state.related = trees.related;
+  }
+  return state;
+}

@@ -1,0 +1,30 @@
+/**
+ * Site: a published docs site with its navigation (sections, section groups, site spaces), share links and
+ * adaptive schema, identity by title or pinned id. The manifest side is in desired.ts, fetching in
+ * fetch.ts, the diff in diff.ts and the files it names, export in export.ts. Sub-objects are
+ * LiveObjects of the kinds SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed
+ * `<site title>/<path|title|name>`.
+ */
+import type { KindDefinition } from '../../core/kind.js';
+import { loadSchema } from '../schema.js';
+import { crossValidate, toDesired } from './desired.js';
+import { diffSites } from './diff.js';
+import { exportSites } from './export.js';
+import { fetchSites } from './fetch.js';
+import { siteUndo, snapshotSite } from './snapshot.js';
+import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
+
+export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
+  kind: SITE_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
+  schema: loadSchema('site'),
+  depth: SITE_DEPTH,
+  needs: ['Space'],
+  toDesired,
+  crossValidate,
+  fetch: fetchSites,
+  diff: diffSites,
+  export: exportSites,
+  snapshot: snapshotSite,
+  undo: siteUndo,
+};

@@ -1,0 +1,101 @@
+/**
+ * Site in the delete journal and in undo. A site's delete takes its sections, section groups, site spaces,
+ * share links and adaptive schema along; the snapshot reads all of them through the Site fetch, as export
+ * does (a probe entry pinned to the site that writes every field), plus what the fetch does not keep but undo
+ * must report: whether the site was published, its custom hostname and type, and whether it was the
+ * organization's default content. Share links are kept by name and active flag only: their URLs carry the
+ * secret, which a recreated link never gets back.
+ */
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { isRecord, orgPath, titledEntry } from '../common.js';
+import { parseSiteSpec } from './desired.js';
+import { fetchSites } from './fetch.js';
+import { SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
+
+/** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
+function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
+  const file = `(journal snapshot of site ${object.id})`;
+  const doc: ManifestDocument = {
+    file,
+    index: 0,
+    apiVersion: 'docops/v1',
+    kind: SITE_KIND,
+    metadata: { organization: object.org },
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {} },
+    pos: () => ({ file, line: 1, column: 1 }),
+  };
+  return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));
+}
+
+export async function snapshotSite(ctx: FetchContext, object: SiteStateObject): Promise<Snapshot> {
+  const [state, raw, org] = await Promise.all([
+    fetchSites(ctx, object.org, [probeEntry(object)]),
+    ctx.get<unknown>(sitePath(object.org, object.id)),
+    ctx.get<unknown>(orgPath(object.org)),
+  ]);
+  const site = state.objects.find((o) => o.kind === SITE_KIND && o.id === object.id);
+  if (!site) throw new Error(`site ${object.id} is not in the sites list of ${object.org}`);
+  const aux = state.aux;
+  const r = isRecord(raw) ? raw : {};
+  const content = isRecord(org) && isRecord(org['defaultContent']) ? org['defaultContent'] : {};
+  const extras: SiteExtras = {
+    published: r['published'] === true,
+    hostname: typeof r['hostname'] === 'string' ? r['hostname'] : null,
+    type: typeof r['type'] === 'string' ? r['type'] : null,
+    defaultContent: content['site'] === object.id,
+  };
+  const part: SiteAux = { structures: { [object.id]: aux.structures[object.id]! }, spaces: aux.spaces, extras: { [object.id]: extras } };
+  const snapshot: SiteState = { objects: [site], aux: part };
+  return { [SITE_KIND]: snapshot };
+}
+
+/** Site spaces of spaces undo recreates name them by title: their new ids are known only after apply. */
+function relink(org: string, state: SiteState, refs: UndoRefs): SiteState {
+  const aux = state.aux;
+  if (!aux?.structures) return state;
+  const structures: Record<string, SiteStructure> = {};
+  for (const [id, s] of Object.entries(aux.structures)) {
+    structures[id] = { ...s, siteSpaces: s.siteSpaces.map((ss) => ({ ...ss, spaceId: refs.recreated('Space', org, ss.spaceId) ?? ss.spaceId })) };
+  }
+  return { ...state, aux: { ...aux, structures } };
+}
+
+/** Share links and groups a manifest cannot name (site export leaves them out), by the same rules. */
+function unexpressible(s: SiteStructure): string[] {
+  const out: string[] = [];
+  const links = new Map<string, number>();
+  for (const l of s.shareLinks ?? []) links.set(l.name, (links.get(l.name) ?? 0) + 1);
+  for (const l of s.shareLinks ?? []) {
+    if (l.name === '' || links.get(l.name)! > 1) out.push(`share link ${l.id} is not recreated: a manifest names share links by a unique, non-empty name ("${l.name}")`);
+  }
+  const groups = s.groups.filter((g) => g.sections.length > 0);
+  if (s.sections.length > 0 && new Set(groups.map((g) => g.title)).size !== groups.length) out.push('its section groups are not recreated: two of them share a title');
+  for (const g of s.groups.filter((x) => x.sections.length === 0)) out.push(`section group "${g.title}" is not recreated: it had no sections`);
+  return out;
+}
+
+function losses(_org: string, state: SiteState): UndoLoss[] {
+  const aux = state.aux;
+  const out: UndoLoss[] = [];
+  for (const o of state.objects.filter((x) => x.kind === SITE_KIND)) {
+    const at = { key: o.key, id: o.id };
+    const s = aux?.structures?.[o.id];
+    for (const l of s?.shareLinks ?? []) {
+      if (l.name === '') continue;
+      out.push({ ...at, message: `share link "${l.name}" is recreated with a new secret URL: the old URL no longer works; share the new one (shown in the app)` });
+    }
+    if (s) for (const m of unexpressible(s)) out.push({ ...at, message: m });
+    const x = aux?.extras?.[o.id];
+    if (!x) continue;
+    if (x.published) out.push({ ...at, message: 'was published: the API has no operation that publishes a site; publish it again in the app' });
+    if (x.hostname !== null) out.push({ ...at, message: `its custom hostname "${x.hostname}" cannot be set through the API; set it again in the app` });
+    if (x.type !== null && x.type !== 'basic') out.push({ ...at, message: `was a "${x.type}" site; docops does not manage the site type, so it is recreated as "basic"` });
+    if (x.defaultContent) {
+      out.push({ ...at, message: `was the organization's default content: the organization still names the old id; set defaultContent: { type: site, site: "${o.key}" } in its Organization manifest` });
+    }
+  }
+  return out;
+}
+
+export const siteUndo: KindUndo<SiteStateObject, SiteAux> = { relink, losses };

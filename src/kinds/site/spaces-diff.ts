@@ -1,0 +1,258 @@
+/**
+ * Site spaces of every desired section (or of the root): from the assignment (space-assign.ts), the steps
+ * before the reorder step (create, update of path and condition, re-point) and what the reorder step needs
+ * (nav.containers, nav.paths). A path is set early only when no other site space of the container holds it at
+ * that point; otherwise the reorder step sets it once the holder has moved, left or changed its own path
+ * (sequence.ts), so that two site spaces swapping their paths never collide.
+ */
+import { ref, type RequestSpec } from '../../core/plan.js';
+import { changedFields, seg, stepId } from '../common.js';
+import { ROOT, inSection } from './layout.js';
+import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';
+import { uniquePath } from './paths.js';
+import { replacementPath, type Resolve } from './root-spaces.js';
+import { base, block, push, type SiteScope } from './scope.js';
+import { assignSiteSpaces, type Assignment, type Managed, type Want } from './space-assign.js';
+import { pruneSiteSpaces } from './space-prune.js';
+import type { SpaceTarget } from './space-ref.js';
+import type { Nav, NavSiteSpace } from './nav.js';
+
+export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, unclaimedRoots: LiveSiteSpace[]): void {
+  const a = assignSiteSpaces(scope, nav, resolved);
+  for (const p of a.problems) block(scope, p.at, p.message);
+  nav.prunedDefaults = a.prunedDefaults;
+  const sectionPathById = new Map(scope.live.sections.map((s) => [s.id, s.path]));
+  // Every live site space of a managed container has a known path; the desired ones then add what they want.
+  for (const x of scope.live.siteSpaces) nav.paths.set(x.id, { now: x.path });
+  const roots = scope.live.sections.length === 0 && scope.spec.sections ? scope.live.siteSpaces.filter((x) => x.section === null) : [];
+  if (nav.createdSections.length > 0) predictRootPaths(nav, a, roots);
+  const rootPaths = new Set(roots.map((x) => x.path));
+  for (const m of a.managed) emitContainer(scope, nav, m, sectionPathById, rootPaths);
+  pruneSiteSpaces(scope, nav, a.managed.flatMap((m) => m.here), a.matched, [...a.leftover, ...unclaimedRoots]);
+}
+
+/**
+ * Paths the creates of a container get from the server: the slug of the space title, made unique against what
+ * the container holds. Undefined when that depends on the order of concurrent requests (two creates with one
+ * slug, or a slug a root site space that may or may not land here holds).
+ */
+function derivedPaths(m: Managed, taken: ReadonlySet<string>, maybe: ReadonlySet<string>): Map<Want, string | undefined> {
+  const creates = m.wants.filter((w) => w.source === 'create');
+  const count = new Map<string, number>();
+  for (const w of creates) count.set(slug(w.t.title), (count.get(slug(w.t.title)) ?? 0) + 1);
+  const derive = (base: string): string | undefined => ((count.get(base) ?? 0) > 1 || maybe.has(base) ? undefined : uniquePath(base, taken));
+  return new Map(creates.map((w) => [w, derive(slug(w.t.title))]));
+}
+
+/** The paths one of `count` creates deriving `base` may get: `base`, `base-2`, … made unique against `taken`. */
+function candidatePaths(base: string, count: number, taken: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const used = new Set(taken);
+  for (let i = 0; i < count; i++) {
+    const p = uniquePath(base, used);
+    used.add(p);
+    out.push(p);
+  }
+  return out;
+}
+
+function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: ReadonlyMap<string, string>, rootPaths: ReadonlySet<string>): void {
+  const list: NavSiteSpace[] = [];
+  const created: string[] = [];
+  const isNewSection = m.sectionPath !== null && m.liveSection === undefined;
+  // Paths held in the container when the early steps run: every live site space, a new section's first site
+  // space and the root site spaces it receives, and the paths creates derive.
+  const section = nav.sections.find((x) => inSection(x.id) === m.container);
+  const posted = m.wants.find((w) => w.source === 'posted');
+  // (Replacing a root site space, it keeps the derived path until the replace step: see root-spaces.ts.)
+  const postedNow = posted && (!section?.replaces && postedPathEarly(posted.s, posted.t, rootPaths) ? posted.s.path! : slug(posted.t.title));
+  // Root site spaces land in the first new section (with several created at once, any of them): both the paths
+  // they had and the ones they may get there are held.
+  const predicted = isNewSection ? scope.live.siteSpaces.flatMap((x) => (x.section === null ? [nav.paths.get(x.id)?.now, ...(nav.paths.get(x.id)?.maybe ?? [])] : [])).filter((p): p is string => p !== undefined) : [];
+  const rootsNow = isNewSection ? [...rootPaths, ...predicted] : [];
+  const certain = new Set([...m.here.map((x) => x.path), ...(postedNow !== undefined ? [postedNow] : []), ...(nav.createdSections.length === 1 ? predicted : [])]);
+  const derived = derivedPaths(m, certain, new Set(nav.createdSections.length > 1 ? rootsNow : []));
+  // A slug two creates derive is held by one of them (which one is unknown).
+  const slugs = m.wants.flatMap((w) => (w.source === 'create' ? [slug(w.t.title)] : []));
+  const held = new Set([...certain, ...rootsNow, ...[...derived.values()].filter((p): p is string => p !== undefined), ...slugs.filter((x, i) => slugs.indexOf(x) !== i)]);
+  const written = m.wants.flatMap((w) => (w.s.path !== undefined ? [w.s.path] : []));
+  /** Whether `path` can be set before the reorder step on a site space whose path is `own`. */
+  const early = (path: string, own: string | undefined, soft: boolean): boolean => (path === own || !held.has(path)) && !(soft && written.includes(path));
+  for (const w of m.wants) {
+    const { s, t } = w;
+    const key = siteSpaceKey(scope.title, m.sectionPath, s.space);
+    const name = m.sectionPath === null ? s.space : `${m.sectionPath}/${s.space}`;
+    const pathAt = typeof s.at.at(-1) === 'string' ? [...s.at.slice(0, -1), 'path'] : s.at;
+    const item = (id: string, fields: Omit<NavSiteSpace, 'id' | 'name' | 'spaceId'>): void => void list.push({ id, name, spaceId: t.id, ...fields });
+    switch (w.source) {
+      case 'posted': {
+        const id = ref(stepId(SECTION_KIND, scope.org, sectionKey(scope.title, m.sectionPath!), 'create'), 'firstSiteSpace');
+        item(id, { incoming: false, isNew: true, withSection: true });
+        // When it replaces a root site space, the replace step gives it its path after the root one is gone: the
+        // reorder step only keeps that path free.
+        const replaces = section?.replaces;
+        const want = replaces ? undefined : s.path;
+        const reserved = replaces && replacementPath(section!.spec, s, replaces);
+        const reserve = replaces && reserved !== undefined ? { reserve: reserved, replaced: replaces.id } : {};
+        nav.paths.set(id, { now: postedNow, ...(want !== undefined ? { want } : {}), ...reserve, at: pathAt });
+        break;
+      }
+      case 'hit':
+      case 'moved': {
+        const l = w.live!;
+        const fromRoot = l.section === null && m.sectionPath !== null;
+        const moved = w.source === 'moved';
+        // Where it is when the early steps run (a root site space a new section receives may have been renamed).
+        const own = nav.paths.get(l.id)?.now;
+        // A moving site space gets its path after the move (the server may change it on the way); so does a root
+        // site space when several sections are created (which one receives it is unknown).
+        const somewhere = fromRoot && nav.createdSections.length > 1;
+        const setPath = s.path !== undefined && own !== undefined && s.path !== own && !moved && !somewhere && early(s.path, own, false);
+        const note = moved ? `moves from section "${sectionPathById.get(l.section!) ?? l.section}"` : fromRoot ? 'moves from the root into its section' : undefined;
+        updateSiteSpace(scope, key, s, l, setPath ? s.path : undefined, note);
+        item(l.id, { incoming: moved || fromRoot, isNew: false });
+        const maybe = own === undefined ? nav.paths.get(l.id)?.maybe : undefined;
+        nav.paths.set(l.id, { now: setPath ? s.path : own, ...(maybe ? { maybe } : {}), ...(s.path !== undefined ? { want: s.path, at: pathAt } : {}) });
+        break;
+      }
+      case 'repoint': {
+        const l = w.live!;
+        const want = s.path ?? w.carried!.path;
+        const setPath = want !== l.path && early(want, l.path, s.path === undefined);
+        repointSiteSpace(scope, key, w, setPath ? want : undefined, name);
+        item(l.id, { incoming: false, isNew: false });
+        nav.paths.set(l.id, { now: setPath ? want : l.path, want, ...(s.path === undefined ? { soft: true } : {}), at: pathAt });
+        break;
+      }
+      case 'create': {
+        const want = s.path ?? w.carried?.path;
+        const soft = s.path === undefined;
+        const now = derived.get(w);
+        const setPath = want !== undefined && (want !== now || now === undefined) && early(want, undefined, soft);
+        const id = createSiteSpace(scope, key, w, m.container === ROOT ? undefined : m.container.slice('section:'.length), setPath ? want : undefined);
+        item(id, { incoming: false, isNew: true });
+        created.push(id);
+        const shared = slugs.filter((x) => x === slug(t.title)).length;
+        const maybe = now === undefined && !setPath ? { maybe: candidatePaths(slug(t.title), shared + rootsNow.length, certain) } : {};
+        nav.paths.set(id, { now: setPath ? want : now, ...maybe, ...(want !== undefined ? { want, ...(soft ? { soft: true } : {}), at: pathAt } : {}) });
+        break;
+      }
+    }
+  }
+  nav.containers.set(m.container, list);
+  nav.createdSiteSpaces.set(m.container, created);
+}
+
+/** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
+function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, path: string | undefined, note?: string): void {
+  const c = changedFields(s, l, ['condition']);
+  if (path !== undefined) {
+    c.before = { path: l.path, ...c.before };
+    c.after = { path, ...c.after };
+    c.changed.unshift('path');
+  }
+  if (c.changed.length === 0) return;
+  push(scope, {
+    kind: SITE_SPACE_KIND,
+    key,
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.siteSpace,
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(l.id)}`, body: c.after }],
+    at: s.at,
+    ...(note !== undefined ? { note } : {}),
+  });
+}
+
+/**
+ * The site space stays where it is and shows another space (PATCH spaceId): what a move would have done, with
+ * the condition the moved one had unless one is written (its path: set here or by the reorder step).
+ */
+function repointSiteSpace(scope: SiteScope, key: string, w: Want, path: string | undefined, name: string): void {
+  const l = w.live!;
+  const from = w.carried!;
+  const body: Record<string, unknown> = { spaceId: w.t.id };
+  if (path !== undefined) body['path'] = path;
+  const condition = w.s.condition !== undefined ? w.s.condition : from.condition;
+  if (condition !== l.condition) body['condition'] = condition;
+  push(scope, {
+    kind: SITE_SPACE_KIND,
+    key,
+    suffix: 'update',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.siteSpace,
+    before: { space: l.spaceTitle, path: l.path, condition: l.condition },
+    after: { space: w.s.space, ...(path !== undefined ? { path } : {}), condition },
+    requests: [{ method: 'PATCH', path: `${base(scope)}/site-spaces/${seg(l.id)}`, body }],
+    at: w.s.at,
+    deps: w.t.deps,
+    note: `${name}: site space ${l.id} shows this space instead of "${l.spaceTitle}" (the sections trade their only site spaces, which no sequence of moves can do)`,
+  });
+}
+
+function createSiteSpace(scope: SiteScope, key: string, w: Want, sectionId: string | undefined, path: string | undefined): string {
+  const { s, t } = w;
+  const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
+  const body: Record<string, unknown> = { spaceId: t.id };
+  if (sectionId !== undefined) body['sectionId'] = sectionId;
+  // Identity (section, space) for recovering a create whose answer was lost; a root site space has no section.
+  const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
+  const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
+  const requests: RequestSpec[] = [{ method: 'POST', path: `${base(scope)}/site-spaces`, body, capture: { id: 'id' }, recover }];
+  const patch: Record<string, unknown> = {};
+  if (path !== undefined) patch['path'] = path;
+  // A site space that stands in for a move keeps the condition of the one it replaces (never shown more widely).
+  const condition = s.condition !== undefined ? s.condition : (w.carried?.condition ?? undefined);
+  if (typeof condition === 'string') patch['condition'] = condition;
+  if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
+  const after: Record<string, unknown> = { space: s.space };
+  if (s.path !== undefined) after['path'] = s.path;
+  if (s.condition !== undefined) after['condition'] = s.condition;
+  const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : undefined;
+  push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps, ...(note ? { note } : {}) });
+  return ref(id);
+}
+
+/**
+ * Path and condition a new section's first site space needs after the server derived its path from the space
+ * title; a path in `held` (a root site space's, which the first section receives) is left to the reorder step.
+ */
+export function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlySet<string>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  if (postedPathEarly(s, t, held)) patch['path'] = s.path;
+  if (typeof s.condition === 'string') patch['condition'] = s.condition;
+  return patch;
+}
+
+/** Whether a new section's first site space gets its written path in the section's create step. */
+const postedPathEarly = (s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlySet<string>): boolean => s.path !== undefined && s.path !== slug(t.title) && !held.has(s.path);
+
+/**
+ * Paths of the root site spaces a site's new sections receive: the server moves them all into the first section
+ * created, after its first site space (whose path it derived from its space title), each made unique. With one
+ * new section that is known; with several, which one gets them is not: the ones no section lists then float
+ * (the reorder step cannot place them, only keep their paths in mind).
+ */
+function predictRootPaths(nav: Nav, a: Assignment, roots: readonly LiveSiteSpace[]): void {
+  const posted = nav.createdSections.map((id) => a.managed.find((m) => m.container === inSection(id))?.wants.find((w) => w.source === 'posted'));
+  // For each section that may receive them: its first site space's slug, then each root one in turn, made unique.
+  const possible = new Map<string, Set<string>>(roots.map((x) => [x.id, new Set<string>()]));
+  for (const w of posted) {
+    const taken = new Set(w ? [slug(w.t.title)] : []);
+    for (const x of roots) {
+      const p = uniquePath(x.path, taken);
+      taken.add(p);
+      possible.get(x.id)!.add(p);
+    }
+  }
+  const claimed = new Set(a.managed.flatMap((m) => m.wants.flatMap((w) => (w.live ? [w.live.id] : []))));
+  for (const x of roots) {
+    const paths = [...possible.get(x.id)!];
+    nav.paths.set(x.id, paths.length === 1 ? { now: paths[0] } : { now: undefined, maybe: paths });
+    if (nav.createdSections.length > 1 && !claimed.has(x.id)) nav.floating.add(x.id);
+  }
+}

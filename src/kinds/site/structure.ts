@@ -1,0 +1,166 @@
+/**
+ * Reading a site's structure through the API: the site and its sections, section groups, site spaces, share
+ * links and adaptive schema as the Site kind keeps them, and those sub-objects as live objects of their own
+ * kinds (for the safety gate, the journal and plan digests). Share-link URLs (they carry the secret) are dropped
+ * right here and never reach a live object.
+ *
+ * Under prune, when a site would be deleted, the structure of EVERY site of the organization is read
+ * (readSiteTrees; the lists are memoised, so managed sites whose structure is compared cost nothing more): the
+ * pruned sites' for their cascades, the others' so that the safety gate measures a cascade against the
+ * organization's real totals (a partial count would make "delete every section" look true when other sites'
+ * sections were just not read).
+ */
+import type { FetchContext, LiveObject } from '../../core/kind.js';
+import { isRecord, stringOrNull as strOrNull } from '../common.js';
+import {
+  GROUP_KIND,
+  SECTION_KIND,
+  SHARE_LINK_KIND,
+  SITE_KIND,
+  SITE_SPACE_KIND,
+  groupKey,
+  sectionKey,
+  shareLinkKey,
+  siteSpaceKey,
+  sitePath,
+  type LiveGroup,
+  type LiveSection,
+  type LiveShareLink,
+  type LiveSiteSpace,
+  type SiteChildObject,
+  type SiteFields,
+  type SiteObject,
+  type SiteStructure,
+} from './model.js';
+
+export function siteObject(org: string, s: unknown): SiteObject | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  const proxy = isRecord(s['proxy']) ? strOrNull(s['proxy']['origin']) : strOrNull(s['proxy']);
+  const adaptive = isRecord(s['adaptiveContent']) ? s['adaptiveContent']['enabled'] === true : false;
+  const fields: SiteFields = {
+    title: s['title'],
+    visibility: strOrNull(s['visibility']),
+    basename: strOrNull(s['basename']),
+    proxy,
+    adaptiveContent: { enabled: adaptive },
+    agentsContext: strOrNull(s['agentsContext']),
+  };
+  return { kind: SITE_KIND, org, key: s['title'], id: s['id'], fields };
+}
+
+function section(x: unknown): LiveSection | undefined {
+  if (!isRecord(x) || typeof x['id'] !== 'string' || typeof x['path'] !== 'string') return undefined;
+  return {
+    id: x['id'],
+    path: x['path'],
+    title: String(x['title'] ?? ''),
+    icon: strOrNull(x['icon']),
+    description: strOrNull(x['description']),
+    condition: strOrNull(x['condition']),
+    group: strOrNull(x['sectionGroup']),
+    default: x['default'] === true,
+  };
+}
+
+function siteSpace(x: unknown): LiveSiteSpace | undefined {
+  if (!isRecord(x) || typeof x['id'] !== 'string') return undefined;
+  const space = isRecord(x['space']) ? x['space'] : {};
+  return {
+    id: x['id'],
+    spaceId: String(space['id'] ?? ''),
+    spaceTitle: String(space['title'] ?? x['title'] ?? ''),
+    section: strOrNull(x['section']),
+    path: String(x['path'] ?? ''),
+    condition: strOrNull(x['condition']),
+    default: x['default'] === true,
+  };
+}
+
+function group(x: unknown): LiveGroup | undefined {
+  if (!isRecord(x) || typeof x['id'] !== 'string') return undefined;
+  const members = Array.isArray(x['sections']) ? x['sections'] : [];
+  return {
+    id: x['id'],
+    title: String(x['title'] ?? ''),
+    icon: strOrNull(x['icon']),
+    sections: members.map((m) => (isRecord(m) ? m['id'] : m)).filter((id): id is string => typeof id === 'string'),
+  };
+}
+
+/** Only id, name and active: `urls.published` holds the share secret. */
+function shareLink(x: unknown): LiveShareLink | undefined {
+  if (!isRecord(x) || typeof x['id'] !== 'string') return undefined;
+  return { id: x['id'], name: String(x['name'] ?? ''), active: x['active'] !== false };
+}
+
+const defined = <T>(x: T | undefined): x is T => x !== undefined;
+
+/** The parts of one site's structure asked for (memoised lists: asking twice costs one read). */
+export async function readStructure(
+  ctx: FetchContext,
+  org: string,
+  siteId: string,
+  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean },
+): Promise<SiteStructure> {
+  const base = sitePath(org, siteId);
+  const structural = parts.structure;
+  const [sections, groups, siteSpaces, links, schema] = await Promise.all([
+    structural ? ctx.list(`${base}/sections`) : Promise.resolve([]),
+    structural && parts.groups !== false ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
+    structural ? ctx.list(`${base}/site-spaces`) : Promise.resolve([]),
+    parts.shareLinks ? ctx.list(`${base}/share-links`) : Promise.resolve(undefined),
+    parts.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),
+  ]);
+  const out: SiteStructure = { sections: sections.map(section).filter(defined), groups: groups.map(group).filter(defined), siteSpaces: siteSpaces.map(siteSpace).filter(defined) };
+  if (links) out.shareLinks = links.map(shareLink).filter(defined);
+  if (schema) out.adaptiveSchema = isRecord(schema) ? schema['jsonSchema'] : undefined;
+  return out;
+}
+
+/** Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and journal. */
+export function childObjects(org: string, siteTitle: string, s: SiteStructure): SiteChildObject[] {
+  const pathOf = new Map(s.sections.map((x) => [x.id, x.path]));
+  const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
+  const out: SiteChildObject[] = [];
+  for (const x of s.sections) {
+    const fields = { path: x.path, title: x.title, icon: x.icon, description: x.description, condition: x.condition, group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group) };
+    out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields });
+  }
+  for (const g of s.groups) {
+    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) } });
+  }
+  for (const x of s.siteSpaces) {
+    const sectionPath = x.section === null ? null : (pathOf.get(x.section) ?? x.section);
+    const fields = { space: x.spaceTitle, spaceId: x.spaceId, section: sectionPath, path: x.path, condition: x.condition };
+    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields });
+  }
+  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active } });
+  return out;
+}
+
+export interface SiteTrees {
+  /** Children of every site, for the gate's live counts. */
+  related: SiteChildObject[];
+  /** Pruned site id → its structure (with share links and adaptive schema). */
+  pruned: Record<string, SiteStructure>;
+}
+
+/** The structure of every site (see the file comment); `pruned` = ids of the sites that would be deleted. */
+export async function readSiteTrees(ctx: FetchContext, org: string, sites: readonly LiveObject[], pruned: ReadonlySet<string>): Promise<SiteTrees> {
+  const out: SiteTrees = { related: [], pruned: {} };
+  const trees = await Promise.all(
+    sites.map(async (site) => {
+      const [structure, schema] = await Promise.all([
+        readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
+        pruned.has(site.id) ? ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`) : Promise.resolve(undefined),
+      ]);
+      if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
+      return { site, structure };
+    }),
+  );
+  for (const { site, structure } of trees) {
+    out.related.push(...childObjects(org, site.key, structure));
+    if (pruned.has(site.id)) out.pruned[site.id] = structure;
+  }
+  return out;
+}

@@ -1,0 +1,194 @@
+/**
+ * Space: identity by title or pinned id. Create POST /orgs/{o}/spaces {title, emoji, parent, editMode} (+ a
+ * PATCH of defaultLevel in the same step), PATCH /spaces/{id}, move to another collection with
+ * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
+ * spaces by their manifest title.
+ */
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
+import { ref, type RequestSpec } from '../../core/plan.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
+import { ambiguousParent, parentMoveStep, parentNamer, resolveCollection, type LiveCollectionRef } from '../collection/parent-refs.js';
+import { unresolvedParentMessage } from '../collection/parents.js';
+import { SOFT_DELETE } from '../collection/prune.js';
+import { asString, blockEntry, changedFields, exportTitled, makeStep, nullableString, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { matchByIdOrTitle } from '../match.js';
+import { recoverByKey } from '../recover.js';
+import { loadSchema } from '../schema.js';
+import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
+import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
+import { snapshotSpace, spaceUndo } from './snapshot.js';
+
+/** The spec of a schema-valid Space document: the fields it writes, in this order. */
+function parseSpaceSpec(doc: ManifestDocument): SpaceSpec {
+  const s = doc.spec;
+  const spec: SpaceSpec = { title: asString(s['title']) ?? '' };
+  const id = asString(s['id']);
+  if (id !== undefined) spec.id = id;
+  const emoji = asString(s['emoji']);
+  if (emoji !== undefined) spec.emoji = emoji;
+  const editMode = s['editMode'];
+  if (editMode === 'live' || editMode === 'locked') spec.editMode = editMode;
+  const defaultLevel = nullableString(s['defaultLevel']);
+  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
+  const parent = nullableString(s['parent']);
+  if (parent !== undefined) spec.parent = parent;
+  return spec;
+}
+
+function toDesired(doc: ManifestDocument): DesiredEntry<SpaceSpec>[] {
+  return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc))];
+}
+
+/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
+function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+  if (!warn) return;
+  const known = namesManifest(all, COLLECTION_KIND, index);
+  for (const e of entries) {
+    const parent = e.spec.parent;
+    if (typeof parent === 'string' && !known(e.org, parent)) warn(e.doc.pos(['spec', 'parent']), mustExistLive('parent collection', parent, COLLECTION_KIND, e.org));
+  }
+}
+
+/**
+ * Spaces, plus the live collections (id and title) when a parent is written: a parent may name a live
+ * collection by id or by title without any Collection manifest. Both lists are shared with other kinds.
+ */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceState> {
+  const wantsParent = desired.some((e) => typeof e.spec.parent === 'string');
+  const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
+  const liveCollections: LiveCollectionRef[] = collections.flatMap((c) => {
+    const o = collectionObject(org, c);
+    return o ? [{ id: o.id, title: o.key }] : [];
+  });
+  const objects = spaces.map((s) => spaceObject(org, s)).filter((o) => o !== undefined);
+  // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
+  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections } };
+  const usage = await readSpaceUsage(ctx, org);
+  return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
+}
+
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], live: SpaceState): DiffResult {
+  const desired = withDisplayKeys(entries);
+  const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
+  const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
+  for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
+  const collections = live.aux?.collections ?? [];
+
+  for (const entry of desired) {
+    const spec = entry.spec;
+    const current = matched.get(entry);
+    let parent: string | null | undefined = spec.parent;
+    if (typeof spec.parent === 'string') {
+      const target = resolveCollection(ctx, org, spec.parent, collections);
+      if (target && 'ambiguous' in target) {
+        // Moving the space into one of them would be a guess, and leaving it would look like "no changes".
+        blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), ambiguousParent(spec.parent, target.ambiguous));
+        if (current) ctx.register(SPACE_KIND, org, entry.key, current.id);
+        continue;
+      }
+      parent = target?.id;
+      if (parent === undefined) {
+        // Nothing of the space is planned or registered: a Site naming it (if it is new) is blocked in turn.
+        blockEntry(result, entry, entry.doc.pos(['spec', 'parent']), unresolvedParentMessage(spec.parent));
+        continue;
+      }
+    }
+    const base = { kind: SPACE_KIND, org, key: entry.key, entry };
+    if (!current) {
+      const createId = stepId(SPACE_KIND, org, entry.key, 'create');
+      const body: Record<string, unknown> = pick(spec, ['title', 'emoji', 'editMode']);
+      if (typeof parent === 'string') body['parent'] = parent;
+      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
+      if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
+      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
+      ctx.register(SPACE_KIND, org, entry.key, ref(createId));
+      continue;
+    }
+    ctx.register(SPACE_KIND, org, entry.key, current.id);
+    const have = current.fields;
+    const c = changedFields(spec, have, FIELDS);
+    if (c.changed.length > 0) {
+      result.steps.push(
+        makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
+      );
+    }
+    const move = parentMoveStep({ kind: SPACE_KIND, org, entry, wave: SPACE_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
+    if (move) result.steps.push(move);
+  }
+
+  const prune = ctx.prune(SPACE_KIND, org);
+  const key = uniqueLiveKey(unmatched);
+  const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
+  const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : undefined;
+  unmatchedLive(result, {
+    kind: SPACE_KIND,
+    org,
+    prune,
+    objects: deleted,
+    key,
+    wave: () => SPACE_DEPTH,
+    path: (o) => onePath(o.id),
+    before: (o) => ({ title: o.key }),
+    note: SOFT_DELETE,
+    cascades: (o) => later?.get(o.id) ?? [],
+  });
+  return result;
+}
+
+/**
+ * The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
+ * drop that site space at the purge — each of those is a blocked object naming where the site shows it.
+ */
+function pruneSpaces(ctx: DiffContext, org: string, unmatched: SpaceObject[], key: (o: SpaceObject) => string, result: DiffResult): SpaceObject[] {
+  const named = siteNamedSpaces(ctx, org);
+  if (named.size === 0) return unmatched;
+  return unmatched.filter((o) => {
+    const at = named.get(o.id) ?? named.get(o.key);
+    if (!at) return true;
+    result.blocked.push({
+      kind: SPACE_KIND,
+      org,
+      key: key(o),
+      message:
+        `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; ` +
+        'describe the space in a Space manifest, or take it out of the site',
+      source: plainSource(at),
+    });
+    return false;
+  });
+}
+
+/** The body with its keys in the documented order (stable plans). */
+function sortKeys(body: Record<string, unknown>, order: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(order.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+}
+
+function exportDocs(org: string, live: SpaceState): object[] {
+  const parentName = parentNamer(live.aux?.collections ?? []);
+  return exportTitled(SPACE_KIND, org, live, (o) => {
+    const f = o.fields;
+    const spec: Record<string, unknown> = {};
+    if (f.emoji) spec['emoji'] = f.emoji;
+    if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
+    if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
+    if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
+    return spec;
+  });
+}
+
+export const spaceKind: KindDefinition<SpaceSpec, SpaceObject, SpaceAux> = {
+  kind: SPACE_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('space'),
+  depth: SPACE_DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff,
+  export: exportDocs,
+  snapshot: snapshotSpace,
+  undo: spaceUndo,
+};

@@ -1,0 +1,70 @@
+/**
+ * Shapes of the Space kind shared by its manifest side, diff, purge cascades and snapshot, and by the kinds that
+ * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
+ */
+import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveCollectionRef } from '../collection/parent-refs.js';
+import { isRecord, orgPath, seg } from '../common.js';
+import type { SpaceUsage } from './purge.js';
+
+export const SPACE_KIND = 'Space';
+/** Below Collection (24, 25): a space's parent exists before the space is created or moved. */
+export const SPACE_DEPTH = 26;
+
+export interface SpaceSpec {
+  title: string;
+  id?: string;
+  emoji?: string;
+  editMode?: 'live' | 'locked';
+  defaultLevel?: string | null;
+  parent?: string | null;
+}
+
+export interface SpaceFields {
+  title: string;
+  emoji: string;
+  editMode: string | null;
+  defaultLevel: string | null;
+  parent: string | null;
+}
+
+export type SpaceObject = LiveObject<SpaceFields>;
+
+/** A site space that showed the space when it was deleted (snapshot). */
+export interface ShownBy {
+  siteId: string;
+  siteTitle: string;
+  path: string;
+}
+
+/** What fetch keeps beside the spaces, and what a journal snapshot keeps (per space id). */
+export interface SpaceAux {
+  /** The organization's collections, when a parent is written (fetch). */
+  collections?: LiveCollectionRef[];
+  /** Under prune, when a space would be deleted: where spaces are shown (fetch). */
+  usage?: SpaceUsage;
+  /** Snapshot: the space's visibility. */
+  visibility?: Record<string, string>;
+  /** Snapshot: the site spaces that showed the space. */
+  shownBy?: Record<string, ShownBy[]>;
+}
+
+export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
+
+/** Fields compared one to one with the live space. */
+export const SPACE_FIELDS = ['title', 'emoji', 'editMode', 'defaultLevel'] as const;
+
+export const orgSpacesPath = (org: string): string => `${orgPath(org)}/spaces`;
+export const spacePath = (id: string): string => `/spaces/${seg(id)}`;
+
+export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
+  if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
+  const fields: SpaceFields = {
+    title: s['title'],
+    emoji: typeof s['emoji'] === 'string' ? s['emoji'] : '',
+    editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
+    defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
+    parent: typeof s['parent'] === 'string' ? s['parent'] : null,
+  };
+  return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
+}

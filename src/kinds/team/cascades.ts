@@ -1,0 +1,119 @@
+/**
+ * What deleting a team or removing an organization member takes with it (Step.cascades): a team's memberships go
+ * with the team, and a member leaves every team when they leave the organization. Memberships have no id of their
+ * own; they are keyed `<team title>/<e-mail>` (kind TeamMember) wherever they appear, so the gate counts one that
+ * both a team delete and a member removal would take once.
+ *
+ * Content permissions (a team's or member's access to spaces) also go, on the real platform; management-api.md
+ * lists no way to read a team's, and the sandbox keeps none. docops shows the `spaces` count the team or member
+ * carries in the delete step's note instead.
+ *
+ * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
+ * `teams` count is not 0.
+ */
+import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
+import type { CascadeObject } from '../../core/plan.js';
+import { isRecord, seg, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+
+export const TEAM_MEMBER_KIND = 'TeamMember';
+const TEAM = 'Team';
+
+export const membershipKey = (teamTitle: string, email: string): string => `${teamTitle}/${email}`;
+
+/** A count from a list item; undefined when the item does not carry it (read the list then). */
+export function countOf(item: unknown, field: string): number | undefined {
+  return isRecord(item) && typeof item[field] === 'number' ? item[field] : undefined;
+}
+
+/** "its access to 3 spaces goes too" for a team or member that has some, else undefined. */
+export function spacesNote(n: number | undefined, whose: 'its' | 'their'): string | undefined {
+  return n !== undefined && n > 0 ? `${whose} access to ${n} space${n === 1 ? '' : 's'} goes too` : undefined;
+}
+
+// ---- teams -----------------------------------------------------------------------------------------------------
+
+/** What a pruned team takes: its members (e-mails) and its `spaces` count. */
+export interface PrunedTeam {
+  emails: string[];
+  spaces?: number;
+}
+
+/** The member lists of the teams that would be deleted (none when prune is off or every team is described). */
+export async function readPrunedTeams(
+  ctx: FetchContext,
+  membersPathOf: (teamId: string) => string,
+  emailOf: (item: unknown) => string | undefined,
+  teams: readonly { object: LiveObject; item: unknown }[],
+): Promise<Record<string, PrunedTeam>> {
+  const out: Record<string, PrunedTeam> = {};
+  await Promise.all(
+    teams.map(async ({ object, item }) => {
+      const count = countOf(item, 'members');
+      const emails = count === 0 ? [] : (await ctx.list(membersPathOf(object.id))).map(emailOf).filter((e): e is string => e !== undefined);
+      const spaces = countOf(item, 'spaces');
+      out[object.id] = { emails, ...(spaces !== undefined ? { spaces } : {}) };
+    }),
+  );
+  return out;
+}
+
+export function teamCascades(org: string, team: LiveObject, pruned: PrunedTeam | undefined): CascadeObject[] {
+  return (pruned?.emails ?? []).map((email) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(team.key, email) }));
+}
+
+// ---- members ---------------------------------------------------------------------------------------------------
+
+export interface MemberTeam {
+  id: string;
+  title: string;
+}
+
+/** What a removed member takes: their teams and their `spaces` count. */
+export interface LeavingMember {
+  teams: MemberTeam[];
+  spaces?: number;
+}
+
+/**
+ * The teams of each member that would be removed (GET …/members/{userId}/teams, only when their `teams` count is
+ * not 0). `leaving` = [user id, the member list item].
+ */
+export async function readLeavingMembers(ctx: FetchContext, membersPath: string, leaving: readonly [string, unknown][]): Promise<Record<string, LeavingMember>> {
+  const out: Record<string, LeavingMember> = {};
+  await Promise.all(
+    leaving.map(async ([userId, item]) => {
+      const count = countOf(item, 'teams');
+      const items = count === 0 ? [] : await ctx.list(`${membersPath}/${seg(userId)}/teams`);
+      const teams = items.flatMap((x) => {
+        const t = isRecord(x) && isRecord(x['team']) ? x['team'] : undefined;
+        return t && typeof t['id'] === 'string' && typeof t['title'] === 'string' ? [{ id: t['id'], title: t['title'] }] : [];
+      });
+      const spaces = countOf(item, 'spaces');
+      out[userId] = { teams, ...(spaces !== undefined ? { spaces } : {}) };
+    }),
+  );
+  return out;
+}
+
+/**
+ * Teams whose memberships the Team kind changes before a member removal runs: a team a Team manifest describes
+ * with `members` written (its membership step removes anyone not listed, and a removed member cannot be listed:
+ * team members must be in the Members documents), and a team the Team kind prunes (deleted first, it takes the
+ * membership itself).
+ */
+export function teamsHandledByTeamKind(ctx: DiffContext, org: string): Set<string> {
+  const entries: DesiredEntry[] = withDisplayKeys(ctx.desired(TEAM, org));
+  const live = (ctx.live(TEAM, org)?.objects ?? []).filter((o) => o.kind === TEAM);
+  if (entries.length === 0) return new Set();
+  const { matched, unmatched } = matchByIdOrTitle(TEAM, entries, live);
+  const out = new Set<string>();
+  // Team specs are typed only inside the Team kind: read the one field this needs, with a check.
+  for (const [e, o] of matched) if (isRecord(e.spec) && e.spec['members'] !== undefined) out.add(o.id);
+  if (ctx.prune(TEAM, org)) for (const o of unmatched) out.add(o.id);
+  return out;
+}
+
+export function memberCascades(org: string, email: string, leaving: LeavingMember | undefined, handled: ReadonlySet<string>): CascadeObject[] {
+  return (leaving?.teams ?? []).filter((t) => !handled.has(t.id)).map((t) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.title, email) }));
+}

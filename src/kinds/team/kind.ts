@@ -1,0 +1,143 @@
+/**
+ * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
+ * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
+ */
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
+import { memberObject, membersPath } from '../members/model.js';
+import { loadSchema } from '../schema.js';
+import { readPrunedTeams } from './cascades.js';
+import { diffTeams } from './diff.js';
+import { snapshotTeam, teamUndo } from './snapshot.js';
+import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<TeamSpec>[] {
+  const title = String(doc.spec['title'] ?? '');
+  const spec: TeamSpec = { title };
+  if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
+  const raw = doc.spec['members'];
+  if (Array.isArray(raw)) {
+    const seen = new Map<string, number>();
+    const members: TeamMemberSpec[] = (spec.members = []);
+    for (let i = 0; i < raw.length; i++) {
+      const m: unknown = raw[i];
+      if (!isRecord(m) || typeof m['email'] !== 'string') continue;
+      const email = m['email'].toLowerCase();
+      const first = seen.get(email);
+      if (first !== undefined) {
+        report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${title}" (first at members[${first}])`);
+        continue;
+      }
+      seen.set(email, i);
+      members.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
+    }
+  }
+  return [titledEntry(TEAM_KIND, doc, spec)];
+}
+
+/**
+ * When an organization has Members documents, every team member must be listed there ("team members must
+ * be organization members"). Without any, the members can only be checked live: one warning per team that
+ * lists some (plan blocks the team when one is not a member). Duplicate titles and pinned ids are checked
+ * generically by the loader.
+ */
+function crossValidate(entries: DesiredEntry<TeamSpec>[], _all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  for (const e of entries) {
+    const members = index.keys('Members', e.org);
+    if (!members) {
+      const listed = e.spec.members ?? [];
+      if (listed.length > 0) {
+        warn?.(
+          e.doc.pos(['spec', 'members']),
+          `team "${e.key}" lists members, and organization ${e.org} has no Members documents: each must be an organization member live, else plan blocks this team`,
+        );
+      }
+      continue;
+    }
+    for (const m of e.spec.members ?? []) {
+      if (members.has(m.email)) continue;
+      report(
+        e.doc.pos(['spec', 'members', memberIndex(e.doc, m.email), 'email']),
+        `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`,
+      );
+    }
+  }
+}
+
+function teamObject(org: string, t: unknown): TeamObject | undefined {
+  if (!isRecord(t) || typeof t['id'] !== 'string' || typeof t['title'] !== 'string') return undefined;
+  const fields: TeamFields = { title: t['title'] };
+  return { kind: TEAM_KIND, org, key: t['title'], id: t['id'], fields };
+}
+
+/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
+export function teamMember(item: unknown): LiveTeamMember | undefined {
+  if (!isRecord(item)) return undefined;
+  const member = memberObject('', item['organization']);
+  if (!member) return undefined;
+  const team = isRecord(item['team']) ? item['team'] : {};
+  return { email: member.key, userId: member.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
+}
+
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamSpec>[]): Promise<TeamState> {
+  // The org member list (one page per 1,000 members, read page after page) runs beside the team member
+  // lists: those need only the team list, and waiting for both first put every page on the critical path.
+  const orgMembersP = ctx.list(membersPath(org));
+  orgMembersP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
+  const teams = await ctx.list(teamsPath(org));
+  const items = new Map<TeamObject, unknown>();
+  for (const t of teams) {
+    const o = teamObject(org, t);
+    if (o) items.set(o, t);
+  }
+  const objects = [...items.keys()];
+  // Member lists only for teams whose membership a manifest manages (throws ConflictError on ambiguity), and
+  // under prune for the teams that would be deleted (what their delete takes with it).
+  const { matched, unmatched } = matchByIdOrTitle(TEAM_KIND, desired, objects);
+  const prunedP = ctx.prune(TEAM_KIND, org)
+    ? readPrunedTeams(ctx, (id) => `${teamsPath(org)}/${seg(id)}/members`, (x) => teamMember(x)?.email, unmatched.map((o) => ({ object: o, item: items.get(o) })))
+    : Promise.resolve(undefined);
+  prunedP.catch(() => {}); // awaited below
+  const managed = [...matched].filter(([e]) => e.spec.members !== undefined);
+  const [orgMembers] = await Promise.all([
+    orgMembersP,
+    ...managed.map(async ([, o]) => {
+      const items = await ctx.list(`${teamsPath(org)}/${seg(o.id)}/members`);
+      o.fields.members = items.map(teamMember).filter((m): m is LiveTeamMember => m !== undefined);
+    }),
+  ]);
+  const byEmail: Record<string, string> = {};
+  for (const m of orgMembers ?? []) {
+    const o = memberObject(org, m);
+    if (o) byEmail[o.key] = o.id;
+  }
+  const aux: TeamAux = { orgMembers: byEmail };
+  const pruned = await prunedP;
+  if (pruned) aux.pruned = pruned;
+  return { objects, aux };
+}
+
+function exportDocs(org: string, live: TeamState): object[] {
+  return exportTitled(TEAM_KIND, org, live, (o) => {
+    const f = o.fields;
+    if (!f.members) return {};
+    const members = [...f.members].sort((a, b) => a.email.localeCompare(b.email)).map((m) => (m.role === 'owner' ? { email: m.email, role: 'owner' } : { email: m.email }));
+    return { members };
+  });
+}
+
+export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
+  kind: TEAM_KIND,
+  identity: 'title, or the pinned spec.id (which allows renaming)',
+  schema: loadSchema('team'),
+  depth: TEAM_DEPTH,
+  toDesired,
+  crossValidate,
+  fetch,
+  diff: diffTeams,
+  export: exportDocs,
+  snapshot: snapshotTeam,
+  undo: teamUndo,
+};

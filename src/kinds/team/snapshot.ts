@@ -1,0 +1,42 @@
+/**
+ * Team in the delete journal and in undo. A team's delete takes its memberships along, so the snapshot reads
+ * the member list (e-mail, user id, team role) even when no manifest manages it, plus the number of spaces
+ * the team has permissions on: no API grants those, so undo can only say they are gone.
+ */
+import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';
+import { isRecord, seg } from '../common.js';
+import { memberObject } from '../members/model.js';
+import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './model.js';
+
+/** Team member list item `{organization: Member, team: {role}}` → e-mail, user id and team role. */
+function member(item: unknown): LiveTeamMember | undefined {
+  if (!isRecord(item)) return undefined;
+  const m = memberObject('', item['organization']);
+  if (!m) return undefined;
+  const team = isRecord(item['team']) ? item['team'] : {};
+  return { email: m.key, userId: m.id, role: team['role'] === 'owner' ? 'owner' : 'member' };
+}
+
+export async function snapshotTeam(ctx: FetchContext, object: TeamObject): Promise<Snapshot> {
+  const path = `${teamsPath(object.org)}/${seg(object.id)}`;
+  const [team, items] = await Promise.all([ctx.get<unknown>(path), ctx.list(`${path}/members`)]);
+  const title = isRecord(team) && typeof team['title'] === 'string' ? team['title'] : object.key;
+  const members = items.map(member).filter((m): m is LiveTeamMember => m !== undefined);
+  const fields: TeamFields = { title, members };
+  const spaces = isRecord(team) && typeof team['spaces'] === 'number' ? team['spaces'] : 0;
+  const part: TeamState = { objects: [{ ...object, key: title, fields }], aux: { spaces: { [object.id]: spaces } } };
+  return { [TEAM_KIND]: part };
+}
+
+function losses(_org: string, state: TeamState): UndoLoss[] {
+  const spaces = state.aux?.spaces ?? {};
+  return state.objects
+    .filter((o) => (spaces[o.id] ?? 0) > 0)
+    .map((o) => ({
+      key: o.key,
+      id: o.id,
+      message: `its permissions on ${spaces[o.id]} space(s) are not restored: the API has no operation that grants a team access to content; grant them again in the app`,
+    }));
+}
+
+export const teamUndo: KindUndo<TeamObject, TeamAux> = { losses };

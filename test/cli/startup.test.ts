@@ -112,14 +112,14 @@ describe('which modules each command loads', () => {
     }
   });
 
-  it('sandbox --help and a bad sandbox flag load only its flag parsing', async () => {
+  it('sandbox --help and a bad sandbox flag load only its flag parsing (faults and rate-limit specs)', async () => {
     for (const [args, code] of [
       [['sandbox', '--help'], 0],
       [['sandbox', '--seed', 'nope'], 1],
     ] as const) {
       const files = await loaded([...args], {}, code);
       expect(packages(files), args.join(' ')).toEqual([]);
-      expect(under(files, 'dist/sandbox/'), args.join(' ')).toEqual(['dist/sandbox/cli.js', 'dist/sandbox/faults.js']);
+      expect(under(files, 'dist/sandbox/'), args.join(' ')).toEqual(['dist/sandbox/cli.js', 'dist/sandbox/faults.js', 'dist/sandbox/rate-limit.js']);
     }
   });
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
-import type { Plan } from '../../src/core/plan.js';
+import { placeholder, type Plan } from '../../src/core/plan.js';
 import { computePlan, type LiveState, type PlanOptions } from '../../src/core/reconcile.js';
 import { readForExport } from '../../src/export/read-live.js';
 import { KINDS } from '../../src/kinds/index.js';
@@ -55,6 +55,9 @@ function stored(store: SandboxStore): string[] {
     .sort();
 }
 
+/** The id of the space titled Onboarding in the sandbox. */
+const onboarding = (r: SandboxRun): string => spaces(r.sb.store).all().find((s) => s.title === 'Onboarding')!.id;
+
 /** Steps as `id METHOD path body` lines. */
 const lines = (p: Plan): string[] => p.steps.flatMap((s) => s.requests.map((q) => `${s.id} ${q.method} ${q.path}${q.body === undefined ? '' : ' ' + JSON.stringify(q.body)}`));
 
@@ -74,14 +77,14 @@ describe('access lists against the sandbox', () => {
     expect(first.plan.blocked).toEqual([]);
     const grantSteps = lines(first.plan).filter((l) => /Access\//.test(l));
     expect(grantSteps).toEqual([
-      'CollectionAccess/org-demo/Handbook#grant-admin POST /collections/<<ref:Collection/org-demo/Handbook#create.id>>/permissions {"role":"admin","teams":["<<ref:Team/org-demo/Docs#create.id>>"]}',
-      'CollectionAccess/org-demo/Handbook#grant-read POST /collections/<<ref:Collection/org-demo/Handbook#create.id>>/permissions {"role":"read","users":["u-carol"]}',
+      `CollectionAccess/org-demo/Handbook#grant-admin POST /collections/${placeholder('Collection/org-demo/Handbook#create', 'id')}/permissions {"role":"admin","teams":["${placeholder('Team/org-demo/Docs#create', 'id')}"]}`,
+      `CollectionAccess/org-demo/Handbook#grant-read POST /collections/${placeholder('Collection/org-demo/Handbook#create', 'id')}/permissions {"role":"read","users":["u-carol"]}`,
       'SpaceAccess/org-demo/API Reference#grant-admin POST /spaces/sp-api/permissions {"role":"admin","teams":["team-platform"]}',
       'SpaceAccess/org-demo/API Reference#grant-read POST /spaces/sp-api/permissions {"role":"read","teams":["team-writers","team-support"]}',
-      'SpaceAccess/org-demo/Onboarding#grant-comment POST /spaces/<<ref:Space/org-demo/Onboarding#create.id>>/permissions {"role":"comment","users":["u-dan"]}',
-      'SpaceAccess/org-demo/Onboarding#grant-edit POST /spaces/<<ref:Space/org-demo/Onboarding#create.id>>/permissions {"role":"edit","teams":["<<ref:Team/org-demo/Docs#create.id>>","team-writers"]}',
-      'SiteAccess/org-demo/Help Center#grant-none POST /orgs/org-demo/sites/<<ref:Site/org-demo/Help Center#create.id>>/permissions {"role":null,"users":["u-erin"]}',
-      'SiteAccess/org-demo/Help Center#grant-read POST /orgs/org-demo/sites/<<ref:Site/org-demo/Help Center#create.id>>/permissions {"role":"read","teams":["team-support"]}',
+      `SpaceAccess/org-demo/Onboarding#grant-comment POST /spaces/${placeholder('Space/org-demo/Onboarding#create', 'id')}/permissions {"role":"comment","users":["u-dan"]}`,
+      `SpaceAccess/org-demo/Onboarding#grant-edit POST /spaces/${placeholder('Space/org-demo/Onboarding#create', 'id')}/permissions {"role":"edit","teams":["${placeholder('Team/org-demo/Docs#create', 'id')}","team-writers"]}`,
+      `SiteAccess/org-demo/Help Center#grant-none POST /orgs/org-demo/sites/${placeholder('Site/org-demo/Help Center#create', 'id')}/permissions {"role":null,"users":["u-erin"]}`,
+      `SiteAccess/org-demo/Help Center#grant-read POST /orgs/org-demo/sites/${placeholder('Site/org-demo/Help Center#create', 'id')}/permissions {"role":"read","teams":["team-support"]}`,
     ]);
     const byId = new Map(first.plan.steps.map((s) => [s.id, s]));
     expect(byId.get('SpaceAccess/org-demo/Onboarding#grant-edit')!.dependsOn).toEqual(['Space/org-demo/Onboarding#create', 'Team/org-demo/Docs#create']);
@@ -104,24 +107,44 @@ describe('access lists against the sandbox', () => {
     expect(next.plan.blocked).toEqual([]);
   });
 
-  it('removing one team from a space list removes exactly that grant; a role change is one PATCH', async () => {
+  it('removing one team from a space list removes exactly that grant (one DELETE), nothing else', async () => {
     const r = await start();
     await apply(r, (await plan(r, WORLD)).plan);
     const before = stored(r.sb.store);
     const edited = WORLD.map((d) =>
-      d.spec['title'] === 'API Reference' ? doc('Space', { title: 'API Reference', access: [{ team: 'Platform', role: 'edit' }, { team: 'team-writers', role: 'read' }] }) : d,
+      d.spec['title'] === 'API Reference' ? doc('Space', { title: 'API Reference', access: [{ team: 'Platform', role: 'admin' }, { team: 'team-writers', role: 'read' }] }) : d,
     );
     const p = await plan(r, edited);
     expect(p.plan.steps.map((s) => [s.id, s.phase, s.action, s.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.body ?? null)}`)])).toEqual([
-      ['SpaceAccess/org-demo/API Reference/team:Platform#update', 'update', 'update', ['PATCH /spaces/sp-api/permissions/teams/team-platform {"role":"edit"}']],
       ['SpaceAccess/org-demo/API Reference/team:Support#delete', 'delete', 'delete', ['DELETE /spaces/sp-api/permissions/teams/team-support null']],
     ]);
+    r.sb.resetStats();
+    await apply(r, p.plan);
+    expect(r.sb.stats().requests.filter((q) => q.method !== 'GET').map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+      'DELETE /v1/spaces/sp-api/permissions/teams/team-support 205',
+    ]);
+    const after = stored(r.sb.store);
+    expect(before.filter((g) => !after.includes(g))).toEqual(['space:API Reference/Support=read']);
+    expect(after.filter((g) => !before.includes(g))).toEqual([]);
+    // The team itself, and its grants elsewhere, are untouched.
+    expect(teams(r.sb.store).get('team-support')).toBeDefined();
+    expect(after).toContain('site:Help Center/Support=read');
+    expect((await plan(r, edited)).plan.steps).toEqual([]);
+  });
+
+  it('a different role is one PATCH of that grant', async () => {
+    const r = await start();
+    await apply(r, (await plan(r, WORLD)).plan);
+    const before = stored(r.sb.store);
+    const edited = WORLD.map((d) =>
+      d.spec['title'] === 'Onboarding' ? doc('Space', { ...d.spec, access: [{ team: 'Docs', role: 'edit' }, { team: 'Writers', role: 'review' }, { email: 'DAN@acme.test', role: 'comment' }] }) : d,
+    );
+    const p = await plan(r, edited);
+    expect(lines(p.plan)).toEqual(['SpaceAccess/org-demo/Onboarding/team:Writers#update PATCH /spaces/' + onboarding(r) + '/permissions/teams/team-writers {"role":"review"}']);
     await apply(r, p.plan);
     const after = stored(r.sb.store);
-    expect(before.filter((g) => !after.includes(g))).toEqual(['space:API Reference/Platform=admin', 'space:API Reference/Support=read']);
-    expect(after.filter((g) => !before.includes(g))).toEqual(['space:API Reference/Platform=edit']);
-    // The team itself, and its grants elsewhere, are untouched.
-    expect(after).toContain('site:Help Center/Support=read');
+    expect(before.filter((g) => !after.includes(g))).toEqual(['space:Onboarding/Writers=edit']);
+    expect(after.filter((g) => !before.includes(g))).toEqual(['space:Onboarding/Writers=review']);
     expect((await plan(r, edited)).plan.steps).toEqual([]);
   });
 
@@ -160,6 +183,28 @@ describe('access lists against the sandbox', () => {
     const again = await plan(r, docs);
     expect(again.plan.steps).toEqual([]);
     expect(again.plan.blocked).toEqual([]);
+  });
+
+  it('a member the plan removes takes their grants: the removal lists them as cascades, the access diff sends no DELETE', async () => {
+    const r = await start();
+    await apply(r, (await plan(r, WORLD)).plan);
+    const everyoneBut = (who: string) =>
+      ['ada', 'bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'].filter((n) => n !== who).map((n) => ({ email: `${n}@acme.test`, role: n === 'ada' || n === 'grace' ? 'admin' : 'read' }));
+    const docs = [
+      doc('Members', { members: everyoneBut('carol') }, true),
+      ...WORLD.map((d) => (d.spec['title'] === 'Handbook' ? doc('Collection', { title: 'Handbook', access: [{ team: 'Docs', role: 'admin' }] }) : d)),
+    ];
+    const p = await plan(r, docs);
+    expect(p.plan.blocked).toEqual([]);
+    const removal = p.plan.steps.find((s) => s.id === 'Members/org-demo/carol@acme.test#delete')!;
+    expect(removal.cascades).toEqual([
+      { kind: 'TeamMember', org: ORG, key: 'Platform/carol@acme.test' },
+      { kind: 'CollectionAccess', org: ORG, key: 'Handbook/user:carol@acme.test' },
+    ]);
+    expect(p.plan.steps.filter((s) => s.kind.endsWith('Access'))).toEqual([]);
+    const before = stored(r.sb.store);
+    await apply(r, p.plan);
+    expect(before.filter((g) => !stored(r.sb.store).includes(g))).toEqual(['collection:Handbook/u-carol=read']);
   });
 
   it('the safety gate counts grant deletes per kind (SpaceAccess) against the grants read', async () => {

@@ -1,10 +1,10 @@
 /**
- * What the Team and Members kinds need to know of access lists:
+ * What the Team and Members kinds need to know of access lists, and the access diff of them:
  * - a team's delete or a member's removal takes their grants along. The grants known are those on the objects
  *   whose access lists this plan read (their manifests write `access:`): `knownGrants` lists them as cascades
- *   (kind SpaceAccess / CollectionAccess / SiteAccess, keyed as the access diff keys them, so a grant the access
- *   diff removes with a step of its own is counted once). For every other object only the API's `spaces` count
- *   is known, which the step's note shows;
+ *   (kind SpaceAccess / CollectionAccess / SiteAccess, keyed as the access diff keys them). The access diff sends
+ *   no DELETE of its own for them (`deletedPrincipals`): the team's or member's delete step shows them. For every
+ *   other object only the API's `spaces` count is known, which the step's note shows;
  * - a team an access list names must not be pruned (`teamsNamedByAccess`): the grant would go with it, and the
  *   next plan could not resolve the name.
  * Other kinds' live states and entries reach these functions with their types forgotten: read with checks.
@@ -12,7 +12,8 @@
 import type { SourcePos } from '../../core/errors.js';
 import type { DiffContext, LiveObject } from '../../core/kind.js';
 import type { CascadeObject } from '../../core/plan.js';
-import { isRecord } from '../common.js';
+import { isRecord, withDisplayKeys } from '../common.js';
+import { matchByIdOrTitle } from '../match.js';
 import { ACCESS_TARGETS, SPACE_ACCESS_KIND, type Principal } from './model.js';
 import { accessOf } from './parse.js';
 
@@ -75,5 +76,32 @@ export function teamsNamedByAccess(ctx: DiffContext, org: string): Map<string, S
       for (const a of accessOf(e) ?? []) if (a.principal === 'team' && !out.has(a.name)) out.set(a.name, e.doc.pos(a.at));
     }
   }
+  return out;
+}
+
+const deleted = new WeakMap<DiffContext, Map<string, Set<string>>>();
+
+/**
+ * `team:<id>` / `user:<id>` of the teams and members this plan deletes (the Team kind's prune, except the teams an
+ * access list names, which it blocks instead; the Members kind's prune), as those kinds decide it: matched the
+ * same way, from their manifests and live states. Their grants go with their delete step (listed as cascades).
+ */
+export function deletedPrincipals(ctx: DiffContext, org: string): ReadonlySet<string> {
+  let byOrg = deleted.get(ctx);
+  if (!byOrg) deleted.set(ctx, (byOrg = new Map()));
+  const known = byOrg.get(org);
+  if (known) return known;
+  const out = new Set<string>();
+  if (ctx.prune('Team', org)) {
+    const live = (ctx.live('Team', org)?.objects ?? []).filter((o) => o.kind === 'Team');
+    const { unmatched } = matchByIdOrTitle('Team', withDisplayKeys(ctx.desired('Team', org)), live);
+    const named = teamsNamedByAccess(ctx, org);
+    for (const o of unmatched) if (!named.has(o.id) && !named.has(o.key)) out.add(`team:${o.id}`);
+  }
+  if (ctx.prune('Members', org)) {
+    const listed = new Set(ctx.desired('Members', org).map((e) => e.key));
+    for (const o of ctx.live('Members', org)?.objects ?? []) if (o.kind === 'Members' && !listed.has(o.key)) out.add(`user:${o.id}`);
+  }
+  byOrg.set(org, out);
   return out;
 }

@@ -7,7 +7,8 @@
  * - a different role: one `PATCH …/permissions/{teams|users}/{id} {role}` per grant (a site's null role, an
  *   override without access, is set with the POST: the spec's site PATCH takes a role only);
  * - grants not listed: one `DELETE …/permissions/{teams|users}/{id}` per grant, in the delete phase (counted by
- *   the safety gate per kind, journaled).
+ *   the safety gate per kind, journaled) — except the grants of a team or member this plan deletes: their delete
+ *   takes the grant along and lists it as a cascade (src/kinds/access/cascades.ts).
  *
  * References: a team by Team manifest title (a team created in this plan is a ref the grant depends on), live
  * title (two live teams with it: ambiguous), or id; a member by e-mail, through the Members kind, else the live
@@ -18,6 +19,7 @@
 import type { SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef, type Step } from '../../core/plan.js';
+import { deletedPrincipals } from './cascades.js';
 import { blockEntry, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
 import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';
 
@@ -128,7 +130,7 @@ export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarge
         if (objectId === undefined) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
         if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined) throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
         const grants = isRef(objectId) ? [] : (byObject.get(objectId) ?? []);
-        result.steps.push(...objectSteps({ org, target, entry, objectId, wanted: r.grants, live: grants }));
+        result.steps.push(...objectSteps({ org, target, entry, objectId, wanted: r.grants, live: grants, gone: deletedPrincipals(ctx, org) }));
         for (const a of r.invited) {
           result.blocked.push({
             kind: target.accessKind,
@@ -153,6 +155,8 @@ interface ObjectAccess {
   objectId: string;
   wanted: readonly Resolved[];
   live: readonly AccessObject[];
+  /** `team:<id>` / `user:<id>` this plan deletes: their grants go with them. */
+  gone: ReadonlySet<string>;
 }
 
 const listOf = (p: Principal): 'teams' | 'users' => (p === 'team' ? 'teams' : 'users');
@@ -216,7 +220,8 @@ function objectSteps(o: ObjectAccess): Step[] {
     steps.push(step);
   }
   for (const g of o.live) {
-    if (wantedIds.has(`${g.fields.principal}:${g.fields.id}`)) continue;
+    const who = `${g.fields.principal}:${g.fields.id}`;
+    if (wantedIds.has(who) || o.gone.has(who)) continue;
     const step = makeStep({
       id: stepId(target.accessKind, org, g.key, 'delete'),
       action: 'delete',

@@ -207,6 +207,19 @@ describe('access lists against the sandbox', () => {
     expect(before.filter((g) => !stored(r.sb.store).includes(g))).toEqual(['collection:Handbook/u-carol=read']);
   });
 
+  it('a team an access list names is never pruned (--prune Team): its delete is blocked, naming the list', async () => {
+    const r = await start();
+    await apply(r, (await plan(r, WORLD)).plan);
+    const { plan: p } = await plan(r, WORLD, { prune: { Team: true } });
+    expect(p.steps.filter((s) => s.kind === 'Team')).toEqual([]);
+    expect(p.blocked.filter((b) => b.kind === 'Team').map((b) => [b.key, b.message.replace(/\(\/.*?\)/, '(…)')])).toEqual(
+      ['Platform', 'Writers', 'Support'].map((t) => [t, 'not deleted (prune): an access list grants it a role (…), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list']),
+    );
+    // Where the list names it (Writers by id in API Reference's list).
+    expect(p.blocked.find((b) => b.key === 'Writers')!.source).toMatchObject({ line: 4, column: 85 });
+    expect(p.blocked.find((b) => b.key === 'Writers')!.source!.file).toMatch(/3\.yaml$/);
+  });
+
   it('the safety gate counts grant deletes per kind (SpaceAccess) against the grants read', async () => {
     const r = await start();
     await apply(r, (await plan(r, WORLD)).plan);

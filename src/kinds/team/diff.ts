@@ -15,6 +15,7 @@ import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.
 import { blockEntry, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
+import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
@@ -86,7 +87,11 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
     wave: () => TEAM_DEPTH,
     path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
     before: (o) => ({ title: o.key }),
-    note: (o) => accessNote(aux?.pruned?.[o.id]?.spaces, grants(o), 'its'),
+    note: (o) => {
+      const pruned = aux?.pruned?.[o.id];
+      const notes = [accessNote(pruned?.spaces, grants(o), 'its'), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== undefined);
+      return notes.length > 0 ? notes.join('; ') : undefined;
+    },
     // Its memberships, and its grants on the objects whose access lists this plan read.
     cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades],
   });

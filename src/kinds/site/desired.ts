@@ -7,6 +7,7 @@ import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
+import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
@@ -61,8 +62,8 @@ function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
   });
 }
 
-/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec. */
-export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
+/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
+export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec {
   const s = doc.spec;
   const spec: SiteSpec = { title: String(s['title'] ?? '') };
   for (const k of ['id', 'visibility', 'basename', 'agentsContext', 'defaultSection'] as const) {
@@ -81,9 +82,12 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
   if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
   const customization = s['customization'];
   if (isFileContent(customization)) {
-    const read = readCustomizationFile(doc, customization).value;
-    if (read) spec.customization = structuredClone(read);
+    const read = readCustomizationFile(doc, customization);
+    for (const i of read.issues) report?.(i, i.message);
+    if (read.value) spec.customization = structuredClone(read.value);
   } else if (isRecord(customization)) spec.customization = structuredClone(customization);
+  const access = parseAccess(doc, report);
+  if (access !== undefined) spec.access = access;
   return spec;
 }
 
@@ -96,9 +100,7 @@ export function siteSpecOf(entry: DesiredEntry): SiteSpec {
 }
 
 export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SiteSpec>[] {
-  const spec = parseSiteSpec(doc);
-  const customization = doc.spec['customization'];
-  if (isFileContent(customization)) for (const i of readCustomizationFile(doc, customization).issues) report(i, i.message);
+  const spec = parseSiteSpec(doc, report);
   checkStructure(doc, spec, report);
   return [titledEntry(SITE_KIND, doc, spec)];
 }
@@ -180,6 +182,7 @@ export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: st
  * blocks the site when it names nothing).
  */
 export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  crossValidateAccess(entries, all, report, index, warn);
   const spaces = all.get('Space') ?? [];
   // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
   const known = namesManifest(all, 'Space', index);

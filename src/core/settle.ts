@@ -32,6 +32,12 @@ const timer = (ms: number, signal?: AbortSignal): Promise<void> =>
 
 const isSet = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
+/** A server's message on one line, at most 300 characters (parser messages quote the input over several lines). */
+const oneLine = (s: string): string => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+};
+
 const conditions = (spec: SettleSpec): string => spec.until.map((c) => `${c.field} ${c.value}`).join(', ');
 
 /**
@@ -63,6 +69,6 @@ function failIfShown(spec: SettleSpec, body: unknown, after: string): void {
     if (!isSet(value)) continue;
     const detail = f.detail === undefined ? undefined : pick(body, f.detail);
     const shown = typeof value === 'string' ? value : JSON.stringify(value);
-    throw new Error(`${f.message ?? `${after} did not succeed`}: ${f.field} ${shown}${typeof detail === 'string' && detail !== '' ? ` (${detail})` : ''}`);
+    throw new Error(`${f.message ?? `${after} did not succeed`}: ${f.field} ${oneLine(shown)}${typeof detail === 'string' && detail !== '' ? ` (${oneLine(detail)})` : ''}`);
   }
 }

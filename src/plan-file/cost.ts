@@ -10,10 +10,7 @@ import type { Plan } from '../core/plan.js';
 export const DEFAULT_LATENCY_MS = 100;
 
 export interface PlanCost {
-  /**
-   * Requests apply will send (the sum of every step's requests, plus one read per request that settles: the
-   * fewest, when the server has finished by the first read). All of them are writes or lookups apply makes.
-   */
+  /** Requests apply will send (the sum of every step's requests). All of them are writes or lookups apply makes. */
   requests: number;
   /** Estimated wall time in milliseconds at `concurrency` and `latencyMs` per request. */
   estimatedMs: number;
@@ -27,7 +24,7 @@ export function estimateCost(plan: Plan, options: { concurrency: number; latency
   let requests = 0;
   let estimatedMs = 0;
   for (const group of groups(plan.steps)) {
-    const perStep = group.map((s) => s.requests.reduce((n, r) => n + (r.settle ? 2 : 1), 0));
+    const perStep = group.map((s) => s.requests.length);
     const total = perStep.reduce((a, b) => a + b, 0);
     requests += total;
     const criticalPath = Math.max(0, ...perStep) * latencyMs;

@@ -3,18 +3,19 @@
  * Logs go to stderr so stdout carries only the plan and results. Token-ish fields are redacted by path, and
  * every line — messages, error objects with their stacks and `cause` chains, pretty or JSON — passes through
  * the process-wide secret registry (src/secrets.ts) before it is written, whatever stream the logger has.
+ *
+ * Importing this module loads pino: commands import it when they make a logger (the CLI once the flags are
+ * parsed), never to parse flags or print help, which take level and format names from src/log-options.ts.
+ * pino-pretty is loaded only for the pretty format (docs/benchmarks.md, "Start-up").
  */
-import { pino } from 'pino';
-import type { Logger, LevelWithSilent } from 'pino';
-import { prettyFactory } from 'pino-pretty';
+import { createRequire } from 'node:module';
+import { pino, type LevelWithSilent, type Logger } from 'pino';
+import type * as PinoPretty from 'pino-pretty';
+import type { LogFormat, LogLevel } from './log-options.js';
 import { REDACTED, redactText } from './secrets.js';
 
 export type { Logger } from 'pino';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
+export { LOG_FORMATS, LOG_LEVELS, REDACTED, isLogFormat, isLogLevel, redactSecrets, type LogFormat, type LogLevel } from './log-options.js';
 
 export const REDACT_PATHS = [
   'token',
@@ -28,8 +29,6 @@ export const REDACT_PATHS = [
   '*.shareKey',
   'urls.published',
 ];
-
-export { REDACTED };
 
 export interface LogStream {
   write(chunk: string): unknown;
@@ -45,13 +44,8 @@ export interface LoggerOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-export function isLogLevel(value: string): value is LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(value);
-}
-
-export function isLogFormat(value: string): value is LogFormat {
-  return (LOG_FORMATS as readonly string[]).includes(value);
-}
+// pino-pretty (CommonJS) is loaded synchronously, the first time a pretty logger is made.
+const load = createRequire(import.meta.url);
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const stream = options.stream ?? process.stderr;
@@ -65,17 +59,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   // prettyFactory formats one line at a time, so output is synchronous and ordered with our other stderr writes
   // (pino-pretty's stream form pipes through a Transform and can lag behind or be lost at exit).
   const colorize = (stream.isTTY === true && !env.NO_COLOR) || (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0');
+  const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
   const pretty = prettyFactory({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' });
   return pino(base, { write: (line: string) => void stream.write(redactText(pretty(line))) });
-}
-
-/**
- * Replace every occurrence of the given secret values in `text` (values shorter than 4 characters are ignored),
- * then every registered secret. Printers use redactText from src/secrets.ts; this is for values not registered.
- */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  const values = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4).sort((a, b) => b.length - a.length);
-  for (const s of values) out = out.split(s).join(REDACTED);
-  return redactText(out);
 }

@@ -1,20 +1,15 @@
 /**
  * Child-process entry of the CPU benchmark: its peak RSS and its cold code are the benchmark's alone.
- * argv[2] = 'plan' or 'read' with the sizes in argv[3], or 'floor' with the member count in argv[3].
+ * argv[2] = 'plan' (with its floor) or 'read', with the sizes in argv[3].
  */
 import { KINDS } from '../kinds/index.js';
 import { measureCpu } from './cpu.js';
-import { measureFloor } from './cpu-floor.js';
 import { measureRead } from './read-bench.js';
 import type { OrgSizes } from './org-model.js';
 
 const [mode, arg] = process.argv.slice(2);
 let result: unknown;
-if (mode === 'floor') {
-  const members = KINDS.find((k) => k.kind === 'Members');
-  if (!members) throw new Error('the floor measure needs the Members kind');
-  result = measureFloor(Number(arg), members);
-} else if (mode === 'read') {
+if (mode === 'read') {
   result = await measureRead(JSON.parse(arg ?? '{}') as OrgSizes, KINDS);
 } else {
   result = await measureCpu(JSON.parse(arg ?? '{}') as OrgSizes, KINDS);

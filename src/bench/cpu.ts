@@ -2,6 +2,8 @@
  * The no-I/O benchmark: CPU time of validate (envelope + schema + toDesired + crossValidate + duplicates,
  * i.e. the loader after YAML parsing) and diff + order for a large organization whose desired and live
  * state are built in memory. The live state comes from the kinds' real fetch code reading in-memory lists.
+ * The same process first measures the floor (cpu-floor.ts) for the members alone, with a validator of its
+ * own, so docops's CPU is stated as a multiple of a floor measured under the same conditions.
  */
 import { fork } from 'node:child_process';
 import { ValidationError } from '../core/errors.js';
@@ -11,7 +13,7 @@ import { validateParsedFiles, type ParsedFile } from '../manifests/load.js';
 import type { ParsedYamlDoc } from '../manifests/parse.js';
 import { orgDocuments } from './documents.js';
 import { memoryClient } from './live-items.js';
-import type { FloorMeasure } from './cpu-floor.js';
+import { measureFloor, type FloorMeasure } from './cpu-floor.js';
 import type { ReadMeasure } from './read-bench.js';
 import { entityCounts, ENTITY_KIND, generateOrg, type OrgSizes } from './org-model.js';
 
@@ -31,6 +33,12 @@ export interface CpuMeasure {
   steps: number;
   /** CPU of every run when several were made (measureCpuInChild); this measure is the median one. */
   runsCpuMs?: number[];
+  /** The floor for the members alone, measured in the same process just before (cpu-floor.ts). */
+  floor: FloorMeasure;
+  /** cpuMs ÷ floor.cpuMs of this run. */
+  floorRatio: number;
+  /** floorRatio of every run, when several were made. */
+  runsFloorRatio?: number[];
 }
 
 const cpuMsSince = (start: NodeJS.CpuUsage): number => {
@@ -46,6 +54,9 @@ function validate(files: readonly ParsedFile[], kinds: readonly KindDefinition[]
 }
 
 export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition[]): Promise<CpuMeasure> {
+  const membersKind = kinds.find((k) => k.kind === 'Members');
+  if (!membersKind) throw new Error('the CPU benchmark needs the Members kind (for its floor)');
+  const floor = measureFloor(sizes.members, membersKind);
   const org = generateOrg(sizes);
   const names = new Set(kinds.map((k) => k.kind));
   const files = orgDocuments(org, names);
@@ -91,6 +102,8 @@ export async function measureCpu(sizes: OrgSizes, kinds: readonly KindDefinition
     liveBuildCpuMs,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     steps: plan.steps.length,
+    floor,
+    floorRatio: floor.cpuMs > 0 ? cpuMs / floor.cpuMs : Number.NaN,
   };
 }
 
@@ -115,17 +128,17 @@ export function medianRun<T extends { cpuMs: number }>(runs: readonly T[]): T {
  * The CPU child with `args` in `runs` fresh processes, one after another: the median run, with every run's
  * CPU. A single cold run swings by ±30 % (whether a major GC lands inside the measured part), hence several.
  */
-async function medianInChildren<T extends { cpuMs: number }>(args: string[], runs: number): Promise<T & { runsCpuMs: number[] }> {
+async function medianInChildren<T extends { cpuMs: number }>(args: string[], runs: number): Promise<T & { runsCpuMs: number[]; all: T[] }> {
   const all: T[] = [];
   for (let i = 0; i < runs; i++) all.push(await inChild<T>(args));
-  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)) };
+  return { ...medianRun(all), runsCpuMs: all.map((r) => Math.round(r.cpuMs)), all };
 }
 
-/** measureCpu (this file) in fresh child processes; the median run. */
-export const measureCpuInChild = (sizes: OrgSizes, runs = 1): Promise<CpuMeasure> => medianInChildren<CpuMeasure>(['plan', JSON.stringify(sizes)], runs);
-
-/** measureFloor (cpu-floor.ts) in fresh child processes; the median run. */
-export const measureFloorInChild = (members: number, runs = 1): Promise<FloorMeasure & { runsCpuMs: number[] }> => medianInChildren<FloorMeasure>(['floor', String(members)], runs);
+/** measureCpu (this file, with its floor) in fresh child processes; the median run, with every run's ratio to its floor. */
+export async function measureCpuInChild(sizes: OrgSizes, runs = 1): Promise<CpuMeasure> {
+  const { all, ...median } = await medianInChildren<CpuMeasure>(['plan', JSON.stringify(sizes)], runs);
+  return { ...median, runsFloorRatio: all.map((r) => Math.round(r.floorRatio * 100) / 100) };
+}
 
 /** measureRead (read-bench.ts) in fresh child processes; the median run. */
 export const measureReadInChild = (sizes: OrgSizes, runs = 1): Promise<ReadMeasure & { runsCpuMs: number[] }> => medianInChildren<ReadMeasure>(['read', JSON.stringify(sizes)], runs);

@@ -80,3 +80,16 @@ export function splitMembers(files: ReadonlyMap<string, PlainDocument[]>, perFil
   }
   return out;
 }
+
+/** Files of many documents (teams, spaces, …) spread over files of at most `perFile` documents, in order. */
+export function splitDocuments(files: ReadonlyMap<string, PlainDocument[]>, perFile: number): Map<string, PlainDocument[]> {
+  const out = new Map<string, PlainDocument[]>();
+  for (const [name, docs] of files) {
+    if (docs.length <= perFile) {
+      out.set(name, docs);
+      continue;
+    }
+    for (let i = 0; i * perFile < docs.length; i++) out.set(name.replace(/\.yaml$/, `-${i + 1}.yaml`), docs.slice(i * perFile, (i + 1) * perFile));
+  }
+  return out;
+}

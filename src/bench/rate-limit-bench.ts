@@ -15,6 +15,7 @@ import { computePlan } from '../core/reconcile.js';
 import { loadManifests } from '../manifests/index.js';
 import { lowerBoundRequests } from './bounds.js';
 import type { BenchConfig } from './config.js';
+import { fmt, type MeasureModule, type Row } from './measure.js';
 import { orgDocuments, writeManifests } from './documents.js';
 import { planNeeds } from './needs.js';
 import { generateOrg } from './org-model.js';
@@ -103,24 +104,31 @@ async function setFaults(sb: BenchSandbox, spec: string): Promise<void> {
   if (!res.ok) throw new Error(`sandbox faults: HTTP ${res.status}`);
 }
 
-function isRateLimitBench(r: object): r is RateLimitBench {
-  return 'rateLimit' in r && 'rateLimitRatio' in r && 'rateLimit429s' in r;
-}
+/** The measure module (run.ts): rateLimitRatio and rateLimit429s at latest.json's top level, one table row. */
+export const rateLimitMeasure: MeasureModule = {
+  name: 'rateLimit',
+  async run(env) {
+    const r = await runRateLimitBench(env.config, { kinds: env.kinds, startSandbox: env.startSandbox, log: env.log });
+    const [row] = rateLimitRows(r);
+    return {
+      keys: { rateLimitRatio: r.rateLimitRatio, rateLimit429s: r.rateLimit429s },
+      details: r.rateLimit,
+      rows: [row!],
+      notes: row!.met ? [] : [`rate-limited plan off target: ${r.rateLimitRatio} × the bound, ${r.rateLimit429s} × 429`],
+    };
+  },
+};
 
-/** The table row (none when the result has no rate-limit measure). */
-export function rateLimitRows(r: object): string[][] {
-  if (!isRateLimitBench(r)) return [];
+export function rateLimitRows(r: RateLimitBench): Row[] {
   const d = r.rateLimit;
   const median = [...d.runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(d.runs.length / 2)];
-  const met = r.rateLimitRatio <= RATE_LIMIT_TARGET.ratio && r.rateLimit429s <= RATE_LIMIT_TARGET.tooManyRequests;
-  const n = (x: number): string => x.toLocaleString('en-US');
   return [
-    [
-      `No-op plan under a rate limit of ${n(d.perSecond)}/s per token (~${d.targetSeconds} s for the plan) ÷ requests ÷ rate; 429s over ${d.runs.length} runs`,
-      median ? `${n(median.wallMs)} ms ÷ ${n(median.boundMs)} ms; ${r.rateLimit429s} × 429` : '',
-      r.rateLimitRatio.toFixed(2),
-      `≤ ${RATE_LIMIT_TARGET.ratio}, ${RATE_LIMIT_TARGET.tooManyRequests} × 429`,
-      met ? '✅' : '❌',
-    ],
+    {
+      measure: `No-op plan under a rate limit of ${fmt(d.perSecond)}/s per token (~${d.targetSeconds} s for the plan) ÷ requests ÷ rate; 429s over ${d.runs.length} runs`,
+      measured: median ? `${fmt(median.wallMs)} ms ÷ ${fmt(median.boundMs)} ms; ${r.rateLimit429s} × 429` : '',
+      ratio: r.rateLimitRatio.toFixed(2),
+      target: `≤ ${RATE_LIMIT_TARGET.ratio}, ${RATE_LIMIT_TARGET.tooManyRequests} × 429`,
+      met: r.rateLimitRatio <= RATE_LIMIT_TARGET.ratio && r.rateLimit429s <= RATE_LIMIT_TARGET.tooManyRequests,
+    },
   ];
 }

@@ -1,28 +1,59 @@
 /**
- * `npm run bench`: the benchmarks of issue 8 on the default sizes. Prints the table and writes
- * bench/results/latest.json and latest.md (relative to the working directory, the package root under npm).
+ * `npm run bench`: every measure module on the default sizes, in the order of MEASURES (which is also the
+ * order of the table's rows). Prints the table and writes bench/results/latest.json (each module's headline
+ * keys at the top level, its details under its name) and latest.md, relative to the working directory (the
+ * package root under npm). A new measure is one more module in MEASURES (see measure.ts).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { KINDS } from '../kinds/index.js';
+import { coldPlanMeasure } from './cold-plan-measure.js';
 import { DEFAULT_CONFIG } from './config.js';
-import { measureCpuInChild, measureFloorInChild, measureReadInChild } from './cpu.js';
-import { runBench } from './harness.js';
-import { runRateLimitBench } from './rate-limit-bench.js';
-import { markdownTable } from './report.js';
+import { measureCpuInChild, measureReadInChild } from './cpu.js';
+import { steadyMeasure } from './harness.js';
+import type { BenchEnv, MeasureModule, MeasureOutput } from './measure.js';
+import { entityCounts, generateOrg } from './org-model.js';
+import { headerLine, renderTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
+import { rateLimitMeasure } from './rate-limit-bench.js';
+import { startupMeasure } from './startup-bench.js';
 
-const result = await runBench(DEFAULT_CONFIG, {
+const MEASURES: readonly MeasureModule[] = [
+  // The headline (issue 14): cold plans of 1,000, 10,000 and 30,000 members, then start-up.
+  coldPlanMeasure,
+  startupMeasure,
+  rateLimitMeasure,
+  steadyMeasure({
+    measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
+    // Each read takes ~1 s; three runs give a median.
+    measureRead: (sizes) => measureReadInChild(sizes, 3),
+  }),
+];
+
+const env: BenchEnv = {
+  config: DEFAULT_CONFIG,
   kinds: KINDS,
   startSandbox: startInChild,
-  measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
-  measureFloor: (members) => measureFloorInChild(members, DEFAULT_CONFIG.cpuRuns),
-  // Each read takes ~1 s; three runs give a median.
-  measureRead: (sizes) => measureReadInChild(sizes, 3),
   log: (line) => process.stderr.write(`bench: ${line}\n`),
-});
-Object.assign(result, await runRateLimitBench(DEFAULT_CONFIG, { kinds: KINDS, startSandbox: startInChild, log: (line) => process.stderr.write(`bench: ${line}\n`) }));
-const table = markdownTable(result);
+};
+
+const outputs: MeasureOutput[] = [];
+for (const m of MEASURES) outputs.push(await m.run(env));
+
+const date = new Date().toISOString();
+const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: `${process.platform}-${process.arch}` };
+const result: Record<string, unknown> = {};
+for (const o of outputs) Object.assign(result, o.keys);
+Object.assign(result, { date, machine });
+for (const [i, o] of outputs.entries()) {
+  if (o.topLevel) Object.assign(result, o.details, o.keys);
+  else result[MEASURES[i]!.name] = o.details;
+}
+result['notes'] = outputs.flatMap((o) => o.notes);
+
+const header = headerLine({ entities: entityCounts(generateOrg(DEFAULT_CONFIG.sizes)), kinds: KINDS.map((k) => k.kind), machine, date });
+const table = renderTable(header, outputs);
 const out = join(process.cwd(), 'bench', 'results');
 await mkdir(out, { recursive: true });
 await writeFile(join(out, 'latest.json'), JSON.stringify(result, null, 2) + '\n');

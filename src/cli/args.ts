@@ -4,8 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { LOG_FORMATS, LOG_LEVELS, isLogFormat, isLogLevel } from '../log.js';
-import type { LogFormat, LogLevel } from '../log.js';
+import { LOG_FORMATS, LOG_LEVELS, isLogFormat, isLogLevel } from '../log-options.js';
+import type { LogFormat, LogLevel } from '../log-options.js';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';

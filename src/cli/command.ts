@@ -16,8 +16,6 @@ export interface CommandContext {
 
 export interface CommandSpec {
   name: string;
-  /** One line for `docops --help`. */
-  summary: string;
   usage: string;
   /** A paragraph for `docops <command> --help`. */
   description: string;

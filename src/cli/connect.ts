@@ -1,11 +1,13 @@
 /**
  * The API client a command talks to: an in-process sandbox (--sandbox / --sandbox-state) or the real API with a
  * token from --token-file or DOCOPS_TOKEN. Cleanup (client, sandbox) is registered on the command context.
+ * The client (undici) is imported when a command connects, the sandbox only when it is asked for: `validate`
+ * and `plan` without --sandbox load neither the sandbox nor, for validate, the client.
  */
 import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
-import { createClient, resolveApiSettings, startSandbox } from './wiring.js';
+import { resolveApiSettings } from './wiring.js';
 
 /** Fail fast, before any manifest is read, when there is no way to authenticate. */
 export function requireCredentials(ctx: CommandContext): void {
@@ -23,6 +25,7 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   let settings: { baseUrl: string; token: string | undefined };
   if (global.sandbox) {
     if (global.tokenFile !== undefined) logger.warn('--token-file is ignored with --sandbox (the sandbox has its own token)');
+    const { startSandbox } = await import('../sandbox/index.js');
     const sandbox = await startSandbox({
       host: '127.0.0.1',
       port: 0,
@@ -41,6 +44,7 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   }
   if (!settings.token) throw new UsageError('the API token is empty: check --token-file or DOCOPS_TOKEN');
   ctx.addSecret(settings.token);
+  const { createClient } = await import('../api/client.js');
   const client = createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger });
   ctx.onCleanup(() => client.close());
   logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');

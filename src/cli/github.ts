@@ -59,10 +59,13 @@ export function annotateError(err: unknown, io: CliIO): void {
   for (const issue of issues) io.stdout.write(errorAnnotation(issue, io.env) + '\n');
 }
 
+/** Whether appendStepSummary writes: in GitHub Actions, with $GITHUB_STEP_SUMMARY naming a file. */
+export const willAppendStepSummary = (io: CliIO): boolean => inGitHubActions(io.env) && Boolean(io.env.GITHUB_STEP_SUMMARY);
+
 /** Append markdown to $GITHUB_STEP_SUMMARY when running in GitHub Actions and the variable names a file. */
 export async function appendStepSummary(io: CliIO, markdown: string): Promise<boolean> {
   const file = io.env.GITHUB_STEP_SUMMARY;
-  if (!inGitHubActions(io.env) || !file) return false;
+  if (!willAppendStepSummary(io) || !file) return false;
   await appendFile(file, redactText(markdown.endsWith('\n') ? markdown + '\n' : markdown + '\n\n'), 'utf8');
   return true;
 }

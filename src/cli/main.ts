@@ -1,119 +1,22 @@
 #!/usr/bin/env node
 /**
- * The docops command line. `main` is callable in-process (tests pass string-collecting streams); run as a
- * program it sets process.exitCode. Exactly one place turns errors into exit codes: reportError.
- * Everything a run prints goes through the process-wide secret registry (src/secrets.ts): the streams are
- * wrapped here, and the credentials a run could use are registered before any manifest is read.
+ * The docops command line's entry. `main` is callable in-process (tests pass string-collecting streams); run as
+ * a program it sets process.exitCode. It answers `--version` itself and imports the dispatcher (run.ts) for
+ * everything else: the version needs nothing else, and every module this one imports is paid by every command
+ * (docs/benchmarks.md, "Start-up").
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { registerCredentialSecrets } from '../api/settings.js';
-import { UsageError } from '../core/errors.js';
-import { createLogger } from '../log.js';
-import type { Logger } from '../log.js';
-import { redactingStream, registerSecret } from '../secrets.js';
-import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
-import type { CommandContext, CommandSpec } from './command.js';
-import { applyCommand } from './commands/apply.js';
-import { DAEMON_SUMMARY, runDaemon } from './commands/daemon.js';
-import { exportCommand } from './commands/export.js';
-import { planCommand } from './commands/plan.js';
-import { SANDBOX_SUMMARY, runSandbox } from './commands/sandbox.js';
-import { UNDO_SUMMARY, runUndo } from './commands/undo.js';
-import { validateCommand } from './commands/validate.js';
-import { annotateError } from './github.js';
-import { commandHelp, mainHelp } from './help.js';
-import { processIO } from './io.js';
-import type { CliIO } from './io.js';
-import { reportError } from './report-error.js';
-import { packageVersion } from './version.js';
+import { processIO, type CliIO } from './io.js';
+import { isVersionFlag, packageVersion } from './version.js';
 
-export const COMMANDS: readonly CommandSpec[] = [validateCommand, planCommand, applyCommand, exportCommand];
-
-const HELP_ENTRIES = [
-  ...COMMANDS.map((c) => ({ name: c.name, summary: c.summary })),
-  { name: 'daemon', summary: DAEMON_SUMMARY },
-  { name: 'undo', summary: UNDO_SUMMARY },
-  { name: 'sandbox', summary: SANDBOX_SUMMARY },
-];
-
-interface RunState {
-  logger?: Logger;
-  cleanups: (() => Promise<void> | void)[];
-}
-
-async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined) throw new UsageError('missing command. Run `docops --help` for the commands.');
-  if (name === '-h' || name === '--help' || (name === 'help' && rest.length === 0)) {
-    io.stdout.write(mainHelp(HELP_ENTRIES));
+export async function main(argv: readonly string[], processStreams: CliIO = processIO()): Promise<number> {
+  if (isVersionFlag(argv[0])) {
+    processStreams.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (name === '-v' || name === '--version') {
-    io.stdout.write(`${packageVersion()}\n`);
-    return 0;
-  }
-  if (name === 'help') return dispatch([rest[0]!, '--help'], io, state);
-  // The sandbox prints its own (made-up) token on purpose; every other command may be holding a real one.
-  if (name === 'sandbox') return runSandbox(rest, io);
-  registerSecret(io.env.DOCOPS_TOKEN);
-  if (name === 'undo') {
-    return runUndo(rest, io, { onCleanup: (fn) => void state.cleanups.push(fn), addSecret: (s) => registerSecret(s), setLogger: (l) => void (state.logger = l) });
-  }
-  if (name === 'daemon') return runDaemon(rest, io);
-
-  const spec = COMMANDS.find((c) => c.name === name);
-  if (!spec) {
-    const near = closestFlag(name, HELP_ENTRIES.map((c) => c.name));
-    const hint = near ? ` Did you mean \`docops ${near}\`?` : '';
-    throw new UsageError(`unknown command "${name}".${hint} Commands: ${HELP_ENTRIES.map((c) => c.name).join(', ')}.`);
-  }
-
-  const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS });
-  if (values.help === true) {
-    io.stdout.write(commandHelp(spec));
-    return 0;
-  }
-  const global = globalOptions(values, io.env);
-  registerCredentialSecrets({ tokenFile: global.tokenFile, env: io.env });
-  const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
-  state.logger = logger;
-  const ctx: CommandContext = {
-    io,
-    logger,
-    global,
-    values,
-    onCleanup: (fn) => void state.cleanups.push(fn),
-    addSecret: (s) => registerSecret(s),
-  };
-  return spec.run(ctx);
-}
-
-export async function main(argv: string[], processStreams: CliIO = processIO()): Promise<number> {
-  const io = redactingIO(processStreams);
-  const state: RunState = { cleanups: [] };
-  let code: number;
-  try {
-    code = await dispatch(argv, io, state);
-  } catch (err) {
-    annotateError(err, io); // GitHub Actions: one ::error annotation per validation issue
-    code = reportError(err, io, state);
-  }
-  // Close the client and stop the sandbox whatever happened; a cleanup failure fails an otherwise good run.
-  for (const fn of state.cleanups.reverse()) {
-    try {
-      await fn();
-    } catch (err) {
-      if (code === 0) code = reportError(err, io, state);
-      else state.logger?.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed');
-    }
-  }
-  return code;
-}
-
-/** The same streams, each write redacted (see src/secrets.ts). */
-function redactingIO(io: CliIO): CliIO {
-  return { ...io, stdout: redactingStream(io.stdout), stderr: redactingStream(io.stderr) };
+  const { run } = await import('./run.js');
+  return run(argv, processStreams);
 }
 
 function isDirectRun(): boolean {

@@ -6,7 +6,7 @@
  */
 import { DocopsError, EXIT, ValidationError, formatIssue } from '../core/errors.js';
 import type { Logger } from '../log.js';
-import { redactSecrets } from '../log.js';
+import { redactSecrets } from '../log-options.js';
 import { createColors, shouldColor } from '../render/ansi.js';
 import type { CliIO } from './io.js';
 

@@ -9,7 +9,6 @@ import { applyPlan, type ApplyReport } from '../core/apply.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan } from '../core/plan.js';
 import type { DesiredState, LiveState } from '../core/reconcile.js';
-import { loadDaemonConfig } from '../daemon/config.js';
 import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
@@ -34,6 +33,8 @@ export async function safetySettings(ctx: CommandContext): Promise<SafetySetting
   let fromFile: { safety?: Record<string, unknown>; journalDir?: string } = {};
   if (typeof file === 'string') {
     // The daemon's config loader (file:line errors for the whole file); -m stands in for its `manifests`.
+    // Imported only with --config: it brings node-cron and compiles the config schema.
+    const { loadDaemonConfig } = await import('../daemon/config.js');
     const manifests = typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.';
     fromFile = await loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
   }

@@ -2,15 +2,15 @@
  * `docops daemon -c docops.yaml [--api-url URL] [--listen HOST:PORT] [--sandbox]`: run the reconciler until
  * SIGTERM/SIGINT. Config problems throw (the CLI's error handler prints them and exits 1); a clean stop
  * returns 0, a stop whose running reconcile outlived the grace period returns 1.
+ *
+ * The daemon (its metrics, watcher, scheduler, HTTP server) and the config loader are imported once the flags
+ * are parsed: this module is all `docops daemon --help` and a bad flag load, and no other command loads it.
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { createLogger, isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log.js';
+import { isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log-options.js';
 import type { CliIO } from '../cli/io.js';
-import { loadDaemonConfig } from './config.js';
-import { Daemon, type DaemonDeps } from './daemon.js';
-
-export const DAEMON_SUMMARY = 'Keep the organization equal to the manifests: watch, schedule, serve health and metrics';
+import type { Daemon, DaemonDeps } from './daemon.js';
 
 export const DAEMON_HELP = `Usage: docops daemon -c FILE [options]
 
@@ -71,6 +71,7 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
   if (typeof level === 'string' && !isLogLevel(level)) throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}`);
   if (typeof format === 'string' && !isLogFormat(format)) throw new UsageError(`--log-format: expected one of ${LOG_FORMATS.join(', ')}`);
 
+  const [{ loadDaemonConfig }, { Daemon }, { createLogger }] = await Promise.all([import('./config.js'), import('./daemon.js'), import('../log.js')]);
   const config = await loadDaemonConfig(file, {
     env: io.env,
     overrides: {

@@ -1,20 +1,27 @@
 /**
  * JSON Schema validation with ajv, reporting every error with a source position. Compiled validators are
- * cached per schema object, so each kind's schema is compiled once per process.
+ * cached per schema object, so each schema is compiled once per process.
+ *
+ * Every schema docops ships has a validator generated at build time (src/build/precompile-validators.ts), so a
+ * normal run loads neither ajv's compiler nor any meta-schema: ajv, ajv-formats and the one dialect a schema
+ * declares are loaded here only when a schema without a generated validator is compiled (tests run from
+ * src/, a changed schema, a build without the step).
  */
 import { createRequire } from 'node:module';
-import { Ajv, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { Ajv, Options, ValidateFunction } from 'ajv';
+import type * as Ajv2019Module from 'ajv/dist/2019.js';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { describeError, selectErrors, withPath } from './ajv-messages.js';
 import type { DocPath } from './paths.js';
 
-// ajv-formats is CommonJS with `exports.default`; depending on the loader the default import is either.
+// ajv and ajv-formats are CommonJS: loaded synchronously, on first run-time compile.
+const load = createRequire(import.meta.url);
+
 type AddFormats = (ajv: Ajv) => Ajv;
-const formatsModule = addFormatsImport as unknown as AddFormats | { default: AddFormats };
-const addFormats: AddFormats = typeof formatsModule === 'function' ? formatsModule : formatsModule.default;
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 const instances = new Map<string, AnyAjv>();
@@ -31,8 +38,14 @@ export function createAjv(schema: object, code: Options['code'] = {}): AnyAjv {
   // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
   const opts: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, code: { optimize: false, ...code } };
   const which = dialectOf(schema);
-  const ajv = which === '2020' ? new Ajv2020(opts) : which === '2019' ? new Ajv2019(opts) : new Ajv(opts);
-  addFormats(ajv as Ajv);
+  // Only the declared dialect is loaded: each of ajv's dialect modules brings its own meta-schemas.
+  const ajv =
+    which === '2020'
+      ? new (load('ajv/dist/2020.js') as typeof Ajv2020Module).Ajv2020(opts)
+      : which === '2019'
+        ? new (load('ajv/dist/2019.js') as typeof Ajv2019Module).Ajv2019(opts)
+        : new (load('ajv') as typeof AjvModule).Ajv(opts);
+  (load('ajv-formats') as AddFormats)(ajv as Ajv);
   return ajv;
 }
 
@@ -50,10 +63,11 @@ function ajvFor(schema: object): AnyAjv {
 }
 
 /** Where the build writes the kind schemas' standalone validators (see src/build/precompile-validators.ts). */
-export const PRECOMPILED_INDEX = './validators/index.cjs';
+// Relative to dist/manifests/ (this module) and to dist/cli/ (the bundled CLI's chunks) alike.
+export const PRECOMPILED_INDEX = '../manifests/validators/index.cjs';
 
-/** Validators generated at build time, by the exact JSON text of the schema they were generated from. */
-export type Precompiled = ReadonlyMap<string, ValidateFunction>;
+/** Validators generated at build time (each loaded when first asked for), by the exact JSON text of their schema. */
+export type Precompiled = ReadonlyMap<string, () => ValidateFunction>;
 
 let precompiled: Precompiled | undefined;
 
@@ -64,7 +78,7 @@ let precompiled: Precompiled | undefined;
 function loadPrecompiled(): Precompiled {
   if (!precompiled) {
     try {
-      const entries = createRequire(import.meta.url)(PRECOMPILED_INDEX) as [string, ValidateFunction][];
+      const entries = createRequire(import.meta.url)(PRECOMPILED_INDEX) as [string, () => ValidateFunction][];
       precompiled = new Map(entries);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
@@ -83,7 +97,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (available.size > 0 ? available.get(JSON.stringify(schema)) : undefined) ?? ajvFor(schema).compile(schema);
+    validate = (available.size > 0 ? available.get(JSON.stringify(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

@@ -1,10 +1,13 @@
 /**
  * `docops sandbox [--port N] [--host 127.0.0.1] [--token T] [--read-token T] [--state FILE] [--seed demo|empty] [--faults SPEC]
  * [--rate-limit LIMIT/WINDOW]`:
- * serve the sandbox API until SIGINT/SIGTERM, then close and resolve 0.
+ * serve the sandbox API until SIGINT/SIGTERM, then close and resolve 0. The sandbox itself is loaded only
+ * once the flags are good (`docops sandbox --help` and a bad flag load none of it).
  */
 import { parseArgs } from 'node:util';
-import { formatRateLimit, parseFaults, parseRateLimit, startSandbox, type SandboxOptions } from './index.js';
+import { parseFaults } from './faults.js';
+import { formatRateLimit, parseRateLimit } from './rate-limit.js';
+import type { SandboxOptions } from './index.js';
 
 const USAGE = `Usage: docops sandbox [options]
 
@@ -84,6 +87,7 @@ export async function sandboxCommand(
 
   let sandbox;
   try {
+    const { startSandbox } = await import('./index.js');
     sandbox = await startSandbox(opts);
   } catch (err) {
     io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}\n`);

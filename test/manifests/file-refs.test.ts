@@ -64,7 +64,7 @@ describe('file references in manifests', () => {
     const dir = tree({ 'apis/holder.yaml': holderDoc('specs/petstore.yaml'), 'apis/specs/petstore.yaml': spec });
     const { documents, desired } = await loadManifests(dir, [holder], { env: {} });
     expect(documents).toHaveLength(1);
-    expect(desired.get('Holder')![0]!.spec).toEqual({ name: 'specs/petstore.yaml', body: { file: 'specs/petstore.yaml', text: spec, sha256: createHash('sha256').update(spec).digest('hex') } });
+    expect((desired.get('Holder')![0]!.spec as Record<string, unknown>)['body']).toEqual({ file: 'specs/petstore.yaml', text: spec, sha256: createHash('sha256').update(spec).digest('hex') });
   });
 
   it('refuses paths that leave the manifests directory, absolute paths, missing files, links out, and non-UTF-8 text, never quoting content', async () => {

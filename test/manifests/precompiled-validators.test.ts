@@ -5,15 +5,19 @@ import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { writeValidators } from '../../src/build/precompile-validators.js';
+import { shippedSchemas, writeValidators } from '../../src/build/precompile-validators.js';
+import { ENV_OVERRIDES } from '../../src/daemon/config.js';
+import { configSchema } from '../../src/daemon/config-schema.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { compileSchema, createAjv } from '../../src/manifests/schema.js';
 
 // Inside node_modules so the generated code resolves ajv's runtime modules as it does from dist/.
 const dir = mkdtempSync(join(new URL('../../node_modules/', import.meta.url).pathname, '.docops-validators-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-writeValidators(KINDS.map((k) => ({ name: k.kind.toLowerCase(), schema: k.schema })), dir);
-const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, ValidateFunction][]);
+writeValidators(shippedSchemas(), dir);
+const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs')) as [string, () => ValidateFunction][]);
+/** The generated validator of a schema (its module loaded on demand), if any. */
+const generatedFor = (schema: object | undefined): ValidateFunction | undefined => generated.get(JSON.stringify(schema))?.();
 
 /** Every spec of config.example by kind, plus broken variants of each. */
 function samples(kind: string): unknown[] {
@@ -31,7 +35,7 @@ function samples(kind: string): unknown[] {
 
 describe('precompiled kind validators', () => {
   test.each(KINDS.map((k) => [k.kind, k] as const))('%s: same verdict and errors as the run-time compile', (_name, kind) => {
-    const pre = generated.get(JSON.stringify(kind.schema));
+    const pre = generatedFor(kind.schema);
     expect(pre).toBeDefined();
     const runtime = createAjv(kind.schema).compile(kind.schema);
     const values = samples(kind.kind);
@@ -44,11 +48,40 @@ describe('precompiled kind validators', () => {
 
   test('compileSchema uses a generated validator only for a schema with the same JSON text', () => {
     const kind = KINDS[0]!;
-    const pre = generated.get(JSON.stringify(kind.schema))!;
+    const pre = generatedFor(kind.schema)!;
     expect(compileSchema(structuredClone(kind.schema), generated)).toBe(pre);
     const changed = { ...structuredClone(kind.schema), description: 'changed' };
     const v = compileSchema(changed, generated);
     expect(v).not.toBe(pre);
     expect(v({})).toBe(pre({}));
+  });
+});
+
+describe('precompiled config validators', () => {
+  const config = configSchema() as { properties: Record<string, object> };
+  const example = parseAllDocuments(readFileSync(new URL('../../config.example/docops.yaml', import.meta.url), 'utf8'))[0]!.toJS() as Record<string, unknown>;
+
+  test('docops.yaml: same verdict and errors as the run-time compile', () => {
+    const pre = generatedFor(config);
+    expect(pre).toBeDefined();
+    const runtime = createAjv(config).compile(config);
+    const broken = [{ ...example, unknownField: 1 }, { ...example, mode: 'sometimes' }, { ...example, concurrency: 0 }, { ...example, safety: { deletes: 'all' } }, {}, null, []];
+    for (const v of [example, ...broken]) {
+      expect(pre!(v)).toBe(runtime(v));
+      expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);
+    }
+    expect(pre!({ ...example, mode: 'sometimes' })).toBe(false);
+  });
+
+  test('every field a DOCOPS_* variable overrides has its own validator', () => {
+    for (const field of new Set(Object.values(ENV_OVERRIDES))) {
+      const pre = generatedFor(config.properties[field]);
+      expect(pre, field).toBeDefined();
+      const runtime = createAjv(config).compile(config.properties[field]!);
+      for (const v of ['text', 42, ['a'], '', -1]) {
+        expect(pre!(v)).toBe(runtime(v));
+        expect(pre!.errors ?? null).toEqual(runtime.errors ?? null);
+      }
+    }
   });
 });

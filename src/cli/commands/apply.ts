@@ -27,7 +27,6 @@ function logStep(logger: Logger, e: ApplyEvent): void {
 
 export const applyCommand: CommandSpec = {
   name: 'apply',
-  summary: 'Make the live organization match the manifests',
   usage: 'docops apply -m DIR [--plan FILE] [--force] [--format text|markdown|json] [flags]',
   description:
     'Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\n' +
@@ -74,7 +73,7 @@ export const applyCommand: CommandSpec = {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
       if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
     }
-    if (plan.steps.length > 0) await stepSummary(ctx, markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
+    if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
     if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
       throw new ApplyError(result.failed, result.skipped, plan.blocked, {
         ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),

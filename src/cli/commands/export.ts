@@ -8,7 +8,6 @@ import { KINDS, loadManifests } from '../wiring.js';
 
 export const exportCommand: CommandSpec = {
   name: 'export',
-  summary: 'Write manifests from an organization\'s live state (read-only)',
   usage: 'docops export --org ID -o DIR [--overwrite] [flags]',
   description:
     'Reads the organization through the API and writes one manifest file per kind into DIR (organization.yaml,\n' +

@@ -13,7 +13,6 @@ import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
-  summary: 'Show the changes apply would make (read-only)',
   usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
@@ -47,7 +46,7 @@ export const planCommand: CommandSpec = {
     const { plan, live } = await planFromManifests(ctx);
     const cost = planCost(ctx, plan);
     ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost }));
-    await stepSummary(ctx, markdownPlan(plan, cost));
+    await stepSummary(ctx, () => markdownPlan(plan, cost));
     if (typeof out === 'string' && manifests) {
       const saved = createSavedPlan({
         plan,

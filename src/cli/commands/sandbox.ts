@@ -1,9 +1,7 @@
 /** `docops sandbox …`: run the local fake API; its flags and help belong to src/sandbox/cli.ts. */
 import { Writable } from 'node:stream';
+import { sandboxCommand } from '../../sandbox/cli.js';
 import type { CliIO, OutputStream } from '../io.js';
-import { sandboxCommand } from '../wiring.js';
-
-export const SANDBOX_SUMMARY = 'Run a local sandbox of the management API (see docops sandbox --help)';
 
 /** sandboxCommand wants Node writable streams; ours may be plain string sinks (tests). */
 function asWritable(out: OutputStream): NodeJS.WritableStream {
@@ -16,6 +14,6 @@ function asWritable(out: OutputStream): NodeJS.WritableStream {
   });
 }
 
-export function runSandbox(argv: string[], io: CliIO): Promise<number> {
-  return sandboxCommand(argv, { stdout: asWritable(io.stdout), stderr: asWritable(io.stderr) });
+export function runSandbox(argv: readonly string[], io: CliIO): Promise<number> {
+  return sandboxCommand([...argv], { stdout: asWritable(io.stdout), stderr: asWritable(io.stderr) });
 }

@@ -25,8 +25,6 @@ import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
 import { KINDS } from '../wiring.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
-export const UNDO_SUMMARY = 'Bring back what apply deleted, from its delete journal (dry-run unless --apply)';
-
 const FLAGS = {
   apply: { type: 'boolean', description: 'Restore and recreate (through the safety gate); without it undo only shows what it would do' },
   output: { type: 'string', short: 'o', value: 'DIR', description: 'Also write the manifest documents, one file per kind and organization, into DIR (never over a file)' },

@@ -6,7 +6,6 @@ import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, loadDesired } from '../pipeline.js';
 
 export const validateCommand: CommandSpec = {
   name: 'validate',
-  summary: 'Check the manifests offline (schema and cross-references); no token needed',
   usage: 'docops validate -m DIR [flags]',
   description:
     'Loads every manifest under DIR and validates it against the kind schemas and cross-document rules, without\n' +

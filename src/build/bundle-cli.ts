@@ -1,0 +1,102 @@
+/**
+ * Build step (last in package.json "build"): the `docops` command as code-split ESM, bundled from src/ with
+ * source maps. `dist/cli/main.js` (package.json `bin`, the image's entry point) is replaced by the bundle's
+ * entry, and every module a command loads lazily becomes a `dist/cli/chunk-*.js` loaded on demand, so the
+ * start-up of each command reads a handful of files instead of hundreds (the numbers that decided it are in
+ * docs/benchmarks.md, "Start-up"). Everything else in dist/ (the library, the benchmark, this script) stays
+ * tsc's output.
+ *
+ * - The chunks sit beside main.js, two levels below the package root like every tsc module, so the paths the
+ *   code builds from `import.meta.url` (package.json, schemas/, the generated validators) hold in both.
+ * - Packages loaded with `createRequire` (pino-pretty, ajv's compiler: rarely needed) stay in node_modules.
+ * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
+ *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
+ *   src/ fails this build (the name is not exported), never silently at run time.
+ * - Source maps carry the TypeScript sources: `node --enable-source-maps dist/cli/main.js …` (or
+ *   NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines.
+ */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'rolldown';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Chunk files start with this, so a rebuild can remove the previous build's chunks. */
+export const CHUNK_PREFIX = 'chunk-';
+
+const UNDICI_POOL = '\0docops:undici-pool';
+
+/**
+ * What undici's index does for a Pool: the module itself, and the request API (`pool.request(…)`) its index
+ * puts on every dispatcher's prototype (undici 7.x: index.js, `Object.assign(Dispatcher.prototype, api)`).
+ */
+const UNDICI_POOL_MODULE = [
+  "import Pool from 'undici/lib/dispatcher/pool.js';",
+  "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
+  "import api from 'undici/lib/api/index.js';",
+  'Object.assign(Dispatcher.prototype, api);',
+  'export { Pool };',
+  '',
+].join('\n');
+
+/** `import { Pool } from 'undici'` in src/ → undici's Pool module only (see the file comment). */
+const undiciPoolOnly: Plugin = {
+  name: 'docops-undici-pool-only',
+  resolveId(id, importer) {
+    if (id === 'undici' && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer)) return UNDICI_POOL;
+    return null;
+  },
+  load(id) {
+    return id === UNDICI_POOL ? UNDICI_POOL_MODULE : null;
+  },
+};
+
+export interface BundleOptions {
+  /** Default: src/cli/main.ts of this package. */
+  entry?: string;
+  /** Default: dist/cli of this package. */
+  outDir?: string;
+}
+
+/** Bundle the CLI; returns the files written (relative to outDir). */
+export async function bundleCli(options: BundleOptions = {}): Promise<string[]> {
+  const entry = options.entry ?? join(ROOT, 'src', 'cli', 'main.ts');
+  const outDir = options.outDir ?? join(ROOT, 'dist', 'cli');
+  removeOldChunks(outDir);
+  const result = await build({
+    input: { main: entry },
+    platform: 'node',
+    tsconfig: join(ROOT, 'tsconfig.build.json'),
+    plugins: [undiciPoolOnly],
+    logLevel: 'warn',
+    // A missing export (e.g. a new undici import the Pool-only module does not have) fails the build.
+    onLog(level, log, handler) {
+      if (log.code === 'MISSING_EXPORT') handler('error', log);
+      else handler(level, log);
+    },
+    output: {
+      dir: outDir,
+      format: 'esm',
+      sourcemap: true,
+      entryFileNames: '[name].js',
+      chunkFileNames: `${CHUNK_PREFIX}[name]-[hash].js`,
+    },
+  });
+  return result.output.map((o) => o.fileName);
+}
+
+function removeOldChunks(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(CHUNK_PREFIX)) rmSync(join(dir, name));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const files = await bundleCli();
+  process.stdout.write(`bundled the CLI: ${files.filter((f) => f.endsWith('.js')).length} files in dist/cli\n`);
+}

@@ -1,0 +1,142 @@
+/**
+ * Every command loads only what it uses (docs/benchmarks.md, "Start-up"): each command runs as a real process
+ * from a build of src/ (one file per module, so what loads is visible by path), with the benchmark's probe
+ * counting the modules it loads. Pass/fail is about which modules load, never about time.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProbe } from '../../src/bench/probe-read.js';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { quickBuild, REPO } from '../daemon/build.js';
+
+let build: string;
+let sandbox: RunningSandbox;
+let scratch: string;
+
+beforeAll(async () => {
+  build = quickBuild();
+  // The build's generated validators, as `npm run build` makes them (validate must not need ajv's compiler).
+  execFileSync(process.execPath, [join(build, 'dist/build/precompile-validators.js')], { cwd: build });
+  sandbox = await startSandbox({ seed: 'demo' });
+  scratch = mkdtempSync(join(tmpdir(), 'docops-startup-'));
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+let runs = 0;
+
+/**
+ * Run `docops …` from the build (asynchronously: the sandbox answers from this process); the files it loaded,
+ * as paths relative to the build (dist/… or node_modules/…).
+ */
+async function loaded(args: string[], env: Record<string, string> = {}, expectCode = 0): Promise<string[]> {
+  const out = join(scratch, `probe-${++runs}.txt`);
+  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
+  const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), ...args], { cwd: REPO, env: childEnv }, (err, _stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stderr }),
+    );
+  });
+  expect(code, `docops ${args.join(' ')}: ${stderr}`).toBe(expectCode);
+  const root = `${pathToFileURL(build).href}/`;
+  const repoModules = `${pathToFileURL(realpathSync(join(REPO, 'node_modules'))).href}/`;
+  return parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(root, '').replace(repoModules, 'node_modules/'));
+}
+
+const packages = (files: readonly string[]): string[] => [...new Set(files.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/').slice(1, f.split('/')[1]!.startsWith('@') ? 3 : 2).join('/')))].sort();
+const under = (files: readonly string[], dir: string): string[] => files.filter((f) => f.startsWith(dir));
+
+// What only the daemon, the sandbox, a pretty terminal or a run-time schema compile need.
+const DAEMON_ONLY = ['prom-client', 'chokidar', 'node-cron'];
+const AJV_COMPILER = /^node_modules\/ajv\/dist\/(ajv|core|2019|2020)\.js$/;
+
+describe('which modules each command loads', () => {
+  it('--version loads the entry module alone', async () => {
+    for (const args of [['--version'], ['-v']]) expect(await loaded(args), args[0]).toEqual(['dist/cli/io.js', 'dist/cli/main.js', 'dist/cli/version.js']);
+  });
+
+  it('--version and --help load no package and no command', async () => {
+    for (const args of [['--version'], ['--help'], ['-v']]) {
+      const files = await loaded(args);
+      expect(packages(files), args.join(' ')).toEqual([]);
+      expect(under(files, 'dist/cli/commands/').filter((f) => !f.endsWith('/index.js')), args.join(' ')).toEqual([]);
+      for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/core/reconcile', 'dist/log.js']) expect(under(files, dir), dir).toEqual([]);
+    }
+  });
+
+  it('validate reads manifests offline: no HTTP client, sandbox, daemon, pretty printer or schema compiler', async () => {
+    const files = await loaded(['validate', '-m', 'config.example/manifests']);
+    expect(under(files, 'dist/kinds/').length).toBeGreaterThan(0); // it did validate
+    expect(files).toContain('dist/manifests/validators/members.cjs'); // with the build's validators,
+    expect(under(files, 'dist/manifests/validators/config')).toEqual([]); // only those it uses
+    const pkgs = packages(files);
+    for (const p of ['undici', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
+    for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
+  });
+
+  it('plan against an API loads the HTTP client but not the sandbox, the daemon or the pretty printer', async () => {
+    const files = await loaded(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token });
+    expect(packages(files)).toContain('undici');
+    const pkgs = packages(files);
+    for (const p of ['pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
+    for (const dir of ['dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
+  });
+
+  it('plan --sandbox loads the sandbox (the guard above can fail)', async () => {
+    const files = await loaded(['plan', '-m', 'config.example/manifests', '--sandbox']);
+    expect(files).toContain('dist/sandbox/index.js');
+    expect(packages(files).filter((p) => DAEMON_ONLY.includes(p))).toEqual([]);
+  });
+
+  it('pino-pretty loads only for the pretty format', async () => {
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-format', 'pretty']))).toContain('pino-pretty');
+  });
+
+  it('daemon --help and a bad daemon flag load no daemon part (metrics, watcher, scheduler, server) and no logger', async () => {
+    for (const [args, code] of [
+      [['daemon', '--help'], 0],
+      [['daemon', '--nope'], 1],
+    ] as const) {
+      const files = await loaded([...args], {}, code);
+      expect(packages(files), args.join(' ')).toEqual([]);
+      expect(under(files, 'dist/daemon/'), args.join(' ')).toEqual(['dist/daemon/command.js']);
+    }
+  });
+
+  it('sandbox --help and a bad sandbox flag load only its flag parsing (faults and rate-limit specs)', async () => {
+    for (const [args, code] of [
+      [['sandbox', '--help'], 0],
+      [['sandbox', '--seed', 'nope'], 1],
+    ] as const) {
+      const files = await loaded([...args], {}, code);
+      expect(packages(files), args.join(' ')).toEqual([]);
+      expect(under(files, 'dist/sandbox/'), args.join(' ')).toEqual(['dist/sandbox/cli.js', 'dist/sandbox/faults.js', 'dist/sandbox/rate-limit.js']);
+    }
+  });
+
+  it('apply without --config does not load the daemon config loader (node-cron, the config schema)', async () => {
+    const files = await loaded(['apply', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--journal-dir', join(scratch, 'journal')], { DOCOPS_TOKEN: sandbox.token });
+    expect(under(files, 'dist/daemon/')).toEqual([]);
+    expect(packages(files)).not.toContain('node-cron');
+  });
+
+  it('apply --config validates docops.yaml with the generated validators (no schema compiler)', async () => {
+    const files = await loaded(['apply', '-m', 'config.example/manifests', '--config', 'config.example/docops.yaml', '--api-url', sandbox.url, '--journal-dir', join(scratch, 'journal')], {
+      DOCOPS_TOKEN: sandbox.token,
+      DOCOPS_SCHEDULE: '*/5 * * * *', // an overridden field is checked against its own schema
+    });
+    expect(files).toContain('dist/daemon/config.js');
+    expect(files).toContain('dist/manifests/validators/config.cjs');
+    expect(files).toContain('dist/manifests/validators/config-schedule.cjs');
+    expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
+  });
+});

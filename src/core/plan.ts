@@ -45,6 +45,12 @@ export interface RequestSpec {
   recover?: RecoverSpec;
   /** After the request succeeded: what the server must show before the step goes on (see SettleSpec). */
   settle?: SettleSpec;
+  /**
+   * Body values a printed plan (`--format json`) shows as this text instead of the value sent: top-level body
+   * field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file (`plan --out`) keep
+   * the body as it is sent.
+   */
+  masked?: Record<string, string>;
 }
 
 /**

@@ -8,13 +8,18 @@
  * lists no way to read a team's, and the sandbox keeps none. docops shows the `spaces` count the team or member
  * carries in the delete step's note instead.
  *
+ * A SAML provider naming a deleted team as its default team keeps none (it is not deleted): the delete step's note
+ * names it (src/kinds/saml/team-ref.ts).
+ *
  * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
- * `teams` count is not 0.
+ * `teams` count is not 0 (the SAML providers: one list, only when a team would be deleted).
  */
 import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
 import type { CascadeObject } from '../../core/plan.js';
 import { isRecord, seg, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
+import { samlPath } from '../saml/model.js';
+import { providersNaming, type NamingProvider } from '../saml/team-ref.js';
 
 export const TEAM_MEMBER_KIND = 'TeamMember';
 const TEAM = 'Team';
@@ -33,10 +38,11 @@ export function spacesNote(n: number | undefined, whose: 'its' | 'their'): strin
 
 // ---- teams -----------------------------------------------------------------------------------------------------
 
-/** What a pruned team takes: its members (e-mails) and its `spaces` count. */
+/** What a pruned team takes: its members (e-mails) and its `spaces` count; the SAML providers it leaves without a default team. */
 export interface PrunedTeam {
   emails: string[];
   spaces?: number;
+  saml?: NamingProvider[];
 }
 
 /** The member lists of the teams that would be deleted (none when prune is off or every team is described). */
@@ -47,6 +53,9 @@ export async function readPrunedTeams(
   teams: readonly { object: LiveObject; item: unknown }[],
 ): Promise<Record<string, PrunedTeam>> {
   const out: Record<string, PrunedTeam> = {};
+  const org = teams[0]?.object.org;
+  const samlP = org === undefined ? Promise.resolve([]) : ctx.list(samlPath(org));
+  samlP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   await Promise.all(
     teams.map(async ({ object, item }) => {
       const count = countOf(item, 'members');
@@ -55,6 +64,10 @@ export async function readPrunedTeams(
       out[object.id] = { emails, ...(spaces !== undefined ? { spaces } : {}) };
     }),
   );
+  for (const p of providersNaming(await samlP)) {
+    const team = out[p.team];
+    if (team) (team.saml ??= []).push(p);
+  }
   return out;
 }
 

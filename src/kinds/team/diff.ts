@@ -13,6 +13,7 @@ import { isRef, ref, refsIn, type Step } from '../../core/plan.js';
 import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
+import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { spacesNote, teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
@@ -81,7 +82,11 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
     wave: () => TEAM_DEPTH,
     path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
     before: (o) => ({ title: o.key }),
-    note: (o) => spacesNote(aux?.pruned?.[o.id]?.spaces, 'its'),
+    note: (o) => {
+      const pruned = aux?.pruned?.[o.id];
+      const notes = [spacesNote(pruned?.spaces, 'its'), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== undefined);
+      return notes.length > 0 ? notes.join('; ') : undefined;
+    },
     cascades: (o) => teamCascades(org, o, aux?.pruned?.[o.id]),
   });
   return result;

@@ -5,8 +5,10 @@
  * `complete`, so these paths are only reachable here.
  */
 import { describe, expect, it } from 'vitest';
+import type { Plan } from '../../src/core/plan.js';
 import { openApiSpecKind } from '../../src/kinds/openapi/kind.js';
 import { digestOf } from '../../src/kinds/openapi/model.js';
+import { parsePlanJson, renderJson } from '../../src/render/json.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, reports } from './helpers.js';
 
 const ORG = 'o1';
@@ -60,8 +62,15 @@ describe('OpenAPISpec', () => {
           failWhen: [{ field: 'lastProcessErrorCode', message: 'processing the new source of OpenAPI spec a failed', detail: 'lastProcessedErrors.0.message' }],
           reads: 20,
         },
+        masked: { source: `{text: sha256:${digestOf(V2).slice(0, 12)} of specs/a.yaml}` },
       },
     ]);
+    // A printed JSON plan shows the digest; the saved plan file (unmasked) keeps the text it applies.
+    const plan: Plan = { formatVersion: 1, steps: changed.result.steps, unmanaged: [], warnings: [], blocked: [] };
+    expect(renderJson(plan)).not.toContain('version: \\"2\\"');
+    expect(renderJson(plan)).toContain(`"source": "{text: sha256:${digestOf(V2).slice(0, 12)} of specs/a.yaml}"`);
+    expect(renderJson(plan, { unmasked: true })).toContain('version: \\"2\\"');
+    expect(parsePlanJson(renderJson(plan, { unmasked: true }))).toEqual(plan);
   });
 
   it('a failed last processing differs even when the published text is the manifest’s', async () => {

@@ -18,6 +18,13 @@ type Sendable = Exclude<SpecSource, { type: 'unread' }>;
 /** The official `OpenAPISpecSource` for a manifest source. */
 const apiSource = (s: Sendable): { url: string } | { text: string } => (s.type === 'url' ? { url: s.url } : { text: s.text });
 
+/**
+ * A printed JSON plan shows a text source by its digest (RequestSpec.masked), like the step's before/after: a
+ * spec file can be large. The saved plan file keeps the text, so it applies exactly.
+ */
+const masked = (s: Sendable): { masked?: Record<string, string> } =>
+  s.type === 'url' ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== undefined ? ` of ${s.file}` : ''}}` } };
+
 /** The manifest's source as a plan shows it: the URL, or the file (if any) and the digest — never the text. */
 function shownDesired(s: Sendable): Record<string, unknown> {
   if (s.type === 'url') return { url: s.url };
@@ -81,6 +88,7 @@ function createStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
         body: { slug, source: apiSource(source) },
         recover: { match: [{ field: 'slug', body: '/slug' }], ...(exclude.length > 0 ? { exclude } : {}) },
         settle: settleOf(org, slug),
+        ...masked(source),
       },
     ],
     entry,
@@ -106,7 +114,7 @@ function updateStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
     wave: OPENAPI_DEPTH,
     before,
     after,
-    requests: [{ method: 'PUT', path: specPath(org, entry.key), body: { source: apiSource(source) }, settle: settleOf(org, entry.key) }],
+    requests: [{ method: 'PUT', path: specPath(org, entry.key), body: { source: apiSource(source) }, settle: settleOf(org, entry.key), ...masked(source) }],
     entry,
     note: `publishes a new version; now: ${liveStatus(f)}`,
   });

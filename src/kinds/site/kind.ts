@@ -20,6 +20,8 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   schema: loadSchema('site'),
   depth: SITE_DEPTH,
   needs: ['Space'],
+  // Scoped reconciles: `needs` says it all (reads Space's ids, affected by Space's plan).
+  scope: {},
   toDesired,
   crossValidate,
   fetch: fetchSites,

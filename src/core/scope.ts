@@ -44,6 +44,8 @@ export class ScopeError extends DocopsError {
 export function documentFingerprints(desired: DesiredState): Map<string, string> | undefined {
   const documents = desired.documents;
   if (!documents) return undefined;
+  const known = fingerprintCache.get(desired);
+  if (known) return known;
   const hashes = new Map<string, ReturnType<typeof createHash>>();
   for (const d of documents) {
     const key = scopeKey(d.kind, d.metadata.organization);
@@ -53,8 +55,13 @@ export function documentFingerprints(desired: DesiredState): Map<string, string>
     h.update(JSON.stringify([d.apiVersion, d.metadata, d.prune === true, d.spec]));
     h.update('\n');
   }
-  return new Map([...hashes].map(([k, h]) => [k, h.digest('hex')]));
+  const out = new Map([...hashes].map(([k, h]) => [k, h.digest('hex')]));
+  fingerprintCache.set(desired, out);
+  return out;
 }
+
+/** Digests per desired state, computed once (the daemon computes them while a preload waits out the debounce). */
+const fingerprintCache = new WeakMap<DesiredState, Map<string, string>>();
 
 /** Scopes whose digest differs, or that exist on one side only (every document of a kind and org removed). */
 export function changedScopes(previous: ReadonlyMap<string, string>, next: ReadonlyMap<string, string>): string[] {

@@ -13,7 +13,11 @@ import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
+import { documentFingerprints } from '../core/scope.js';
+import { fetchWhoami } from '../safety/index.js';
+import type { Whoami } from '../safety/gate.js';
 import { ScopeTracker } from './changes.js';
+import { createParseCache } from './parse-cache.js';
 import { createPreloader, type Preloader } from './preload.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
@@ -92,6 +96,10 @@ export class Daemon extends EventEmitter {
   private readonly scoping: ScopeTracker;
   /** Manifest loads started by file events, taken by the next run (src/daemon/preload.ts). */
   private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
+  /** Parses of unchanged manifest files, kept between loads. */
+  private readonly parseCache = createParseCache();
+  /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
+  private whoami: Promise<Whoami> | undefined;
 
   constructor(
     readonly config: DaemonConfig,
@@ -202,6 +210,7 @@ export class Daemon extends EventEmitter {
       this.retrier.cancel();
       await this.cron?.stop();
       await this.watcher?.close();
+      this.preloader?.cancel();
       let timer: NodeJS.Timeout | undefined;
       const graceful = await Promise.race([
         drained.then(() => true),
@@ -260,6 +269,13 @@ export class Daemon extends EventEmitter {
         // The load a file event started, when it is still current; else a fresh one.
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.scoping,
+        whoami: () => {
+          const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
+          asked.catch(() => {
+            if (this.whoami === asked) this.whoami = undefined;
+          });
+          return asked;
+        },
       },
       ++this.runId,
       reasons,
@@ -269,13 +285,16 @@ export class Daemon extends EventEmitter {
   }
 
   /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
-  private load(): ReturnType<LoadManifests> {
+  private async load(): ReturnType<LoadManifests> {
     const c = this.config;
-    return (this.deps.loadManifests ?? loadManifests)(c.manifestsDir, this.kinds, {
+    const loaded = await (this.deps.loadManifests ?? loadManifests)(c.manifestsDir, this.kinds, {
       env: this.env,
       allowEnv: c.allowEnv ?? [],
       secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      readManifest: (file, o) => this.parseCache.read(file, o),
     });
+    documentFingerprints(loaded.desired); // computed (and kept) now, while a preload waits out the debounce
+    return loaded;
   }
 
   /** A finished run → readiness state, retry schedule, history, 'run' event. */

@@ -12,7 +12,9 @@ import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js'
 import { reconcileOnce } from '../core/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
+import type { LoadOptions } from '../manifests/load.js';
 import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
+import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type RunScope } from './changes.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
@@ -21,7 +23,7 @@ import type { TriggerReason } from './triggers.js';
 export type LoadManifests = (
   dir: string,
   kinds: readonly KindDefinition[],
-  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[] },
+  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[]; readManifest?: LoadOptions['readManifest'] },
 ) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {
@@ -41,6 +43,8 @@ export interface RunContext {
   loadManifests: LoadManifests;
   /** Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. */
   scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
+  /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
+  whoami?: () => Promise<Whoami>;
 }
 
 export interface RunRecord {
@@ -126,7 +130,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       config: ctx.safety,
       force: false,
       desiredCount: countDesired(loaded.desired),
-      whoami: () => fetchWhoami(ctx.client),
+      whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
     const outcome = await reconcileOnce({
       client: ctx.client,

@@ -70,10 +70,11 @@ describe('createPreloader', () => {
     const p = createPreloader(() => {
       const i = ++n;
       return new Promise<number>((res) => releases.push(() => res(i)));
-    });
-    p.changed(); // load 1 starts
+    }, 10);
+    p.changed();
+    expect(p.started).toBe(0); // not before the quiet time (a write within chokidar's 50 ms has no event)
+    await vi.waitFor(() => expect(p.started).toBe(1));
     p.changed(); // load 1 is stale now; another starts when it ends
-    expect(p.started).toBe(1);
     releases[0]!();
     await vi.waitFor(() => expect(p.started).toBe(2));
     const taken = p.take(); // load 2 is current

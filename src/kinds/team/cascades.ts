@@ -4,9 +4,9 @@
  * own; they are keyed `<team title>/<e-mail>` (kind TeamMember) wherever they appear, so the gate counts one that
  * both a team delete and a member removal would take once.
  *
- * Content permissions (a team's or member's access to spaces) also go, on the real platform; management-api.md
- * lists no way to read a team's, and the sandbox keeps none. docops shows the `spaces` count the team or member
- * carries in the delete step's note instead.
+ * Content permissions (grants on spaces, collections and sites) also go. No API lists a team's or a member's
+ * grants: the ones known are those on the objects whose `access:` lists this plan read, listed as cascades by
+ * src/kinds/access/cascades.ts; for the rest the step's note shows the `spaces` count the team or member carries.
  *
  * A SAML provider naming a deleted team as its default team keeps none (it is not deleted): the delete step's note
  * names it (src/kinds/saml/team-ref.ts).
@@ -29,11 +29,6 @@ export const membershipKey = (teamTitle: string, email: string): string => `${te
 /** A count from a list item; undefined when the item does not carry it (read the list then). */
 export function countOf(item: unknown, field: string): number | undefined {
   return isRecord(item) && typeof item[field] === 'number' ? item[field] : undefined;
-}
-
-/** "its access to 3 spaces goes too" for a team or member that has some, else undefined. */
-export function spacesNote(n: number | undefined, whose: 'its' | 'their'): string | undefined {
-  return n !== undefined && n > 0 ? `${whose} access to ${n} space${n === 1 ? '' : 's'} goes too` : undefined;
 }
 
 // ---- teams -----------------------------------------------------------------------------------------------------

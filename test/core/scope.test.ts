@@ -106,6 +106,10 @@ describe('scopeClosure over the registered kinds', () => {
     expect(close('Site/o1')).toEqual(['Organization/o1', 'Site/o1', 'Space/o1']);
   });
 
+  it('every registered kind declares its scope (a kind without one would silently make every daemon run full)', () => {
+    expect(KINDS.filter((k) => k.scope === undefined).map((k) => k.kind)).toEqual([]);
+  });
+
   it('unsure without a declaration: a registered kind with no `scope` makes every run full', () => {
     const bare = { ...KINDS[0]! };
     delete bare.scope;

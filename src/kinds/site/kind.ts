@@ -21,6 +21,8 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   fileFields: [['customization']],
   depth: SITE_DEPTH,
   needs: ['Space'],
+  // Scoped reconciles: `needs` says it all (reads Space's ids, affected by Space's plan).
+  scope: {},
   toDesired,
   crossValidate,
   fetch: fetchSites,

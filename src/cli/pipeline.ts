@@ -10,6 +10,8 @@ import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
 import { parseAllowList } from '../manifests/interpolate.js';
+import { recordingClient, type ApiCall } from '../scopes/needs.js';
+import { countingClient, createProgress } from './progress.js';
 import { KINDS, loadManifests } from './wiring.js';
 
 export const MANIFESTS_FLAG = {
@@ -81,6 +83,8 @@ export interface PlannedRun {
   desired: DesiredState;
   client: ApiClient;
   kinds: readonly KindDefinition[];
+  /** Every read the plan made (what a read-only token must allow: src/scopes). */
+  reads: ApiCall[];
 }
 
 export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun> {
@@ -88,7 +92,16 @@ export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun
   const { kinds, desired } = await loadDesired(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);
-  const { plan, live } = await computePlan(client, kinds, desired, { prune, invite: ctx.global.invite });
+  const reads: ApiCall[] = [];
+  // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
+  const progress = createProgress(ctx.io.stderr, 'Reading live state');
+  let result;
+  try {
+    result = await computePlan(countingClient(recordingClient(client, reads), () => progress.tick()), kinds, desired, { prune, invite: ctx.global.invite });
+  } finally {
+    progress.done();
+  }
+  const { plan, live } = result;
   ctx.logger.info({ steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length }, 'plan computed');
-  return { plan, live, desired, client, kinds };
+  return { plan, live, desired, client, kinds, reads };
 }

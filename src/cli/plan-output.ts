@@ -3,7 +3,8 @@ import { UsageError } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
 import { MARKDOWN_MAX_LENGTH, renderJson, renderMarkdown, renderText, type PlanFormat } from '../render/index.js';
-import { summaryLine, totals } from '../render/values.js';
+import { summaryLine, textTotals } from '../render/values.js';
+import { scopeLines, type PlanScopes } from '../scopes/needs.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { appendStepSummary, willAppendStepSummary } from './github.js';
@@ -30,20 +31,31 @@ export function planCost(ctx: CommandContext, plan: Plan): PlanCost {
  */
 export const PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
 
-export function markdownPlan(plan: Plan, cost: PlanCost | undefined): string {
-  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(cost && plan.steps.length > 0 ? { notes: [costLine(cost)] } : {}) });
+export function markdownPlan(plan: Plan, cost: PlanCost | undefined, scopes?: PlanScopes): string {
+  // Cost and token scopes matter only when there is something to apply (JSON always carries the scopes).
+  const notes = plan.steps.length === 0 ? [] : [...(cost ? [costLine(cost)] : []), ...(scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, '\\_')) : [])];
+  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(notes.length > 0 ? { notes } : {}) });
 }
 
-export function renderPlanOutput(plan: Plan, format: PlanFormat, options: { color: boolean; cost?: PlanCost }): string {
-  if (format === 'json') return renderJson(plan);
-  if (format === 'markdown') return markdownPlan(plan, options.cost);
+export interface PlanOutputOptions {
+  color: boolean;
+  cost?: PlanCost;
+  /** The OAuth scopes of the plan's requests (plan prints them: docs/pr-checks.md "Least-privilege tokens"). */
+  scopes?: PlanScopes;
+}
+
+export function renderPlanOutput(plan: Plan, format: PlanFormat, options: PlanOutputOptions): string {
+  if (format === 'json') return renderJson(plan, options.scopes ? { scopes: options.scopes } : {});
+  if (format === 'markdown') return markdownPlan(plan, options.cost, options.scopes);
   const text = renderText(plan, { color: options.color });
-  if (!options.cost || plan.steps.length === 0) return text;
-  // The cost line goes right below the "Plan: …" summary line.
-  const at = text.indexOf(summaryLine(totals(plan.steps)));
+  if (plan.steps.length === 0) return text;
+  const lines = [...(options.cost ? [costLine(options.cost)] : []), ...(options.scopes ? scopeLines(options.scopes) : [])];
+  if (lines.length === 0) return text;
+  // The cost and scope lines go right below the "Plan: …" summary line.
+  const at = text.indexOf(summaryLine(textTotals(plan.steps)));
   const eol = at < 0 ? -1 : text.indexOf('\n', at);
-  const line = costLine(options.cost) + '\n';
-  return eol < 0 ? text + line : text.slice(0, eol + 1) + line + text.slice(eol + 1);
+  const block = lines.join('\n') + '\n';
+  return eol < 0 ? text + block : text.slice(0, eol + 1) + block + text.slice(eol + 1);
 }
 
 /**

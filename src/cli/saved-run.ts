@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 import { fetchLive } from '../core/reconcile.js';
 import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedPlan } from '../plan-file/index.js';
+import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
 import { loadDesired, manifestDir, type PlannedRun } from './pipeline.js';
@@ -25,10 +26,11 @@ export async function plannedFromSavedPlan(ctx: CommandContext, file: string): P
   const { kinds, desired } = await loadDesired(ctx);
   const client = await connect(ctx);
   const prune = Object.fromEntries(saved.options.prune.map((k) => [k, true]));
-  const live = await fetchLive(client, kinds, desired, { prune, invite: saved.options.invite });
+  const reads: ApiCall[] = [];
+  const live = await fetchLive(recordingClient(client, reads), kinds, desired, { prune, invite: saved.options.invite });
   verifyLive(saved, live);
   ctx.logger.info({ file, steps: saved.plan.steps.length, createdAt: saved.createdAt }, 'saved plan still matches manifests and live state');
-  return { plan: saved.plan, live, desired, client, kinds, saved };
+  return { plan: saved.plan, live, desired, client, kinds, reads, saved };
 }
 
 /** --prune/--invite are fixed when the plan is made; repeating them is fine, changing them is not. */

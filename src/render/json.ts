@@ -46,6 +46,11 @@ function ordered(obj: object, keys: readonly string[], map: (key: string, v: unk
 export interface JsonOptions {
   /** Keep the bodies exactly as sent (the saved-plan file); default: `masked` fields show their stand-in text. */
   unmasked?: boolean;
+  /**
+   * The OAuth scopes the plan's requests use (src/scopes), printed as `scopes` after the plan's own keys. Derived
+   * data, not part of the plan: the parser accepts and drops it.
+   */
+  scopes?: object;
 }
 
 function stablePlan(plan: Plan, options: JsonOptions): object {
@@ -91,7 +96,8 @@ function stableSettle(settle: object): object {
 }
 
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
-  return JSON.stringify(stablePlan(plan, options), null, 2) + '\n';
+  const doc = stablePlan(plan, options);
+  return JSON.stringify(options.scopes ? { ...doc, scopes: sortedKeys(options.scopes) } : doc, null, 2) + '\n';
 }
 
 // ---- parsing -------------------------------------------------------------------------------------------------
@@ -242,7 +248,8 @@ export function parsePlanJson(text: string): Plan {
   }
   const problems: string[] = [];
   const s = new Shape(problems);
-  if (s.object(data, 'plan', PLAN_KEYS)) {
+  if (s.object(data, 'plan', [...PLAN_KEYS, 'scopes'])) {
+    delete data.scopes; // derived from the plan when printed (renderJson's `scopes`), never read back
     if (data.formatVersion !== 1) s.fail('plan.formatVersion', `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
     if (s.array(data.steps, 'plan.steps')) {
       data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));

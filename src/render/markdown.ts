@@ -5,7 +5,7 @@
  */
 import type { Plan, Step } from '../core/plan.js';
 import { stepCounts } from '../core/plan.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -32,16 +32,24 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
-function stepDiffLines(step: Step): string[] {
+function stepDiffLines(step: Step, followUps: readonly Step[] = []): string[] {
   const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
   const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
   if (step.action === 'create') {
     for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatField(f, v, VALUE_MAX)}`);
+    // Updates of the object this create makes (fields the create cannot set) are shown here, not as `!` steps.
+    for (const u of followUps) {
+      const why = ['set right after the create', u.note].filter(Boolean).join('; ');
+      for (const ch of fieldChanges(u.before, u.after)) {
+        if (ch.after !== undefined && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)} (${why})`);
+      }
+    }
   } else if (step.action === 'update') {
+    // A missing side (absent or null) has no line: the one form of a missing value in a diff.
     for (const ch of fieldChanges(step.before, step.after)) {
-      if (ch.before !== undefined) lines.push(`-     ${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX)}`);
-      if (ch.after !== undefined) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
+      if (ch.before !== undefined && ch.before !== null) lines.push(`-     ${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX)}`);
+      if (ch.after !== undefined && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
     }
   }
   const cascades = step.cascades ?? [];
@@ -109,7 +117,10 @@ function summaryTable(plan: Plan, t: Totals): string {
   );
 }
 
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): string {
+  // Updates of objects this plan creates are shown under their create (createFollowUps): counted and listed with it.
+  const { byCreate, folded } = createFollowUps(fullPlan.steps);
+  const plan: Plan = { ...fullPlan, steps: fullPlan.steps.filter((s) => !folded.has(s.id)) };
   const maxLength = options.maxLength ?? MARKDOWN_MAX_LENGTH;
   const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
   const budget = new Budget(maxLength);
@@ -156,7 +167,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const body: string[] = [];
     let bodyLength = 0;
     for (const [i, step] of steps.entries()) {
-      const text = stepDiffLines(step).join('\n') + '\n';
+      const text = stepDiffLines(step, byCreate.get(step.id)).join('\n') + '\n';
       // Room for this step, the fence, and — unless it is the last — a "more not shown" line.
       const tail = i === steps.length - 1 ? FENCE_CLOSE + DETAILS_CLOSE : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
       if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;

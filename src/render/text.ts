@@ -2,7 +2,7 @@
 import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -17,17 +17,26 @@ function colorFor(c: Colors, action: Step['action']): (t: string) => string {
   return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
 }
 
-function stepLines(step: Step, c: Colors): string[] {
+/** The fields a follow-up update of a created object sets, as lines under the create. */
+function followUpLines(update: Step, c: Colors): string[] {
+  const why = ['set right after the create', update.note].filter(Boolean).join('; ');
+  return fieldChanges(update.before, update.after)
+    .filter((ch) => ch.after !== undefined)
+    .map((ch) => `${FIELD_INDENT}${ch.field}: ${formatField(ch.field, ch.after)}${c.dim(` (${why})`)}`);
+}
+
+function stepLines(step: Step, c: Colors, followUps: readonly Step[] = []): string[] {
   const paint = colorFor(c, step.action);
   const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
   const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
   if (step.action === 'create') {
     for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatField(field, value)}`);
+    for (const u of followUps) lines.push(...followUpLines(u, c));
   } else if (step.action === 'update') {
     for (const ch of fieldChanges(step.before, step.after)) {
-      const before = ch.before === undefined ? '(unset)' : formatField(ch.field, ch.before);
-      const after = ch.after === undefined ? '(removed)' : formatField(ch.field, ch.after);
+      const before = formatField(ch.field, ch.before);
+      const after = formatField(ch.field, ch.after);
       lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
     }
   }
@@ -44,8 +53,9 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
   } else {
     out.push('docops will perform the following actions:', '');
-    for (const step of plan.steps) out.push(...stepLines(step, c));
-    out.push('', c.bold(summaryLine(totals(plan.steps))));
+    const { byCreate, folded } = createFollowUps(plan.steps);
+    for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(step, c, byCreate.get(step.id)));
+    out.push('', c.bold(summaryLine(textTotals(plan.steps))));
   }
 
   if (plan.blocked.length > 0) {

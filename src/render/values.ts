@@ -26,9 +26,12 @@ function sanitize(value: unknown): unknown {
   return value;
 }
 
-/** One value as a short string (JSON). */
+/** How every renderer shows a missing value (absent or null), wherever it appears: one form. */
+export const MISSING = '(unset)';
+
+/** One value as a short string (JSON); absent and null are MISSING. */
 export function formatValue(value: unknown, maxLength = 400): string {
-  if (value === undefined) return '(unset)';
+  if (value === undefined || value === null) return MISSING;
   const text = JSON.stringify(sanitize(value)) ?? String(value);
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
 }
@@ -94,6 +97,32 @@ export interface Totals {
   delete: number;
   /** Objects the deletes take with them (Step.cascades), listed under their steps. */
   cascaded: number;
+}
+
+/**
+ * Update steps of objects a create of the same plan makes (fields the create request cannot set, sent right
+ * after it), by the create's step id. The text and markdown plans show them under the create instead of as
+ * separate `~` steps; the plan data (JSON, saved plans, apply) keeps them as they are.
+ */
+export function createFollowUps(steps: readonly Step[]): { byCreate: Map<string, Step[]>; folded: Set<string> } {
+  const creates = new Map<string, string>();
+  const byCreate = new Map<string, Step[]>();
+  const folded = new Set<string>();
+  const keyOf = (s: Step): string => JSON.stringify([s.kind, s.org, s.key]);
+  for (const s of steps) if (s.action === 'create' && !creates.has(keyOf(s))) creates.set(keyOf(s), s.id);
+  for (const s of steps) {
+    const create = s.action === 'update' ? creates.get(keyOf(s)) : undefined;
+    if (create === undefined) continue;
+    byCreate.set(create, [...(byCreate.get(create) ?? []), s]);
+    folded.add(s.id);
+  }
+  return { byCreate, folded };
+}
+
+/** Totals as the text and markdown plans show them: an update folded under its create is part of the add. */
+export function textTotals(steps: readonly Step[]): Totals {
+  const { folded } = createFollowUps(steps);
+  return totals(steps.filter((s) => !folded.has(s.id)));
 }
 
 export function totals(steps: readonly Step[]): Totals {

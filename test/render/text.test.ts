@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan } from '../../src/core/plan.js';
+import { emptyPlan, type Step } from '../../src/core/plan.js';
+import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 import { stripAnsi } from '../../src/render/ansi.js';
 import { samplePlan } from './fixture.js';
@@ -15,7 +16,7 @@ describe('renderText', () => {
       '      title: "Docs" → "Documentation"',
       '      labels: ["a"] → ["a","b"]',
       '      apiToken: (unset) → (sensitive)',
-      '      description: "old" → (removed)',
+      '      description: "old" → (unset)',
       '  + TeamMember acme/platform/ann@example.com (invite by e-mail)',
       '      team: "Platform"',
       '      role: "member"',
@@ -81,9 +82,56 @@ describe('renderText nested changes', () => {
       '  ~ Team acme/w',
       '      members.bob@x.test: "member" → "admin"',
       '      members.dan@x.test: (unset) → "member"',
-      '      members.cy@x.test: "member" → (removed)',
+      '      members.cy@x.test: "member" → (unset)',
       '      settings.a.b: 1 → 2',
       '',
     ]);
+  });
+});
+
+describe('one plan text for a newcomer', () => {
+  const step = (over: Partial<Step> & Pick<Step, 'id' | 'action' | 'key'>): Step => ({
+    phase: over.action,
+    kind: 'Site',
+    org: 'acme',
+    wave: 1,
+    before: null,
+    after: null,
+    dependsOn: [],
+    requests: [],
+    ...over,
+  });
+
+  it('shows a missing value one way, absent or null, before or after', () => {
+    const plan = emptyPlan();
+    plan.steps.push(step({ id: 'Site/acme/a#update', action: 'update', key: 'a', before: { title: 'A', defaultSection: null, icon: 'x' }, after: { title: 'A', defaultSection: 'intro', icon: null, extra: 1 } }));
+    const text = renderText(plan);
+    expect(text).toContain('defaultSection: (unset) → "intro"');
+    expect(text).toContain('icon: "x" → (unset)');
+    expect(text).toContain('extra: (unset) → 1');
+    expect(text).not.toMatch(/\bnull\b|\(removed\)/);
+  });
+
+  it('shows the fields set right after a create under that create, not as a separate update; the plan data keeps both steps', () => {
+    const plan = emptyPlan();
+    plan.steps.push(
+      step({ id: 'Site/acme/Help#create', action: 'create', key: 'Help', after: { title: 'Help' } }),
+      step({ id: 'Site/acme/Other#update', action: 'update', key: 'Other', before: { title: 'O' }, after: { title: 'P' } }),
+      step({ id: 'Site/acme/Help#defaultSection', action: 'update', key: 'Help', before: { defaultSection: null }, after: { defaultSection: 'intro' }, note: 'after its sections exist' }),
+    );
+    const text = renderText(plan);
+    expect(text.split('\n').slice(2, 7)).toEqual([
+      '  + Site acme/Help',
+      '      title: "Help"',
+      '      defaultSection: "intro" (set right after the create; after its sections exist)',
+      '  ~ Site acme/Other',
+      '      title: "O" → "P"',
+    ]);
+    expect(text).toContain('Plan: 1 to add, 1 to change, 0 to delete.');
+    expect(plan.steps).toHaveLength(3);
+    const md = renderMarkdown(plan);
+    expect(md).toContain('+     defaultSection: "intro" (set right after the create; after its sections exist)');
+    expect(md).not.toContain('! Site acme/Help');
+    expect(md).toContain('**Plan: 1 to add, 1 to change, 0 to delete.**');
   });
 });

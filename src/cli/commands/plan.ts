@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { BlockedError, EXIT } from '../../core/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
+import { planScopes } from '../../scopes/needs.js';
 import { redactText } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
@@ -43,10 +44,11 @@ export const planCommand: CommandSpec = {
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
-    const { plan, live } = await planFromManifests(ctx);
+    const { plan, live, reads } = await planFromManifests(ctx);
     const cost = planCost(ctx, plan);
-    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost }));
-    await stepSummary(ctx, () => markdownPlan(plan, cost));
+    const scopes = planScopes(plan, reads);
+    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
+    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes));
     if (typeof out === 'string' && manifests) {
       const saved = createSavedPlan({
         plan,

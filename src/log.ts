@@ -60,6 +60,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   // (pino-pretty's stream form pipes through a Transform and can lag behind or be lost at exit).
   const colorize = (stream.isTTY === true && !env.NO_COLOR) || (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0');
   const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
-  const pretty = prettyFactory({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' });
+  // One line per entry (a step applied, a retry): fields follow the message as inline JSON. JSON lines are unchanged.
+  const pretty = prettyFactory({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   return pino(base, { write: (line: string) => void stream.write(redactText(pretty(line))) });
 }

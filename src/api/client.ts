@@ -49,6 +49,11 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   logger?: ApiLogger;
   onResponse?: (info: ResponseInfo) => void;
+  /**
+   * Told before each wait for a retry (the CLI shows it on stderr: a one-shot command is otherwise silent while
+   * it retries; the daemon leaves it unset and logs the retries at debug level only).
+   */
+  onRetry?: (info: RetryNotice) => void;
   /** [0, 1) source for backoff jitter (tests inject a fixed one). */
   random?: () => number;
   /** Waits between attempts (tests inject one to observe delays without real waiting). */
@@ -59,6 +64,17 @@ export interface ClientOptions {
    * token (tests inject their own, e.g. to stand for another process, or with a fake clock).
    */
   pacer?: Pacer;
+}
+
+/** One retry about to happen: attempt `attempt` of at most `maxAttempts`, after `delayMs`, because of `reason`. */
+export interface RetryNotice {
+  method: string;
+  path: string;
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  /** The HTTP status (`503`) or the transport error code (`ECONNREFUSED`). */
+  reason: string;
 }
 
 interface RawResponse {
@@ -206,6 +222,14 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       const delayMs = nextDelay(retryAs, failure, spent[bucket], retry, random, Date.now());
       if (delayMs === undefined) throw lastError;
       spent[bucket]++;
+      opts.onRetry?.({
+        method,
+        path: route,
+        attempt: spent[bucket] + 1,
+        maxAttempts: (bucket === 'rateLimit' ? retry.maxRateLimitRetries : retry.maxRetries) + 1,
+        delayMs,
+        reason: failure.kind === 'status' ? String(failure.status) : (failure.code ?? 'network error'),
+      });
       logger?.debug?.(
         {
           method,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';
 import { orgDocuments, splitDocuments, splitMembers, writeManifests } from './documents.js';
 import { planNeeds } from './needs.js';
-import { generateOrg, type OrgSizes } from './org-model.js';
+import { generateOrg, scaledSizes, type OrgSizes } from './org-model.js';
 import { MEMBERS_PER_FILE } from './read-bench.js';
 import type { BenchSandbox, SandboxRequest } from './sandbox-env.js';
 import { cleanEnv, docopsCommand, modulesByOrigin, runProbed, runTimed } from './spawn.js';
@@ -20,11 +20,7 @@ import { cleanEnv, docopsCommand, modulesByOrigin, runProbed, runTimed } from '.
 export const DOCUMENTS_PER_FILE = 1000;
 
 /** The bench organization scaled to `members`: teams, memberships, spaces and sites in the same proportions. */
-export function scaledSizes(base: OrgSizes, members: number): OrgSizes {
-  const f = members / base.members;
-  const scale = (n: number): number => Math.max(1, Math.round(n * f));
-  return { ...base, members, teams: scale(base.teams), teamMemberships: scale(base.teamMemberships), spaces: scale(base.spaces), sites: scale(base.sites) };
-}
+export { scaledSizes } from './org-model.js';
 
 export interface ColdPlanRun {
   wallMs: number;

@@ -1,5 +1,5 @@
 /** Sizes, latency and targets of `npm run bench` (issue 8). */
-import type { ChangeSizes, OrgSizes } from './org-model.js';
+import { BENCH_SIZES, type ChangeSizes, type OrgSizes } from './org-model.js';
 
 export interface BenchConfig {
   /** The organization behind the plan and apply benchmarks. */
@@ -22,7 +22,7 @@ export interface BenchConfig {
 }
 
 export const DEFAULT_CONFIG: BenchConfig = {
-  sizes: { members: 10_000, teams: 1_000, teamMemberships: 20_000, translations: 5, spaces: 500, sites: 50, sectionsPerSite: 4, spacesPerSection: 2, sectionsPerGroup: 2 },
+  sizes: BENCH_SIZES,
   // 1 + 60,000 + 2,000 + 30,000 + 10 + 6,289 + 100 sites × (1 + 5 sections + 1 group + 10 site spaces) = 100,000.
   cpuSizes: { members: 60_000, teams: 2_000, teamMemberships: 30_000, translations: 10, spaces: 6_289, sites: 100, sectionsPerSite: 5, spacesPerSection: 2, sectionsPerGroup: 2 },
   // 500 role changes + 100 teams × 4 membership changes + 100 new teams = 1,000 changes.

@@ -31,6 +31,20 @@ export const GLOBAL_FLAGS = {
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } as const satisfies FlagSpecs;
 
+export type GlobalFlagName = keyof typeof GLOBAL_FLAGS;
+
+/** Every command takes these: help and logging. */
+const ALWAYS: readonly GlobalFlagName[] = ['log-level', 'log-format', 'help'];
+
+/**
+ * The global flags a command accepts and lists in its help: `uses` (the API, sandbox, concurrency, prune …
+ * flags it reads) plus help and logging; all of them when `uses` is not given.
+ */
+export function globalFlagsFor(uses?: readonly GlobalFlagName[]): FlagSpecs {
+  if (uses === undefined) return GLOBAL_FLAGS;
+  return Object.fromEntries(Object.entries(GLOBAL_FLAGS).filter(([name]) => uses.includes(name as GlobalFlagName) || ALWAYS.includes(name as GlobalFlagName)));
+}
+
 export interface GlobalOptions {
   apiUrl?: string;
   tokenFile?: string;

@@ -1,6 +1,6 @@
 /** What a CLI command declares: its flags and help text, and how it runs once the flags are parsed. */
 import type { Logger } from '../log.js';
-import type { FlagSpecs, GlobalOptions, ParsedValues } from './args.js';
+import type { FlagSpecs, GlobalFlagName, GlobalOptions, ParsedValues } from './args.js';
 import type { CliIO } from './io.js';
 
 export interface CommandContext {
@@ -19,8 +19,10 @@ export interface CommandSpec {
   usage: string;
   /** A paragraph for `docops <command> --help`. */
   description: string;
-  /** Command-specific flags; the global flags are added to every command. */
+  /** Command-specific flags. */
   flags: FlagSpecs;
+  /** The global flags it uses (help and logging always; default: all): only these are accepted and listed. */
+  globals?: readonly GlobalFlagName[];
   examples: string[];
   run(ctx: CommandContext): Promise<number>;
 }

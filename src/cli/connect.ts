@@ -4,6 +4,7 @@
  * The client (undici) is imported when a command connects, the sandbox only when it is asked for: `validate`
  * and `plan` without --sandbox load neither the sandbox nor, for validate, the client.
  */
+import type { RetryNotice } from '../api/client.js';
 import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
@@ -17,6 +18,21 @@ export function requireCredentials(ctx: CommandContext): void {
       'no API token: set DOCOPS_TOKEN, pass --token-file FILE, or add --sandbox to try docops against a local sandbox',
     );
   }
+}
+
+/**
+ * Retries shown on stderr as they happen (`retrying 2/6 in 1.2 s: ECONNREFUSED`), so a command waiting on an
+ * unreachable API says so at once. Requests in flight fail together: each attempt number and reason is shown once.
+ */
+export function retryNotices(logger: CommandContext['logger']): (n: RetryNotice) => void {
+  const shown = new Set<string>();
+  return (n) => {
+    const line = `retrying ${n.attempt}/${n.maxAttempts} in ${(n.delayMs / 1000).toFixed(1)} s: ${n.reason}`;
+    const key = `${n.attempt}/${n.maxAttempts}: ${n.reason}`;
+    if (shown.has(key)) return;
+    shown.add(key);
+    logger.warn({ method: n.method, path: n.path }, line);
+  };
 }
 
 export async function connect(ctx: CommandContext): Promise<ApiClient> {
@@ -45,7 +61,7 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   if (!settings.token) throw new UsageError('the API token is empty: check --token-file or DOCOPS_TOKEN');
   ctx.addSecret(settings.token);
   const { createClient } = await import('../api/client.js');
-  const client = createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger });
+  const client = createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger, onRetry: retryNotices(logger) });
   ctx.onCleanup(() => client.close());
   logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');
   return client;

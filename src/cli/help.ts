@@ -1,6 +1,6 @@
 /** Help texts for `docops --help` and `docops <command> --help`. */
-import type { FlagSpecs } from './args.js';
-import { GLOBAL_FLAGS } from './args.js';
+import type { FlagSpecs, GlobalFlagName } from './args.js';
+import { globalFlagsFor } from './args.js';
 
 export interface HelpEntry {
   name: string;
@@ -16,10 +16,10 @@ function flagLines(flags: FlagSpecs): string[] {
   return rows.map((r) => `  ${r.left.padEnd(width)}${r.right}`);
 }
 
-export function commandHelp(spec: { name: string; usage: string; description: string; flags: FlagSpecs; examples: string[] }): string {
+export function commandHelp(spec: { name: string; usage: string; description: string; flags: FlagSpecs; globals?: readonly GlobalFlagName[]; examples: string[] }): string {
   const lines = [`Usage: ${spec.usage}`, '', spec.description, ''];
   if (Object.keys(spec.flags).length > 0) lines.push('Flags:', ...flagLines(spec.flags), '');
-  lines.push('Global flags:', ...flagLines(GLOBAL_FLAGS), '');
+  lines.push('Global flags:', ...flagLines(globalFlagsFor(spec.globals)), '');
   lines.push('Examples:', ...spec.examples.map((e) => `  ${e}`), '');
   return lines.join('\n');
 }

@@ -28,7 +28,23 @@ Options:
 
 Environment: DOCOPS_TOKEN, DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN,
 DOCOPS_CONCURRENCY, DOCOPS_RECONCILE_SECRET, DOCOPS_ALLOW_ENV (variables manifests may read, overriding allowEnv).
+
+Examples:
+  docops daemon -c config.example/docops.yaml --sandbox                       # what npm start runs
+  docops daemon -c config.example/docops.yaml --sandbox --listen 127.0.0.1:8081  # a second one beside it
+  DOCOPS_TOKEN=… docops daemon -c docops.yaml --log-format json
+  DOCOPS_MODE=plan docops daemon -c docops.yaml                               # report drift, never write
 `;
+
+/** A listen address already taken gets the flag and variable that change it (a second \`npm start\`). */
+function listenError(err: unknown, listen: { host: string; port: number }): unknown {
+  if ((err as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return err;
+  return new UsageError(
+    `cannot listen on ${listen.host}:${listen.port}: the address is in use (another docops daemon, or a second \`npm start\`?). ` +
+      `Choose another address with --listen HOST:PORT (e.g. --listen 127.0.0.1:8081), DOCOPS_LISTEN, or listen: in the config`,
+    { cause: err },
+  );
+}
 
 export interface DaemonCommandHooks {
   /** Stops the daemon like SIGTERM (in-process callers, tests). */
@@ -110,7 +126,7 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
       await daemon.start();
     } catch (err) {
       await daemon.stop();
-      throw err;
+      throw listenError(err, config.listen);
     }
     hooks.onStarted?.(daemon);
     await stopped;

@@ -201,7 +201,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);
-    log.error({ err }, 'reconcile failed');
+    // One line per failed run; the stack (and cause chain) only at debug level.
+    log.error({ error: message(err), errorType: typeOf(err) }, 'reconcile failed');
+    log.debug({ err }, 'reconcile failed (stack)');
     const status = err instanceof ApiError && err.status !== undefined ? { apiStatus: err.status } : {};
     return finish({ result: 'failed', documents, ...planned, apiOk: !apiFailure, error: message(err), errorType: typeOf(err), ...status });
   }

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { parseFaults } from './faults.js';
 import { formatRateLimit, parseRateLimit } from './rate-limit.js';
+import { BENCH_SIZES } from './generated-org.js';
 import type { SandboxOptions } from './index.js';
 
 const USAGE = `Usage: docops sandbox [options]
@@ -20,12 +21,33 @@ Options:
   --read-token T    also accept T as a read-only token: its user (readonly@acme.test) is a read
                     member of every organization; GETs work, every write is refused with 403
   --state FILE      load state from FILE if it exists; save every change to it
-  --seed demo|empty initial content when there is no state file (default demo)
+  --seed SEED       initial content when there is no state file: demo (default), empty, or
+                    large[:MEMBERS]: the benchmark's generated organization org-bench (default
+                    10,000 members, 1,000 teams, 500 spaces, 50 sites; scaled to MEMBERS)
   --faults SPEC     inject faults, e.g. "latency=20ms,429=0.05,5xx=0.02,reset=0.01,seed=7"
   --rate-limit L/W  a token bucket per token, e.g. 600/min: X-RateLimit-* headers on every
                     answer, 429 with Retry-After when empty (also rateLimit=600/min in --faults)
   -h, --help        show this help
+
+Examples:
+  docops sandbox --port 4010
+  docops sandbox --port 4010 --state sandbox.json          # keeps its state across restarts
+  docops sandbox --port 4010 --token write-token --read-token read-token
+  docops sandbox --port 4010 --seed large:2000             # a big org to try export, progress and plan on
+  docops sandbox --port 4010 --faults "latency=20ms,5xx=0.02,seed=7" --rate-limit 600/min
 `;
+
+/** `--seed`: demo, empty, or large[:MEMBERS]. */
+export function parseSeed(raw: string): NonNullable<SandboxOptions['seed']> {
+  if (raw === 'demo' || raw === 'empty') return raw;
+  const large = /^large(?::(\d+))?$/.exec(raw);
+  if (large) {
+    const members = large[1] === undefined ? BENCH_SIZES.members : Number(large[1]);
+    if (!Number.isSafeInteger(members) || members < 1 || members > 1_000_000) throw new Error(`--seed large:MEMBERS needs 1..1000000 members (got "${large[1]}")`);
+    return { large: members };
+  }
+  throw new Error(`--seed must be demo, empty or large[:MEMBERS] (got "${raw}")`);
+}
 
 export async function sandboxCommand(
   argv: string[],
@@ -70,10 +92,7 @@ export async function sandboxCommand(
       opts.readToken = readToken;
     }
     if (values.state !== undefined) opts.stateFile = values.state;
-    if (values.seed !== undefined) {
-      if (values.seed !== 'demo' && values.seed !== 'empty') throw new Error(`--seed must be demo or empty (got "${values.seed}")`);
-      opts.seed = values.seed;
-    }
+    if (values.seed !== undefined) opts.seed = parseSeed(values.seed);
     const faults = values.faults === undefined ? undefined : parseFaults(values.faults);
     if (faults !== undefined) opts.faults = faults;
     if (values['rate-limit'] !== undefined) {
@@ -90,11 +109,14 @@ export async function sandboxCommand(
     const { startSandbox } = await import('./index.js');
     sandbox = await startSandbox(opts);
   } catch (err) {
-    io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}\n`);
+    const inUse = (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const hint = inUse ? ` (another sandbox or program listens there: pick another port with --port N, or --port 0 for any free one)` : '';
+    io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}${hint}\n`);
     return 1;
   }
   io.stdout.write(
     `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
+      (typeof opts.seed === 'object' ? `  organization: org-bench (${opts.seed.large.toLocaleString('en-US')} members; try: DOCOPS_TOKEN=${sandbox.token} docops export --org org-bench -o bench-org --api-url ${sandbox.url})\n` : '') +
       (sandbox.readToken !== undefined ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n` : '') +
       (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
       (typeof opts.rateLimit === 'object' ? `  rate limit: ${formatRateLimit(opts.rateLimit)} per token\n` : '') +

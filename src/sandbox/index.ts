@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
 import { formatRateLimit, parseRateLimit, RateLimiter, type RateLimitSpec } from './rate-limit.js';
 import { buildApiRouter } from './routes/index.js';
+import { BENCH_SIZES, generateOrg, scaledSizes } from './generated-org.js';
 import { addReadOnlyUser, applySeed, type SeedName } from './seed.js';
+import { seedStore } from './seed-generated.js';
 import { createRequestListener } from './server.js';
 import { loadStateFile, saveStateFile } from './state.js';
 import { StatsRecorder, type SandboxStats } from './stats.js';
@@ -38,8 +40,11 @@ export interface SandboxOptions {
   readToken?: string;
   /** Load this JSON snapshot at start if it exists; save to it atomically after every successful write. */
   stateFile?: string;
-  /** Initial state when there is no state file. Default `demo`. */
-  seed?: SeedName;
+  /**
+   * Initial state when there is no state file. Default `demo`. `{ large: MEMBERS }`: the benchmark's generated
+   * organization (`org-bench`, generated-org.ts) scaled to MEMBERS members, its token user an admin.
+   */
+  seed?: SeedName | { large: number };
   /** Fault injection for /v1 (see faults.ts for the grammar). */
   faults?: string | FaultSpec;
   /**
@@ -74,7 +79,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const now = opts.now ?? (() => new Date());
   const store = new SandboxStore();
   const loaded = opts.stateFile !== undefined && loadStateFile(store, opts.stateFile);
-  if (!loaded) applySeed(store, opts.seed ?? 'demo');
+  if (!loaded) {
+    const seed = opts.seed ?? 'demo';
+    if (typeof seed === 'object') seedStore(store, generateOrg(scaledSizes(BENCH_SIZES, seed.large)));
+    else applySeed(store, seed);
+  }
   // With a state file, the read-only user joins the organizations the file holds (and the file keeps it).
   const readUserAdded = readToken !== undefined && addReadOnlyUser(store);
   if (opts.stateFile && (!loaded || readUserAdded)) saveStateFile(store, opts.stateFile);

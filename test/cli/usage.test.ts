@@ -16,10 +16,39 @@ describe('docops usage', () => {
     expect(r.stdout).toContain(`Usage: docops ${cmd}`);
     expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toMatch(new RegExp(`^  docops ${cmd} `, 'm'));
-    for (const flag of ['--manifests', '--api-url', '--token-file', '--sandbox', '--concurrency', '--prune', '--invite', '--log-level', '--log-format'])
-      expect(r.stdout).toContain(flag);
+    for (const flag of ['--manifests', '--token-file', '--log-level', '--log-format']) expect(r.stdout).toContain(flag);
     expect((await runCli([cmd, '-h'])).stdout).toBe(r.stdout);
     expect((await runCli(['help', cmd])).stdout).toBe(r.stdout);
+  });
+
+  // The newcomer's path (issue 17): every command has examples, and lists only the flags it uses.
+  it.each(['validate', 'plan', 'apply', 'export', 'daemon', 'undo', 'sandbox', 'pr-comment'])('%s --help has examples of itself', async (cmd) => {
+    const r = await runCli([cmd, '--help']);
+    expect(r.code, r.stderr).toBe(0);
+    const examples = r.stdout.split(/^Examples:\n/m)[1] ?? '';
+    expect(examples).toMatch(new RegExp(`^  (\\S+=\\S+ )*docops ${cmd}\\b`, 'm'));
+  });
+
+  it.each([
+    ['validate', ['--api-url', '--sandbox', '--concurrency', '--prune', '--invite']],
+    ['export', ['--prune', '--invite']],
+    ['undo', ['--prune', '--invite']],
+    ['pr-comment', ['--api-url', '--sandbox', '--concurrency', '--prune', '--invite', '--token-file']],
+  ] as const)('%s --help lists only the flags it uses, and refuses the others', async (cmd, unused) => {
+    const r = await runCli([cmd, '--help']);
+    for (const flag of unused) expect(r.stdout).not.toContain(`${flag} `);
+    for (const flag of unused) {
+      const bad = await runCli([cmd, ...(cmd === 'undo' ? ['journal.jsonl'] : []), flag, ...(flag === '--prune' ? ['Team'] : flag === '--sandbox' || flag === '--invite' ? [] : ['x'])]);
+      expect(bad.code, `${cmd} ${flag}`).toBe(1);
+      expect(bad.stderr).toMatch(cmd === 'undo' && flag === '--prune' ? /undo never deletes/ : new RegExp(`unknown flag ${flag}`));
+    }
+  });
+
+  it('plan and apply still take every global flag', async () => {
+    for (const cmd of ['plan', 'apply']) {
+      const r = await runCli([cmd, '--help']);
+      for (const flag of ['--api-url', '--sandbox', '--sandbox-state', '--concurrency', '--prune', '--invite']) expect(r.stdout).toContain(flag);
+    }
   });
 
   it('plan --help documents its own flags', async () => {

@@ -23,7 +23,13 @@ export const exportCommand: CommandSpec = {
     output: { type: 'string', short: 'o', value: 'DIR', description: 'Directory to write the manifests into (created if missing)' },
     overwrite: { type: 'boolean', description: 'Replace files that already exist in DIR (and remove stale parts of an earlier export)' },
   },
-  examples: ['docops export --org org-demo -o manifests --sandbox', 'DOCOPS_TOKEN=… docops export --org $ORG_ID -o manifests'],
+  // --concurrency bounds the reads; --prune and --invite mean nothing to an export.
+  globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state', 'concurrency'],
+  examples: [
+    'docops export --org org-demo -o manifests --sandbox',
+    'DOCOPS_TOKEN=… docops export --org $ORG_ID -o manifests',
+    'docops export --org $ORG_ID -o manifests --overwrite   # refresh an earlier export',
+  ],
   async run(ctx) {
     const org = ctx.values.org;
     const out = ctx.values.output;

@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => ({ spec: (await import('./export.js')).exportCommand }),
   },
   {
+    name: 'pr-comment',
+    summary: 'Post the markdown plan as one pull-request comment, updated in place (GitHub Actions)',
+    load: async () => ({ spec: (await import('./pr-comment.js')).prCommentCommand }),
+  },
+  {
     name: 'daemon',
     summary: 'Keep the organization equal to the manifests: watch, schedule, serve health and metrics',
     load: async () => ({ run: (await import('./daemon.js')).runDaemon }),

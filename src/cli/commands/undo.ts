@@ -15,7 +15,7 @@ import { undoFiles, writeUndoFiles } from '../../undo/documents.js';
 import { planUndo } from '../../undo/plan.js';
 import { renderUndoMarkdown, renderUndoText, undoJson } from '../../undo/report.js';
 import { assumeRestores, checkRestores } from '../../undo/restore.js';
-import { GLOBAL_FLAGS, closestFlag, globalOptions, type FlagSpecs, type ParsedValues } from '../args.js';
+import { closestFlag, globalFlagsFor, globalOptions, type FlagSpecs, type GlobalFlagName, type ParsedValues } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { connect } from '../connect.js';
 import { commandHelp } from '../help.js';
@@ -47,6 +47,8 @@ export const UNDO_SPEC = {
     'deletes the objects again. With -o and no API credentials undo works offline and only writes the documents.\n' +
     'Exits 1 if a step failed or an object is blocked, 3 if the safety gate refuses.',
   flags: FLAGS,
+  // Undo never prunes and always invites removed members again.
+  globals: ['api-url', 'token-file', 'sandbox', 'sandbox-state', 'concurrency'] as GlobalFlagName[],
   examples: [
     'docops undo .docops/journal/journal-2030-01-02T03-04-05-678Z.jsonl',
     'docops undo JOURNAL --apply -o manifests/restored',
@@ -63,7 +65,7 @@ export interface UndoHooks {
 }
 
 function parse(argv: readonly string[]): { values: ParsedValues; journal: string } {
-  const flags: FlagSpecs = { ...FLAGS, ...GLOBAL_FLAGS };
+  const flags: FlagSpecs = { ...FLAGS, ...globalFlagsFor(UNDO_SPEC.globals) };
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
@@ -74,6 +76,7 @@ function parse(argv: readonly string[]): { values: ParsedValues; journal: string
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'([^']+)'/.exec((err as Error).message)?.[1] ?? '';
+      if (flag.replace(/=.*/, '') === '--prune') throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
       const near = closestFlag(flag, Object.keys(flags));
       throw new UsageError(`unknown flag ${flag} for \`docops undo\`.${near ? ` Did you mean --${near}?` : ''} ${help}`);
     }
@@ -104,7 +107,6 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const format = planFormat(ctx);
   const out = typeof ctx.values.output === 'string' && ctx.values.output !== '' ? ctx.values.output : undefined;
   const apply = ctx.values.apply === true;
-  if (ctx.global.prune.length > 0) throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
   const name = path.basename(journal);
   const header = `# docops undo of ${name}: brings back deleted objects (recreated ones get new ids)\n`;
   const input = collectParts(await readJournal(journal), kinds);

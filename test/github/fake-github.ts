@@ -44,7 +44,7 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
         const page = Number(at.searchParams.get('page') ?? '1');
         const slice = comments.slice((page - 1) * perPage, page * perPage);
         const last = Math.max(1, Math.ceil(comments.length / perPage));
-        const link = page < last ? { link: `<${url}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${url}${at.pathname}?per_page=100&page=${last}>; rel="last"` } : {};
+        const link: Record<string, string> = page < last ? { link: `<${url}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${url}${at.pathname}?per_page=100&page=${last}>; rel="last"` } : {};
         return send(200, slice.map(shown), link);
       }
       if (at.pathname === `${base}/${options.issue}/comments` && req.method === 'POST') {

@@ -10,25 +10,32 @@ import type { CommandSpec } from '../command.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+interface WorkflowEvent {
+  pull_request?: { number?: unknown; head?: { sha?: unknown } };
+  issue?: { number?: unknown };
+  number?: unknown;
+}
+
+async function workflowEvent(env: Env): Promise<WorkflowEvent> {
+  return env.GITHUB_EVENT_PATH ? (JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')) as WorkflowEvent) : {};
+}
+
 /** The pull request's number: --pr, else the workflow event's (pull_request, or an issue comment on a PR). */
-async function pullRequestNumber(flag: unknown, env: Env): Promise<number> {
+function pullRequestNumber(flag: unknown, event: WorkflowEvent): number {
   const raw = typeof flag === 'string' ? flag : undefined;
   if (raw !== undefined) {
     if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`--pr must be a pull request number, got "${raw}"`);
     return Number(raw);
   }
-  const file = env.GITHUB_EVENT_PATH;
-  if (file) {
-    const event = JSON.parse(await readFile(file, 'utf8')) as { pull_request?: { number?: unknown }; issue?: { number?: unknown }; number?: unknown };
-    const n = event.pull_request?.number ?? event.issue?.number ?? event.number;
-    if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) return n;
-  }
+  const n = event.pull_request?.number ?? event.issue?.number ?? event.number;
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n > 0) return n;
   throw new UsageError('no pull request: pass --pr N, or run it in a workflow triggered by pull_request');
 }
 
-/** `<sub>Commit abc1234 · [run](…)</sub>` from the workflow's environment, when it has them. */
-function footer(env: Env): string | undefined {
-  const sha = env.DOCOPS_COMMIT_SHA ?? env.GITHUB_SHA;
+/** `<sub>Commit abc1234 · [run](…)</sub>`: the PR's head commit (GITHUB_SHA is the merge commit) and the run. */
+function footer(env: Env, event: WorkflowEvent): string | undefined {
+  const head = event.pull_request?.head?.sha;
+  const sha = typeof head === 'string' ? head : env.GITHUB_SHA;
   const run = env.GITHUB_SERVER_URL && env.GITHUB_REPOSITORY && env.GITHUB_RUN_ID ? `${env.GITHUB_SERVER_URL}/${env.GITHUB_REPOSITORY}/actions/runs/${env.GITHUB_RUN_ID}` : undefined;
   const parts = [sha ? `Commit ${sha.slice(0, 7)}` : undefined, run ? `[run](${run})` : undefined].filter(Boolean);
   return parts.length > 0 ? `<sub>${parts.join(' · ')}</sub>` : undefined;
@@ -68,9 +75,10 @@ export const prCommentCommand: CommandSpec = {
     if (!owner || !name || rest.length > 0) throw new UsageError(`--repo must be OWNER/NAME (or set GITHUB_REPOSITORY), got "${repo ?? ''}"`);
     const marker = typeof values.marker === 'string' && values.marker !== '' ? values.marker : DEFAULT_MARKER;
     if (!/^[\w.-]+$/.test(marker)) throw new UsageError(`--marker must be letters, digits, '.', '-' or '_', got "${marker}"`);
-    const issueNumber = await pullRequestNumber(values.pr, io.env);
+    const event = await workflowEvent(io.env);
+    const issueNumber = pullRequestNumber(values.pr, event);
     const plan = await readFile(file, 'utf8');
-    const foot = footer(io.env);
+    const foot = footer(io.env, event);
     const { body, truncated } = commentBody(plan, { marker, ...(foot ? { footer: foot } : {}) });
     if (truncated) ctx.logger.warn({ file, length: plan.length }, 'the plan was truncated to fit GitHub\'s comment limit');
     const result = await upsertPlanComment({ apiUrl: io.env.GITHUB_API_URL ?? 'https://api.github.com', token, owner, repo: name, issueNumber, body, marker });

@@ -3,6 +3,7 @@
  * (src/secrets.ts) before they are rendered, so a live value that holds the API token is written as
  * `[redacted]` inside a valid YAML string, never as the token.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +13,21 @@ import { escapeInterpolation } from '../manifests/interpolate.js';
 import { redactValue } from '../secrets.js';
 import type { PlannedFile } from './layout.js';
 
-/** schemas/document.schema.json of this docops installation (works from src/ and dist/ alike). */
-export const DOCUMENT_SCHEMA = fileURLToPath(new URL('../../schemas/document.schema.json', import.meta.url));
+/**
+ * The editor schema exported files point to: the published package's schemas/document.schema.json at this
+ * docops version (npm serves every file of a published package at this URL), so the comment works after the
+ * files are committed, on any machine, whatever path docops happens to be installed at. A path (tests, a
+ * self-hosted copy) is written relative to the file instead.
+ */
+export function documentSchemaUrl(): string {
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { name?: unknown; version?: unknown };
+  const name = typeof pkg.name === 'string' ? pkg.name : 'docops';
+  const version = typeof pkg.version === 'string' ? pkg.version : 'latest';
+  return `https://unpkg.com/${name}@${version}/schemas/document.schema.json`;
+}
 
-export function schemaComment(file: string, schema = DOCUMENT_SCHEMA): string {
+export function schemaComment(file: string, schema = documentSchemaUrl()): string {
+  if (/^https?:\/\//.test(schema)) return `# yaml-language-server: $schema=${schema}\n`;
   const rel = path.relative(path.dirname(path.resolve(file)), schema).split(path.sep).join('/');
   return `# yaml-language-server: $schema=${rel}\n`;
 }

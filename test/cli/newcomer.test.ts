@@ -138,7 +138,9 @@ describe('on a terminal', () => {
       env: { NO_COLOR: '1' },
     });
     expect(code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- the progress line redraws itself with \r ESC[K
     expect(stderr).toMatch(/\r\x1b\[KReading live state: \d+ reads?…/);
+    // eslint-disable-next-line no-control-regex -- drop the progress redraws
     const lines = stderr.replace(/\r\x1b\[K[^\r\n[]*/g, '').split('\n').filter(Boolean);
     const applied = lines.filter((l) => l.includes('step applied'));
     expect(applied.length).toBeGreaterThan(5);

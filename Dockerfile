@@ -7,7 +7,7 @@
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# ---- build: full dependencies, compile TypeScript to dist/ -------------------------------------------------
+# ---- build: full dependencies, compile TypeScript to dist/, pack the npm package --------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -17,17 +17,21 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also generates the kind schemas' validators (src/build/precompile-validators.ts): it reads schemas/.
 COPY schemas ./schemas
+COPY config.example ./config.example
 RUN npm run build
+# The package exactly as `npm pack` makes it (package.json `files`): what the runtime stage installs, and what
+# `npm install -g docops-*.tgz` installs elsewhere (tested: test/pack/pack.test.ts).
+RUN npm pack --ignore-scripts --pack-destination /tmp && mv /tmp/docops-*.tgz /tmp/docops.tgz
 
-# ---- runtime: production dependencies only, non-root, read-only friendly -----------------------------------
+# ---- runtime: the packed package, production dependencies only, non-root, read-only friendly ----------------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY --from=build /tmp/docops.tgz /tmp/docops.tgz
+RUN tar -xzf /tmp/docops.tgz --strip-components=1 -C /app && rm /tmp/docops.tgz
+# The lockfile pins the production dependencies the package declares.
+COPY package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
-COPY --from=build /app/dist ./dist
-COPY schemas ./schemas
-COPY config.example ./config.example
 # The journal of deletes is the only thing docops writes; mount a volume there (emptyDir or a PVC in Kubernetes).
 RUN mkdir -p /config /manifests /var/lib/docops/journal && chown -R node:node /var/lib/docops
 VOLUME ["/var/lib/docops"]

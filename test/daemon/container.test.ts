@@ -55,8 +55,11 @@ describe('Dockerfile', () => {
     const runs = inRuntime.filter((s) => s.op === 'RUN').map((s) => s.args);
     expect(runs.some((r) => r.includes('npm ci --omit=dev --ignore-scripts'))).toBe(true);
     expect(runs.some((r) => /npm ci(?! --omit=dev)/.test(r))).toBe(false);
-    expect(inRuntime.map((s) => s.args)).toContain('--from=build /app/dist ./dist');
-    for (const dir of ['schemas', 'config.example']) expect(inRuntime.some((s) => s.op === 'COPY' && s.args.startsWith(`${dir} `))).toBe(true);
+    // The runtime installs the package `npm pack` made in the build stage (its `files`: dist, schemas, config.example).
+    expect(build.some((r) => r.startsWith('npm pack --ignore-scripts'))).toBe(true);
+    expect(inRuntime.map((s) => s.args)).toContain('--from=build /tmp/docops.tgz /tmp/docops.tgz');
+    expect(runs.some((r) => r.startsWith('tar -xzf /tmp/docops.tgz --strip-components=1 -C /app'))).toBe(true);
+    expect(inRuntime.filter((s) => s.op === 'COPY').map((s) => s.args)).not.toContain('schemas ./schemas');
   });
 
   it('pins an LTS Node major on a slim image', () => {

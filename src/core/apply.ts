@@ -36,6 +36,21 @@ export interface ApplyOptions {
   beforeStep?: (step: Step) => Promise<void>;
   /** When aborted, steps not yet started are skipped; steps in flight finish. */
   signal?: AbortSignal;
+  /**
+   * Whether writing may go on, asked before every ordered group, every step and every request: once it gives a
+   * reason, nothing further is sent (not even the rest of a step in flight) and every step not finished is
+   * skipped or failed with that reason (`ApplyReport.stopped`). Its `signal` aborts a request waiting to be sent
+   * or between retries. Generic: the daemon's leader election answers it (src/daemon/ha), the core knows no
+   * more than "may I write".
+   */
+  writeGate?: WriteGate;
+}
+
+export interface WriteGate {
+  /** undefined while writing may go on; else why it must stop (for the rest of this apply). */
+  check(): string | undefined;
+  /** Aborted when writing must stop: a request not yet sent, or waiting to be retried, is not sent. */
+  signal?: AbortSignal;
 }
 
 export interface ApplyReport {
@@ -46,6 +61,8 @@ export interface ApplyReport {
   skipReasons: Record<string, string>;
   /** Set when the API became unreachable: the failure that showed it. Steps not started by then were skipped. */
   unreachable?: string;
+  /** Set when the write gate closed: why. Nothing was sent after it; steps not finished were skipped or failed. */
+  stopped?: string;
   /** Objects created by steps whose own later requests, or whose dependent steps, did not complete. */
   incomplete: IncompleteCreate[];
   /** Captured outputs (e.g. ids of created objects) by step id. */
@@ -57,12 +74,29 @@ const MAX_RECOVERIES = 5;
 
 export const UNREACHABLE_REASON = 'API unreachable';
 
+/** A step cut short by the write gate between two of its requests. */
+export class WritesStoppedError extends Error {
+  constructor(readonly reason: string) {
+    super(`writing stopped: ${reason}`);
+    this.name = 'WritesStoppedError';
+  }
+}
+
 export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const report: ApplyReport = { applied: [], failed: [], skipped: [], skipReasons: {}, incomplete: [], outputs: {} };
   const notOk = new Set<string>();
   const partial = new Map<string, PartialStep>();
   const emit = options.onStep ?? (() => {});
+
+  /** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
+  const gateClosed = (): string | undefined => {
+    if (report.stopped === undefined && options.writeGate) {
+      const why = options.writeGate.check() ?? (options.writeGate.signal?.aborted === true ? 'the write gate was closed' : undefined);
+      if (why !== undefined) report.stopped = why;
+    }
+    return report.stopped;
+  };
 
   const skip = (step: Step, reason: string): void => {
     notOk.add(step.id);
@@ -74,6 +108,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   const runStep = async (step: Step): Promise<void> => {
     const blocker = step.dependsOn.find((d) => notOk.has(d));
     if (report.unreachable !== undefined) return skip(step, UNREACHABLE_REASON);
+    if (gateClosed() !== undefined) return skip(step, `writing stopped: ${report.stopped}`);
     if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
     if (options.signal?.aborted) return skip(step, 'apply was stopped');
     const started = performance.now();
@@ -91,8 +126,10 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
           return v;
         };
         const { path, body } = resolveRequest(req, lookup);
+        const stop = gateClosed();
+        if (stop !== undefined) throw new WritesStoppedError(stop);
         sent = `${req.method} ${path}`;
-        const answer = await send(client, step, req, path, body, emit);
+        const answer = await send(client, step, req, path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
         for (const [name, where] of Object.entries(req.capture ?? {})) {
           const value = pick(answer, where);
           if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
@@ -111,12 +148,14 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         report.outputs[step.id] = outputs;
         partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
       }
-      if (isUnreachable(error)) report.unreachable ??= error.message;
+      if (isUnreachable(error) && report.stopped === undefined) report.unreachable ??= error.message;
       emit({ type: 'failed', step, error, durationMs: performance.now() - started });
     }
   };
 
   for (const group of groups(plan.steps)) {
+    // Before every ordered group: a closed gate skips this group and every later one (runStep says why).
+    gateClosed();
     await runBounded(group, concurrency, runStep);
   }
   const failed = new Set(report.failed.map((f) => f.stepId));
@@ -129,12 +168,24 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
  * what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
  * when it may have reached the server, looked up rather than re-sent blindly.
  */
-async function send(client: ApiClient, step: Step, req: RequestSpec, path: string, body: unknown, emit: (e: ApplyEvent) => void): Promise<unknown> {
+async function send(
+  client: ApiClient,
+  step: Step,
+  req: RequestSpec,
+  path: string,
+  body: unknown,
+  emit: (e: ApplyEvent) => void,
+  write: { gate: () => string | undefined; signal: AbortSignal | undefined },
+): Promise<unknown> {
   const creates = req.recover !== undefined || (req.capture !== undefined && Object.keys(req.capture).length > 0);
+  const signal = write.signal;
   let payload = body;
   for (let round = 0; ; round++) {
+    // A create sent again after a lookup is a new write: the gate is asked again.
+    const stop = round > 0 ? write.gate() : undefined;
+    if (stop !== undefined) throw new WritesStoppedError(stop);
     try {
-      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}) });
+      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}), ...(signal ? { signal } : {}) });
       return res.body;
     } catch (err) {
       if (!(err instanceof ApiError) || err.unreachable) throw err;

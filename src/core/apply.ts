@@ -148,6 +148,8 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         report.outputs[step.id] = outputs;
         partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
       }
+      // A request the gate's signal cut short failed because the gate closed: say so.
+      if (options.writeGate?.signal?.aborted === true) gateClosed();
       if (isUnreachable(error) && report.stopped === undefined) report.unreachable ??= error.message;
       emit({ type: 'failed', step, error, durationMs: performance.now() - started });
     }

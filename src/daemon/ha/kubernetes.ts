@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ApiException, CoordinationV1Api, KubeConfig, Observable, V1MicroTime, type ConfigurationOptions, type V1Lease } from '@kubernetes/client-node';
 import { UsageError } from '../../core/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
@@ -107,9 +107,22 @@ export function kubernetesLeaseLock(options: KubernetesLeaseOptions): LeaseLock 
 
 function loadKubeConfig(env: Env): KubeConfig {
   const kc = new KubeConfig();
-  if ((env.KUBECONFIG ?? '') !== '' || existsSync(join(env.HOME ?? homedir(), '.kube', 'config'))) kc.loadFromDefault();
-  else if ((env.KUBERNETES_SERVICE_HOST ?? '') !== '') kc.loadFromCluster();
-  else throw new UsageError('ha: kubernetes needs the pod\'s service account (in a cluster) or a kubeconfig (KUBECONFIG or ~/.kube/config)');
+  // As kubectl reads them: every file of KUBECONFIG (the first one's current context wins), else ~/.kube/config.
+  const files = (env.KUBECONFIG ?? '').split(delimiter).filter((f) => f !== '');
+  const home = join(env.HOME ?? homedir(), '.kube', 'config');
+  if (files.length === 0 && existsSync(home)) files.push(home);
+  if (files.length > 0) {
+    kc.loadFromFile(files[0]!);
+    for (const file of files.slice(1)) {
+      const more = new KubeConfig();
+      more.loadFromFile(file);
+      kc.mergeConfig(more);
+    }
+  } else if ((env.KUBERNETES_SERVICE_HOST ?? '') !== '') {
+    kc.loadFromCluster();
+  } else {
+    throw new UsageError("ha: kubernetes needs the pod's service account (in a cluster) or a kubeconfig (KUBECONFIG or ~/.kube/config)");
+  }
   if (!kc.getCurrentCluster()) throw new UsageError('ha: kubernetes: the kubeconfig names no current cluster');
   return kc;
 }

@@ -16,7 +16,7 @@ import { registerSecret } from '../secrets.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
-import type { Leadership, LeaseLock } from './ha/leadership.js';
+import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
@@ -178,7 +178,8 @@ export class Daemon extends EventEmitter {
   }
 
   readiness(): Readiness {
-    if (this.leadership && !this.leadership.leading) return this.standbyReadiness(this.leadership);
+    // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
+    if (this.config.ha !== undefined && this.leadership?.leading !== true) return this.standbyReadiness(this.leadership);
     const reasons: string[] = [];
     const m = this.manifests;
     if (!m) reasons.push('the manifests have not been loaded yet');
@@ -205,8 +206,8 @@ export class Daemon extends EventEmitter {
   }
 
   /** A follower is ready while it can read the lease: it stands by to take over. */
-  private standbyReadiness(leadership: Leadership): Readiness {
-    const ha = leadership.status();
+  private standbyReadiness(leadership: Leadership | undefined): Readiness {
+    const ha: Partial<ElectionStatus> = leadership?.status() ?? { role: 'starting' };
     const reasons: string[] = [];
     if (ha.leaseReachable === undefined) reasons.push('the lease has not been read yet');
     else if (!ha.leaseReachable) reasons.push(`the lease cannot be read (${ha.lastError ?? 'see the log'})`);

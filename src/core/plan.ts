@@ -43,6 +43,12 @@ export interface RequestSpec {
   refs?: RefSlot[];
   /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
   recover?: RecoverSpec;
+  /**
+   * Body values a printed plan (`--format json`) shows as this text instead of the value sent: top-level body
+   * field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file (`plan --out`) keep
+   * the body as it is sent.
+   */
+  masked?: Record<string, string>;
 }
 
 /**

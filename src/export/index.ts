@@ -5,10 +5,12 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { KindDefinition } from '../core/kind.js';
+import { extractAttachments } from './attachments.js';
 import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
 
+export { extractAttachments, type Attachment } from './attachments.js';
 export { EXPORT_FILE_BUDGET, kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, SINGLE_FILES, SPLIT_LISTS, slug, type LayoutOptions, type PlannedFile } from './layout.js';
 export { probeEntries, probeSpec } from './probe.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
@@ -32,7 +34,11 @@ export async function exportOrganization(
   options: ReadOptions & { overwrite?: boolean; layout?: LayoutOptions } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
-  const planned: PlannedFile[] = exported.flatMap((e) => layoutKind(e.kind.kind, e.documents, options.layout));
+  // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
+  const planned: PlannedFile[] = exported.flatMap((e) => {
+    const { documents, attachments } = extractAttachments(e.kind, e.documents, PER_DOCUMENT_DIRS[e.kind.kind] ?? '');
+    return [...layoutKind(e.kind.kind, documents, options.layout), ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text }))];
+  });
   // Every exportable kind's names, also of kinds that export nothing now: their old file would resurrect objects.
   const names = exported
     .filter((e) => PER_DOCUMENT_DIRS[e.kind.kind] === undefined)

@@ -1,7 +1,8 @@
 /**
  * The stable JSON form of a plan (2-space indent; plan/step/request keys in a fixed order, free-form values such
  * as before/after/body with sorted keys) and its strict parser, so a saved plan round-trips exactly. The parser
- * also accepts a saved-plan file and returns the plan inside it.
+ * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
+ * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
@@ -10,7 +11,7 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'masked'] as const;
 const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
 const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
@@ -38,9 +39,14 @@ function ordered(obj: object, keys: readonly string[], map: (key: string, v: unk
   return Object.fromEntries([...keys, ...rest].filter((k) => rec[k] !== undefined).map((k) => [k, map(k, rec[k])]));
 }
 
-function stablePlan(plan: Plan): object {
+export interface JsonOptions {
+  /** Keep the bodies exactly as sent (the saved-plan file); default: `masked` fields show their stand-in text. */
+  unmasked?: boolean;
+}
+
+function stablePlan(plan: Plan, options: JsonOptions): object {
   return ordered(plan, PLAN_KEYS, (k, v) => {
-    if (k === 'steps') return (v as Step[]).map(stableStep);
+    if (k === 'steps') return (v as Step[]).map((s) => stableStep(s, options));
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
     if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
@@ -48,17 +54,30 @@ function stablePlan(plan: Plan): object {
   });
 }
 
-function stableStep(step: Step): object {
+/** The body a printed plan shows: each `masked` top-level field replaced by its stand-in text. */
+function shownBody(r: RequestSpec): unknown {
+  const body = r.body;
+  if (!r.masked || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [field, text] of Object.entries(r.masked)) if (field in out) out[field] = text;
+  return out;
+}
+
+function stableStep(step: Step, options: JsonOptions): object {
   return ordered(step, STEP_KEYS, (k, v) => {
-    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))));
+    if (k === 'requests') {
+      return (v as RequestSpec[]).map((r) =>
+        ordered(options.unmasked ? r : { ...r, body: shownBody(r) }, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))),
+      );
+    }
     if (k === 'source') return ordered(v as object, SOURCE_KEYS);
     if (k === 'cascades') return (v as CascadeObject[]).map((c) => ordered(c, CASCADE_KEYS));
     return sortedKeys(v);
   });
 }
 
-export function renderJson(plan: Plan): string {
-  return JSON.stringify(stablePlan(plan), null, 2) + '\n';
+export function renderJson(plan: Plan, options: JsonOptions = {}): string {
+  return JSON.stringify(stablePlan(plan, options), null, 2) + '\n';
 }
 
 // ---- parsing -------------------------------------------------------------------------------------------------
@@ -104,6 +123,9 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
   if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  if (r.masked !== undefined && s.object(r.masked, `${at}.masked`, Object.keys(r.masked as object))) {
+    for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
+  }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {
       const where = `${at}.refs[${i}]`;

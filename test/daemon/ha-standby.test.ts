@@ -106,7 +106,7 @@ describe('a daemon standing by', () => {
 
     // Released: it takes over; its first run reconciles everything (the new team included).
     const released = microTime(new Date());
-    await lease.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: released, renewTime: released, leaseTransitions: 0 }, String(lease.version));
+    await lease.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: released, renewTime: released, leaseTransitions: 0 }, String(lease.version), new AbortController().signal);
     await waitFor(() => runs.length > 0, 10_000, 'the first run as leader');
     expect(runs[0]).toMatchObject({ reasons: ['leader'], result: 'success', applied: 1 }); // the Crew team, created
     expect(lease.record).toMatchObject({ holderIdentity: expect.stringMatching(/-[0-9a-f]{8}$/), leaseTransitions: 1 });

@@ -15,6 +15,7 @@ describe('kind schemas', () => {
       ['Members', 10],
       ['Team', 20],
       ['Translation', 20],
+      ['OpenAPISpec', 20],
       ['SamlProvider', 22],
       ['Collection', 24],
       ['Space', 26],

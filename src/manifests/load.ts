@@ -9,7 +9,7 @@ import { UsageError, ValidationError, type SourcePos, type ValidationIssue } fro
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
 import { desiredState } from '../core/desired.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
-import { daemonConfigIssue } from './config-hint.js';
+import { daemonConfigIssue, strayDataFileIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
@@ -26,6 +26,8 @@ export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
   allowEnv?: readonly string[];
   /** Values no variable may carry into a manifest (the API token). DOCOPS_* variables are refused anyway. */
   secrets?: readonly string[];
+  /** Reads and parses one file (default readManifestFile); the daemon's keeps unchanged files' parses (src/daemon/parse-cache.ts). */
+  readManifest?: (file: string, opts: ParseOptions) => Promise<ParsedFile>;
 }
 
 export interface LoadResult {
@@ -39,9 +41,9 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
+  const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
-  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifestFile(f, parseOpts) })));
+  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifest(f, parseOpts) })));
   // Files a manifest names (`{file: …}`) are data, not manifests: read them for their documents, drop them here.
   const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
   const parsed = (await Promise.all(read.map(async (r) => ((await isReferenced(r.file, refs.referenced)) ? undefined : r.parsed)))).filter((r) => r !== undefined);
@@ -151,7 +153,7 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>, issues: ValidationIssue[]): ManifestDocument | undefined {
-  const config = daemonConfigIssue(p);
+  const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
   if (config) {
     issues.push(config);
     return undefined;

@@ -14,6 +14,7 @@ import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
 import { documentFingerprints } from '../core/scope.js';
+import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
 import { fetchWhoami } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { ScopeTracker } from './changes.js';
@@ -104,6 +105,14 @@ export class Daemon extends EventEmitter {
   private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
   /** Parses of unchanged manifest files, kept between loads. */
   private readonly parseCache = createParseCache();
+  /**
+   * A scoped run's live state read while the save's debounce waits (readAhead): valid only for the load it was
+   * read for, and only if no run started since (a run's writes would make it stale).
+   */
+  private ahead: { desired: DesiredState; scopes: string; epoch: number; live: Promise<LiveState> } | undefined;
+  /** Runs started so far, and whether one is running now. */
+  private runEpoch = 0;
+  private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
 
@@ -139,7 +148,12 @@ export class Daemon extends EventEmitter {
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
       logger: this.logger,
     });
-    const preloader = (this.preloader = createPreloader(() => this.load()));
+    const preloader = (this.preloader = createPreloader(() =>
+      this.load().then((loaded) => {
+        this.readAhead(loaded.desired);
+        return loaded;
+      }),
+    ));
     this.watcher = await watchManifests(
       c.manifestsDir,
       c.debounceMs,
@@ -308,10 +322,41 @@ export class Daemon extends EventEmitter {
     }
   }
 
+  /**
+   * Start reading the live state a scoped run of this load would read, while the debounce waits: a save is then
+   * planned as soon as the quiet time ends, not one fetch later. Reads only; never on a follower, never while a
+   * run is writing, never for what would be a full run; a read that fails is left to the run to repeat.
+   */
+  private readAhead(desired: DesiredState): void {
+    if (this.runActive || (this.leadership && !this.leadership.leading) || !this.connection) return;
+    const decision = this.scoping.peek(['watch'], desired);
+    if (decision.type !== 'scoped') return;
+    const live = fetchLive(this.connection.client, this.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
+    live.catch(() => {}); // the run reads again
+    this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
+  }
+
+  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
+    return { prune: this.config.prune, invite: this.config.invite };
+  }
+
   private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {
-    const c = this.config;
     if (this.leadership && !this.leadership.leading) return this.standbyRun(reasons);
     const writeGate = this.leadership?.writeGate();
+    // What was read ahead counts only if no run started since it was read.
+    const ahead = this.ahead?.epoch === this.runEpoch ? this.ahead : undefined;
+    this.ahead = undefined;
+    this.runEpoch++;
+    this.runActive = true;
+    try {
+      return await this.reconcileWith(reasons, writeGate, ahead);
+    } finally {
+      this.runActive = false;
+    }
+  }
+
+  private async reconcileWith(reasons: TriggerReason[], writeGate: ReturnType<Leadership['writeGate']> | undefined, ahead: Daemon['ahead']): Promise<RunRecord> {
+    const c = this.config;
     const record = await reconcileRun(
       {
         manifestsDir: c.manifestsDir,
@@ -319,7 +364,7 @@ export class Daemon extends EventEmitter {
         env: this.env,
         client: this.connection!.client,
         mode: c.mode,
-        planOptions: { prune: c.prune, invite: c.invite },
+        planOptions: this.planOptions(),
         concurrency: c.concurrency,
         safety: resolveSafetyConfig(c.safety ?? {}),
         journalDir: c.journalDir,
@@ -330,6 +375,7 @@ export class Daemon extends EventEmitter {
         // The load a file event started, when it is still current; else a fresh one.
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.scoping,
+        readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
         whoami: () => {
           const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
           asked.catch(() => {
@@ -408,6 +454,7 @@ export function publicRun(r: RunRecord, manifestsDir: string): Record<string, un
   const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
   const optional = {
     scope: r.scope,
+    readAhead: r.readAhead,
     documents: r.documents,
     planned: r.planned,
     applied: r.applied,
@@ -418,6 +465,7 @@ export function publicRun(r: RunRecord, manifestsDir: string): Record<string, un
     interruptedBy: r.interruptedBy,
     apiStatus: r.apiStatus,
     errorType: r.errorType,
+    timings: r.timings,
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {

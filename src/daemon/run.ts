@@ -47,6 +47,8 @@ export interface RunContext {
   scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
   whoami?: () => Promise<Whoami>;
+  /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
+  readAhead?: (desired: DesiredState, scopes: readonly string[]) => Promise<LiveState> | undefined;
 }
 
 export interface RunRecord {
@@ -73,6 +75,10 @@ export interface RunRecord {
   apiStatus?: number;
   /** Whether the API answered as it should: undefined when not contacted. */
   apiOk?: boolean;
+  /** A scoped run: whether it planned from the live state read while the debounce waited (daemon.ts readAhead). */
+  readAhead?: boolean;
+  /** Milliseconds spent loading the manifests, planning (reads, diff, safety gate) and applying; a phase not reached is absent. */
+  timings?: { loadMs?: number; planMs?: number; applyMs?: number };
   /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
   /** What stopped it. */
@@ -89,17 +95,21 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const started = performance.now();
   const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
   const log = ctx.logger.child({ run: id });
-  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes'> = {};
+  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead'> = {};
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     return full;
   };
   log.info({ reasons }, 'reconcile started');
 
   let loaded: { documents: unknown[]; desired: DesiredState };
+  // Where a run's time goes (run records, logs): loading, planning (reads + diff + gate), applying.
+  const timings: NonNullable<RunRecord['timings']> = {};
+  const since = (t: number): number => Math.round(performance.now() - t);
   try {
     loaded = await ctx.loadManifests(ctx.manifestsDir, ctx.kinds, { env: ctx.env });
+    timings.loadMs = since(started);
   } catch (err) {
     const issues = err instanceof ValidationError ? err.issues : undefined;
     ctx.metrics.manifestLoad(issues?.length ?? 1);
@@ -128,6 +138,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     apiOk = false;
     stepApiStatus = status;
   });
+  const planStarted = performance.now();
+  let applyStarted: number | undefined;
   try {
     let journal: ((step: Step) => Promise<void>) | undefined;
     const gate = safetyGate(ctx.kinds, {
@@ -136,18 +148,23 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       desiredCount: countDesired(loaded.desired),
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
+    const ahead = decision.type === 'scoped' ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    if (decision.type === 'scoped') scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
     const outcome = await reconcileOnce({
       client: ctx.client,
       kinds: ctx.kinds,
       desired: loaded.desired,
       mode: ctx.mode,
       planOptions,
+      ...(ahead ? { live: ahead } : {}),
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         setDrift(p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
         journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
+        timings.planMs = since(planStarted);
+        applyStarted = performance.now();
       },
       apply: {
         concurrency: ctx.concurrency,
@@ -158,6 +175,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       },
     });
     plan = outcome.plan;
+    if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
     setDrift(outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
@@ -193,7 +211,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
               : blocked.length > 0
                 ? 'applied what the plan could reach; some objects are blocked'
                 : 'reconcile applied';
-    log[ok ? 'info' : 'error'](tally, what);
+    log[ok ? 'info' : 'error']({ ...tally, timings }, what);
     return finish({
       result: ok ? 'success' : interrupted ? 'interrupted' : 'failed',
       ...tally,

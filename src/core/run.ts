@@ -19,6 +19,8 @@ export interface ReconcileInput {
   gate?: (plan: Plan, live: LiveState) => Promise<void>;
   /** Apply options, or a function of the plan and live state (the delete journal needs the live objects). */
   apply?: ApplyOptions | ((plan: Plan, live: LiveState) => ApplyOptions);
+  /** Annotates the computed plan with plain data (who made the drift: src/audit) before the gate; must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
 }
 
 export interface ReconcileOutcome {
@@ -29,7 +31,9 @@ export interface ReconcileOutcome {
 }
 
 export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOutcome> {
-  const { plan, live } = await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  const computed = await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  const live = computed.live;
+  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan) : computed.plan;
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
   const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;

@@ -13,11 +13,15 @@ import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
+import { attributeDrift } from '../audit/attribute.js';
+import { Notifier } from '../notify/index.js';
+import type { RetryPolicy } from '../notify/sender.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
 
@@ -34,6 +38,10 @@ export interface DaemonDeps {
   random?: () => number;
   /** Default true; tests turn process metrics off. */
   defaultMetrics?: boolean;
+  /** The daemon's role on the status page: `single` by default; leader election says `leader` or `standby`. */
+  role?: () => string;
+  /** Backoff of failed notification deliveries (tests make it short). */
+  notifyRetry?: RetryPolicy;
 }
 
 /**
@@ -69,6 +77,10 @@ export class Daemon extends EventEmitter {
   readonly logger: Logger;
   /** The most recent runs, newest last. */
   readonly runs: RunRecord[] = [];
+  /** What the status page shows. */
+  readonly status: StatusTracker;
+  /** Set when the config has `notify:` targets. */
+  readonly notifier: Notifier | undefined;
   /** The initial run's outcome (set by start). */
   firstRun: Promise<RunRecord> | undefined;
 
@@ -99,6 +111,21 @@ export class Daemon extends EventEmitter {
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
+    this.status = new StatusTracker({
+      mode: config.mode,
+      manifestsDir: config.manifestsDir,
+      ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
+      role: deps.role ?? (() => 'single'),
+      readiness: () => {
+        const r = this.readiness().body;
+        return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
+      },
+    });
+    const targets = config.notify ?? [];
+    this.notifier =
+      targets.length > 0
+        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
+        : undefined;
   }
 
   /** Connect, serve HTTP, watch, schedule, and start the initial run (not awaited: see firstRun). */
@@ -113,6 +140,15 @@ export class Daemon extends EventEmitter {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
       reconcile: (wait) => this.httpReconcile(wait),
+      ...(c.statusPage !== false
+        ? {
+            status: {
+              html: async () => (await import('./status/html.js')).renderStatusHtml(await this.status.status()),
+              json: () => this.status.status(),
+              run: (id: number) => this.status.run(id),
+            },
+          }
+        : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
       logger: this.logger,
     });
@@ -199,6 +235,7 @@ export class Daemon extends EventEmitter {
       clearTimeout(timer);
       if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
       await this.server?.close();
+      await this.notifier?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
       return { graceful };
@@ -246,6 +283,12 @@ export class Daemon extends EventEmitter {
         signal: this.abort.signal,
         logger: this.logger,
         metrics: this.metrics,
+        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
+        annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
+        observe: (record, plan, report) => {
+          this.status.observe(record, plan, report);
+          this.notifier?.onRun(record, plan, report);
+        },
         // Manifests read only the variables the config allows, and never the token or the reconcile secret.
         loadManifests: (dir, kinds, o) =>
           (this.deps.loadManifests ?? loadManifests)(dir, kinds, {

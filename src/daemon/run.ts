@@ -4,7 +4,7 @@
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
 import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent } from '../core/apply.js';
+import type { ApplyEvent, ApplyReport } from '../core/apply.js';
 import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
@@ -38,6 +38,10 @@ export interface RunContext {
   logger: Logger;
   metrics: DaemonMetrics;
   loadManifests: LoadManifests;
+  /** Annotates a plan with steps after the diff (who made the drift, src/audit); must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
+  /** Told, as the run ends, the plan it computed and the apply report (the status page, notifications). */
+  observe?: (record: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined) => void;
 }
 
 export interface RunRecord {
@@ -66,15 +70,20 @@ export interface RunRecord {
   apiOk?: boolean;
   /** Whether shutdown stopped the apply before every step ran. */
   interrupted?: boolean;
+  /** Why the safety gate refused the plan (result `refused`). */
+  violations?: { rule: string; message: string }[];
 }
 
 export async function reconcileRun(ctx: RunContext, id: number, reasons: TriggerReason[]): Promise<RunRecord> {
   const started = performance.now();
   const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
   const log = ctx.logger.child({ run: id });
+  let plan: Plan | undefined;
+  let report: ApplyReport | undefined;
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
     const full: RunRecord = { ...base, ...record, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs);
+    ctx.observe?.(full, plan, report);
     return full;
   };
   log.info({ reasons }, 'reconcile started');
@@ -92,7 +101,6 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   ctx.metrics.manifestLoad(0);
   const documents = loaded.documents.length;
 
-  let plan: Plan | undefined;
   let apiOk = true;
   let stepApiStatus: number | undefined;
   const onStep = stepLogger(log, ctx.metrics, (failedForApi, status) => {
@@ -114,6 +122,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       desired: loaded.desired,
       mode: ctx.mode,
       planOptions: ctx.planOptions,
+      ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
@@ -129,6 +138,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       },
     });
     plan = outcome.plan;
+    report = outcome.report;
     ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
@@ -173,7 +183,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const planned = plan ? { planned: (plan as Plan).steps.length } : {};
     if (err instanceof SafetyError) {
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
-      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err) });
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) });
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);

@@ -32,7 +32,7 @@ export function defaultTargets(step: Step): TargetMatcher[] {
     const t = pathTarget(r.path);
     if (!t) continue;
     if (step.action === 'create') {
-      if (r.method === 'POST' && t.id === undefined) out.push({ type: t.type, label: step.key });
+      if (r.method !== 'DELETE' && t.id === undefined) out.push({ type: t.type, label: step.key });
       break; // later requests of a create address the object it makes
     }
     if (t.id !== undefined) out.push({ type: t.type, id: t.id });

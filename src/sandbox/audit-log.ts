@@ -87,6 +87,8 @@ const VERB: Record<string, string> = { PATCH: 'updated', PUT: 'updated', DELETE:
 export function auditEventFor(store: SandboxStore, w: PendingWrite, userId: string, status: number, body: unknown, now: Date): AuditRecord | undefined {
   const t = pathTarget(w.path);
   if (!t) return undefined;
+  // 204 on a delete means "was not there" (except teams, which always answer 204): an event only for what existed.
+  if (w.method === 'DELETE' && status === 204 && w.label === undefined) return undefined;
   const answered = isRecord(body) ? body : {};
   let target: { type: string; id: string; label?: string };
   let action: string;

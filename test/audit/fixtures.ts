@@ -30,7 +30,7 @@ export function membersYaml(overrides: Record<string, string> = {}): string {
 }
 
 export function teamYaml(title: string, emails: string[]): string {
-  return ['apiVersion: docops/v1', 'kind: Team', 'metadata:', '  organization: org-demo', 'spec:', `  title: ${JSON.stringify(title)}`, '  members:', ...emails.map((e) => `    - { email: ${e} }`)].join('\n') + '\n';
+  return ['apiVersion: docops/v1', 'kind: Team', 'metadata:', '  organization: org-demo', 'spec:', `  title: ${JSON.stringify(title)}`, ...(emails.length > 0 ? ['  members:', ...emails.map((e) => `    - { email: ${e} }`)] : [])].join('\n') + '\n';
 }
 
 export function writeManifests(dir: string, files: Record<string, string>): void {

@@ -16,7 +16,7 @@ export async function manifestsRevision(dir: string): Promise<Revision | null> {
   const git = await gitCommit(dir).catch(() => undefined);
   if (git) return git;
   try {
-    return { source: 'digest', sha256: (await manifestsDigest(dir)).checksum };
+    return { source: 'digest', sha256: (await manifestsDigest(dir)).checksum.replace(/^sha256:/, '') };
   } catch {
     return null;
   }

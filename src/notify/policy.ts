@@ -11,6 +11,9 @@
  * In apply mode a drift the run reverted is closed by that same run (nothing left to recover from); the next
  * clean run forgets it, so the same change made again later is news again. In plan mode the drift stays open
  * until a run finds none.
+ *
+ * A scoped run (src/daemon/changes.ts) compares only some kinds: finding nothing there says nothing about the
+ * rest, so it never counts as recovered; its drift is news only for steps no earlier drift notification had.
  */
 import { createHash } from 'node:crypto';
 import type { ApplyReport } from '../core/apply.js';
@@ -27,20 +30,38 @@ export interface Decision {
 export class NotifyPolicy {
   private last: { event: NotifyEvent; fingerprint: string } | undefined;
   private open = false;
+  /** The steps (with their values) of the last drift notified. */
+  private steps = new Set<string>();
 
   decide(r: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined): Decision | undefined {
+    if (r.scope === 'scoped' && r.result === 'success') return this.scoped(plan, report);
     const problem = classify(r, plan, report);
     if (!problem) {
       const was = this.open ? this.last?.event : undefined;
       this.last = undefined;
       this.open = false;
+      this.steps.clear();
       return was !== undefined ? { event: 'recovered', resolves: was } : undefined;
     }
     const same = this.last?.event === problem.event && this.last.fingerprint === problem.fingerprint;
     this.last = { event: problem.event, fingerprint: problem.fingerprint };
     this.open = problem.open;
+    this.steps = new Set(problem.event === 'drift' ? stepPrints(plan) : []);
     return same ? undefined : { event: problem.event };
   }
+
+  private scoped(plan: Plan | undefined, report: ApplyReport | undefined): Decision | undefined {
+    const prints = stepPrints(plan);
+    if (prints.length === 0 || prints.every((p) => this.steps.has(p))) return undefined;
+    for (const p of prints) this.steps.add(p);
+    this.last = { event: 'drift', fingerprint: digest([...this.steps].sort().join('\n')) };
+    this.open = this.open || report === undefined;
+    return { event: 'drift' };
+  }
+}
+
+function stepPrints(plan: Plan | undefined): string[] {
+  return (plan?.steps ?? []).map((s) => digest(JSON.stringify([s.id, s.before, s.after])));
 }
 
 function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined): { event: NotifyEvent; fingerprint: string; open: boolean } | undefined {

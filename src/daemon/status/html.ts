@@ -93,8 +93,9 @@ function drift(d: DriftView | null): string {
   if (!d) return `<section aria-labelledby="drift">${head}<p>No plan computed yet.</p></section>`;
   const when = `run #${d.run}, ${formatAt(d.at)}`;
   const parts = [`<section aria-labelledby="drift">${head}`];
-  if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift: the organization matches the manifests.</p>`);
+  if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
   else parts.push(`<p>${badge(`${d.total} change(s)`, 'warn')} found by the last plan (${esc(when)}).</p>`);
+  if (d.scopedTo) parts.push(`<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`);
   if (d.attributionUnavailable) parts.push(`<p class="note">Who changed it: unknown, ${esc(d.attributionUnavailable)}.</p>`);
   for (const k of d.byKind) {
     parts.push(

@@ -43,6 +43,8 @@ export interface DriftView {
   run: number;
   at: string;
   mode: 'apply' | 'plan';
+  /** A scoped run compared only these `Kind/org` scopes (null: a full run compared everything). */
+  scopedTo: string[] | null;
   total: number;
   byKind: { kind: string; steps: DriftStep[] }[];
   /** Why the audit events could not be read (the plan says who changed what otherwise). */

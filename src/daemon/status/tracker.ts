@@ -111,6 +111,7 @@ export class StatusTracker {
       run: r.id,
       at: r.startedAt,
       mode: r.mode,
+      scopedTo: r.scope === 'scoped' ? (r.scopes?.reconciled ?? []) : null,
       total: plan.steps.length,
       byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
       attributionUnavailable: plan.attribution?.unavailable ?? null,

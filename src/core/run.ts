@@ -24,6 +24,8 @@ export interface ReconcileInput {
    * save's debounce waits); undefined, or a read that failed, and it is fetched here.
    */
   live?: Promise<LiveState>;
+  /** Annotates the computed plan with plain data (who made the drift: src/audit) before the gate; must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
 }
 
 export interface ReconcileOutcome {
@@ -35,9 +37,11 @@ export interface ReconcileOutcome {
 
 export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOutcome> {
   const read = input.live ? await input.live.catch(() => undefined) : undefined;
-  const { plan, live } = read
+  const computed = read
     ? { plan: diffAll(input.kinds, input.desired, read, input.planOptions), live: read }
     : await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  const live = computed.live;
+  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan) : computed.plan;
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
   const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;

@@ -13,6 +13,9 @@ import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
+import { attributeDrift } from '../audit/attribute.js';
+import { Notifier } from '../notify/index.js';
+import type { RetryPolicy } from '../notify/sender.js';
 import { documentFingerprints } from '../core/scope.js';
 import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
 import { fetchWhoami } from '../safety/index.js';
@@ -26,6 +29,7 @@ import { connectApi, type ClientFactory, type Connection, type SettingsResolver 
 import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
 
@@ -42,6 +46,10 @@ export interface DaemonDeps {
   random?: () => number;
   /** Default true; tests turn process metrics off. */
   defaultMetrics?: boolean;
+  /** The daemon's role on the status page: `single` by default; leader election says `leader` or `standby`. */
+  role?: () => string;
+  /** Backoff of failed notification deliveries (tests make it short). */
+  notifyRetry?: RetryPolicy;
   /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
   leaseLock?: LeaseLock;
 }
@@ -80,6 +88,10 @@ export class Daemon extends EventEmitter {
   readonly logger: Logger;
   /** The most recent runs, newest last. */
   readonly runs: RunRecord[] = [];
+  /** What the status page shows. */
+  readonly status: StatusTracker;
+  /** Set when the config has `notify:` targets. */
+  readonly notifier: Notifier | undefined;
   /** The initial run's outcome (set by start). */
   firstRun: Promise<RunRecord> | undefined;
 
@@ -128,6 +140,22 @@ export class Daemon extends EventEmitter {
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
+    this.status = new StatusTracker({
+      mode: config.mode,
+      manifestsDir: config.manifestsDir,
+      ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
+      // `single` without leader election; with it the elector's role (a follower is a standby).
+      role: deps.role ?? (() => (config.ha === undefined ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
+      readiness: () => {
+        const r = this.readiness().body;
+        return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
+      },
+    });
+    const targets = config.notify ?? [];
+    this.notifier =
+      targets.length > 0
+        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
+        : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
     const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
     this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
@@ -145,6 +173,15 @@ export class Daemon extends EventEmitter {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
       reconcile: (wait) => this.httpReconcile(wait),
+      ...(c.statusPage !== false
+        ? {
+            status: {
+              html: async () => (await import('./status/html.js')).renderStatusHtml(await this.status.status()),
+              json: () => this.status.status(),
+              run: (id: number) => this.status.run(id),
+            },
+          }
+        : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
       logger: this.logger,
     });
@@ -286,6 +323,7 @@ export class Daemon extends EventEmitter {
       // flight, so the lease is left to expire.
       await this.leadership?.stop(graceful);
       await this.server?.close();
+      await this.notifier?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
       return { graceful };
@@ -372,6 +410,12 @@ export class Daemon extends EventEmitter {
         ...(writeGate ? { writeGate } : {}),
         logger: this.logger,
         metrics: this.metrics,
+        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
+        annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
+        observe: (record, plan, report) => {
+          this.status.observe(record, plan, report);
+          this.notifier?.onRun(record, plan, report);
+        },
         // The load a file event started, when it is still current; else a fresh one.
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.scoping,

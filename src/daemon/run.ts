@@ -4,7 +4,7 @@
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
 import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent, WriteGate } from '../core/apply.js';
+import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
 import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
@@ -43,6 +43,10 @@ export interface RunContext {
   logger: Logger;
   metrics: DaemonMetrics;
   loadManifests: LoadManifests;
+  /** Annotates a plan with steps after the diff (who made the drift, src/audit); must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
+  /** Told, as the run ends, the plan it computed and the apply report (the status page, notifications). */
+  observe?: (record: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined) => void;
   /** Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. */
   scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
@@ -81,6 +85,8 @@ export interface RunRecord {
   timings?: { loadMs?: number; planMs?: number; applyMs?: number };
   /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
+  /** Why the safety gate refused the plan (result `refused`). */
+  violations?: { rule: string; message: string }[];
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -95,10 +101,13 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const started = performance.now();
   const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
   const log = ctx.logger.child({ run: id });
+  let plan: Plan | undefined;
+  let report: ApplyReport | undefined;
   let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead'> = {};
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
     const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
+    ctx.observe?.(full, plan, report);
     return full;
   };
   log.info({ reasons }, 'reconcile started');
@@ -130,7 +139,6 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const driftKinds = decision.type === 'scoped' ? [...new Set(decision.scopes.map((k) => k.slice(0, k.indexOf('\u0000'))))] : ctx.kinds.map((k) => k.kind);
   const setDrift = (p: Plan): void => ctx.metrics.setDrift(driftKinds, p, decision.type === 'scoped');
 
-  let plan: Plan | undefined;
   let apiOk = true;
   let stepApiStatus: number | undefined;
   const onStep = stepLogger(log, ctx.metrics, (failedForApi, status) => {
@@ -157,6 +165,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       mode: ctx.mode,
       planOptions,
       ...(ahead ? { live: ahead } : {}),
+      ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         setDrift(p);
@@ -176,6 +185,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     });
     plan = outcome.plan;
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
+    report = outcome.report;
     setDrift(outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
@@ -225,7 +235,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const planned = plan ? { planned: (plan as Plan).steps.length } : {};
     if (err instanceof SafetyError) {
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
-      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err) });
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) });
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);

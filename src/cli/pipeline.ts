@@ -93,15 +93,18 @@ export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun
   const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);
   const reads: ApiCall[] = [];
+  const reading = recordingClient(client, reads);
   // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
   const progress = createProgress(ctx.io.stderr, 'Reading live state');
-  let result;
+  let computed;
   try {
-    result = await computePlan(countingClient(recordingClient(client, reads), () => progress.tick()), kinds, desired, { prune, invite: ctx.global.invite });
+    computed = await computePlan(countingClient(reading, () => progress.tick()), kinds, desired, { prune, invite: ctx.global.invite });
   } finally {
     progress.done();
   }
-  const { plan, live } = result;
+  const live = computed.live;
+  // Who made the drift: a separate read after the diff, only when there is drift (src/audit).
+  const plan = computed.plan.steps.length > 0 ? await (await import('../audit/attribute.js')).attributeDrift(reading, computed.plan, kinds) : computed.plan;
   ctx.logger.info({ steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length }, 'plan computed');
   return { plan, live, desired, client, kinds, reads };
 }

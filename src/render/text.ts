@@ -1,6 +1,7 @@
 /** Terraform-like plain-text rendering of a plan, for terminals and CI logs. */
 import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
+import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';
 import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
 
@@ -25,7 +26,7 @@ function followUpLines(update: Step, c: Colors): string[] {
     .map((ch) => `${FIELD_INDENT}${ch.field}: ${formatField(ch.field, ch.after)}${c.dim(` (${why})`)}`);
 }
 
-function stepLines(step: Step, c: Colors, followUps: readonly Step[] = []): string[] {
+function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[] = []): string[] {
   const paint = colorFor(c, step.action);
   const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
@@ -41,6 +42,8 @@ function stepLines(step: Step, c: Colors, followUps: readonly Step[] = []): stri
     }
   }
   for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
+  const by = changeOf(plan, step);
+  if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
   return lines;
 }
 
@@ -54,8 +57,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   } else {
     out.push('docops will perform the following actions:', '');
     const { byCreate, folded } = createFollowUps(plan.steps);
-    for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(step, c, byCreate.get(step.id)));
+    for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
     out.push('', c.bold(summaryLine(textTotals(plan.steps))));
+    const unknown = unavailableLine(plan);
+    if (unknown !== undefined) out.push(c.yellow(unknown));
   }
 
   if (plan.blocked.length > 0) {

@@ -21,7 +21,10 @@ export interface CommandSpec {
   description: string;
   /** Command-specific flags. */
   flags: FlagSpecs;
-  /** The global flags it uses (help and logging always; default: all): only these are accepted and listed. */
+  /**
+   * The global flags it uses (help and logging always; default: all): its help lists only these. Every global
+   * flag is still accepted (a script may pass the same flags to each command); the others change nothing.
+   */
   globals?: readonly GlobalFlagName[];
   examples: string[];
   run(ctx: CommandContext): Promise<number>;

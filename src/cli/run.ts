@@ -8,7 +8,7 @@ import { registerCredentialSecrets } from '../api/settings.js';
 import { UsageError } from '../core/errors.js';
 import type { Logger } from '../log.js';
 import { redactingStream, registerSecret } from '../secrets.js';
-import { closestFlag, globalFlagsFor, globalOptions, parseCommandArgs } from './args.js';
+import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { annotateError } from './github.js';
@@ -48,7 +48,8 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   }
   const spec = command.spec;
 
-  const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...globalFlagsFor(spec.globals) });
+  // Every global flag is accepted (scripts pass the same flags to every command); help lists those a command uses.
+  const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS });
   if (values.help === true) {
     io.stdout.write(commandHelp(spec));
     return 0;

@@ -7,7 +7,6 @@
 import { parseArgs } from 'node:util';
 import { parseFaults } from './faults.js';
 import { formatRateLimit, parseRateLimit } from './rate-limit.js';
-import { BENCH_SIZES } from './generated-org.js';
 import type { SandboxOptions } from './index.js';
 
 const USAGE = `Usage: docops sandbox [options]
@@ -37,12 +36,15 @@ Examples:
   docops sandbox --port 4010 --faults "latency=20ms,5xx=0.02,seed=7" --rate-limit 600/min
 `;
 
+/** Members of `--seed large`: BENCH_SIZES.members (a test keeps them equal; importing it here would load more for --help). */
+export const LARGE_SEED_MEMBERS = 10_000;
+
 /** `--seed`: demo, empty, or large[:MEMBERS]. */
 export function parseSeed(raw: string): NonNullable<SandboxOptions['seed']> {
   if (raw === 'demo' || raw === 'empty') return raw;
   const large = /^large(?::(\d+))?$/.exec(raw);
   if (large) {
-    const members = large[1] === undefined ? BENCH_SIZES.members : Number(large[1]);
+    const members = large[1] === undefined ? LARGE_SEED_MEMBERS : Number(large[1]);
     if (!Number.isSafeInteger(members) || members < 1 || members > 1_000_000) throw new Error(`--seed large:MEMBERS needs 1..1000000 members (got "${large[1]}")`);
     return { large: members };
   }

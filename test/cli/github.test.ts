@@ -145,22 +145,18 @@ describe('examples/github/docops.yml', () => {
     const { parse } = await import('yaml');
     const wf = parse(await readFile('examples/github/docops.yml', 'utf8')) as {
       on: Record<string, unknown>;
-      jobs: Record<string, { if?: string; steps: { name?: string; run?: string; uses?: string; with?: { script?: string }; env?: Record<string, string> }[] }>;
+      jobs: Record<string, { if?: string; steps: { name?: string; run?: string; uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }>;
     };
     expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
-    const pr = wf.jobs['pr-plan']!;
-    const runs = pr.steps.map((s) => s.run ?? '').join('\n');
-    expect(runs).toContain('docops validate -m');
-    expect(runs).toContain('docops plan -m "$MANIFESTS" --format markdown');
-    const validate = pr.steps.find((s) => s.run?.includes('docops validate'))!;
-    expect(validate.env).toBeUndefined(); // no token for validate
-    const script = pr.steps.find((s) => s.uses?.startsWith('actions/github-script'))!.with!.script!;
-    expect(script).toContain("'<!-- docops-plan -->'");
-    expect(script).toContain('updateComment');
-    expect(script).toContain('createComment');
-    expect(pr.steps.find((s) => s.run?.includes('docops plan'))!.env!['DOCOPS_TOKEN']).toContain('DOCOPS_READ_TOKEN');
-    const apply = wf.jobs['apply']!.steps.find((s) => s.run?.includes('docops apply'))!;
-    expect(apply.run).toContain('--plan plan.json');
-    expect(apply.env!['DOCOPS_TOKEN']).toContain('DOCOPS_WRITE_TOKEN');
+    // Each docops step is the Action (action.yml) in three lines: validate, plan, apply.
+    const docops = (job: string, command: string) => wf.jobs[job]!.steps.find((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command)!;
+    const validate = docops('pr-plan', 'validate');
+    expect(validate.with?.token).toBeUndefined(); // no token for validate
+    expect(docops('pr-plan', 'plan').with?.token).toContain('DOCOPS_READ_TOKEN');
+    expect(docops('main-plan', 'plan').with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_READ_TOKEN') as unknown });
+    const apply = docops('apply', 'apply');
+    expect(apply.with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_WRITE_TOKEN') as unknown });
+    // The comment is the Action's (docops pr-comment, one comment updated in place), not a script of its own.
+    expect(JSON.stringify(wf)).not.toContain('github-script');
   });
 });

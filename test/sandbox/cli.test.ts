@@ -54,7 +54,7 @@ describe('docops sandbox (CLI)', () => {
   });
 
   it.each([
-    [['--seed', 'full'], /--seed must be demo or empty/],
+    [['--seed', 'full'], /--seed must be demo, empty or large\[:MEMBERS\]/],
     [['--port', 'x'], /--port must be an integer/],
     [['--faults', '429=7'], /invalid fault spec/],
     [['--bogus'], /Unknown option/],

@@ -15,7 +15,7 @@ import { undoFiles, writeUndoFiles } from '../../undo/documents.js';
 import { planUndo } from '../../undo/plan.js';
 import { renderUndoMarkdown, renderUndoText, undoJson } from '../../undo/report.js';
 import { assumeRestores, checkRestores } from '../../undo/restore.js';
-import { closestFlag, globalFlagsFor, globalOptions, type FlagSpecs, type GlobalFlagName, type ParsedValues } from '../args.js';
+import { GLOBAL_FLAGS, closestFlag, globalOptions, type FlagSpecs, type GlobalFlagName, type ParsedValues } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { connect } from '../connect.js';
 import { commandHelp } from '../help.js';
@@ -65,7 +65,7 @@ export interface UndoHooks {
 }
 
 function parse(argv: readonly string[]): { values: ParsedValues; journal: string } {
-  const flags: FlagSpecs = { ...FLAGS, ...globalFlagsFor(UNDO_SPEC.globals) };
+  const flags: FlagSpecs = { ...FLAGS, ...GLOBAL_FLAGS };
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
@@ -76,7 +76,6 @@ function parse(argv: readonly string[]): { values: ParsedValues; journal: string
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const flag = /'([^']+)'/.exec((err as Error).message)?.[1] ?? '';
-      if (flag.replace(/=.*/, '') === '--prune') throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
       const near = closestFlag(flag, Object.keys(flags));
       throw new UsageError(`unknown flag ${flag} for \`docops undo\`.${near ? ` Did you mean --${near}?` : ''} ${help}`);
     }
@@ -107,6 +106,7 @@ async function undo(ctx: CommandContext, journal: string, kinds: readonly KindDe
   const format = planFormat(ctx);
   const out = typeof ctx.values.output === 'string' && ctx.values.output !== '' ? ctx.values.output : undefined;
   const apply = ctx.values.apply === true;
+  if (ctx.global.prune.length > 0) throw new UsageError('undo never deletes: drop --prune (its plan brings objects back, with prune off)');
   const name = path.basename(journal);
   const header = `# docops undo of ${name}: brings back deleted objects (recreated ones get new ids)\n`;
   const input = collectParts(await readJournal(journal), kinds);

@@ -4,7 +4,7 @@
  * counting the modules it loads. Pass/fail is about which modules load, never about time.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -71,13 +71,16 @@ describe('which modules each command loads', () => {
     }
   });
 
-  it('validate reads manifests offline: no HTTP client, sandbox, daemon, pretty printer or schema compiler', async () => {
+  it('validate reads manifests offline: no HTTP client, sandbox, daemon, logger, second YAML parser or schema compiler', async () => {
     const files = await loaded(['validate', '-m', 'config.example/manifests']);
     expect(under(files, 'dist/kinds/').length).toBeGreaterThan(0); // it did validate
     expect(files).toContain('dist/manifests/validators/members.cjs'); // with the build's validators,
     expect(under(files, 'dist/manifests/validators/config')).toEqual([]); // only those it uses
     const pkgs = packages(files);
-    for (const p of ['undici', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    // one YAML parser (config.example's flow maps take the js-yaml fast path); pino only when validate's debug line can show
+    expect(pkgs).toContain('js-yaml');
+    for (const p of ['undici', 'yaml', 'pino', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    for (const f of ['dist/log.js', 'dist/manifests/parse.js', 'dist/manifests/parse-yaml.js']) expect(files).not.toContain(f);
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
     for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
   });
@@ -97,8 +100,18 @@ describe('which modules each command loads', () => {
     expect(packages(files).filter((p) => DAEMON_ONLY.includes(p))).toEqual([]);
   });
 
+  it('validate loads the logger when its debug line can show, and the yaml package for a file the fast path declines', async () => {
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-level', 'debug']))).toContain('pino');
+    const dir = join(scratch, 'anchored');
+    mkdirSync(dir, { recursive: true });
+    const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
+    writeFileSync(join(dir, 'org.yaml'), org.replace('organization: org-demo', 'organization: &org org-demo')); // an anchor: the yaml path
+    expect(packages(await loaded(['validate', '-m', dir]))).toContain('yaml');
+  });
+
   it('pino-pretty loads only for the pretty format', async () => {
-    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-format', 'pretty']))).toContain('pino-pretty');
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-format', 'pretty', '--log-level', 'debug']))).toContain('pino-pretty');
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-level', 'debug']))).not.toContain('pino-pretty');
   });
 
   it('daemon --help and a bad daemon flag load no daemon part (metrics, watcher, scheduler, server) and no logger', async () => {

@@ -3,8 +3,10 @@
  * a group concurrently (bounded). A failed step skips every step that depends on it (directly or through a
  * skipped step); independent steps still run. Nothing here decides *what* to write — it only reads the plan.
  *
- * Two things apply does beyond sending the plan's requests, both decided by what the API client says about a
- * failure (ApiError.effect / .unreachable):
+ * Beyond sending the plan's requests, apply waits where a request says the server finishes it later
+ * (`RequestSpec.settle`: reads until the plan's conditions hold, and fails the step when the server shows a
+ * failure field), and does two things decided by what the API client says about a failure (ApiError.effect /
+ * .unreachable):
  *  - a create that may have reached the server is never re-sent blindly: with the request's `recover` (see
  *    RecoverSpec in plan.ts) apply reads the list and goes on with the object it finds, or sends the create again
  *    only when the object is not there. A DELETE answered 404 after an attempt that may have deleted is done.
@@ -17,6 +19,7 @@ import { ApiError } from './errors.js';
 import { groups } from './order.js';
 import { resolveRequest, type Plan, type RequestSpec, type Step } from './plan.js';
 import { findCreated, pick, withElements } from './recover.js';
+import { settle } from './settle.js';
 
 export type { IncompleteCreate } from './apply-outcome.js';
 export { describeIncomplete } from './apply-outcome.js';
@@ -36,6 +39,8 @@ export interface ApplyOptions {
   beforeStep?: (step: Step) => Promise<void>;
   /** When aborted, steps not yet started are skipped; steps in flight finish. */
   signal?: AbortSignal;
+  /** Waits between the reads of a request's `settle` (src/core/settle.ts); tests pass one that returns at once. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface ApplyReport {
@@ -98,6 +103,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
           if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
           outputs[name] = String(value);
         }
+        if (req.settle) await settle(client, req.settle, sent, { ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}) });
       }
       report.outputs[step.id] = outputs;
       report.applied.push(step.id);

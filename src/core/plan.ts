@@ -43,6 +43,33 @@ export interface RequestSpec {
   refs?: RefSlot[];
   /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
   recover?: RecoverSpec;
+  /** After the request succeeded: what the server must show before the step goes on (see SettleSpec). */
+  settle?: SettleSpec;
+  /**
+   * Body values a printed plan (`--format json`) shows as this text instead of the value sent: top-level body
+   * field → text, e.g. a SAML certificate → its fingerprint. Apply and the saved-plan file (`plan --out`) keep
+   * the body as it is sent.
+   */
+  masked?: Record<string, string>;
+}
+
+/**
+ * A post-condition of a write the server finishes after answering (an OpenAPI spec is processed after its PUT).
+ * Once the request succeeded, apply reads `path` (GET, retried like any GET) until every `until` condition
+ * holds, at most `reads` times, waiting a growing delay between reads (SETTLE_DELAYS_MS in src/core/settle.ts;
+ * the first read is immediate). Then the step fails when a `failWhen` field is set (not absent, null or empty),
+ * naming its value. Reads that never settle fail the step too. Either way the write itself stays done: the next
+ * plan compares the state it left. Plain data like the rest of the plan: a saved plan settles the same way.
+ */
+export interface SettleSpec {
+  /** What to read, below the API base; holds no refs. */
+  path: string;
+  /** Every condition must hold on the read body (dotted field path equals the value). */
+  until: { field: string; value: string }[];
+  /** Once settled, any of these set fails the step: `message`, the field and its value, and `detail`'s value (a dotted path). */
+  failWhen?: { field: string; message?: string; detail?: string }[];
+  /** The most reads before giving up (≥ 1). */
+  reads: number;
 }
 
 /**

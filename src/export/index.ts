@@ -5,12 +5,16 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { KindDefinition } from '../core/kind.js';
+import { extractAttachments } from './attachments.js';
 import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';
+import { staleAttachments } from './attachment-dirs.js';
 import { staleExportFiles, writeManifestFiles } from './write.js';
 
+export { extractAttachments, type Attachment } from './attachments.js';
 export { EXPORT_FILE_BUDGET, kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, SINGLE_FILES, SPLIT_LISTS, slug, type LayoutOptions, type PlannedFile } from './layout.js';
 export { probeEntries, probeSpec } from './probe.js';
+export { ATTACHMENT_DIRS } from './attachment-dirs.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
 export { packDocuments, splitDocument } from './split.js';
 export { DOCUMENT_SCHEMA, renderDocument, renderManifestFile, schemaComment, staleExportFiles, writeManifestFiles } from './write.js';
@@ -32,12 +36,20 @@ export async function exportOrganization(
   options: ReadOptions & { overwrite?: boolean; layout?: LayoutOptions } = {},
 ): Promise<ExportResult> {
   const exported = await readForExport(client, kinds, org, options);
-  const planned: PlannedFile[] = exported.flatMap((e) => layoutKind(e.kind.kind, e.documents, options.layout));
+  // Files the documents name (a SAML certificate) are written beside the manifests, verbatim.
+  const planned: PlannedFile[] = exported.flatMap((e) => {
+    const { documents, attachments } = extractAttachments(e.kind, e.documents, PER_DOCUMENT_DIRS[e.kind.kind] ?? '');
+    return [...layoutKind(e.kind.kind, documents, options.layout), ...attachments.map((a) => ({ path: a.path, documents: [], text: a.text }))];
+  });
   // Every exportable kind's names, also of kinds that export nothing now: their old file would resurrect objects.
   const names = exported
     .filter((e) => PER_DOCUMENT_DIRS[e.kind.kind] === undefined)
     .map((e) => ({ single: kindFileName(e.kind.kind), part: kindPartPattern(e.kind.kind) }));
-  const stale = await staleExportFiles(outDir, (n) => names.some((k) => n === k.single || k.part.test(n)), planned);
+  const stale = [
+    ...(await staleExportFiles(outDir, (n) => names.some((k) => n === k.single || k.part.test(n)), planned)),
+    // An exported file no document names any more (a deleted spec's YAML would load as a manifest).
+    ...(await staleAttachments(outDir, exported.map((e) => e.kind.kind), planned)),
+  ];
   const { written, removed } = await writeManifestFiles(outDir, planned, {
     overwrite: options.overwrite === true,
     note: `Exported from organization ${org} by docops export.`,

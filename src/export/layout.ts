@@ -50,6 +50,8 @@ export interface PlannedFile {
   path: string;
   /** The file's documents, rendered as YAML, in order. */
   documents: string[];
+  /** A file a document names (`{file}`), written as this text instead of documents and header. */
+  text?: string;
 }
 
 export interface LayoutOptions {

@@ -66,7 +66,8 @@ export async function writeManifestFiles(
     const target = path.join(dir, ...f.path.split('/'));
     await mkdir(path.dirname(target), { recursive: true });
     try {
-      await writeFile(target, renderManifestFile(target, f.documents, options.note, options.schema), { flag: options.overwrite ? 'w' : 'wx' });
+      const content = f.text ?? renderManifestFile(target, f.documents, options.note, options.schema);
+      await writeFile(target, content, { flag: options.overwrite ? 'w' : 'wx' });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyExists(target);
       throw err;

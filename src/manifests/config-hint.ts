@@ -38,3 +38,19 @@ export function daemonConfigIssue(p: ParsedYamlDoc): ValidationIssue | undefined
   const shown = (rel.startsWith('..') || path.isAbsolute(rel) ? dir : rel).split(path.sep).join('/');
   return { ...p.pos(['manifests']), message: `${what}: the manifests it names are in ${shown} (validate them with -m ${shown})`, path: '/manifests' };
 }
+
+/**
+ * The issue for a data file left in the manifests tree — a mapping with neither apiVersion nor kind whose top
+ * level says what it is (an OpenAPI or Swagger document): such files are read only through a manifest's
+ * `{file: …}`, and this one no manifest names (its document was deleted or the path is misspelt). Else undefined.
+ */
+export function strayDataFileIssue(p: ParsedYamlDoc): ValidationIssue | undefined {
+  const v = p.value;
+  if (!isObject(v) || 'apiVersion' in v || 'kind' in v) return undefined;
+  const format = 'openapi' in v ? 'an OpenAPI document' : 'swagger' in v ? 'a Swagger document' : undefined;
+  if (!format) return undefined;
+  return {
+    ...p.pos([]),
+    message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`,
+  };
+}

@@ -9,7 +9,7 @@ import { UsageError, ValidationError, type SourcePos, type ValidationIssue } fro
 import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
 import { desiredState } from '../core/desired.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
-import { daemonConfigIssue } from './config-hint.js';
+import { daemonConfigIssue, strayDataFileIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
@@ -152,7 +152,7 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p: ParsedYamlDoc, kinds: ReadonlyMap<string, KindDefinition>, issues: ValidationIssue[]): ManifestDocument | undefined {
-  const config = daemonConfigIssue(p);
+  const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
   if (config) {
     issues.push(config);
     return undefined;

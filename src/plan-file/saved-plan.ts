@@ -51,10 +51,10 @@ export function createSavedPlan(input: { plan: Plan; live: LiveState; manifests:
   };
 }
 
-/** Stable JSON: fixed key order, the plan in its own stable form. */
+/** Stable JSON: fixed key order, the plan in its own stable form with request bodies as sent (apply sends them). */
 export function renderSavedPlan(saved: SavedPlan): string {
   const { plan, ...head } = saved;
-  const planJson = renderJson(plan).trimEnd().replace(/\n/g, '\n  ');
+  const planJson = renderJson(plan, { unmasked: true }).trimEnd().replace(/\n/g, '\n  ');
   const headJson = JSON.stringify(head, null, 2).replace(/\n}$/, '');
   return `${headJson},\n  "plan": ${planJson}\n}\n`;
 }

@@ -1,7 +1,8 @@
 /**
  * The stable JSON form of a plan (2-space indent; plan/step/request keys in a fixed order, free-form values such
  * as before/after/body with sorted keys) and its strict parser, so a saved plan round-trips exactly. The parser
- * also accepts a saved-plan file and returns the plan inside it.
+ * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
+ * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
@@ -10,7 +11,10 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'settle', 'masked'] as const;
+const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
+const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
+const SETTLE_FAIL_KEYS = ['field', 'message', 'detail'] as const;
 const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
 const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
@@ -38,9 +42,14 @@ function ordered(obj: object, keys: readonly string[], map: (key: string, v: unk
   return Object.fromEntries([...keys, ...rest].filter((k) => rec[k] !== undefined).map((k) => [k, map(k, rec[k])]));
 }
 
-function stablePlan(plan: Plan): object {
+export interface JsonOptions {
+  /** Keep the bodies exactly as sent (the saved-plan file); default: `masked` fields show their stand-in text. */
+  unmasked?: boolean;
+}
+
+function stablePlan(plan: Plan, options: JsonOptions): object {
   return ordered(plan, PLAN_KEYS, (k, v) => {
-    if (k === 'steps') return (v as Step[]).map(stableStep);
+    if (k === 'steps') return (v as Step[]).map((s) => stableStep(s, options));
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
     if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
@@ -48,17 +57,40 @@ function stablePlan(plan: Plan): object {
   });
 }
 
-function stableStep(step: Step): object {
+/** The body a printed plan shows: each `masked` top-level field replaced by its stand-in text. */
+function shownBody(r: RequestSpec): unknown {
+  const body = r.body;
+  if (!r.masked || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [field, text] of Object.entries(r.masked)) if (field in out) out[field] = text;
+  return out;
+}
+
+function stableStep(step: Step, options: JsonOptions): object {
   return ordered(step, STEP_KEYS, (k, v) => {
-    if (k === 'requests') return (v as RequestSpec[]).map((r) => ordered(r, REQUEST_KEYS, (rk, rv) => (rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : sortedKeys(rv))));
+    if (k === 'requests') {
+      return (v as RequestSpec[]).map((r) =>
+        ordered(options.unmasked ? r : { ...r, body: shownBody(r) }, REQUEST_KEYS, (rk, rv) =>
+          rk === 'refs' ? (rv as object[]).map((slot) => ordered(slot, SLOT_KEYS)) : rk === 'settle' ? stableSettle(rv as object) : sortedKeys(rv),
+        ),
+      );
+    }
     if (k === 'source') return ordered(v as object, SOURCE_KEYS);
     if (k === 'cascades') return (v as CascadeObject[]).map((c) => ordered(c, CASCADE_KEYS));
     return sortedKeys(v);
   });
 }
 
-export function renderJson(plan: Plan): string {
-  return JSON.stringify(stablePlan(plan), null, 2) + '\n';
+function stableSettle(settle: object): object {
+  return ordered(settle, SETTLE_KEYS, (k, v) => {
+    if (k === 'until') return (v as object[]).map((c) => ordered(c, SETTLE_UNTIL_KEYS));
+    if (k === 'failWhen') return (v as object[]).map((f) => ordered(f, SETTLE_FAIL_KEYS));
+    return sortedKeys(v);
+  });
+}
+
+export function renderJson(plan: Plan, options: JsonOptions = {}): string {
+  return JSON.stringify(stablePlan(plan, options), null, 2) + '\n';
 }
 
 // ---- parsing -------------------------------------------------------------------------------------------------
@@ -104,6 +136,10 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
   if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  if (r.settle !== undefined) checkSettle(s, r.settle, `${at}.settle`);
+  if (r.masked !== undefined && s.object(r.masked, `${at}.masked`, Object.keys(r.masked as object))) {
+    for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
+  }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {
       const where = `${at}.refs[${i}]`;
@@ -132,6 +168,27 @@ function checkRecover(s: Shape, rec: unknown, at: string): void {
     if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
     if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
   });
+}
+
+function checkSettle(s: Shape, settle: unknown, at: string): void {
+  if (!s.object(settle, at, SETTLE_KEYS)) return;
+  if (typeof settle.path !== 'string' || !settle.path.startsWith('/')) s.fail(`${at}.path`, 'expected a string starting with /');
+  s.int(settle.reads, `${at}.reads`, 1);
+  if (s.array(settle.until, `${at}.until`)) {
+    settle.until.forEach((c, i) => {
+      if (!s.object(c, `${at}.until[${i}]`, SETTLE_UNTIL_KEYS)) return;
+      s.string(c.field, `${at}.until[${i}].field`);
+      s.string(c.value, `${at}.until[${i}].value`);
+    });
+  }
+  if (settle.failWhen !== undefined && s.array(settle.failWhen, `${at}.failWhen`)) {
+    settle.failWhen.forEach((f, i) => {
+      if (!s.object(f, `${at}.failWhen[${i}]`, SETTLE_FAIL_KEYS)) return;
+      s.string(f.field, `${at}.failWhen[${i}].field`);
+      s.string(f.message, `${at}.failWhen[${i}].message`, true);
+      s.string(f.detail, `${at}.failWhen[${i}].detail`, true);
+    });
+  }
 }
 
 function checkStep(s: Shape, st: unknown, at: string): void {

@@ -28,6 +28,8 @@ export function worldApi(world: World, org = ORG): ApiClient & { writes: string[
     });
     lists.set(`${base}/members/${userId}/teams`, teams);
   }
+  // SAML providers: none (a team prune reads them to name the providers it leaves without a default team).
+  lists.set(`${base}/saml`, []);
   lists.set(`${base}/translations`, world.translations.map((t, i) => ({ object: 'translation-settings', id: t.id ?? `tr-w${i}`, title: t.title, languages: [] })));
   const orgBody = { object: 'organization', id: org, title: 'Acme Docs', emailDomains: [], defaultRole: 'read', sso: false, ai: false, inviteLinks: false };
 

@@ -31,13 +31,14 @@ describe('config.example/manifests against the demo seed', () => {
     expect(desired.get('Members')).toHaveLength(10);
     expect(desired.get('Team')!.map((e) => e.key)).toEqual(['Platform', 'Writers', 'Support', 'Security']);
     expect(desired.get('Translation')!.map((e) => e.id)).toEqual(['tr-fr']);
+    expect(desired.get('OpenAPISpec')!.map((e) => e.key)).toEqual(['petstore']);
   });
 
   it('plan one role change, one new team and one membership change', async () => {
     const { desired } = await loadManifests(EXAMPLES, KINDS);
     const { client, gets } = await demo();
     const { plan } = await computePlan(client, KINDS, desired);
-    expect(plan.steps.filter((s) => !s.kind.startsWith('Site')).map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
+    expect(plan.steps.filter((s) => !s.kind.startsWith('Site') && s.kind !== 'OpenAPISpec').map((s) => [s.id, s.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`)])).toEqual([
       ['Team/org-demo/Security#create', ['PUT /orgs/org-demo/teams {"title":"Security","members":["u-grace","u-ada"]}']],
       [
         'Team/org-demo/Security#members',
@@ -48,6 +49,8 @@ describe('config.example/manifests against the demo seed', () => {
     ]);
     // The demo seed has no site yet: the example creates the Acme Help Center.
     expect(plan.steps.find((s) => s.kind === 'Site')?.action).toBe('create');
+    // …and no OpenAPI spec: the example's spec is created.
+    expect(plan.steps.filter((s) => s.kind === 'OpenAPISpec').map((s) => s.id)).toEqual(['OpenAPISpec/org-demo/petstore#create']);
     expect(plan.unmanaged).toEqual([]);
     expect(plan.warnings).toEqual([]);
     // Members and Team share one memoised member list; only managed teams' member lists are read.

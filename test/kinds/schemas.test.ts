@@ -15,6 +15,8 @@ describe('kind schemas', () => {
       ['Members', 10],
       ['Team', 20],
       ['Translation', 20],
+      ['OpenAPISpec', 20],
+      ['SamlProvider', 22],
       ['Collection', 24],
       ['Space', 26],
       ['Site', 30],
@@ -52,5 +54,29 @@ describe('kind schemas', () => {
     expect(valid('Translation', { title: 'French', id: 'tr-fr', languages: ['fr'] })).toBe(true);
     expect(valid('Translation', { title: 'x'.repeat(101) })).toBe(false);
     expect(valid('Translation', { id: 'tr-fr' })).toBe(false);
+  });
+
+  it('SamlProvider: label 1..30, entityID ≤ 1024, certificate ≤ 10000 or {file}, ssoURL a URI ≤ 2048, member roles', () => {
+    const ok = { label: 'Okta', id: 'saml-1', entityID: 'http://www.okta.com/exk1', ssoURL: 'https://acme.okta.test/sso', certificate: 'MIIB', defaultTeam: 'Platform', defaultRole: null };
+    expect(valid('SamlProvider', ok)).toBe(true);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: { file: 'certs/idp.pem' }, defaultRole: 'read' })).toBe(true);
+    expect(valid('SamlProvider', { label: 'Okta', entityID: '', certificate: '' })).toBe(true);
+    expect(valid('SamlProvider', { label: '' })).toBe(false);
+    expect(valid('SamlProvider', { label: 'x'.repeat(31) })).toBe(false);
+    expect(valid('SamlProvider', { label: 'x'.repeat(30) })).toBe(true);
+    expect(valid('SamlProvider', { entityID: 'e' })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', entityID: 'e'.repeat(1025) })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: 'c'.repeat(10001) })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: 'c'.repeat(10000) })).toBe(true);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: { file: 'idp.pem', text: 'x' } })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', certificate: { path: 'idp.pem' } })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', ssoURL: 'not a uri' })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', ssoURL: '' })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', ssoURL: `https://x.test/${'a'.repeat(2040)}` })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', defaultRole: 'owner' })).toBe(false);
+    // The API cannot clear a default team: null is not a value.
+    expect(valid('SamlProvider', { label: 'Okta', defaultTeam: null })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', defaultTeam: '' })).toBe(false);
+    expect(valid('SamlProvider', { label: 'Okta', status: 'active' })).toBe(false);
   });
 });

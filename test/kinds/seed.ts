@@ -63,7 +63,8 @@ export function seedRoutes(): Record<string, unknown> {
     [`${base}/teams/team-writers/members`]: [teamMember('heidi', 'owner'), teamMember('judy'), teamMember('erin')],
     [`${base}/teams/team-support/members`]: [teamMember('frank'), teamMember('ivan')],
     [`${base}/translations`]: [{ object: 'translation-settings', id: 'tr-fr', title: 'French docs', languages: ['fr'] }],
-    // The demo seed has no site.
+    // The demo seed has no site and no SAML provider.
     [`${base}/sites`]: [],
+    [`${base}/saml`]: [],
   };
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, LiveKindState } from '../../src/core/kind.js';
-import { membersKind, teamKind } from '../../src/kinds/index.js';
+import { membersKind, samlKind, teamKind } from '../../src/kinds/index.js';
 import type { TeamSpec } from '../../src/kinds/team/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from './helpers.js';
 import { ORG, member, seedRoutes } from './seed.js';
@@ -46,6 +46,37 @@ describe('Team prune: a team delete takes its memberships', () => {
       ['Team/org-demo/Empty#delete', [], undefined],
     ]);
     expect(asked.filter((p) => p.endsWith('/members') && p.includes('/teams/')).sort()).toEqual([`${BASE}/teams/team-support/members`, `${BASE}/teams/team-writers/members`]);
+  });
+
+  it('names the SAML providers a deleted team leaves without a default team, except those a SamlProvider manifest re-points or prunes first', async () => {
+    const provider = (id: string, label: string, team?: { id: string; title: string }) => ({ object: 'saml-provider', id, label, ...(team ? { defaultTeam: { object: 'team', ...team } } : {}), defaultRole: null });
+    const r = routes();
+    r[`${BASE}/saml`] = [
+      provider('saml-1', 'Okta', { id: 'team-writers', title: 'Writers' }),
+      provider('saml-2', 'Azure', { id: 'team-writers', title: 'Writers' }),
+      provider('saml-3', 'Google', { id: 'team-platform', title: 'Platform' }),
+      provider('saml-4', 'Empty', { id: 'team-empty', title: 'Empty' }),
+    ];
+    const f = fakeFetchContext(r, ['Team']);
+    const desired = teams({ title: 'Platform' });
+    const live = await teamKind.fetch(f, ORG, desired);
+    const notes = (ctx: ReturnType<typeof fakeDiffContext>) => teamKind.diff(ctx, ORG, desired, live).steps.map((s) => [s.key, s.note]);
+    // No SamlProvider documents: every provider naming a deleted team is named on its delete step.
+    expect(notes(fakeDiffContext({ prune: ['Team'] }))).toEqual([
+      ['Writers', 'its access to 4 spaces goes too; SAML providers "Okta", "Azure" name it as default team and keep none'],
+      ['Support', undefined],
+      ['Empty', 'SAML provider "Empty" names it as default team and keeps none'],
+    ]);
+    expect(f.asked.filter((p) => p.endsWith('/saml'))).toEqual([`${BASE}/saml`]);
+    // A document writing Okta's defaultTeam re-points it first (update phase); under SamlProvider prune, Empty
+    // (no document) is deleted before the team.
+    const saml = (spec: Record<string, unknown>) => desiredOf(samlKind, [fakeDoc('SamlProvider', ORG, spec)]);
+    const ctx = fakeDiffContext({ prune: ['Team', 'SamlProvider'], desired: [...saml({ label: 'Okta', defaultTeam: 'Platform' }), ...saml({ label: 'Azure' })] });
+    expect(notes(ctx)).toEqual([
+      ['Writers', 'its access to 4 spaces goes too; SAML provider "Azure" names it as default team and keeps none'],
+      ['Support', undefined],
+      ['Empty', undefined],
+    ]);
   });
 
   it('reads no member list without prune', async () => {

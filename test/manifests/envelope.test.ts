@@ -51,7 +51,7 @@ describe('ids that go into request paths', () => {
 
   test('every kind schema that takes a pinned id restricts it to the API id pattern', () => {
     const withId = KINDS.filter((k) => (k.schema as { properties: Record<string, unknown> }).properties['id'] !== undefined);
-    expect(withId.map((k) => k.kind)).toEqual(['Team', 'Translation', 'Collection', 'Space', 'Site']);
+    expect(withId.map((k) => k.kind)).toEqual(['Team', 'Translation', 'SamlProvider', 'Collection', 'Space', 'Site']);
     for (const k of withId) expect((k.schema as { properties: { id: { pattern?: string } } }).properties.id.pattern, k.kind).toBe(ENTITY_ID.source);
     const site = 'apiVersion: docops/v1\nkind: Site\nmetadata: { organization: org-demo }\nspec: { title: Help, id: "../x" }\n';
     expect(issues(site, KINDS)).toEqual(['m.yaml:4:26: spec.id: must match the pattern ^[a-zA-Z0-9_-]+$ (got "../x")']);

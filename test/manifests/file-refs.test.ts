@@ -94,4 +94,18 @@ describe('file references in manifests', () => {
     const issues = await issuesOf(path.join(parent, 'm'));
     expect(issues).toEqual(['a.yaml:6: body.file "../secret.txt": is outside the manifests directory (links are followed); docops reads no file outside it']);
   });
+
+  it('a data file no manifest names any more says what it is and how to fix it, instead of envelope errors', async () => {
+    const dir = tree({
+      'apis/holder.yaml': holderDoc('specs/used.yaml'),
+      'apis/specs/used.yaml': 'openapi: 3.1.0\ninfo: { title: Used, version: "1" }\npaths: {}\n',
+      'apis/specs/orphan.yaml': 'openapi: 3.1.0\ninfo: { title: Orphan, version: "1" }\npaths: {}\n',
+      'apis/specs/old.yaml': 'swagger: "2.0"\ninfo: { title: Old, version: "1" }\npaths: {}\n',
+    });
+    const issues = await issuesOf(dir);
+    expect(issues).toHaveLength(2);
+    expect(issues[0]).toMatch(/^apis\/specs\/old\.yaml:1: this is a Swagger document, not a manifest, and no manifest names it with \{file: …\}/);
+    expect(issues[1]).toMatch(/^apis\/specs\/orphan\.yaml:1: this is an OpenAPI document, not a manifest, and no manifest names it/);
+    expect(issues.join('\n')).not.toMatch(/apiVersion|Orphan|Old/);
+  });
 });

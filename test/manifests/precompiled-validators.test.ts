@@ -19,10 +19,18 @@ const generated = new Map(createRequire(import.meta.url)(join(dir, 'index.cjs'))
 /** The generated validator of a schema (its module loaded on demand), if any. */
 const generatedFor = (schema: object | undefined): ValidateFunction | undefined => generated.get(JSON.stringify(schema))?.();
 
-/** Every spec of config.example by kind, plus broken variants of each. */
+/** Specs of kinds the examples do not show (the examples plan against the demo seed). */
+const EXTRA_SPECS: Record<string, Record<string, unknown>[]> = {
+  SamlProvider: [
+    { label: 'Okta', entityID: 'http://www.okta.com/exk1', ssoURL: 'https://acme.okta.test/sso', certificate: { file: 'certs/okta.pem' }, defaultTeam: 'Platform', defaultRole: 'read' },
+    { label: 'Azure', id: 'saml-2', certificate: 'MIIB', defaultRole: null },
+  ],
+};
+
+/** Every spec of config.example by kind (and EXTRA_SPECS), plus broken variants of each. */
 function samples(kind: string): unknown[] {
   const root = new URL('../../config.example/manifests/', import.meta.url);
-  const specs: Record<string, unknown>[] = [];
+  const specs: Record<string, unknown>[] = [...(EXTRA_SPECS[kind] ?? [])];
   for (const f of readdirSync(root)) {
     for (const d of parseAllDocuments(readFileSync(new URL(f, root), 'utf8'))) {
       const doc = d.toJS() as { kind?: string; spec?: Record<string, unknown> } | null;

@@ -13,7 +13,7 @@ export interface BadCase {
 const HOW_TO_ALLOW = (name: string): string => `allow it with --allow-env ${name} (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)`;
 
 const ROLES = 'admin, create, review, edit, comment, read, null';
-const KINDS = 'Collection, Members, Organization, Site, Space, Team, Translation';
+const KINDS = 'Collection, Members, OpenAPISpec, Organization, SamlProvider, Site, Space, Team, Translation';
 
 /** test/fixtures/bad/manifests: each case must fail `validate` and `plan` with this message and exit 1. */
 export const MANIFEST_CASES: BadCase[] = [
@@ -156,8 +156,8 @@ export const CONFIG_CASES: BadCase[] = [
   { path: 'debounce-negative.yaml', expected: 'debounce-negative.yaml:2:13: debounceMs: must be >= 0 (got -5)' },
   { path: 'api-url-not-http.yaml', expected: 'api-url-not-http.yaml:2:9: apiUrl: must match the pattern ^https?:// (got "ftp://api.example/v1")' },
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:3:9: prune.Team: must be boolean (got string "yes")' },
-  { path: 'prune-organization.yaml', expected: 'prune-organization.yaml:4:3: prune: invalid field name "Organization": must be one of Members, Team, Translation, Collection, Space, Site (got "Organization")' },
-  { path: 'prune-unknown-kind.yaml', expected: 'prune-unknown-kind.yaml:3:3: prune: invalid field name "Teams": must be one of Members, Team, Translation, Collection, Space, Site (got "Teams")' },
+  { path: 'prune-organization.yaml', expected: 'prune-organization.yaml:4:3: prune: invalid field name "Organization": must be one of Members, Team, Translation, OpenAPISpec, SamlProvider, Collection, Space, Site (got "Organization")' },
+  { path: 'prune-unknown-kind.yaml', expected: 'prune-unknown-kind.yaml:3:3: prune: invalid field name "Teams": must be one of Members, Team, Translation, OpenAPISpec, SamlProvider, Collection, Space, Site (got "Teams")' },
   { path: 'allow-env-bad-entry.yaml', expected: 'allow-env-bad-entry.yaml:2:20: allowEnv[1]: must match the pattern ^[A-Za-z_][A-Za-z0-9_]*\\*?$ (got "TEAM-*")' },
   { path: 'invite-string.yaml', expected: 'invite-string.yaml:2:9: invite: must be boolean (got string "true")' },
   { path: 'log-level-bad.yaml', expected: 'log-level-bad.yaml:2:11: logLevel: must be one of trace, debug, info, warn, error, fatal, silent (got "verbose")' },

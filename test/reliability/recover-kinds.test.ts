@@ -1,7 +1,7 @@
 /**
  * Every kind's create carries the identity apply needs to find what it created (RequestSpec.recover): against the
  * sandbox, every create of a plan that makes objects of every kind (site, sections, site spaces, section group,
- * share link, collection, space, team, translation, invites) fails once in a way that leaves open whether it
+ * share link, collection, space, team, translation, OpenAPI spec, invites) fails once in a way that leaves open whether it
  * happened — once after the server processed it, once before it reached the server. Apply must find each
  * processed one (never sending it again) and send the others again; the next plan is empty and nothing exists
  * twice.
@@ -62,7 +62,7 @@ describe('recovering creates of every kind', () => {
     const desired = await loadDesired(manifests());
     const plan = await planOnce(client, desired);
     const kinds = new Set(plan.steps.filter((s) => s.requests.some((r) => r.recover)).map((s) => s.kind));
-    expect([...kinds].sort()).toEqual(['Collection', 'Members', 'Site', 'SiteSection', 'SiteSectionGroup', 'SiteShareLink', 'SiteSpace', 'Space', 'Team', 'Translation']);
+    expect([...kinds].sort()).toEqual(['Collection', 'Members', 'OpenAPISpec', 'Site', 'SiteSection', 'SiteSectionGroup', 'SiteShareLink', 'SiteSpace', 'Space', 'Team', 'Translation']);
 
     const losing = losingCreates(client, when);
     const recovered: string[] = [];
@@ -93,6 +93,7 @@ describe('recovering creates of every kind', () => {
       siteSpaces: (r) => `${r['siteId']}/${r['section']}/${r['spaceId']}`,
       siteShareLinks: (r) => `${r['siteId']}/${r['name']}`,
       members: (r) => `${r['orgId']}/${r['userId']}`,
+      openApiSpecs: (r) => `${r['orgId']}/${r['slug']}`,
     };
     for (const [table, identity] of Object.entries(identities)) {
       const keys = (tables[table] ?? []).map(identity);

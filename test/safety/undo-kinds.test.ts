@@ -123,7 +123,12 @@ describe('snapshots', () => {
     const s = await snapshot(w, await liveObject(w, 'Space', 'Changelog'));
     expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null }]);
     const siteId = sites(w.sb.store).all()[0]!.id;
-    expect(s['Space']!.aux).toEqual({ visibility: { 'sp-changelog': 'private' }, shownBy: { 'sp-changelog': [{ siteId, siteTitle: 'Acme Help Center', path: 'whats-new' }] } });
+    // Its grants too (none here): a recreated space gets them back through its access list.
+    expect(s['Space']!.aux).toEqual({
+      visibility: { 'sp-changelog': 'private' },
+      shownBy: { 'sp-changelog': [{ siteId, siteTitle: 'Acme Help Center', path: 'whats-new' }] },
+      access: { 'sp-changelog': [] },
+    });
   });
 
   it('Site: settings, sections, groups, site spaces, share links (never their secret) and the adaptive schema', async () => {
@@ -255,6 +260,6 @@ describe('documents name recreated objects so they come back connected', () => {
       ['api', [{ space: 'API Reference', path: 'reference' }]],
       ['operations', ['Runbooks']],
     ]);
-    expect(docs.find((d) => d.kind === 'Space')!.spec).toEqual({ title: 'Runbooks', emoji: '🛠', parent: 'col-internal' });
+    expect(docs.find((d) => d.kind === 'Space')!.spec).toEqual({ title: 'Runbooks', emoji: '🛠', parent: 'col-internal', access: [] });
   });
 });

@@ -2,28 +2,45 @@
  * Collection diff (pure): create (POST {title, parent} + a PATCH of what POST cannot set, in one step; a
  * collection nested under one created in this plan is moved under it one wave later), update, re-parent
  * (`#move`, ordered so no move nests a collection in itself), and under prune delete what no manifest describes
- * (prune.ts).
+ * (prune.ts). Access lists: src/kinds/access/diff.ts.
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef, ref, type RequestSpec } from '../../core/plan.js';
 import { blockEntry, changedFields, makeStep, pick, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
+import { accessPlanner } from '../access/diff.js';
+import { COLLECTION_ACCESS } from '../access/model.js';
+import { splitAccess } from '../access/state.js';
 import { recoverByKey } from '../recover.js';
 import { SPACE_DEPTH } from '../space/model.js';
-import { COLLECTION_DEPTH, COLLECTION_FIELDS as FIELDS, COLLECTION_KIND, collectionPath as onePath, collectionsPath, type CollectionObject, type CollectionSpec, type CollectionState } from './model.js';
+import {
+  COLLECTION_DEPTH,
+  COLLECTION_FIELDS as FIELDS,
+  COLLECTION_KIND,
+  collectionPath as onePath,
+  collectionsPath,
+  type CollectionKindState,
+  type CollectionObject,
+  type CollectionSpec,
+  type CollectionState,
+} from './model.js';
 import { orderCollectionMoves, type CollectionMove } from './moves.js';
 import { parentMoveStep, resolveCollectionId } from './parent-refs.js';
 import { blockedByParent } from './parents.js';
 import { pruneCollections } from './prune.js';
 
-export function diffCollections(ctx: DiffContext, org: string, entries: DesiredEntry<CollectionSpec>[], live: CollectionState): DiffResult {
+export function diffCollections(ctx: DiffContext, org: string, entries: DesiredEntry<CollectionSpec>[], state: CollectionKindState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
+  const { own, grants } = splitAccess(state.objects);
+  const live: CollectionState = { ...state, objects: own };
+  const access = accessPlanner(ctx, org, COLLECTION_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(COLLECTION_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: COLLECTION_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   const liveRefs = live.objects.map((o) => ({ id: o.id, title: o.key }));
-  // Collections whose parent names nothing, or would nest them in themselves, are blocked before anything
-  // registers: they plan nothing and register no id, so whatever names them is blocked in turn.
+  // Collections whose access list or parent names nothing, or whose parent would nest them in themselves, are
+  // blocked before anything registers: they plan nothing and register no id, so whatever names them is blocked in turn.
+  const accessBlocked = new Set(desired.filter((e) => access.block(result, e)));
   const blocked = blockedByParent({
     ctx,
     org,
@@ -32,8 +49,9 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
     live: live.objects,
     parentOf: (e) => e.spec.parent,
     resolveLive: (p) => resolveCollectionId(ctx, org, p, liveRefs),
+    blocked: accessBlocked,
   });
-  for (const [e, message] of blocked) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
+  for (const [e, message] of blocked) if (!accessBlocked.has(e)) blockEntry(result, e, e.doc.pos(['spec', 'parent']), message);
   const planned = desired.filter((e) => !blocked.has(e));
   // Register every planned collection first: parents may be written after their children.
   for (const e of planned) {
@@ -97,6 +115,7 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
     }
   }
   orderCollectionMoves(moves, new Map(live.objects.map((o) => [o.id, o.fields.parent])), COLLECTION_DEPTH);
+  access.plan(result, planned);
 
   const depthOf = liveDepths(live.objects);
   const prune = ctx.prune(COLLECTION_KIND, org);

@@ -6,9 +6,15 @@
  * A collection nested under a collection created in the same plan is created at the top level and moved
  * under its parent one wave later: waves stay bounded (24, 25) however deep the nesting, so the Space kind
  * (depth 26) can always rely on its parent existing. The diff is in diff.ts, deletes under prune in prune.ts.
+ * `access:`, when written, is the collection's complete list of grants (src/kinds/access).
  */
 import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { accessSpec } from '../access/export.js';
+import { accessReader } from '../access/fetch.js';
+import { COLLECTION_ACCESS, type AccessObject } from '../access/model.js';
+import { crossValidateAccess, parseAccess } from '../access/parse.js';
+import { splitAccess } from '../access/state.js';
 import { asString, exportTitled, isRecord, nullableString, titledEntry, withDisplayKeys } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
@@ -16,12 +22,23 @@ import { loadSchema } from '../schema.js';
 import { orgSpacesPath } from '../space/model.js';
 import { readSpaceUsage, usageObjects } from '../space/purge.js';
 import { diffCollections } from './diff.js';
-import { COLLECTION_DEPTH, COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionSpec, type CollectionState, type PruneSpace } from './model.js';
+import {
+  COLLECTION_DEPTH,
+  COLLECTION_KIND,
+  collectionObject,
+  collectionsPath,
+  type CollectionAux,
+  type CollectionKindState,
+  type CollectionObject,
+  type CollectionSpec,
+  type CollectionState,
+  type PruneSpace,
+} from './model.js';
 import { parentNamer } from './parent-refs.js';
 import { collectionUndo, snapshotCollection } from './snapshot.js';
 
-/** The spec of a schema-valid Collection document: the fields it writes, in this order. */
-function parseCollectionSpec(doc: ManifestDocument): CollectionSpec {
+/** The spec of a schema-valid Collection document: the fields it writes, in this order (duplicate access entries reported). */
+function parseCollectionSpec(doc: ManifestDocument, report?: Report): CollectionSpec {
   const s = doc.spec;
   const spec: CollectionSpec = { title: asString(s['title']) ?? '' };
   const id = asString(s['id']);
@@ -32,11 +49,13 @@ function parseCollectionSpec(doc: ManifestDocument): CollectionSpec {
   if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
   const parent = nullableString(s['parent']);
   if (parent !== undefined) spec.parent = parent;
+  const access = parseAccess(doc, report);
+  if (access !== undefined) spec.access = access;
   return spec;
 }
 
-function toDesired(doc: ManifestDocument): DesiredEntry<CollectionSpec>[] {
-  return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc))];
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<CollectionSpec>[] {
+  return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc, report))];
 }
 
 /**
@@ -44,6 +63,7 @@ function toDesired(doc: ManifestDocument): DesiredEntry<CollectionSpec>[] {
  * manifest must name a live collection: a warning offline (plan blocks the collection otherwise).
  */
 function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  crossValidateAccess(entries, all, report, index, warn);
   const byKey = new Map(entries.map((e) => [`${e.org}\u0000${e.key}`, e]));
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
@@ -67,11 +87,20 @@ function crossValidate(entries: DesiredEntry<CollectionSpec>[], all: ReadonlyMap
   }
 }
 
+/** The collections, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionKindState> {
+  const access = accessReader(ctx, org, COLLECTION_ACCESS, desired);
+  const state = await fetchCollections(ctx, org, desired);
+  const grants = await access.read(state.objects);
+  if (grants.objects.length === 0 && Object.keys(grants.aux).length === 0) return state;
+  return { ...state, objects: [...state.objects, ...grants.objects], aux: { ...state.aux, ...grants.aux } };
+}
+
 /**
  * The collections; under prune, when a collection would be deleted, also the organization's spaces (memoised,
  * shared with the Space and Site kinds): what a delete takes with it, and which of it manifests describe.
  */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionState> {
+async function fetchCollections(ctx: FetchContext, org: string, desired: DesiredEntry<CollectionSpec>[]): Promise<CollectionState> {
   const items = await ctx.list(collectionsPath(org));
   const objects = items.map((c) => collectionObject(org, c)).filter((o) => o !== undefined);
   if (!ctx.prune(COLLECTION_KIND, org)) return { objects };
@@ -92,7 +121,8 @@ function pruneSpace(s: unknown): PruneSpace | undefined {
   if (!isRecord(s) || typeof s['id'] !== 'string' || typeof s['title'] !== 'string') return undefined;
   return { id: s['id'], title: s['title'], parent: typeof s['parent'] === 'string' ? s['parent'] : null };
 }
-function exportDocs(org: string, live: CollectionState): object[] {
+function exportDocs(org: string, state: CollectionKindState): object[] {
+  const live: CollectionState = { ...state, objects: splitAccess(state.objects).own };
   const parentName = parentNamer(live.objects.map((o) => ({ id: o.id, title: o.key })));
   return exportTitled(COLLECTION_KIND, org, live, (o) => {
     const f = o.fields;
@@ -100,11 +130,15 @@ function exportDocs(org: string, live: CollectionState): object[] {
     if (f.description !== null && f.description !== undefined) spec['description'] = f.description;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
     if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
-    return spec;
+    return { ...spec, ...accessSpec(live.aux, o.id) };
   });
 }
 
-export const collectionKind: KindDefinition<CollectionSpec, CollectionObject, CollectionAux> = {
+/**
+ * The snapshot and undo hooks take collections only: the journal calls a kind's snapshot for objects of its own
+ * kind (never a CollectionAccess grant), and undo's parts of this kind hold what snapshotCollection wrote.
+ */
+export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | AccessObject, CollectionAux> = {
   kind: COLLECTION_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('collection'),

@@ -1,5 +1,6 @@
 /** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceUsage } from '../space/purge.js';
 
@@ -13,6 +14,8 @@ export interface CollectionSpec {
   defaultLevel?: string | null;
   /** Collection manifest title or collection id; null = top level. */
   parent?: string | null;
+  /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
+  access?: AccessEntry[];
 }
 
 export interface CollectionFields {
@@ -31,8 +34,8 @@ export interface PruneSpace {
   parent: string | null;
 }
 
-/** What fetch keeps beside the collections. */
-export interface CollectionAux {
+/** What fetch keeps beside the collections (and a snapshot: the grants of the collections a delete takes, AccessAux's fields). */
+export interface CollectionAux extends AccessAux {
   /** The organization's live spaces, read only when a collection would be deleted. */
   spaces?: PruneSpace[];
   /** Where spaces are shown, read only when a collection that would be deleted holds a space. */
@@ -40,6 +43,9 @@ export interface CollectionAux {
 }
 
 export type CollectionState = LiveKindState<CollectionObject, CollectionAux>;
+
+/** The Collection kind's fetched state: its collections and the grants of those whose manifest writes `access:`. */
+export type CollectionKindState = LiveKindState<CollectionObject | AccessObject, CollectionAux>;
 
 /** Fields compared one to one with the live collection. */
 export const COLLECTION_FIELDS = ['title', 'description', 'defaultLevel'] as const;

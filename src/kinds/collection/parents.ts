@@ -30,11 +30,16 @@ export interface ParentScope {
   parentOf: ParentOf;
   /** The kind's own resolution of a parent not named by a desired entry (live title or id); undefined: nothing. */
   resolveLive: (parent: string) => string | undefined;
+  /** Entries blocked already for another reason (their access list): they count as blocked from the start. */
+  blocked?: ReadonlySet<Entry>;
 }
 
-/** Desired entries that cannot be planned → why (the message names the written parent). */
+/**
+ * Desired entries that cannot be planned → why (the message names the written parent); the entries of
+ * `s.blocked` are in it too, with an empty message (their block is reported already).
+ */
 export function blockedByParent(s: ParentScope): Map<Entry, string> {
-  const blocked = new Map<Entry, string>();
+  const blocked = new Map<Entry, string>([...(s.blocked ?? [])].map((e) => [e, '']));
   const byKey = new Map<string, Entry>();
   for (const e of s.desired) if (!byKey.has(e.key)) byKey.set(e.key, e);
   // A node per collection: its live id, or a marker for one created in this plan (no id yet).

@@ -3,9 +3,13 @@
  * and soft-deletes every space inside them (management-api.md), so the snapshot holds the whole tree: the
  * collections (Collection part) and their spaces with their ids (Space part), which undo restores.
  * Collections themselves cannot be restored: undo recreates them, and documents that named one by its old
- * id name it by title instead.
+ * id name it by title instead. Their grants go with them: the snapshot reads each collection's grants, and the
+ * recreated collections get them back through their `access:` lists.
  */
 import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
+import { relinkAccess } from '../access/export.js';
+import { COLLECTION_ACCESS } from '../access/model.js';
+import { snapshotAccess } from '../access/snapshot.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './model.js';
 import { seg } from '../common.js';
 import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
@@ -28,8 +32,11 @@ export async function snapshotCollection(ctx: FetchContext, object: CollectionOb
   // Gone since the plan was made: nothing to snapshot, so the step fails (as for any snapshot that cannot be read).
   if (!root) throw new Error(`collection ${object.id} is not in the collections list of ${object.org}`);
   const tree = subtree(root, all);
-  const spaces = await Promise.all(tree.map((c) => ctx.list(`/collections/${seg(c.id)}/spaces`)));
-  const collections: CollectionState = { objects: tree };
+  const [access, ...spaces] = await Promise.all([
+    snapshotAccess(ctx, object.org, COLLECTION_ACCESS, tree.map((c) => c.id)),
+    ...tree.map((c) => ctx.list(`/collections/${seg(c.id)}/spaces`)),
+  ]);
+  const collections: CollectionState = { objects: tree, aux: access };
   const inside: SpaceState = { objects: spaces.flat().map((s) => spaceObject(object.org, s)).filter(defined) };
   return { [COLLECTION_KIND]: collections, [SPACE_KIND]: inside };
 }
@@ -45,6 +52,11 @@ export function relinkParents<O extends LiveObject<{ parent: string | null }>, A
   return { ...state, objects };
 }
 
-export const collectionUndo: KindUndo<CollectionObject, CollectionAux> = {
-  relink: (org, state, refs) => relinkParents(COLLECTION_KIND, org, state, refs),
-};
+/** Parents and grantees undo recreates are named by title (collections are always recreated, so every grant is listed). */
+function relink(org: string, state: CollectionState, refs: UndoRefs): CollectionState {
+  const relinked = relinkParents(COLLECTION_KIND, org, state, refs);
+  const aux = relinkAccess(org, relinked.aux, () => false, refs);
+  return aux === relinked.aux ? relinked : { ...relinked, aux };
+}
+
+export const collectionUndo: KindUndo<CollectionObject, CollectionAux> = { relink };

@@ -12,7 +12,8 @@ import { ref, type Step } from '../../core/plan.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';
 import { loadSchema } from '../schema.js';
-import { memberCascades, readLeavingMembers, spacesNote, teamsHandledByTeamKind } from '../team/cascades.js';
+import { accessNote, knownGrants } from '../access/cascades.js';
+import { memberCascades, readLeavingMembers, teamsHandledByTeamKind } from '../team/cascades.js';
 import { exportMembers } from './export.js';
 import { memberGuards } from './guard.js';
 import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, roleOf, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
@@ -129,8 +130,12 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<MemberSpec>[]
     wave: () => DEPTH,
     path: (o) => `${membersPath(org)}/${seg(o.id)}`,
     before: (o) => ({ role: o.fields.role }),
-    note: (o) => ['remove from the organization', spacesNote(leaving?.[o.id]?.spaces, 'their')].filter(Boolean).join('; '),
-    ...(leaving ? { cascades: (o: MemberObject) => memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) } : {}),
+    note: (o) => ['remove from the organization', accessNote(leaving?.[o.id]?.spaces, knownGrants(ctx, org, 'user', o.id), 'their')].filter(Boolean).join('; '),
+    // Their team memberships (read under prune), and their grants on the objects whose access lists this plan read.
+    cascades: (o: MemberObject) => [
+      ...(leaving ? memberCascades(org, o.key, leaving[o.id], (handled ??= teamsHandledByTeamKind(ctx, org))) : []),
+      ...knownGrants(ctx, org, 'user', o.id).cascades,
+    ],
   });
   return result;
 }

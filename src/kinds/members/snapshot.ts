@@ -43,7 +43,7 @@ function losses(org: string, state: MembersState, refs: UndoRefs): UndoLoss[] {
         'and their membership starts over (joined date, activity)',
     });
     const spaces = aux.spaces?.[o.id] ?? 0;
-    if (spaces > 0) out.push({ ...at, message: `their direct permissions on ${spaces} space(s) are not restored: the API has no operation that grants them` });
+    if (spaces > 0) out.push({ ...at, message: `their direct permissions on ${spaces} space(s) are not restored: grant them again once they have accepted (their e-mail in the access: list of those spaces' manifests, or in the app)` });
     // Teams undo recreates list their members as the team's snapshot had them; teams that survived lost this member.
     for (const t of aux.teams?.[o.id] ?? []) {
       if (refs.fate('Team', org, t.id) !== undefined) continue;

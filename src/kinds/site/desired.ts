@@ -6,6 +6,7 @@
 import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import type { DocPath } from '../../manifests/paths.js';
+import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
@@ -59,8 +60,8 @@ function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
   });
 }
 
-/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec. */
-export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
+/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries reported). */
+export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec {
   const s = doc.spec;
   const spec: SiteSpec = { title: String(s['title'] ?? '') };
   for (const k of ['id', 'visibility', 'basename', 'agentsContext', 'defaultSection'] as const) {
@@ -77,6 +78,8 @@ export function parseSiteSpec(doc: ManifestDocument): SiteSpec {
   if (Array.isArray(s['spaces'])) spec.spaces = siteSpaces(s['spaces'], ['spec', 'spaces']);
   if (Array.isArray(s['shareLinks'])) spec.shareLinks = parseShareLinks(s['shareLinks']);
   if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
+  const access = parseAccess(doc, report);
+  if (access !== undefined) spec.access = access;
   return spec;
 }
 
@@ -89,7 +92,7 @@ export function siteSpecOf(entry: DesiredEntry): SiteSpec {
 }
 
 export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SiteSpec>[] {
-  const spec = parseSiteSpec(doc);
+  const spec = parseSiteSpec(doc, report);
   checkStructure(doc, spec, report);
   return [titledEntry(SITE_KIND, doc, spec)];
 }
@@ -171,6 +174,7 @@ export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: st
  * blocks the site when it names nothing).
  */
 export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  crossValidateAccess(entries, all, report, index, warn);
   const spaces = all.get('Space') ?? [];
   // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
   const known = namesManifest(all, 'Space', index);

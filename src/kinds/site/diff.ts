@@ -7,6 +7,8 @@
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { ref, type RequestSpec } from '../../core/plan.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { accessPlanner } from '../access/diff.js';
+import { SITE_ACCESS, isAccessObject } from '../access/model.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
@@ -28,12 +30,14 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
   for (const e of stalePins) result.warnings.push({ kind: SITE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   const space = spaceResolver(ctx, org, aux.spaces);
   const prune = ctx.prune(SITE_KIND, org);
+  const access = accessPlanner(ctx, org, SITE_ACCESS, { objects: live.objects.filter(isAccessObject), aux });
 
   for (const entry of desired) {
     const spec = entry.spec;
     const current = matched.get(entry);
     // A space reference that names nothing blocks the whole site, before it registers or plans anything.
     if (blockUnresolvedSpaces(result, entry, space)) continue;
+    if (access.block(result, entry)) continue;
     const scope: SiteScope = {
       ctx,
       org,
@@ -75,6 +79,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     ctx.register(SITE_KIND, org, entry.key, scope.siteId);
     for (const s of nav.sections) ctx.register(SECTION_KIND, org, sectionKey(entry.key, s.path), s.id);
   }
+  access.plan(result, desired);
 
   unmatchedLive(result, {
     kind: SITE_KIND,

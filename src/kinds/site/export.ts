@@ -7,6 +7,7 @@
  * as unmanaged instead of failing validation: a space listed twice in one section (the later one), share links
  * sharing a name, a group without sections, and all groups when two share a title.
  */
+import { accessSpec } from '../access/export.js';
 import { manifestDoc, sameValue } from '../common.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
@@ -102,7 +103,7 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.adaptiveContent.enabled) spec['adaptiveContent'] = { enabled: true };
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
   const structure = aux.structures[o.id];
-  return structure ? { ...spec, ...structureSpec(structure, name) } : spec;
+  return { ...spec, ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
 }
 
 export function exportSites(org: string, live: SiteState): object[] {

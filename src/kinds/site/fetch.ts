@@ -2,9 +2,12 @@
  * Site fetch: the sites list, and only for the sites a manifest manages what their spec writes: sections,
  * groups and site spaces (when it writes structure or defaults), share links, the adaptive schema; plus the
  * organization's spaces when a spec names any (the list is memoised, shared with the Space kind). Under prune
- * it also reads what each site a delete would take holds (readSiteTrees in structure.ts).
+ * it also reads what each site a delete would take holds (readSiteTrees in structure.ts), and the grants of the
+ * sites whose manifest writes `access:` (src/kinds/access/fetch.ts).
  */
 import type { DesiredEntry, FetchContext } from '../../core/kind.js';
+import { accessReader } from '../access/fetch.js';
+import { SITE_ACCESS } from '../access/model.js';
 import { isRecord } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
@@ -24,6 +27,7 @@ async function fetchStructure(ctx: FetchContext, org: string, siteId: string, sp
 
 /** The sites, and what the desired entries' specs need of each managed site (aux always set). */
 export async function fetchSites(ctx: FetchContext, org: string, desired: DesiredEntry<SiteSpec>[]): Promise<SiteState & { aux: SiteAux }> {
+  const access = accessReader(ctx, org, SITE_ACCESS, desired);
   const specs = desired.map((e) => e.spec);
   // Written site spaces (even an empty list, as export's probe writes them) need the spaces to name them.
   const wantsSpaces = specs.some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== undefined || s.sections !== undefined || s.spaces !== undefined);
@@ -39,7 +43,9 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
       return childObjects(org, site.key, structure);
     }),
   );
-  const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...children.flat()], aux };
+  const grants = await access.read(sites);
+  Object.assign(aux, grants.aux);
+  const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...children.flat(), ...grants.objects], aux };
   // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
   if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
     const trees = await readSiteTrees(ctx, org, sites, new Set(unmatched.map((s) => s.id)));

@@ -4,6 +4,7 @@
  */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
+import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
 
 export const SITE_KIND = 'Site';
@@ -105,6 +106,8 @@ export interface SiteSpec {
   spaces?: SiteSpaceSpec[];
   shareLinks?: ShareLinkSpec[];
   adaptiveSchema?: Record<string, unknown>;
+  /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
+  access?: AccessEntry[];
 }
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -181,8 +184,8 @@ export interface SiteExtras {
   defaultContent: boolean;
 }
 
-/** Lookup data of the Site diff (and of a journal snapshot, which adds `extras`). */
-export interface SiteAux {
+/** Lookup data of the Site diff (and of a journal snapshot, which adds `extras`); access lists in AccessAux's fields. */
+export interface SiteAux extends AccessAux {
   /** Site id → its structure (managed sites only). */
   structures: Record<string, SiteStructure>;
   /** The organization's spaces (for space references), when any site names one. */
@@ -236,8 +239,8 @@ export type SiteChildObject =
   | LiveObject<GroupFields, typeof GROUP_KIND>
   | LiveObject<SiteSpaceFields, typeof SITE_SPACE_KIND>
   | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>;
-/** An object of the Site kind's state: a site or a sub-object, told apart by `kind`. */
-export type SiteStateObject = SiteObject | SiteChildObject;
+/** An object of the Site kind's state: a site, a sub-object or a grant (src/kinds/access), told apart by `kind`. */
+export type SiteStateObject = SiteObject | SiteChildObject | AccessObject;
 export type SiteState = LiveKindState<SiteStateObject, SiteAux>;
 
 export const sitesPath = (org: string): string => `${orgPath(org)}/sites`;

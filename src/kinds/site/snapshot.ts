@@ -4,10 +4,14 @@
  * does (a probe entry pinned to the site that writes every field), plus what the fetch does not keep but undo
  * must report: whether the site was published, its custom hostname and type, and whether it was the
  * organization's default content. Share links are kept by name and active flag only: their URLs carry the
- * secret, which a recreated link never gets back.
+ * secret, which a recreated link never gets back. Its grants go with it: the snapshot reads them, and the
+ * recreated site gets them back through its `access:` list.
  */
 import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { relinkAccess } from '../access/export.js';
+import { SITE_ACCESS } from '../access/model.js';
+import { snapshotAccess } from '../access/snapshot.js';
 import { isRecord, orgPath, titledEntry } from '../common.js';
 import { parseSiteSpec } from './desired.js';
 import { fetchSites } from './fetch.js';
@@ -29,10 +33,11 @@ function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
 }
 
 export async function snapshotSite(ctx: FetchContext, object: SiteStateObject): Promise<Snapshot> {
-  const [state, raw, org] = await Promise.all([
+  const [state, raw, org, access] = await Promise.all([
     fetchSites(ctx, object.org, [probeEntry(object)]),
     ctx.get<unknown>(sitePath(object.org, object.id)),
     ctx.get<unknown>(orgPath(object.org)),
+    snapshotAccess(ctx, object.org, SITE_ACCESS, [object.id]),
   ]);
   const site = state.objects.find((o) => o.kind === SITE_KIND && o.id === object.id);
   if (!site) throw new Error(`site ${object.id} is not in the sites list of ${object.org}`);
@@ -45,15 +50,18 @@ export async function snapshotSite(ctx: FetchContext, object: SiteStateObject): 
     type: typeof r['type'] === 'string' ? r['type'] : null,
     defaultContent: content['site'] === object.id,
   };
-  const part: SiteAux = { structures: { [object.id]: aux.structures[object.id]! }, spaces: aux.spaces, extras: { [object.id]: extras } };
+  const part: SiteAux = { structures: { [object.id]: aux.structures[object.id]! }, spaces: aux.spaces, extras: { [object.id]: extras }, ...access };
   const snapshot: SiteState = { objects: [site], aux: part };
   return { [SITE_KIND]: snapshot };
 }
 
-/** Site spaces of spaces undo recreates name them by title: their new ids are known only after apply. */
+/**
+ * Site spaces of spaces undo recreates name them by title: their new ids are known only after apply; so do the
+ * grants to teams undo recreates (sites are always recreated, so every grant is listed).
+ */
 function relink(org: string, state: SiteState, refs: UndoRefs): SiteState {
-  const aux = state.aux;
-  if (!aux?.structures) return state;
+  const aux = relinkAccess(org, state.aux, () => false, refs);
+  if (!aux?.structures) return aux === state.aux ? state : { ...state, aux };
   const structures: Record<string, SiteStructure> = {};
   for (const [id, s] of Object.entries(aux.structures)) {
     structures[id] = { ...s, siteSpaces: s.siteSpaces.map((ss) => ({ ...ss, spaceId: refs.recreated('Space', org, ss.spaceId) ?? ss.spaceId })) };

@@ -2,11 +2,17 @@
  * Space: identity by title or pinned id. Create POST /orgs/{o}/spaces {title, emoji, parent, editMode} (+ a
  * PATCH of defaultLevel in the same step), PATCH /spaces/{id}, move to another collection with
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
- * spaces by their manifest title.
+ * spaces by their manifest title. `access:`, when written, is the space's complete list of grants (src/kinds/access).
  */
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
 import { ref, type RequestSpec } from '../../core/plan.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { accessPlanner } from '../access/diff.js';
+import { accessSpec } from '../access/export.js';
+import { accessReader } from '../access/fetch.js';
+import { SPACE_ACCESS, type AccessObject } from '../access/model.js';
+import { crossValidateAccess, parseAccess } from '../access/parse.js';
+import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
 import { ambiguousParent, parentMoveStep, parentNamer, resolveCollection, type LiveCollectionRef } from '../collection/parent-refs.js';
 import { unresolvedParentMessage } from '../collection/parents.js';
@@ -16,12 +22,12 @@ import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { loadSchema } from '../schema.js';
-import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
+import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
 
-/** The spec of a schema-valid Space document: the fields it writes, in this order. */
-function parseSpaceSpec(doc: ManifestDocument): SpaceSpec {
+/** The spec of a schema-valid Space document: the fields it writes, in this order (duplicate access entries reported). */
+function parseSpaceSpec(doc: ManifestDocument, report?: Report): SpaceSpec {
   const s = doc.spec;
   const spec: SpaceSpec = { title: asString(s['title']) ?? '' };
   const id = asString(s['id']);
@@ -34,15 +40,18 @@ function parseSpaceSpec(doc: ManifestDocument): SpaceSpec {
   if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
   const parent = nullableString(s['parent']);
   if (parent !== undefined) spec.parent = parent;
+  const access = parseAccess(doc, report);
+  if (access !== undefined) spec.access = access;
   return spec;
 }
 
-function toDesired(doc: ManifestDocument): DesiredEntry<SpaceSpec>[] {
-  return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc))];
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SpaceSpec>[] {
+  return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc, report))];
 }
 
-/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). */
-function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+/** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
+function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
+  crossValidateAccess(entries, all, report, index, warn);
   if (!warn) return;
   const known = namesManifest(all, COLLECTION_KIND, index);
   for (const e of entries) {
@@ -51,11 +60,20 @@ function crossValidate(entries: DesiredEntry<SpaceSpec>[], all: ReadonlyMap<stri
   }
 }
 
+/** The spaces, and the grants of those whose manifest writes `access:` (src/kinds/access/fetch.ts). */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceKindState> {
+  const access = accessReader(ctx, org, SPACE_ACCESS, desired);
+  const state = await fetchSpaces(ctx, org, desired);
+  const grants = await access.read(state.objects);
+  if (grants.objects.length === 0 && Object.keys(grants.aux).length === 0) return state;
+  return { ...state, objects: [...state.objects, ...grants.objects], aux: { ...state.aux, ...grants.aux } };
+}
+
 /**
  * Spaces, plus the live collections (id and title) when a parent is written: a parent may name a live
  * collection by id or by title without any Collection manifest. Both lists are shared with other kinds.
  */
-async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceState> {
+async function fetchSpaces(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceState> {
   const wantsParent = desired.some((e) => typeof e.spec.parent === 'string');
   const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
   const liveCollections: LiveCollectionRef[] = collections.flatMap((c) => {
@@ -69,9 +87,12 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<Space
   return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
 }
 
-function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], live: SpaceState): DiffResult {
+function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], state: SpaceKindState): DiffResult {
   const desired = withDisplayKeys(entries);
   const result: DiffResult = { steps: [], unmanaged: [], warnings: [], blocked: [] };
+  const { own, grants } = splitAccess(state.objects);
+  const live: SpaceState = { ...state, objects: own };
+  const access = accessPlanner(ctx, org, SPACE_ACCESS, { objects: grants, aux: state.aux });
   const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
   for (const e of stalePins) result.warnings.push({ kind: SPACE_KIND, org, key: e.key, message: `pinned id ${e.id} does not exist; matched by title instead` });
   const collections = live.aux?.collections ?? [];
@@ -79,6 +100,8 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[],
   for (const entry of desired) {
     const spec = entry.spec;
     const current = matched.get(entry);
+    // An access entry naming nothing blocks the space before anything of it is planned or registered.
+    if (access.block(result, entry)) continue;
     let parent: string | null | undefined = spec.parent;
     if (typeof spec.parent === 'string') {
       const target = resolveCollection(ctx, org, spec.parent, collections);
@@ -118,6 +141,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[],
     const move = parentMoveStep({ kind: SPACE_KIND, org, entry, wave: SPACE_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
     if (move) result.steps.push(move);
   }
+  access.plan(result, desired);
 
   const prune = ctx.prune(SPACE_KIND, org);
   const key = uniqueLiveKey(unmatched);
@@ -166,7 +190,8 @@ function sortKeys(body: Record<string, unknown>, order: readonly string[]): Reco
   return Object.fromEntries(order.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
 }
 
-function exportDocs(org: string, live: SpaceState): object[] {
+function exportDocs(org: string, state: SpaceKindState): object[] {
+  const live: SpaceState = { ...state, objects: splitAccess(state.objects).own };
   const parentName = parentNamer(live.aux?.collections ?? []);
   return exportTitled(SPACE_KIND, org, live, (o) => {
     const f = o.fields;
@@ -175,11 +200,15 @@ function exportDocs(org: string, live: SpaceState): object[] {
     if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
     if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
-    return spec;
+    return { ...spec, ...accessSpec(live.aux, o.id) };
   });
 }
 
-export const spaceKind: KindDefinition<SpaceSpec, SpaceObject, SpaceAux> = {
+/**
+ * The snapshot and undo hooks take spaces only: the journal calls a kind's snapshot for objects of its own kind
+ * (never a SpaceAccess grant), and undo's parts of this kind hold what snapshotSpace wrote.
+ */
+export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, SpaceAux> = {
   kind: SPACE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('space'),

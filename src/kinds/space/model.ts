@@ -3,6 +3,7 @@
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceUsage } from './purge.js';
@@ -18,6 +19,8 @@ export interface SpaceSpec {
   editMode?: 'live' | 'locked';
   defaultLevel?: string | null;
   parent?: string | null;
+  /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
+  access?: AccessEntry[];
 }
 
 export interface SpaceFields {
@@ -37,8 +40,8 @@ export interface ShownBy {
   path: string;
 }
 
-/** What fetch keeps beside the spaces, and what a journal snapshot keeps (per space id). */
-export interface SpaceAux {
+/** What fetch keeps beside the spaces, and what a journal snapshot keeps (per space id); access lists in AccessAux's fields. */
+export interface SpaceAux extends AccessAux {
   /** The organization's collections, when a parent is written (fetch). */
   collections?: LiveCollectionRef[];
   /** Under prune, when a space would be deleted: where spaces are shown (fetch). */
@@ -50,6 +53,9 @@ export interface SpaceAux {
 }
 
 export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
+
+/** The Space kind's fetched state: its spaces and the grants of those whose manifest writes `access:`. */
+export type SpaceKindState = LiveKindState<SpaceObject | AccessObject, SpaceAux>;
 
 /** Fields compared one to one with the live space. */
 export const SPACE_FIELDS = ['title', 'emoji', 'editMode', 'defaultLevel'] as const;

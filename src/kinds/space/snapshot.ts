@@ -2,10 +2,14 @@
  * Space in the delete journal and in undo. A space's delete is a soft delete: `POST /spaces/{id}/restore`
  * brings it back with its id and content for 7 days (management-api.md), so undo restores instead of
  * recreating while it can, then re-places it (its collection, when undo recreates that, by title). The
- * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does.
+ * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does,
+ * and its grants: a restored space keeps them, a recreated one gets its `access:` list.
  */
 import { ApiError } from '../../core/errors.js';
 import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import { relinkAccess, restoreLosses } from '../access/export.js';
+import { SPACE_ACCESS } from '../access/model.js';
+import { snapshotAccess } from '../access/snapshot.js';
 import { relinkParents } from '../collection/snapshot.js';
 import { isRecord } from '../common.js';
 import { sitePath, sitesPath } from '../site/model.js';
@@ -32,9 +36,9 @@ async function sitesShowing(ctx: FetchContext, org: string, spaceId: string): Pr
 }
 
 export async function snapshotSpace(ctx: FetchContext, object: SpaceObject): Promise<Snapshot> {
-  const [body, shownBy] = await Promise.all([ctx.get<unknown>(onePath(object.id)), sitesShowing(ctx, object.org, object.id)]);
+  const [body, shownBy, access] = await Promise.all([ctx.get<unknown>(onePath(object.id)), sitesShowing(ctx, object.org, object.id), snapshotAccess(ctx, object.org, SPACE_ACCESS, [object.id])]);
   const fresh = spaceObject(object.org, body) ?? object;
-  const aux: SpaceAux = { shownBy: { [object.id]: shownBy } };
+  const aux: SpaceAux = { shownBy: { [object.id]: shownBy }, ...access };
   if (isRecord(body) && typeof body['visibility'] === 'string') aux.visibility = { [object.id]: body['visibility'] };
   const part: SpaceState = { objects: [fresh], aux };
   return { [SPACE_KIND]: part };
@@ -102,6 +106,7 @@ function losses(org: string, state: SpaceState, refs: UndoRefs): UndoLoss[] {
   const out: UndoLoss[] = [];
   for (const o of state.objects) {
     const fate = refs.fate(SPACE_KIND, org, o.id);
+    if (fate?.state === 'restore') for (const message of restoreLosses(org, aux, o.id, refs)) out.push({ key: o.key, id: o.id, message });
     if (fate?.state !== 'recreate') continue;
     const why = fate.reason ? ` (${fate.reason})` : '';
     out.push({ key: o.key, id: o.id, message: `cannot be restored${why}: it is recreated as a new, empty space; its pages, files, comments and change requests are lost` });
@@ -113,8 +118,11 @@ function losses(org: string, state: SpaceState, refs: UndoRefs): UndoLoss[] {
   return out;
 }
 
-export const spaceUndo: KindUndo<SpaceObject, SpaceAux> = {
-  restore,
-  relink: (org, state, refs) => relinkParents(SPACE_KIND, org, state, refs),
-  losses,
-};
+/** Parents undo recreates are named by title; only a recreated space gets its access list (see relinkAccess). */
+function relink(org: string, state: SpaceState, refs: UndoRefs): SpaceState {
+  const relinked = relinkParents(SPACE_KIND, org, state, refs);
+  const aux = relinkAccess(org, relinked.aux, (id) => refs.fate(SPACE_KIND, org, id)?.state !== 'recreate', refs);
+  return aux === relinked.aux ? relinked : { ...relinked, aux };
+}
+
+export const spaceUndo: KindUndo<SpaceObject, SpaceAux> = { restore, relink, losses };

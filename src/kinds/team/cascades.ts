@@ -4,17 +4,22 @@
  * own; they are keyed `<team title>/<e-mail>` (kind TeamMember) wherever they appear, so the gate counts one that
  * both a team delete and a member removal would take once.
  *
- * Content permissions (a team's or member's access to spaces) also go, on the real platform; management-api.md
- * lists no way to read a team's, and the sandbox keeps none. docops shows the `spaces` count the team or member
- * carries in the delete step's note instead.
+ * Content permissions (grants on spaces, collections and sites) also go. No API lists a team's or a member's
+ * grants: the ones known are those on the objects whose `access:` lists this plan read, listed as cascades by
+ * src/kinds/access/cascades.ts; for the rest the step's note shows the `spaces` count the team or member carries.
+ *
+ * A SAML provider naming a deleted team as its default team keeps none (it is not deleted): the delete step's note
+ * names it (src/kinds/saml/team-ref.ts).
  *
  * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
- * `teams` count is not 0.
+ * `teams` count is not 0 (the SAML providers: one list, only when a team would be deleted).
  */
 import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
 import type { CascadeObject } from '../../core/plan.js';
 import { isRecord, seg, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
+import { samlPath } from '../saml/model.js';
+import { providersNaming, type NamingProvider } from '../saml/team-ref.js';
 
 export const TEAM_MEMBER_KIND = 'TeamMember';
 const TEAM = 'Team';
@@ -26,17 +31,13 @@ export function countOf(item: unknown, field: string): number | undefined {
   return isRecord(item) && typeof item[field] === 'number' ? item[field] : undefined;
 }
 
-/** "its access to 3 spaces goes too" for a team or member that has some, else undefined. */
-export function spacesNote(n: number | undefined, whose: 'its' | 'their'): string | undefined {
-  return n !== undefined && n > 0 ? `${whose} access to ${n} space${n === 1 ? '' : 's'} goes too` : undefined;
-}
-
 // ---- teams -----------------------------------------------------------------------------------------------------
 
-/** What a pruned team takes: its members (e-mails) and its `spaces` count. */
+/** What a pruned team takes: its members (e-mails) and its `spaces` count; the SAML providers it leaves without a default team. */
 export interface PrunedTeam {
   emails: string[];
   spaces?: number;
+  saml?: NamingProvider[];
 }
 
 /** The member lists of the teams that would be deleted (none when prune is off or every team is described). */
@@ -47,6 +48,9 @@ export async function readPrunedTeams(
   teams: readonly { object: LiveObject; item: unknown }[],
 ): Promise<Record<string, PrunedTeam>> {
   const out: Record<string, PrunedTeam> = {};
+  const org = teams[0]?.object.org;
+  const samlP = org === undefined ? Promise.resolve([]) : ctx.list(samlPath(org));
+  samlP.catch(() => {}); // awaited below; this only keeps an early failure from being "unhandled"
   await Promise.all(
     teams.map(async ({ object, item }) => {
       const count = countOf(item, 'members');
@@ -55,6 +59,10 @@ export async function readPrunedTeams(
       out[object.id] = { emails, ...(spaces !== undefined ? { spaces } : {}) };
     }),
   );
+  for (const p of providersNaming(await samlP)) {
+    const team = out[p.team];
+    if (team) (team.saml ??= []).push(p);
+  }
   return out;
 }
 

@@ -6,14 +6,17 @@
  *
  * A member e-mail that is neither an organization member nor invited in this plan (a Members entry with
  * `invite: true`, or with --invite) blocks the team: a team is never applied without some of its members.
+ * A team an `access:` list names (by title or id) is never pruned: its delete is blocked instead.
  */
 import type { SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../../core/plan.js';
-import { blockEntry, identityTitle, makeStep, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
+import { blockEntry, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
-import { spacesNote, teamCascades } from './cascades.js';
+import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
+import { teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
 /** How a team member e-mail is addressed in requests. */
@@ -72,19 +75,48 @@ export function diffTeams(ctx: DiffContext, org: string, entries: DesiredEntry<T
     }
   }
 
+  const prune = ctx.prune(TEAM_KIND, org);
+  const key = uniqueLiveKey(unmatched);
+  const grants = (o: TeamObject) => knownGrants(ctx, org, 'team', o.id);
   unmatchedLive(result, {
     kind: TEAM_KIND,
     org,
-    prune: ctx.prune(TEAM_KIND, org),
-    objects: unmatched,
-    key: uniqueLiveKey(unmatched),
+    prune,
+    objects: prune ? pruneTeams(ctx, org, unmatched, key, result) : unmatched,
+    key,
     wave: () => TEAM_DEPTH,
     path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
     before: (o) => ({ title: o.key }),
-    note: (o) => spacesNote(aux?.pruned?.[o.id]?.spaces, 'its'),
-    cascades: (o) => teamCascades(org, o, aux?.pruned?.[o.id]),
+    note: (o) => {
+      const pruned = aux?.pruned?.[o.id];
+      const notes = [accessNote(pruned?.spaces, grants(o), 'its'), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== undefined);
+      return notes.length > 0 ? notes.join('; ') : undefined;
+    },
+    // Its memberships, and its grants on the objects whose access lists this plan read.
+    cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades],
   });
   return result;
+}
+
+/**
+ * The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
+ * take the grant the list asks for — each of those is a blocked object naming where the list names it.
+ */
+function pruneTeams(ctx: DiffContext, org: string, unmatched: TeamObject[], key: (o: TeamObject) => string, result: DiffResult): TeamObject[] {
+  const named = teamsNamedByAccess(ctx, org);
+  if (named.size === 0) return unmatched;
+  return unmatched.filter((o) => {
+    const at = named.get(o.id) ?? named.get(o.key);
+    if (!at) return true;
+    result.blocked.push({
+      kind: TEAM_KIND,
+      org,
+      key: key(o),
+      message: `not deleted (prune): an access list grants it a role (${at.file}:${at.line}:${at.column}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`,
+      source: plainSource(at),
+    });
+    return false;
+  });
 }
 
 const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;

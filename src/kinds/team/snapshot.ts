@@ -1,7 +1,7 @@
 /**
  * Team in the delete journal and in undo. A team's delete takes its memberships along, so the snapshot reads
  * the member list (e-mail, user id, team role) even when no manifest manages it, plus the number of spaces
- * the team has permissions on: no API grants those, so undo can only say they are gone.
+ * the team has permissions on: no API lists which those are, so undo can only say they are gone.
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';
 import { isRecord, seg } from '../common.js';
@@ -35,7 +35,7 @@ function losses(_org: string, state: TeamState): UndoLoss[] {
     .map((o) => ({
       key: o.key,
       id: o.id,
-      message: `its permissions on ${spaces[o.id]} space(s) are not restored: the API has no operation that grants a team access to content; grant them again in the app`,
+      message: `its permissions on ${spaces[o.id]} space(s) are not restored: no API lists which spaces they were; grant them again (the team in the access: list of those spaces' manifests, or in the app)`,
     }));
 }
 

@@ -1,0 +1,53 @@
+/**
+ * Files exported documents name instead of inlining a value (a SAML provider's certificate). Where a kind lists a
+ * `fileFields` path, its `export` may put `{file, text}`: export writes `text` to `file`, relative to the manifest
+ * file the document goes into (the way the loader reads it back), and the document keeps only `{file}`. The only
+ * per-kind knowledge is the kind's own `fileFields`.
+ */
+import path from 'node:path';
+import { DocopsError } from '../core/errors.js';
+import type { KindDefinition } from '../core/kind.js';
+import { redactValue } from '../secrets.js';
+
+export interface Attachment {
+  /** Relative to the output directory, with `/`. */
+  path: string;
+  text: string;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The documents with every `{file, text}` at a `fileFields` path reduced to `{file}`, and the files to write. `dir`
+ * is the directory (relative to the output, `''` for the top) of the manifest files the documents go into.
+ */
+export function extractAttachments(kind: KindDefinition, documents: readonly object[], dir: string): { documents: object[]; attachments: Attachment[] } {
+  const fields = kind.fileFields ?? [];
+  if (fields.length === 0) return { documents: [...documents], attachments: [] };
+  const attachments: Attachment[] = [];
+  const out = documents.map((doc) => {
+    if (!isRecord(doc) || !isRecord(doc['spec'])) return doc;
+    const spec = structuredClone(doc['spec']);
+    for (const at of fields) {
+      let parent: Record<string, unknown> | undefined = spec;
+      for (const k of at.slice(0, -1)) parent = isRecord(parent?.[k]) ? parent[k] : undefined;
+      const leaf = at[at.length - 1];
+      const value = parent && leaf !== undefined ? parent[leaf] : undefined;
+      if (!parent || leaf === undefined || !isRecord(value) || typeof value['file'] !== 'string' || typeof value['text'] !== 'string') continue;
+      const file = value['file'];
+      const target = path.posix.normalize(path.posix.join(dir, file));
+      if (path.posix.isAbsolute(file) || target.startsWith('..') || target === '.') {
+        throw new DocopsError(`export: kind ${kind.kind} names the file "${file}", which is not inside the export directory`);
+      }
+      attachments.push({ path: target, text: redactValue(value['text']) });
+      parent[leaf] = { file };
+    }
+    return { ...doc, spec };
+  });
+  const seen = new Set<string>();
+  for (const a of attachments) {
+    if (seen.has(a.path)) throw new DocopsError(`export: kind ${kind.kind} writes the file "${a.path}" twice`);
+    seen.add(a.path);
+  }
+  return { documents: out, attachments };
+}

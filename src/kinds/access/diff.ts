@@ -1,0 +1,242 @@
+/**
+ * Access list diff (pure), called by the Space, Collection and Site diffs for the objects whose manifest writes
+ * `access:`. A written list is the object's complete set of grants, whatever the document's prune setting (as a
+ * team's `members`):
+ * - new grants: one `POST …/permissions {role, teams, users}` per (object, role), in the create phase, after the
+ *   object's create when it is new (the API grants per object: there is no request for several objects);
+ * - a different role: one `PATCH …/permissions/{teams|users}/{id} {role}` per grant (a site's null role, an
+ *   override without access, is set with the POST: the spec's site PATCH takes a role only);
+ * - grants not listed: one `DELETE …/permissions/{teams|users}/{id}` per grant, in the delete phase (counted by
+ *   the safety gate per kind, journaled) — except the grants of a team or member this plan deletes: their delete
+ *   takes the grant along and lists it as a cascade (src/kinds/access/cascades.ts).
+ *
+ * References: a team by Team manifest title (a team created in this plan is a ref the grant depends on), live
+ * title (two live teams with it: ambiguous), or id; a member by e-mail, through the Members kind, else the live
+ * member list. One that resolves to nothing blocks the whole document (`block`, called by the kind before it plans
+ * anything of the entry). A member invited in this plan has no user id until they accept the invitation: only
+ * that grant is blocked, and the first plan after they joined grants it.
+ */
+import type { SourcePos } from '../../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
+import { isRef, type Step } from '../../core/plan.js';
+import { deletedPrincipals } from './cascades.js';
+import { blockEntry, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
+import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';
+
+type AccessDesired = DesiredEntry<{ access?: AccessEntry[] }>;
+
+/** An entry resolved to the team or user it names. */
+interface Resolved {
+  entry: AccessEntry;
+  id: string;
+  /** Steps the id depends on (a team created in this plan). */
+  deps: string[];
+}
+
+interface Resolution {
+  /** What blocks the document, first problem first. */
+  problems: { pos: SourcePos; message: string }[];
+  grants: Resolved[];
+  /** Members invited in this plan: their grants are blocked objects of their own. */
+  invited: AccessEntry[];
+}
+
+type Lookup = { state: 'ok'; id: string; deps: string[] } | { state: 'invited' } | { state: 'unknown'; message: string };
+
+export interface AccessPlanner {
+  /**
+   * Block the entry when its access list names a team or an e-mail that resolves to nothing (or a principal
+   * twice). True when blocked: the kind then plans and registers nothing of the entry.
+   */
+  block(result: DiffResult, entry: AccessDesired): boolean;
+  /**
+   * The access steps of every entry that writes `access:` and that neither `block` nor the kind blocked; run
+   * after the kind registered its objects' ids (a live id, or a ref to the create step).
+   */
+  plan(result: DiffResult, entries: readonly AccessDesired[]): void;
+}
+
+const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
+const roleName = (r: GrantRole): string => r ?? 'none';
+
+export function accessPlanner(ctx: DiffContext, org: string, target: AccessTarget, live: { objects: readonly AccessObject[]; aux?: AccessAux | undefined }): AccessPlanner {
+  const teams = live.aux?.accessTeams ?? [];
+  const members = live.aux?.accessMembers ?? {};
+  const memo = new Map<AccessDesired, Resolution>();
+
+  function team(name: string): Lookup {
+    const titled = teams.filter((t) => t.title === name);
+    if (titled.length > 1) {
+      return { state: 'unknown', message: `team "${name}" matches ${titled.length} live teams (${titled.map((t) => t.id).join(', ')}); name the one you mean by id` };
+    }
+    const known = ctx.resolve('Team', org, name);
+    const id = known ?? titled[0]?.id ?? teams.find((t) => t.id === name)?.id;
+    if (id !== undefined) return { state: 'ok', id, deps: refSteps(id) };
+    return { state: 'unknown', message: `team "${name}" is no Team manifest, live team title or team id of organization ${org}` };
+  }
+
+  function user(email: string): Lookup {
+    const known = ctx.resolve('Members', org, email);
+    if (known !== undefined && isRef(known)) return { state: 'invited' };
+    const id = known ?? members[email];
+    if (id !== undefined) return { state: 'ok', id, deps: [] };
+    return {
+      state: 'unknown',
+      message: `${email} is not an organization member and is not invited in this plan; add them to a Members document (with invite: true) before granting them access`,
+    };
+  }
+
+  function resolution(entry: AccessDesired): Resolution {
+    const known = memo.get(entry);
+    if (known) return known;
+    const r: Resolution = { problems: [], grants: [], invited: [] };
+    const seen = new Map<string, AccessEntry>();
+    for (const a of entry.spec.access ?? []) {
+      const pos = entry.doc.pos(a.at);
+      const found = a.principal === 'team' ? team(a.name) : user(a.name);
+      if (found.state === 'unknown') r.problems.push({ pos, message: found.message });
+      else if (found.state === 'invited') r.invited.push(a);
+      else {
+        const twice = seen.get(`${a.principal}:${found.id}`);
+        if (twice) r.problems.push({ pos, message: `${a.principal} "${a.name}" and "${twice.name}" name the same ${a.principal} (${found.id}); list it once` });
+        else {
+          seen.set(`${a.principal}:${found.id}`, a);
+          r.grants.push({ entry: a, id: found.id, deps: found.deps });
+        }
+      }
+    }
+    memo.set(entry, r);
+    return r;
+  }
+
+  return {
+    block(result, entry) {
+      if (entry.spec.access === undefined) return false;
+      const [first, ...more] = resolution(entry).problems;
+      if (!first) return false;
+      const others = more.length > 0 ? `; also ${more.map((p) => `${p.message} (${at(p.pos)})`).join('; ')}` : '';
+      blockEntry(result, entry, first.pos, `access: ${first.message}${others}`);
+      return true;
+    },
+    plan(result, entries) {
+      const blocked = new Set(result.blocked.filter((b) => b.kind === target.kind && b.org === org).map((b) => b.key));
+      const byObject = new Map<string, AccessObject[]>();
+      for (const o of live.objects) byObject.set(o.fields.target, [...(byObject.get(o.fields.target) ?? []), o]);
+      for (const entry of entries) {
+        if (entry.spec.access === undefined || blocked.has(entry.key)) continue;
+        const r = resolution(entry);
+        if (r.problems.length > 0) throw new Error(`internal: ${target.kind} "${entry.key}" has unresolved access entries, but was not blocked`);
+        const objectId = ctx.resolve(target.kind, org, entry.key);
+        if (objectId === undefined) throw new Error(`internal: ${target.kind} "${entry.key}" registered no id`);
+        if (!isRef(objectId) && live.aux?.access?.[objectId] === undefined) throw new Error(`internal: the grants of ${target.kind} ${objectId} were not fetched`);
+        const grants = isRef(objectId) ? [] : (byObject.get(objectId) ?? []);
+        result.steps.push(...objectSteps({ org, target, entry, objectId, wanted: r.grants, live: grants, gone: deletedPrincipals(ctx, org) }));
+        for (const a of r.invited) {
+          result.blocked.push({
+            kind: target.accessKind,
+            org,
+            key: grantKey(entry.key, a.principal, a.name),
+            message:
+              `${a.name} is invited in this plan: the API grants access to members, and an invited address has no user id until the invitation ` +
+              'is accepted; the first plan after they joined grants it',
+            source: plainSource(entry.doc.pos(a.at)),
+          });
+        }
+      }
+    },
+  };
+}
+
+interface ObjectAccess {
+  org: string;
+  target: AccessTarget;
+  entry: AccessDesired;
+  /** Live id, or a ref to the create step. */
+  objectId: string;
+  wanted: readonly Resolved[];
+  live: readonly AccessObject[];
+  /** `team:<id>` / `user:<id>` this plan deletes: their grants go with them. */
+  gone: ReadonlySet<string>;
+}
+
+const listOf = (p: Principal): 'teams' | 'users' => (p === 'team' ? 'teams' : 'users');
+
+function objectSteps(o: ObjectAccess): Step[] {
+  const { org, target, entry, objectId } = o;
+  const base = target.base(org, objectId);
+  const have = new Map(o.live.map((g) => [`${g.fields.principal}:${g.fields.id}`, g]));
+  const wantedIds = new Set(o.wanted.map((w) => `${w.entry.principal}:${w.id}`));
+  const steps: Step[] = [];
+  const pos = (a: AccessEntry): { file: string; line: number; column: number } => plainSource(entry.doc.pos(a.at));
+  const grants = new Map<GrantRole, Resolved[]>();
+  for (const w of o.wanted) {
+    const g = have.get(`${w.entry.principal}:${w.id}`);
+    if (!g) {
+      grants.set(w.entry.role, [...(grants.get(w.entry.role) ?? []), w]);
+      continue;
+    }
+    if (g.fields.role === w.entry.role) continue;
+    const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
+    // A site's null role (an override without access) cannot be PATCHed (the spec's site PATCH takes a role): granted again instead.
+    const request = w.entry.role === null ? { method: 'POST' as const, path: base, body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] } } : { method: 'PATCH' as const, path: one, body: { role: w.entry.role } };
+    const step = makeStep({
+      id: stepId(target.accessKind, org, g.key, 'update'),
+      action: 'update',
+      phase: 'update',
+      kind: target.accessKind,
+      org,
+      key: g.key,
+      wave: target.wave,
+      before: { role: g.fields.role },
+      after: { role: w.entry.role },
+      requests: [request],
+    });
+    step.source = pos(w.entry);
+    steps.push(step);
+  }
+  // One POST per role, roles in the enum's order (null last): stable plans.
+  for (const role of [...ACCESS_ROLES, null]) {
+    const list = grants.get(role);
+    if (!list) continue;
+    const body: Record<string, unknown> = { role };
+    for (const p of ['team', 'user'] as const) {
+      const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
+      if (ids.length > 0) body[listOf(p)] = ids;
+    }
+    const step = makeStep({
+      id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
+      action: 'create',
+      phase: 'create',
+      kind: target.accessKind,
+      org,
+      key: entry.key,
+      wave: target.grantWave,
+      before: null,
+      after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
+      requests: [{ method: 'POST', path: base, body }],
+      dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)],
+    });
+    step.source = pos(list[0]!.entry);
+    steps.push(step);
+  }
+  for (const g of o.live) {
+    const who = `${g.fields.principal}:${g.fields.id}`;
+    if (wantedIds.has(who) || o.gone.has(who)) continue;
+    const step = makeStep({
+      id: stepId(target.accessKind, org, g.key, 'delete'),
+      action: 'delete',
+      phase: 'delete',
+      kind: target.accessKind,
+      org,
+      key: g.key,
+      wave: target.wave,
+      before: { role: g.fields.role },
+      after: null,
+      requests: [{ method: 'DELETE', path: `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}` }],
+      note: `not in the access list of ${target.kind.toLowerCase()} "${entry.key}"`,
+    });
+    step.source = plainSource(entry.doc.pos(['spec', 'access']));
+    steps.push(step);
+  }
+  return steps;
+}

@@ -1,0 +1,91 @@
+/**
+ * OpenAPISpec: an organization's OpenAPI specifications, identity by slug (the API's key). `source` is a URL the
+ * platform fetches, a file next to the manifest (read by the loader, sent as the official `{text}` source), or
+ * text written inline. A new version is published only when the source differs (diff.ts); versions are read-only.
+ */
+import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { isFileContent, isFileRef } from '../../manifests/file-refs.js';
+import { asString, isRecord } from '../common.js';
+import { loadSchema } from '../schema.js';
+import { diffSpecs } from './diff.js';
+import { exportSpecs } from './export.js';
+import { digestOf, mayHaveRawText, OPENAPI_DEPTH, OPENAPI_KIND, readLatestRaw, specPath, specObject, specsPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
+import { openApiUndo, snapshotSpec } from './snapshot.js';
+
+function sourceOf(doc: ManifestDocument, report: Report): SpecSource | undefined {
+  const raw = doc.spec['source'];
+  if (isFileContent(raw)) {
+    if (raw.text === '') report(doc.pos(['spec', 'source', 'file']), `source.file "${raw.file}": is empty; the API needs a non-empty text`);
+    return { type: 'text', text: raw.text, sha256: digestOf(raw.text), file: raw.file };
+  }
+  if (isFileRef(raw)) return { type: 'unread', file: raw.file };
+  if (!isRecord(raw)) return undefined;
+  const url = asString(raw['url']);
+  if (url !== undefined) return { type: 'url', url };
+  const text = asString(raw['text']);
+  return text === undefined ? undefined : { type: 'text', text, sha256: digestOf(text) };
+}
+
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<OpenApiSpecSpec>[] {
+  const slug = asString(doc.spec['slug']) ?? '';
+  const spec: OpenApiSpecSpec = { slug };
+  const source = sourceOf(doc, report);
+  if (source) spec.source = source;
+  return [{ kind: OPENAPI_KIND, org: doc.metadata.organization, key: slug, spec, source: doc.pos(['spec']), doc }];
+}
+
+/**
+ * The spec list; for each spec a manifest gives a text or file source, the latest version's raw text (one GET,
+ * kept by spec id for export and undo, compared by digest); under prune, the version list of each spec that would
+ * be deleted (what its delete takes along). Export's first probe (an entry without a source: a manifest always
+ * has one) reads the raw text of every spec that may have one, so export knows at once which specs it can write,
+ * and its later passes ask only for those (a spec it leaves out is never asked about again).
+ */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OpenApiSpecSpec>[]): Promise<OpenApiState> {
+  const items = await ctx.list(specsPath(org));
+  const objects = items.map((item) => specObject(org, item)).filter((o): o is OpenApiObject => o !== undefined);
+  const bySlug = new Map(objects.map((o) => [o.key, o]));
+  const aux: OpenApiAux = {};
+  const texts: NonNullable<OpenApiAux['texts']> = {};
+  const probing = desired.some((e) => e.spec.source === undefined);
+  const wanted = probing
+    ? objects.filter((o) => mayHaveRawText(o.fields))
+    : desired.filter((e) => e.spec.source !== undefined && e.spec.source.type !== 'url').map((e) => bySlug.get(e.key));
+  await Promise.all(
+    [...new Set(wanted)].map(async (o) => {
+      if (!o) return;
+      const raw = await readLatestRaw(ctx, o);
+      o.fields.latestSha256 = raw ? digestOf(raw.text) : null;
+      if (raw) texts[o.id] = raw;
+    }),
+  );
+  if (Object.keys(texts).length > 0) aux.texts = texts;
+  if (ctx.prune(OPENAPI_KIND, org)) {
+    const slugs = new Set(desired.map((e) => e.key));
+    const versions: Record<string, string[]> = {};
+    await Promise.all(
+      objects
+        .filter((o) => !slugs.has(o.key) && o.fields.lastVersion !== null)
+        .map(async (o) => {
+          versions[o.id] = versionIds(await ctx.list(`${specPath(org, o.key)}/versions`));
+        }),
+    );
+    aux.versions = versions;
+  }
+  return { objects, ...(Object.keys(aux).length > 0 ? { aux } : {}) };
+}
+
+export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, OpenApiAux> = {
+  kind: OPENAPI_KIND,
+  identity: 'slug (the API keys specs by slug)',
+  fileFields: [['source']],
+  schema: loadSchema('openapispec'),
+  depth: OPENAPI_DEPTH,
+  toDesired,
+  fetch,
+  diff: diffSpecs,
+  export: exportSpecs,
+  snapshot: snapshotSpec,
+  undo: openApiUndo,
+};

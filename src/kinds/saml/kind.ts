@@ -1,0 +1,113 @@
+/**
+ * SamlProvider: the SAML identity providers of an organization. Identity by label, or a pinned id (which allows
+ * renaming). The certificate may be written inline, through `${VAR}`, or as `{file: certs/idp.pem}` next to the
+ * manifest; it is compared by fingerprint and never shown (certificate.ts). The diff lives in diff.ts; this file
+ * holds the manifest side and fetching.
+ */
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
+import type { ManifestDocument } from '../../manifests/document.js';
+import { asString, isRecord } from '../common.js';
+import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { loadSchema } from '../schema.js';
+import { teamsPath } from '../team/model.js';
+import { certificateDer, certificateFingerprint, certificateText } from './certificate.js';
+import { diffSaml } from './diff.js';
+import { exportSaml } from './export.js';
+import { isRole, SAML_DEPTH, SAML_KIND, samlObject, samlPath, teamRef, type SamlAux, type SamlCertificate, type SamlObject, type SamlSpec, type SamlState, type TeamRef } from './model.js';
+import { samlUndo, snapshotSaml } from './snapshot.js';
+
+/** The API's limit on a certificate, in characters. */
+export const CERTIFICATE_MAX = 10000;
+
+/**
+ * The certificate as written: a string (inline or `${VAR}`: the schema checked its length), or what the loader
+ * made of `{file}` (`{file, text, sha256}`; export's documents carry `{file, text}`), whose length is checked here.
+ */
+function readCertificate(doc: ManifestDocument, report: Report): SamlCertificate | undefined {
+  const raw = doc.spec['certificate'];
+  if (typeof raw === 'string') {
+    const text = certificateText(raw);
+    return { text, fingerprint: certificateFingerprint(text) };
+  }
+  if (!isRecord(raw) || typeof raw['text'] !== 'string') return undefined;
+  const file = asString(raw['file']);
+  const text = certificateText(raw['text']);
+  const length = [...text].length;
+  if (length > CERTIFICATE_MAX) {
+    report(doc.pos(['spec', 'certificate', 'file']), `certificate file "${file ?? ''}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
+  }
+  return { text, fingerprint: certificateFingerprint(text), ...(file !== undefined ? { file } : {}) };
+}
+
+function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SamlSpec>[] {
+  const s = doc.spec;
+  const spec: SamlSpec = { label: asString(s['label']) ?? '' };
+  const id = asString(s['id']);
+  if (id !== undefined) spec.id = id;
+  const entityID = asString(s['entityID']);
+  if (entityID !== undefined) spec.entityID = entityID;
+  const ssoURL = asString(s['ssoURL']);
+  if (ssoURL !== undefined) spec.ssoURL = ssoURL;
+  const certificate = readCertificate(doc, report);
+  if (certificate) spec.certificate = certificate;
+  const defaultTeam = asString(s['defaultTeam']);
+  if (defaultTeam !== undefined) spec.defaultTeam = defaultTeam;
+  const role = s['defaultRole'];
+  if (role === null || isRole(role)) spec.defaultRole = role;
+  const entry: DesiredEntry<SamlSpec> = { kind: SAML_KIND, org: doc.metadata.organization, key: spec.label, spec, source: doc.pos(['spec']), doc };
+  if (id !== undefined) entry.id = id;
+  return [entry];
+}
+
+/**
+ * A defaultTeam naming no Team manifest must name a live team (a warning offline; plan blocks the provider
+ * otherwise), and a certificate that holds no certificate is sent and compared as text (a warning). Duplicate
+ * labels and pinned ids are checked generically by the loader.
+ */
+function crossValidate(entries: DesiredEntry<SamlSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
+  if (!warn) return;
+  const known = namesManifest(all, 'Team', index);
+  for (const e of entries) {
+    const team = e.spec.defaultTeam;
+    if (team !== undefined && !known(e.org, team)) warn(e.doc.pos(['spec', 'defaultTeam']), mustExistLive('defaultTeam', team, 'Team', e.org));
+    const cert = e.spec.certificate;
+    if (cert && cert.text !== '' && certificateDer(cert.text) === undefined) {
+      const at = cert.file !== undefined ? ['spec', 'certificate', 'file'] : ['spec', 'certificate'];
+      warn(e.doc.pos(at), 'certificate holds neither PEM blocks nor the base64 of a DER certificate: it is sent as written and compared as text');
+    }
+  }
+}
+
+/** The providers, and the teams when a document names a default team. */
+async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SamlSpec>[]): Promise<SamlState> {
+  const namesTeam = desired.some((e) => e.spec.defaultTeam !== undefined);
+  const [items, teamItems] = await Promise.all([ctx.list(samlPath(org)), namesTeam ? ctx.list(teamsPath(org)) : Promise.resolve(undefined)]);
+  const objects: SamlObject[] = [];
+  const certificates: Record<string, string> = {};
+  for (const item of items) {
+    const read = samlObject(org, item);
+    if (!read) continue;
+    objects.push(read.object);
+    certificates[read.object.id] = read.certificate;
+  }
+  const aux: SamlAux = { certificates };
+  if (teamItems) aux.teams = teamItems.map(teamRef).filter((t): t is TeamRef => t !== null);
+  return { objects, aux };
+}
+
+export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
+  kind: SAML_KIND,
+  identity: 'label, or the pinned spec.id (which allows renaming)',
+  fileFields: [['certificate']],
+  schema: loadSchema('samlprovider'),
+  depth: SAML_DEPTH,
+  // defaultTeam may name a Team manifest by title: diff after Team so its id (or create ref) is registered.
+  needs: ['Team'],
+  toDesired,
+  crossValidate,
+  fetch,
+  diff: diffSaml,
+  export: (org, live) => exportSaml(org, live),
+  snapshot: snapshotSaml,
+  undo: samlUndo,
+};

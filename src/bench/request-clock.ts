@@ -14,6 +14,8 @@ export interface RequestTiming {
   firstRequestAt?: number;
   /** Epoch ms when the last /v1 response was finished. */
   lastResponseAt?: number;
+  /** Epoch ms when the first /v1 request that is not a GET (a write) reached the server. */
+  firstWriteAt?: number;
 }
 
 export const epochNow = (): number => performance.timeOrigin + performance.now();
@@ -30,7 +32,9 @@ export function watchRequests(port: number): RequestClock {
   const ours = (req: IncomingMessage): boolean => req.socket.localPort === port && (req.url ?? '').startsWith('/v1');
   const onStart = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };
-    if (ours(request) && timing.firstRequestAt === undefined) timing.firstRequestAt = epochNow();
+    if (!ours(request)) return;
+    if (timing.firstRequestAt === undefined) timing.firstRequestAt = epochNow();
+    if (timing.firstWriteAt === undefined && request.method !== 'GET' && request.method !== 'HEAD') timing.firstWriteAt = epochNow();
   };
   const onFinish = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };

@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { KINDS } from '../kinds/index.js';
 import { coldPlanMeasure } from './cold-plan-measure.js';
+import { daemonSaveMeasure } from './daemon-bench.js';
 import { DEFAULT_CONFIG } from './config.js';
 import { measureCpuInChild, measureReadInChild } from './cpu.js';
 import { steadyMeasure } from './harness.js';
@@ -24,6 +25,8 @@ const MEASURES: readonly MeasureModule[] = [
   coldPlanMeasure,
   startupMeasure,
   rateLimitMeasure,
+  // Issue 15: the running daemon, save → first write of a scoped reconcile.
+  daemonSaveMeasure,
   steadyMeasure({
     measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
     // Each read takes ~1 s; three runs give a median.

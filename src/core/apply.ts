@@ -12,10 +12,13 @@
  *    only when the object is not there. A DELETE answered 404 after an attempt that may have deleted is done.
  *  - when the API is unreachable, the steps in flight finish (with their retries) and every step not yet started
  *    is skipped with the reason "API unreachable"; the report says what was and was not applied.
+ * A request with `merge` (MergeSpec in plan.ts) is a read-modify-write: apply GETs its path right before sending
+ * and lays the plan's body over what it read.
  */
 import type { ApiClient } from '../api/types.js';
 import { incompleteCreates, type IncompleteCreate, type PartialStep } from './apply-outcome.js';
 import { ApiError } from './errors.js';
+import { mergePatch } from './merge.js';
 import { groups } from './order.js';
 import { resolveRequest, type Plan, type RequestSpec, type Step } from './plan.js';
 import { findCreated, pick, withElements } from './recover.js';
@@ -95,8 +98,10 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
           if (v === undefined) throw new Error(`reference ${stepId}.${output} has no value`);
           return v;
         };
-        const { path, body } = resolveRequest(req, lookup);
+        const { path, body: planned } = resolveRequest(req, lookup);
         sent = `${req.method} ${path}`;
+        // A read-modify-write sends the object as the server holds it now, with the plan's values laid over it.
+        const body = req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned;
         const answer = await send(client, step, req, path, body, emit);
         for (const [name, where] of Object.entries(req.capture ?? {})) {
           const value = pick(answer, where);

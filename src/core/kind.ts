@@ -149,6 +149,11 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * so `resolve` sees the ids (or refs) they register.
    */
   needs?: string[];
+  /**
+   * What a scoped reconcile (src/core/scope.ts) must take along when this kind's documents, or those of the kinds
+   * it is affected by, change. Absent: unknown, so every run is a full reconcile.
+   */
+  scope?: KindScope<S>;
   /** Documents of this kind → desired entries. Report semantic problems through `report`. */
   toDesired(doc: ManifestDocument, report: Report): DesiredEntry<S>[];
   /**
@@ -179,6 +184,21 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * it on merged snapshot parts too, whose aux is what the snapshots kept.
    */
   export?(org: string, live: LiveKindState<O, A>): object[];
+}
+
+/** How a kind takes part in scoped reconciles; see KindDefinition.scope and docs/daemon.md. */
+export interface KindScope<S = unknown> {
+  /**
+   * Kinds (same organization) whose ids or live state the diff of `entries` looks up (`ctx.resolve`, `ctx.live`):
+   * they are fetched and diffed along, as a full run would. Default: `needs`.
+   */
+  reads?(entries: readonly DesiredEntry<S>[]): readonly string[];
+  /**
+   * Kinds whose documents or plan this kind's plan depends on (their registered refs, blocked entries, or their
+   * documents read through `ctx.desired`): when one of them is reconciled for a change, so is this kind.
+   * Default: `needs`.
+   */
+  affectedBy?: readonly string[];
 }
 
 /**

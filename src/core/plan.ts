@@ -43,6 +43,8 @@ export interface RequestSpec {
   refs?: RefSlot[];
   /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
   recover?: RecoverSpec;
+  /** A read-modify-write of an object the API only replaces whole (see MergeSpec); `body` is then the patch. */
+  merge?: MergeSpec;
   /** After the request succeeded: what the server must show before the step goes on (see SettleSpec). */
   settle?: SettleSpec;
   /**
@@ -51,6 +53,22 @@ export interface RequestSpec {
    * the body as it is sent.
    */
   masked?: Record<string, string>;
+}
+
+/**
+ * A PUT of an object the API only takes whole (e.g. a site's customization), when docops manages some of its
+ * members. The plan stays plain data: `body` holds only the managed values, as a partial object (the patch).
+ * Right before sending, apply GETs the request's own path and lays the patch over what it read (mergePatch in
+ * src/core/merge.ts): a plain object in the patch merges member by member into the object read, any other value
+ * (a list, a scalar, null, or an object at a `whole` pointer) replaces the value read. Top-level members in
+ * `omit` (read-only ones the PUT refuses, e.g. `updatedAt`) are left out. So a member no manifest writes is sent
+ * back as the server holds it when the step runs, never reset, whatever changed since the plan was made.
+ */
+export interface MergeSpec {
+  /** Top-level members of what GET answers that the PUT does not take. */
+  omit?: string[];
+  /** JSON pointers (into the patch) of objects that replace the value read whole instead of merging into it. */
+  whole?: string[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
 import { emptyPlan, sealStep, type Plan } from './plan.js';
+import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
 export type { DesiredState } from './desired.js';
 
@@ -23,6 +24,11 @@ export interface PlanOptions {
   prune?: Record<string, boolean>;
   /** Invite missing members by e-mail. */
   invite?: boolean;
+  /**
+   * A scoped reconcile (src/core/scope.ts): fetch and diff only these (kind, org)s (liveKey). Reading or planning
+   * outside them is a ScopeError. Absent: every managed (kind, org), a full reconcile.
+   */
+  scope?: ScopeSet;
 }
 
 export interface PlanResult {
@@ -95,7 +101,7 @@ export function pruneResolver(desired: DesiredState, configPrune: Record<string,
 export async function fetchLive(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<LiveState> {
   const prune = pruneResolver(desired, options.prune);
   const ctx = createFetchContext(client, prune);
-  const work = scopes(kinds, desired);
+  const work = inScope(scopes(kinds, desired), options.scope);
   const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
   const live: LiveState = new Map();
   work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]!));
@@ -107,7 +113,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   const prune = pruneResolver(desired, options.prune);
   const ids = new IdIndex(live);
   const diffOptions: DiffOptions = { invite: options.invite === true };
-  const ctx: DiffContext = {
+  const base: DiffContext = {
     prune,
     options: diffOptions,
     resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
@@ -115,10 +121,14 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     live: (kind, org) => live.get(liveKey(kind, org)),
     desired: (kind, org) => desiredOf(desired, kind, org),
   };
+  const scope = options.scope;
+  const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
+  const registered = new Set(kinds.map((k) => k.kind));
   const plan = emptyPlan();
-  for (const { kind, org, entries } of scopes(kinds, desired)) {
+  for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
     const result = kind.diff(ctx, org, entries, state);
+    if (scope) checkScopedSteps(result.steps, { kind: kind.kind, org }, scope, registered);
     for (const step of result.steps) plan.steps.push(sealStep(step));
     plan.unmanaged.push(...result.unmanaged);
     plan.warnings.push(...result.warnings);
@@ -127,6 +137,11 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   plan.steps = dedupeCascades(orderSteps(plan.steps));
   plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
   return plan;
+}
+
+/** The scopes of a scoped run (all of them without one). */
+function inScope<T extends { kind: KindDefinition; org: string }>(work: T[], scope: ScopeSet | undefined): T[] {
+  return scope ? work.filter((w) => scope.has(liveKey(w.kind.kind, w.org))) : work;
 }
 
 /** Entries of one kind and org, the list per (kind, org) built once per desired state. */

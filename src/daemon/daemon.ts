@@ -13,6 +13,12 @@ import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
+import { documentFingerprints } from '../core/scope.js';
+import { fetchWhoami } from '../safety/index.js';
+import type { Whoami } from '../safety/gate.js';
+import { ScopeTracker } from './changes.js';
+import { createParseCache } from './parse-cache.js';
+import { createPreloader, type Preloader } from './preload.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
@@ -86,6 +92,14 @@ export class Daemon extends EventEmitter {
   private cron: { stop(): void | Promise<void> } | undefined;
   private stopping: Promise<{ graceful: boolean }> | undefined;
   private runId = 0;
+  /** Full or scoped runs (src/daemon/changes.ts). */
+  private readonly scoping: ScopeTracker;
+  /** Manifest loads started by file events, taken by the next run (src/daemon/preload.ts). */
+  private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
+  /** Parses of unchanged manifest files, kept between loads. */
+  private readonly parseCache = createParseCache();
+  /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
+  private whoami: Promise<Whoami> | undefined;
 
   constructor(
     readonly config: DaemonConfig,
@@ -99,6 +113,9 @@ export class Daemon extends EventEmitter {
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
+    // What else decides a plan besides the documents: a different value makes the next run full.
+    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
+    this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
   }
 
   /** Connect, serve HTTP, watch, schedule, and start the initial run (not awaited: see firstRun). */
@@ -116,6 +133,7 @@ export class Daemon extends EventEmitter {
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
       logger: this.logger,
     });
+    const preloader = (this.preloader = createPreloader(() => this.load()));
     this.watcher = await watchManifests(
       c.manifestsDir,
       c.debounceMs,
@@ -124,6 +142,7 @@ export class Daemon extends EventEmitter {
         this.fire('watch');
       },
       (err) => this.logger.error({ err }, 'watching the manifests failed'),
+      () => preloader.changed(),
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     this.logger.info(
@@ -191,6 +210,7 @@ export class Daemon extends EventEmitter {
       this.retrier.cancel();
       await this.cron?.stop();
       await this.watcher?.close();
+      this.preloader?.cancel();
       let timer: NodeJS.Timeout | undefined;
       const graceful = await Promise.race([
         drained.then(() => true),
@@ -246,13 +266,16 @@ export class Daemon extends EventEmitter {
         signal: this.abort.signal,
         logger: this.logger,
         metrics: this.metrics,
-        // Manifests read only the variables the config allows, and never the token or the reconcile secret.
-        loadManifests: (dir, kinds, o) =>
-          (this.deps.loadManifests ?? loadManifests)(dir, kinds, {
-            ...o,
-            allowEnv: c.allowEnv ?? [],
-            secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
-          }),
+        // The load a file event started, when it is still current; else a fresh one.
+        loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
+        scoping: this.scoping,
+        whoami: () => {
+          const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
+          asked.catch(() => {
+            if (this.whoami === asked) this.whoami = undefined;
+          });
+          return asked;
+        },
       },
       ++this.runId,
       reasons,
@@ -261,9 +284,24 @@ export class Daemon extends EventEmitter {
     return record;
   }
 
+  /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
+  private async load(): ReturnType<LoadManifests> {
+    const c = this.config;
+    const loaded = await (this.deps.loadManifests ?? loadManifests)(c.manifestsDir, this.kinds, {
+      env: this.env,
+      allowEnv: c.allowEnv ?? [],
+      secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      readManifest: (file, o) => this.parseCache.read(file, o),
+    });
+    documentFingerprints(loaded.desired); // computed (and kept) now, while a preload waits out the debounce
+    return loaded;
+  }
+
   /** A finished run → readiness state, retry schedule, history, 'run' event. */
   private record(r: RunRecord): void {
     const at = new Date().toISOString();
+    // Only a run that succeeded (and was not cut short) is a baseline for the next scoped run.
+    this.scoping.settle(r.id, r.result === 'success' && r.interrupted !== true);
     if (r.result === 'invalid_manifests') {
       this.manifests = r.issues
         ? { ok: false, at, problems: r.issues.length, positions: positionsOf(r, this.config.manifestsDir) }
@@ -301,7 +339,7 @@ export class Daemon extends EventEmitter {
  */
 export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
   const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
-  const optional = { documents: r.documents, planned: r.planned, applied: r.applied, failed: r.failed, skipped: r.skipped, apiOk: r.apiOk, interrupted: r.interrupted, apiStatus: r.apiStatus, errorType: r.errorType };
+  const optional = { scope: r.scope, documents: r.documents, planned: r.planned, applied: r.applied, failed: r.failed, skipped: r.skipped, apiOk: r.apiOk, interrupted: r.interrupted, apiStatus: r.apiStatus, errorType: r.errorType };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {
     out.problems = r.issues.length;

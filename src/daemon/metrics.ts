@@ -6,14 +6,18 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Action, Plan } from '../core/plan.js';
 
 export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused';
+export type RunScopeLabel = 'full' | 'scoped';
 export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused'];
 
 export interface DaemonMetrics {
   registry: Registry;
   /** A run finished. */
-  observeRun(result: RunResult, durationMs: number): void;
-  /** Steps the plan holds before apply (plan mode: the drift left in place), per kind. */
-  setDrift(kinds: readonly string[], plan: Plan): void;
+  observeRun(result: RunResult, durationMs: number, scope?: RunScopeLabel): void;
+  /**
+   * Steps the plan holds before apply (plan mode: the drift left in place), per kind. `only`: set just these
+   * kinds' gauges and keep the others (a scoped plan says nothing about kinds it did not diff).
+   */
+  setDrift(kinds: readonly string[], plan: Plan, only?: boolean): void;
   stepApplied(kind: string, action: Action): void;
   stepFailed(kind: string, action: Action): void;
   apiResponse(method: string, status: number): void;
@@ -43,6 +47,12 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
     labelNames: ['kind'],
     registers,
   });
+  const byScope = new Counter({
+    name: 'docops_reconcile_scope_runs_total',
+    help: 'Reconcile runs by scope (full: every managed kind and organization; scoped: those a file change touched) and result.',
+    labelNames: ['scope', 'result'],
+    registers,
+  });
   const lastSuccess = new Gauge({ name: 'docops_last_success_timestamp_seconds', help: 'Unix time of the last successful reconcile.', registers });
   const api = new Counter({ name: 'docops_api_requests_total', help: 'API responses by method and status (0 = no response).', labelNames: ['method', 'status'], registers });
   const loadErrors = new Gauge({ name: 'docops_manifest_load_errors', help: 'Problems found by the last manifest load (0 when it succeeded).', registers });
@@ -51,19 +61,21 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
   const backoff = new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', registers });
 
   for (const r of RUN_RESULTS) runs.inc({ result: r }, 0);
+  for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc({ scope, result: r }, 0);
   ready.set(0);
 
   return {
     registry,
-    observeRun(result, durationMs) {
+    observeRun(result, durationMs, scope = 'full') {
       runs.inc({ result });
+      byScope.inc({ scope, result });
       duration.observe({ result }, durationMs / 1000);
       if (result === 'success') lastSuccess.set(Date.now() / 1000);
     },
-    setDrift(kinds, plan) {
+    setDrift(kinds, plan, only = false) {
       const counts = new Map<string, number>(kinds.map((k) => [k, 0]));
       for (const s of plan.steps) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
-      drift.reset();
+      if (!only) drift.reset();
       for (const [kind, n] of counts) drift.set({ kind }, n);
     },
     stepApplied: (kind, action) => applied.inc({ kind, action }),

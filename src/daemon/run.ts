@@ -12,7 +12,10 @@ import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js'
 import { reconcileOnce } from '../core/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
+import type { LoadOptions } from '../manifests/load.js';
 import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
+import type { Whoami } from '../safety/gate.js';
+import { scopeNames, type RunScope } from './changes.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
@@ -20,7 +23,7 @@ import type { TriggerReason } from './triggers.js';
 export type LoadManifests = (
   dir: string,
   kinds: readonly KindDefinition[],
-  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[] },
+  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[]; readManifest?: LoadOptions['readManifest'] },
 ) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {
@@ -38,6 +41,10 @@ export interface RunContext {
   logger: Logger;
   metrics: DaemonMetrics;
   loadManifests: LoadManifests;
+  /** Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. */
+  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
+  /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
+  whoami?: () => Promise<Whoami>;
 }
 
 export interface RunRecord {
@@ -66,15 +73,22 @@ export interface RunRecord {
   apiOk?: boolean;
   /** Whether shutdown stopped the apply before every step ran. */
   interrupted?: boolean;
+  /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
+  scope?: 'full' | 'scoped';
+  /** Why the run is full (`scope: 'full'`). */
+  fullBecause?: string;
+  /** The scoped run's scopes as `Kind/org`: those whose documents changed, and all it fetched and diffed. */
+  scopes?: { changed: string[]; reconciled: string[] };
 }
 
 export async function reconcileRun(ctx: RunContext, id: number, reasons: TriggerReason[]): Promise<RunRecord> {
   const started = performance.now();
   const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
   const log = ctx.logger.child({ run: id });
+  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes'> = {};
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, durationMs: Math.round(performance.now() - started) };
-    ctx.metrics.observeRun(full.result, full.durationMs);
+    const full: RunRecord = { ...base, ...record, ...scopeFields, durationMs: Math.round(performance.now() - started) };
+    ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     return full;
   };
   log.info({ reasons }, 'reconcile started');
@@ -91,6 +105,16 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   }
   ctx.metrics.manifestLoad(0);
   const documents = loaded.documents.length;
+  const decision = ctx.scoping?.decide(id, reasons, loaded.desired) ?? { type: 'full', why: 'scoped reconciles are off' };
+  scopeFields =
+    decision.type === 'full'
+      ? { scope: 'full', fullBecause: decision.why }
+      : { scope: 'scoped', scopes: { changed: scopeNames(decision.changed), reconciled: scopeNames(decision.scopes) } };
+  log.info(scopeFields, decision.type === 'full' ? 'full reconcile' : 'scoped reconcile');
+  const planOptions = decision.type === 'scoped' ? { ...ctx.planOptions, scope: new Set(decision.scopes) } : ctx.planOptions;
+  // A scoped plan says nothing about the kinds it did not diff: their drift gauges keep their values.
+  const driftKinds = decision.type === 'scoped' ? [...new Set(decision.scopes.map((k) => k.slice(0, k.indexOf('\u0000'))))] : ctx.kinds.map((k) => k.kind);
+  const setDrift = (p: Plan): void => ctx.metrics.setDrift(driftKinds, p, decision.type === 'scoped');
 
   let plan: Plan | undefined;
   let apiOk = true;
@@ -106,17 +130,17 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       config: ctx.safety,
       force: false,
       desiredCount: countDesired(loaded.desired),
-      whoami: () => fetchWhoami(ctx.client),
+      whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
     const outcome = await reconcileOnce({
       client: ctx.client,
       kinds: ctx.kinds,
       desired: loaded.desired,
       mode: ctx.mode,
-      planOptions: ctx.planOptions,
+      planOptions,
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
-        ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), p);
+        setDrift(p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
         journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
@@ -129,7 +153,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       },
     });
     plan = outcome.plan;
-    ctx.metrics.setDrift(ctx.kinds.map((k) => k.kind), outcome.plan);
+    setDrift(outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
     const blocked = outcome.plan.blocked;

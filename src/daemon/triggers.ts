@@ -122,9 +122,16 @@ const IGNORED = /(^|[/\\])(\.git|node_modules)([/\\]|$)/;
  * Watch `dir` recursively; `onChange` runs once per burst of events (after `debounceMs` of quiet).
  * When `dir` or one of its ancestors is a symlink (git-sync swaps one atomically to publish a checkout),
  * the symlink's parent is watched too, and the recursive watch is re-created on the new target.
- * Resolves once the initial scan is done, so no change made after it is missed.
+ * Resolves once the initial scan is done, so no change made after it is missed. `onEvent` runs at every event,
+ * before the quiet time (the daemon starts loading the manifests then: src/daemon/preload.ts).
  */
-export async function watchManifests(dir: string, debounceMs: number, onChange: (paths: string[]) => void, onError: (err: Error) => void): Promise<ManifestWatcher> {
+export async function watchManifests(
+  dir: string,
+  debounceMs: number,
+  onChange: (paths: string[]) => void,
+  onError: (err: Error) => void,
+  onEvent?: () => void,
+): Promise<ManifestWatcher> {
   const root = resolve(dir);
   let changed: string[] = [];
   const burst = debounce(() => {
@@ -134,6 +141,7 @@ export async function watchManifests(dir: string, debounceMs: number, onChange: 
   }, debounceMs);
   const noteChange = (path: string): void => {
     if (changed.length < 100) changed.push(path);
+    onEvent?.();
     burst.call();
   };
 

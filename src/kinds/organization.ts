@@ -189,6 +189,8 @@ export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   prunable: false,
   // defaultContent may name a Site manifest by title: diff after Site so its id (or create ref) is registered.
   needs: ['Site'],
+  // Scoped reconciles: a document naming a default site reads the Site kind's ids; it changes with Site's plan.
+  scope: { reads: (entries) => (entries.some((e) => writtenSite(e.spec) !== undefined) ? ['Site'] : []) },
   toDesired,
   crossValidate,
   fetch,

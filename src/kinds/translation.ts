@@ -157,6 +157,7 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('translation'),
   depth: DEPTH,
+  scope: {},
   toDesired,
   fetch,
   diff,

@@ -27,6 +27,8 @@ export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
   allowEnv?: readonly string[];
   /** Values no variable may carry into a manifest (the API token). DOCOPS_* variables are refused anyway. */
   secrets?: readonly string[];
+  /** Reads and parses one file (default readManifestFile); the daemon's keeps unchanged files' parses (src/daemon/parse-cache.ts). */
+  readManifest?: (file: string, opts: ParseOptions) => Promise<ParsedFile>;
 }
 
 export interface LoadResult {
@@ -40,9 +42,9 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const { env = process.env, allowEnv = [], secrets = [], ...rest } = opts;
+  const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
-  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifestFile(f, parseOpts) })));
+  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifest(f, parseOpts) })));
   // Files a manifest names (`{file: …}`) are data, not manifests: read them for their documents, drop them here.
   const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
   const parsed = (await Promise.all(read.map(async (r) => ((await isReferenced(r.file, refs.referenced)) ? undefined : r.parsed)))).filter((r) => r !== undefined);

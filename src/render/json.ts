@@ -11,7 +11,8 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'settle', 'masked'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'settle', 'masked', 'merge'] as const;
+const MERGE_KEYS = ['omit', 'whole'] as const;
 const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
 const SETTLE_FAIL_KEYS = ['field', 'message', 'detail'] as const;
@@ -139,6 +140,12 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (r.settle !== undefined) checkSettle(s, r.settle, `${at}.settle`);
   if (r.masked !== undefined && s.object(r.masked, `${at}.masked`, Object.keys(r.masked as object))) {
     for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
+  }
+  if (r.merge !== undefined && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) {
+    for (const k of MERGE_KEYS) {
+      const list = r.merge[k];
+      if (list !== undefined && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
+    }
   }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {

@@ -68,12 +68,12 @@ function pathsOf(store: SandboxStore, ids: readonly string[], except?: string): 
 }
 
 /** The ordered id list a site space lives in. */
-function containerOf(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): string[] {
+export function containerOf(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): string[] {
   return ss.section === undefined ? site.rootSpaces : get(siteSections(store).get(ss.section), `section ${ss.section}`).siteSpaces;
 }
 
 /** Remove `item` from `list` and insert it before/after `ref` (both in `list` after removal). */
-function reposition(list: string[], item: string, ref: string, where: Where): void {
+export function reposition(list: string[], item: string, ref: string, where: Where): void {
   const from = list.indexOf(item);
   if (from >= 0) list.splice(from, 1);
   const at = list.indexOf(ref);

@@ -152,17 +152,23 @@ describe('pacing against the sandbox rate limit', () => {
 describe('a 429 without Retry-After', () => {
   it('waits until its X-RateLimit-Reset (the platform documents only these headers on its 429)', async () => {
     const resetIn = 12;
-    script = await startScriptServer(({ res, index }) =>
-      index === 1
-        ? apiError(res, 429, 'API rate limit exceeded', { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + resetIn) })
-        : json(res, 200, { ok: true }),
-    );
+    let answeredAt = 0;
+    let reset = 0;
+    script = await startScriptServer(({ res, index }) => {
+      if (index !== 1) return json(res, 200, { ok: true });
+      answeredAt = Date.now();
+      reset = Math.floor(answeredAt / 1000) + resetIn;
+      return apiError(res, 429, 'API rate limit exceeded', { 'x-ratelimit-reset': String(reset) });
+    });
     const t = testClient(script.url);
     clients.push(t.client);
     expect(await t.client.get('/orgs')).toEqual({ ok: true });
-    // Epoch seconds have one-second resolution.
+    const doneAt = Date.now();
+    // The wait is the reset time (epoch seconds) less the client's clock when it read the answer, which lies
+    // between the server's answer and the end of the call: bounds from clocks, not from how fast this machine is.
     expect(t.sleeps).toHaveLength(1);
-    expect(t.sleeps[0]).toBeGreaterThan((resetIn - 1) * 1000);
-    expect(t.sleeps[0]).toBeLessThanOrEqual(resetIn * 1000);
+    expect(t.sleeps[0]).toBeGreaterThanOrEqual(reset * 1000 - doneAt);
+    expect(t.sleeps[0]).toBeLessThanOrEqual(reset * 1000 - answeredAt);
+    expect(t.sleeps[0]).toBeGreaterThan((resetIn - 2) * 1000);
   });
 });

@@ -1,7 +1,7 @@
-/** Move planning: minimal for known orders, right for any order of concurrent creates, and never anchoring a section on a group. */
+/** Move planning: minimal for known orders, right for any order of concurrent creates. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keptItems, planMoves, planTopLevelMoves, type Move, type Slot } from '../../src/kinds/site/moves.js';
+import { keptItems, planMoves, type Move, type Slot } from '../../src/kinds/site/moves.js';
 
 /** Apply moves to a concrete order. */
 function apply(order: string[], moves: readonly Move[]): string[] {
@@ -93,21 +93,5 @@ describe('planMoves', () => {
 
   it('one move for one item out of place', () => {
     expect(planMoves([['a'], ['b'], ['c'], ['d']], ['b', 'c', 'd', 'a'])).toEqual([{ item: 'a', position: 'after', anchor: 'd' }]);
-  });
-});
-
-describe('planTopLevelMoves', () => {
-  it('never places a section next to a group, and still reaches the desired order', () => {
-    fc.assert(
-      fc.property(scenario, fc.array(fc.boolean(), { minLength: 9, maxLength: 9 }), ({ desired, cuts, seed }, groupFlags) => {
-        const isGroup = (x: string): boolean => groupFlags[Number(x.slice(1))] === true;
-        const slots = slotsOf([...desired].reverse(), cuts);
-        const moves = planTopLevelMoves(slots, desired, isGroup);
-        // With no section at all there is nothing a section could be anchored on; groups alone always work.
-        expect(moves).toBeDefined();
-        for (const m of moves!) if (!isGroup(m.item)) expect(isGroup(m.anchor)).toBe(false);
-        expect(apply(concretize(slots, seed), moves!)).toEqual(desired);
-      }),
-    );
   });
 });

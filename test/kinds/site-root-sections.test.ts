@@ -246,7 +246,7 @@ describe('Site: a new section whose spaces are all root site spaces (plan shape)
     const { result } = await planKind(siteKind, ORG, siteDesired(spec), rootSite());
     // Predicted: Changelog (new), Getting Started, API Reference, Changelog (root, replaced): one move.
     expect(result.steps.find((s) => s.id.endsWith('#order'))!.requests.map((q) => [q.path, q.body])).toEqual([
-      [`${SITE}/site-spaces/ss-api/move`, { position: { after: { type: 'site-space', siteSpace: `${DOCS}.firstSiteSpace>>` } } }],
+      [`${SITE}/structure/sort`, { item: { type: 'site-space', id: 'ss-api' }, position: { after: { type: 'site-space', id: `${DOCS}.firstSiteSpace>>` } } }],
     ]);
     expect(result.steps.find((s) => s.id.endsWith('#replace'))!.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`DELETE ${SITE}/site-spaces/ss-cl`]);
   });

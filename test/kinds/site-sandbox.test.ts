@@ -143,7 +143,7 @@ describe('Site against the sandbox', () => {
     spec['sections'] = [api, guides];
     const { plan, writes, next } = await converge(r, { spec });
     expect(plan.steps.map((s) => s.id)).toEqual(['Site/org-demo/Acme Help Center#order']);
-    expect(writes).toEqual(['POST ~/section-groups/:siteSectionGroupId/move 200', 'POST ~/site-spaces/:siteSpaceId/move 200']);
+    expect(writes).toEqual(['PATCH ~/structure/sort 200', 'PATCH ~/structure/sort 200']);
     expect(next.steps).toEqual([]);
     expect(await navigation(r.client)).toEqual({ sections: ['api@g: api-reference,runbooks', 'guides*: whats-new,getting-started'], groups: ['Developers: api'] });
   });

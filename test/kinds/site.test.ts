@@ -147,7 +147,7 @@ describe('Site diff', () => {
         'update',
         30,
         ['Site/org-demo/Acme Help Center#create'],
-        [`PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean"}}}}`],
+        [`PUT ${S}/adaptive-schema {"jsonSchema":{"type":"object","additionalProperties":false,"properties":{"beta":{"type":"boolean","description":"beta"}}}}`],
       ],
       // Two sections created at once: which one the server makes the default is unknown, so it is sent.
       [
@@ -205,8 +205,8 @@ describe('Site diff', () => {
         35,
         [],
         [
-          `POST ${SITE}/section-groups/grp-dev/move {"position":{"before":{"type":"site-section","id":"sec-guides"}}}`,
-          `POST ${SITE}/site-spaces/ss-cl/move {"position":{"before":{"type":"site-space","siteSpace":"ss-gs"}}}`,
+          `PATCH ${SITE}/structure/sort {"item":{"type":"site-section-group","id":"grp-dev"},"position":{"before":{"type":"site-section","id":"sec-guides"}}}`,
+          `PATCH ${SITE}/structure/sort {"item":{"type":"site-space","id":"ss-cl"},"position":{"before":{"type":"site-space","id":"ss-gs"}}}`,
         ],
       ],
     ]);

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/core/errors.js';
 import { KINDS } from '../../src/kinds/index.js';
+import { officialAdaptiveSchema } from '../../src/kinds/site/adaptive-schema.js';
 import { validateParsedFiles } from '../../src/manifests/load.js';
 import { parseYamlFile } from '../../src/manifests/parse.js';
 import { sandbox, type Client } from '../sandbox/helpers.js';
@@ -174,7 +175,8 @@ const LIMITS: Limit[] = [
     name: 'adaptive schema: named boolean claims only',
     kind: 'Site',
     spec: (v) => site({ adaptiveSchema: v }),
-    request: (v, ids) => ['PUT', `${SITE(ids)}/adaptive-schema`, { jsonSchema: v }],
+    // docops sends the official form: the descriptions a manifest leaves out filled in.
+    request: (v, ids) => ['PUT', `${SITE(ids)}/adaptive-schema`, { jsonSchema: officialAdaptiveSchema(v as Record<string, unknown>) }],
     ok: [
       { type: 'object', additionalProperties: false, properties: { beta: { type: 'boolean', description: 'Beta' } } },
       { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', additionalProperties: false, properties: { x: { type: 'boolean' } } } } },
@@ -183,6 +185,7 @@ const LIMITS: Limit[] = [
       { type: 'object', additionalProperties: false, properties: { '': { type: 'boolean' } } },
       { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', additionalProperties: false, properties: { '': { type: 'boolean' } } } } },
       { type: 'object', additionalProperties: false, properties: { plan: { type: 'string' } } },
+      { type: 'object', additionalProperties: false, properties: { unsigned: { type: 'object', description: 'Unsigned', additionalProperties: false, properties: {} } } },
     ],
   },
 ];

@@ -131,10 +131,12 @@ describe('snapshots', () => {
     });
   });
 
-  it('Site: settings, sections, groups, site spaces, share links (never their secret) and the adaptive schema', async () => {
+  it('Site: settings, sections, groups, site spaces, share links (never their secret), the adaptive schema and the customization', async () => {
     const w = await world();
     const site = await liveObject(w, 'Site', 'Acme Help Center');
     await w.client.request('PATCH', `/orgs/${ORG}`, { body: { defaultContent: { type: 'site', site: site.id } } });
+    const { updatedAt: _stamp, ...looks } = await w.client.get<Record<string, unknown>>(`/orgs/${ORG}/sites/${site.id}/customization`);
+    await w.client.request('PUT', `/orgs/${ORG}/sites/${site.id}/customization`, { body: { ...looks, title: 'Acme Docs' } });
     const s = await snapshot(w, site);
     expect(s['Site']!.objects).toEqual([site]);
     const aux = s['Site']!.aux as { structures: Record<string, Record<string, unknown>>; extras: unknown };
@@ -149,6 +151,9 @@ describe('snapshots', () => {
     ]);
     expect(structure['shareLinks']).toEqual([{ id: siteShareLinks(w.sb.store).all()[0]!.id, name: 'partner-preview', active: true }]);
     expect(structure['adaptiveSchema']).toMatchObject({ properties: { staff: { type: 'boolean' } } });
+    expect(structure['customization']).toMatchObject({ title: 'Acme Docs' });
+    // Undo's documents (the kind's export of the snapshot) bring the customization back.
+    expect(kind('Site').export!(ORG, s['Site']!)).toMatchObject([{ spec: { customization: { title: 'Acme Docs' } } }]);
     expect(aux.extras).toEqual({ [site.id]: { published: false, hostname: null, type: 'basic', defaultContent: true } });
     const secret = siteShareLinks(w.sb.store).all()[0]!.secret;
     expect(JSON.stringify(s)).not.toContain(secret);

@@ -192,24 +192,29 @@ describe('contract: site adaptive schema, official form', () => {
     ]);
   });
 
-  it('the form without descriptions (management-api.md) is still accepted, though the spec refuses it; a wrong unsigned description is refused by both', async () => {
+  it('the form without descriptions, which the spec refuses, the sandbox refuses too (400 BadRequestError), keeping the schema; so does a wrong unsigned description', async () => {
     const { call } = await sandbox();
     const site = await newSite(call, { title: 'Help' });
     const url = `${SITES}/${site.id}/adaptive-schema`;
-    const legacy = structuredClone(official);
-    delete (legacy.jsonSchema.properties.unsigned as { description?: string }).description;
-    delete (legacy.jsonSchema.properties.staff as { description?: string }).description;
-    expect(requestValidator('PUT', spec)(legacy)).toBe(false);
-    const put = await call('PUT', url, legacy);
-    expect(put.status).toBe(200);
-    expect(put.body.jsonSchema).toEqual(legacy.jsonSchema);
-
-    const wrong = structuredClone(official);
-    wrong.jsonSchema.properties.unsigned.description = 'Unsigned claims';
-    expect(requestValidator('PUT', spec)(wrong)).toBe(false);
-    const res = await call('PUT', url, wrong);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toContain('body.jsonSchema.properties.unsigned.description');
-    expectValid(responseValidator('PUT', spec, 400), res.body);
+    expect((await call('PUT', url, official)).status).toBe(200);
+    const bare = (change: (s: typeof official.jsonSchema) => void): typeof official => {
+      const body = structuredClone(official);
+      change(body.jsonSchema);
+      return body;
+    };
+    const refused: [typeof official, string][] = [
+      [bare((s) => delete (s.properties.staff as { description?: string }).description), 'body.jsonSchema.properties.staff.description: is required'],
+      [bare((s) => delete (s.properties.unsigned as { description?: string }).description), 'body.jsonSchema.properties.unsigned.description: is required'],
+      [bare((s) => delete (s.properties.unsigned.properties.beta as { description?: string }).description), 'body.jsonSchema.properties.unsigned.properties.beta.description'],
+      [bare((s) => (s.properties.unsigned.description = 'Unsigned claims')), 'body.jsonSchema.properties.unsigned.description'],
+    ];
+    for (const [body, message] of refused) {
+      expect(requestValidator('PUT', spec)(body), message).toBe(false);
+      const res = await call('PUT', url, body);
+      expect(res.status, message).toBe(400);
+      expect(res.body.error.message).toContain(message);
+      expectValid(responseValidator('PUT', spec, 400), res.body);
+    }
+    expect((await call('GET', url)).body.jsonSchema).toEqual(official.jsonSchema);
   });
 });

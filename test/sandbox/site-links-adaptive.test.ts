@@ -54,7 +54,8 @@ describe('site share links', () => {
   });
 });
 
-const claim = (description?: string): Json => ({ type: 'boolean', ...(description ? { description } : {}) });
+const claim = (description: string): Json => ({ type: 'boolean', description });
+const UNSIGNED = 'Unsigned claims of the site visitor.';
 
 describe('site adaptive schema', () => {
   it('starts empty; PUT replaces it (200) and updates updatedAt; template conditions follow the claims', async () => {
@@ -70,7 +71,7 @@ describe('site adaptive schema', () => {
     const jsonSchema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
-      properties: { isBeta: claim('Beta tester'), isStaff: claim(), unsigned: { type: 'object', properties: { plan_pro: claim() }, additionalProperties: false } },
+      properties: { isBeta: claim('Beta tester'), isStaff: claim(''), unsigned: { type: 'object', description: UNSIGNED, properties: { plan_pro: claim('On the pro plan') }, additionalProperties: false } },
       additionalProperties: false,
     };
     const put = await call('PUT', url, { jsonSchema });
@@ -83,8 +84,7 @@ describe('site adaptive schema', () => {
       'visitor.claims.isStaff === true',
       'visitor.claims.unsigned.plan_pro === true',
     ]);
-    expect(conditions[0].description).toBe('Beta tester');
-    expect(typeof conditions[1].description).toBe('string');
+    expect(conditions.map((c: Json) => c.description)).toEqual(['Beta tester', '', 'On the pro plan']);
   });
 
   it('rejects every other shape with a 400 naming the offending path, and keeps the old schema', async () => {
@@ -98,13 +98,25 @@ describe('site adaptive schema', () => {
       [{ type: 'object', properties: {} }, 'body.jsonSchema.additionalProperties: is required'],
       [{ ...base, $schema: 'https://json-schema.org/draft/2020-12/schema' }, 'body.jsonSchema.$schema'],
       [{ ...base, required: ['x'] }, 'body.jsonSchema.required: unknown field'],
-      [{ ...base, properties: { plan: { type: 'string' } } }, 'body.jsonSchema.properties.plan.type'],
-      [{ ...base, properties: { beta: { type: 'boolean', default: true } } }, 'body.jsonSchema.properties.beta.default'],
+      [{ ...base, properties: { plan: { type: 'string', description: 'Plan' } } }, 'body.jsonSchema.properties.plan.type'],
+      [{ ...base, properties: { beta: { type: 'boolean', description: 'Beta', default: true } } }, 'body.jsonSchema.properties.beta.default'],
       [{ ...base, properties: { beta: true } }, 'body.jsonSchema.properties.beta'],
-      [{ ...base, properties: { unsigned: { type: 'object', properties: {} } } }, 'body.jsonSchema.properties.unsigned.additionalProperties'],
-      [{ ...base, properties: { unsigned: { type: 'object', properties: { x: { type: 'number' } }, additionalProperties: false } } }, 'body.jsonSchema.properties.unsigned.properties.x.type'],
+      // The form without descriptions (management-api.md is silent about them, the official spec requires them).
+      [{ ...base, properties: { beta: { type: 'boolean' } } }, 'body.jsonSchema.properties.beta.description: is required'],
+      [{ ...base, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } }, 'body.jsonSchema.properties.unsigned.description: is required'],
+      [{ ...base, properties: { unsigned: { type: 'object', description: 'Unsigned', properties: {}, additionalProperties: false } } }, 'body.jsonSchema.properties.unsigned.description'],
+      [{ ...base, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: {} } } }, 'body.jsonSchema.properties.unsigned.additionalProperties'],
       [
-        { ...base, properties: { unsigned: { type: 'object', properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } }, additionalProperties: false } } },
+        { ...base, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: { x: { type: 'number', description: 'X' } }, additionalProperties: false } } },
+        'body.jsonSchema.properties.unsigned.properties.x.type',
+      ],
+      [
+        {
+          ...base,
+          properties: {
+            unsigned: { type: 'object', description: UNSIGNED, properties: { unsigned: { type: 'object', description: UNSIGNED, properties: {}, additionalProperties: false } }, additionalProperties: false },
+          },
+        },
         'body.jsonSchema.properties.unsigned.properties.unsigned.properties: unknown field',
       ],
       ['not an object', 'body.jsonSchema'],

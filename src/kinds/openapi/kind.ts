@@ -82,6 +82,8 @@ export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, Ope
   fileFields: [['source']],
   schema: loadSchema('openapispec'),
   depth: OPENAPI_DEPTH,
+  // Scoped reconciles: its diff reads no other kind, and no kind reads it.
+  scope: {},
   toDesired,
   fetch,
   diff: diffSpecs,

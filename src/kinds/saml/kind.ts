@@ -103,6 +103,8 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   depth: SAML_DEPTH,
   // defaultTeam may name a Team manifest by title: diff after Team so its id (or create ref) is registered.
   needs: ['Team'],
+  // Scoped reconciles: `needs` says it all (reads Team's ids and live teams, affected by Team's plan).
+  scope: {},
   toDesired,
   crossValidate,
   fetch,

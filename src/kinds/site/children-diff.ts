@@ -1,12 +1,15 @@
 /**
- * Share links (by name: create POST {name} + PATCH {active: false} when asked, PATCH active, prune) and the
- * adaptive schema (one PUT of the whole schema when it differs) of one site. Share-link URLs carry the share
- * secret: nothing here reads them, and no capture keeps anything but the id.
+ * Share links (by name: create POST {name} + PATCH {active: false} when asked, PATCH active, prune), the
+ * adaptive schema (one PUT of the whole schema, in the official form, when it differs; adaptive-schema.ts) and
+ * the customization (one read-modify-write PUT of the written members that differ; customization.ts) of one site.
+ * Share-link URLs carry the share secret: nothing here reads them, and no capture keeps anything but the id.
  */
 import { ConflictError } from '../../core/errors.js';
 import { ref, type RequestSpec } from '../../core/plan.js';
 import { sameValue, seg, stepId } from '../common.js';
 import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
+import { officialAdaptiveSchema } from './adaptive-schema.js';
+import { customizationChange, customizationRequest } from './customization.js';
 import { base, push, where, type SiteScope } from './scope.js';
 
 export function diffShareLinks(scope: SiteScope): void {
@@ -66,8 +69,9 @@ export function diffShareLinks(scope: SiteScope): void {
 }
 
 export function diffAdaptiveSchema(scope: SiteScope): void {
-  const wanted = scope.spec.adaptiveSchema;
-  if (!wanted) return;
+  const written = scope.spec.adaptiveSchema;
+  if (!written) return;
+  const wanted = officialAdaptiveSchema(written);
   const have = scope.isNew ? EMPTY_ADAPTIVE_SCHEMA : (scope.live.adaptiveSchema ?? null);
   if (sameValue(wanted, have)) return;
   push(scope, {
@@ -81,5 +85,26 @@ export function diffAdaptiveSchema(scope: SiteScope): void {
     after: { adaptiveSchema: wanted },
     requests: [{ method: 'PUT', path: `${base(scope)}/adaptive-schema`, body: { jsonSchema: wanted } }],
     at: ['spec', 'adaptiveSchema'],
+  });
+}
+
+/** The written customization members that differ: one PUT that apply merges into the object it reads (customization.ts). */
+export function diffCustomization(scope: SiteScope): void {
+  const written = scope.spec.customization;
+  if (!written) return;
+  const change = customizationChange(written, scope.isNew ? undefined : scope.live.customization);
+  if (!change) return;
+  push(scope, {
+    kind: SITE_KIND,
+    key: scope.title,
+    suffix: 'customization',
+    action: 'update',
+    phase: 'update',
+    wave: WAVE.site,
+    before: change.before,
+    after: change.after,
+    requests: [customizationRequest(`${base(scope)}/customization`, change.after)],
+    at: ['spec', 'customization'],
+    note: 'the members not written keep their live value',
   });
 }

@@ -5,10 +5,12 @@
  */
 import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
+import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { readCustomizationFile } from './customization-file.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -60,7 +62,7 @@ function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
   });
 }
 
-/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries reported). */
+/** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
 export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec {
   const s = doc.spec;
   const spec: SiteSpec = { title: String(s['title'] ?? '') };
@@ -78,6 +80,12 @@ export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec 
   if (Array.isArray(s['spaces'])) spec.spaces = siteSpaces(s['spaces'], ['spec', 'spaces']);
   if (Array.isArray(s['shareLinks'])) spec.shareLinks = parseShareLinks(s['shareLinks']);
   if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
+  const customization = s['customization'];
+  if (isFileContent(customization)) {
+    const read = readCustomizationFile(doc, customization);
+    for (const i of read.issues) report?.(i, i.message);
+    if (read.value) spec.customization = structuredClone(read.value);
+  } else if (isRecord(customization)) spec.customization = structuredClone(customization);
   const access = parseAccess(doc, report);
   if (access !== undefined) spec.access = access;
   return spec;

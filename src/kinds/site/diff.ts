@@ -12,7 +12,7 @@ import { SITE_ACCESS, isAccessObject } from '../access/model.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
-import { diffAdaptiveSchema, diffShareLinks } from './children-diff.js';
+import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';
 import { diffDefaults } from './defaults-diff.js';
 import { diffGroups } from './groups-diff.js';
 import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './model.js';
@@ -60,6 +60,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     const groups = diffGroups(scope, nav);
     diffShareLinks(scope);
     diffAdaptiveSchema(scope);
+    diffCustomization(scope);
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
     sectionCascades(scope, nav);

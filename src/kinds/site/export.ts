@@ -9,6 +9,8 @@
  */
 import { accessSpec } from '../access/export.js';
 import { manifestDoc, sameValue } from '../common.js';
+import { manifestAdaptiveSchema } from './adaptive-schema.js';
+import { exportedCustomization } from './customization.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -90,7 +92,9 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
     const links = s.shareLinks.filter((l) => count.get(l.name) === 1 && l.name !== '');
     if (links.length > 0) spec['shareLinks'] = links.map((l) => (l.active ? { name: l.name } : { name: l.name, active: false }));
   }
-  if (s.adaptiveSchema !== undefined && s.adaptiveSchema !== null && !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec['adaptiveSchema'] = s.adaptiveSchema;
+  if (s.adaptiveSchema !== undefined && s.adaptiveSchema !== null && !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec['adaptiveSchema'] = manifestAdaptiveSchema(s.adaptiveSchema);
+  const customization = exportedCustomization(s.customization);
+  if (customization) spec['customization'] = customization;
   return spec;
 }
 

@@ -22,7 +22,7 @@ export function needsStructure(spec: SiteSpec): boolean {
 }
 
 async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec): Promise<SiteStructure> {
-  return readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined });
+  return readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined, customization: spec.customization !== undefined });
 }
 
 /** The sites, and what the desired entries' specs need of each managed site (aux always set). */

@@ -18,8 +18,11 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: loadSchema('site'),
+  fileFields: [['customization']],
   depth: SITE_DEPTH,
   needs: ['Space'],
+  // Scoped reconciles: `needs` says it all (reads Space's ids, affected by Space's plan).
+  scope: {},
   toDesired,
   crossValidate,
   fetch: fetchSites,

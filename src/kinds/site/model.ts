@@ -106,6 +106,8 @@ export interface SiteSpec {
   spaces?: SiteSpaceSpec[];
   shareLinks?: ShareLinkSpec[];
   adaptiveSchema?: Record<string, unknown>;
+  /** Only the members written are managed (customization.ts). */
+  customization?: Record<string, unknown>;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
 }
@@ -168,6 +170,8 @@ export interface SiteStructure {
   shareLinks?: LiveShareLink[];
   /** Only fetched when the manifest writes adaptiveSchema. */
   adaptiveSchema?: unknown;
+  /** Only fetched when the manifest writes customization: the whole object GET answers. */
+  customization?: unknown;
 }
 
 export interface LiveSpaceRef {

@@ -3,7 +3,9 @@
  * a list of slots: a slot holds one item (known position) or several items created concurrently (their order
  * among themselves is unknown). The items kept in place are a longest subsequence that is increasing in the
  * desired order and takes at most one item per slot; every other desired item is moved next to an already
- * placed neighbour, so the result is right whatever order the concurrent creates ended in.
+ * placed neighbour, so the result is right whatever order the concurrent creates ended in. Every item of one
+ * container is a sibling of every other (sortSiteStructure places a section next to a group as well), so any
+ * neighbour can be the anchor.
  */
 
 /** Items of a container; a slot of several items = order unknown. */
@@ -14,11 +16,6 @@ export interface Move {
   position: 'before' | 'after';
   anchor: string;
 }
-
-/** Whether `item` may be moved relative to `anchor` (e.g. a section cannot be placed next to a group). */
-export type CanAnchor = (item: string, anchor: string) => boolean;
-
-const always: CanAnchor = () => true;
 
 /** The kept items: longest increasing (by desired index) subsequence, at most one per slot. */
 export function keptItems(current: readonly Slot[], desired: readonly string[]): Set<string> {
@@ -54,7 +51,7 @@ export function keptItems(current: readonly Slot[], desired: readonly string[]):
  * Moves placing every desired item not in `kept`, each next to a desired neighbour already in its final
  * relative place. Undefined when some item has no usable neighbour.
  */
-export function placeRest(desired: readonly string[], kept: ReadonlySet<string>, canAnchor: CanAnchor = always): Move[] | undefined {
+export function placeRest(desired: readonly string[], kept: ReadonlySet<string>): Move[] | undefined {
   const placed = new Set(kept);
   const moves: Move[] = [];
   if (placed.size === 0 && desired.length > 0) return undefined;
@@ -63,7 +60,7 @@ export function placeRest(desired: readonly string[], kept: ReadonlySet<string>,
     progress = false;
     desired.forEach((item, i) => {
       const anchor = desired[i - 1];
-      if (placed.has(item) || anchor === undefined || !placed.has(anchor) || !canAnchor(item, anchor)) return;
+      if (placed.has(item) || anchor === undefined || !placed.has(anchor)) return;
       moves.push({ item, position: 'after', anchor });
       placed.add(item);
       progress = true;
@@ -71,7 +68,7 @@ export function placeRest(desired: readonly string[], kept: ReadonlySet<string>,
     for (let i = desired.length - 1; i >= 0; i--) {
       const item = desired[i]!;
       const anchor = desired[i + 1];
-      if (placed.has(item) || anchor === undefined || !placed.has(anchor) || !canAnchor(item, anchor)) continue;
+      if (placed.has(item) || anchor === undefined || !placed.has(anchor)) continue;
       moves.push({ item, position: 'before', anchor });
       placed.add(item);
       progress = true;
@@ -80,26 +77,7 @@ export function placeRest(desired: readonly string[], kept: ReadonlySet<string>,
   return placed.size === desired.length ? moves : undefined;
 }
 
-/** The minimal moves for one container, or undefined when the anchor rule makes them impossible. */
-export function planMoves(current: readonly Slot[], desired: readonly string[], canAnchor: CanAnchor = always): Move[] | undefined {
-  return placeRest(desired, keptItems(current, desired), canAnchor);
-}
-
-/**
- * Top level of a site: sections may only be placed next to sections, groups next to anything. When the
- * minimal plan needs a section next to a group, order the sections among themselves first, then place every
- * group.
- */
-export function planTopLevelMoves(current: readonly Slot[], desired: readonly string[], isGroup: (item: string) => boolean): Move[] | undefined {
-  const canAnchor: CanAnchor = (item, anchor) => isGroup(item) || !isGroup(anchor);
-  const minimal = planMoves(current, desired, canAnchor);
-  if (minimal) return minimal;
-  const sections = desired.filter((d) => !isGroup(d));
-  const first = planMoves(
-    current.map((slot) => slot.filter((x) => !isGroup(x))).filter((slot) => slot.length > 0),
-    sections,
-  );
-  if (!first) return undefined;
-  const second = placeRest(desired, new Set(sections), canAnchor);
-  return second ? [...first, ...second] : undefined;
+/** The minimal moves for one container, or undefined when none of its desired items is there to anchor on. */
+export function planMoves(current: readonly Slot[], desired: readonly string[]): Move[] | undefined {
+  return placeRest(desired, keptItems(current, desired));
 }

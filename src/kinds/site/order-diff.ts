@@ -2,7 +2,9 @@
  * The reorder step of one site: predict the navigation after the creates and membership changes of this plan
  * (layout.ts), then one step with the minimal sequential move requests per container (moves.ts):
  * top-level items, sections inside each group, site spaces inside each section (a space that changes section
- * is moved next to a site space of its new section) or at the root.
+ * is moved next to a site space of its new section) or at the root. A move among siblings is the official
+ * `PATCH …/structure/sort`; only a site space that changes section uses the deprecated `…/site-spaces/{id}/move`
+ * (the sort never changes an item's container), see sort-requests.ts.
  */
 import type { RequestSpec } from '../../core/plan.js';
 import { isRecord, seg } from '../common.js';
@@ -10,8 +12,9 @@ import type { GroupNav } from './groups-diff.js';
 import { Layout, ROOT, TOP, inGroup, inSection } from './layout.js';
 import { sequenceSiteSpaces } from './sequence.js';
 import { SITE_KIND, WAVE, type SiteStructure } from './model.js';
-import { planMoves, planTopLevelMoves, type Move } from './moves.js';
+import { planMoves, type Move } from './moves.js';
 import { base, block, push, type SiteScope } from './scope.js';
+import { siteSpaceMoveRequest, sortRequest, type StructureType } from './sort-requests.js';
 import type { Nav } from './nav.js';
 
 const EMPTY: SiteStructure = { sections: [], groups: [], siteSpaces: [] };
@@ -68,6 +71,7 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const layout = predictLayout(scope, nav, groups);
   const sectionIds = new Set(nav.sections.map((s) => s.id));
   const isGroup = (id: string): boolean => groups.titles.has(id);
+  const typeOf = (id: string): StructureType => (isGroup(id) ? 'site-section-group' : sectionIds.has(id) ? 'site-section' : 'site-space');
   const names = new Map<string, string>();
   for (const s of nav.sections) names.set(s.id, s.path);
   for (const [id, title] of groups.titles) names.set(id, `group ${title}`);
@@ -87,14 +91,14 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
     navAfter[c.name] = c.desired.map(nameOf);
   };
 
-  for (const c of sectionContainers(scope, nav, groups, layout, isGroup)) {
+  for (const c of sectionContainers(scope, nav, groups, layout)) {
     if (!c.moves) {
-      block(scope, ['spec', 'sections'], `cannot order ${c.name} with move operations (a section can only be placed next to a section); order it by hand`);
+      block(scope, ['spec', 'sections'], `cannot order ${c.name}: none of its items is in place to sort the others next to; order it by hand`);
       continue;
     }
     if (c.moves.length === 0) continue;
     shown(c);
-    for (const m of c.moves) requests.push(moveRequest(scope, m, sectionIds, isGroup));
+    for (const m of c.moves) requests.push(sortRequest(scope, m, typeOf));
   }
 
   const doomed = new Set([...nav.leaving].filter((id) => ![...nav.containers.values()].some((list) => list.some((x) => x.id === id))));
@@ -118,7 +122,7 @@ export function diffOrder(scope: SiteScope, nav: Nav, groups: GroupNav): void {
   const extra: string[] = [];
   for (const a of seq.actions) {
     if (a.type === 'move') {
-      requests.push(moveRequest(scope, a.move, sectionIds, isGroup));
+      requests.push(a.within ? sortRequest(scope, a.move, typeOf) : siteSpaceMoveRequest(scope, a.move));
       moves++;
     } else if (a.type === 'default') {
       requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${seg(a.container.slice('section:'.length))}`, body: { defaultSiteSpace: a.item } });
@@ -169,8 +173,8 @@ function groupOf(values: Record<string, unknown>, group: string): Record<string,
   return made;
 }
 
-/** Top level and groups: the fewest moves each (undefined when the anchor rule makes them impossible). */
-function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout: Layout, isGroup: (id: string) => boolean): Container[] {
+/** Top level and groups: the fewest moves each (undefined when no item is in place to anchor on). */
+function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout: Layout): Container[] {
   const containers: Container[] = [];
   const sectionsIn = (container: string): string[] => nav.sections.map((s) => s.id).filter((id) => layout.containerOf(id) === container);
   // Top level: groups sit where their first member is written in `sections`.
@@ -186,7 +190,7 @@ function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout:
       seen.add(item);
     }
   } else top = sectionsIn(TOP);
-  containers.push({ name: 'sections', slots: TOP, desired: top, moves: planTopLevelMoves(layout.slots(TOP), top, isGroup) });
+  containers.push({ name: 'sections', slots: TOP, desired: top, moves: planMoves(layout.slots(TOP), top) });
 
   const groupIds = groups.managed ? [...groups.ids.values()] : scope.live.groups.map((g) => g.id);
   for (const g of groupIds) {
@@ -196,15 +200,4 @@ function sectionContainers(scope: SiteScope, nav: Nav, groups: GroupNav, layout:
     containers.push({ name: `group ${groups.titles.get(g) ?? g}`, slots: inGroup(g), desired, moves: planMoves(layout.slots(inGroup(g)), desired) });
   }
   return containers;
-}
-
-function moveRequest(scope: SiteScope, m: Move, sections: ReadonlySet<string>, isGroup: (id: string) => boolean): RequestSpec {
-  const at = m.position;
-  if (isGroup(m.item)) {
-    return { method: 'POST', path: `${base(scope)}/section-groups/${seg(m.item)}/move`, body: { position: { [at]: { type: 'site-section', id: m.anchor } } } };
-  }
-  if (sections.has(m.item)) {
-    return { method: 'POST', path: `${base(scope)}/sections/${seg(m.item)}/move`, body: { position: { [at]: { type: 'site-section', siteSection: m.anchor } } } };
-  }
-  return { method: 'POST', path: `${base(scope)}/site-spaces/${seg(m.item)}/move`, body: { position: { [at]: { type: 'site-space', siteSpace: m.anchor } } } };
 }

@@ -18,7 +18,8 @@ import { keptItems, type Move } from './moves.js';
 import { parkingPath, uniquePath, type PathPlan } from './paths.js';
 
 export type Action =
-  | { type: 'move'; container: string; move: Move }
+  /** `within`: the site space stays in its container (a sort among siblings), else it arrives from another section. */
+  | { type: 'move'; container: string; move: Move; within: boolean }
   | { type: 'default'; container: string; item: string }
   | { type: 'path'; container: string; item: string; from: string | undefined; path: string };
 
@@ -89,9 +90,9 @@ class Simulation {
   }
 
   private move(item: string, position: Move['position'], anchor: string, c: string): void {
-    this.actions.push({ type: 'move', container: c, move: { item, position, anchor } });
-    this.placed.get(c)!.add(item);
     const from = this.where.get(item)!;
+    this.actions.push({ type: 'move', container: c, move: { item, position, anchor }, within: from === c });
+    this.placed.get(c)!.add(item);
     const list = this.in(c);
     if (from === c) {
       list.splice(list.indexOf(item), 1);

@@ -1,7 +1,7 @@
 /**
  * Site in the delete journal and in undo. A site's delete takes its sections, section groups, site spaces,
- * share links and adaptive schema along; the snapshot reads all of them through the Site fetch, as export
- * does (a probe entry pinned to the site that writes every field), plus what the fetch does not keep but undo
+ * share links, adaptive schema and customization along; the snapshot reads all of them through the Site fetch,
+ * as export does (a probe entry pinned to the site that writes every field), plus what the fetch does not keep but undo
  * must report: whether the site was published, its custom hostname and type, and whether it was the
  * organization's default content. Share links are kept by name and active flag only: their URLs carry the
  * secret, which a recreated link never gets back. Its grants go with it: the snapshot reads them, and the
@@ -26,7 +26,7 @@ function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
     apiVersion: 'docops/v1',
     kind: SITE_KIND,
     metadata: { organization: object.org },
-    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {} },
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {}, customization: {} },
     pos: () => ({ file, line: 1, column: 1 }),
   };
   return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));

@@ -100,20 +100,22 @@ export async function readStructure(
   ctx: FetchContext,
   org: string,
   siteId: string,
-  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean },
+  parts: { structure: boolean; groups?: boolean; shareLinks?: boolean; adaptiveSchema?: boolean; customization?: boolean },
 ): Promise<SiteStructure> {
   const base = sitePath(org, siteId);
   const structural = parts.structure;
-  const [sections, groups, siteSpaces, links, schema] = await Promise.all([
+  const [sections, groups, siteSpaces, links, schema, customization] = await Promise.all([
     structural ? ctx.list(`${base}/sections`) : Promise.resolve([]),
     structural && parts.groups !== false ? ctx.list(`${base}/section-groups`) : Promise.resolve([]),
     structural ? ctx.list(`${base}/site-spaces`) : Promise.resolve([]),
     parts.shareLinks ? ctx.list(`${base}/share-links`) : Promise.resolve(undefined),
     parts.adaptiveSchema ? ctx.get<Record<string, unknown>>(`${base}/adaptive-schema`) : Promise.resolve(undefined),
+    parts.customization ? ctx.get<unknown>(`${base}/customization`) : Promise.resolve(undefined),
   ]);
   const out: SiteStructure = { sections: sections.map(section).filter(defined), groups: groups.map(group).filter(defined), siteSpaces: siteSpaces.map(siteSpace).filter(defined) };
   if (links) out.shareLinks = links.map(shareLink).filter(defined);
   if (schema) out.adaptiveSchema = isRecord(schema) ? schema['jsonSchema'] : undefined;
+  if (customization !== undefined) out.customization = customization;
   return out;
 }
 

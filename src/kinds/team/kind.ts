@@ -133,6 +133,8 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('team'),
   depth: TEAM_DEPTH,
+  // Scoped reconciles: listed members are resolved through the Members kind (ids, invite refs).
+  scope: { reads: (entries) => (entries.some((e) => (e.spec.members?.length ?? 0) > 0) ? ['Members'] : []) },
   toDesired,
   crossValidate,
   fetch,

@@ -13,6 +13,7 @@ import { siteCustomizationRoutes } from './site-customization.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
 import { siteSectionRoutes } from './site-sections.js';
 import { siteShareLinkRoutes } from './site-share-links.js';
+import { siteSortRoutes } from './site-sort.js';
 import { siteSpaceRoutes } from './site-spaces.js';
 import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
@@ -35,6 +36,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSectionGroupRoutes,
   siteSpaceRoutes,
   siteShareLinkRoutes,
+  siteSortRoutes,
   permissionRoutes,
   siteCustomizationRoutes,
   samlRoutes,

@@ -1,11 +1,13 @@
 /**
  * The adaptive-content visitor schema of a site: GET / PUT (full replace) and the template conditions
- * derived from it. Accepted shape (management-api.md): a draft-07 object schema whose properties are boolean
- * claims, plus an optional `unsigned` object of boolean claims; `additionalProperties` false at both levels.
- * The official spec's form of it is accepted too: every claim with a `description`, `unsigned` with its fixed
- * `description` (UNSIGNED_DESCRIPTION). Both descriptions stay optional here because management-api.md (normative)
- * does not ask for them; docops sends the official form, which both references accept. The schema is answered
- * exactly as it was PUT. Anything else ⇒ 400 naming the offending path (docs/api-differences.md §5).
+ * derived from it. Accepted shape: the official spec's SiteAdaptiveJSONSchema restricted to what
+ * management-api.md lists (boolean claims): a draft-07 object schema whose properties are boolean claims, each
+ * with a `description`, plus an optional `unsigned` object of boolean claims carrying the spec's fixed
+ * `description` (UNSIGNED_DESCRIPTION); `additionalProperties` false at both levels. The form without
+ * descriptions (management-api.md is silent about them; the spec requires them) is refused like the platform
+ * refuses it, so a client that drops them fails here too; a schema stored in that form earlier (a state file) is
+ * still answered as stored. The schema is answered exactly as it was PUT. Anything else ⇒ 400 naming the
+ * offending path (docs/api-differences.md §5.3).
  */
 import type { RequestContext } from '../context.js';
 import { badRequest, ok } from '../http.js';
@@ -23,7 +25,7 @@ const onlyFalse: Validator<false> = (v, path) => {
   return false;
 };
 
-const claim = object({ type: literal('boolean'), description: string() }, ['type']);
+const claim = object({ type: literal('boolean'), description: string() }, ['type', 'description']);
 type Claim = ReturnType<typeof claim>;
 
 /** A map of claim name → boolean claim; `unsigned` (top level only) is the nested object of unsigned claims. */
@@ -44,7 +46,7 @@ export const UNSIGNED_DESCRIPTION = 'Unsigned claims of the site visitor.';
 
 const unsigned = object(
   { type: literal('object'), description: literal(UNSIGNED_DESCRIPTION), properties: claims(false), additionalProperties: onlyFalse },
-  ['type', 'properties', 'additionalProperties'],
+  ['type', 'description', 'properties', 'additionalProperties'],
 );
 
 export const adaptiveJsonSchema = object(
@@ -60,7 +62,7 @@ function presentSchema(site: SiteRec): Record<string, unknown> {
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const access = (base: string, name: string): string => (IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
 
-/** One condition per boolean claim, signed claims first, in schema order. */
+/** One condition per boolean claim, signed claims first, in schema order (a claim stored without a description gets one). */
 export function templateConditions(site: SiteRec): { description: string; condition: string }[] {
   const props = (site.adaptiveSchema['properties'] ?? {}) as Record<string, unknown>;
   const items: { description: string; condition: string }[] = [];

@@ -15,6 +15,8 @@
  * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
  *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
  *   src/ fails this build (the name is not exported), never silently at run time.
+ * - `yaml` is loaded from node_modules when a function of it is first called (YAML_ON_DEMAND_MODULE), not when a
+ *   module importing it loads: the manifest loader reads common files without it.
  * - Source maps carry the TypeScript sources: `node --enable-source-maps dist/cli/docops.cjs …` (or
  *   NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines.
  */
@@ -58,6 +60,50 @@ const undiciPoolOnly: Plugin = {
 /** The bundle's entry in outDir (package.json `bin`). */
 export const BIN_FILE = 'docops.cjs';
 
+const YAML_ON_DEMAND = '\0docops:yaml-on-demand';
+
+/**
+ * `yaml` for the bundle: the same names src/ imports, each loading the package (from node_modules, with
+ * `require`) on its first call. Modules that import `yaml` statically but use it rarely (the synchronous
+ * parse.ts, which a kind imports for a referenced file; the loader's fallback for declined files) then cost
+ * nothing on `validate`'s common path, where the js-yaml fast path reads every file. A name src/ imports that is
+ * not here fails the build (MISSING_EXPORT).
+ */
+const YAML_ON_DEMAND_MODULE = [
+  "import { createRequire } from 'node:module';",
+  'let yaml;',
+  "const load = () => (yaml ??= createRequire(import.meta.url)('yaml'));",
+  'const call = (name) => (...args) => load()[name](...args);',
+  "export const isAlias = call('isAlias');",
+  "export const isMap = call('isMap');",
+  "export const isPair = call('isPair');",
+  "export const isScalar = call('isScalar');",
+  "export const isSeq = call('isSeq');",
+  "export const parse = call('parse');",
+  "export const parseAllDocuments = call('parseAllDocuments');",
+  "export const parseDocument = call('parseDocument');",
+  "export const stringify = call('stringify');",
+  "export const visit = call('visit');",
+  "for (const name of ['BREAK', 'SKIP', 'REMOVE']) Object.defineProperty(visit, name, { get: () => load().visit[name] });",
+  '/** `new LineCounter()` returns the package\'s own instance. */',
+  'export function LineCounter() {',
+  '  return new (load().LineCounter)();',
+  '}',
+  '',
+].join('\n');
+
+/** `import … from 'yaml'` in src/ → the on-demand module above. */
+const yamlOnDemand: Plugin = {
+  name: 'docops-yaml-on-demand',
+  resolveId(id, importer) {
+    if (id === 'yaml' && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer)) return YAML_ON_DEMAND;
+    return null;
+  },
+  load(id) {
+    return id === YAML_ON_DEMAND ? YAML_ON_DEMAND_MODULE : null;
+  },
+};
+
 export interface BundleOptions {
   /** Default: src/cli/bin.ts of this package. */
   entry?: string;
@@ -74,7 +120,7 @@ export async function bundleCli(options: BundleOptions = {}): Promise<string[]> 
     input: { docops: entry },
     platform: 'node',
     tsconfig: join(ROOT, 'tsconfig.build.json'),
-    plugins: [undiciPoolOnly],
+    plugins: [undiciPoolOnly, yamlOnDemand],
     logLevel: 'warn',
     // A missing export (e.g. a new undici import the Pool-only module does not have) fails the build.
     onLog(level, log, handler) {

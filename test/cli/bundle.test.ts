@@ -73,6 +73,25 @@ describe('the bundled CLI', () => {
     expect(r.files.filter((f) => /node_modules\/ajv\/dist\/(ajv|core)\.js$/.test(f))).toEqual([]);
   });
 
+  it('validate reads config.example with one YAML parser and no logger: `yaml` and pino load only when used', async () => {
+    const common = await docops(['validate', '-m', 'config.example/manifests']);
+    expect(common.code, common.stderr).toBe(0);
+    expect(common.files.filter((f) => /node_modules\/(yaml|pino)\//.test(f) || /chunk-(dist-|log-(?!options-))/.test(f))).toEqual([]); // chunk-log-options: level names only
+    // an anchor: the fast path declines the file, and the on-demand module loads the package
+    const dir = join(scratch, 'anchored');
+    mkdirSync(dir, { recursive: true });
+    const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
+    writeFileSync(join(dir, 'org.yaml'), org.replace('organization: org-demo', 'organization: &org org-demo'));
+    const declined = await docops(['validate', '-m', dir]);
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(declined.files.some((f) => /node_modules\/yaml\/dist\/index\.js$/.test(f))).toBe(true);
+    // and its errors are the yaml path's, with positions
+    writeFileSync(join(dir, 'org.yaml'), `${org}\nspec: {}\n`);
+    const dup = await docops(['validate', '-m', dir]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/org\.yaml:\d+:1: duplicate key "spec" \(first set on line \d+\)/);
+  });
+
   it('plan talks to the API through the reduced undici (a Pool with the request API)', async () => {
     const r = await docops(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--format', 'json'], { DOCOPS_TOKEN: sandbox.token });
     expect(r.code, r.stderr).toBe(0);

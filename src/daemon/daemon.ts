@@ -22,6 +22,7 @@ import { createPreloader, type Preloader } from './preload.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
+import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
@@ -40,6 +41,8 @@ export interface DaemonDeps {
   random?: () => number;
   /** Default true; tests turn process metrics off. */
   defaultMetrics?: boolean;
+  /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
+  leaseLock?: LeaseLock;
 }
 
 /**
@@ -67,7 +70,8 @@ interface ApiState {
 
 const MAX_POSITIONS = 50;
 
-const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502 };
+const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
+const STANDBY = 'standing by: this replica does not hold the lease (another replica reconciles)';
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -90,6 +94,8 @@ export class Daemon extends EventEmitter {
   private server: DaemonServer | undefined;
   private watcher: ManifestWatcher | undefined;
   private cron: { stop(): void | Promise<void> } | undefined;
+  /** With `ha`: only the holder of the lease reconciles. */
+  private leadership: Leadership | undefined;
   private stopping: Promise<{ graceful: boolean }> | undefined;
   private runId = 0;
   /** Full or scoped runs (src/daemon/changes.ts). */
@@ -146,11 +152,29 @@ export class Daemon extends EventEmitter {
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     this.logger.info(
-      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl },
+      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
       'docops daemon started',
     );
-    this.firstRun = this.trigger('start');
-    this.firstRun.catch(() => {});
+    if (c.ha === undefined) {
+      this.metrics.setLeader(true);
+      this.firstRun = this.trigger('start');
+      this.firstRun.catch(() => {});
+      return;
+    }
+    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
+    const { startLeadership } = await import('./ha/leadership.js');
+    this.leadership = await startLeadership(c.ha, {
+      env: this.env,
+      logger: this.logger,
+      metrics: this.metrics,
+      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
+      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
+      onLeading: () => {
+        const run = this.trigger('leader');
+        this.firstRun ??= run;
+        run.catch(() => {});
+      },
+    });
   }
 
   /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
@@ -173,6 +197,8 @@ export class Daemon extends EventEmitter {
   }
 
   readiness(): Readiness {
+    // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
+    if (this.config.ha !== undefined && this.leadership?.leading !== true) return this.standbyReadiness(this.leadership);
     const reasons: string[] = [];
     const m = this.manifests;
     if (!m) reasons.push('the manifests have not been loaded yet');
@@ -193,6 +219,30 @@ export class Daemon extends EventEmitter {
         lastGoodManifests: this.lastGood ?? null,
         lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
         retry: this.retrier.attempt > 0 ? { attempt: this.retrier.attempt } : null,
+        ...(this.leadership ? { ha: this.leadership.status() } : {}),
+      },
+    };
+  }
+
+  /** A follower is ready while it can read the lease: it stands by to take over. */
+  private standbyReadiness(leadership: Leadership | undefined): Readiness {
+    const ha: Partial<ElectionStatus> = leadership?.status() ?? { role: 'starting' };
+    const reasons: string[] = [];
+    if (ha.leaseReachable === undefined) reasons.push('the lease has not been read yet');
+    else if (!ha.leaseReachable) reasons.push(`the lease cannot be read (${ha.lastError ?? 'see the log'})`);
+    const ready = reasons.length === 0 && this.stopping === undefined;
+    if (this.stopping) reasons.push('the daemon is stopping');
+    this.metrics.setReady(ready);
+    const last = this.runs.at(-1);
+    return {
+      ready,
+      body: {
+        ready,
+        standby: true,
+        status: STANDBY,
+        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+        ha,
+        lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
       },
     };
   }
@@ -218,6 +268,9 @@ export class Daemon extends EventEmitter {
       ]);
       clearTimeout(timer);
       if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
+      // Released only once nothing is written any more; after an ungraceful stop a write may still be in
+      // flight, so the lease is left to expire.
+      await this.leadership?.stop(graceful);
       await this.server?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
@@ -227,6 +280,10 @@ export class Daemon extends EventEmitter {
   }
 
   private fire(reason: TriggerReason): void {
+    if (this.leadership && !this.leadership.leading) {
+      this.logger.debug({ reason }, 'standing by: no reconcile (another replica holds the lease)');
+      return;
+    }
     this.trigger(reason).catch((err: unknown) => {
       if (!(err instanceof RunnerStoppedError)) this.logger.error({ err, reason }, 'trigger failed');
     });
@@ -234,6 +291,7 @@ export class Daemon extends EventEmitter {
 
   private async httpReconcile(wait: boolean): Promise<ReconcileAnswer> {
     if (this.stopping) return { status: 503, body: { error: 'the daemon is stopping' } };
+    if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
     const queued = this.runner.running;
     const run = this.trigger('http');
     if (!wait) {
@@ -252,6 +310,8 @@ export class Daemon extends EventEmitter {
 
   private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {
     const c = this.config;
+    if (this.leadership && !this.leadership.leading) return this.standbyRun(reasons);
+    const writeGate = this.leadership?.writeGate();
     const record = await reconcileRun(
       {
         manifestsDir: c.manifestsDir,
@@ -264,6 +324,7 @@ export class Daemon extends EventEmitter {
         safety: resolveSafetyConfig(c.safety ?? {}),
         journalDir: c.journalDir,
         signal: this.abort.signal,
+        ...(writeGate ? { writeGate } : {}),
         logger: this.logger,
         metrics: this.metrics,
         // The load a file event started, when it is still current; else a fresh one.
@@ -282,6 +343,12 @@ export class Daemon extends EventEmitter {
     );
     this.record(record);
     return record;
+  }
+
+  /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */
+  private standbyRun(reasons: TriggerReason[]): RunRecord {
+    this.logger.info({ reasons }, 'standing by: the queued reconcile does not run (another replica holds the lease)');
+    return { id: ++this.runId, reasons, result: 'interrupted', interrupted: true, interruptedBy: 'lease', mode: this.config.mode, startedAt: new Date().toISOString(), durationMs: 0, error: STANDBY };
   }
 
   /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
@@ -339,7 +406,19 @@ export class Daemon extends EventEmitter {
  */
 export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
   const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
-  const optional = { scope: r.scope, documents: r.documents, planned: r.planned, applied: r.applied, failed: r.failed, skipped: r.skipped, apiOk: r.apiOk, interrupted: r.interrupted, apiStatus: r.apiStatus, errorType: r.errorType };
+  const optional = {
+    scope: r.scope,
+    documents: r.documents,
+    planned: r.planned,
+    applied: r.applied,
+    failed: r.failed,
+    skipped: r.skipped,
+    apiOk: r.apiOk,
+    interrupted: r.interrupted,
+    interruptedBy: r.interruptedBy,
+    apiStatus: r.apiStatus,
+    errorType: r.errorType,
+  };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {
     out.problems = r.issues.length;

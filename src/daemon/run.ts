@@ -4,7 +4,7 @@
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
 import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent } from '../core/apply.js';
+import type { ApplyEvent, WriteGate } from '../core/apply.js';
 import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
@@ -38,6 +38,8 @@ export interface RunContext {
   journalDir: string;
   /** Aborted on shutdown: steps not yet started are skipped, the one in flight finishes. */
   signal: AbortSignal;
+  /** With leader election: closes the moment this replica may no longer write (see ApplyOptions.writeGate). */
+  writeGate?: WriteGate;
   logger: Logger;
   metrics: DaemonMetrics;
   loadManifests: LoadManifests;
@@ -71,8 +73,10 @@ export interface RunRecord {
   apiStatus?: number;
   /** Whether the API answered as it should: undefined when not contacted. */
   apiOk?: boolean;
-  /** Whether shutdown stopped the apply before every step ran. */
+  /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
+  /** What stopped it. */
+  interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
   scope?: 'full' | 'scoped';
   /** Why the run is full (`scope: 'full'`). */
@@ -148,6 +152,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       apply: {
         concurrency: ctx.concurrency,
         signal: ctx.signal,
+        ...(ctx.writeGate ? { writeGate: ctx.writeGate } : {}),
         onStep,
         beforeStep: async (step) => journal?.(step),
       },
@@ -169,27 +174,32 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     }
     const r = outcome.report;
     const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
-    const interrupted = ctx.signal.aborted && r.skipped.length > 0;
+    // The lost lease first: it may have stopped the apply during a shutdown too, and it is the stricter stop.
+    const interruptedBy = r.stopped !== undefined ? 'lease' : ctx.signal.aborted && r.skipped.length > 0 ? 'shutdown' : undefined;
+    const interrupted = interruptedBy !== undefined;
     const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
     // Half-created objects are said in a sentence each, not only as step ids of failures.
     for (const x of r.incomplete) log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
     if (r.unreachable !== undefined) apiOk = false;
-    const what = interrupted
-      ? 'apply stopped by shutdown'
-      : r.unreachable !== undefined
-        ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
-        : r.failed.length > 0
-          ? 'apply finished with failed steps'
-          : blocked.length > 0
-            ? 'applied what the plan could reach; some objects are blocked'
-            : 'reconcile applied';
+    const what =
+      interruptedBy === 'lease'
+        ? `apply interrupted, nothing further written: ${r.stopped}`
+        : interruptedBy === 'shutdown'
+          ? 'apply stopped by shutdown'
+          : r.unreachable !== undefined
+            ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
+            : r.failed.length > 0
+              ? 'apply finished with failed steps'
+              : blocked.length > 0
+                ? 'applied what the plan could reach; some objects are blocked'
+                : 'reconcile applied';
     log[ok ? 'info' : 'error'](tally, what);
     return finish({
-      result: ok ? 'success' : 'failed',
+      result: ok ? 'success' : interrupted ? 'interrupted' : 'failed',
       ...tally,
       apiOk,
       ...(!apiOk && stepApiStatus !== undefined ? { apiStatus: stepApiStatus } : {}),
-      ...(interrupted ? { interrupted } : {}),
+      ...(interrupted ? { interrupted, interruptedBy } : {}),
       ...blockedError,
       ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}),
     });

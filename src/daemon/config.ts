@@ -10,6 +10,8 @@ import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
+import { notifyTargets } from '../notify/config.js';
+import type { NotifyTarget } from '../notify/types.js';
 import { configSchema } from './config-schema.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -46,6 +48,10 @@ export interface DaemonConfig {
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   /** Run against an in-process sandbox (demo seed) instead of apiUrl. */
   sandbox: boolean;
+  /** Serve the status page and its JSON endpoints (default true). */
+  statusPage?: boolean;
+  /** Notification targets (none when absent). */
+  notify?: NotifyTarget[];
   /** Leader election (absent: off, this daemon is the only writer). */
   ha?: HaConfig;
 }
@@ -112,11 +118,18 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     issues.push({ ...extra.pos([]), message: 'the config file must hold one YAML document' });
   }
   let raw: RawConfig = {};
+  let notify: NotifyTarget[] = [];
   if (doc) {
-    issues.push(...validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos));
+    const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos);
+    issues.push(...schemaIssues);
     if (isObject(doc.value)) {
       raw = doc.value;
       issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
+      if (schemaIssues.length === 0) {
+        const found = notifyTargets(raw.notify, options.env, doc.pos);
+        notify = found.targets;
+        issues.push(...found.issues);
+      }
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
@@ -164,6 +177,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     journalDir: journalDir !== undefined ? resolve(base, journalDir) : resolve(cwd, DEFAULT_JOURNAL_DIR),
     logLevel: (raw.logLevel as DaemonConfig['logLevel'] | undefined) ?? CONFIG_DEFAULTS.logLevel,
     sandbox: overrides.sandbox === true,
+    statusPage: raw.statusPage !== false,
+    notify,
     ...haConfig(raw.ha),
   };
 }

@@ -1,5 +1,6 @@
 /** Every resource module of the sandbox API. A new resource (sites, sections …) is one more entry here. */
 import { Router } from '../router.js';
+import { auditEventRoutes } from './audit-events.js';
 import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
@@ -41,6 +42,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteCustomizationRoutes,
   samlRoutes,
   openApiRoutes,
+  auditEventRoutes,
 ];
 
 export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {

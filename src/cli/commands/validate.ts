@@ -16,6 +16,8 @@ export const validateCommand: CommandSpec = {
   flags: { manifests: MANIFESTS_FLAG, 'allow-env': ALLOW_ENV_FLAG },
   // Offline: no API flags. --token-file only so no manifest variable can carry the token into a message.
   globals: ['token-file'],
+  // 'manifests loaded' (pipeline.ts) is its only log line: at the default level validate never loads pino.
+  logsAtMost: 'debug',
   examples: ['docops validate -m manifests', 'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*', 'docops validate -m config.example/manifests --log-level warn'],
   async run(ctx) {
     const { documents, desired, warnings } = await loadDesired(ctx);

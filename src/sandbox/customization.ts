@@ -4,6 +4,7 @@
  * resource; every field, limit and enumeration here is the spec's (docs/api-differences.md §5). As everywhere in
  * the sandbox, unknown fields are refused even where the spec's schema would let them through.
  */
+import { newSiteCustomization } from '../api/site-customization-defaults.js';
 import { boolean, byType, isPlainObject, nullable, object, oneOf, string, type Validator } from './validate.js';
 import { integer, keyedBy, list, tagged } from './validate-extra.js';
 import { badRequest } from './http.js';
@@ -150,44 +151,5 @@ export const customizationInput = object(
   ['styling', 'internationalization', 'favicon', 'header', 'footer', 'themes', 'feedback', 'ai', 'advancedCustomization', 'trademark', 'externalLinks', 'pagination', 'pageActions', 'privacyPolicy', 'socialPreview', 'socialAccounts', 'insights'],
 );
 
-const same = (c: string): { light: string; dark: string } => ({ light: c, dark: c });
-
 /** The customization of a site nobody customized: every required member, nothing optional. */
-export function defaultCustomization(): Record<string, unknown> {
-  return {
-    styling: {
-      theme: 'clean',
-      primaryColor: same('#346DDB'),
-      infoColor: same('#787878'),
-      successColor: same('#00C950'),
-      warningColor: same('#FE9A00'),
-      dangerColor: same('#FB2C36'),
-      corners: 'rounded',
-      depth: 'subtle',
-      links: 'default',
-      font: 'Inter',
-      monospaceFont: 'IBMPlexMono',
-      codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
-      background: 'plain',
-      icons: 'regular',
-      sidebar: { background: 'default', list: 'default' },
-      search: 'subtle',
-    },
-    internationalization: { locale: 'en' },
-    favicon: {},
-    header: { preset: 'default', links: [] },
-    footer: { groups: [] },
-    themes: { default: 'system', toggeable: true },
-    feedback: { enabled: false },
-    ai: { mode: 'search' },
-    advancedCustomization: { enabled: true },
-    pageActions: { items: [] },
-    externalLinks: { target: 'self' },
-    pagination: { enabled: true },
-    trademark: { enabled: true },
-    privacyPolicy: {},
-    socialPreview: {},
-    socialAccounts: [],
-    insights: { trackingCookie: true },
-  };
-}
+export const defaultCustomization = newSiteCustomization;

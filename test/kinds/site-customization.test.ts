@@ -10,7 +10,7 @@ import { ValidationError } from '../../src/core/errors.js';
 import { mergePatch } from '../../src/core/merge.js';
 import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { CREATED_SITE_CUSTOMIZATION, customizationChange, customizationRequest, exportedCustomization } from '../../src/kinds/site/customization.js';
+import { customizationChange, customizationRequest, exportedCustomization } from '../../src/kinds/site/customization.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { parsePlanJson, renderJson } from '../../src/render/json.js';
 import { defaultCustomization } from '../../src/sandbox/customization.js';
@@ -65,8 +65,7 @@ describe('customizationChange', () => {
 });
 
 describe('exportedCustomization', () => {
-  it("a new site's customization (the sandbox's) is the one docops assumes: export writes nothing for it", () => {
-    expect(defaultCustomization()).toEqual(CREATED_SITE_CUSTOMIZATION);
+  it("a new site's customization (one source for the kind and the sandbox): export writes nothing for it", () => {
     expect(exportedCustomization({ ...defaultCustomization(), updatedAt: 'T' })).toBeUndefined();
   });
 

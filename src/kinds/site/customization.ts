@@ -11,6 +11,7 @@
  * Objects merge member by member, except those in CUSTOMIZATION_WHOLE (one of several shapes: a favicon `{icon}`
  * vs `{emoji}`, a content ref by `kind`, a font name vs a font definition), which, like lists, are replaced whole.
  */
+import { newSiteCustomization } from '../../api/site-customization-defaults.js';
 import type { RequestSpec } from '../../core/plan.js';
 import { isRecord, sameValue } from '../common.js';
 
@@ -82,48 +83,11 @@ export function customizationRequest(path: string, patch: Record<string, unknown
   return { method: 'PUT', path, body: patch, merge: { omit: CUSTOMIZATION_READ_ONLY, ...(whole.length > 0 ? { whole } : {}) } };
 }
 
-const same = (c: string): { light: string; dark: string } => ({ light: c, dark: c });
-
 /**
  * The customization of a site nobody customized (what GET answers then, contract): export writes only the members
  * that differ from it.
  */
-export const CREATED_SITE_CUSTOMIZATION: Readonly<Record<string, unknown>> = {
-  styling: {
-    theme: 'clean',
-    primaryColor: same('#346DDB'),
-    infoColor: same('#787878'),
-    successColor: same('#00C950'),
-    warningColor: same('#FE9A00'),
-    dangerColor: same('#FB2C36'),
-    corners: 'rounded',
-    depth: 'subtle',
-    links: 'default',
-    font: 'Inter',
-    monospaceFont: 'IBMPlexMono',
-    codeTheme: { default: { light: 'default-light', dark: 'default-dark' }, openapi: { light: 'default-light', dark: 'default-dark' } },
-    background: 'plain',
-    icons: 'regular',
-    sidebar: { background: 'default', list: 'default' },
-    search: 'subtle',
-  },
-  internationalization: { locale: 'en' },
-  favicon: {},
-  header: { preset: 'default', links: [] },
-  footer: { groups: [] },
-  themes: { default: 'system', toggeable: true },
-  feedback: { enabled: false },
-  ai: { mode: 'search' },
-  advancedCustomization: { enabled: true },
-  pageActions: { items: [] },
-  externalLinks: { target: 'self' },
-  pagination: { enabled: true },
-  trademark: { enabled: true },
-  privacyPolicy: {},
-  socialPreview: {},
-  socialAccounts: [],
-  insights: { trackingCookie: true },
-};
+export const CREATED_SITE_CUSTOMIZATION: Readonly<Record<string, unknown>> = newSiteCustomization();
 
 /** The live customization as a manifest writes it: the members that differ from a new site's (undefined when none). */
 export function exportedCustomization(live: unknown): Record<string, unknown> | undefined {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTE_MODULES } from '../../src/sandbox/routes/index.js';
-import type { RouteDef } from '../../src/sandbox/router.js';
+import { Router, type RouteDef } from '../../src/sandbox/router.js';
 import { CASES, NORMATIVE, NOT_IN_SPEC, operationIdOf } from './official-client/cases.js';
 import { operationOf, startEnv, type Env } from './official-client/harness.js';
 
@@ -32,12 +32,20 @@ describe('the official client against the sandbox', () => {
   }
 });
 
-/** Every route the sandbox registers, as `METHOD /spec/path` (`:name` → `{name}`). */
+/** A router that notes every route the sandbox registers, as `METHOD /spec/path`-like pairs. */
+class Served extends Router {
+  readonly seen: { method: string; path: string }[] = [];
+
+  override add<B = undefined>(def: RouteDef<B>): this {
+    this.seen.push({ method: def.method, path: def.pattern.replace(/^\/v1/, '') });
+    return super.add(def);
+  }
+}
+
 function servedRoutes(): { method: string; path: string }[] {
-  const routes: { method: string; path: string }[] = [];
-  const collect = { add: (def: RouteDef) => (routes.push({ method: def.method, path: def.pattern.replace(/^\/v1/, '') }), collect) };
-  for (const register of ROUTE_MODULES) register(collect as unknown as Parameters<typeof register>[0]);
-  return routes;
+  const router = new Served();
+  for (const register of ROUTE_MODULES) register(router);
+  return router.seen;
 }
 
 describe('coverage', () => {

@@ -11,7 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';
-import { orgDocuments, splitDocuments, splitMembers, writeManifests, type PlainDocument } from './documents.js';
+import { manifestText, orgDocuments, splitDocuments, splitMembers, writeManifests, type PlainDocument } from './documents.js';
 import { DOCUMENTS_PER_FILE } from './cold-plan.js';
 import { fmt, ms, ratio2, type MeasureModule, type MeasureOutput } from './measure.js';
 import { planNeeds } from './needs.js';
@@ -34,6 +34,8 @@ export interface SaveRun {
   requests: number;
   readOtherKinds: boolean;
   scope: string;
+  /** The daemon's own account of the run (its run record): loading, planning (reads + diff + gate), applying. */
+  timings?: { loadMs?: number; planMs?: number; applyMs?: number };
 }
 
 export interface DaemonSaveMeasure {
@@ -90,6 +92,7 @@ interface LastRun {
   scope?: string;
   applied?: number;
   durationMs: number;
+  timings?: { loadMs?: number; planMs?: number; applyMs?: number };
 }
 
 async function lastRun(url: string): Promise<LastRun | undefined> {
@@ -168,10 +171,11 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
       // Member i+1 (never 0, the token's admin) gets another role.
       const m = members[i + 1]!;
       m.role = nextRole(m.role);
-      const files = membersFiles({ ...org, members });
+      // The files' text is made before the clock starts: the save is the write, as an editor's is.
+      const texts = [...membersFiles({ ...org, members })].map(([name, docs]) => [join(dir, name), manifestText(docs)] as const);
       await sb.resetStats();
       const savedAt = epochNow();
-      for (const [name, docs] of files) await writeManifests(dir, new Map([[name, docs]]));
+      for (const [file, text] of texts) await writeFile(file, text);
       const run = await until('the run of a save', async () => {
         const r = await lastRun(d.url);
         return r && r.id > previous ? r : undefined;
@@ -185,6 +189,7 @@ export async function measureDaemonSave(opts: DaemonSaveOptions): Promise<Daemon
         requests: stats.total,
         readOtherKinds: Object.keys(stats.byRoute).some((r) => /teams|sites|spaces|collections|translations/.test(r)),
         scope: run.scope ?? 'unknown',
+        ...(run.timings ? { timings: run.timings } : {}),
       };
       if (i > 0) runs.push(result); // the first save warms the daemon's code
       if (i > 0) bareFetches.push(await bareFetchMs(sb, BENCH_ORG));

@@ -55,10 +55,11 @@ export function orgDocuments(org: GenOrg, kinds: ReadonlySet<string>): Map<strin
 /** Write the documents as multi-document YAML files into `dir`. */
 export async function writeManifests(dir: string, files: ReadonlyMap<string, PlainDocument[]>): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (const [name, docs] of files) {
-    await writeFile(join(dir, name), docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n'));
-  }
+  for (const [name, docs] of files) await writeFile(join(dir, name), manifestText(docs));
 }
+
+/** The YAML text of one manifest file holding `docs`. */
+export const manifestText = (docs: readonly PlainDocument[]): string => docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
 
 /**
  * The same documents with the Members list spread over files of at most `perFile` members (one Members

@@ -3,6 +3,8 @@
  * order of the table's rows). Prints the table and writes bench/results/latest.json (each module's headline
  * keys at the top level, its details under its name) and latest.md, relative to the working directory (the
  * package root under npm). A new measure is one more module in MEASURES (see measure.ts).
+ * `--only NAME[,NAME]` (a module's name) runs those modules and prints their rows without writing the results:
+ * for working on one measure; the numbers users see come from a whole run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -41,8 +43,21 @@ const env: BenchEnv = {
   log: (line) => process.stderr.write(`bench: ${line}\n`),
 };
 
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean));
+const unknown = only ? [...only].filter((n) => !MEASURES.some((m) => m.name === n)) : [];
+if (only && (only.size === 0 || unknown.length > 0)) {
+  process.stderr.write(`bench: --only takes measure names: ${MEASURES.map((m) => m.name).join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}\n`);
+  process.exit(1);
+}
+const selected = only ? MEASURES.filter((m) => only.has(m.name)) : MEASURES;
+
 const outputs: MeasureOutput[] = [];
-for (const m of MEASURES) outputs.push(await m.run(env));
+for (const m of selected) outputs.push(await m.run(env));
+if (only) {
+  process.stdout.write(renderTable(`Partial run (--only ${[...only].join(',')}), not written to bench/results.`, outputs));
+  process.exit(0);
+}
 
 const date = new Date().toISOString();
 const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', totalMemMb: Math.round(totalmem() / 2 ** 20), node: process.version, platform: `${process.platform}-${process.arch}` };
@@ -51,7 +66,7 @@ for (const o of outputs) Object.assign(result, o.keys);
 Object.assign(result, { date, machine });
 for (const [i, o] of outputs.entries()) {
   if (o.topLevel) Object.assign(result, o.details, o.keys);
-  else result[MEASURES[i]!.name] = o.details;
+  else result[selected[i]!.name] = o.details;
 }
 result['notes'] = outputs.flatMap((o) => o.notes);
 

@@ -88,7 +88,10 @@ export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun
   const { kinds, desired } = await loadDesired(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);
-  const { plan, live } = await computePlan(client, kinds, desired, { prune, invite: ctx.global.invite });
+  const computed = await computePlan(client, kinds, desired, { prune, invite: ctx.global.invite });
+  const live = computed.live;
+  // Who made the drift: a separate read after the diff, only when there is drift (src/audit).
+  const plan = computed.plan.steps.length > 0 ? await (await import('../audit/attribute.js')).attributeDrift(client, computed.plan, kinds) : computed.plan;
   ctx.logger.info({ steps: plan.steps.length, unmanaged: plan.unmanaged.length, warnings: plan.warnings.length }, 'plan computed');
   return { plan, live, desired, client, kinds };
 }

@@ -42,8 +42,23 @@ export interface ApplyOptions {
   beforeStep?: (step: Step) => Promise<void>;
   /** When aborted, steps not yet started are skipped; steps in flight finish. */
   signal?: AbortSignal;
+  /**
+   * Whether writing may go on, asked before every ordered group, every step and every request: once it gives a
+   * reason, nothing further is sent (not even the rest of a step in flight) and every step not finished is
+   * skipped or failed with that reason (`ApplyReport.stopped`). Its `signal` aborts a request waiting to be sent
+   * or between retries. Generic: the daemon's leader election answers it (src/daemon/ha), the core knows no
+   * more than "may I write".
+   */
+  writeGate?: WriteGate;
   /** Waits between the reads of a request's `settle` (src/core/settle.ts); tests pass one that returns at once. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface WriteGate {
+  /** undefined while writing may go on; else why it must stop (for the rest of this apply). */
+  check(): string | undefined;
+  /** Aborted when writing must stop: a request not yet sent, or waiting to be retried, is not sent. */
+  signal?: AbortSignal;
 }
 
 export interface ApplyReport {
@@ -54,6 +69,8 @@ export interface ApplyReport {
   skipReasons: Record<string, string>;
   /** Set when the API became unreachable: the failure that showed it. Steps not started by then were skipped. */
   unreachable?: string;
+  /** Set when the write gate closed: why. Nothing was sent after it; steps not finished were skipped or failed. */
+  stopped?: string;
   /** Objects created by steps whose own later requests, or whose dependent steps, did not complete. */
   incomplete: IncompleteCreate[];
   /** Captured outputs (e.g. ids of created objects) by step id. */
@@ -65,12 +82,29 @@ const MAX_RECOVERIES = 5;
 
 export const UNREACHABLE_REASON = 'API unreachable';
 
+/** A step cut short by the write gate between two of its requests. */
+export class WritesStoppedError extends Error {
+  constructor(readonly reason: string) {
+    super(`writing stopped: ${reason}`);
+    this.name = 'WritesStoppedError';
+  }
+}
+
 export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOptions = {}): Promise<ApplyReport> {
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const report: ApplyReport = { applied: [], failed: [], skipped: [], skipReasons: {}, incomplete: [], outputs: {} };
   const notOk = new Set<string>();
   const partial = new Map<string, PartialStep>();
   const emit = options.onStep ?? (() => {});
+
+  /** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
+  const gateClosed = (): string | undefined => {
+    if (report.stopped === undefined && options.writeGate) {
+      const why = options.writeGate.check() ?? (options.writeGate.signal?.aborted === true ? 'the write gate was closed' : undefined);
+      if (why !== undefined) report.stopped = why;
+    }
+    return report.stopped;
+  };
 
   const skip = (step: Step, reason: string): void => {
     notOk.add(step.id);
@@ -82,6 +116,7 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   const runStep = async (step: Step): Promise<void> => {
     const blocker = step.dependsOn.find((d) => notOk.has(d));
     if (report.unreachable !== undefined) return skip(step, UNREACHABLE_REASON);
+    if (gateClosed() !== undefined) return skip(step, `writing stopped: ${report.stopped}`);
     if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
     if (options.signal?.aborted) return skip(step, 'apply was stopped');
     const started = performance.now();
@@ -99,10 +134,12 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
           return v;
         };
         const { path, body: planned } = resolveRequest(req, lookup);
+        const stop = gateClosed();
+        if (stop !== undefined) throw new WritesStoppedError(stop);
         sent = `${req.method} ${path}`;
         // A read-modify-write sends the object as the server holds it now, with the plan's values laid over it.
         const body = req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned;
-        const answer = await send(client, step, req, path, body, emit);
+        const answer = await send(client, step, req, path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
         for (const [name, where] of Object.entries(req.capture ?? {})) {
           const value = pick(answer, where);
           if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
@@ -122,12 +159,16 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         report.outputs[step.id] = outputs;
         partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
       }
-      if (isUnreachable(error)) report.unreachable ??= error.message;
+      // A request the gate's signal cut short failed because the gate closed: say so.
+      if (options.writeGate?.signal?.aborted === true) gateClosed();
+      if (isUnreachable(error) && report.stopped === undefined) report.unreachable ??= error.message;
       emit({ type: 'failed', step, error, durationMs: performance.now() - started });
     }
   };
 
   for (const group of groups(plan.steps)) {
+    // Before every ordered group: a closed gate skips this group and every later one (runStep says why).
+    gateClosed();
     await runBounded(group, concurrency, runStep);
   }
   const failed = new Set(report.failed.map((f) => f.stepId));
@@ -140,12 +181,24 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
  * what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
  * when it may have reached the server, looked up rather than re-sent blindly.
  */
-async function send(client: ApiClient, step: Step, req: RequestSpec, path: string, body: unknown, emit: (e: ApplyEvent) => void): Promise<unknown> {
+async function send(
+  client: ApiClient,
+  step: Step,
+  req: RequestSpec,
+  path: string,
+  body: unknown,
+  emit: (e: ApplyEvent) => void,
+  write: { gate: () => string | undefined; signal: AbortSignal | undefined },
+): Promise<unknown> {
   const creates = req.recover !== undefined || (req.capture !== undefined && Object.keys(req.capture).length > 0);
+  const signal = write.signal;
   let payload = body;
   for (let round = 0; ; round++) {
+    // A create sent again after a lookup is a new write: the gate is asked again.
+    const stop = round > 0 ? write.gate() : undefined;
+    if (stop !== undefined) throw new WritesStoppedError(stop);
     try {
-      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}) });
+      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}), ...(signal ? { signal } : {}) });
       return res.body;
     } catch (err) {
       if (!(err instanceof ApiError) || err.unreachable) throw err;

@@ -180,6 +180,13 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
   /** How `docops undo` brings this kind's journaled objects back (see KindUndo). */
   undo?: KindUndo<O, A>;
   /**
+   * Which audit events (GET /orgs/{id}/audit-events) are about the object a step of this kind changes, so a plan
+   * can name who made the drift (src/audit). Optional: by default a step's request paths name its object the way
+   * the sandbox records it (src/audit/targets.ts). `id`: the event's target id; or, for an object that is gone
+   * (a create), `label`: its last label, matched on delete events.
+   */
+  auditTargets?(step: Step): { type: string; id?: string; label?: string }[];
+  /**
    * Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. Undo calls
    * it on merged snapshot parts too, whose aux is what the snapshots kept.
    */

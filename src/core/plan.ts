@@ -209,6 +209,30 @@ export interface Plan {
   warnings: PlanWarning[];
   /** Manifest objects left out of the plan because it cannot reach them; any entry fails the run. */
   blocked: BlockedObject[];
+  /**
+   * Who made the live changes the steps revert, from the organization's audit events (src/audit): added after the
+   * diff by a separate step, never by a kind's diff. Absent when the plan had no steps or nobody looked.
+   */
+  attribution?: DriftAttribution;
+}
+
+/** The audit events found for a plan's steps, and why none could be read when that is so. */
+export interface DriftAttribution {
+  /** The most recent audit event on each step's object (steps without one are not listed). */
+  changes: AttributedChange[];
+  /** One line: why the events could not be read (403, 404, …); the plan goes on without them. */
+  unavailable?: string;
+}
+
+export interface AttributedChange {
+  /** The step id. */
+  step: string;
+  /** Who: the actor's label (an e-mail for users), else its id. */
+  actor: string;
+  /** When (ISO 8601). */
+  at: string;
+  /** The audit action, e.g. `member.updated`. */
+  action: string;
 }
 
 export function emptyPlan(): Plan {

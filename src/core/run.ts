@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/types.js';
 import { applyPlan, type ApplyOptions, type ApplyReport } from './apply.js';
 import type { KindDefinition } from './kind.js';
 import type { Plan } from './plan.js';
-import { computePlan, type DesiredState, type LiveState, type PlanOptions } from './reconcile.js';
+import { computePlan, diffAll, type DesiredState, type LiveState, type PlanOptions } from './reconcile.js';
 
 export interface ReconcileInput {
   client: ApiClient;
@@ -19,6 +19,13 @@ export interface ReconcileInput {
   gate?: (plan: Plan, live: LiveState) => Promise<void>;
   /** Apply options, or a function of the plan and live state (the delete journal needs the live objects). */
   apply?: ApplyOptions | ((plan: Plan, live: LiveState) => ApplyOptions);
+  /**
+   * The live state of exactly these desired state and plan options, read already (the daemon reads it while a
+   * save's debounce waits); undefined, or a read that failed, and it is fetched here.
+   */
+  live?: Promise<LiveState>;
+  /** Annotates the computed plan with plain data (who made the drift: src/audit) before the gate; must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
 }
 
 export interface ReconcileOutcome {
@@ -29,7 +36,12 @@ export interface ReconcileOutcome {
 }
 
 export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOutcome> {
-  const { plan, live } = await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  const read = input.live ? await input.live.catch(() => undefined) : undefined;
+  const computed = read
+    ? { plan: diffAll(input.kinds, input.desired, read, input.planOptions), live: read }
+    : await computePlan(input.client, input.kinds, input.desired, input.planOptions);
+  const live = computed.live;
+  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan) : computed.plan;
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
   const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;

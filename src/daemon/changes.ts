@@ -52,6 +52,12 @@ export class ScopeTracker {
   decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope {
     const fingerprints = documentFingerprints(desired);
     this.pending = { runId, baseline: fingerprints ? { fingerprints, config: this.config } : undefined };
+    return this.peek(reasons, desired);
+  }
+
+  /** What `decide` would say now, recording nothing (the daemon reads a scoped run's live state ahead with it). */
+  peek(reasons: readonly TriggerReason[], desired: DesiredState): RunScope {
+    const fingerprints = documentFingerprints(desired);
     const full = (why: string): RunScope => ({ type: 'full', why });
     if (reasons.some(isFullReason)) return full(`triggered by ${reasons.filter(isFullReason).join(', ')}`);
     if (this.mode === 'plan') return full('plan mode reports drift everywhere');

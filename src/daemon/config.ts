@@ -10,6 +10,8 @@ import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
+import { notifyTargets } from '../notify/config.js';
+import type { NotifyTarget } from '../notify/types.js';
 import { configSchema } from './config-schema.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -46,6 +48,22 @@ export interface DaemonConfig {
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
   /** Run against an in-process sandbox (demo seed) instead of apiUrl. */
   sandbox: boolean;
+  /** Serve the status page and its JSON endpoints (default true). */
+  statusPage?: boolean;
+  /** Notification targets (none when absent). */
+  notify?: NotifyTarget[];
+  /** Leader election (absent: off, this daemon is the only writer). */
+  ha?: HaConfig;
+}
+
+export interface HaConfig {
+  mode: 'kubernetes';
+  /** Absent: the pod's namespace, else the kubeconfig context's, else `default`. */
+  namespace?: string;
+  leaseName: string;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
 }
 
 /** Command-line flags that override the file (and the environment). */
@@ -65,6 +83,8 @@ export const CONFIG_DEFAULTS = {
   retry: { initialMs: 1000, maxMs: 300_000 },
   shutdownGraceMs: 30_000,
   logLevel: 'info',
+  // client-go's leader-election defaults.
+  ha: { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
 } as const;
 
 /** Environment variable → config field it overrides. */
@@ -98,11 +118,18 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     issues.push({ ...extra.pos([]), message: 'the config file must hold one YAML document' });
   }
   let raw: RawConfig = {};
+  let notify: NotifyTarget[] = [];
   if (doc) {
-    issues.push(...validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos));
+    const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos);
+    issues.push(...schemaIssues);
     if (isObject(doc.value)) {
       raw = doc.value;
       issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
+      if (schemaIssues.length === 0) {
+        const found = notifyTargets(raw.notify, options.env, doc.pos);
+        notify = found.targets;
+        issues.push(...found.issues);
+      }
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
@@ -150,6 +177,25 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     journalDir: journalDir !== undefined ? resolve(base, journalDir) : resolve(cwd, DEFAULT_JOURNAL_DIR),
     logLevel: (raw.logLevel as DaemonConfig['logLevel'] | undefined) ?? CONFIG_DEFAULTS.logLevel,
     sandbox: overrides.sandbox === true,
+    statusPage: raw.statusPage !== false,
+    notify,
+    ...haConfig(raw.ha),
+  };
+}
+
+function haConfig(raw: unknown): { ha?: HaConfig } {
+  if (!isObject(raw) || raw.mode !== 'kubernetes') return {};
+  const d = CONFIG_DEFAULTS.ha;
+  const num = (k: keyof typeof d): number => (typeof raw[k] === 'number' ? raw[k] : (d[k] as number));
+  return {
+    ha: {
+      mode: 'kubernetes',
+      ...(typeof raw.namespace === 'string' ? { namespace: raw.namespace } : {}),
+      leaseName: typeof raw.leaseName === 'string' ? raw.leaseName : d.leaseName,
+      leaseDurationMs: num('leaseDurationMs'),
+      renewDeadlineMs: num('renewDeadlineMs'),
+      retryPeriodMs: num('retryPeriodMs'),
+    },
   };
 }
 
@@ -177,9 +223,33 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
     issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
   }
+  issues.push(...haIssues(raw.ha, at));
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
+  }
+  return issues;
+}
+
+/**
+ * The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+ * others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+ * client-go's jitter factor).
+ */
+function haIssues(raw: unknown, at: At): ValidationIssue[] {
+  if (!isObject(raw)) return [];
+  const d = CONFIG_DEFAULTS.ha;
+  const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined => (raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined);
+  const lease = value('leaseDurationMs');
+  const renew = value('renewDeadlineMs');
+  const retry = value('retryPeriodMs');
+  const where = (k: string): { file: string; line: number; column: number } => at(raw[k] !== undefined ? ['ha', k] : ['ha']);
+  const issues: ValidationIssue[] = [];
+  if (lease !== undefined && renew !== undefined && renew >= lease) {
+    issues.push({ ...where('renewDeadlineMs'), message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over` });
+  }
+  if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
+    issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
   }
   return issues;
 }

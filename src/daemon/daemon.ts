@@ -13,7 +13,11 @@ import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
+import { attributeDrift } from '../audit/attribute.js';
+import { Notifier } from '../notify/index.js';
+import type { RetryPolicy } from '../notify/sender.js';
 import { documentFingerprints } from '../core/scope.js';
+import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
 import { fetchWhoami } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { ScopeTracker } from './changes.js';
@@ -22,8 +26,10 @@ import { createPreloader, type Preloader } from './preload.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
+import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
 
@@ -40,6 +46,12 @@ export interface DaemonDeps {
   random?: () => number;
   /** Default true; tests turn process metrics off. */
   defaultMetrics?: boolean;
+  /** The daemon's role on the status page: `single` by default; leader election says `leader` or `standby`. */
+  role?: () => string;
+  /** Backoff of failed notification deliveries (tests make it short). */
+  notifyRetry?: RetryPolicy;
+  /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
+  leaseLock?: LeaseLock;
 }
 
 /**
@@ -67,7 +79,8 @@ interface ApiState {
 
 const MAX_POSITIONS = 50;
 
-const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502 };
+const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
+const STANDBY = 'standing by: this replica does not hold the lease (another replica reconciles)';
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -75,6 +88,10 @@ export class Daemon extends EventEmitter {
   readonly logger: Logger;
   /** The most recent runs, newest last. */
   readonly runs: RunRecord[] = [];
+  /** What the status page shows. */
+  readonly status: StatusTracker;
+  /** Set when the config has `notify:` targets. */
+  readonly notifier: Notifier | undefined;
   /** The initial run's outcome (set by start). */
   firstRun: Promise<RunRecord> | undefined;
 
@@ -90,6 +107,8 @@ export class Daemon extends EventEmitter {
   private server: DaemonServer | undefined;
   private watcher: ManifestWatcher | undefined;
   private cron: { stop(): void | Promise<void> } | undefined;
+  /** With `ha`: only the holder of the lease reconciles. */
+  private leadership: Leadership | undefined;
   private stopping: Promise<{ graceful: boolean }> | undefined;
   private runId = 0;
   /** Full or scoped runs (src/daemon/changes.ts). */
@@ -98,6 +117,14 @@ export class Daemon extends EventEmitter {
   private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
   /** Parses of unchanged manifest files, kept between loads. */
   private readonly parseCache = createParseCache();
+  /**
+   * A scoped run's live state read while the save's debounce waits (readAhead): valid only for the load it was
+   * read for, and only if no run started since (a run's writes would make it stale).
+   */
+  private ahead: { desired: DesiredState; scopes: string; epoch: number; live: Promise<LiveState> } | undefined;
+  /** Runs started so far, and whether one is running now. */
+  private runEpoch = 0;
+  private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
 
@@ -113,6 +140,22 @@ export class Daemon extends EventEmitter {
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
+    this.status = new StatusTracker({
+      mode: config.mode,
+      manifestsDir: config.manifestsDir,
+      ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
+      // `single` without leader election; with it the elector's role (a follower is a standby).
+      role: deps.role ?? (() => (config.ha === undefined ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
+      readiness: () => {
+        const r = this.readiness().body;
+        return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
+      },
+    });
+    const targets = config.notify ?? [];
+    this.notifier =
+      targets.length > 0
+        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
+        : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
     const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
     this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
@@ -130,10 +173,24 @@ export class Daemon extends EventEmitter {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
       reconcile: (wait) => this.httpReconcile(wait),
+      ...(c.statusPage !== false
+        ? {
+            status: {
+              html: async () => (await import('./status/html.js')).renderStatusHtml(await this.status.status()),
+              json: () => this.status.status(),
+              run: (id: number) => this.status.run(id),
+            },
+          }
+        : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
       logger: this.logger,
     });
-    const preloader = (this.preloader = createPreloader(() => this.load()));
+    const preloader = (this.preloader = createPreloader(() =>
+      this.load().then((loaded) => {
+        this.readAhead(loaded.desired);
+        return loaded;
+      }),
+    ));
     this.watcher = await watchManifests(
       c.manifestsDir,
       c.debounceMs,
@@ -146,11 +203,29 @@ export class Daemon extends EventEmitter {
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     this.logger.info(
-      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl },
+      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
       'docops daemon started',
     );
-    this.firstRun = this.trigger('start');
-    this.firstRun.catch(() => {});
+    if (c.ha === undefined) {
+      this.metrics.setLeader(true);
+      this.firstRun = this.trigger('start');
+      this.firstRun.catch(() => {});
+      return;
+    }
+    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
+    const { startLeadership } = await import('./ha/leadership.js');
+    this.leadership = await startLeadership(c.ha, {
+      env: this.env,
+      logger: this.logger,
+      metrics: this.metrics,
+      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
+      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
+      onLeading: () => {
+        const run = this.trigger('leader');
+        this.firstRun ??= run;
+        run.catch(() => {});
+      },
+    });
   }
 
   /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
@@ -173,6 +248,8 @@ export class Daemon extends EventEmitter {
   }
 
   readiness(): Readiness {
+    // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
+    if (this.config.ha !== undefined && this.leadership?.leading !== true) return this.standbyReadiness(this.leadership);
     const reasons: string[] = [];
     const m = this.manifests;
     if (!m) reasons.push('the manifests have not been loaded yet');
@@ -193,6 +270,30 @@ export class Daemon extends EventEmitter {
         lastGoodManifests: this.lastGood ?? null,
         lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
         retry: this.retrier.attempt > 0 ? { attempt: this.retrier.attempt } : null,
+        ...(this.leadership ? { ha: this.leadership.status() } : {}),
+      },
+    };
+  }
+
+  /** A follower is ready while it can read the lease: it stands by to take over. */
+  private standbyReadiness(leadership: Leadership | undefined): Readiness {
+    const ha: Partial<ElectionStatus> = leadership?.status() ?? { role: 'starting' };
+    const reasons: string[] = [];
+    if (ha.leaseReachable === undefined) reasons.push('the lease has not been read yet');
+    else if (!ha.leaseReachable) reasons.push(`the lease cannot be read (${ha.lastError ?? 'see the log'})`);
+    const ready = reasons.length === 0 && this.stopping === undefined;
+    if (this.stopping) reasons.push('the daemon is stopping');
+    this.metrics.setReady(ready);
+    const last = this.runs.at(-1);
+    return {
+      ready,
+      body: {
+        ready,
+        standby: true,
+        status: STANDBY,
+        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
+        ha,
+        lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
       },
     };
   }
@@ -218,7 +319,11 @@ export class Daemon extends EventEmitter {
       ]);
       clearTimeout(timer);
       if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
+      // Released only once nothing is written any more; after an ungraceful stop a write may still be in
+      // flight, so the lease is left to expire.
+      await this.leadership?.stop(graceful);
       await this.server?.close();
+      await this.notifier?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
       return { graceful };
@@ -227,6 +332,10 @@ export class Daemon extends EventEmitter {
   }
 
   private fire(reason: TriggerReason): void {
+    if (this.leadership && !this.leadership.leading) {
+      this.logger.debug({ reason }, 'standing by: no reconcile (another replica holds the lease)');
+      return;
+    }
     this.trigger(reason).catch((err: unknown) => {
       if (!(err instanceof RunnerStoppedError)) this.logger.error({ err, reason }, 'trigger failed');
     });
@@ -234,6 +343,7 @@ export class Daemon extends EventEmitter {
 
   private async httpReconcile(wait: boolean): Promise<ReconcileAnswer> {
     if (this.stopping) return { status: 503, body: { error: 'the daemon is stopping' } };
+    if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
     const queued = this.runner.running;
     const run = this.trigger('http');
     if (!wait) {
@@ -250,7 +360,40 @@ export class Daemon extends EventEmitter {
     }
   }
 
+  /**
+   * Start reading the live state a scoped run of this load would read, while the debounce waits: a save is then
+   * planned as soon as the quiet time ends, not one fetch later. Reads only; never on a follower, never while a
+   * run is writing, never for what would be a full run; a read that fails is left to the run to repeat.
+   */
+  private readAhead(desired: DesiredState): void {
+    if (this.runActive || (this.leadership && !this.leadership.leading) || !this.connection) return;
+    const decision = this.scoping.peek(['watch'], desired);
+    if (decision.type !== 'scoped') return;
+    const live = fetchLive(this.connection.client, this.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
+    live.catch(() => {}); // the run reads again
+    this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
+  }
+
+  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
+    return { prune: this.config.prune, invite: this.config.invite };
+  }
+
   private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {
+    if (this.leadership && !this.leadership.leading) return this.standbyRun(reasons);
+    const writeGate = this.leadership?.writeGate();
+    // What was read ahead counts only if no run started since it was read.
+    const ahead = this.ahead?.epoch === this.runEpoch ? this.ahead : undefined;
+    this.ahead = undefined;
+    this.runEpoch++;
+    this.runActive = true;
+    try {
+      return await this.reconcileWith(reasons, writeGate, ahead);
+    } finally {
+      this.runActive = false;
+    }
+  }
+
+  private async reconcileWith(reasons: TriggerReason[], writeGate: ReturnType<Leadership['writeGate']> | undefined, ahead: Daemon['ahead']): Promise<RunRecord> {
     const c = this.config;
     const record = await reconcileRun(
       {
@@ -259,16 +402,24 @@ export class Daemon extends EventEmitter {
         env: this.env,
         client: this.connection!.client,
         mode: c.mode,
-        planOptions: { prune: c.prune, invite: c.invite },
+        planOptions: this.planOptions(),
         concurrency: c.concurrency,
         safety: resolveSafetyConfig(c.safety ?? {}),
         journalDir: c.journalDir,
         signal: this.abort.signal,
+        ...(writeGate ? { writeGate } : {}),
         logger: this.logger,
         metrics: this.metrics,
+        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
+        annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
+        observe: (record, plan, report) => {
+          this.status.observe(record, plan, report);
+          this.notifier?.onRun(record, plan, report);
+        },
         // The load a file event started, when it is still current; else a fresh one.
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.scoping,
+        readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
         whoami: () => {
           const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
           asked.catch(() => {
@@ -282,6 +433,12 @@ export class Daemon extends EventEmitter {
     );
     this.record(record);
     return record;
+  }
+
+  /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */
+  private standbyRun(reasons: TriggerReason[]): RunRecord {
+    this.logger.info({ reasons }, 'standing by: the queued reconcile does not run (another replica holds the lease)');
+    return { id: ++this.runId, reasons, result: 'interrupted', interrupted: true, interruptedBy: 'lease', mode: this.config.mode, startedAt: new Date().toISOString(), durationMs: 0, error: STANDBY };
   }
 
   /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
@@ -339,7 +496,21 @@ export class Daemon extends EventEmitter {
  */
 export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
   const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
-  const optional = { scope: r.scope, documents: r.documents, planned: r.planned, applied: r.applied, failed: r.failed, skipped: r.skipped, apiOk: r.apiOk, interrupted: r.interrupted, apiStatus: r.apiStatus, errorType: r.errorType };
+  const optional = {
+    scope: r.scope,
+    readAhead: r.readAhead,
+    documents: r.documents,
+    planned: r.planned,
+    applied: r.applied,
+    failed: r.failed,
+    skipped: r.skipped,
+    apiOk: r.apiOk,
+    interrupted: r.interrupted,
+    interruptedBy: r.interruptedBy,
+    apiStatus: r.apiStatus,
+    errorType: r.errorType,
+    timings: r.timings,
+  };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {
     out.problems = r.issues.length;

@@ -5,9 +5,9 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Action, Plan } from '../core/plan.js';
 
-export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused';
+export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused' | 'interrupted';
+export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused', 'interrupted'];
 export type RunScopeLabel = 'full' | 'scoped';
-export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused'];
 
 export interface DaemonMetrics {
   registry: Registry;
@@ -24,6 +24,8 @@ export interface DaemonMetrics {
   manifestLoad(errorCount: number): void;
   setReady(ready: boolean): void;
   setBackoff(delayMs: number): void;
+  /** 1 while this replica may write (the leader, or the only daemon without `ha`), else 0. */
+  setLeader(leader: boolean): void;
 }
 
 export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -60,9 +62,12 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
   const ready = new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', registers });
   const backoff = new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', registers });
 
+  const leader = new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', registers });
+
   for (const r of RUN_RESULTS) runs.inc({ result: r }, 0);
   for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc({ scope, result: r }, 0);
   ready.set(0);
+  leader.set(0);
 
   return {
     registry,
@@ -87,5 +92,6 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
     },
     setReady: (value) => ready.set(value ? 1 : 0),
     setBackoff: (delayMs) => backoff.set(delayMs / 1000),
+    setLeader: (value) => leader.set(value ? 1 : 0),
   };
 }

@@ -4,7 +4,7 @@
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
 import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent } from '../core/apply.js';
+import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
 import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
@@ -38,13 +38,21 @@ export interface RunContext {
   journalDir: string;
   /** Aborted on shutdown: steps not yet started are skipped, the one in flight finishes. */
   signal: AbortSignal;
+  /** With leader election: closes the moment this replica may no longer write (see ApplyOptions.writeGate). */
+  writeGate?: WriteGate;
   logger: Logger;
   metrics: DaemonMetrics;
   loadManifests: LoadManifests;
+  /** Annotates a plan with steps after the diff (who made the drift, src/audit); must not throw. */
+  annotate?: (plan: Plan) => Promise<Plan>;
+  /** Told, as the run ends, the plan it computed and the apply report (the status page, notifications). */
+  observe?: (record: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined) => void;
   /** Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. */
   scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
   whoami?: () => Promise<Whoami>;
+  /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
+  readAhead?: (desired: DesiredState, scopes: readonly string[]) => Promise<LiveState> | undefined;
 }
 
 export interface RunRecord {
@@ -71,8 +79,16 @@ export interface RunRecord {
   apiStatus?: number;
   /** Whether the API answered as it should: undefined when not contacted. */
   apiOk?: boolean;
-  /** Whether shutdown stopped the apply before every step ran. */
+  /** A scoped run: whether it planned from the live state read while the debounce waited (daemon.ts readAhead). */
+  readAhead?: boolean;
+  /** Milliseconds spent loading the manifests, planning (reads, diff, safety gate) and applying; a phase not reached is absent. */
+  timings?: { loadMs?: number; planMs?: number; applyMs?: number };
+  /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
+  /** Why the safety gate refused the plan (result `refused`). */
+  violations?: { rule: string; message: string }[];
+  /** What stopped it. */
+  interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
   scope?: 'full' | 'scoped';
   /** Why the run is full (`scope: 'full'`). */
@@ -85,17 +101,24 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const started = performance.now();
   const base = { id, reasons, mode: ctx.mode, startedAt: new Date().toISOString() };
   const log = ctx.logger.child({ run: id });
-  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes'> = {};
+  let plan: Plan | undefined;
+  let report: ApplyReport | undefined;
+  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead'> = {};
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
+    ctx.observe?.(full, plan, report);
     return full;
   };
   log.info({ reasons }, 'reconcile started');
 
   let loaded: { documents: unknown[]; desired: DesiredState };
+  // Where a run's time goes (run records, logs): loading, planning (reads + diff + gate), applying.
+  const timings: NonNullable<RunRecord['timings']> = {};
+  const since = (t: number): number => Math.round(performance.now() - t);
   try {
     loaded = await ctx.loadManifests(ctx.manifestsDir, ctx.kinds, { env: ctx.env });
+    timings.loadMs = since(started);
   } catch (err) {
     const issues = err instanceof ValidationError ? err.issues : undefined;
     ctx.metrics.manifestLoad(issues?.length ?? 1);
@@ -116,7 +139,6 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const driftKinds = decision.type === 'scoped' ? [...new Set(decision.scopes.map((k) => k.slice(0, k.indexOf('\u0000'))))] : ctx.kinds.map((k) => k.kind);
   const setDrift = (p: Plan): void => ctx.metrics.setDrift(driftKinds, p, decision.type === 'scoped');
 
-  let plan: Plan | undefined;
   let apiOk = true;
   let stepApiStatus: number | undefined;
   const onStep = stepLogger(log, ctx.metrics, (failedForApi, status) => {
@@ -124,6 +146,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     apiOk = false;
     stepApiStatus = status;
   });
+  const planStarted = performance.now();
+  let applyStarted: number | undefined;
   try {
     let journal: ((step: Step) => Promise<void>) | undefined;
     const gate = safetyGate(ctx.kinds, {
@@ -132,27 +156,36 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       desiredCount: countDesired(loaded.desired),
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
+    const ahead = decision.type === 'scoped' ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    if (decision.type === 'scoped') scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
     const outcome = await reconcileOnce({
       client: ctx.client,
       kinds: ctx.kinds,
       desired: loaded.desired,
       mode: ctx.mode,
       planOptions,
+      ...(ahead ? { live: ahead } : {}),
+      ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         setDrift(p);
         await gate(p, live);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
         journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
+        timings.planMs = since(planStarted);
+        applyStarted = performance.now();
       },
       apply: {
         concurrency: ctx.concurrency,
         signal: ctx.signal,
+        ...(ctx.writeGate ? { writeGate: ctx.writeGate } : {}),
         onStep,
         beforeStep: async (step) => journal?.(step),
       },
     });
     plan = outcome.plan;
+    if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
+    report = outcome.report;
     setDrift(outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
@@ -169,27 +202,32 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     }
     const r = outcome.report;
     const tally = { ...counts, applied: r.applied.length, failed: r.failed.length, skipped: r.skipped.length };
-    const interrupted = ctx.signal.aborted && r.skipped.length > 0;
+    // The lost lease first: it may have stopped the apply during a shutdown too, and it is the stricter stop.
+    const interruptedBy = r.stopped !== undefined ? 'lease' : ctx.signal.aborted && r.skipped.length > 0 ? 'shutdown' : undefined;
+    const interrupted = interruptedBy !== undefined;
     const ok = r.failed.length === 0 && !interrupted && blocked.length === 0;
     // Half-created objects are said in a sentence each, not only as step ids of failures.
     for (const x of r.incomplete) log.error({ step: x.stepId, kind: x.kind, key: x.key, id: x.id }, `left behind: ${x.summary}`);
     if (r.unreachable !== undefined) apiOk = false;
-    const what = interrupted
-      ? 'apply stopped by shutdown'
-      : r.unreachable !== undefined
-        ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
-        : r.failed.length > 0
-          ? 'apply finished with failed steps'
-          : blocked.length > 0
-            ? 'applied what the plan could reach; some objects are blocked'
-            : 'reconcile applied';
-    log[ok ? 'info' : 'error'](tally, what);
+    const what =
+      interruptedBy === 'lease'
+        ? `apply interrupted, nothing further written: ${r.stopped}`
+        : interruptedBy === 'shutdown'
+          ? 'apply stopped by shutdown'
+          : r.unreachable !== undefined
+            ? `apply stopped, the API is unreachable (${r.unreachable}); the ${r.skipped.length} step(s) not started were not attempted`
+            : r.failed.length > 0
+              ? 'apply finished with failed steps'
+              : blocked.length > 0
+                ? 'applied what the plan could reach; some objects are blocked'
+                : 'reconcile applied';
+    log[ok ? 'info' : 'error']({ ...tally, timings }, what);
     return finish({
-      result: ok ? 'success' : 'failed',
+      result: ok ? 'success' : interrupted ? 'interrupted' : 'failed',
       ...tally,
       apiOk,
       ...(!apiOk && stepApiStatus !== undefined ? { apiStatus: stepApiStatus } : {}),
-      ...(interrupted ? { interrupted } : {}),
+      ...(interrupted ? { interrupted, interruptedBy } : {}),
       ...blockedError,
       ...(r.failed.length > 0 ? { error: `${r.failed.length} step(s) failed` } : {}),
     });
@@ -197,7 +235,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const planned = plan ? { planned: (plan as Plan).steps.length } : {};
     if (err instanceof SafetyError) {
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
-      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err) });
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) });
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);

@@ -5,6 +5,9 @@
  *   GET  /metrics    Prometheus text
  *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome.
  *                    404 when no secret is configured, 401 without the right secret.
+ *   GET  /              the status page (HTML; src/daemon/status), read-only
+ *   GET  /api/status    the same data as JSON
+ *   GET  /api/runs/{n}  one run (n an integer; 404 when unknown)
  * Every answer passes through the process-wide secret registry (src/secrets.ts) on its way out. What goes into
  * the answers is the daemon's business (daemon.ts): categories, counts and positions, never file content.
  */
@@ -30,7 +33,16 @@ export interface EndpointHandlers {
   reconcile(wait: boolean): Promise<ReconcileAnswer>;
   /** POST /reconcile is disabled (404) without it. */
   reconcileSecret?: string;
+  /** The status page and its JSON (404 without it: `statusPage: false`). */
+  status?: StatusHandlers;
   logger: Logger;
+}
+
+export interface StatusHandlers {
+  html(): Promise<string>;
+  json(): Promise<unknown>;
+  /** One run; undefined when unknown. */
+  run(id: number): unknown;
 }
 
 export interface DaemonServer {
@@ -114,9 +126,25 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       json(res, answer.status, answer.body);
       return;
     }
-    default:
-      json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile'] });
+    case '/':
+    case '/api/status': {
+      if (!h.status) break;
+      if (!only('GET')) return;
+      if (url.pathname === '/api/status') json(res, 200, await h.status.json());
+      else html(res, await h.status.html());
+      return;
+    }
   }
+  const run = /^\/api\/runs\/([^/]*)$/.exec(url.pathname);
+  if (run && h.status) {
+    if (!only('GET')) return;
+    const id = /^[1-9]\d{0,9}$/.test(run[1]!) ? Number(run[1]) : undefined;
+    const found = id !== undefined ? h.status.run(id) : undefined;
+    if (found === undefined) json(res, 404, { error: 'no such run (runs are numbered from 1; only the last ones are kept)' });
+    else json(res, 200, found);
+    return;
+  }
+  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
 }
 
 /** Constant-time comparison (of digests, so lengths do not leak either). */
@@ -125,6 +153,19 @@ function bearerMatches(header: string | undefined, secret: string): boolean {
   if (!m) return false;
   const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(m[1]!.trim()), digest(secret));
+}
+
+/** The status page: no script or outside resource may load (it has none), never framed, never cached. */
+function html(res: ServerResponse, text: string): void {
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(redactText(text));
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

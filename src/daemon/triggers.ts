@@ -11,7 +11,8 @@ import { dirname, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { schedule as cronSchedule } from 'node-cron';
 
-export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry';
+/** `leader`: this replica just took the lease (ha); its first run reconciles everything. */
+export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry' | 'leader';
 
 export class RunnerStoppedError extends Error {
   constructor() {

@@ -8,7 +8,9 @@ import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
 import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
 
-const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked'] as const;
+const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
+const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
+const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'settle', 'masked', 'merge'] as const;
@@ -54,6 +56,7 @@ function stablePlan(plan: Plan, options: JsonOptions): object {
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
     if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
+    if (k === 'attribution') return ordered(v as object, ATTRIBUTION_KEYS, (ak, av) => (ak === 'changes' ? (av as object[]).map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av)));
     return sortedKeys(v);
   });
 }
@@ -278,6 +281,16 @@ export function parsePlanJson(text: string): Plan {
         for (const k of ['kind', 'org', 'key', 'message'] as const) s.string(b[k], `plan.blocked[${i}].${k}`);
         checkSource(s, b.source, `plan.blocked[${i}].source`);
       });
+    }
+    if (data.attribution !== undefined && s.object(data.attribution, 'plan.attribution', ATTRIBUTION_KEYS)) {
+      const a = data.attribution;
+      s.string(a.unavailable, 'plan.attribution.unavailable', true);
+      if (s.array(a.changes, 'plan.attribution.changes')) {
+        a.changes.forEach((c, i) => {
+          if (!s.object(c, `plan.attribution.changes[${i}]`, CHANGE_KEYS)) return;
+          for (const k of CHANGE_KEYS) s.string(c[k], `plan.attribution.changes[${i}].${k}`);
+        });
+      }
     }
   }
   if (problems.length > 0) {

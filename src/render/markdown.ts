@@ -5,6 +5,7 @@
  */
 import type { Plan, Step } from '../core/plan.js';
 import { stepCounts } from '../core/plan.js';
+import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
@@ -32,7 +33,7 @@ export function escapeMarkdown(text: string): string {
 }
 
 /** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
-function stepDiffLines(step: Step): string[] {
+function stepDiffLines(plan: Plan, step: Step): string[] {
   const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
   const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
@@ -47,6 +48,8 @@ function stepDiffLines(step: Step): string[] {
   const cascades = step.cascades ?? [];
   for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
   if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
+  const by = changeOf(plan, step);
+  if (by) lines.push(`      ${changedByLine(by).replace(/\r?\n/g, ' ')}`);
   // A fence is closed by a line of backticks; values never start a line, but keep runs short anyway.
   return lines.map((l) => l.replace(/```/g, '`\u200b`\u200b`'));
 }
@@ -120,6 +123,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   } else {
     const t = totals(plan.steps);
     budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
+    const unknown = unavailableLine(plan);
+    if (unknown !== undefined) budget.add(`${escapeMarkdown(unknown)}\n\n`);
   }
   for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
 
@@ -156,7 +161,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const body: string[] = [];
     let bodyLength = 0;
     for (const [i, step] of steps.entries()) {
-      const text = stepDiffLines(step).join('\n') + '\n';
+      const text = stepDiffLines(plan, step).join('\n') + '\n';
       // Room for this step, the fence, and — unless it is the last — a "more not shown" line.
       const tail = i === steps.length - 1 ? FENCE_CLOSE + DETAILS_CLOSE : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
       if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;

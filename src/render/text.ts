@@ -1,6 +1,7 @@
 /** Terraform-like plain-text rendering of a plan, for terminals and CI logs. */
 import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
+import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';
 import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals } from './values.js';
 
@@ -17,7 +18,7 @@ function colorFor(c: Colors, action: Step['action']): (t: string) => string {
   return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
 }
 
-function stepLines(step: Step, c: Colors): string[] {
+function stepLines(plan: Plan, step: Step, c: Colors): string[] {
   const paint = colorFor(c, step.action);
   const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
@@ -32,6 +33,8 @@ function stepLines(step: Step, c: Colors): string[] {
     }
   }
   for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
+  const by = changeOf(plan, step);
+  if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
   return lines;
 }
 
@@ -44,8 +47,10 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
   } else {
     out.push('docops will perform the following actions:', '');
-    for (const step of plan.steps) out.push(...stepLines(step, c));
+    for (const step of plan.steps) out.push(...stepLines(plan, step, c));
     out.push('', c.bold(summaryLine(totals(plan.steps))));
+    const unknown = unavailableLine(plan);
+    if (unknown !== undefined) out.push(c.yellow(unknown));
   }
 
   if (plan.blocked.length > 0) {

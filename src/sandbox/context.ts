@@ -1,5 +1,6 @@
 /** What a route handler receives, and the handler type. */
 import type { Reply } from './http.js';
+import type { AuditLog } from './audit-log.js';
 import type { SandboxStore } from './store.js';
 
 export interface RequestContext {
@@ -16,6 +17,8 @@ export interface RequestContext {
   apiUrl(path: string): string;
   /** Absolute URL in the (fictional) web app, for the `urls.app` fields. */
   appUrl(path: string): string;
+  /** The audit log (GET /orgs/{id}/audit-events); absent in contexts built without one. */
+  audit?: AuditLog;
 }
 
 /** `body` is the route validator's output (undefined for operations without a body). */

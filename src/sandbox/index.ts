@@ -4,6 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AuditLog } from './audit-log.js';
 import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
 import { formatRateLimit, parseRateLimit, RateLimiter, type RateLimitSpec } from './rate-limit.js';
 import { buildApiRouter } from './routes/index.js';
@@ -17,6 +18,7 @@ import { isPlainObject } from './validate.js';
 export { formatRateLimit, parseFaults, parseRateLimit };
 export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
+export { AuditLog, type AuditRecord } from './audit-log.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
@@ -36,6 +38,11 @@ export interface SandboxOptions {
    * state holds): every GET answers as for `token`, every write is refused with 403. Default: none.
    */
   readToken?: string;
+  /**
+   * Further write tokens, each acting as an existing user of the state (e.g. `{token: 'carol-token', userId:
+   * 'u-carol'}`): tests make changes "behind docops's back" with them, and the audit log names that user.
+   */
+  actorTokens?: { token: string; userId: string }[];
   /** Load this JSON snapshot at start if it exists; save to it atomically after every successful write. */
   stateFile?: string;
   /** Initial state when there is no state file. Default `demo`. */
@@ -60,6 +67,8 @@ export interface RunningSandbox {
   /** Set when started with a read-only token. */
   readToken?: string;
   store: SandboxStore;
+  /** Every accepted write, as GET /orgs/{id}/audit-events serves it (in memory; not in state files). */
+  audit: AuditLog;
   stats(): SandboxStats;
   resetStats(): void;
   setFaults(spec: string | FaultSpec | undefined): void;
@@ -71,6 +80,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const token = opts.token ?? 'sandbox-token';
   const readToken = opts.readToken;
   if (readToken !== undefined && (readToken === '' || readToken === token)) throw new Error('readToken must be non-empty and differ from token');
+  const actorTokens = opts.actorTokens ?? [];
+  const allTokens = [token, ...(readToken !== undefined ? [readToken] : []), ...actorTokens.map((t) => t.token)];
+  if (actorTokens.some((t) => t.token === '') || new Set(allTokens).size !== allTokens.length) throw new Error('actorTokens must be non-empty and differ from every other token');
+  const audit = new AuditLog();
   const now = opts.now ?? (() => new Date());
   const store = new SandboxStore();
   const loaded = opts.stateFile !== undefined && loadStateFile(store, opts.stateFile);
@@ -98,6 +111,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       router: buildApiRouter(),
       stats,
       token,
+      actorTokens,
+      audit,
       ...(readToken !== undefined ? { readToken, afterStateLoad: () => void addReadOnlyUser(store) } : {}),
       now,
       ...(opts.stateFile ? { stateFile: opts.stateFile } : {}),
@@ -130,6 +145,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     token,
     ...(readToken !== undefined ? { readToken } : {}),
     store,
+    audit,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
     setFaults,

@@ -53,9 +53,11 @@ function decodePageToken(key: string, token: string): number {
   return p.o as number;
 }
 
-/** Answer one page of `items` (already filtered and ordered), each mapped by `present`. */
-export function pageOf<T>(ctx: RequestContext, items: readonly T[], present: (item: T) => unknown): Reply {
-  const size = pageSize(ctx.query);
+/**
+ * Answer one page of `items` (already filtered and ordered), each mapped by `present`. `size`: the page size when
+ * the operation declares its own `limit` rule (the audit events'); default: `limit` read by pageSize.
+ */
+export function pageOf<T>(ctx: RequestContext, items: readonly T[], present: (item: T) => unknown, size: number = pageSize(ctx.query)): Reply {
   const key = listKey(ctx);
   const token = ctx.query.get('page');
   const offset = token === null || token === '' ? 0 : decodePageToken(key, token);

@@ -6,7 +6,9 @@
  *
  * Two bearer tokens may be accepted: the admin token (its user is `store.tokenUser`) and, when configured, a
  * read-only token (user READ_TOKEN_USER_ID) that answers every GET like the admin token but is refused every
- * write with 403 before the body is read, so a refused write never changes state.
+ * write with 403 before the body is read, so a refused write never changes state. Further write tokens
+ * (`actorTokens`) each act as an existing user of the state: someone else changing the organization "behind
+ * docops's back". Every write that succeeds is recorded in the audit log (audit-log.ts) with its caller as actor.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +23,7 @@ import type { SandboxStore } from './store.js';
 import { isPlainObject } from './validate.js';
 import { handleIntrospection } from './introspection.js';
 import { READ_TOKEN_USER_ID } from './seed.js';
+import { auditEventFor, beforeWrite, type AuditLog } from './audit-log.js';
 
 export interface PipelineDeps {
   store: SandboxStore;
@@ -29,6 +32,10 @@ export interface PipelineDeps {
   token: string;
   /** A second, read-only bearer token (undefined: only `token` is accepted). */
   readToken?: string;
+  /** Further write tokens, each authenticating as the given user. */
+  actorTokens?: readonly { token: string; userId: string }[];
+  /** Where accepted writes are recorded (absent: not recorded). */
+  audit?: AuditLog;
   now: () => Date;
   stateFile?: string;
   origin: () => string;
@@ -49,6 +56,8 @@ interface Caller {
 function authenticate(authorization: string, deps: PipelineDeps): Caller {
   if (authorization === `Bearer ${deps.token}`) return { userId: deps.store.tokenUser, readOnly: false };
   if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`) return { userId: READ_TOKEN_USER_ID, readOnly: true };
+  const actor = deps.actorTokens?.find((t) => authorization === `Bearer ${t.token}`);
+  if (actor) return { userId: actor.userId, readOnly: false };
   const why = authorization === '' ? 'missing Authorization header (expected "Bearer <token>")' : 'invalid bearer token';
   throw new HttpError(401, why, { 'www-authenticate': 'Bearer' });
 }
@@ -59,6 +68,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 function bucketKey(authorization: string | undefined, deps: PipelineDeps): string {
   if (authorization === `Bearer ${deps.token}`) return 'token';
   if (deps.readToken !== undefined && authorization === `Bearer ${deps.readToken}`) return 'read-token';
+  const actor = deps.actorTokens?.findIndex((t) => authorization === `Bearer ${t.token}`) ?? -1;
+  if (actor >= 0) return `actor-${actor}`;
   return 'other';
 }
 
@@ -167,8 +178,14 @@ async function processApiRequest(req: IncomingMessage, url: URL, resolution: Res
       userId: caller.userId,
       apiUrl: (p) => `${origin}/v1${p}`,
       appUrl: (p) => `https://app.sandbox.test${p}`,
+      ...(deps.audit ? { audit: deps.audit } : {}),
     };
+    const pending = deps.audit && WRITE_METHODS.has(method) ? beforeWrite(deps.store, method, url.pathname, params) : undefined;
     const reply = await route.handler(ctx, body);
+    if (pending && reply.status < 300) {
+      const event = auditEventFor(deps.store, pending, caller.userId, reply.status, reply.body, deps.now());
+      if (event) deps.audit!.add(event);
+    }
     if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
     return reply;
   } catch (err) {

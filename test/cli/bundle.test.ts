@@ -3,8 +3,9 @@
  * modules it is made of (undici reduced to its Pool, paths built from import.meta.url, the generated
  * validators found from a chunk), and keep each command's laziness (a chunk per lazily imported module).
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import { parseProbe } from '../../src/bench/probe-read.js';
 import { bundleCli, CHUNK_PREFIX } from '../../src/build/bundle-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { quickBuild, REPO } from '../daemon/build.js';
+import { startLeaseServer } from '../daemon/lease-server.js';
 
 let build: string;
 let sandbox: RunningSandbox;
@@ -77,5 +79,36 @@ describe('the bundled CLI', () => {
     const plan = JSON.parse(r.stdout) as { steps: unknown[] };
     expect(plan.steps.length).toBeGreaterThan(0); // config.example differs from the demo seed
     expect(r.files.some((f) => f.includes('/sandbox/') || /chunk-sandbox/.test(f))).toBe(false);
+  });
+
+  it('the daemon with ha: kubernetes imports the Kubernetes client from node_modules (not bundled) and elects itself through it', async () => {
+    const leases = await startLeaseServer();
+    try {
+      const dir = mkdtempSync(join(scratch, 'ha-'));
+      writeFileSync(join(dir, 'kubeconfig'), leases.kubeconfig('bundle'));
+      const config = readFileSync(join(REPO, 'config.example/docops.yaml'), 'utf8').replace('manifests: ./manifests', `manifests: ${join(REPO, 'config.example/manifests')}`);
+      writeFileSync(join(dir, 'docops.yaml'), `${config}\nha: { mode: kubernetes, leaseName: bundled }\n`);
+      const out = join(scratch, `probe-${++runs}.txt`);
+      const env = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', DOCOPS_TOKEN: sandbox.token, KUBECONFIG: join(dir, 'kubeconfig') };
+      const args = ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
+      const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const exited = once(child, 'exit') as Promise<[number | null]>;
+      let log = '';
+      let stopping = false;
+      child.stderr!.on('data', (d: Buffer) => {
+        log += d.toString();
+        if (!stopping && /"msg":"reconcile (applied|done)"/.test(log)) stopping = child.kill('SIGTERM');
+      });
+      const [code] = await exited;
+      expect(code, log).toBe(0);
+      expect(log).toContain('"reasons":["leader"]');
+      expect(leases.lease('docops', 'bundled')!.spec.holderIdentity).toBe(''); // released on SIGTERM
+      const files = parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(`${pathToFileURL(build).href}/`, ''));
+      // Lazily, from node_modules (EXTERNAL in bundle-cli.ts): no chunk holds it.
+      expect(files.some((f) => f.includes('node_modules/@kubernetes/client-node/'))).toBe(true);
+      expect(readdirSync(join(build, 'dist/cli')).filter((n) => n.endsWith('.js') && readFileSync(join(build, 'dist/cli', n), 'utf8').includes('class CoordinationV1Api'))).toEqual([]);
+    } finally {
+      await leases.close();
+    }
   });
 });

@@ -52,7 +52,12 @@ describe('plan with the read-only token, apply with the write token', () => {
     expect(sb.stats().total).toBeGreaterThan(0);
     const admin = await run('plan', ADMIN, '--format', 'json');
     expect(admin.code).toBe(EXIT.ok);
-    expect(JSON.parse(read.stdout)).toEqual(JSON.parse(admin.stdout));
+    // The same plan; only who-changed-it differs: the read token may not read the audit events (admins only).
+    const { attribution: readAttribution, ...readPlan } = JSON.parse(read.stdout) as { attribution: { changes: unknown[]; unavailable?: string } };
+    const { attribution: adminAttribution, ...adminPlan } = JSON.parse(admin.stdout) as { attribution: { changes: unknown[]; unavailable?: string } };
+    expect(readPlan).toEqual(adminPlan);
+    expect(readAttribution).toEqual({ changes: [], unavailable: expect.stringMatching(/HTTP 403/) });
+    expect(adminAttribution.unavailable).toBeUndefined();
     expect((JSON.parse(read.stdout) as { steps: unknown[] }).steps.length).toBeGreaterThan(0);
   });
 

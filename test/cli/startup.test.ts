@@ -3,8 +3,9 @@
  * from a build of src/ (one file per module, so what loads is visible by path), with the benchmark's probe
  * counting the modules it loads. Pass/fail is about which modules load, never about time.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProbe } from '../../src/bench/probe-read.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { quickBuild, REPO } from '../daemon/build.js';
+import { startLeaseServer } from '../daemon/lease-server.js';
 
 let build: string;
 let sandbox: RunningSandbox;
@@ -45,6 +47,29 @@ async function loaded(args: string[], env: Record<string, string> = {}, expectCo
     );
   });
   expect(code, `docops ${args.join(' ')}: ${stderr}`).toBe(expectCode);
+  const root = `${pathToFileURL(build).href}/`;
+  const repoModules = `${pathToFileURL(realpathSync(join(REPO, 'node_modules'))).href}/`;
+  return parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(root, '').replace(repoModules, 'node_modules/'));
+}
+
+/** Like `loaded`, for `docops daemon`: stopped with SIGTERM once a log line matches `until`. */
+async function daemonLoaded(args: string[], env: Record<string, string>, until: RegExp): Promise<string[]> {
+  const out = join(scratch, `probe-${++runs}.txt`);
+  const childEnv = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
+  const child = spawn(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), 'daemon', ...args, '--listen', '127.0.0.1:0', '--log-format', 'json'], {
+    cwd: REPO,
+    env: childEnv,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = once(child, 'exit') as Promise<[number | null]>;
+  let log = '';
+  let stopping = false;
+  child.stderr!.on('data', (d: Buffer) => {
+    log += d.toString();
+    if (!stopping && until.test(log)) stopping = child.kill('SIGTERM'); // once: a second one would find no handler
+  });
+  const [code] = await exited;
+  expect(code, log).toBe(0);
   const root = `${pathToFileURL(build).href}/`;
   const repoModules = `${pathToFileURL(realpathSync(join(REPO, 'node_modules'))).href}/`;
   return parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(root, '').replace(repoModules, 'node_modules/'));
@@ -109,6 +134,28 @@ describe('which modules each command loads', () => {
       const files = await loaded([...args], {}, code);
       expect(packages(files), args.join(' ')).toEqual([]);
       expect(under(files, 'dist/daemon/'), args.join(' ')).toEqual(['dist/daemon/command.js']);
+    }
+  });
+
+  it('the daemon without ha does not load the Kubernetes client nor the election', async () => {
+    const files = await daemonLoaded(['-c', 'config.example/docops.yaml', '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token }, /"msg":"reconcile (applied|done)"/);
+    expect(files).toContain('dist/daemon/daemon.js'); // it did run
+    expect(packages(files)).not.toContain('@kubernetes/client-node');
+    expect(under(files, 'dist/daemon/ha/')).toEqual([]);
+  });
+
+  it('the daemon with ha: kubernetes loads the Kubernetes client (the guard above can fail)', async () => {
+    const leases = await startLeaseServer();
+    try {
+      const dir = mkdtempSync(join(scratch, 'ha-'));
+      writeFileSync(join(dir, 'kubeconfig'), leases.kubeconfig('probe'));
+      const config = readFileSync(join(REPO, 'config.example/docops.yaml'), 'utf8').replace('manifests: ./manifests', `manifests: ${join(REPO, 'config.example/manifests')}`);
+      writeFileSync(join(dir, 'docops.yaml'), `${config}\nha: { mode: kubernetes, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 }\n`);
+      const files = await daemonLoaded(['-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token, KUBECONFIG: join(dir, 'kubeconfig') }, /"msg":"reconcile (applied|done)"/);
+      expect(packages(files)).toContain('@kubernetes/client-node');
+      expect(files).toContain('dist/daemon/ha/kubernetes.js');
+    } finally {
+      await leases.close();
     }
   });
 

@@ -103,3 +103,25 @@ describe('loadDaemonConfig', () => {
     expect(parseListen('h:70000')).toBeUndefined();
   });
 });
+
+describe('ha', () => {
+  it('is off by default; kubernetes takes client-go\'s timings unless given', async () => {
+    expect((await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} })).ha).toBeUndefined();
+    expect((await loadDaemonConfig(configFile('manifests: ./m\nha: { mode: "off", leaseName: x }\n').file, { env: {} })).ha).toBeUndefined();
+    const config = await loadDaemonConfig(configFile('manifests: ./m\nha:\n  mode: kubernetes\n  namespace: ${NS}\n').file, { env: { NS: 'docs' } });
+    expect(config.ha).toEqual({ mode: 'kubernetes', namespace: 'docs', leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+  });
+
+  it('reports bad fields and timings that do not nest, each at its file:line:column', async () => {
+    const text = ['manifests: ./m', 'ha:', '  mode: zookeeper', '  leaseName: Not_A_Name', '  leaseDurationMs: 3000', '  renewDeadlineMs: 3000', '  retryPeriodMs: 2600', '  extra: 1', ''].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    const at = Object.fromEntries(error.issues.map((i) => [`${i.line}:${i.column}`, i.message]));
+    expect(Object.keys(at).sort()).toEqual(['3:9', '4:14', '6:20', '7:18', '8:3'].sort());
+    expect(at['3:9']).toMatch(/mode/);
+    expect(at['4:14']).toMatch(/leaseName/);
+    expect(at['6:20']).toMatch(/^ha\.renewDeadlineMs: must be below ha\.leaseDurationMs \(3000\)/);
+    expect(at['7:18']).toMatch(/^ha\.retryPeriodMs: 1\.2 × it must be below ha\.renewDeadlineMs \(3000\)/);
+    expect(at['8:3']).toMatch(/unknown field "extra"/);
+  });
+});

@@ -276,7 +276,7 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     for (let i = 1; i <= 6; i++) t.write(`team-${i}.yaml`, teamYaml(`Crew ${i}`));
     const record = await run;
     expect(await stopping).toEqual({ graceful: true });
-    expect(record).toMatchObject({ result: 'failed', interrupted: true, applied: 1, failed: 0 });
+    expect(record).toMatchObject({ result: 'interrupted', interrupted: true, interruptedBy: 'shutdown', applied: 1, failed: 0 });
     expect(record.skipped).toBe(record.planned! - 1);
     const stats = t.sandbox.stats();
     expect(writes(t.sandbox)).toBe(1); // the one step in flight, answered

@@ -10,7 +10,7 @@ import { Daemon, type DaemonDeps } from '../../src/daemon/daemon.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
 import { FakeClock, FakeScheduler } from './fakes.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export const ORG = 'org-demo';
 
@@ -45,10 +45,11 @@ export async function startTestDaemon(options: {
   config?: Partial<DaemonConfig>;
   deps?: DaemonDeps;
   faults?: string;
+  sandbox?: SandboxOptions;
 }): Promise<TestDaemon> {
   const dir = mkdtempSync(join(tmpdir(), 'docops-daemon-'));
   for (const [name, text] of Object.entries(options.files)) writeFileSync(join(dir, name), text);
-  const sandbox = await startSandbox({ seed: 'demo', ...(options.faults ? { faults: options.faults } : {}) });
+  const sandbox = await startSandbox({ seed: 'demo', ...(options.faults ? { faults: options.faults } : {}), ...options.sandbox });
   const logs: Record<string, unknown>[] = [];
   const logger = createLogger({ level: 'debug', format: 'json', stream: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
   const scheduler = new FakeScheduler();

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { parsePrometheus } from './prometheus.js';
 import { ORG, startTestDaemon, type TestDaemon } from './helpers.js';
@@ -56,8 +56,9 @@ describe('scoped reconciles', () => {
     const r = await next;
     expect(r).toMatchObject({ result: 'success', scope: 'scoped', applied: 1, scopes: { changed: ['Members/org-demo'], reconciled: ['Members/org-demo'] } });
     const served = routes(t);
-    // The member list only (the token's user was asked for by the start-up run's gate and is kept).
-    expect(served.filter((x) => x.startsWith('GET'))).toEqual(['GET /v1/orgs/:organizationId/members']);
+    // The member list only (the token's user was asked for by the start-up run's gate and is kept), and the audit
+    // events a plan with drift reads to name who made it (src/audit).
+    expect(served.filter((x) => x.startsWith('GET'))).toEqual(['GET /v1/orgs/:organizationId/audit-events', 'GET /v1/orgs/:organizationId/members']);
     expect(served.some((x) => /teams|sites|spaces|collections|translations/.test(x))).toBe(false);
     expect(await roleOf(t, 'bob@acme.test')).toBe('review');
   });
@@ -111,5 +112,50 @@ describe('scoped reconciles', () => {
     expect(metrics.value('docops_reconcile_scope_runs_total', { scope: 'scoped', result: 'success' })).toBe(1);
     expect(metrics.value('docops_reconcile_scope_runs_total', { scope: 'scoped', result: 'failed' })).toBe(1);
     expect(metrics.value('docops_reconcile_scope_runs_total', { scope: 'full', result: 'success' })).toBe(2);
+  });
+
+  describe('reading ahead while the debounce waits', () => {
+    const MEMBERS = 'GET /v1/orgs/:organizationId/members';
+    const memberReads = (t: TestDaemon): number => t.sandbox.stats().byRoute[MEMBERS] ?? 0;
+    async function startSlow(): Promise<TestDaemon> {
+      const files = Object.fromEntries(FILES.map((f) => [f, example(f)]));
+      // A long quiet time, so the load and the read ahead finish well before it ends.
+      const t = (current = await startTestDaemon({ files, config: { debounceMs: 2000, schedule: '0 0 * * *', reconcileSecret: SECRET } }));
+      expect(t.daemon.runs[0]).toMatchObject({ result: 'success', scope: 'full' });
+      return t;
+    }
+
+    it("a save's scoped run plans from the member list read during the debounce, read once", async () => {
+      const t = await startSlow();
+      t.sandbox.resetStats();
+      const next = t.nextRun(isWatch);
+      t.write('members.yaml', bobReviews(example('members.yaml')));
+      // The read happens before the run: the quiet time has not ended yet.
+      await vi.waitFor(() => expect(memberReads(t)).toBe(1), { timeout: 10_000, interval: 20 });
+      expect(t.daemon.runs.filter(isWatch)).toEqual([]);
+      const r = await next;
+      expect(r).toMatchObject({ result: 'success', scope: 'scoped', readAhead: true, applied: 1 });
+      expect(memberReads(t)).toBe(1);
+      expect(await roleOf(t, 'bob@acme.test')).toBe('review');
+    });
+
+    it('a run that starts after the read ahead makes it stale: it is never used', async () => {
+      const t = await startSlow();
+      t.sandbox.resetStats();
+      const next = t.nextRun(isWatch);
+      t.write('members.yaml', bobReviews(example('members.yaml')));
+      await vi.waitFor(() => expect(memberReads(t)).toBe(1), { timeout: 10_000, interval: 20 });
+      // A full run in between (it writes: it applies the save itself, from its own read).
+      const res = await fetch(`${t.daemon.url}/reconcile?wait=1`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}` } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ result: 'success', scope: 'full', applied: 1 });
+      expect(memberReads(t)).toBe(2);
+      // The save's own run comes after it: the read ahead predates a run's writes, so it plans without it.
+      const r = await next;
+      expect(r).toMatchObject({ result: 'success', scope: 'scoped' });
+      expect(r.readAhead).not.toBe(true);
+      expect(r.planned ?? 0).toBe(0);
+      expect(await roleOf(t, 'bob@acme.test')).toBe('review');
+    });
   });
 });

@@ -2,6 +2,7 @@
 import { Router, type RouteDef } from '../router.js';
 import { loadSpecBodies, withSpecCheck, type SpecBodies } from '../spec-bodies.js';
 import { routeKey } from '../spec-operations.js';
+import { auditEventRoutes } from './audit-events.js';
 import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
@@ -43,6 +44,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteCustomizationRoutes,
   samlRoutes,
   openApiRoutes,
+  auditEventRoutes,
 ];
 
 /** A router whose routes check their bodies against the official spec too (spec-bodies.ts). */

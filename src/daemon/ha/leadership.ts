@@ -1,0 +1,74 @@
+/**
+ * The daemon's side of `ha`: an elector over the configured lease, turned into what the daemon asks —
+ * may this replica reconcile now, the write gate of a run, what /readyz, the logs and `docops_leader` say.
+ * The daemon imports this module only when `ha` is on; it imports the Kubernetes client only for
+ * `mode: kubernetes` without an injected lock (tests inject one).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { WriteGate } from '../../core/apply.js';
+import type { Logger } from '../../log.js';
+import type { Env } from '../../manifests/interpolate.js';
+import type { HaConfig } from '../config.js';
+import type { DaemonMetrics } from '../metrics.js';
+import { LeaderElector, type ElectionStatus, type LeaseLock } from './election.js';
+
+export type { ElectionStatus, LeaseLock } from './election.js';
+
+export interface Leadership {
+  /** Whether this replica holds the lease within its renew deadline. */
+  readonly leading: boolean;
+  /** The gate of a run starting now: it closes for good when this term ends, even if a later one begins. */
+  writeGate(): WriteGate;
+  status(): ElectionStatus;
+  /** Stop electing; `release` gives the lease up (only once nothing is being written any more). */
+  stop(release: boolean): Promise<void>;
+}
+
+export interface LeadershipDeps {
+  env: Env;
+  logger: Logger;
+  metrics: DaemonMetrics;
+  /** Default: the Kubernetes Lease of the config. */
+  lock?: LeaseLock;
+  /** Default: the pod name (HOSTNAME) and a random suffix, so a restarted pod is a new holder. */
+  identity?: string;
+  /** Called each time this replica becomes the leader (the daemon runs a full reconcile). */
+  onLeading(): void;
+}
+
+export async function startLeadership(config: HaConfig, deps: LeadershipDeps): Promise<Leadership> {
+  const lock =
+    deps.lock ?? (await import('./kubernetes.js')).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName: config.leaseName, env: deps.env });
+  const identity = deps.identity ?? `${deps.env.HOSTNAME || hostname()}-${randomBytes(4).toString('hex')}`;
+  const log = deps.logger.child({ component: 'leader-election' });
+  const elector = new LeaderElector(lock, identity, config, log);
+  elector.on('started-leading', () => {
+    deps.metrics.setLeader(true);
+    deps.onLeading();
+  });
+  elector.on('stopped-leading', (reason: string) => {
+    deps.metrics.setLeader(false);
+    if (reason === 'stopping') log.info({ lease: lock.description }, 'no longer leading: stopping');
+    else log.error({ lease: lock.description, reason }, 'lost the lease: writes stopped; standing by');
+  });
+  elector.on('holder', (holder: string) => {
+    if (holder === identity) return;
+    if (holder === '') log.info({ lease: lock.description }, 'the lease is free: taking it at the next try');
+    else log.info({ lease: lock.description, holder }, 'standing by: another replica holds the lease');
+  });
+  deps.metrics.setLeader(false);
+  log.info({ lease: lock.description, identity, ...config }, 'leader election started: reconciling only while holding the lease');
+  elector.start();
+  return {
+    get leading() {
+      return elector.isLeader;
+    },
+    writeGate() {
+      const term = elector.writeSignal;
+      return { check: () => (term.aborted ? 'this replica lost the lease' : elector.writeBlocker()), signal: term };
+    },
+    status: () => elector.status(),
+    stop: (release) => elector.stop({ release }),
+  };
+}

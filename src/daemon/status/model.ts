@@ -1,0 +1,98 @@
+/**
+ * What the status page and its JSON endpoints show, as plain data: the daemon's mode and role, the manifests'
+ * revision and load errors, the drift the last plan found (by kind, field by field, with who made it and what
+ * became of each step), the unmanaged objects and the last runs. Built from run records and plans by the
+ * StatusTracker (tracker.ts); rendered by html.ts. Values come from the plan's `before`/`after` (which never hold
+ * secrets) through formatField (secret-looking fields masked); request bodies are never shown, and the server
+ * passes every answer through the secret registry (src/secrets.ts).
+ */
+import type { Revision } from './revision.js';
+
+export interface StatusData {
+  generatedAt: string;
+  daemon: {
+    mode: 'apply' | 'plan';
+    /** `single` without leader election; `leader` / `standby` with it. */
+    role: string;
+    schedule: string | null;
+    ready: boolean;
+    reason: string | null;
+  };
+  manifests: {
+    dir: string;
+    revision: Revision | null;
+    /** Whether the last load succeeded (null before the first). */
+    ok: boolean | null;
+    problems: LoadProblem[];
+  };
+  /** What the last plan found; null before the first plan. */
+  drift: DriftView | null;
+  runs: RunView[];
+}
+
+export interface LoadProblem {
+  /** Relative to the manifests directory when inside it. */
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface DriftView {
+  /** The run whose plan this is. */
+  run: number;
+  at: string;
+  mode: 'apply' | 'plan';
+  /** A scoped run compared only these `Kind/org` scopes (null: a full run compared everything). */
+  scopedTo: string[] | null;
+  total: number;
+  byKind: { kind: string; steps: DriftStep[] }[];
+  /** Why the audit events could not be read (the plan says who changed what otherwise). */
+  attributionUnavailable: string | null;
+  blocked: { kind: string; org: string; key: string; message: string; source: string | null }[];
+  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null }[] };
+}
+
+export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied';
+
+export interface DriftStep {
+  id: string;
+  kind: string;
+  org: string;
+  key: string;
+  action: 'create' | 'update' | 'delete';
+  prune: boolean;
+  note: string | null;
+  /** Field-level diff: live value → the manifests' value (formatted, secret-looking fields masked). */
+  changes: { field: string; live: string; desired: string }[];
+  /** The step's object as one sentence (with who changed it when known). */
+  sentence: string;
+  changedBy: { actor: string; at: string; action: string } | null;
+  outcome: StepOutcome;
+  /** Why it failed or was skipped. */
+  outcomeDetail: string | null;
+  source: string | null;
+}
+
+export interface RunView {
+  id: number;
+  startedAt: string;
+  reasons: string[];
+  durationMs: number;
+  result: string;
+  mode: 'apply' | 'plan';
+  documents: number | null;
+  planned: number | null;
+  applied: number | null;
+  failed: number | null;
+  skipped: number | null;
+  /** Manifest problems of an invalid_manifests run. */
+  problems: number | null;
+  /** Why the safety gate refused (refused runs). */
+  refusedBecause: { rule: string; message: string }[];
+  /** The error's class, and its message (for runs that failed). */
+  errorType: string | null;
+  error: string | null;
+  apiStatus: number | null;
+  interrupted: boolean;
+}

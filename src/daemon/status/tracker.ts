@@ -1,0 +1,159 @@
+/**
+ * Keeps what the status page shows: a view of each recent run, the last plan with what became of its steps, the
+ * last load problems and the manifests' revision. Fed by the daemon at the end of every run (RunContext.observe);
+ * holds one plan at a time, so memory stays bounded whatever the history length.
+ */
+import { relative, sep } from 'node:path';
+import type { ApplyReport } from '../../core/apply.js';
+import type { Plan, Step } from '../../core/plan.js';
+import { changeOf, driftSentence } from '../../render/attribution.js';
+import { fieldChanges, formatField } from '../../render/values.js';
+import type { RunRecord } from '../run.js';
+import type { DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
+import { manifestsRevision, type Revision } from './revision.js';
+
+export const RUN_HISTORY = 50;
+const MAX_UNMANAGED = 500;
+const MAX_PROBLEMS = 200;
+const VALUE_MAX = 300;
+
+export interface DaemonFacts {
+  mode: 'apply' | 'plan';
+  manifestsDir: string;
+  schedule?: string;
+  /** `single` unless leader election says otherwise. */
+  role(): string;
+  readiness(): { ready: boolean; reason?: string };
+}
+
+export class StatusTracker {
+  private readonly runs: RunView[] = [];
+  private drift: DriftView | null = null;
+  private problems: LoadProblem[] = [];
+  private loadOk: boolean | null = null;
+  private revision: Promise<Revision | null> | undefined;
+
+  constructor(private readonly facts: DaemonFacts) {}
+
+  /** A run ended: its record, the plan it computed (if any) and the apply report (apply mode with steps). */
+  observe(r: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined): void {
+    this.runs.push(runView(r));
+    if (this.runs.length > RUN_HISTORY) this.runs.shift();
+    if (r.result === 'invalid_manifests') {
+      this.loadOk = false;
+      this.problems = (r.issues ?? []).slice(0, MAX_PROBLEMS).map((i) => ({ file: this.rel(i.file), line: i.line, column: i.column, message: i.message }));
+      if (!r.issues) this.problems = [{ file: '.', line: 0, column: 0, message: `the manifests could not be read (${r.errorType ?? 'error'}; see the log)` }];
+    } else {
+      this.loadOk = true;
+      this.problems = [];
+    }
+    if (plan) this.drift = this.driftView(r, plan, report);
+    this.revision = manifestsRevision(this.facts.manifestsDir);
+  }
+
+  async status(): Promise<StatusData> {
+    const ready = this.facts.readiness();
+    return {
+      generatedAt: new Date().toISOString(),
+      daemon: { mode: this.facts.mode, role: this.facts.role(), schedule: this.facts.schedule ?? null, ready: ready.ready, reason: ready.reason ?? null },
+      manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
+      drift: this.drift,
+      runs: [...this.runs].reverse(),
+    };
+  }
+
+  /** One run by id (undefined when unknown or no longer kept); with the drift when it is the last plan's run. */
+  run(id: number): (RunView & { drift: DriftView | null }) | undefined {
+    const r = this.runs.find((x) => x.id === id);
+    return r ? { ...r, drift: this.drift?.run === id ? this.drift : null } : undefined;
+  }
+
+  private rel(file: string): string {
+    const rel = relative(this.facts.manifestsDir, file);
+    return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) ? rel.split(sep).join('/') : file;
+  }
+
+  private driftView(r: RunRecord, plan: Plan, report: ApplyReport | undefined): DriftView {
+    const failed = new Map(report?.failed.map((f) => [f.stepId, f.message]) ?? []);
+    const skipped = report?.skipReasons ?? {};
+    const applied = new Set(report?.applied ?? []);
+    const outcome = (s: Step): [StepOutcome, string | null] => {
+      if (r.result === 'refused') return ['refused', null];
+      if (applied.has(s.id)) return ['applied', null];
+      if (failed.has(s.id)) return ['failed', failed.get(s.id)!];
+      if (s.id in skipped) return ['skipped', skipped[s.id]!];
+      return report ? ['not applied', null] : r.mode === 'plan' ? ['pending', null] : ['not applied', r.errorType ?? null];
+    };
+    const byKind = new Map<string, DriftStep[]>();
+    for (const s of plan.steps) {
+      const by = changeOf(plan, s);
+      const [o, detail] = outcome(s);
+      const step: DriftStep = {
+        id: s.id,
+        kind: s.kind,
+        org: s.org,
+        key: s.key,
+        action: s.action,
+        prune: s.phase === 'prune',
+        note: s.note ?? null,
+        changes: stepChanges(s),
+        sentence: driftSentence(s, by),
+        changedBy: by ? { actor: by.actor, at: by.at, action: by.action } : null,
+        outcome: o,
+        outcomeDetail: detail,
+        source: s.source ? `${this.rel(s.source.file)}:${s.source.line}:${s.source.column}` : null,
+      };
+      const list = byKind.get(s.kind);
+      if (list) list.push(step);
+      else byKind.set(s.kind, [step]);
+    }
+    return {
+      run: r.id,
+      at: r.startedAt,
+      mode: r.mode,
+      scopedTo: r.scope === 'scoped' ? (r.scopes?.reconciled ?? []) : null,
+      total: plan.steps.length,
+      byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
+      attributionUnavailable: plan.attribution?.unavailable ?? null,
+      blocked: plan.blocked.map((b) => ({ kind: b.kind, org: b.org, key: b.key, message: b.message, source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null })),
+      unmanaged: {
+        total: plan.unmanaged.length,
+        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null })),
+      },
+    };
+  }
+}
+
+/** Field by field: what is live and what the manifests say (a create shows its fields, a delete nothing). */
+function stepChanges(s: Step): { field: string; live: string; desired: string }[] {
+  if (s.action === 'create') return Object.entries(s.after ?? {}).map(([f, v]) => ({ field: f, live: '(absent)', desired: formatField(f, v, VALUE_MAX) }));
+  if (s.action === 'delete') return [];
+  return fieldChanges(s.before, s.after).map((c) => ({
+    field: c.field,
+    live: c.before === undefined ? '(unset)' : formatField(c.field, c.before, VALUE_MAX),
+    desired: c.after === undefined ? '(removed)' : formatField(c.field, c.after, VALUE_MAX),
+  }));
+}
+
+function runView(r: RunRecord): RunView {
+  return {
+    id: r.id,
+    startedAt: r.startedAt,
+    reasons: [...r.reasons],
+    durationMs: r.durationMs,
+    result: r.result,
+    mode: r.mode,
+    documents: r.documents ?? null,
+    planned: r.planned ?? null,
+    applied: r.applied ?? null,
+    failed: r.failed ?? null,
+    skipped: r.skipped ?? null,
+    problems: r.issues ? r.issues.length : null,
+    refusedBecause: r.violations ?? [],
+    errorType: r.errorType ?? null,
+    // Invalid manifests list their problems under Manifests; other errors are one message.
+    error: r.result === 'invalid_manifests' || r.error === undefined ? null : r.error,
+    apiStatus: r.apiStatus ?? null,
+    interrupted: r.interrupted === true,
+  };
+}

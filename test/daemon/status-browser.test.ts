@@ -1,0 +1,103 @@
+/**
+ * The status page in a real browser: headless Chromium (the system's, /usr/bin/chromium or DOCOPS_CHROMIUM)
+ * driven by playwright-core, with JavaScript off, opens the page of a running daemon against the sandbox and
+ * checks what a person sees after an apply, after a change made behind docops's back (who made it), and after an
+ * invalid manifest. Screenshots go to test-artifacts/ (gitignored). A missing browser fails the test, naming how
+ * to install it; it is never skipped.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAROL, membersYaml, teamYaml } from '../audit/fixtures.js';
+import { startTestDaemon, type TestDaemon } from './helpers.js';
+
+const BROWSER = process.env.DOCOPS_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+/** `DOCOPS_UPDATE_SCREENSHOT=1` also writes the README's screenshot (docs/images/status-page.png). */
+const README_SHOT = process.env.DOCOPS_UPDATE_SCREENSHOT === '1' ? join(process.cwd(), 'docs/images/status-page.png') : undefined;
+
+let browser: Browser;
+let d: TestDaemon;
+
+beforeAll(async () => {
+  if (!existsSync(BROWSER)) {
+    throw new Error(`no Chromium at ${BROWSER}: install it (apt-get install -y chromium; .ci/run does) or set DOCOPS_CHROMIUM to its path`);
+  }
+  browser = await chromium.launch({ executablePath: BROWSER, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  d = await startTestDaemon({
+    files: { 'members.yaml': membersYaml({ frank: 'comment' }), 'team.yaml': teamYaml('Support', ['frank@acme.test', 'ivan@acme.test']), 'odd.yaml': teamYaml('<script>alert(1)</script>', ['bob@acme.test']) },
+    config: { schedule: '*/10 * * * *' },
+    sandbox: { actorTokens: [CAROL] },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await d?.stop();
+});
+
+async function open(): Promise<{ page: Page; text: string }> {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (dlg) => void dialogs.push(dlg.message()));
+  const res = await page.goto(d.daemon.url + '/');
+  expect(res?.status()).toBe(200);
+  expect(dialogs).toEqual([]);
+  return { page, text: await page.locator('body').innerText() };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
+  expect(existsSync(join(ARTIFACTS, name))).toBe(true);
+}
+
+describe('status page in a browser', () => {
+  it('after an apply: mode, role, revision, the run and the applied change', async () => {
+    const { page, text } = await open();
+    expect(await page.title()).toMatch(/^docops: /);
+    expect(text).toContain('apply (writes changes)');
+    expect(await page.locator('[data-field="role"]').innerText()).toBe('single');
+    expect(await page.locator('[data-field="revision"]').innerText()).toMatch(/^digest sha256:[0-9a-f]{16}$/);
+    expect(text).toContain('The last load found no problem.');
+    const runs = page.locator('section[aria-labelledby="runs"] tbody tr');
+    expect(await runs.count()).toBe(1);
+    expect(await runs.first().innerText()).toMatch(/#1\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+start\s+[\d.]+ s\s+Success\s+2\s+2\s+0/);
+    const members = page.locator('table.drift', { has: page.locator('caption', { hasText: 'Members (1)' }) });
+    expect(await members.innerText()).toMatch(/frank@acme\.test[\s\S]*role: "read" → "comment"[\s\S]*applied \(reverted\)/);
+    // A title that is markup is shown as text, never run.
+    expect(text).toContain('<script>alert(1)</script>');
+    expect(await page.locator('script').count()).toBe(0);
+    expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toMatch(/^\d+$/);
+    await shot(page, 'status-after-apply.png');
+  });
+
+  it('after drift made behind docops’s back: what changed, who changed it, and that it was reverted', async () => {
+    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, { method: 'PATCH', headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'admin' }) });
+    expect(res.status).toBe(200);
+    const run = d.nextRun();
+    d.scheduler.tick();
+    expect((await run).applied).toBe(1);
+    const { page, text } = await open();
+    const members = page.locator('table.drift', { has: page.locator('caption', { hasText: 'Members (1)' }) });
+    expect(await members.innerText()).toMatch(/bob@acme\.test[\s\S]*role: "admin" → "edit"[\s\S]*carol@acme\.test[\s\S]*member\.updated[\s\S]*applied \(reverted\)/);
+    expect(text).toMatch(/#2\s+.*schedule/);
+    await shot(page, 'status-after-drift.png');
+    if (README_SHOT) await page.screenshot({ path: README_SHOT, fullPage: true });
+  });
+
+  it('after an invalid manifest: the problem at file:line, and the run that refused to go on', async () => {
+    const invalid = d.nextRun((r) => r.result === 'invalid_manifests');
+    d.write('broken.yaml', 'apiVersion: docops/v1\nkind: Team\nmetadata: { organization: org-demo }\nspec: { title: 7 }\n');
+    await invalid;
+    const { page, text } = await open();
+    expect(await page.title()).toBe('docops: manifests invalid');
+    expect(text).toMatch(/Invalid\s+The last load failed with 1 problem\(s\)/);
+    const errors = page.locator('table', { has: page.locator('caption', { hasText: 'Load errors' }) });
+    expect(await errors.innerText()).toMatch(/broken\.yaml:4:\d+\s+spec\.title: must be string/);
+    expect(await page.locator('section[aria-labelledby="runs"] tbody tr').first().innerText()).toMatch(/#3[\s\S]*Invalid manifests[\s\S]*1 problem\(s\)/);
+    await shot(page, 'status-after-invalid-manifest.png');
+  });
+});

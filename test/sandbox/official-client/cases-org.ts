@@ -168,6 +168,16 @@ export const ORG_CASES: Case[] = [
       expect(list.items.map((x) => x.organization.id)).toEqual(['u-frank']);
     },
   },
+  {
+    name: 'listOrganizationAuditEvents: limit, from, actor, target',
+    run: async ({ api }) => {
+      const from = new Date(Date.now() - 60_000).toISOString();
+      await expectStatus(api.orgs.updateTeamInOrganizationById(ORG, 'team-support', { title: 'Helpdesk' }), 200);
+      await expectStatus(api.orgs.updateTeamInOrganizationById(ORG, 'team-writers', { title: 'Authors' }), 200);
+      const list = await expectStatus(api.orgs.listOrganizationAuditEvents(ORG, { limit: 5, from, actor: 'u-ada', target: 'team-support' }), 200);
+      expect(list.items.map((e) => e.target.id)).toEqual(['team-support']);
+    },
+  },
   // Translations: management-api.md's "translation settings" replace the spec's Translation (NORMATIVE in cases.ts).
   { name: 'listTranslations', run: async ({ api }) => void (await expectStatus(api.orgs.listTranslations(ORG), 200)) },
   { name: 'getTranslation', run: async ({ api }) => void (await expectStatus(api.orgs.getTranslation(ORG, 'tr-fr'), 200)) },

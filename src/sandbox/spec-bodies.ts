@@ -8,6 +8,7 @@
  * dependency) nor ajv's compiler at run time. Run from src/ (tests), they are compiled from the spec on first use.
  */
 import { existsSync } from 'node:fs';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { createRequire } from 'node:module';
 import { badRequest } from './http.js';
 import type { Validator } from './validate.js';
@@ -59,7 +60,7 @@ export function loadSpecBodies(): SpecBodies {
       const [method = '', pattern = ''] = key.split(' ');
       const ref = specBodyRef(spec, method, pattern);
       if (ref !== undefined && !compile) {
-        const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+        const { Ajv2020 } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
         const formats = require('ajv-formats') as AddFormats | { default: AddFormats };
         const ajv = prepareSpecAjv(new Ajv2020(SPEC_AJV_OPTIONS), typeof formats === 'function' ? formats : formats.default, spec);
         compile = (r) => ajv.compile({ $ref: r }) as ValidateFn;

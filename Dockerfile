@@ -38,5 +38,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + ((process.env.DOCOPS_LISTEN || '').split(':').pop() || '8080') + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/cli/main.js"]
+ENTRYPOINT ["node", "dist/cli/docops.cjs"]
 CMD ["daemon", "-c", "/config/docops.yaml"]

@@ -70,6 +70,11 @@ export interface StartupMeasure {
    * when it sets any: both sides pay them, so the ratios are lower. Informational.
    */
   withStartVariables?: { variables: string[]; version: WallRatio; validate: WallRatio };
+  /**
+   * `validate` without the compile cache (NODE_DISABLE_COMPILE_CACHE=1): what a first run pays, e.g. in a fresh
+   * CI container. Informational.
+   */
+  validateWithoutCompileCache: WallRatio;
 }
 
 export async function measureStartup(opts: { pairs: number; cpuRuns: number; command?: readonly string[] }): Promise<StartupMeasure> {
@@ -78,18 +83,20 @@ export async function measureStartup(opts: { pairs: number; cpuRuns: number; com
   const env = cleanEnv();
   const version = await wallRatio([...docops, '--version'], bare, opts.pairs, env);
   const validate = await wallRatio([...docops, ...VALIDATE_ARGS], bare, opts.pairs, env);
+  const validateWithoutCompileCache = await wallRatio([...docops, ...VALIDATE_ARGS], bare, opts.pairs, cleanEnv({ NODE_DISABLE_COMPILE_CACHE: '1' }));
   const commands: CommandStartup[] = [];
   for (const { name, args } of PROBED_COMMANDS) {
     const p = await runProbed(docops, args, env, { runs: opts.cpuRuns });
     commands.push({ name, args, cpuMs: p.cpuMs, modules: p.modules.length, byOrigin: modulesByOrigin(p.modules) });
   }
   const vars = startVariables();
-  if (Object.keys(vars).length === 0) return { version, validate, commands };
+  if (Object.keys(vars).length === 0) return { version, validate, commands, validateWithoutCompileCache };
   const withVars = cleanEnv(vars);
   return {
     version,
     validate,
     commands,
+    validateWithoutCompileCache,
     withStartVariables: {
       variables: Object.keys(vars),
       version: await wallRatio([...docops, '--version'], bare, opts.pairs, withVars),
@@ -113,6 +120,13 @@ export function startupRows(m: StartupMeasure): Row[] {
     row('Start-up: `docops --version` wall ÷ `node -e 0` (clean environment)', m.version, TARGETS.versionRatio),
     row('Start-up: `docops validate -m config.example/manifests` wall ÷ `node -e 0` (clean environment)', m.validate, TARGETS.validateRatio),
   ];
+  const c = m.validateWithoutCompileCache;
+  rows.push({
+    measure: 'Informational: `validate` without the compile cache (NODE_DISABLE_COMPILE_CACHE=1: a first run, e.g. a fresh CI container)',
+    measured: `${ms(c.medianMs)} ÷ ${ms(c.baselineMedianMs)}`,
+    ratio: ratio2(c.ratio),
+    target: '',
+  });
   const w = m.withStartVariables;
   if (w) {
     rows.push({

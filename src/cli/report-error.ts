@@ -5,7 +5,7 @@
  * logged error and its cause chain are redacted by the logger.
  */
 import { DocopsError, EXIT, ValidationError, formatIssue } from '../core/errors.js';
-import type { Logger } from '../log.js';
+import type { CommandLogger } from './command-logger.js';
 import { redactSecrets } from '../log-options.js';
 import { createColors, shouldColor } from '../render/ansi.js';
 import type { CliIO } from './io.js';
@@ -23,7 +23,7 @@ function messageOf(err: unknown): string {
   return String(err);
 }
 
-export function reportError(err: unknown, io: CliIO, options: { logger?: Logger; secrets?: readonly string[] } = {}): number {
+export function reportError(err: unknown, io: CliIO, options: { logger?: CommandLogger; secrets?: readonly string[] } = {}): number {
   const c = createColors(shouldColor(io.stderr, io.env));
   const message = redactSecrets(messageOf(err), options.secrets ?? []);
   io.stderr.write(`${c.red(c.bold('Error:'))} ${message}\n`);

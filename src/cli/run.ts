@@ -6,10 +6,10 @@
  */
 import { registerCredentialSecrets } from '../api/settings.js';
 import { UsageError } from '../core/errors.js';
-import type { Logger } from '../log.js';
 import { redactingStream, registerSecret } from '../secrets.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext } from './command.js';
+import { replayLines, shows, standInLogger, type CommandLogger, type KeptLine } from './command-logger.js';
 import { COMMANDS } from './commands/index.js';
 import { annotateError } from './github.js';
 import { commandHelp, mainHelp } from './help.js';
@@ -19,8 +19,12 @@ import { reportError } from './report-error.js';
 import { isVersionFlag, packageVersion } from './version.js';
 
 interface RunState {
-  logger?: Logger;
+  logger?: CommandLogger;
   cleanups: (() => Promise<void> | void)[];
+  /** Lines a stand-in logger kept (command-logger.ts), written through pino at the end of the run. */
+  kept: KeptLine[];
+  /** Makes the real logger (the same options as the command's). */
+  makeLogger?: () => Promise<CommandLogger>;
 }
 
 async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Promise<number> {
@@ -55,8 +59,12 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   }
   const global = globalOptions(values, io.env);
   registerCredentialSecrets({ tokenFile: global.tokenFile, env: io.env });
-  const { createLogger } = await import('../log.js');
-  const logger = createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
+  state.makeLogger = async () => {
+    const { createLogger } = await import('../log.js');
+    return createLogger({ level: global.logLevel, ...(global.logFormat ? { format: global.logFormat } : {}), stream: io.stderr, env: io.env });
+  };
+  const quiet = spec.logsAtMost !== undefined && !shows(global.logLevel, spec.logsAtMost);
+  const logger = quiet ? standInLogger(global.logLevel, state.kept) : await state.makeLogger();
   state.logger = logger;
   const ctx: CommandContext = {
     io,
@@ -71,7 +79,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
 
 export async function run(argv: readonly string[], processStreams: CliIO = processIO()): Promise<number> {
   const io = redactingIO(processStreams);
-  const state: RunState = { cleanups: [] };
+  const state: RunState = { cleanups: [], kept: [] };
   let code: number;
   try {
     code = await dispatch(argv, io, state);
@@ -88,6 +96,7 @@ export async function run(argv: readonly string[], processStreams: CliIO = proce
       else state.logger?.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed');
     }
   }
+  if (state.kept.length > 0 && state.makeLogger) replayLines(state.kept, await state.makeLogger());
   return code;
 }
 

@@ -7,15 +7,26 @@
  * AND records where it sits in `RequestSpec.refs`. Apply substitutes only at the recorded places, so a saved plan
  * (plain JSON) is applied exactly, and a title that looks like a ref is sent as the title.
  */
-import { randomBytes } from 'node:crypto';
 import { DocopsError } from './errors.js';
 import type { RefSlot, RequestSpec, Step } from './plan.js';
 
-const NONCE = randomBytes(12).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x');
-const TOKEN_PREFIX = `<<ref:${NONCE}:`;
-// A step id inside a token is percent-encoded (no `:` or `>`), the output is a plain name.
-const TOKEN_RE = new RegExp(`<<ref:${NONCE}:([^:>]+):([A-Za-z0-9_]+)>>`, 'g');
-const TOKEN_ONLY_RE = new RegExp(`^<<ref:${NONCE}:([^:>]+):([A-Za-z0-9_]+)>>$`);
+/**
+ * The token syntax with this process's nonce, made on first use: loading node:crypto costs every command that
+ * only reads manifests (validate) a few milliseconds, and only plans make refs.
+ */
+let syntax: { prefix: string; all: RegExp; only: RegExp } | undefined;
+function tokens(): { prefix: string; all: RegExp; only: RegExp } {
+  if (!syntax) {
+    // node:crypto is loaded here, on first use (process.getBuiltinModule: Node ≥ 20.16), not with this module.
+    const nonce = process.getBuiltinModule('node:crypto').randomBytes(12).toString('base64url').replace(/[^A-Za-z0-9]/g, 'x');
+    syntax = {
+      prefix: `<<ref:${nonce}:`,
+      all: new RegExp(`<<ref:${nonce}:([^:>]+):([A-Za-z0-9_]+)>>`, 'g'),
+      only: new RegExp(`^<<ref:${nonce}:([^:>]+):([A-Za-z0-9_]+)>>$`),
+    };
+  }
+  return syntax;
+}
 
 export interface RefTarget {
   stepId: string;
@@ -24,12 +35,12 @@ export interface RefTarget {
 
 /** A reference to output `output` of step `stepId`, for a request path or body; resolved when the plan is applied. */
 export function ref(stepId: string, output = 'id'): string {
-  return `${TOKEN_PREFIX}${encodeURIComponent(stepId)}:${output}>>`;
+  return `${tokens().prefix}${encodeURIComponent(stepId)}:${output}>>`;
 }
 
 /** Whether a value is (or contains) a ref made by `ref()` in this process. Text a user wrote never is. */
 export function isRef(value: unknown): value is string {
-  return typeof value === 'string' && value.includes(TOKEN_PREFIX);
+  return typeof value === 'string' && value.includes(tokens().prefix);
 }
 
 /** How a ref reads in a sealed plan (and in renderings of requests): `<<ref:STEP_ID.OUTPUT>>`. Display only. */
@@ -37,7 +48,7 @@ export function placeholder(stepId: string, output: string): string {
   return `<<ref:${stepId}.${output}>>`;
 }
 
-const hasToken = (text: string): boolean => text.includes(TOKEN_PREFIX);
+const hasToken = (text: string): boolean => text.includes(tokens().prefix);
 
 /** Every (stepId, output) a value refers to: tokens in strings, and the recorded slots of sealed requests. */
 export function refsIn(value: string | null | undefined | readonly RequestSpec[]): RefTarget[] {
@@ -54,7 +65,7 @@ export function refsIn(value: string | null | undefined | readonly RequestSpec[]
 
 function tokensIn(text: string): RefTarget[] {
   if (!hasToken(text)) return [];
-  return [...text.matchAll(TOKEN_RE)].map((m) => ({ stepId: decodeURIComponent(m[1]!), output: m[2]! }));
+  return [...text.matchAll(tokens().all)].map((m) => ({ stepId: decodeURIComponent(m[1]!), output: m[2]! }));
 }
 
 function visitStrings(v: unknown, fn: (s: string) => void): void {
@@ -73,7 +84,7 @@ export function sealRequest(req: RequestSpec): RequestSpec {
   const slots: RefSlot[] = [...(req.refs ?? [])];
   let path = '';
   let last = 0;
-  for (const m of req.path.matchAll(TOKEN_RE)) {
+  for (const m of req.path.matchAll(tokens().all)) {
     const stepId = decodeURIComponent(m[1]!);
     const text = placeholder(stepId, m[2]!);
     const before = req.path.slice(last, m.index);
@@ -97,7 +108,7 @@ export function sealRequest(req: RequestSpec): RequestSpec {
 function containsToken(v: unknown): boolean {
   let found = false;
   visitStrings(v, (s) => {
-    if (s.includes(TOKEN_PREFIX)) found = true;
+    if (s.includes(tokens().prefix)) found = true;
   });
   if (!found && v && typeof v === 'object') found = keysHoldToken(v);
   return found;
@@ -105,14 +116,14 @@ function containsToken(v: unknown): boolean {
 
 function keysHoldToken(v: unknown): boolean {
   if (Array.isArray(v)) return v.some(keysHoldToken);
-  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes(TOKEN_PREFIX) || keysHoldToken(x));
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes(tokens().prefix) || keysHoldToken(x));
   return false;
 }
 
 function sealValue(v: unknown, pointer: string, slots: RefSlot[], req: RequestSpec): unknown {
   if (typeof v === 'string') {
-    if (!v.includes(TOKEN_PREFIX)) return v;
-    const m = TOKEN_ONLY_RE.exec(v);
+    if (!v.includes(tokens().prefix)) return v;
+    const m = tokens().only.exec(v);
     if (!m) throw new Error(`internal: a ref must be a whole body value: ${req.method} ${req.path} at ${pointer || '/'}`);
     const stepId = decodeURIComponent(m[1]!);
     slots.push({ at: 'body', pointer, step: stepId, output: m[2]! });
@@ -122,7 +133,7 @@ function sealValue(v: unknown, pointer: string, slots: RefSlot[], req: RequestSp
   if (v && typeof v === 'object') {
     return Object.fromEntries(
       Object.entries(v).map(([k, x]) => {
-        if (k.includes(TOKEN_PREFIX)) throw new Error(`internal: a ref cannot be an object key: ${req.method} ${req.path}`);
+        if (k.includes(tokens().prefix)) throw new Error(`internal: a ref cannot be an object key: ${req.method} ${req.path}`);
         return [k, sealValue(x, `${pointer}/${escapePointer(k)}`, slots, req)];
       }),
     );

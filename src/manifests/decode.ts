@@ -2,6 +2,7 @@
  * Checks on a file's raw bytes before YAML sees them: size cap, NUL bytes, invalid UTF-8. Each problem is
  * reported at the offending byte so a stray binary file in the manifests directory is easy to find.
  */
+import { isUtf8 } from 'node:buffer';
 import type { SourcePos } from '../core/errors.js';
 
 /** Manifests are small; anything larger is almost certainly not a manifest (or an attack). */
@@ -21,6 +22,9 @@ export function tooLargeMessage(size: number, max: number): string {
 
 /** Byte offset of the first invalid UTF-8 sequence, or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
+  // Node's check (native) answers for valid files; the loop below, cold JavaScript over every byte, was ~5 % of
+  // a cold plan of 1,000 members. It only runs to find where a file is invalid.
+  if (isUtf8(bytes)) return -1;
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;

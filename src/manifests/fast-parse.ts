@@ -2,16 +2,16 @@
  * The fast way to read a manifest file: js-yaml (≈10× faster than `yaml` on large files) with a listener that
  * records where every node starts, so positions, values and `${VAR}` problems come out exactly as the `yaml`
  * path in parse.ts gives them. It only handles the shapes where that is certain (block maps and sequences,
- * single-line plain/quoted scalars, one-line flow sequences, comments, `---`); for anything else — including
+ * single-line plain/quoted scalars, one-line flow sequences and flow maps, comments, `---`); for anything else — including
  * every error — it declines (returns undefined) and the caller uses the `yaml` path, which owns all error
  * messages and the alias-bomb guard.
  */
 import jsyaml from 'js-yaml';
 import type { ValidationIssue } from '../core/errors.js';
 import { MERGE_TAG, YAML_CORE_SCHEMA } from './core-schema.js';
-import { interpolateString, resolvePlain, type VarSource } from './interpolate.js';
+import { interpolateString, type VarSource } from './interpolate.js';
 import { OffsetLines } from './offset-lines.js';
-import type { ParsedYamlDoc } from './parse.js';
+import type { ParsedYamlDoc } from './parse-input.js';
 import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
 import { declinesTextually } from './fast-parse-precheck.js';
 
@@ -35,9 +35,10 @@ const MAX_KEY_SPAN = 1000;
 const HASH = 0x23;
 const DASH = 0x2d;
 const LBRACKET = 0x5b;
+const LBRACE = 0x7b;
 const DQUOTE = 0x22;
-/** Node starts that mean anchor, alias, tag, flow map, block scalar: not handled here. */
-const isUnhandledStart = (c: number): boolean => c === 0x26 /* & */ || c === 0x2a /* * */ || c === 0x21 /* ! */ || c === 0x7b /* { */ || c === 0x7c /* | */ || c === 0x3e; /* > */
+/** Node starts that mean anchor, alias, tag, block scalar: not handled here. */
+const isUnhandledStart = (c: number): boolean => c === 0x26 /* & */ || c === 0x2a /* * */ || c === 0x21 /* ! */ || c === 0x7c /* | */ || c === 0x3e; /* > */
 
 /**
  * One composeNode call of js-yaml, between its 'open' and 'close' events. Frames are recycled once their
@@ -82,10 +83,16 @@ export interface FastParseResult {
   issues: ValidationIssue[];
 }
 
+/**
+ * Types a substituted plain scalar as YAML would (interpolate-yaml.ts `resolvePlain`). Without one the fast path
+ * declines such a file, so that reading manifests without a `${VAR}` in a plain scalar never loads `yaml`.
+ */
+export type Retype = (text: string) => unknown;
+
 /** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
-export function fastParseYaml(file: string, text: string, vars: VarSource): FastParseResult | undefined {
+export function fastParseYaml(file: string, text: string, vars: VarSource, retype?: Retype): FastParseResult | undefined {
   if (declinesTextually(text)) return undefined;
-  const reader = new TreeReader(text, vars);
+  const reader = new TreeReader(text, vars, retype);
   try {
     jsyaml.loadAll(text, null, {
       schema: YAML_CORE_SCHEMA,
@@ -125,6 +132,7 @@ class TreeReader {
   constructor(
     private readonly text: string,
     private readonly vars: VarSource,
+    private readonly retype: Retype | undefined,
   ) {}
 
   onEvent(event: string, state: LoaderState): void {
@@ -191,7 +199,7 @@ class TreeReader {
     }
     if (f.kind === 'scalar') this.closeScalar(f, s, children);
     else if (f.kind === 'sequence') this.closeSequence(f, s, children, first);
-    else if (f.kind === 'mapping') this.closeMapping(f, children);
+    else if (f.kind === 'mapping') this.closeMapping(f, s, children, first);
     else throw new Decline(`kind ${f.kind}`);
   }
 
@@ -228,12 +236,19 @@ class TreeReader {
     f.pos = new SeqPos(f.start, positions);
   }
 
-  private closeMapping(f: Frame, pairs: Frame[]): void {
+  private closeMapping(f: Frame, s: LoaderState, pairs: Frame[], first: number): void {
     let n = pairs.length;
-    // A key attempt that found nothing (e.g. at a following `---`) leaves one trailing empty frame.
-    if (n % 2 === 1 && (pairs[n - 1] as Frame).kind === null) n--;
-    if (n === 0 || n % 2 === 1) throw new Decline('mapping pairs');
+    const flow = first === LBRACE;
+    if (flow) {
+      // `{ a: 1, b: x }` on one line, as the sequences above. An entry without a value (`{ a }`, `{ a: }`) is
+      // left to the yaml path (js-yaml gives no event for a missing value, and yaml's empty node differs).
+      if (spansLines(this.text, f.start, s.position)) throw new Decline('multi-line flow map');
+      if (this.text.charCodeAt(s.position) === HASH) throw new Decline('comment after }');
+    } else if (n % 2 === 1 && (pairs[n - 1] as Frame).kind === null) n--; // A key attempt that found nothing (e.g. at a following `---`) leaves one trailing empty frame.
+    if ((n === 0 && !flow) || n % 2 === 1) throw new Decline('mapping pairs');
     const object = f.result as Record<string, unknown>;
+    // Keys without values (`{ a, b }`) would pair up as key and value: every key must have its value.
+    if (flow && Object.keys(object).length !== n / 2) throw new Decline('flow map entry without value');
     const entries: (string | PosNode)[] = new Array<string | PosNode>((n / 2) * 3);
     for (let i = 0; i < n; i += 2) {
       const key = pairs[i] as Frame;
@@ -242,6 +257,7 @@ class TreeReader {
       if (key.kind !== 'scalar' || key.result === null) throw new Decline('key');
       if (value.open - key.start > MAX_KEY_SPAN) throw new Decline('long key');
       if (key.merge && !isMergeSource(value.result)) throw new Decline('merge source');
+      if (flow && (value.kind === null || key.merge)) throw new Decline('flow map entry');
       const j = (i / 2) * 3;
       const name = String(key.result);
       entries[j] = key.merge ? MERGE_KEY_MATCH : name;
@@ -261,8 +277,9 @@ class TreeReader {
     if ('errors' in r) {
       for (const message of r.errors) this.problems.push({ offset: node.start, message });
     } else if (r.changed) {
+      if (node.plain && !this.retype) throw new Decline('typing a substituted plain scalar needs yaml');
       // js-yaml defined the key as an own property already, so this never reaches the __proto__ setter.
-      (container as Record<string | number, unknown>)[at] = node.plain ? resolvePlain(r.value) : r.value;
+      (container as Record<string | number, unknown>)[at] = node.plain && this.retype ? this.retype(r.value) : r.value;
     }
   }
 }

@@ -7,9 +7,11 @@
  * user allows (a manifest is text anyone with a pull request can write, and a plan prints what it reads), never
  * docops's own DOCOPS_* variables and never a value holding the API token. Refusals are errors that say how to
  * allow the variable and never show its value.
+ *
+ * This module reads strings only; what needs the `yaml` package (the tree walk, typing a substituted plain
+ * scalar) is in interpolate-yaml.ts, so reading manifests on the fast path never loads it.
  */
 import { registeredSecrets } from '../secrets.js';
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, type Document, type Node, type Scalar } from 'yaml';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -159,48 +161,6 @@ function reference(body: string, vars: VarSource, problems: Problem[]): string {
   }
   problems.push(...fallback.filter((p) => !p.unset));
   return read.value;
-}
-
-/**
- * A plain (unquoted) scalar made of a substitution gets its type the way YAML would have resolved the
- * substituted text (`port: ${PORT}` → number). Quoted scalars and block scalars stay strings.
- */
-export function resolvePlain(text: string): unknown {
-  if (text.trim() === '') return text;
-  // logLevel 'error': the library never prints; text it would warn or fail about stays text.
-  const doc = parseDocument(text, { schema: 'core', logLevel: 'error' });
-  if (doc.errors.length > 0 || doc.warnings.length > 0) return text;
-  let v: unknown;
-  try {
-    v = doc.toJS();
-  } catch {
-    return text;
-  }
-  // Only what JSON holds exactly: `.nan`, `.inf` and integers past 2^53 stay text.
-  if (typeof v === 'number') return Number.isFinite(v) && (!Number.isInteger(v) || Number.isSafeInteger(v)) ? v : text;
-  return typeof v === 'boolean' || v === null ? v : text;
-}
-
-/** Interpolate every string scalar value of a document in place; returns one error per bad reference. */
-export function interpolateDocument(doc: Document, vars: VarSource): { node: Node; message: string }[] {
-  const problems: { node: Node; message: string }[] = [];
-  const seen = new Set<Node>();
-  const visitScalar = (node: Scalar): void => {
-    if (typeof node.value !== 'string') return;
-    const r = interpolateString(node.value, vars);
-    if ('errors' in r) for (const message of r.errors) problems.push({ node, message });
-    else if (r.changed) node.value = node.type === 'PLAIN' ? resolvePlain(r.value) : r.value;
-  };
-  const walk = (node: unknown): void => {
-    if (node === null || typeof node !== 'object' || isAlias(node)) return;
-    if (seen.has(node as Node)) return;
-    seen.add(node as Node);
-    if (isScalar(node)) visitScalar(node);
-    else if (isMap(node)) for (const pair of node.items) walk(isPair(pair) ? pair.value : null);
-    else if (isSeq(node)) for (const item of node.items) walk(item);
-  };
-  walk(doc.contents);
-  return problems;
 }
 
 /**

@@ -16,7 +16,8 @@ import { findDuplicates } from './duplicates.js';
 import { readFileRefs } from './file-refs.js';
 import { checkEnvelope } from './envelope.js';
 import { allowedVariables, type Env } from './interpolate.js';
-import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
+import type { ParseOptions, ParsedYamlDoc } from './parse-input.js';
+import { parseYamlFileLazily } from './parse-lazy.js';
 import { validateWithSchema } from './schema.js';
 
 export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
@@ -144,7 +145,7 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
     const { size } = await stat(file);
     // Checked before reading so a huge file is never loaded into memory.
     if (size > max) return fail(tooLargeMessage(size, max));
-    return parseYamlFile(file, await readFile(file), opts);
+    return await parseYamlFileLazily(file, await readFile(file), opts);
   } catch (e) {
     // E.g. deleted between discovery and reading (a watched directory) or unreadable: an issue, not a crash.
     return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

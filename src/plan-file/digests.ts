@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import type { LiveObject } from '../core/kind.js';
 import { pathSegments, type Plan, type Step } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
-import { findManifestFiles } from '../manifests/index.js';
+import { findManifestFiles } from '../manifests/discover.js';
 import { canonicalJson, digest } from './canonical.js';
 
 export interface ManifestsDigest {

@@ -1,17 +1,19 @@
 /**
  * The bundled CLI (src/build/bundle-cli.ts) is what `docops` runs after `npm run build`: it must behave like the
  * modules it is made of (undici reduced to its Pool, paths built from import.meta.url, the generated
- * validators found from a chunk), and keep each command's laziness (a chunk per lazily imported module).
+ * validators found from a chunk), keep each command's laziness (a chunk per lazily imported module), and use
+ * the compile cache (src/cli/compile-cache.ts) without ever failing because of it.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProbe } from '../../src/bench/probe-read.js';
-import { bundleCli, CHUNK_PREFIX } from '../../src/build/bundle-cli.js';
+import { BIN_FILE, bundleCli, CHUNK_PREFIX } from '../../src/build/bundle-cli.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { quickBuild, REPO } from '../daemon/build.js';
 import { startLeaseServer } from '../daemon/lease-server.js';
@@ -23,8 +25,8 @@ let scratch: string;
 beforeAll(async () => {
   build = quickBuild();
   execFileSync(process.execPath, [join(build, 'dist/build/precompile-validators.js')], { cwd: build });
-  // As `npm run build` does: the bundle replaces dist/cli/main.js, its chunks beside it.
-  await bundleCli({ entry: join(REPO, 'src/cli/main.ts'), outDir: join(build, 'dist/cli') });
+  // As `npm run build` does: the bundle's entry and its chunks beside tsc's dist/cli modules.
+  await bundleCli({ entry: join(REPO, 'src/cli/bin.ts'), outDir: join(build, 'dist/cli') });
   sandbox = await startSandbox({ seed: 'demo' });
   scratch = mkdtempSync(join(tmpdir(), 'docops-bundle-'));
 }, 60_000);
@@ -38,9 +40,10 @@ let runs = 0;
 
 async function docops(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string; files: string[] }> {
   const out = join(scratch, `probe-${++runs}.txt`);
-  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
+  // TMPDIR: a compile cache of this test's own (the default is shared by every run of the user)
+  const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: join(scratch, 'tmp'), NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
   const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), ...args], { cwd: REPO, env: childEnv }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: childEnv }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     );
   });
@@ -51,18 +54,17 @@ async function docops(args: string[], env: Record<string, string> = {}): Promise
 describe('the bundled CLI', () => {
   it('is an entry plus chunks with source maps pointing at src/', () => {
     const names = readdirSync(join(build, 'dist/cli'));
-    const chunks = names.filter((n) => n.startsWith(CHUNK_PREFIX) && n.endsWith('.js'));
+    const chunks = names.filter((n) => n.startsWith(CHUNK_PREFIX) && n.endsWith('.cjs'));
     expect(chunks.length).toBeGreaterThan(5);
-    const map = JSON.parse(readFileSync(join(build, 'dist/cli/main.js.map'), 'utf8')) as { sources: string[] };
-    expect(map.sources.some((s) => s.endsWith('src/cli/main.ts'))).toBe(true);
+    const map = JSON.parse(readFileSync(join(build, 'dist/cli', `${BIN_FILE}.map`), 'utf8')) as { sources: string[] };
+    expect(map.sources.some((s) => s.endsWith('src/cli/bin.ts'))).toBe(true);
   });
 
   it('--version reads package.json and loads no package and no command chunk', async () => {
     const r = await docops(['--version']);
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
     expect(r).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
-    expect(r.files.filter((f) => f.includes('node_modules/'))).toEqual([]);
-    expect(r.files.some((f) => /chunk-(validate|plan|apply|kinds|client)/.test(f))).toBe(false);
+    expect(r.files).toEqual([`dist/cli/${BIN_FILE}`]);
   });
 
   it('validate finds the schemas and the generated validators from its chunks (no schema compiler)', async () => {
@@ -71,6 +73,25 @@ describe('the bundled CLI', () => {
     expect(r.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);
     expect(r.files).toContain('dist/manifests/validators/members.cjs');
     expect(r.files.filter((f) => /node_modules\/ajv\/dist\/(ajv|core)\.js$/.test(f))).toEqual([]);
+  });
+
+  it('validate reads config.example with one YAML parser and no logger: `yaml` and pino load only when used', async () => {
+    const common = await docops(['validate', '-m', 'config.example/manifests']);
+    expect(common.code, common.stderr).toBe(0);
+    expect(common.files.filter((f) => /node_modules\/(yaml|pino)\//.test(f) || /chunk-(dist-|log-(?!options-))/.test(f))).toEqual([]); // chunk-log-options: level names only
+    // an anchor: the fast path declines the file, and the on-demand module loads the package
+    const dir = join(scratch, 'anchored');
+    mkdirSync(dir, { recursive: true });
+    const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
+    writeFileSync(join(dir, 'org.yaml'), org.replace('organization: org-demo', 'organization: &org org-demo'));
+    const declined = await docops(['validate', '-m', dir]);
+    expect(declined.code, declined.stderr).toBe(0);
+    expect(declined.files.some((f) => /node_modules\/yaml\/dist\/index\.js$/.test(f))).toBe(true);
+    // and its errors are the yaml path's, with positions
+    writeFileSync(join(dir, 'org.yaml'), `${org}\nspec: {}\n`);
+    const dup = await docops(['validate', '-m', dir]);
+    expect(dup.code).toBe(1);
+    expect(dup.stderr).toMatch(/org\.yaml:\d+:1: duplicate key "spec" \(first set on line \d+\)/);
   });
 
   it('plan talks to the API through the reduced undici (a Pool with the request API)', async () => {
@@ -90,7 +111,7 @@ describe('the bundled CLI', () => {
       writeFileSync(join(dir, 'docops.yaml'), `${config}\nha: { mode: kubernetes, leaseName: bundled }\n`);
       const out = join(scratch, `probe-${++runs}.txt`);
       const env = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', DOCOPS_TOKEN: sandbox.token, KUBECONFIG: join(dir, 'kubeconfig') };
-      const args = ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
+      const args = ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
       const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const exited = once(child, 'exit') as Promise<[number | null]>;
       let log = '';
@@ -106,9 +127,79 @@ describe('the bundled CLI', () => {
       const files = parseProbe(readFileSync(out, 'utf8')).modules.map((u) => u.replace(`${pathToFileURL(build).href}/`, ''));
       // Lazily, from node_modules (EXTERNAL in bundle-cli.ts): no chunk holds it.
       expect(files.some((f) => f.includes('node_modules/@kubernetes/client-node/'))).toBe(true);
-      expect(readdirSync(join(build, 'dist/cli')).filter((n) => n.endsWith('.js') && readFileSync(join(build, 'dist/cli', n), 'utf8').includes('class CoordinationV1Api'))).toEqual([]);
+      expect(readdirSync(join(build, 'dist/cli')).filter((n) => n.endsWith('.cjs') && readFileSync(join(build, 'dist/cli', n), 'utf8').includes('class CoordinationV1Api'))).toEqual([]);
     } finally {
       await leases.close();
     }
+  });
+});
+
+describe('the compile cache of the bundled CLI (Node 20: its own, for the package\'s CommonJS files)', () => {
+  const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
+  const entriesDir = (): string => join(scratch, 'tmp', `docops-compile-cache-${uid}`, `${process.version}-${process.arch}`);
+  const entries = (): Map<string, number> => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(entriesDir());
+    } catch {
+      return new Map();
+    }
+    return new Map(names.map((n) => [n, statSync(join(entriesDir(), n)).mtimeMs]));
+  };
+  const validate = (env: Record<string, string> = {}) => docops(['validate', '-m', 'config.example/manifests'], env);
+  const reset = (): void => rmSync(join(scratch, 'tmp'), { recursive: true, force: true });
+  const hasNodeCache = 'enableCompileCache' in nodeModule;
+
+  it.skipIf(hasNodeCache)('is written by the first run, then read and kept: same output, same files loaded', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    const first = await validate();
+    expect(first.code, first.stderr).toBe(0);
+    const written = entries();
+    // one entry per file of dist/ the run compiled: the chunks and the generated validators, not the entry
+    const fromDist = first.files.filter((f) => f.startsWith('dist/') && f !== `dist/cli/${BIN_FILE}`);
+    expect(written.size).toBe(fromDist.length);
+    const second = await validate();
+    expect({ code: second.code, stdout: second.stdout, stderr: second.stderr, files: second.files }).toEqual({ code: 0, stdout: first.stdout, stderr: first.stderr, files: first.files });
+    expect(entries()).toEqual(written); // accepted: nothing rewritten
+    expect(statSync(dirname(entriesDir())).mode & 0o777).toBe(0o700);
+  });
+
+  it.skipIf(hasNodeCache)('rewrites entries V8 rejects (corrupt, or made for other code)', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    await validate();
+    const before = entries();
+    for (const name of before.keys()) writeFileSync(join(entriesDir(), name), 'not a code cache');
+    const r = await validate();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);
+    for (const name of before.keys()) expect(readFileSync(join(entriesDir(), name), 'utf8')).not.toBe('not a code cache');
+  });
+
+  it('never fails the command: no cache where the directory is not ours alone, or cannot be made', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    // open to others (another user could plant bytecode): not used
+    mkdirSync(dirname(entriesDir()), { mode: 0o777 });
+    chmodSync(dirname(entriesDir()), 0o777);
+    const open = await validate();
+    expect(open.code, open.stderr).toBe(0);
+    expect(entries().size).toBe(0);
+    // a file where the directory should be
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    writeFileSync(dirname(entriesDir()), '');
+    const blocked = await validate();
+    expect(blocked.code, blocked.stderr).toBe(0);
+    expect(blocked.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);
+  });
+
+  it('is off with NODE_DISABLE_COMPILE_CACHE and with source maps (stack traces keep their src/ lines)', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    expect((await validate({ NODE_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);
+    expect((await validate({ NODE_OPTIONS: '--enable-source-maps' })).code).toBe(0);
+    expect(entries().size).toBe(0);
   });
 });

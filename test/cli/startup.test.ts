@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -96,13 +96,17 @@ describe('which modules each command loads', () => {
     }
   });
 
-  it('validate reads manifests offline: no HTTP client, sandbox, daemon, pretty printer or schema compiler', async () => {
+  it('validate reads manifests offline: no HTTP client, sandbox, daemon, logger, second YAML parser or schema compiler', async () => {
     const files = await loaded(['validate', '-m', 'config.example/manifests']);
     expect(under(files, 'dist/kinds/').length).toBeGreaterThan(0); // it did validate
     expect(files).toContain('dist/manifests/validators/members.cjs'); // with the build's validators,
     expect(under(files, 'dist/manifests/validators/config')).toEqual([]); // only those it uses
     const pkgs = packages(files);
-    for (const p of ['undici', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    // pino only when validate's debug line can show. (The `yaml` package is imported by a kind through the
+    // synchronous parse.ts; the bundle loads it on first use only: test/cli/bundle.test.ts.)
+    expect(pkgs).toContain('js-yaml');
+    for (const p of ['undici', 'pino', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    expect(files).not.toContain('dist/log.js');
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
     for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
   });
@@ -122,8 +126,18 @@ describe('which modules each command loads', () => {
     expect(packages(files).filter((p) => DAEMON_ONLY.includes(p))).toEqual([]);
   });
 
+  it('validate loads the logger when its debug line can show, and the yaml package for a file the fast path declines', async () => {
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-level', 'debug']))).toContain('pino');
+    const dir = join(scratch, 'anchored');
+    mkdirSync(dir, { recursive: true });
+    const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
+    writeFileSync(join(dir, 'org.yaml'), org.replace('organization: org-demo', 'organization: &org org-demo')); // an anchor: the yaml path
+    expect(packages(await loaded(['validate', '-m', dir]))).toContain('yaml');
+  });
+
   it('pino-pretty loads only for the pretty format', async () => {
-    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-format', 'pretty']))).toContain('pino-pretty');
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-format', 'pretty', '--log-level', 'debug']))).toContain('pino-pretty');
+    expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-level', 'debug']))).not.toContain('pino-pretty');
   });
 
   it('daemon --help and a bad daemon flag load no daemon part (metrics, watcher, scheduler, server) and no logger', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { bundleCli } from '../../src/build/bundle-cli.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
 import { quickBuild, REPO } from './build.js';
 
@@ -71,7 +72,9 @@ describe('Dockerfile', () => {
     const health = inRuntime.find((s) => s.op === 'HEALTHCHECK')!.args;
     expect(health).toMatch(/CMD \["node", "-e", .*\/healthz/);
     expect(health).not.toMatch(/curl|wget/);
-    expect(execForm('ENTRYPOINT')).toEqual(['node', 'dist/cli/main.js']);
+    // the installed command (package.json bin: the bundled CLI)
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { bin: { docops: string } };
+    expect(execForm('ENTRYPOINT')).toEqual(['node', pkg.bin.docops]);
     expect(execForm('CMD')).toEqual(['daemon', '-c', '/config/docops.yaml']);
   });
 
@@ -161,6 +164,7 @@ describe('the image steps, run outside a container', () => {
 
     const built = quickBuild(); // the build stage's dist/ (transpiled the same way tsc emits it)
     cpSync(join(built, 'dist'), join(app, 'dist'), { recursive: true });
+    await bundleCli({ outDir: join(app, 'dist', 'cli') }); // and the bundled command, the last step of `npm run build`
     cpSync(join(REPO, 'schemas'), join(app, 'schemas'), { recursive: true });
     cpSync(join(REPO, 'config.example'), join(app, 'config.example'), { recursive: true });
     const [entry, ...entryArgs] = execForm('ENTRYPOINT');

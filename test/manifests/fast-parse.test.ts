@@ -3,10 +3,13 @@
  * and keyPos() for every path) wherever it answers, and must answer for the common manifest shape.
  */
 import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { everyVariable, type Env } from '../../src/manifests/interpolate.js';
 import { parseYamlFileWith, type ParseResult } from '../../src/manifests/parse.js';
 import type { DocPath } from '../../src/manifests/paths.js';
+import { REPO } from '../daemon/build.js';
 
 const ENV: Env = { A: 'alpha', N: '42', T: 'true', E: '', Z: '0o17', S: 'a: b', NUL: '~' };
 
@@ -119,6 +122,16 @@ const cases: Record<string, string> = {
   'anchors and aliases': 'a: &x 1\nb: *x\n',
   'tags': 'a: !!str 1\nb: !Ref x\n',
   'flow map': 'a: {b: 1}\n',
+  'flow maps in a sequence': '- { email: a@x.test, role: admin }   # c\n- {email: "b@x.test", role: \'edit\', n: "${N}"}\n- { a: [1, x], b: { c: ~ }, }\n',
+  'flow map at the root': '{ a: 1, b: [x] }\n',
+  'empty flow maps': 'a: {}\nb: { }\nc: [{}]\n',
+  'flow map without a value': 'a: { b }\n',
+  'flow map with an empty value': 'a: { b: , c: 1 }\n',
+  'flow map with a merge key': 'a: { <<: { b: 1 } }\n',
+  'multi-line flow map': 'a: { b: 1,\n  c: 2 }\n',
+  'flow map with duplicate keys': 'a: { b: 1, b: 2 }\n',
+  'flow map with a JSON-like pair': 'a: {"b":1, "c":x}\n',
+  'flow map with a comment right after it': 'a: { b: 1 }# c\n',
   'block scalar': 'a: |\n  x\n  y\nb: >\n  z\n',
   'multi-line plain': 'a: x\n  y\n',
   'multi-line quoted': 'a: "x\n  y"\n',
@@ -177,14 +190,21 @@ describe('the fast path answers for the common manifest shape', () => {
     expect(compare(manifest.replace(/\n/g, '\r\n'))).toBeDefined();
   });
 
-  test.each(['json scalars', 'json scalars in a sequence', 'comments', 'crlf', 'unicode', 'multi-document with empty documents', 'root scalar', 'interpolation errors in order', 'merge key with a block map', '__proto__ key', 'json numeric-looking keys', 'empty values', 'double-quoted escapes', 'value on the next line', 'root scalar followed by blank lines', '__proto__ in a merge source'])(
+  test('every manifest of config.example (flow maps in sequences)', () => {
+    const dir = join(REPO, 'config.example', 'manifests');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) expect(compare(readFileSync(join(dir, f), 'utf8')), f).toBeDefined();
+  });
+
+  test.each(['flow maps in a sequence', 'flow map at the root', 'empty flow maps', 'flow map with a JSON-like pair', 'json scalars', 'json scalars in a sequence', 'comments', 'crlf', 'unicode', 'multi-document with empty documents', 'root scalar', 'interpolation errors in order', 'merge key with a block map', '__proto__ key', 'json numeric-looking keys', 'empty values', 'double-quoted escapes', 'value on the next line', 'root scalar followed by blank lines', '__proto__ in a merge source'])(
     'answers: %s',
     (name) => {
       expect(compare(cases[name]!)).toBeDefined();
     },
   );
 
-  test.each(['non-JSON numbers', 'anchors and aliases', 'tags', 'block scalar', 'multi-line plain', 'duplicate keys', 'syntax error', 'directive', 'null key', 'comment right after a quote', 'lone CR', 'long key'])(
+  test.each(['flow map without a value', 'flow map with an empty value', 'flow map with a merge key', 'multi-line flow map', 'flow map with duplicate keys', 'flow map with a comment right after it', 'non-JSON numbers', 'anchors and aliases', 'tags', 'block scalar', 'multi-line plain', 'duplicate keys', 'syntax error', 'directive', 'null key', 'comment right after a quote', 'lone CR', 'long key'])(
     'declines: %s',
     (name) => {
       expect(parseYamlFileWith('f.yaml', cases[name]!, { vars: everyVariable(ENV) }, { fast: true })).toBeUndefined();
@@ -212,14 +232,33 @@ const scalarText = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...ESCAPES), fc.constantFrom('a', ' ', '#', "'", 'é')), { maxLength: 4 }).map((parts) => `"${parts.join('')}"`),
 );
 
+/** Plain words as manifests write them in flow maps (`{ email: a@b.test, role: admin }`). */
+const flowSafeText = fc.stringMatching(/^[a-z][a-z0-9@.-]{0,8}$/);
+
+/** A one-line flow map: style bits 1 spaces inside the braces, 2 a space before `:`, 4 none after it, 8 a trailing comma. */
+const flowMapText: fc.Arbitrary<string> = fc.letrec<{ map: string }>((tie) => ({
+  map: fc
+    .record({
+      entries: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(fc.oneof({ depthSize: 'small' }, flowSafeText, scalarText, fc.array(scalarText, { maxLength: 2 }).map((xs) => `[${xs.join(', ')}]`), tie('map')), { freq: 6 })), { maxLength: 3 }),
+      style: fc.nat(15),
+    })
+    .map(({ entries, style: st }) => {
+      const pair = ([k, v]: [string, string | null]): string => (v === null ? k : `${k}${st & 2 ? ' :' : ':'}${st & 4 ? '' : ' '}${v}`);
+      const inner = entries.map(pair).join(', ') + (st & 8 && entries.length > 0 ? ',' : '');
+      return st & 1 ? `{ ${inner} }` : `{${inner}}`;
+    }),
+})).map;
+
 const style = fc.nat(63);
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((tie) => ({
   node: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.record({ scalar: scalarText, style }),
-    fc.record({ map: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(tie('node'), { freq: 4 })), { minLength: 1, maxLength: 4 }), style }),
-    fc.record({ seq: fc.array(fc.option(tie('node'), { freq: 6 }), { minLength: 1, maxLength: 4 }), style }),
-    fc.record({ flow: fc.array(scalarText, { maxLength: 3 }), style }),
+    { arbitrary: fc.record({ scalar: scalarText, style }), weight: 4 },
+    { arbitrary: fc.record({ map: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...KEYS), scalarText), fc.option(tie('node'), { freq: 4 })), { minLength: 1, maxLength: 4 }), style }), weight: 4 },
+    { arbitrary: fc.record({ seq: fc.array(fc.option(tie('node'), { freq: 6 }), { minLength: 1, maxLength: 4 }), style }), weight: 4 },
+    { arbitrary: fc.record({ flow: fc.array(scalarText, { maxLength: 3 }), style }), weight: 4 },
+    // one-line flow maps; many of them are declined (keys without values, `${…}` meeting braces), so fewer
+    { arbitrary: fc.record({ scalar: flowMapText, style }), weight: 1 },
   ),
 })).node;
 

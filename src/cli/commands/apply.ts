@@ -5,7 +5,7 @@
  */
 import type { ApplyEvent } from '../../core/apply.js';
 import { ApplyError, EXIT } from '../../core/errors.js';
-import type { Logger } from '../../log.js';
+import type { CommandLogger } from '../command-logger.js';
 import { shouldColor } from '../../render/ansi.js';
 import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
@@ -16,7 +16,7 @@ import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
-function logStep(logger: Logger, e: ApplyEvent): void {
+function logStep(logger: CommandLogger, e: ApplyEvent): void {
   const step = e.step.id;
   if (e.type === 'start') logger.debug({ step }, 'step started');
   else if (e.type === 'done') logger.info({ step, durationMs: Math.round(e.durationMs) }, 'step applied');

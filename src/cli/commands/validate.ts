@@ -14,6 +14,8 @@ export const validateCommand: CommandSpec = {
     '"warning: file:line:column: message": it must name a live object, which only plan can check. Warnings\n' +
     'do not fail validation.',
   flags: { manifests: MANIFESTS_FLAG, 'allow-env': ALLOW_ENV_FLAG },
+  // 'manifests loaded' (pipeline.ts) is its only log line: at the default level validate never loads pino.
+  logsAtMost: 'debug',
   examples: ['docops validate -m manifests', 'docops validate -m manifests --allow-env TEAM_SUFFIX,ORG_*', 'docops validate -m config.example/manifests --log-level warn'],
   async run(ctx) {
     const { documents, desired, warnings } = await loadDesired(ctx);

@@ -6,6 +6,15 @@ import type { SandboxStore, Table } from './store.js';
 
 export const MEMBER_ROLES = ['admin', 'create', 'edit', 'review', 'comment', 'read'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
+/** A content default level (the official spec's DefaultLevel): a member role, none (null), or the parent's. */
+export type DefaultLevel = MemberRole | null | 'inherit';
+export const TRANSLATION_LANGUAGES = [
+  'en', 'fr', 'de', 'es', 'it', 'pt', 'pt-br', 'ru', 'ja', 'zh', 'zh-tw', 'yue', 'ko', 'ar', 'hi', 'nl', 'pl', 'tr', 'sv', 'no',
+  'da', 'fi', 'el', 'cs', 'hu', 'ro', 'th', 'vi', 'id', 'ms', 'he', 'uk', 'sk', 'bg', 'hr', 'lt', 'lv', 'et', 'sl',
+] as const;
+export type Language = (typeof TRANSLATION_LANGUAGES)[number];
+/** Merge rules as written (the official spec's MergeRules / MergeRulesSpaceConfiguration); stored as sent. */
+export type MergeRules = { type: 'none' } | { type: 'inherit' } | { type: 'rules'; rules: Record<string, unknown>[] };
 export const TEAM_ROLES = ['owner', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
 
@@ -30,6 +39,8 @@ export interface OrgRec {
   ai: boolean;
   inviteLinks: boolean;
   plan: string;
+  /** Absent: `{type: none}`. */
+  mergeRules?: MergeRules;
 }
 
 /** id = `${orgId}/${userId}`. */
@@ -75,7 +86,7 @@ export interface CollectionRec {
   title: string;
   description?: string;
   parent?: string;
-  defaultLevel: MemberRole | null;
+  defaultLevel: DefaultLevel;
 }
 
 export interface SpaceRec {
@@ -86,7 +97,12 @@ export interface SpaceRec {
   visibility: 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
   editMode: 'live' | 'locked';
   parent?: string;
-  defaultLevel: MemberRole | null;
+  defaultLevel: DefaultLevel;
+  language?: Language;
+  /** Icon URL (answered as `urls.icon`); a space has an emoji or an icon, not both. */
+  icon?: string;
+  /** Absent: `{type: inherit}`. */
+  mergeRules?: MergeRules;
   revision: string;
   createdAt: string;
   updatedAt: string;

@@ -3,6 +3,7 @@
  * the parents (site.nav, site.rootSpaces, group.sections, section.siteSpaces); site-structure.ts is the only
  * code that changes it, so the invariants (one container per child, defaults exist) hold in one place.
  */
+import type { DefaultLevel } from './records.js';
 import type { SandboxStore, Table } from './store.js';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
@@ -30,6 +31,10 @@ export interface SiteRec {
   /** As written by PATCH (e.g. `acme.test/docs`); read back as `{origin, target}`. */
   proxy?: string;
   agentsContext: AgentsContext;
+  /** Absent: null. */
+  defaultLevel?: DefaultLevel;
+  /** Id of the style-guide space (official spec; answered as `{kind: space, space}`). */
+  styleguide?: string;
   adaptiveContent: boolean;
   adaptiveSchema: Record<string, unknown>;
   adaptiveSchemaUpdatedAt: string;
@@ -50,6 +55,9 @@ export interface SectionRec {
   description?: string;
   condition?: string;
   icon?: string;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
   /** In order; never empty. */
   siteSpaces: string[];
   defaultSiteSpace: string;
@@ -60,8 +68,14 @@ export interface GroupRec {
   siteId: string;
   title: string;
   icon?: string;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
   /** In order. */
   sections: string[];
+  /** Id of the group this one is nested in (official spec); absent at the top level. */
+  parent?: string;
+  /** Groups nested in this one, in order; they follow its sections (site-structure.ts). */
+  groups?: string[];
 }
 
 export interface SiteSpaceRec {
@@ -72,6 +86,11 @@ export interface SiteSpaceRec {
   condition?: string;
   /** Absent for a root site space. */
   section?: string;
+  /** Official spec: the site-specific title (else the space's), custom home page, draft and hidden flags. */
+  title?: string;
+  pageId?: string;
+  draft?: boolean;
+  hidden?: boolean;
 }
 
 export interface ShareLinkRec {

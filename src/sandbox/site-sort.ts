@@ -99,6 +99,20 @@ function siblingsOf(store: SandboxStore, site: SiteRec, item: SortedItem): Sibli
       name: `the sections of section group "${group.id}"`,
     };
   }
+  const parent = item.type === 'site-section-group' && item.record.parent !== undefined ? siteSectionGroups(store).get(item.record.parent) : undefined;
+  if (parent) {
+    // A nested group (official spec `parent`) sorts among its parent's nested groups.
+    const list = parent.groups ?? [];
+    return {
+      ids: [...list],
+      typeOf: (id) => (list.includes(id) ? 'site-section-group' : undefined),
+      save: (ids) => {
+        parent.groups = ids;
+        siteSectionGroups(store).put(parent);
+      },
+      name: `the section groups nested in "${parent.id}"`,
+    };
+  }
   const types = new Map(site.nav.map((n) => [n.id, SECTION_TYPE[n.type]]));
   return {
     ids: site.nav.map((n) => n.id),

@@ -28,13 +28,20 @@ const get = <T>(row: T | undefined, what: string): T => {
 
 export const hasSections = (site: SiteRec): boolean => site.defaultSection !== undefined;
 
-export function groupsInOrder(store: SandboxStore, site: SiteRec): GroupRec[] {
-  return site.nav.filter((n) => n.type === 'group').map((n) => get(siteSectionGroups(store).get(n.id), `group ${n.id}`));
+/** A group and the groups nested in it (official spec: `parent`), depth first, parents first. */
+function groupTree(store: SandboxStore, id: string): GroupRec[] {
+  const group = get(siteSectionGroups(store).get(id), `group ${id}`);
+  return [group, ...(group.groups ?? []).flatMap((child) => groupTree(store, child))];
 }
 
-/** Sections flattened in navigation order (a group's sections at the group's place). */
+/** Every group of the site in navigation order (a nested group right after its parent's earlier children). */
+export function groupsInOrder(store: SandboxStore, site: SiteRec): GroupRec[] {
+  return site.nav.filter((n) => n.type === 'group').flatMap((n) => groupTree(store, n.id));
+}
+
+/** Sections flattened in navigation order (a group's sections, then its nested groups', at the group's place). */
 export function sectionsInOrder(store: SandboxStore, site: SiteRec): SectionRec[] {
-  const ids = site.nav.flatMap((n) => (n.type === 'section' ? [n.id] : get(siteSectionGroups(store).get(n.id), `group ${n.id}`).sections));
+  const ids = site.nav.flatMap((n) => (n.type === 'section' ? [n.id] : groupTree(store, n.id).flatMap((g) => g.sections)));
   return ids.map((id) => get(siteSections(store).get(id), `section ${id}`));
 }
 
@@ -180,7 +187,7 @@ export function deleteSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpac
 }
 
 /** Take a section out of its place (the top level or its group). */
-function detachSection(store: SandboxStore, site: SiteRec, sectionId: string): void {
+export function detachSection(store: SandboxStore, site: SiteRec, sectionId: string): void {
   const group = groupOfSection(store, site, sectionId);
   if (group) {
     group.sections = group.sections.filter((x) => x !== sectionId);
@@ -200,13 +207,23 @@ export function requireSectionIds(store: SandboxStore, site: SiteRec, ids: reado
   });
 }
 
-/** Append a new group at the end of the top level; the listed sections move into it in order. */
+/**
+ * Append a new group at the end of the top level, or of the groups nested in `group.parent` (official spec);
+ * the listed sections move into it in order.
+ */
 export function createGroup(store: SandboxStore, site: SiteRec, group: GroupRec, sectionIds: readonly string[]): GroupRec {
   requireSectionIds(store, site, sectionIds, 'body.sections');
+  const parent = group.parent === undefined ? undefined : siteSectionGroups(store).get(group.parent);
+  if (group.parent !== undefined && parent?.siteId !== site.id) throw badRequest(`body.parent: section group "${group.parent}" not found in site "${site.id}"`);
   for (const id of sectionIds) detachSection(store, site, id);
   group.sections = [...sectionIds];
   siteSectionGroups(store).put(group);
-  site.nav.push({ type: 'group', id: group.id });
+  if (parent) {
+    parent.groups = [...(parent.groups ?? []), group.id];
+    siteSectionGroups(store).put(parent);
+  } else {
+    site.nav.push({ type: 'group', id: group.id });
+  }
   sites(store).put(site);
   return group;
 }
@@ -232,9 +249,25 @@ export function removeSectionFromGroup(store: SandboxStore, site: SiteRec, group
   return true;
 }
 
-/** Delete a group; its sections return to the top level at the group's place, in order. */
+/** Delete a group; its sections and nested groups return to its place (the top level or its parent), in order. */
 export function deleteGroup(store: SandboxStore, site: SiteRec, group: GroupRec): void {
-  site.nav = site.nav.flatMap((n) => (n.type === 'group' && n.id === group.id ? group.sections.map((id) => ({ type: 'section' as const, id })) : [n]));
+  const nested = group.groups ?? [];
+  for (const id of nested) {
+    const child = get(siteSectionGroups(store).get(id), `group ${id}`);
+    const moved: GroupRec = { ...child };
+    delete moved.parent;
+    if (group.parent !== undefined) moved.parent = group.parent;
+    siteSectionGroups(store).put(moved);
+  }
+  const parent = group.parent === undefined ? undefined : siteSectionGroups(store).get(group.parent);
+  if (parent) {
+    parent.sections = [...parent.sections, ...group.sections];
+    parent.groups = (parent.groups ?? []).flatMap((id) => (id === group.id ? nested : [id]));
+    siteSectionGroups(store).put(parent);
+  } else {
+    const back = [...group.sections.map((id) => ({ type: 'section' as const, id })), ...nested.map((id) => ({ type: 'group' as const, id }))];
+    site.nav = site.nav.flatMap((n) => (n.type === 'group' && n.id === group.id ? back : [n]));
+  }
   siteSectionGroups(store).delete(group.id);
   sites(store).put(site);
 }
@@ -258,6 +291,15 @@ export function moveSection(store: SandboxStore, site: SiteRec, section: Section
 /** Reorder a group among the top-level items. */
 export function moveGroup(store: SandboxStore, site: SiteRec, group: GroupRec, pos: Position, refType: 'site-section' | 'site-section-group'): void {
   if (pos.ref === group.id) throw badRequest(`${pos.path}: a section group cannot move relative to itself`);
+  const parent = group.parent === undefined ? undefined : siteSectionGroups(store).get(group.parent);
+  if (parent) {
+    // A nested group (official spec) reorders among its parent's nested groups.
+    const list = [...(parent.groups ?? [])];
+    if (refType !== 'site-section-group' || !list.includes(pos.ref)) throw badRequest(`${pos.path}: "${pos.ref}" is not a section group nested in "${parent.id}" like "${group.id}"`);
+    reposition(list, group.id, pos.ref, pos.where);
+    siteSectionGroups(store).put({ ...parent, groups: list });
+    return;
+  }
   const ref = site.nav.find((n) => n.id === pos.ref);
   if (!ref || (refType === 'site-section-group' && ref.type !== 'group'))
     throw badRequest(`${pos.path}: "${pos.ref}" is not a top-level ${refType === 'site-section-group' ? 'section group' : 'section or section group'} of site "${site.id}"`);

@@ -64,7 +64,9 @@ describe('POST /spaces/{id}/move', () => {
     expect(await bad({ position: { before: at('sp-runbooks') } })).toMatch(/not in collection "col-product"/);
     expect(await bad({ parent: null, position: { after: at('sp-getting-started') } })).toMatch(/not in the top level/);
     expect(await bad({ position: { after: at('sp-nope') } })).toMatch(/space "sp-nope" not found/);
-    expect(await bad({ position: { after: { type: 'collection', collection: 'col-internal' } } })).toMatch(/unknown field/);
+    expect(await bad({ position: { after: { type: 'collection', collection: 'col-internal' } } })).toMatch(/collection "col-internal" is not in collection "col-product"/);
+    expect(await bad({ position: { after: { type: 'collection', collection: 'col-nope' } } })).toMatch(/collection "col-nope" not found/);
+    expect(await bad({ position: { after: { type: 'space', space: 'sp-getting-started', color: 'red' } } })).toMatch(/color: unknown field/);
     expect(await bad({ position: { after: { type: 'page', space: 'sp-getting-started' } } })).toMatch(/type: must be one of space/);
     // Nothing changed.
     expect((await call('GET', '/spaces/sp-api')).body.parent).toBe('col-product');

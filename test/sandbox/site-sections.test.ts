@@ -49,7 +49,10 @@ describe('site sections', () => {
       [{ spaceId: 'sp-api', title: 'x' }, 'body.title'],
       [{ spaceId: 'sp-api', title: 'x'.repeat(129) }, 'body.title'],
       [{ spaceId: 'sp-api', icon: 'i'.repeat(51) }, 'body.icon'],
-      [{ spaceId: 'sp-api', draft: true }, 'unknown field'],
+      [{ spaceId: 'sp-api', draft: 'yes' }, 'body.draft'],
+      [{ spaceId: 'sp-api', color: 'red' }, 'unknown field'],
+      [{ spaceId: 'sp-api', template: { id: 't' } }, 'body.template'],
+      [{ spaceId: 'sp-api', siteSectionGroupId: 'grp-nope' }, 'body.siteSectionGroupId'],
     ];
     for (const [body, message] of bad) {
       const res = await call('POST', `${site.path}/sections`, body);
@@ -128,7 +131,7 @@ describe('site sections', () => {
     const across = await move(c.id, { before: { type: 'site-section', siteSection: a.id } });
     expect(across.status).toBe(400);
     expect(across.body.error.message).toContain('different container');
-    for (const position of [{}, { before: { type: 'site-section', siteSection: a.id }, after: { type: 'site-section', siteSection: b.id } }]) {
+    for (const position of [{ before: { type: 'site-section', siteSection: a.id }, after: { type: 'site-section', siteSection: b.id } }]) {
       expect((await move(a.id, position)).status).toBe(400);
     }
     expect((await move(a.id, { before: { type: 'site-space', siteSection: b.id } })).status).toBe(400);
@@ -236,6 +239,8 @@ describe('site section groups', () => {
     expect((await move(g.id, { after: { type: 'site-section', id: b.id } })).status).toBe(400);
     expect((await move(g.id, { after: { type: 'site-section-group', id: a.id } })).status).toBe(400);
     expect((await move(g.id, { after: { type: 'site-section-group', id: g.id } })).status).toBe(400);
-    expect((await move(g.id, {})).status).toBe(400);
+    // No reference (the official spec's optional position): to the end of the top level.
+    expect((await move(g.id, {})).status).toBe(200);
+    expect(ids(await listAll(call, `${path}/section-groups`))).toEqual([h.id, g.id]);
   });
 });

@@ -28,7 +28,9 @@ describe('site spaces', () => {
       [{ spaceId: 'sp-api', sectionId: 'sec-nope' }, 'body.sectionId'],
       [{ spaceId: 'sp-nope' }, 'body.spaceId'],
       [{}, 'body.spaceId: is required'],
-      [{ spaceId: 'sp-api', title: 'Override' }, 'unknown field'],
+      [{ spaceId: 'sp-api', color: 'red' }, 'unknown field'],
+      [{ spaceId: 'sp-api', title: 'x' }, 'body.title'],
+      [{ spaceId: 'sp-api', template: { id: 't' } }, 'body.template'],
     ];
     for (const [body, message] of bad) {
       const r = await call('POST', `${path}/site-spaces`, body);
@@ -66,7 +68,8 @@ describe('site spaces', () => {
       [{ condition: '' }, 'body.condition'],
       [{ condition: 'c'.repeat(1025) }, 'body.condition'],
       [{ spaceId: 'sp-nope' }, 'body.spaceId'],
-      [{ hidden: true }, 'unknown field'],
+      [{ hidden: 'yes' }, 'body.hidden'],
+      [{ color: 'red' }, 'unknown field'],
     ];
     for (const [body, message] of bad) {
       const r = await call('PATCH', url, body);
@@ -112,7 +115,7 @@ describe('site spaces', () => {
     const def = await move(a.siteSpaces[0].id, { before: { type: 'site-space', siteSpace: y.id } });
     expect(def.status).toBe(400);
     expect(def.body.error.message).toContain('default site space');
-    for (const position of [{}, { before: { type: 'site-space', siteSpace: x.id } }, { after: { type: 'site-space', siteSpace: 'ss-nope' } }, { after: { type: 'site-section', siteSpace: y.id } }]) {
+    for (const position of [{ before: { type: 'site-space', siteSpace: x.id } }, { after: { type: 'site-space', siteSpace: 'ss-nope' } }, { after: { type: 'site-section', siteSpace: y.id } }]) {
       expect((await move(x.id, position)).status, JSON.stringify(position)).toBe(400);
     }
     expect((await move('ss-nope', { after: { type: 'site-space', siteSpace: x.id } })).status).toBe(404);

@@ -116,7 +116,9 @@ describe('sites', () => {
       [{ proxy: 'https://acme.test/docs' }, 'body.proxy'],
       [{ agentsContext: 'maybe' }, 'body.agentsContext'],
       [{ adaptiveContent: {} }, 'body.adaptiveContent.enabled'],
-      [{ defaultLevel: 'read' }, 'unknown field'],
+      [{ defaultLevel: 'owner' }, 'body.defaultLevel'],
+      [{ styleguide: 'sp-nope' }, 'body.styleguide'],
+      [{ color: 'red' }, 'unknown field'],
     ];
     for (const [body, message] of bad) {
       const res = await call('PATCH', site.path, body);

@@ -45,7 +45,7 @@ const CASES: Case[] = [
   { name: 'collection title ≤50 (create)', method: 'POST', path: `${ORG}/collections`, field: 'title', ok: ['', s(50)], bad: [[s(51), /at most 50/]] },
   { name: 'collection title ≤50 (patch)', method: 'PATCH', path: '/collections/col-internal', field: 'title', ok: [s(50)], bad: [[s(51), /at most 50/]] },
   { name: 'collection description ≤100', method: 'PATCH', path: '/collections/col-internal', field: 'description', ok: ['', s(100)], bad: [[s(101), /at most 100/]] },
-  { name: 'collection defaultLevel', method: 'PATCH', path: '/collections/col-internal', field: 'defaultLevel', ok: ['admin', null], bad: [['inherit', /one of/]] },
+  { name: 'collection defaultLevel', method: 'PATCH', path: '/collections/col-internal', field: 'defaultLevel', ok: ['admin', null, 'inherit'], bad: [['guest', /one of/]] },
   { name: 'space title ≤50 (create)', method: 'POST', path: `${ORG}/spaces`, field: 'title', ok: [s(50)], bad: [[s(51), /at most 50/]] },
   { name: 'space emoji ≤50 code points (create)', method: 'POST', path: `${ORG}/spaces`, field: 'emoji', ok: [s(50, '🚀')], bad: [[s(51, '🚀'), /at most 50/]] },
   { name: 'space editMode (create)', method: 'POST', path: `${ORG}/spaces`, field: 'editMode', ok: ['live', 'locked'], bad: [['frozen', /one of live, locked/]] },

@@ -7,8 +7,9 @@ import { badRequest, created, noContent, notFound, ok, resetContent, type Reply 
 import { pageOf } from '../paginate.js';
 import { queryBoolean } from '../query.js';
 import type { CollectionRec } from '../records.js';
-import { MEMBER_ROLES, collections, memberKey, members, spaces } from '../records.js';
-import { nullable, object, oneOf, string } from '../validate.js';
+import { collections, memberKey, members, spaces } from '../records.js';
+import { object, string } from '../validate.js';
+import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 import {
@@ -108,7 +109,7 @@ function transferCollection(ctx: RequestContext, b: { organization: string }): R
 
 const title = string({ max: 50 });
 const createCollection = object({ title, parent: string() });
-const patchCollection = object({ title, description: string({ max: 100 }), defaultLevel: nullable(oneOf(MEMBER_ROLES)) });
+const patchCollection = object({ title, description: string({ max: 100 }), defaultLevel });
 
 export const collectionRoutes: RouteModule = (router) => {
   router.add({

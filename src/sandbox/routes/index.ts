@@ -1,5 +1,7 @@
 /** Every resource module of the sandbox API. A new resource (sites, sections …) is one more entry here. */
-import { Router } from '../router.js';
+import { Router, type RouteDef } from '../router.js';
+import { loadSpecBodies, withSpecCheck, type SpecBodies } from '../spec-bodies.js';
+import { routeKey } from '../spec-operations.js';
 import { auditEventRoutes } from './audit-events.js';
 import { collectionRoutes } from './collections.js';
 import type { RouteModule } from './common.js';
@@ -45,8 +47,20 @@ export const ROUTE_MODULES: RouteModule[] = [
   auditEventRoutes,
 ];
 
-export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES): Router {
-  const router = new Router();
+/** A router whose routes check their bodies against the official spec too (spec-bodies.ts). */
+class SpecCheckedRouter extends Router {
+  constructor(private readonly specBodies: SpecBodies) {
+    super();
+  }
+
+  override add<B = undefined>(def: RouteDef<B>): this {
+    const { body } = def;
+    return super.add(body ? { ...def, body: withSpecCheck(routeKey(def.method, def.pattern), body, this.specBodies) } : def);
+  }
+}
+
+export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES, specBodies: SpecBodies = loadSpecBodies()): Router {
+  const router = new SpecCheckedRouter(specBodies);
   for (const register of modules) register(router);
   return router;
 }

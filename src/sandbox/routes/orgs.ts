@@ -6,6 +6,7 @@ import type { OrgRec } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, orgs } from '../records.js';
 import { sites } from '../site-records.js';
 import { array, boolean, literal, nullable, object, oneOf, string } from '../validate.js';
+import { mergeRules } from '../validate-spec-fields.js';
 import { isOrgAdmin, permissionFlags, requireOrg, type RouteModule } from './common.js';
 
 const ORG_PERMISSIONS = [
@@ -28,7 +29,7 @@ export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unk
     ai: org.ai,
     inviteLinks: org.inviteLinks,
     plan: org.plan,
-    mergeRules: { type: 'none' },
+    mergeRules: structuredClone(org.mergeRules ?? { type: 'none' }),
     urls: {
       location: ctx.apiUrl(`/orgs/${org.id}`),
       app: ctx.appUrl(`/o/${org.id}`),
@@ -50,6 +51,7 @@ const patchOrg = object({
   sso: boolean(),
   ai: boolean(),
   inviteLinks: boolean(),
+  mergeRules: mergeRules(false), // the official spec's; management-api.md does not list it
 });
 
 export const orgRoutes: RouteModule = (router) => {
@@ -84,6 +86,7 @@ export const orgRoutes: RouteModule = (router) => {
       if (b.sso !== undefined) next.sso = b.sso;
       if (b.ai !== undefined) next.ai = b.ai;
       if (b.inviteLinks !== undefined) next.inviteLinks = b.inviteLinks;
+      if (b.mergeRules !== undefined) next.mergeRules = b.mergeRules;
       orgs(ctx.store).put(next);
       return ok(presentOrg(ctx, next));
     },

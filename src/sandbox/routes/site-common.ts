@@ -6,7 +6,7 @@ import { orgs, spaces } from '../records.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '../site-records.js';
 import { siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
 import type { Position } from '../site-structure.js';
-import { literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { isPlainObject, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { requireOrg } from './common.js';
 
 export const SITES = '/v1/orgs/:organizationId/sites';
@@ -54,6 +54,22 @@ export function requireBodySpace(ctx: RequestContext, site: SiteRec, id: string,
   return space;
 }
 
+/** A new private space of the organization (`spaces: "new"` on a site, `spaceId: null` on a section or site space). */
+export function newSpaceFor(ctx: RequestContext, orgId: string, title: string): SpaceRec {
+  const id = ctx.store.nextId('sp', (x) => spaces(ctx.store).has(x) || ctx.store.isBuried('space', x));
+  const now = ctx.now().toISOString();
+  return spaces(ctx.store).put({
+    id, orgId, title: [...title].slice(0, 50).join(''), emoji: '', visibility: 'private', editMode: 'live',
+    defaultLevel: null, revision: `rev-${id}`, createdAt: now, updatedAt: now,
+  });
+}
+
+/** The spec's ApplySpaceTemplate `{id, params?}` (with `spaceId: null`): accepted; the sandbox holds no content. */
+export const spaceTemplate = object({ id: string({ min: 1 }), params: (v: unknown, path: string) => {
+  if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
+  return v;
+} }, ['id']);
+
 export function requireSpaceRecord(ctx: RequestContext, id: string): SpaceRec {
   const space = spaces(ctx.store).get(id);
   if (!space) throw new Error(`store is inconsistent: space ${id} is referenced by a site space but missing`);
@@ -82,15 +98,22 @@ export const condition = string({ min: 1, max: 1024 });
 export const siteSpacePath = string({ min: 1, max: 100 });
 export const nullableIcon = nullable(iconName);
 
-/** `{position: {before?: P, after?: P}}` with exactly one of before/after; P checked by `pointer`. */
-export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, refField: string): Validator<Position & { pointer: P }> {
-  const shape = object({ position: object({ before: pointer, after: pointer }) }, ['position']);
+/** A deprecated `/move` body: next to a reference, or (no `position`, or an empty one) to the end. */
+export type MoveTo<P> = (Position & { end?: undefined; pointer: P }) | { end: true };
+
+/**
+ * `{position?: {before?: P, after?: P}}` with at most one of before/after; P checked by `pointer`. Without a
+ * reference the item goes to the end (the official spec makes `position` optional; management-api.md lists it).
+ */
+export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, refField: string): Validator<MoveTo<P>> {
+  const shape = object({ position: object({ before: pointer, after: pointer }) });
   return (v, path) => {
     const { position } = shape(v, path);
+    if (position === undefined || (position.before === undefined && position.after === undefined)) return { end: true };
     const where = position.before !== undefined ? 'before' : 'after';
     const p = position[where];
-    if ((position.before === undefined) === (position.after === undefined) || p === undefined)
-      throw badRequest(`${path}.position: must have exactly one of before, after`);
+    if ((position.before !== undefined && position.after !== undefined) || p === undefined)
+      throw badRequest(`${path}.position: must have at most one of before, after`);
     return { where, ref: refOf(p), path: `${path}.position.${where}.${refField}`, pointer: p };
   };
 }

@@ -24,9 +24,14 @@ export function dropSiteCustomization(store: SandboxStore, siteId: string): void
   customizations(store).delete(siteId);
 }
 
-function present(store: SandboxStore, site: SiteRec): Reply {
+/** The site's SiteCustomizationSettings as GET answers them (also part of the published view). */
+export function siteCustomizationOf(store: SandboxStore, site: SiteRec): Record<string, unknown> {
   const row = customizations(store).get(site.id);
-  return ok({ ...structuredClone(row?.settings ?? defaultCustomization()), updatedAt: row?.updatedAt ?? site.createdAt });
+  return { ...structuredClone(row?.settings ?? defaultCustomization()), updatedAt: row?.updatedAt ?? site.createdAt };
+}
+
+function present(store: SandboxStore, site: SiteRec): Reply {
+  return ok(siteCustomizationOf(store, site));
 }
 
 export const siteCustomizationRoutes: RouteModule = (router) => {

@@ -5,7 +5,7 @@
  */
 import type { RequestContext } from '../context.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '../site-records.js';
-import { siteSections } from '../site-records.js';
+import { siteSectionGroups, siteSections } from '../site-records.js';
 import { groupsInOrder, isDefaultSiteSpace, siteSpaceCount, siteSpacesOf } from '../site-structure.js';
 import { isOrgAdmin, permissionFlags } from './common.js';
 import { hostedSiteUrl, requireSpaceRecord, siteUrl } from './site-common.js';
@@ -27,12 +27,13 @@ export function presentSite(ctx: RequestContext, site: SiteRec): Obj {
     ...(site.basename !== undefined ? { basename: site.basename } : {}),
     ...(site.proxy !== undefined ? { proxy: { origin: site.proxy, target: hostedSiteUrl(ctx, site) } } : {}),
     visibility: site.visibility,
-    defaultLevel: null,
+    defaultLevel: site.defaultLevel ?? null,
     permissions: permissionFlags(isOrgAdmin(ctx, site.orgId), SITE_PERMISSIONS, ['view', 'access']),
     published: site.published,
     siteSpaces: siteSpaceCount(ctx.store, site),
     createdAt: site.createdAt,
     adaptiveContent: { enabled: site.adaptiveContent },
+    ...(site.styleguide !== undefined ? { styleguide: { kind: 'space', space: site.styleguide } } : {}),
     agentsContext: site.agentsContext,
     features: [],
     urls: {
@@ -60,10 +61,12 @@ export function presentSiteSpace(ctx: RequestContext, site: SiteRec, ss: SiteSpa
     path: ss.path,
     ...(ss.section !== undefined ? { section: ss.section } : {}),
     space: presentSpace(ctx, space),
-    title: space.title,
+    title: ss.title ?? space.title,
     default: isDefault,
     ...(ss.condition !== undefined ? { condition: ss.condition } : {}),
-    draft: false,
+    ...(ss.pageId !== undefined ? { pageId: ss.pageId } : {}),
+    draft: ss.draft ?? false,
+    ...(ss.hidden !== undefined ? { hidden: ss.hidden } : {}),
     urls: site.published ? { published: isDefault ? at : `${at}/${encodeURIComponent(ss.path)}` } : {},
   };
 }
@@ -74,9 +77,11 @@ export function presentSection(ctx: RequestContext, site: SiteRec, section: Sect
     object: 'site-section',
     id: section.id,
     title: section.title,
+    ...(section.localizedTitle !== undefined ? { localizedTitle: { ...section.localizedTitle } } : {}),
     ...(section.description !== undefined ? { description: section.description } : {}),
+    ...(section.localizedDescription !== undefined ? { localizedDescription: { ...section.localizedDescription } } : {}),
     default: site.defaultSection === section.id,
-    draft: false,
+    draft: section.draft ?? false,
     path: section.path,
     ...(section.condition !== undefined ? { condition: section.condition } : {}),
     ...(groupId !== undefined ? { sectionGroup: groupId } : {}),
@@ -97,14 +102,21 @@ export function presentGroup(ctx: RequestContext, site: SiteRec, group: GroupRec
     if (!s) throw new Error(`store is inconsistent: section ${id} of group ${group.id} is missing`);
     return presentSection(ctx, site, s, group.id);
   });
+  const nested = (group.groups ?? []).map((id) => {
+    const g = siteSectionGroups(ctx.store).get(id);
+    if (!g) throw new Error(`store is inconsistent: group ${id} nested in group ${group.id} is missing`);
+    return presentGroup(ctx, site, g);
+  });
   return {
     object: 'site-section-group',
     id: group.id,
     title: group.title,
+    ...(group.localizedTitle !== undefined ? { localizedTitle: { ...group.localizedTitle } } : {}),
     ...(group.icon !== undefined ? { icon: group.icon } : {}),
-    draft: false,
+    ...(group.parent !== undefined ? { sectionGroup: group.parent } : {}),
+    draft: group.draft ?? false,
     sections,
-    children: sections,
+    children: [...sections, ...nested],
   };
 }
 

@@ -5,7 +5,9 @@ import { pageOf } from '../paginate.js';
 import type { GroupRec } from '../site-records.js';
 import { siteSectionGroups } from '../site-records.js';
 import { addSectionToGroup, createGroup, deleteGroup, groupsInOrder, moveGroup, removeSectionFromGroup } from '../site-structure.js';
-import { array, object, string } from '../validate.js';
+import { array, boolean, nullable, object, string } from '../validate.js';
+import { moveGroupToEnd, reparentGroup } from '../site-groups.js';
+import { localized } from '../validate-spec-fields.js';
 import type { RouteModule } from './common.js';
 import { SITE, findChild, groupTitle, movePosition, nullableIcon, pointerOf, requireGroup, requireSite } from './site-common.js';
 import { presentGroup } from './site-present.js';
@@ -13,8 +15,9 @@ import { presentGroup } from './site-present.js';
 const GROUPS = `${SITE}/section-groups`;
 const GROUP = `${GROUPS}/:siteSectionGroupId`;
 
-const createBody = object({ title: groupTitle, icon: nullableIcon, sections: array(string({ min: 1 })) }, ['title']);
-const patchBody = object({ title: groupTitle, icon: nullableIcon });
+/** management-api.md's fields plus the official spec's `parent` (nest in a group), `draft`, `localizedTitle`. */
+const createBody = object({ title: groupTitle, icon: nullableIcon, sections: array(string({ min: 1 })), parent: string({ min: 1 }), draft: boolean() }, ['title']);
+const patchBody = object({ title: groupTitle, localizedTitle: localized(128), icon: nullableIcon, draft: boolean(), parentSectionGroupId: nullable(string({ min: 1 })) });
 const addBody = object({ sectionId: string({ min: 1 }) }, ['sectionId']);
 const moveBody = movePosition(pointerOf(['site-section', 'site-section-group'], 'id'), (p) => p.id, 'id');
 
@@ -38,6 +41,8 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
         siteId: site.id,
         title: b.title,
         ...(b.icon != null ? { icon: b.icon } : {}),
+        ...(b.draft !== undefined ? { draft: b.draft } : {}),
+        ...(b.parent !== undefined ? { parent: b.parent } : {}),
         sections: [],
       };
       createGroup(ctx.store, site, group, b.sections ?? []);
@@ -51,8 +56,11 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
     body: patchBody,
     handler: (ctx, b) => {
       const site = requireSite(ctx);
-      const next: GroupRec = { ...requireGroup(ctx, site) };
+      const group = requireGroup(ctx, site);
+      const next: GroupRec = { ...(b.parentSectionGroupId === undefined ? group : reparentGroup(ctx.store, site, group, b.parentSectionGroupId)) };
       if (b.title !== undefined) next.title = b.title;
+      if (b.localizedTitle !== undefined) next.localizedTitle = b.localizedTitle;
+      if (b.draft !== undefined) next.draft = b.draft;
       if (b.icon === null) delete next.icon;
       else if (b.icon !== undefined) next.icon = b.icon;
       siteSectionGroups(ctx.store).put(next);
@@ -97,7 +105,8 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
     handler: (ctx, pos) => {
       const site = requireSite(ctx);
       const group = requireGroup(ctx, site);
-      moveGroup(ctx.store, site, group, pos, pos.pointer.type);
+      if (pos.end) moveGroupToEnd(ctx.store, site, group);
+      else moveGroup(ctx.store, site, group, pos, pos.pointer.type);
       return ok(presentGroup(ctx, site, group));
     },
   });

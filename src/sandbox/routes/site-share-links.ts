@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { param } from '../context.js';
 import { created, noContent, ok, resetContent } from '../http.js';
 import { pageOf } from '../paginate.js';
+import { queryString } from '../query.js';
 import type { ShareLinkRec } from '../site-records.js';
 import { siteShareLinks } from '../site-records.js';
 import { boolean, object, string } from '../validate.js';
@@ -26,7 +27,11 @@ export const siteShareLinkRoutes: RouteModule = (router) => {
     pattern: LINKS,
     handler: (ctx) => {
       const site = requireSite(ctx);
-      return pageOf(ctx, siteShareLinks(ctx.store).where((l) => l.siteId === site.id), (l) => presentShareLink(ctx, site, l));
+      // The official spec's `search`: a case-insensitive part of the name, or the link's key (its secret).
+      const search = queryString(ctx.query, 'search');
+      const matches = (l: ShareLinkRec): boolean => !search || l.name.toLowerCase().includes(search.toLowerCase()) || l.secret === search;
+      const found = siteShareLinks(ctx.store).where((l) => l.siteId === site.id && matches(l));
+      return pageOf(ctx, found, (l) => presentShareLink(ctx, site, l));
     },
   });
   router.add({

@@ -4,15 +4,15 @@ import { param } from '../context.js';
 import { badRequest, created, noContent, ok, resetContent } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryBoolean, queryString } from '../query.js';
-import { spaces } from '../records.js';
 import type { SiteRec } from '../site-records.js';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
 import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } from '../site-structure.js';
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { requireOrg, type RouteModule } from './common.js';
-import { SITE, SITES, requireBodySpace, requireSite } from './site-common.js';
-import { dropSiteCustomization } from './site-customization.js';
+import { SITE, SITES, newSpaceFor, requireBodySpace, requireSite } from './site-common.js';
+import { dropSiteCustomization, siteCustomizationOf } from './site-customization.js';
 import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
@@ -39,6 +39,9 @@ const patchSite = object({
   defaultSiteSpace: string({ min: 1 }),
   defaultSiteSection: string({ min: 1 }),
   proxy,
+  // The official spec's (management-api.md does not list them):
+  defaultLevel,
+  styleguide: nullable(string({ min: 1 })),
 });
 
 function listSites(ctx: RequestContext): SiteRec[] {
@@ -46,27 +49,21 @@ function listSites(ctx: RequestContext): SiteRec[] {
   const titleFilter = queryString(ctx.query, 'title')?.toLowerCase();
   const space = queryString(ctx.query, 'space');
   const published = queryBoolean(ctx.query, 'published');
+  const types = ctx.query.getAll('type'); // SiteType[]: `type=basic&type=premium`
+  types.forEach((t) => oneOf(SITE_TYPES)(t, 'query.type'));
   let list = sites(ctx.store).where((s) => s.orgId === org.id);
+  if (types.length > 0) list = list.filter((s) => types.includes(s.type));
   if (titleFilter) list = list.filter((s) => s.title.toLowerCase().includes(titleFilter));
   if (published !== undefined) list = list.filter((s) => s.published === published);
   if (space !== undefined) list = list.filter((s) => siteSpacesInOrder(ctx.store, s).some((ss) => ss.spaceId === space));
   return list;
 }
 
-function newSpaceFor(ctx: RequestContext, orgId: string, siteTitle: string): string {
-  const id = ctx.store.nextId('sp', (x) => spaces(ctx.store).has(x) || ctx.store.isBuried('space', x));
-  const now = ctx.now().toISOString();
-  spaces(ctx.store).put({
-    id, orgId, title: [...siteTitle].slice(0, 50).join(''), emoji: '', visibility: 'private', editMode: 'live',
-    defaultLevel: null, revision: `rev-${id}`, createdAt: now, updatedAt: now,
-  });
-  return id;
-}
-
 function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof patchSite>): void {
   // Check every reference first so a 400 changes nothing.
   if (b.defaultSiteSection !== undefined && siteSections(ctx.store).get(b.defaultSiteSection)?.siteId !== site.id)
     throw badRequest(`body.defaultSiteSection: section "${b.defaultSiteSection}" not found in site "${site.id}"`);
+  if (typeof b.styleguide === 'string') requireBodySpace(ctx, site, b.styleguide, 'body.styleguide');
   const defaultSection = b.defaultSiteSection ?? site.defaultSection;
   if (b.defaultSiteSpace !== undefined) {
     const ss = siteSpaces(ctx.store).get(b.defaultSiteSpace);
@@ -78,6 +75,9 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
   if (b.basename !== undefined) site.basename = b.basename;
   if (b.adaptiveContent !== undefined) site.adaptiveContent = b.adaptiveContent.enabled;
   if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
+  if (b.defaultLevel !== undefined) site.defaultLevel = b.defaultLevel;
+  if (b.styleguide === null) delete site.styleguide;
+  else if (b.styleguide !== undefined) site.styleguide = b.styleguide;
   if (b.proxy === null) delete site.proxy;
   else if (b.proxy !== undefined) site.proxy = b.proxy;
   if (b.defaultSiteSection !== undefined) site.defaultSection = b.defaultSiteSection;
@@ -113,7 +113,7 @@ export const siteRoutes: RouteModule = (router) => {
         createdAt: now, nav: [], rootSpaces: [],
       };
       const found = list.map((id, i) => requireBodySpace(ctx, site, id, `body.spaces[${i}]`));
-      if (b.spaces === NEW_SPACE) found.push(requireBodySpace(ctx, site, newSpaceFor(ctx, org.id, siteTitle), 'body.spaces'));
+      if (b.spaces === NEW_SPACE) found.push(newSpaceFor(ctx, org.id, siteTitle));
       sites(ctx.store).put(site);
       for (const space of found) addSiteSpace(ctx.store, site, space.id, space.title);
       return { ...created(presentSite(ctx, site)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/sites/${site.id}`) } };
@@ -159,7 +159,10 @@ export const siteRoutes: RouteModule = (router) => {
             }),
           }
         : { type: 'siteSpaces', structure: siteSpacesInOrder(ctx.store, site).map((ss) => presentSiteSpace(ctx, site, ss)) };
-      return ok({ object: 'published-content-site', site: presentSite(ctx, site), structure });
+      // The spec also requires the customizations (the site's; the sandbox has no per-site-space ones) and the
+      // integration scripts (the sandbox runs no integrations).
+      const customizations = { site: siteCustomizationOf(ctx.store, site), siteSpaces: {} };
+      return ok({ object: 'published-content-site', site: presentSite(ctx, site), structure, customizations, scripts: [] });
     },
   });
 };

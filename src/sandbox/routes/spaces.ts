@@ -9,10 +9,11 @@ import { param, type RequestContext } from '../context.js';
 import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { SpaceRec } from '../records.js';
-import { MEMBER_ROLES, collections, memberKey, members, orgs, spaces } from '../records.js';
+import { collections, memberKey, members, orgs, spaces } from '../records.js';
 import { siteSpaces } from '../site-records.js';
 import type { SandboxStore, Table } from '../store.js';
-import { literal, nullable, object, oneOf, string } from '../validate.js';
+import { isPlainObject, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { defaultLevel, language, mergeRules } from '../validate-spec-fields.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
@@ -34,12 +35,17 @@ export function presentSpace(ctx: RequestContext, s: SpaceRec): Record<string, u
     updatedAt: s.updatedAt,
     ...(s.deletedAt ? { deletedAt: s.deletedAt } : {}),
     editMode: s.editMode,
-    mergeRules: { type: 'inherit' },
-    urls: { location: ctx.apiUrl(`/spaces/${s.id}`), app: ctx.appUrl(`/o/${s.orgId}/s/${s.id}`) },
+    mergeRules: structuredClone(s.mergeRules ?? { type: 'inherit' }),
+    urls: {
+      location: ctx.apiUrl(`/spaces/${s.id}`),
+      app: ctx.appUrl(`/o/${s.orgId}/s/${s.id}`),
+      ...(s.icon !== undefined ? { icon: s.icon } : {}),
+    },
     organization: s.orgId,
     ...(s.parent !== undefined ? { parent: s.parent } : {}),
     revision: s.revision,
     defaultLevel: s.defaultLevel,
+    ...(s.language !== undefined ? { language: s.language } : {}),
     comments: 0,
     changeRequests: 0,
     changeRequestsOpen: 0,
@@ -83,8 +89,24 @@ function requireSpace(ctx: RequestContext, opts: { active: boolean }): SpaceRec 
 const title = string({ max: 50 });
 const emoji = string({ max: 50 });
 const editMode = oneOf(['live', 'locked']);
-const createSpace = object({ title, emoji, parent: string(), editMode });
-const patchSpace = object({ title, emoji, editMode, defaultLevel: nullable(oneOf(MEMBER_ROLES)) });
+const literalTrue: Validator<true> = (v, path) => {
+  if (v !== true) throw badRequest(`${path}: must be true`);
+  return true;
+};
+/**
+ * The spec's CreateSpace: the listed fields plus one of `template`, `computedSource` or `empty: true` (how the
+ * content starts). The sandbox holds no content, so those three are accepted and change nothing it can show;
+ * their inner shape is the spec schema's business (spec-bodies.ts).
+ */
+const anyObject: Validator<Record<string, unknown>> = (v, path) => {
+  if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
+  return v;
+};
+const createSpace = object({ title, emoji, parent: string(), editMode, language, template: anyObject, computedSource: anyObject, empty: literalTrue });
+/** The spec's UpdateSpace: at most one of emoji / icon is set; both null (or either null) clear it. */
+const patchSpace = object({
+  title, emoji: nullable(emoji), icon: nullable(string({ max: 2048, format: 'uri' })), editMode, defaultLevel, language, mergeRules: mergeRules(true),
+});
 
 /**
  * The order of the spaces and collections directly inside a parent (a collection, or an organization's top
@@ -124,9 +146,13 @@ export function placeContent(store: SandboxStore, orgId: string, parent: string 
   contentOrder(store).put({ id: containerKey(orgId, parent), items: list });
 }
 
+/** A content pointer: `{type: space, space}` (management-api.md) or `{type: collection, collection}` (the spec). */
+type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
 const spacePointer = object({ type: literal('space'), space: string() }, ['type', 'space']);
-/** management-api.md: parent (nullable, optional) and position {before, after}, each `{type: space, space}`. */
-export const moveBody = object({ parent: nullable(string()), position: object({ before: spacePointer, after: spacePointer }) });
+const collectionPointer = object({ type: literal('collection'), collection: string() }, ['type', 'collection']);
+const contentPointer: Validator<ContentPointer> = (v, path) => (isPlainObject(v) && v['type'] === 'collection' ? collectionPointer(v, path) : spacePointer(v, path));
+/** parent (nullable, optional) and position {before, after}, each a space or a collection pointer. */
+export const moveBody = object({ parent: nullable(string()), position: object({ before: contentPointer, after: contentPointer }) });
 export const transferBody = object({ organization: string({ min: 1 }) }, ['organization']);
 export type MoveBody = ReturnType<typeof moveBody>;
 
@@ -145,13 +171,15 @@ export function moveTarget(ctx: RequestContext, orgId: string, item: string, cur
   if (!p) return { parent };
   if (p.before && p.after) throw badRequest('body.position: give at most one of before, after');
   const side = p.before ? 'before' : 'after';
-  const ref = (p.before ?? p.after)?.space;
-  if (ref === undefined) return { parent, position: {} }; // `position: {}` = at the end (the spec's default)
-  const where = `body.position.${side}.space`;
+  const pointer = p.before ?? p.after;
+  if (pointer === undefined) return { parent, position: {} }; // `position: {}` = at the end (the spec's default)
+  const ref = pointer.type === 'space' ? pointer.space : pointer.collection;
+  const where = `body.position.${side}.${pointer.type}`;
   if (ref === item) throw badRequest(`${where}: cannot place "${item}" relative to itself`);
-  const sibling = spaces(ctx.store).get(ref);
-  if (!sibling || sibling.deletedAt !== undefined || sibling.orgId !== orgId) throw badRequest(`${where}: space "${ref}" not found in organization "${orgId}"`);
-  if (sibling.parent !== parent) throw badRequest(`${where}: space "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`);
+  const sibling = pointer.type === 'space' ? spaces(ctx.store).get(ref) : collections(ctx.store).get(ref);
+  const gone = sibling !== undefined && 'deletedAt' in sibling && sibling.deletedAt !== undefined;
+  if (!sibling || gone || sibling.orgId !== orgId) throw badRequest(`${where}: ${pointer.type} "${ref}" not found in organization "${orgId}"`);
+  if (sibling.parent !== parent) throw badRequest(`${where}: ${pointer.type} "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`);
   return { parent, position: { [side]: ref } };
 }
 
@@ -227,6 +255,7 @@ export const spaceRoutes: RouteModule = (router) => {
         visibility: b.parent ? 'in-collection' : 'private',
         editMode: b.editMode ?? 'live',
         ...(b.parent ? { parent: b.parent } : {}),
+        ...(b.language !== undefined ? { language: b.language } : {}),
         defaultLevel: null,
         revision: `rev-${id}`,
         createdAt: now,
@@ -242,10 +271,22 @@ export const spaceRoutes: RouteModule = (router) => {
     body: patchSpace,
     handler: (ctx, b) => {
       const next: SpaceRec = { ...requireSpace(ctx, { active: true }), updatedAt: ctx.now().toISOString() };
+      if (typeof b.emoji === 'string' && typeof b.icon === 'string') throw badRequest('body: give at most one of emoji, icon');
       if (b.title !== undefined) next.title = b.title;
-      if (b.emoji !== undefined) next.emoji = b.emoji;
+      // Setting one of emoji / icon replaces the other; null clears it.
+      if (typeof b.emoji === 'string') {
+        next.emoji = b.emoji;
+        delete next.icon;
+      } else if (typeof b.icon === 'string') {
+        next.icon = b.icon;
+        next.emoji = '';
+      }
+      if (b.emoji === null) next.emoji = '';
+      if (b.icon === null) delete next.icon;
       if (b.editMode !== undefined) next.editMode = b.editMode;
       if (b.defaultLevel !== undefined) next.defaultLevel = b.defaultLevel;
+      if (b.language !== undefined) next.language = b.language;
+      if (b.mergeRules !== undefined) next.mergeRules = b.mergeRules;
       spaces(ctx.store).put(next);
       return ok(presentSpace(ctx, next));
     },

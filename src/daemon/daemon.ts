@@ -4,7 +4,6 @@
  * 'retry-scheduled' ({attempt, delayMs}) when a failed run will be retried.
  */
 import { EventEmitter } from 'node:events';
-import { relative, sep } from 'node:path';
 import type { KindDefinition } from '../core/kind.js';
 import { KINDS } from '../kinds/index.js';
 import { createLogger, type Logger } from '../log.js';
@@ -29,6 +28,7 @@ import { connectApi, type ClientFactory, type Connection, type SettingsResolver 
 import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import { positionsOf, publicRun } from './run-view.js';
 import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
@@ -76,8 +76,6 @@ interface ApiState {
   status?: number;
   errorType?: string;
 }
-
-const MAX_POSITIONS = 50;
 
 const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
 const STANDBY = 'standing by: this replica does not hold the lease (another replica reconciles)';
@@ -487,43 +485,4 @@ export class Daemon extends EventEmitter {
     this.readiness(); // refresh the docops_ready gauge
     this.emit('run', r);
   }
-}
-
-/**
- * A run as the HTTP endpoints show it: an allow-list of fields that cannot hold file content (counts,
- * categories, positions). The run's `error` and its issues' messages stay in the log, where the operator reads
- * them; a field added to RunRecord later is not shown here until it is listed.
- */
-export function publicRun(r: RunRecord, manifestsDir: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: r.id, reasons: r.reasons, result: r.result, mode: r.mode, startedAt: r.startedAt, durationMs: r.durationMs };
-  const optional = {
-    scope: r.scope,
-    readAhead: r.readAhead,
-    documents: r.documents,
-    planned: r.planned,
-    applied: r.applied,
-    failed: r.failed,
-    skipped: r.skipped,
-    apiOk: r.apiOk,
-    interrupted: r.interrupted,
-    interruptedBy: r.interruptedBy,
-    apiStatus: r.apiStatus,
-    errorType: r.errorType,
-    timings: r.timings,
-  };
-  for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
-  if (r.issues) {
-    out.problems = r.issues.length;
-    out.positions = positionsOf(r, manifestsDir);
-  }
-  return out;
-}
-
-/** `file:line:column` of a run's first problems; files inside the manifests directory relative to it. */
-function positionsOf(r: RunRecord, manifestsDir: string): string[] {
-  return (r.issues ?? []).slice(0, MAX_POSITIONS).map((i) => {
-    const rel = relative(manifestsDir, i.file);
-    const file = rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) ? rel.split(sep).join('/') : i.file;
-    return `${file}:${i.line}:${i.column}`;
-  });
 }

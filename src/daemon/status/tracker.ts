@@ -3,7 +3,7 @@
  * last load problems and the manifests' revision. Fed by the daemon at the end of every run (RunContext.observe);
  * holds one plan at a time, so memory stays bounded whatever the history length.
  */
-import { relative, sep } from 'node:path';
+import { manifestRelative } from '../run-view.js';
 import type { ApplyReport } from '../../core/apply.js';
 import type { Plan, Step } from '../../core/plan.js';
 import { changeOf, driftSentence } from '../../render/attribution.js';
@@ -69,8 +69,7 @@ export class StatusTracker {
   }
 
   private rel(file: string): string {
-    const rel = relative(this.facts.manifestsDir, file);
-    return rel !== '' && !rel.startsWith('..') && !rel.startsWith(sep) ? rel.split(sep).join('/') : file;
+    return manifestRelative(this.facts.manifestsDir, file);
   }
 
   private driftView(r: RunRecord, plan: Plan, report: ApplyReport | undefined): DriftView {

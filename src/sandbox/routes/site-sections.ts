@@ -6,7 +6,8 @@ import type { SectionRec } from '../site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces } from '../site-records.js';
 import { moveSectionToEnd, regroupSection } from '../site-groups.js';
 import { localized } from '../validate-spec-fields.js';
-import { addSection, checkSectionPath, deleteSection, groupOfSection, moveSection, sectionsInOrder } from '../site-structure.js';
+import { addSection, checkSectionPath, deleteSection, groupOfSection, sectionsInOrder } from '../site-structure.js';
+import { moveSection } from '../site-moves.js';
 import { boolean, nullable, object, string } from '../validate.js';
 import type { RouteModule } from './common.js';
 import {

@@ -37,18 +37,45 @@ const exact = (n: number): number => (Number.isFinite(n) && (!Number.isInteger(n
 
 // The families' regexes exclude each other, so trying tags in this order equals yaml's single ordered list.
 // Integers: parseInt(str.substring(offset), radix), as yaml's intResolve without intAsBigInt (`-0` stays -0).
-const NULL = family('tag:yaml.org,2002:null', firstIs((c) => c === 0x7e /* ~ */ || c === 0x6e /* n */ || c === 0x4e) /* N */, [[/^(?:~|[Nn]ull|NULL)?$/, () => null]]);
-const BOOL = family('tag:yaml.org,2002:bool', firstIs((c) => c === 0x74 /* t */ || c === 0x54 /* T */ || c === 0x66 /* f */ || c === 0x46) /* F */, [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']]);
-const INT = family('tag:yaml.org,2002:int', firstIs(numberStart), [
+const isNullStart = firstIs((c) => c === 0x7e /* ~ */ || c === 0x6e /* n */ || c === 0x4e) /* N */;
+const NULL_RULES: Rule[] = [[/^(?:~|[Nn]ull|NULL)?$/, () => null]];
+const isBoolStart = firstIs((c) => c === 0x74 /* t */ || c === 0x54 /* T */ || c === 0x66 /* f */ || c === 0x46) /* F */;
+const BOOL_RULES: Rule[] = [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === 't' || s[0] === 'T']];
+const isIntStart = firstIs(numberStart);
+const INT_RULES: Rule[] = [
   [/^0o[0-7]+$/, (s) => exact(parseInt(s.substring(2), 8))],
   [/^[-+]?[0-9]+$/, (s) => exact(parseInt(s, 10))],
   [/^0x[0-9a-fA-F]+$/, (s) => exact(parseInt(s.substring(2), 16))],
-]);
-const FLOAT = family('tag:yaml.org,2002:float', firstIs((c) => numberStart(c) || c === 0x2e /* . */), [
+];
+const isFloatStart = firstIs((c) => numberStart(c) || c === 0x2e /* . */);
+const FLOAT_RULES: Rule[] = [
   [/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, () => declineNumber()],
   [/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => exact(parseFloat(s))],
   [/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => exact(parseFloat(s))],
-]);
+];
+const NULL = family('tag:yaml.org,2002:null', isNullStart, NULL_RULES);
+const BOOL = family('tag:yaml.org,2002:bool', isBoolStart, BOOL_RULES);
+const INT = family('tag:yaml.org,2002:int', isIntStart, INT_RULES);
+const FLOAT = family('tag:yaml.org,2002:float', isFloatStart, FLOAT_RULES);
+
+const FAMILIES: [mayMatch: (s: string) => boolean, rules: Rule[]][] = [
+  [isNullStart, NULL_RULES],
+  [isBoolStart, BOOL_RULES],
+  [isIntStart, INT_RULES],
+  [isFloatStart, FLOAT_RULES],
+];
+
+/**
+ * A non-empty plain scalar's value under the same rules (block-parse.ts, which reads plain scalars without
+ * js-yaml). Throws where the types above throw: a number JSON cannot hold exactly.
+ */
+export function typePlainScalar(s: string): unknown {
+  for (const [mayMatch, rules] of FAMILIES) {
+    if (!mayMatch(s)) continue;
+    for (const [test, construct] of rules) if (test.test(s)) return construct(s);
+  }
+  return s;
+}
 // js-yaml merges when the key's tag is MERGE_TAG; its own merge type also accepts null, which `yaml` does not.
 const MERGE = family(MERGE_TAG, (s) => s === '<<', [[/^<<$/, (s) => s]]);
 

@@ -14,6 +14,7 @@ import { OffsetLines } from './offset-lines.js';
 import type { ParsedYamlDoc } from './parse-input.js';
 import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
 import { declinesTextually } from './fast-parse-precheck.js';
+import { blockParseYaml } from './block-parse.js';
 
 /** The parts of js-yaml's loader state the listener reads (the typings leave out tag and anchor). */
 interface LoaderState {
@@ -91,6 +92,9 @@ export type Retype = (text: string) => unknown;
 
 /** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
 export function fastParseYaml(file: string, text: string, vars: VarSource, retype?: Retype): FastParseResult | undefined {
+  // The common shapes first, by a line reader that is much faster on a cold process (block-parse.ts).
+  const block = blockParseYaml(file, text);
+  if (block) return block;
   if (declinesTextually(text)) return undefined;
   const reader = new TreeReader(text, vars, retype);
   try {

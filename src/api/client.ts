@@ -97,6 +97,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   const random = opts.random ?? Math.random;
   const sleep = opts.sleep ?? defaultSleep;
   const logger = opts.logger;
+  let abandoned = false;
   const pool = new Pool(base.origin, {
     connections: Math.max(1, opts.concurrency ?? 8),
     pipelining: 1,
@@ -278,7 +279,12 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     listAll,
     close: () => {
       paced.release();
-      return pool.close();
+      return abandoned ? Promise.resolve() : pool.close();
+    },
+    abandon: () => {
+      paced.release();
+      abandoned = true;
+      return pool.destroy();
     },
   };
 }

@@ -13,6 +13,9 @@ import { parseAllowList } from '../manifests/interpolate.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import { countingClient, createProgress } from './progress.js';
 import { KINDS, loadManifests } from './wiring.js';
+import type { LoadOptions } from '../manifests/load.js';
+import type { ReadMemo } from '../core/fetch-context.js';
+import { namedScopes, prefetchReads } from '../core/prefetch.js';
 
 export const MANIFESTS_FLAG = {
   type: 'string',
@@ -59,10 +62,10 @@ export function manifestDir(ctx: CommandContext): string {
   return dir;
 }
 
-export async function loadDesired(ctx: CommandContext) {
+export async function loadDesired(ctx: CommandContext, onParsed?: LoadOptions['onParsed']) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
+  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx), ...(onParsed ? { onParsed } : {}) });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
   return { kinds, documents, desired, warnings };
 }
@@ -89,16 +92,28 @@ export interface PlannedRun {
 
 export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun> {
   requireCredentials(ctx);
-  const { kinds, desired } = await loadDesired(ctx);
-  const prune = pruneOptions(kinds, ctx.global.prune);
+  const prune = pruneOptions(KINDS, ctx.global.prune);
+  // Connected before the manifests are read: the organization-wide lists start once they are parsed and travel
+  // while the documents are validated (src/core/prefetch.ts).
   const client = await connect(ctx);
   const reads: ApiCall[] = [];
-  const reading = recordingClient(client, reads);
   // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
   const progress = createProgress(ctx.io.stderr, 'Reading live state');
+  const reading = countingClient(recordingClient(client, reads), () => progress.tick());
+  const started: ReadMemo = new Map();
+  let loaded;
+  try {
+    loaded = await loadDesired(ctx, (documents) => prefetchReads(reading, namedScopes(documents, KINDS), started));
+  } catch (e) {
+    progress.done();
+    // Invalid manifests: what was started is not waited for (an API that hangs must not hold the error back).
+    if (started.size > 0) await client.abandon?.();
+    throw e;
+  }
+  const { kinds, desired } = loaded;
   let computed;
   try {
-    computed = await computePlan(countingClient(reading, () => progress.tick()), kinds, desired, { prune, invite: ctx.global.invite });
+    computed = await computePlan(reading, kinds, desired, { prune, invite: ctx.global.invite, reads: started });
   } finally {
     progress.done();
   }

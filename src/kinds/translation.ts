@@ -160,6 +160,7 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
   scope: {},
   toDesired,
   fetch,
+  prefetch: (ctx, org) => [ctx.list(translationsPath(org))],
   diff,
   export: exportDocs,
   undo: translationUndo,

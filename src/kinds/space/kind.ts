@@ -219,6 +219,7 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   toDesired,
   crossValidate,
   fetch,
+  prefetch: (ctx, org) => [ctx.list(orgSpacesPath(org))],
   diff,
   export: exportDocs,
   snapshot: snapshotSpace,

@@ -63,30 +63,66 @@ interface Template {
 }
 
 let templates: Map<string, Template[]> | undefined;
+/** Per method and segment count, the literal segments any template has at each position. */
+let literalsAt: Map<string, Set<string>[]> | undefined;
+/** Answers by shape (see `shapeOf`): a large plan sends thousands of requests of a few shapes. */
+const byShape = new Map<string, OperationScopes | undefined>();
 
 const isParam = (segment: string): boolean => segment.startsWith('{') && segment.endsWith('}');
 
 function templatesByMethod(): Map<string, Template[]> {
   if (templates) return templates;
   templates = new Map();
+  literalsAt = new Map();
   for (const op of operationScopes()) {
     const segments = op.path.split('/').slice(1);
     const list = templates.get(op.method) ?? [];
     list.push({ op, segments, literals: segments.filter((s) => !isParam(s)).length });
     templates.set(op.method, list);
+    const key = `${op.method} ${segments.length}`;
+    const at = literalsAt.get(key) ?? Array.from({ length: segments.length }, () => new Set<string>());
+    segments.forEach((s, i) => void (isParam(s) ? undefined : at[i]!.add(s)));
+    literalsAt.set(key, at);
   }
   // The most specific template wins (`/orgs/{id}/members/sso` before `/orgs/{id}/members/{userId}`).
   for (const list of templates.values()) list.sort((a, b) => b.literals - a.literals);
   return templates;
 }
 
+/**
+ * The request with every segment no template has as a literal at its position replaced by `*`: requests of one
+ * shape match the same template (matching compares literal positions only), so the answer is computed once.
+ */
+function shapeOf(method: string, decoded: readonly string[]): string {
+  const at = literalsAt?.get(`${method} ${decoded.length}`);
+  return `${method} ${decoded.map((s, i) => (at?.[i]?.has(s) ? s : '*')).join('/')}`;
+}
+
+/** A segment as a literal would read (a malformed escape stays as sent: it equals no literal). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The spec operation a request is sent to: same method, same number of segments, literal segments equal. */
 export function matchOperation(method: string, path: string): OperationScopes | undefined {
   const bare = path.split('?')[0]!.replace(/^\/v1(?=\/)/, '');
-  const segments = bare.split('/').slice(1);
-  for (const t of templatesByMethod().get(method.toUpperCase()) ?? []) {
-    if (t.segments.length !== segments.length) continue;
-    if (t.segments.every((s, i) => isParam(s) || s === decodeURIComponent(segments[i]!))) return t.op;
+  const upper = method.toUpperCase();
+  const all = templatesByMethod().get(upper) ?? [];
+  const decoded = bare.split('/').slice(1).map(decodeSegment);
+  const shape = shapeOf(upper, decoded);
+  if (byShape.has(shape)) return byShape.get(shape);
+  let found: OperationScopes | undefined;
+  for (const t of all) {
+    if (t.segments.length !== decoded.length) continue;
+    if (t.segments.every((s, i) => isParam(s) || s === decoded[i])) {
+      found = t.op;
+      break;
+    }
   }
-  return undefined;
+  byShape.set(shape, found);
+  return found;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeScopesTable } from '../../src/build/extract-scopes.js';
 import { parsePlanJson } from '../../src/render/json.js';
-import { extractScopes, matchOperation } from '../../src/scopes/operations.js';
+import { extractScopes, matchOperation, operationScopes, type OperationScopes } from '../../src/scopes/operations.js';
 import { tokenNeeds } from '../../src/scopes/needs.js';
 import { runCli } from '../cli/run-cli.js';
 
@@ -49,6 +49,31 @@ describe('the scopes table', () => {
     expect(matchOperation('POST', '/orgs/o1/members/u1/sso')?.path).toBe('/orgs/{organizationId}/members/{userId}/sso');
     expect(matchOperation('GET', '/orgs/o1/teams?limit=1000')?.path).toBe('/orgs/{organizationId}/teams');
     expect(matchOperation('DELETE', '/orgs/o1/no-such-thing')).toBeUndefined();
+  });
+
+  it('answers by the request\'s shape as a scan of every template would, for every operation and ids that look like literals', () => {
+    // The reference: the first template (most literal segments first) whose literals all equal the request's.
+    const ops = operationScopes();
+    const scan = (method: string, path: string): OperationScopes | undefined => {
+      const segs = path.split('/').slice(1);
+      const fits = ops
+        .filter((o) => o.method === method)
+        .map((o) => o.path.split('/').slice(1))
+        .map((t, i) => ({ t, op: ops.filter((o) => o.method === method)[i]! }))
+        .filter(({ t }) => t.length === segs.length && t.every((s, j) => /^\{.*\}$/.test(s) || s === segs[j]));
+      return fits.sort((a, b) => b.t.filter((s) => !/^\{.*\}$/.test(s)).length - a.t.filter((s) => !/^\{.*\}$/.test(s)).length)[0]?.op;
+    };
+    // Every template with its parameters filled three ways: an id, a literal of another template, and `sso`.
+    const fills = ['x1', 'members', 'sso', 'teams', 'sites'];
+    let compared = 0;
+    for (const op of ops) {
+      for (const fill of fills) {
+        const path = op.path.replace(/\{[^}]+\}/g, fill);
+        expect(matchOperation(op.method, path), `${op.method} ${path}`).toBe(scan(op.method, path));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
   });
 
   it('sorts scopes and sets apart operations without a scope and requests the spec does not have', () => {

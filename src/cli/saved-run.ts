@@ -9,7 +9,8 @@ import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedP
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
-import { loadDesired, manifestDir, type PlannedRun } from './pipeline.js';
+import { loadDesired, manifestDir } from './pipeline.js';
+import type { PlannedRun } from './plan-run.js';
 
 export async function plannedFromSavedPlan(ctx: CommandContext, file: string): Promise<PlannedRun & { saved: SavedPlan }> {
   let text: string;

@@ -9,7 +9,8 @@ import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
-import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir, planFromManifests } from '../pipeline.js';
+import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
+import { planFromManifests } from '../plan-run.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {

@@ -12,7 +12,7 @@
  *
  * Scopes are named by `liveKey(kind, org)` (src/core/reconcile.ts), the key of the live state they fetch.
  */
-import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import type { DesiredState } from './desired.js';
 import { DocopsError } from './errors.js';
 import type { DesiredEntry, DiffContext, KindDefinition } from './kind.js';
@@ -46,11 +46,12 @@ export function documentFingerprints(desired: DesiredState): Map<string, string>
   if (!documents) return undefined;
   const known = fingerprintCache.get(desired);
   if (known) return known;
-  const hashes = new Map<string, ReturnType<typeof createHash>>();
+  const hashes = new Map<string, Hash>();
   for (const d of documents) {
     const key = scopeKey(d.kind, d.metadata.organization);
     let h = hashes.get(key);
-    if (!h) hashes.set(key, (h = createHash('sha256')));
+    // node:crypto on first use, not with this module: `validate` loads it (via reconcile.ts) and never hashes.
+    if (!h) hashes.set(key, (h = process.getBuiltinModule('node:crypto').createHash('sha256')));
     // One JSON value per document, separated, so moving a field from one document to the next changes the digest.
     h.update(JSON.stringify([d.apiVersion, d.metadata, d.prune === true, d.spec]));
     h.update('\n');

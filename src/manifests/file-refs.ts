@@ -3,14 +3,14 @@
  * `source: { file: specs/petstore.yaml }`). A kind lists where such references may stand (KindDefinition.fileFields);
  * the loader reads each one relative to the manifest that names it, and replaces `{file}` with
  * `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest instead
- * of the content.
+ * of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
+ * node:crypto (~4 ms of every start) is loaded only by a run that does.
  *
  * Rules: the path is relative and stays inside the manifests directory (its real path, links followed); the file
  * is a regular file of at most the manifest size limit, valid UTF-8. Every problem is an issue at the `file`
  * value's position, never quoting the content. A file named this way is data, not a manifest: a `.yaml` one (an
  * OpenAPI spec) is not loaded as manifest documents.
  */
-import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidationIssue } from '../core/errors.js';
@@ -26,11 +26,31 @@ export interface FileContent {
   sha256: string;
 }
 
+/** sha256 (hex) of `data` (a string as UTF-8). node:crypto is loaded on the first call, not with this module. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * `value` with an enumerable `sha256` property whose digest of `data()` is computed on its first read and kept:
+ * equal to a plain property for spreads, JSON, structuredClone and comparisons, but a run that never reads it
+ * (`validate`) neither hashes nor loads node:crypto. `data` is called at most once.
+ */
+export function lazySha256<T extends object>(value: T, data: () => string | Uint8Array): T & { sha256: string } {
+  let hex: string | undefined;
+  lazyDigests.add(value);
+  return Object.defineProperty(value, 'sha256', { enumerable: true, configurable: true, get: () => (hex ??= sha256Hex(data())) }) as T & { sha256: string };
+}
+
+/** Values whose `sha256` is lazySha256's (so a type check need not read, i.e. compute, it). */
+const lazyDigests = new WeakSet<object>();
+
+const hasSha256 = (v: object): boolean => lazyDigests.has(v) || typeof (v as Record<string, unknown>)['sha256'] === 'string';
+
 export const isFileRef = (v: unknown): v is { file: string } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as Record<string, unknown>)['file'] === 'string';
 
-export const isFileContent = (v: unknown): v is FileContent =>
-  isFileRef(v) && typeof (v as Record<string, unknown>)['text'] === 'string' && typeof (v as Record<string, unknown>)['sha256'] === 'string';
+export const isFileContent = (v: unknown): v is FileContent => isFileRef(v) && typeof (v as Record<string, unknown>)['text'] === 'string' && hasSha256(v);
 
 interface Ref {
   doc: ParsedYamlDoc;
@@ -111,7 +131,7 @@ export async function readFileRefs(docs: readonly ParsedYamlDoc[], kinds: Readon
         continue;
       }
       const byPath = contents.get(r.doc) ?? new Map<string, FileContent>();
-      byPath.set(r.at.join('\u0000'), { file: r.written, text, sha256: createHash('sha256').update(bytes).digest('hex') });
+      byPath.set(r.at.join('\u0000'), lazySha256({ file: r.written, text }, () => bytes));
       contents.set(r.doc, byPath);
     } catch (e) {
       fail(`cannot read it (${(e as NodeJS.ErrnoException).code ?? 'error'})`);

@@ -28,15 +28,16 @@ const instances = new Map<string, AnyAjv>();
 
 /**
  * A new ajv for a schema's dialect (chosen by its `$schema`), with the options docops validates with.
- * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators.
+ * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators;
+ * `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, src/build/shared-subschemas.ts).
  */
-export function createAjv(schema: object, code: Options['code'] = {}): AnyAjv {
+export function createAjv(schema: object, code: Options['code'] = {}, options: Options = {}): AnyAjv {
   // strict off: schemas carry editor-only keywords (markdownDescription, …). addUsedSchema off: several
   // schema objects may share an $id (e.g. in tests) without clashing in ajv's registry.
   // validateSchema and code.optimize off: when a plan compiles the kind schemas cold, checking them
   // against the meta-schema (which ajv compiles first) plus the codegen optimisation pass were ~60 of
   // ~140 ms. The schemas are ours and fixed; test/manifests/schema-meta.test.ts checks them instead.
-  const opts: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, code: { optimize: false, ...code } };
+  const opts: Options = { allErrors: true, strict: false, addUsedSchema: false, validateSchema: false, ...options, code: { optimize: false, ...code } };
   const which = dialectOf(schema);
   // Only the declared dialect is loaded: each of ajv's dialect modules brings its own meta-schemas.
   const ajv =

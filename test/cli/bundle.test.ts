@@ -71,7 +71,7 @@ describe('the bundled CLI', () => {
     const r = await docops(['validate', '-m', 'config.example/manifests']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);
-    expect(r.files).toContain('dist/manifests/validators/members.cjs');
+    expect(r.files).toEqual(expect.arrayContaining(['dist/manifests/validators/index.cjs', 'dist/manifests/validators/site.cjs']));
     expect(r.files.filter((f) => /node_modules\/ajv\/dist\/(ajv|core)\.js$/.test(f))).toEqual([]);
   });
 
@@ -92,6 +92,26 @@ describe('the bundled CLI', () => {
     const dup = await docops(['validate', '-m', dir]);
     expect(dup.code).toBe(1);
     expect(dup.stderr).toMatch(/org\.yaml:\d+:1: duplicate key "spec" \(first set on line \d+\)/);
+  });
+
+  it('validate does not load node:crypto: the digests of file references (config.example reads an OpenAPI spec file) are computed when a plan reads them', async () => {
+    // Node's own list of the built-ins a process loaded, written at exit by a preload.
+    const list = join(scratch, 'builtins.txt');
+    const preload = join(scratch, 'builtins.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));\n`);
+    const builtins = async (args: string[]): Promise<string[]> => {
+      const code = await new Promise<number>((resolve) =>
+        execFile(process.execPath, ['-r', preload, join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: join(scratch, 'tmp'), DOCOPS_TOKEN: sandbox.token } }, (err) =>
+          resolve(err ? Number((err as { code?: unknown }).code ?? -1) : 0),
+        ),
+      );
+      expect(code, args.join(' ')).toBe(0);
+      return readFileSync(list, 'utf8').split('\n');
+    };
+    expect(readFileSync(join(REPO, 'config.example/manifests/openapi.yaml'), 'utf8')).toMatch(/file: /);
+    expect(await builtins(['validate', '-m', 'config.example/manifests'])).not.toContain('NativeModule crypto');
+    // the probe can fail: a plan compares the spec file's digest
+    expect(await builtins(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url])).toContain('NativeModule crypto');
   });
 
   it('plan talks to the API through the reduced undici (a Pool with the request API)', async () => {

@@ -5,7 +5,7 @@
  */
 import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { isFileContent, isFileRef } from '../../manifests/file-refs.js';
+import { isFileContent, isFileRef, lazySha256 } from '../../manifests/file-refs.js';
 import { asString, isRecord } from '../common.js';
 import { loadSchema } from '../schema.js';
 import { diffSpecs } from './diff.js';
@@ -17,14 +17,21 @@ function sourceOf(doc: ManifestDocument, report: Report): SpecSource | undefined
   const raw = doc.spec['source'];
   if (isFileContent(raw)) {
     if (raw.text === '') report(doc.pos(['spec', 'source', 'file']), `source.file "${raw.file}": is empty; the API needs a non-empty text`);
-    return { type: 'text', text: raw.text, sha256: digestOf(raw.text), file: raw.file };
+    return textSource(raw.text, raw.file);
   }
   if (isFileRef(raw)) return { type: 'unread', file: raw.file };
   if (!isRecord(raw)) return undefined;
   const url = asString(raw['url']);
   if (url !== undefined) return { type: 'url', url };
   const text = asString(raw['text']);
-  return text === undefined ? undefined : { type: 'text', text, sha256: digestOf(text) };
+  return text === undefined ? undefined : textSource(text);
+}
+
+/** A text source; its digest is computed when the diff first reads it (`validate` never does). */
+function textSource(text: string, file?: string): SpecSource {
+  const source: SpecSource = lazySha256({ type: 'text' as const, text }, () => text);
+  if (file !== undefined) source.file = file;
+  return source;
 }
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<OpenApiSpecSpec>[] {

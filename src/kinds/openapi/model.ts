@@ -3,10 +3,10 @@
  * manifest writes, the live spec as docops reads it, the API paths, and how a source's text is compared (by
  * digest, never by content in a plan).
  */
-import { createHash } from 'node:crypto';
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import { ApiError } from '../../core/errors.js';
 import type { FetchContext } from '../../core/kind.js';
+import { sha256Hex } from '../../manifests/file-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 
 export const OPENAPI_KIND = 'OpenAPISpec';
@@ -70,7 +70,7 @@ export const specsPath = (org: string): string => `${orgPath(org)}/openapi`;
 export const specPath = (org: string, slug: string): string => `${specsPath(org)}/${seg(slug)}`;
 
 /** sha256 (hex) of a text as UTF-8: what is sent, and what the platform answers "exactly as submitted". */
-export const digestOf = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+export const digestOf = (text: string): string => sha256Hex(text);
 
 /** How a plan shows a digest: `sha256:` and the first 12 hex digits (the comparison uses all of it). */
 export const shortDigest = (hex: string): string => `sha256:${hex.slice(0, 12)}`;

@@ -6,7 +6,7 @@
  * fingerprint (`openssl x509 -in idp.pem -outform der | sha256sum`). Two certificates are equal when their
  * fingerprints are: whitespace, line endings and PEM line wrapping never make a change.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../manifests/file-refs.js';
 
 /** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
 export function certificateText(text: string): string {
@@ -39,7 +39,5 @@ export function certificateFingerprint(text: string): string {
   const normal = certificateText(text);
   if (normal === '') return '';
   const der = certificateDer(normal);
-  return `sha256:${createHash('sha256')
-    .update(der ?? Buffer.from(normal, 'utf8'))
-    .digest('hex')}`;
+  return `sha256:${sha256Hex(der ?? Buffer.from(normal, 'utf8'))}`;
 }

@@ -97,7 +97,6 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   const random = opts.random ?? Math.random;
   const sleep = opts.sleep ?? defaultSleep;
   const logger = opts.logger;
-  let abandoned = false;
   const pool = new Pool(base.origin, {
     connections: Math.max(1, opts.concurrency ?? 8),
     pipelining: 1,
@@ -279,12 +278,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     listAll,
     close: () => {
       paced.release();
-      return abandoned ? Promise.resolve() : pool.close();
-    },
-    abandon: () => {
-      paced.release();
-      abandoned = true;
-      return pool.destroy();
+      return pool.close();
     },
   };
 }

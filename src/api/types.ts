@@ -39,6 +39,4 @@ export interface ApiClient {
   /** All items of a paginated list. */
   listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]>;
   close(): Promise<void>;
-  /** Close without waiting for requests in flight (they fail); `close` afterwards does nothing. */
-  abandon?(): Promise<void>;
 }

@@ -8,7 +8,6 @@ import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { parseAllowList } from '../manifests/interpolate.js';
 import { KINDS, loadManifests } from './wiring.js';
-import type { LoadOptions } from '../manifests/load.js';
 
 export const MANIFESTS_FLAG = {
   type: 'string',
@@ -55,10 +54,10 @@ export function manifestDir(ctx: CommandContext): string {
   return dir;
 }
 
-export async function loadDesired(ctx: CommandContext, onParsed?: LoadOptions['onParsed']) {
+export async function loadDesired(ctx: CommandContext) {
   const dir = manifestDir(ctx);
   const kinds = KINDS;
-  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx), ...(onParsed ? { onParsed } : {}) });
+  const { documents, desired, warnings } = await loadManifests(dir, kinds, { env: ctx.io.env, allowEnv: allowedEnv(ctx), secrets: tokenValues(ctx) });
   ctx.logger.debug({ dir, documents: documents.length }, 'manifests loaded');
   return { kinds, documents, desired, warnings };
 }

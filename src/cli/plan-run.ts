@@ -1,10 +1,8 @@
-/** Plan and apply from the manifests: connect, load them (reads started early), fetch, diff. */
+/** Plan and apply from the manifests: load them, connect, fetch, diff. */
 import type { ApiClient } from '../api/types.js';
-import type { ReadMemo } from '../core/fetch-context.js';
 import { UsageError } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan } from '../core/plan.js';
-import { namedScopes, prefetchReads } from '../core/prefetch.js';
 import { computePlan } from '../core/reconcile.js';
 import type { DesiredState, LiveState } from '../core/reconcile.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
@@ -12,7 +10,6 @@ import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';
 import { loadDesired } from './pipeline.js';
 import { countingClient, createProgress } from './progress.js';
-import { KINDS } from './wiring.js';
 
 function pruneOptions(kinds: readonly KindDefinition[], prune: readonly string[]): Record<string, boolean> {
   const names = kinds.map((k) => k.kind);
@@ -36,28 +33,17 @@ export interface PlannedRun {
 
 export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun> {
   requireCredentials(ctx);
-  const prune = pruneOptions(KINDS, ctx.global.prune);
-  // Connected before the manifests are read: the organization-wide lists start once they are parsed and travel
-  // while the documents are validated (src/core/prefetch.ts).
+  // Manifests first: invalid manifests never reach the API, not even a read (test/reliability/bad-input.test.ts).
+  const { kinds, desired } = await loadDesired(ctx);
+  const prune = pruneOptions(kinds, ctx.global.prune);
   const client = await connect(ctx);
   const reads: ApiCall[] = [];
   // On a terminal, a long fetch (a large organization) shows how many reads are done, as export does.
   const progress = createProgress(ctx.io.stderr, 'Reading live state');
   const reading = countingClient(recordingClient(client, reads), () => progress.tick());
-  const started: ReadMemo = new Map();
-  let loaded;
-  try {
-    loaded = await loadDesired(ctx, (documents) => prefetchReads(reading, namedScopes(documents, KINDS), started));
-  } catch (e) {
-    progress.done();
-    // Invalid manifests: what was started is not waited for (an API that hangs must not hold the error back).
-    if (started.size > 0) await client.abandon?.();
-    throw e;
-  }
-  const { kinds, desired } = loaded;
   let computed;
   try {
-    computed = await computePlan(reading, kinds, desired, { prune, invite: ctx.global.invite, reads: started });
+    computed = await computePlan(reading, kinds, desired, { prune, invite: ctx.global.invite });
   } finally {
     progress.done();
   }

@@ -6,10 +6,8 @@
 import type { ApiClient } from '../api/types.js';
 import type { FetchContext } from './kind.js';
 
-/** Reads started, by method and path: shared by the contexts made with it (src/core/prefetch.ts). */
-export type ReadMemo = Map<string, Promise<unknown>>;
-
-export function createFetchContext(client: ApiClient, prune: (kind: string, org: string) => boolean, memo: ReadMemo = new Map()): FetchContext {
+export function createFetchContext(client: ApiClient, prune: (kind: string, org: string) => boolean): FetchContext {
+  const memo = new Map<string, Promise<unknown>>();
   const once = <T>(key: string, load: () => Promise<T>): Promise<T> => {
     let p = memo.get(key) as Promise<T> | undefined;
     if (!p) {

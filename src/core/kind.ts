@@ -164,13 +164,6 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
   crossValidate?(entries: DesiredEntry<S>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void;
   /** Fetch what the diff needs for one organisation, through the memoised context. */
   fetch(ctx: FetchContext, org: string, desired: DesiredEntry<S>[]): Promise<LiveKindState<O, A>>;
-  /**
-   * The reads `fetch` makes in `org` whatever the documents say (the organization-wide lists), started while the
-   * manifests are still being validated (src/core/prefetch.ts); `fetch` then finds them in the memoised context.
-   * Each must be a read `fetch` makes for any document of this kind in `org`, with the same path and query, or it
-   * is a read too many. `ctx.prune` may not be asked here (the documents are not read yet).
-   */
-  prefetch?(ctx: FetchContext, org: string): Promise<unknown>[];
   /** Pure: desired + live → steps. Must not do I/O. */
   diff(ctx: DiffContext, org: string, desired: DesiredEntry<S>[], live: LiveKindState<O, A>): DiffResult;
   /**

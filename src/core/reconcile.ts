@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/types.js';
 import type { DesiredState } from './desired.js';
 import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState, LiveObject } from './kind.js';
 import { DocopsError } from './errors.js';
-import { createFetchContext, type ReadMemo } from './fetch-context.js';
+import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
 import { emptyPlan, sealStep, type Plan } from './plan.js';
@@ -29,8 +29,6 @@ export interface PlanOptions {
    * outside them is a ScopeError. Absent: every managed (kind, org), a full reconcile.
    */
   scope?: ScopeSet;
-  /** Reads already started (src/core/prefetch.ts) through the same client: fetch uses them instead of reading again. */
-  reads?: ReadMemo;
 }
 
 export interface PlanResult {
@@ -102,7 +100,7 @@ export function pruneResolver(desired: DesiredState, configPrune: Record<string,
 /** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
 export async function fetchLive(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<LiveState> {
   const prune = pruneResolver(desired, options.prune);
-  const ctx = createFetchContext(client, prune, options.reads);
+  const ctx = createFetchContext(client, prune);
   const work = inScope(scopes(kinds, desired), options.scope);
   const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
   const live: LiveState = new Map();

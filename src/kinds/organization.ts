@@ -194,8 +194,6 @@ export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   toDesired,
   crossValidate,
   fetch,
-  // Every Organization document yields its entry, so fetch always reads the organization.
-  prefetch: (ctx, org) => [ctx.get(orgPath(org))],
   diff,
   export: exportDocs,
 };

@@ -160,7 +160,6 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
   scope: {},
   toDesired,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(translationsPath(org))],
   diff,
   export: exportDocs,
   undo: translationUndo,

@@ -29,8 +29,6 @@ export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
   secrets?: readonly string[];
   /** Reads and parses one file (default readManifestFile); the daemon's keeps unchanged files' parses (src/daemon/parse-cache.ts). */
   readManifest?: (file: string, opts: ParseOptions) => Promise<ParsedFile>;
-  /** Called with each file's documents as soon as it is parsed, before anything is validated (src/core/prefetch.ts). */
-  onParsed?: (documents: readonly ParsedYamlDoc[]) => void;
 }
 
 export interface LoadResult {
@@ -44,12 +42,9 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, onParsed, ...rest } = opts;
+  const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
-  const read =
-    readManifest === readManifestFile
-      ? await readInTurns(found.files, parseOpts, onParsed)
-      : await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifest(f, parseOpts) })));
+  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifest(f, parseOpts) })));
   // Files a manifest names (`{file: …}`) are data, not manifests: read them for their documents, drop them here.
   const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
   const parsed = (await Promise.all(read.map(async (r) => ((await isReferenced(r.file, refs.referenced)) ? undefined : r.parsed)))).filter((r) => r !== undefined);
@@ -143,53 +138,18 @@ async function manifestFiles(dir: string): Promise<{ files: string[]; issues: Va
 }
 
 /** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-export async function readManifestFile(file: string, opts: ParseOptions = {}): Promise<ParsedFile> {
-  const bytes = await readManifestBytes(file, opts);
-  return bytes instanceof Uint8Array ? parseManifestBytes(file, bytes, opts) : bytes;
-}
-
-const unreadable = (file: string, message: string): ParsedFile => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
-
-/** A file's bytes, or the issue that stands for its documents (too large, unreadable). */
-async function readManifestBytes(file: string, opts: ParseOptions): Promise<Uint8Array | ParsedFile> {
+export async function readManifestFile(file: string, opts: ParseOptions = {}): Promise<{ documents: ParsedYamlDoc[]; issues: ValidationIssue[] }> {
   const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const fail = (message: string) => ({ documents: [], issues: [{ file, line: 1, column: 1, message }] });
   try {
     const { size } = await stat(file);
     // Checked before reading so a huge file is never loaded into memory.
-    if (size > max) return unreadable(file, tooLargeMessage(size, max));
-    return await readFile(file);
+    if (size > max) return fail(tooLargeMessage(size, max));
+    return await parseYamlFileLazily(file, await readFile(file), opts);
   } catch (e) {
     // E.g. deleted between discovery and reading (a watched directory) or unreadable: an issue, not a crash.
-    return unreadable(file, `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-}
-
-async function parseManifestBytes(file: string, bytes: Uint8Array, opts: ParseOptions): Promise<ParsedFile> {
-  try {
-    return await parseYamlFileLazily(file, bytes, opts);
-  } catch (e) {
-    return unreadable(file, `cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-}
-
-/**
- * The files read concurrently, then parsed one by one in file order, each in its own turn of the event loop and
- * handed to `onParsed`: what it starts (src/core/prefetch.ts: requests) goes out, and its answers come in, while
- * the next files are parsed — parsed as each read completes, all parses would run back to back in one turn.
- */
-async function readInTurns(files: readonly string[], opts: ParseOptions, onParsed: LoadOptions['onParsed']): Promise<{ file: string; parsed: ParsedFile }[]> {
-  const reads = files.map((f) => readManifestBytes(f, opts));
-  const out: { file: string; parsed: ParsedFile }[] = [];
-  for (const [i, file] of files.entries()) {
-    const bytes = await reads[i]!;
-    if (onParsed && i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    const parsed = bytes instanceof Uint8Array ? await parseManifestBytes(file, bytes, opts) : bytes;
-    onParsed?.(parsed.documents);
-    out.push({ file, parsed });
-  }
-  // The last file's reads too get their turn before the CPU-bound validation.
-  if (onParsed) await new Promise<void>((resolve) => setImmediate(resolve));
-  return out;
 }
 
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */

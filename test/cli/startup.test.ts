@@ -110,7 +110,7 @@ describe('which modules each command loads', () => {
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
     for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
     // Nor the planning side: fetching, diffing, ordering, the token's scopes (src/cli/plan-run.ts).
-    for (const f of ['dist/cli/plan-run.js', 'dist/core/reconcile.js', 'dist/core/prefetch.js', 'dist/scopes/needs.js']) expect(files).not.toContain(f);
+    for (const f of ['dist/cli/plan-run.js', 'dist/core/reconcile.js', 'dist/scopes/needs.js']) expect(files).not.toContain(f);
   });
 
   it('plan against an API loads the HTTP client but not the sandbox, the daemon or the pretty printer', async () => {

@@ -148,7 +148,6 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   toDesired,
   crossValidate,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(collectionsPath(org))],
   diff: diffCollections,
   export: exportDocs,
   snapshot: snapshotCollection,

@@ -215,7 +215,6 @@ export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> =
   scope: {},
   toDesired,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(membersPath(org))],
   diff,
   export: exportMembers,
 };

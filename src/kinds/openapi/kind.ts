@@ -93,7 +93,6 @@ export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, Ope
   scope: {},
   toDesired,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(specsPath(org))],
   diff: diffSpecs,
   export: exportSpecs,
   snapshot: snapshotSpec,

@@ -108,7 +108,6 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   toDesired,
   crossValidate,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(samlPath(org))],
   diff: diffSaml,
   export: (org, live) => exportSaml(org, live),
   snapshot: snapshotSaml,

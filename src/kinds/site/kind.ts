@@ -12,7 +12,7 @@ import { diffSites } from './diff.js';
 import { exportSites } from './export.js';
 import { fetchSites } from './fetch.js';
 import { siteUndo, snapshotSite } from './snapshot.js';
-import { SITE_DEPTH, SITE_KIND, sitesPath, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
+import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
 
 export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
@@ -26,7 +26,6 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   toDesired,
   crossValidate,
   fetch: fetchSites,
-  prefetch: (ctx, org) => [ctx.list(sitesPath(org))],
   diff: diffSites,
   export: exportSites,
   snapshot: snapshotSite,

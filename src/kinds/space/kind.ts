@@ -219,7 +219,6 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   toDesired,
   crossValidate,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(orgSpacesPath(org))],
   diff,
   export: exportDocs,
   snapshot: snapshotSpace,

@@ -138,7 +138,6 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   toDesired,
   crossValidate,
   fetch,
-  prefetch: (ctx, org) => [ctx.list(teamsPath(org)), ctx.list(membersPath(org))],
   diff: diffTeams,
   export: exportDocs,
   snapshot: snapshotTeam,

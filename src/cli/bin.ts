@@ -12,7 +12,7 @@ const argv = process.argv.slice(2);
 if (isVersionFlag(argv[0])) {
   process.stdout.write(`${packageVersion()}\n`);
 } else {
-  enableCompileCache();
+  enableCompileCache({ profile: argv[0] ?? '' });
   void import('./run.js')
     .then(({ run }) => run(argv))
     .then((code) => {

@@ -156,15 +156,17 @@ describe('the bundled CLI', () => {
 
 describe('the compile cache of the bundled CLI (Node 20: its own, for the package\'s CommonJS files)', () => {
   const uid = typeof process.getuid === 'function' ? String(process.getuid()) : 'user';
-  const entriesDir = (): string => join(scratch, 'tmp', `docops-compile-cache-${uid}`, `${process.version}-${process.arch}`);
-  const entries = (): Map<string, number> => {
+  // Each command keeps its own entries (compile-cache.ts, `profile`).
+  const cacheRoot = (): string => join(scratch, 'tmp', `docops-compile-cache-${uid}`);
+  const entriesDir = (command = 'validate'): string => join(cacheRoot(), `${process.version}-${process.arch}`, command);
+  const entries = (command = 'validate'): Map<string, number> => {
     let names: string[] = [];
     try {
-      names = readdirSync(entriesDir());
+      names = readdirSync(entriesDir(command));
     } catch {
       return new Map();
     }
-    return new Map(names.map((n) => [n, statSync(join(entriesDir(), n)).mtimeMs]));
+    return new Map(names.map((n) => [n, statSync(join(entriesDir(command), n)).mtimeMs]));
   };
   const validate = (env: Record<string, string> = {}) => docops(['validate', '-m', 'config.example/manifests'], env);
   const reset = (): void => rmSync(join(scratch, 'tmp'), { recursive: true, force: true });
@@ -182,7 +184,26 @@ describe('the compile cache of the bundled CLI (Node 20: its own, for the packag
     const second = await validate();
     expect({ code: second.code, stdout: second.stdout, stderr: second.stderr, files: second.files }).toEqual({ code: 0, stdout: first.stdout, stderr: first.stderr, files: first.files });
     expect(entries()).toEqual(written); // accepted: nothing rewritten
-    expect(statSync(dirname(entriesDir())).mode & 0o777).toBe(0o700);
+    for (const dir of [cacheRoot(), dirname(entriesDir()), entriesDir()]) expect(statSync(dir).mode & 0o777, dir).toBe(0o700);
+  });
+
+  it.skipIf(hasNodeCache)('keeps each command\'s entries apart: another command neither reads nor rewrites validate\'s', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    expect((await validate()).code).toBe(0);
+    const mine = entries();
+    expect(mine.size).toBeGreaterThan(0);
+    const other = await docops(['plan', '--help']);
+    expect(other.code, other.stderr).toBe(0);
+    const theirs = entries('plan');
+    expect(theirs.size).toBeGreaterThan(0);
+    expect(entries()).toEqual(mine);
+    // A chunk both load has an entry in each (each with the functions its own command ran).
+    const shared = [...theirs.keys()].filter((n) => mine.has(n));
+    expect(shared.length).toBeGreaterThan(0);
+    // An argument that is no command's name is not a directory name: those runs share one profile.
+    expect((await docops(['../../x'])).code).not.toBe(0);
+    expect(readdirSync(dirname(entriesDir())).sort()).toEqual(['other', 'plan', 'validate']);
   });
 
   it.skipIf(hasNodeCache)('rewrites entries V8 rejects (corrupt, or made for other code)', async () => {
@@ -201,15 +222,15 @@ describe('the compile cache of the bundled CLI (Node 20: its own, for the packag
     reset();
     mkdirSync(join(scratch, 'tmp'));
     // open to others (another user could plant bytecode): not used
-    mkdirSync(dirname(entriesDir()), { mode: 0o777 });
-    chmodSync(dirname(entriesDir()), 0o777);
+    mkdirSync(cacheRoot(), { mode: 0o777 });
+    chmodSync(cacheRoot(), 0o777);
     const open = await validate();
     expect(open.code, open.stderr).toBe(0);
     expect(entries().size).toBe(0);
     // a file where the directory should be
     reset();
     mkdirSync(join(scratch, 'tmp'));
-    writeFileSync(dirname(entriesDir()), '');
+    writeFileSync(cacheRoot(), '');
     const blocked = await validate();
     expect(blocked.code, blocked.stderr).toBe(0);
     expect(blocked.stdout).toMatch(/^\d+ documents, \d+ objects valid\n$/);

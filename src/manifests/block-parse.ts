@@ -1,47 +1,24 @@
 /**
  * The first and fastest way to read a manifest file: a line reader for the shape nearly every large manifest
  * has (what `docops export` and `yaml`'s stringify write) — block maps and sequences indented with spaces,
- * one-line plain, single- or double-quoted scalars, comments, `---` between documents. On a cold process it
+ * one-line plain, single- or double-quoted scalars and flat one-line flow collections of them (block-values.ts),
+ * comments, `---` between documents. On a cold process it
  * reads ~130 KB of members and teams in a few milliseconds, where js-yaml (fast-parse.ts) took ~60 ms before
  * its code warmed up (docs/benchmarks.md, "Third round").
  *
  * It answers only where its result is certainly the `yaml` path's (values, document indexes, pos() and
- * keyPos() for every path) and declines (undefined) everything else, the whole file at once: flow
- * collections, `${VAR}`, anchors, tags, block and multi-line scalars, escapes, keys that are not plain words,
+ * keyPos() for every path) and declines (undefined) everything else, the whole file at once: nested or
+ * multi-line flow collections, `${VAR}`, anchors, tags, block and multi-line scalars, escapes, keys that are not plain words,
  * duplicate keys, CR line breaks, empty documents between separators, any indentation it does not expect.
  * The caller then uses the js-yaml fast path, and that one the `yaml` path, which owns every error message.
  * test/manifests/block-parse.test.ts holds it to the `yaml` path on the fast path's corpus and generator.
  */
-import { typePlainScalar } from './core-schema.js';
+import { DASH, Decline, HASH, keyEnd, lineValue, SPACE } from './block-values.js';
 import { declinesTextually } from './fast-parse-precheck.js';
 import type { FastParseResult } from './fast-parse.js';
 import { OffsetLines } from './offset-lines.js';
 import type { ParsedYamlDoc } from './parse-input.js';
 import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
-
-/** Thrown to stop reading: another path must read this file. */
-class Decline extends Error {}
-
-const SPACE = 0x20;
-const HASH = 0x23;
-const DASH = 0x2d;
-const COLON = 0x3a;
-const SQUOTE = 0x27;
-const DQUOTE = 0x22;
-
-/** yaml rejects implicit keys longer than 1024 characters (fast-parse.ts uses the same margin). */
-const MAX_KEY_LENGTH = 1000;
-
-/**
- * Keys it takes: a plain word that types as a string in the core schema (a letter or `_` first, so never a
- * number; not null or a boolean) — what String(key) of the `yaml` path's key gives back unchanged.
- */
-const isLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f; /* _ */
-const isKeyChar = (c: number): boolean => isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e /* . */ || c === 0x2f /* / */ || c === DASH;
-const TYPED_WORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
-
-/** First characters of a plain scalar that mean something else in YAML (indicators), or a flow collection. */
-const INDICATORS = '-?:,[]{}#&*!|>\'"%@`';
 
 /** CR (line breaks other than `\n`), control characters YAML may refuse, and non-characters: left to the others. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -186,15 +163,16 @@ class BlockReader {
         positions.push(this.nodePos);
       } else if (text.charCodeAt(at) === DASH && (at + 1 === end || text.charCodeAt(at + 1) === SPACE)) {
         throw new Decline('nested sequence on one line');
-      } else if (this.keyEnd(at, end) >= 0) {
+      } else if (keyEnd(text, at, end) >= 0) {
         // `- key: value`: a map whose keys line up under the first one, read from the key on.
         this.at = at;
         this.map();
         items.push(this.value);
         positions.push(this.nodePos);
       } else {
-        items.push(this.scalar(at, end));
-        positions.push(at);
+        const r = lineValue(text, at, end);
+        items.push(r.value);
+        positions.push(r.pos);
         this.take();
       }
     }
@@ -212,11 +190,11 @@ class BlockReader {
     while (this.continues(col)) {
       const keyStart = this.at;
       const end = this.end;
-      const keyEnd = this.keyEnd(keyStart, end);
-      if (keyEnd < 0) throw new Decline('not a key');
-      const key = text.slice(keyStart, keyEnd);
+      const colon = keyEnd(text, keyStart, end);
+      if (colon < 0) throw new Decline('not a key');
+      const key = text.slice(keyStart, colon);
       if (Object.prototype.hasOwnProperty.call(object, key)) throw new Decline('duplicate key');
-      let at = keyEnd + 1;
+      let at = colon + 1;
       while (at < end && text.charCodeAt(at) === SPACE) at++;
       let value: unknown;
       let pos: PosNode;
@@ -234,8 +212,7 @@ class BlockReader {
           pos = EMPTY_VALUE;
         }
       } else {
-        value = this.scalar(at, end);
-        pos = at;
+        ({ value, pos } = lineValue(text, at, end));
         this.take();
       }
       object[key] = value;
@@ -244,63 +221,5 @@ class BlockReader {
     this.ended(col);
     this.value = object;
     this.nodePos = new MapPos(start, pairs);
-  }
-
-  /** End of a plain-word key starting at `at` (the offset of its `:`, followed by a space or the line end), or -1. */
-  private keyEnd(at: number, end: number): number {
-    const text = this.text;
-    if (!isLetter(text.charCodeAt(at))) return -1;
-    let i = at + 1;
-    while (i < end && isKeyChar(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) !== COLON || (i + 1 < end && text.charCodeAt(i + 1) !== SPACE)) return -1;
-    // Only short keys can be a typed word or `__proto__` (9 characters).
-    if (i - at > MAX_KEY_LENGTH || (i - at <= 9 && (TYPED_WORDS.has(text.slice(at, i)) || text.startsWith('__proto__:', at)))) throw new Decline('key');
-    return i;
-  }
-
-  /** A one-line scalar from `at` to the line's end (an optional ` # comment` after it). */
-  private scalar(at: number, end: number): unknown {
-    const text = this.text;
-    const c = text.charCodeAt(at);
-    if (c === SQUOTE || c === DQUOTE) {
-      let close = at;
-      let value = '';
-      for (;;) {
-        close = text.indexOf(text.charAt(at), close + 1);
-        if (close < 0 || close >= end) throw new Decline('quoted scalar spans lines');
-        // `''` inside single quotes is one quote.
-        if (c === SQUOTE && text.charCodeAt(close + 1) === SQUOTE) {
-          close++;
-          continue;
-        }
-        break;
-      }
-      value = text.slice(at + 1, close);
-      if (c === DQUOTE && value.includes('\\')) throw new Decline('escape');
-      if (c === SQUOTE) value = value.replaceAll("''", "'");
-      this.rest(close + 1, end);
-      return value;
-    }
-    // `-` followed by a non-space starts a plain scalar (`-1.5`, `-x`); the other indicators are left to the others.
-    if (INDICATORS.includes(text.charAt(at)) && !(c === DASH && at + 1 < end && text.charCodeAt(at + 1) !== SPACE)) throw new Decline('indicator');
-    // A comment starts at ` #`; trailing spaces are not part of the scalar.
-    let stop = at;
-    while (stop < end && !(text.charCodeAt(stop) === HASH && text.charCodeAt(stop - 1) === SPACE)) stop++;
-    while (stop > at && text.charCodeAt(stop - 1) === SPACE) stop--;
-    const raw = text.slice(at, stop);
-    if (raw.includes(': ') || raw.endsWith(':')) throw new Decline('mapping in a scalar');
-    try {
-      return typePlainScalar(raw);
-    } catch {
-      throw new Decline('number JSON cannot hold exactly');
-    }
-  }
-
-  /** After a quoted scalar only spaces and a ` # comment` may follow on its line. */
-  private rest(from: number, end: number): void {
-    let i = from;
-    while (i < end && this.text.charCodeAt(i) === SPACE) i++;
-    if (i === end) return;
-    if (this.text.charCodeAt(i) !== HASH || i === from) throw new Decline('text after a quoted scalar');
   }
 }

@@ -4,6 +4,8 @@
  * bench's generated organizations) — the large ones it exists for.
  */
 import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
 import { orgDocuments, manifestText } from '../../src/bench/documents.js';
@@ -14,6 +16,7 @@ import type { Env } from '../../src/manifests/interpolate.js';
 import type { ParseResult } from '../../src/manifests/parse.js';
 import { withNoDocumentsIssue, yamlInput } from '../../src/manifests/parse-input.js';
 import { KINDS } from '../../src/kinds/index.js';
+import { REPO } from '../daemon/build.js';
 import { cases, compareWith, ENV, file, fileOf, type Tree } from './yaml-corpus.js';
 
 /** The line reader alone, between the same checks of the text and of the result as every path. */
@@ -103,7 +106,11 @@ describe('the line reader answers for the shapes docops and its users write', ()
   });
 
   test.each([
-    ['flow collections', 'a: [1, 2]\n'],
+    ['a nested flow collection', 'a: [1, [2]]\n'],
+    ['a flow collection over two lines', 'a: [1,\n  2]\n'],
+    ['a flow map entry without a value', 'a: { b }\n'],
+    ['a trailing comma', 'a: [1, 2, ]\n'],
+    ['a comment inside a flow collection', 'a: [1, 2 # c\n  ]\n'],
     ['a variable', 'a: ${A}\n'],
     ['an escape', 'a: "x\\ty"\n'],
     ['an anchor', 'a: &x 1\n'],
@@ -128,11 +135,23 @@ describe('the line reader answers for the shapes docops and its users write', ()
 
   test('yaml stringify of nested maps and sequences reads back the same', () => {
     const value = { a: { b: [{ c: 1, d: [1, 'x'] }, 'y'], e: { f: { g: 'deep' } } }, h: [] as unknown[], i: 'x: y' };
-    // `[]` and `x: y` are declined (flow, a mapping indicator in a plain scalar); without them it answers.
-    expect(block(stringify(value))).toBeUndefined();
-    const { h: _h, i: _i, ...plain } = value;
-    const r = compare(stringify(plain));
-    expect(r?.documents[0]?.value).toEqual(plain);
+    const r = compare(stringify(value));
+    expect(r?.documents[0]?.value).toEqual(value);
+  });
+
+  test('flat one-line flow collections, as config.example writes its lists', () => {
+    const text = 'members:\n  - { email: a@x.test, role: admin }   # c\n  - {email: "b@x.test", role: \'edit\'}\nteams: [docs, api, 7, ~]\nnone: {}\nempty: [ ]\n';
+    const r = compare(text);
+    expect(r?.documents[0]?.value).toEqual({ members: [{ email: 'a@x.test', role: 'admin' }, { email: 'b@x.test', role: 'edit' }], teams: ['docs', 'api', 7, null], none: {}, empty: [] });
+    expect(r!.documents[0]!.pos(['members', 1, 'role'])).toEqual({ file: 'f.yaml', line: 3, column: 31 });
+    expect(r!.documents[0]!.keyPos(['members', 1, 'role'])).toEqual({ file: 'f.yaml', line: 3, column: 25 });
+  });
+
+  test('config.example: every manifest but the site (nested flow maps) and the OpenAPI file (block scalars)', () => {
+    const dir = join(REPO, 'config.example', 'manifests');
+    const files = readdirSync(dir).filter((n) => n.endsWith('.yaml'));
+    const answered = files.filter((f) => compare(readFileSync(join(dir, f), 'utf8')) !== undefined);
+    expect(answered.sort()).toEqual(files.filter((f) => f !== 'site.yaml' && f !== 'petstore.openapi.yaml').sort());
   });
 });
 
@@ -142,13 +161,14 @@ describe('the line reader answers for the shapes docops and its users write', ()
 const BLOCK_KEYS = ['a', 'name', 'email', 'role', 'spec', 'k-1', 'x.y', 'a/b', '_x', 'yes', 'no', 'on', 'y', 'e3', 'constructor', 'Null2'];
 const HOSTILE_KEYS = ['true', 'null', '1', '__proto__', '"q"', "'s'", 'a b', 'é', 'a:b', '<<'];
 /** Plain, single- and double-quoted scalars, many of them next to what YAML reads otherwise. */
-const SAFE_SCALARS = ['x', 'a b', 'user0@example.com', 'a#b', 'a #b', 'x,y', '-1', '1.5', '~', 'true', "'it''s'", '"x"', '""', 'é', '0x1F', 'yes', 'a:b'];
+const SAFE_SCALARS = ['x', 'a b', 'user0@example.com', 'a#b', 'a #b', 'x,y', '-1', '1.5', '~', 'true', "'it''s'", '"x"', '""', 'é', '0x1F', 'yes', 'a:b', '[a, 1]', '{ email: a@x.test, role: admin }', '[]'];
 const BLOCK_SCALARS = [
   'x', 'a b', 'a  b', 'user0@example.com', 'http://x.test/a?b=c', 'a#b', 'a #b', 'x,y', 'x]', '{y}', 'a:b', 'a: b', 'a:', '-a', '--x', '- a', '-',
   '1', '-1', '0', '-0', '+5', '1.5', '-1.5e3', '.5', '1.', '0x1F', '0o17', '017', '1_000', '12345678901234567890', '.inf', '.nan', '2024-01-01',
   '~', 'null', 'Null', 'NULL', 'nUll', 'true', 'False', 'TRUE', 'yes', 'off',
   "'it''s'", "'a # b'", "''", "'x' # c", "'x'#c", "'''", '"x"', '""', '"a # b"', '"a\\tb"', '"x" y', '"é 😀"', "'multi",
-  '=', '&a', '*a', '!t', '|', '>', '%x', '@x', '`x', '?x', ':x', '[z]', '# c', 'é', 'a ', 'x\u0007y'.replace('\\u0007', '\u0007'),
+  '=', '&a', '*a', '!t', '|', '>', '%x', '@x', '`x', '?x', ':x', '[z]', '# c', 'é', 'a ',
+  '[a, b]', '[ 1, "x", \'y\' ]', '[]', '[ ]', '{}', '{ a: 1, b: x }', '{a: "q", b: ~}', '{ a: [1] }', '[a, ]', '[a,,b]', '{ a }', '{ a: }', '[a #b]', '[a:b]', '{ a:b }', '{ "a": 1 }', '{ true: 1 }', '{ a: 1, a: 2 }', '[-1, -x, - y]', '[a]#c', '[a] # c', '{ a: b c, d: e  }', '[x y, z]', 'x\u0007y'.replace('\\u0007', '\u0007'),
 ];
 
 const blockStyle = fc.oneof({ arbitrary: fc.nat(63).map((st) => st & ~(2 | 8)), weight: 20 }, { arbitrary: fc.nat(63), weight: 1 });

@@ -13,7 +13,8 @@
  * The caller then uses the js-yaml fast path, and that one the `yaml` path, which owns every error message.
  * test/manifests/block-parse.test.ts holds it to the `yaml` path on the fast path's corpus and generator.
  */
-import { DASH, Decline, HASH, keyEnd, lineValue, SPACE } from './block-values.js';
+import { Decline, keyEnd, lineValue } from './block-values.js';
+import { DASH, HASH, SPACE } from './char-codes.js';
 import { declinesTextually } from './fast-parse-precheck.js';
 import type { FastParseResult } from './fast-parse.js';
 import { OffsetLines } from './offset-lines.js';

@@ -3,23 +3,13 @@
  * and one-line flow collections of them (`[a, b]`, `{ email: a@x.test, role: admin }`, no nesting), with the keys
  * it takes. Each reader returns where its value ends or throws Decline: the file is then left to js-yaml.
  */
+import { COLON, COMMA, DASH, DQUOTE, HASH, LBRACE, LBRACKET, RBRACE, RBRACKET, SPACE, SQUOTE } from './char-codes.js';
 import { typePlainScalar } from './core-schema.js';
 import { MapPos, SeqPos, type PosNode } from './position-tree.js';
 
 /** Thrown to stop reading: another path must read this file. */
 export class Decline extends Error {}
 
-export const SPACE = 0x20;
-export const HASH = 0x23;
-export const DASH = 0x2d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const SQUOTE = 0x27;
-const DQUOTE = 0x22;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
 
 /** yaml rejects implicit keys longer than 1024 characters (fast-parse.ts uses the same margin). */
 const MAX_KEY_LENGTH = 1000;

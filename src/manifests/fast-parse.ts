@@ -15,6 +15,7 @@ import type { ParsedYamlDoc } from './parse-input.js';
 import { EMPTY_VALUE, MapPos, SeqPos, treeLocator, type PosNode } from './position-tree.js';
 import { declinesTextually } from './fast-parse-precheck.js';
 import { blockParseYaml } from './block-parse.js';
+import { DASH, DQUOTE, HASH, LBRACE, LBRACKET } from './char-codes.js';
 
 /** The parts of js-yaml's loader state the listener reads (the typings leave out tag and anchor). */
 interface LoaderState {
@@ -33,11 +34,6 @@ const MERGE_KEY_MATCH = String(Symbol('<<'));
 /** yaml rejects implicit keys longer than 1024 characters; js-yaml has no such limit. */
 const MAX_KEY_SPAN = 1000;
 
-const HASH = 0x23;
-const DASH = 0x2d;
-const LBRACKET = 0x5b;
-const LBRACE = 0x7b;
-const DQUOTE = 0x22;
 /** Node starts that mean anchor, alias, tag, block scalar: not handled here. */
 const isUnhandledStart = (c: number): boolean => c === 0x26 /* & */ || c === 0x2a /* * */ || c === 0x21 /* ! */ || c === 0x7c /* | */ || c === 0x3e; /* > */
 

@@ -4,6 +4,7 @@
  * bench's generated organizations) — the large ones it exists for.
  */
 import fc from 'fast-check';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -13,11 +14,11 @@ import { generateOrg, scaledSizes, BENCH_SIZES } from '../../src/bench/org-model
 import { blockParseYaml } from '../../src/manifests/block-parse.js';
 import { renderManifestFile, renderDocument } from '../../src/export/write.js';
 import type { Env } from '../../src/manifests/interpolate.js';
-import type { ParseResult } from '../../src/manifests/parse.js';
+import { parseYamlFileWith, type ParseResult } from '../../src/manifests/parse.js';
 import { withNoDocumentsIssue, yamlInput } from '../../src/manifests/parse-input.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { REPO } from '../daemon/build.js';
-import { cases, compareWith, ENV, file, fileOf, type Tree } from './yaml-corpus.js';
+import { cases, compareWith, ENV, file, fileOf, summary, type Tree } from './yaml-corpus.js';
 
 /** The line reader alone, between the same checks of the text and of the result as every path. */
 function block(text: string): ParseResult | undefined {
@@ -192,6 +193,40 @@ const blockArbs = fc.letrec<{ node: Tree; map: Tree; seq: Tree }>((tie) => ({
 }));
 /** Documents are maps or sequences (a root scalar is declined), rarely with CRLF. */
 const blockFile = fileOf(fc.oneof(blockArbs.map, blockArbs.seq), { crlfPercent: 5, mutatedPercent: 30 });
+
+describe('every YAML file in the repository', () => {
+  // Manifests good and bad (test/fixtures), config.example, deploy/, the Action: wherever the line reader
+  // answers, it must read what the yaml path reads. (Bad input is where a reader's corners show.)
+  const files = execFileSync('git', ['ls-files', '*.yaml', '*.yml'], { cwd: REPO, encoding: 'utf8' }).split('\n').filter((f) => f !== '');
+
+  test('reads the same as the yaml path wherever it answers', () => {
+    expect(files.length).toBeGreaterThan(100);
+    let answered = 0;
+    for (const f of files) {
+      const bytes = readFileSync(join(REPO, f));
+      const input = yamlInput(f, bytes, {});
+      if ('result' in input) continue;
+      const slow = parseYamlFileWith(f, bytes, {}, { fast: false });
+      const r = blockParseYaml(f, input.text);
+      if (r === undefined) continue;
+      answered++;
+      expect(summary(withNoDocumentsIssue(f, r)), f).toEqual(summary(slow));
+    }
+    expect(answered).toBeGreaterThan(50);
+  });
+
+  test('and so does the whole fast path (the line reader, then js-yaml)', () => {
+    let answered = 0;
+    for (const f of files) {
+      const bytes = readFileSync(join(REPO, f));
+      const fast = parseYamlFileWith(f, bytes, {}, { fast: true });
+      if (fast === undefined) continue;
+      answered++;
+      expect(summary(fast), f).toEqual(summary(parseYamlFileWith(f, bytes, {}, { fast: false })));
+    }
+    expect(answered).toBeGreaterThan(100);
+  });
+});
 
 describe('differential property', () => {
   test('files in the line reader\'s shape read the same on it and the yaml path', () => {

@@ -15,7 +15,7 @@
  * compiling as usual, never a failure. NODE_DISABLE_COMPILE_CACHE turns it off, as it does Node's own; with
  * source maps on (--enable-source-maps) Node's loader is left alone so stack traces keep their src/ lines.
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, sep } from 'node:path';
@@ -103,8 +103,54 @@ interface CompilingModule {
  * the cache saves on a small command.
  */
 function entryName(filename: string, content: string): string {
+  return `${identityOf(filename)}${content.length}`;
+}
+
+/** The part of an entry's name that the file as it is now gives (its name, identity, size and time). */
+function identityOf(filename: string): string {
   const st = statSync(filename);
-  return `${basename(filename)}-${st.dev}-${st.ino}-${st.size}-${st.mtimeMs}-${content.length}`;
+  return `${basename(filename)}-${st.dev}-${st.ino}-${st.size}-${st.mtimeMs}-`;
+}
+
+/** Beside a profile's entries: which file each entry was made from, so stale entries can be removed. */
+const SOURCES = 'sources.json';
+
+/**
+ * After a run wrote entries (a rebuild, an upgrade, a first run), the entries of files that are gone or have
+ * changed since are removed: without this every build or upgrade left a set of entries behind for good. Entries
+ * the index does not name (made by an older docops) are left alone. Best effort: any failure leaves things as
+ * they are, and two processes writing the index at once only lose an entry's name (it is then never removed).
+ */
+function pruneStale(dir: string, written: ReadonlyMap<string, string>): void {
+  const index = new Map<string, string>();
+  try {
+    const read: unknown = JSON.parse(readFileSync(join(dir, SOURCES), 'utf8'));
+    if (typeof read === 'object' && read !== null) for (const [entry, source] of Object.entries(read)) if (typeof source === 'string') index.set(entry, source);
+  } catch {
+    // no index yet, or an unreadable one: start a new one
+  }
+  for (const [entry, source] of written) index.set(entry, source);
+  for (const [entry, source] of index) {
+    if (written.has(entry)) continue;
+    let current: string | undefined;
+    try {
+      current = identityOf(source);
+    } catch {
+      current = undefined; // the file is gone
+    }
+    if (current !== undefined && entry.startsWith(current)) continue;
+    index.delete(entry);
+    // Only a plain name in this directory: the index is ours, but never let it name another file.
+    if (entry === SOURCES || entry.includes('/') || entry.includes('\\') || entry.startsWith('.')) continue;
+    try {
+      unlinkSync(join(dir, entry));
+    } catch {
+      // already gone (another process pruned it)
+    }
+  }
+  const tmp = join(dir, `${SOURCES}.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(Object.fromEntries(index)), { mode: 0o600 });
+  renameSync(tmp, join(dir, SOURCES));
 }
 
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) { ';
@@ -119,7 +165,7 @@ function installScriptCache(dir: string, root: string): CompileCacheStatus {
   } catch {
     return 'unusable-directory';
   }
-  const toWrite: { script: Script; file: string }[] = [];
+  const toWrite: { script: Script; file: string; source: string }[] = [];
   proto._compile = function compileWithCache(this: CompilingModule, content: string, filename: string): unknown {
     if (!filename.startsWith(root)) return original.call(this, content, filename);
     let script: Script;
@@ -140,7 +186,7 @@ function installScriptCache(dir: string, root: string): CompileCacheStatus {
         ...(cachedData ? { cachedData } : {}),
         importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
       });
-      if (cachedData === undefined || script.cachedDataRejected === true) toWrite.push({ script, file });
+      if (cachedData === undefined || script.cachedDataRejected === true) toWrite.push({ script, file, source: filename });
     } catch {
       return original.call(this, content, filename); // e.g. a syntax error: Node's loader reports it as usual
     }
@@ -150,14 +196,22 @@ function installScriptCache(dir: string, root: string): CompileCacheStatus {
     return fn.call(this.exports, this.exports, req, this, filename, dirname(filename));
   };
   process.once('exit', () => {
-    for (const { script, file } of toWrite) {
+    const written = new Map<string, string>();
+    for (const { script, file, source } of toWrite) {
       try {
         const tmp = `${file}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, file);
+        written.set(basename(file), source);
       } catch {
         // a full or read-only disk: the next run compiles again
       }
+    }
+    if (written.size === 0) return;
+    try {
+      pruneStale(dir, written);
+    } catch {
+      // best effort (see pruneStale)
     }
   });
   return 'docops';

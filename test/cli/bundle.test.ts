@@ -6,7 +6,7 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -166,7 +166,8 @@ describe('the compile cache of the bundled CLI (Node 20: its own, for the packag
     } catch {
       return new Map();
     }
-    return new Map(names.map((n) => [n, statSync(join(entriesDir(command), n)).mtimeMs]));
+    // sources.json: which file each entry was made from (for pruning stale entries)
+    return new Map(names.filter((n) => n !== 'sources.json').map((n) => [n, statSync(join(entriesDir(command), n)).mtimeMs]));
   };
   const validate = (env: Record<string, string> = {}) => docops(['validate', '-m', 'config.example/manifests'], env);
   const reset = (): void => rmSync(join(scratch, 'tmp'), { recursive: true, force: true });
@@ -204,6 +205,31 @@ describe('the compile cache of the bundled CLI (Node 20: its own, for the packag
     // An argument that is no command's name is not a directory name: those runs share one profile.
     expect((await docops(['../../x'])).code).not.toBe(0);
     expect(readdirSync(dirname(entriesDir())).sort()).toEqual(['other', 'plan', 'validate']);
+  });
+
+  it.skipIf(hasNodeCache)('removes the entries of files that changed or are gone, and only those, when it writes new ones', async () => {
+    reset();
+    mkdirSync(join(scratch, 'tmp'));
+    expect((await validate()).code).toBe(0);
+    const before = entries();
+    // A rebuild of one chunk validate loads: the same path, another time (and so another entry).
+    const chunk = [...before.keys()].find((n) => n.startsWith(CHUNK_PREFIX))!.replace(/\.cjs-.*$/, '.cjs');
+    const path = join(build, 'dist/cli', chunk);
+    const later = new Date(statSync(path).mtimeMs + 5_000);
+    utimesSync(path, later, later);
+    // An entry an older docops made (not in the index) is left alone.
+    writeFileSync(join(entriesDir(), 'legacy.cjs-1-2-3-4-5'), 'x');
+    // (The build is shared with the other tests: the chunk keeps its new time, which only renames its entry.)
+    expect((await validate()).code).toBe(0);
+    const after = entries();
+    const stale = [...before.keys()].filter((n) => n.startsWith(`${chunk}-`));
+    expect(stale.length).toBe(1);
+    expect(after.has(stale[0]!)).toBe(false);
+    expect([...after.keys()].filter((n) => n.startsWith(`${chunk}-`)).length).toBe(1);
+    for (const n of before.keys()) if (!n.startsWith(`${chunk}-`)) expect(after.get(n), n).toBe(before.get(n));
+    expect(after.has('legacy.cjs-1-2-3-4-5')).toBe(true);
+    const index = JSON.parse(readFileSync(join(entriesDir(), 'sources.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(index).sort()).toEqual([...after.keys()].filter((n) => n !== 'legacy.cjs-1-2-3-4-5').sort());
   });
 
   it.skipIf(hasNodeCache)('rewrites entries V8 rejects (corrupt, or made for other code)', async () => {

@@ -1,17 +1,18 @@
 /**
  * The first and fastest way to read a manifest file: a line reader for the shape nearly every large manifest
- * has (what `docops export` and `yaml`'s stringify write) — block maps and sequences indented with spaces,
- * one-line plain, single- or double-quoted scalars and flat one-line flow collections of them (block-values.ts),
- * comments, `---` between documents. On a cold process it
- * reads ~130 KB of members and teams in a few milliseconds, where js-yaml (fast-parse.ts) took ~60 ms before
- * its code warmed up (docs/benchmarks.md, "Third round").
+ * has (what `docops export`, `yaml`'s stringify and config.example write) — block maps and sequences indented
+ * with spaces, one-line plain, single- or double-quoted scalars and flat one-line flow collections of them
+ * (block-values.ts), comments, `---` between documents. On a cold process it reads the 1,000-member bench
+ * organization's 130 KB in ~30 ms, where js-yaml (fast-parse.ts) took ~85 ms before its code warmed up
+ * (docs/benchmarks.md, "Third round, the cold plan").
  *
  * It answers only where its result is certainly the `yaml` path's (values, document indexes, pos() and
  * keyPos() for every path) and declines (undefined) everything else, the whole file at once: nested or
- * multi-line flow collections, `${VAR}`, anchors, tags, block and multi-line scalars, escapes, keys that are not plain words,
- * duplicate keys, CR line breaks, empty documents between separators, any indentation it does not expect.
- * The caller then uses the js-yaml fast path, and that one the `yaml` path, which owns every error message.
- * test/manifests/block-parse.test.ts holds it to the `yaml` path on the fast path's corpus and generator.
+ * multi-line flow collections, `${VAR}`, anchors, tags, block and multi-line scalars, escapes, keys that are
+ * not plain words, duplicate keys, CR line breaks, empty documents between separators, any indentation it does
+ * not expect. The caller then uses the js-yaml fast path, and that one the `yaml` path, which owns every error
+ * message. test/manifests/block-parse.test.ts holds it to the `yaml` path on the fast path's corpus, every YAML
+ * file of the repository and generated block-shaped files.
  */
 import { Decline, keyEnd, lineValue } from './block-values.js';
 import { DASH, HASH, SPACE } from './char-codes.js';

@@ -25,7 +25,8 @@ import { createPreloader, type Preloader } from './preload.js';
 import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
-import type { ElectionStatus, Leadership, LeaseLock } from './ha/leadership.js';
+import type { Leadership, LeaseLock } from './ha/leadership.js';
+import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { positionsOf, publicRun } from './run-view.js';
@@ -54,31 +55,7 @@ export interface DaemonDeps {
   leaseLock?: LeaseLock;
 }
 
-/**
- * What /readyz says about the last manifest load and the last API contact. Only categories, counts and
- * positions: never a message, which may quote a manifest's or the config's content (the logs have those).
- */
-interface ManifestsState {
-  ok: boolean;
-  at: string;
-  /** Problems the last load found (absent when it succeeded or the directory could not be read at all). */
-  problems?: number;
-  /** `file:line:column` of the first problems, files relative to the manifests directory. */
-  positions?: string[];
-  /** The load failed without positions (e.g. the directory is unreadable); the error's class. */
-  errorType?: string;
-}
-
-interface ApiState {
-  ok: boolean;
-  at: string;
-  /** HTTP status of the failed answer; absent when none arrived (network error, timeout). */
-  status?: number;
-  errorType?: string;
-}
-
 const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
-const STANDBY = 'standing by: this replica does not hold the lease (another replica reconciles)';
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -246,54 +223,19 @@ export class Daemon extends EventEmitter {
   }
 
   readiness(): Readiness {
+    const common = { stopping: this.stopping !== undefined, lastRun: this.lastRunView() };
     // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
-    if (this.config.ha !== undefined && this.leadership?.leading !== true) return this.standbyReadiness(this.leadership);
-    const reasons: string[] = [];
-    const m = this.manifests;
-    if (!m) reasons.push('the manifests have not been loaded yet');
-    else if (!m.ok) reasons.push(m.problems !== undefined ? `the last manifest load failed: ${m.problems} problem(s) (positions below, messages in the log)` : 'the last manifest load failed: the manifests could not be read (see the log)');
-    if (!this.api) reasons.push('the API has not been contacted yet');
-    else if (!this.api.ok) reasons.push(`the last API contact failed: ${this.api.status !== undefined ? `HTTP ${this.api.status}` : 'no answer'} (see the log)`);
-    const ready = reasons.length === 0 && this.stopping === undefined;
-    if (this.stopping) reasons.push('the daemon is stopping');
-    this.metrics.setReady(ready);
-    const last = this.runs.at(-1);
-    return {
-      ready,
-      body: {
-        ready,
-        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
-        manifests: this.manifests ?? null,
-        api: this.api ?? null,
-        lastGoodManifests: this.lastGood ?? null,
-        lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
-        retry: this.retrier.attempt > 0 ? { attempt: this.retrier.attempt } : null,
-        ...(this.leadership ? { ha: this.leadership.status() } : {}),
-      },
-    };
+    const r =
+      this.config.ha !== undefined && this.leadership?.leading !== true
+        ? standbyReadiness({ ...common, ha: this.leadership?.status() ?? { role: 'starting' } })
+        : leaderReadiness({ ...common, manifests: this.manifests, api: this.api, lastGood: this.lastGood, retryAttempt: this.retrier.attempt, ha: this.leadership?.status() });
+    this.metrics.setReady(r.ready);
+    return r;
   }
 
-  /** A follower is ready while it can read the lease: it stands by to take over. */
-  private standbyReadiness(leadership: Leadership | undefined): Readiness {
-    const ha: Partial<ElectionStatus> = leadership?.status() ?? { role: 'starting' };
-    const reasons: string[] = [];
-    if (ha.leaseReachable === undefined) reasons.push('the lease has not been read yet');
-    else if (!ha.leaseReachable) reasons.push(`the lease cannot be read (${ha.lastError ?? 'see the log'})`);
-    const ready = reasons.length === 0 && this.stopping === undefined;
-    if (this.stopping) reasons.push('the daemon is stopping');
-    this.metrics.setReady(ready);
+  private lastRunView(): Record<string, unknown> | null {
     const last = this.runs.at(-1);
-    return {
-      ready,
-      body: {
-        ready,
-        standby: true,
-        status: STANDBY,
-        ...(reasons.length > 0 ? { reason: reasons.join('; ') } : {}),
-        ha,
-        lastRun: last ? publicRun(last, this.config.manifestsDir) : null,
-      },
-    };
+    return last ? publicRun(last, this.config.manifestsDir) : null;
   }
 
   /**

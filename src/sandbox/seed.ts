@@ -31,6 +31,9 @@ const DEMO_MEMBERS: [id: string, name: string, role: MemberRole, lastSeen?: numb
   ['judy', 'Judy', 'edit', 160],
 ];
 
+/** The demo members' ids (also their e-mail's local part) and roles, for tests and fixtures that mirror the seed. */
+export const DEMO_MEMBER_ROLES: readonly (readonly [id: string, role: MemberRole])[] = DEMO_MEMBERS.map(([id, , role]) => [id, role] as const);
+
 const DEMO_TEAMS: [id: string, title: string, members: [string, TeamRole][]][] = [
   ['team-platform', 'Platform', [['ada', 'owner'], ['bob', 'member'], ['carol', 'member']]],
   ['team-writers', 'Writers', [['heidi', 'owner'], ['judy', 'member'], ['erin', 'member']]],

@@ -1,21 +1,11 @@
 /** Manifests that match the demo seed for the members and the Support team: a first plan finds nothing. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEMO_MEMBER_ROLES } from '../../src/sandbox/seed.js';
 
 export const CAROL = { token: 'carol-token-behind-docops', userId: 'u-carol' };
 
-const MEMBERS: [string, string][] = [
-  ['ada', 'admin'],
-  ['bob', 'edit'],
-  ['carol', 'create'],
-  ['dan', 'review'],
-  ['erin', 'comment'],
-  ['frank', 'read'],
-  ['grace', 'admin'],
-  ['heidi', 'edit'],
-  ['ivan', 'read'],
-  ['judy', 'edit'],
-];
+const MEMBERS = DEMO_MEMBER_ROLES;
 
 export function membersYaml(overrides: Record<string, string> = {}): string {
   return [

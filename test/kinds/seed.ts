@@ -2,20 +2,11 @@
  * The sandbox demo seed (org-demo) as API responses, in the shapes the sandbox serves: list bodies are the
  * items (the fake FetchContext stands in for the memoised, paginated list).
  */
+import { DEMO_MEMBER_ROLES } from '../../src/sandbox/seed.js';
+
 export const ORG = 'org-demo';
 
-const ROLES: [string, string][] = [
-  ['ada', 'admin'],
-  ['bob', 'edit'],
-  ['carol', 'create'],
-  ['dan', 'review'],
-  ['erin', 'comment'],
-  ['frank', 'read'],
-  ['grace', 'admin'],
-  ['heidi', 'edit'],
-  ['ivan', 'read'],
-  ['judy', 'edit'],
-];
+const ROLES = DEMO_MEMBER_ROLES;
 
 export function member(name: string, role: string | null, sso = false): Record<string, unknown> {
   return {

@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Fails the run when a test leaves a file in the working tree.
+    globalSetup: ['test/worktree-guard.ts'],
   },
 });

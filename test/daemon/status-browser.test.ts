@@ -2,10 +2,12 @@
  * The status page in a real browser: headless Chromium (the system's, /usr/bin/chromium or DOCOPS_CHROMIUM)
  * driven by playwright-core, with JavaScript off, opens the page of a running daemon against the sandbox and
  * checks what a person sees after an apply, after a change made behind docops's back (who made it), and after an
- * invalid manifest. Screenshots go to test-artifacts/ (gitignored). A missing browser fails the test, naming how
+ * invalid manifest. Screenshots go to DOCOPS_TEST_ARTIFACTS when set, else to a temporary directory (the suite
+ * leaves nothing in the working tree). A missing browser fails the test, naming how
  * to install it; it is never skipped.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +15,7 @@ import { CAROL, membersYaml, teamYaml } from '../audit/fixtures.js';
 import { startTestDaemon, type TestDaemon } from './helpers.js';
 
 const BROWSER = process.env.DOCOPS_CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+const ARTIFACTS = process.env.DOCOPS_TEST_ARTIFACTS ?? mkdtempSync(join(tmpdir(), 'docops-status-browser-'));
 /** `DOCOPS_UPDATE_SCREENSHOT=1` also writes the README's screenshot (docs/images/status-page.png). */
 const README_SHOT = process.env.DOCOPS_UPDATE_SCREENSHOT === '1' ? join(process.cwd(), 'docs/images/status-page.png') : undefined;
 

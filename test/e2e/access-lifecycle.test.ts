@@ -117,7 +117,7 @@ describe('access lists across the lifecycle', () => {
     expect(del.note).toBe('its access to 1 other space goes too');
     // The access diff sends no DELETE of its own for it: the team's delete takes it.
     expect(plan.steps.map((s) => s.id).filter((id) => id.includes('Access/'))).toEqual([]);
-    const applied = await cli.run(['apply', '-m', dir, '--config', await permissive()]);
+    const applied = await cli.run(['apply', '-m', dir, '--config', await permissive(), '--journal-dir', await tempDir()]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(stored(cli.sb.store)).toEqual(GRANTED.filter((g) => !g.includes('/Support=')));
   });

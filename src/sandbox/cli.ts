@@ -116,12 +116,18 @@ export async function sandboxCommand(
     io.stderr.write(`docops sandbox: cannot start: ${(err as Error).message}${hint}\n`);
     return 1;
   }
+  const { orgs } = await import('./records.js');
+  const served = orgs(sandbox.store)
+    .all()
+    .map((o) => o.id);
   io.stdout.write(
     `docops sandbox listening\n  base URL: ${sandbox.url}\n  token:    ${sandbox.token}\n` +
-      (typeof opts.seed === 'object' ? `  organization: org-bench (${opts.seed.large.toLocaleString('en-US')} members; try: DOCOPS_TOKEN=${sandbox.token} docops export --org org-bench -o bench-org --api-url ${sandbox.url})\n` : '') +
+      `  organizations: ${served.join(', ') || '(none)'}\n` +
+      (typeof opts.seed === 'object' ? `  org-bench: ${opts.seed.large.toLocaleString('en-US')} members (try: docops export --org org-bench -o bench-org)\n` : '') +
       (sandbox.readToken !== undefined ? `  read-only token: ${sandbox.readToken} (refused every write with 403)\n` : '') +
       (opts.stateFile ? `  state:    ${opts.stateFile}\n` : '') +
       (typeof opts.rateLimit === 'object' ? `  rate limit: ${formatRateLimit(opts.rateLimit)} per token\n` : '') +
+      `Point docops at it (in another shell):\n  export DOCOPS_API_URL=${sandbox.url}\n  export DOCOPS_TOKEN=${sandbox.token}\n` +
       `Press Ctrl+C to stop.\n`,
   );
   await new Promise<void>((resolve) => {

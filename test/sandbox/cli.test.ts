@@ -68,6 +68,21 @@ describe('docops sandbox (CLI)', () => {
     expect(err.text()).toContain('Usage: docops sandbox');
   });
 
+  it.each([['demo'], ['empty'], ['large:50']])('--seed %s prints the two variables that point docops at it, and they work', async (seed) => {
+    const out = capture();
+    const done = sandboxCommand(['--port', '0', '--seed', seed, '--token', 'tok-' + seed.replace(':', '')], { stdout: out.stream, stderr: capture().stream });
+    const [, url] = await out.waitFor(/export DOCOPS_API_URL=(\S+)\n/);
+    const [, token] = await out.waitFor(/export DOCOPS_TOKEN=(\S+)\n/);
+    const [, listed] = await out.waitFor(/organizations: (.+)\n/);
+    const res = await fetch(`${url}/orgs`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const ids = ((await res.json()) as { items: { id: string }[] }).items.map((o) => o.id);
+    expect(listed!.split(', ')).toEqual(ids);
+    expect(ids).toContain(seed.startsWith('large') ? 'org-bench' : 'org-demo');
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await done).toBe(0);
+  });
+
   it('--help prints usage and exits 0', async () => {
     const out = capture();
     expect(await sandboxCommand(['--help'], { stdout: out.stream, stderr: capture().stream })).toBe(0);

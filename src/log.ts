@@ -33,6 +33,8 @@ export const REDACT_PATHS = [
 export interface LogStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width: pretty lines are cut to it. */
+  columns?: number;
 }
 
 export interface LoggerOptions {
@@ -62,5 +64,45 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const { prettyFactory } = load('pino-pretty') as typeof PinoPretty;
   // One line per entry (a step applied, a retry): fields follow the message as inline JSON. JSON lines are unchanged.
   const pretty = prettyFactory({ colorize, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
-  return pino(base, { write: (line: string) => void stream.write(redactText(pretty(line))) });
+  const width = (): number | undefined => (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 20 ? stream.columns : undefined);
+  return pino(base, { write: (line: string) => void stream.write(fitWidth(redactText(pretty(forPeople(line))), width())) });
+}
+
+/** The fields a step's line carries for machines; a person reads its `change` after the message instead. */
+const STEP_FIELDS = ['change', 'step', 'kind', 'org', 'key', 'action'];
+
+/** A JSON log line as a person reads it: a step's `change` follows its message (`applied ~ Members org/x  role: …`). */
+export function forPeople(line: string): string | Record<string, unknown> {
+  if (!line.includes('"change":')) return line;
+  const entry = JSON.parse(line) as Record<string, unknown>;
+  if (typeof entry.change !== 'string') return line;
+  entry.msg = `${String(entry.msg ?? '')} ${entry.change}`;
+  for (const f of STEP_FIELDS) delete entry[f];
+  return entry;
+}
+
+/** Cut a line to `columns` visible characters (ANSI colour codes kept, colour reset after the cut); as is without a width. */
+export function fitWidth(text: string, columns: number | undefined): string {
+  if (columns === undefined) return text;
+  const end = text.endsWith('\n') ? '\n' : '';
+  const body = end ? text.slice(0, -1) : text;
+  let visible = 0;
+  let out = '';
+  // eslint-disable-next-line no-control-regex
+  const parts = body.split(/(\u001b\[[0-9;]*m)/);
+  for (const part of parts) {
+    if (part.startsWith('\u001b[')) {
+      out += part;
+      continue;
+    }
+    const chars = [...part];
+    if (visible + chars.length <= columns) {
+      out += part;
+      visible += chars.length;
+      continue;
+    }
+    out += chars.slice(0, Math.max(0, columns - 1 - visible)).join('') + '…' + (body.includes('\u001b[') ? '\u001b[0m' : '');
+    return out + end;
+  }
+  return text;
 }

@@ -136,6 +136,8 @@ export function redactValue<T>(value: T): T {
 export interface WritableText {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width, read at each use (it changes when the window is resized). */
+  readonly columns?: number;
 }
 
 /** A stream whose every write is redacted first (each write on its own: printers write whole lines). */
@@ -143,5 +145,8 @@ export function redactingStream<S extends WritableText>(stream: S): WritableText
   return {
     write: (chunk: string) => stream.write(typeof chunk === 'string' ? redactText(chunk) : chunk),
     ...(stream.isTTY !== undefined ? { isTTY: stream.isTTY } : {}),
+    get columns() {
+      return stream.columns;
+    },
   };
 }

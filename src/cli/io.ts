@@ -3,6 +3,8 @@
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width (log lines are cut to it). */
+  readonly columns?: number;
 }
 
 export interface CliIO {

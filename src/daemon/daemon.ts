@@ -179,7 +179,7 @@ export class Daemon extends EventEmitter {
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     this.logger.info(
       { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
-      'docops daemon started',
+      `docops daemon started; status page ${this.server.url}/`,
     );
     if (c.ha === undefined) {
       this.metrics.setLeader(true);

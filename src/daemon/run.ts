@@ -13,6 +13,7 @@ import { reconcileOnce } from '../core/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { LoadOptions } from '../manifests/load.js';
+import { stepLine } from '../render/step-line.js';
 import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type RunScope } from './changes.js';
@@ -251,7 +252,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
 function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boolean, status: number | undefined) => void) {
   return (event: ApplyEvent): void => {
     const { step } = event;
-    const fields = { step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action };
+    // `change` says what the step does in words (the pretty log shows it after the message instead of these fields).
+    const fields = { step: step.id, kind: step.kind, org: step.org, key: step.key, action: step.action, change: stepLine(step) };
     if (event.type === 'done') {
       metrics.stepApplied(step.kind, step.action);
       log.info({ ...fields, durationMs: Math.round(event.durationMs) }, 'applied');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, createLogger, redactSecrets } from '../../src/log.js';
+import { REDACTED, createLogger, fitWidth, redactSecrets } from '../../src/log.js';
+import { stripAnsi } from '../../src/render/ansi.js';
 
 function sink(isTTY = false) {
   const chunks: string[] = [];
@@ -49,6 +50,42 @@ describe('createLogger', () => {
     const s = sink(true);
     createLogger({ stream: s.stream, env: {}, format: 'json' }).info('x');
     expect(JSON.parse(s.chunks[0]!)).toMatchObject({ msg: 'x' });
+  });
+});
+
+describe('pretty lines for people', () => {
+  const step = { step: 'Members/org-demo/frank@acme.test#update', kind: 'Members', org: 'org-demo', key: 'frank@acme.test', action: 'update', change: '~ Members org-demo/frank@acme.test  role: "read" → "comment"' };
+
+  it('a step says what it changed after its message; JSON keeps the fields for machines', () => {
+    const pretty = sink(false);
+    createLogger({ stream: pretty.stream, env: { NO_COLOR: '1' }, format: 'pretty' }).info({ ...step, durationMs: 3 }, 'applied');
+    expect(pretty.text()).toContain('applied ~ Members org-demo/frank@acme.test  role: "read" → "comment"');
+    expect(pretty.text()).not.toContain('"step"');
+    expect(pretty.text()).toContain('"durationMs":3');
+    const json = sink(false);
+    createLogger({ stream: json.stream, env: {}, format: 'json' }).info({ ...step, durationMs: 3 }, 'applied');
+    expect(JSON.parse(json.text())).toMatchObject({ msg: 'applied', ...step });
+  });
+
+  it('on a terminal a line fits its width, colours kept and reset', () => {
+    for (const env of [{ NO_COLOR: '1' }, { FORCE_COLOR: '1' }]) {
+      const s = { ...sink(true), columns: 0 };
+      const stream = { write: s.stream.write, isTTY: true, columns: 60 };
+      createLogger({ stream, env }).info({ ...step, note: 'x'.repeat(200) }, 'applied');
+      const line = s.text();
+      expect(line.endsWith('\n')).toBe(true);
+      expect([...stripAnsi(line.slice(0, -1))]).toHaveLength(60);
+      expect(stripAnsi(line)).toMatch(/…\n$/);
+      // eslint-disable-next-line no-control-regex
+      if (env.FORCE_COLOR) expect(line).toMatch(/\u001b\[0m\n$/);
+    }
+  });
+
+  it('cuts nothing that fits, nor without a width', () => {
+    expect(fitWidth('short\n', 60)).toBe('short\n');
+    expect(fitWidth('x'.repeat(100), undefined)).toBe('x'.repeat(100));
+    expect(fitWidth('é'.repeat(10) + '\n', 10)).toBe('é'.repeat(10) + '\n');
+    expect(fitWidth('é'.repeat(11) + '\n', 10)).toBe('é'.repeat(9) + '…\n');
   });
 });
 

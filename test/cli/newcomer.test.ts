@@ -144,7 +144,9 @@ describe('on a terminal', () => {
     const lines = stderr.replace(/\r\x1b\[K[^\r\n[]*/g, '').split('\n').filter(Boolean);
     const applied = lines.filter((l) => l.includes('step applied'));
     expect(applied.length).toBeGreaterThan(5);
-    for (const l of applied) expect(l).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: step applied \{"step":"[^"]+","durationMs":\d+\}$/);
+    // Each says what it changed (`+ Team org-demo/Security  title: …`), then the fields left for people.
+    for (const l of applied) expect(l).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: step applied [+~-] [A-Za-z]+ org-demo\/.+ \{"durationMs":\d+\}$/);
+    expect(applied).toContainEqual(expect.stringContaining('step applied ~ Members org-demo/frank@acme.test  role: "read" → "comment"'));
     // Every line is a log entry: no field continuation lines.
     for (const l of lines) expect(l).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /);
   });

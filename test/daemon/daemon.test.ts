@@ -23,6 +23,8 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     const t = await start({ files: { 'support.yaml': SUPPORT } });
     expect(t.daemon.runs[0]).toMatchObject({ result: 'success', reasons: ['start'], planned: 0 });
     expect((await t.get('/readyz')).status).toBe(200);
+    // The start-up line says where the status page is.
+    expect(t.logs.map((l) => l.msg)).toContain(`docops daemon started; status page ${t.daemon.url}/`);
 
     const next = t.nextRun();
     t.write('security.yaml', teamYaml('Security', ['grace@acme.test', 'ada@acme.test']));
@@ -33,7 +35,14 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     const appliedLines = t.logs.filter((l) => l.msg === 'applied' && l.run === run.id);
     expect(appliedLines).toHaveLength(run.applied!);
     expect(appliedLines.every((l) => typeof l.step === 'string' && l.kind === 'Team')).toBe(true);
+    // Each line says what it changed, in the plan's words.
+    expect(appliedLines.map((l) => l.change)).toEqual([expect.stringMatching(/^\+ Team org-demo\/Security {2}title: "Security", members: .*grace@acme.test/)]);
     expect(JSON.stringify(t.logs)).not.toContain(t.sandbox.token);
+
+    const edit = t.nextRun();
+    t.write('security.yaml', teamYaml('Security', ['grace@acme.test']));
+    const edited = await edit;
+    expect(t.logs.filter((l) => l.msg === 'applied' && l.run === edited.id).map((l) => l.change)).toEqual(['~ Team org-demo/Security  members.ada@acme.test: "member" → (unset)']);
   });
 
   it('turns twenty files written at once into one reconcile', async () => {

@@ -72,7 +72,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
     try {
       const entry = JSON.parse(line) as Record<string, unknown>;
       logs.push(entry);
-      if (entry.msg === 'docops daemon started' && typeof entry.url === 'string') url = entry.url;
+      if (String(entry.msg).startsWith('docops daemon started') && typeof entry.url === 'string') url = entry.url;
     } catch {
       // not a log line
     }

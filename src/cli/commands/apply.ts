@@ -7,6 +7,7 @@ import type { ApplyEvent } from '../../core/apply.js';
 import { ApplyError, EXIT } from '../../core/errors.js';
 import type { CommandLogger } from '../command-logger.js';
 import { shouldColor } from '../../render/ansi.js';
+import { stepLine } from '../../render/step-line.js';
 import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
 import type { CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
@@ -19,11 +20,13 @@ import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 function logStep(logger: CommandLogger, e: ApplyEvent): void {
   const step = e.step.id;
+  // `change` says what the step does in words; the pretty log prints it after the message.
+  const change = stepLine(e.step);
   if (e.type === 'start') logger.debug({ step }, 'step started');
-  else if (e.type === 'done') logger.info({ step, durationMs: Math.round(e.durationMs) }, 'step applied');
-  else if (e.type === 'failed') logger.error({ step, error: e.error.message }, 'step failed');
+  else if (e.type === 'done') logger.info({ step, change, durationMs: Math.round(e.durationMs) }, 'step applied');
+  else if (e.type === 'failed') logger.error({ step, change, error: e.error.message }, 'step failed');
   else if (e.type === 'recovered') logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
-  else logger.warn({ step, reason: e.reason }, 'step skipped');
+  else logger.warn({ step, change, reason: e.reason }, 'step skipped');
 }
 
 export const applyCommand: CommandSpec = {

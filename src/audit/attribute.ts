@@ -8,7 +8,7 @@
 import type { ApiClient } from '../api/types.js';
 import { ApiError } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
-import type { AttributedChange, Plan } from '../core/plan.js';
+import { originOf, type AttributedChange, type Plan } from '../core/plan.js';
 import { matchEvents, type AuditEvent } from './match.js';
 
 export const AUDIT_PAGE_SIZE = 100;
@@ -26,13 +26,15 @@ interface Page {
 }
 
 export async function attributeDrift(client: ApiClient, plan: Plan, kinds: readonly KindDefinition[], options: AttributeOptions = {}): Promise<Plan> {
-  if (plan.steps.length === 0) return plan;
+  // A step a manifest edit asked for has no live author to find (Plan.manifestChanges).
+  const drift = plan.steps.filter((s) => originOf(plan, s) !== 'manifests');
+  if (drift.length === 0) return plan;
   const now = options.now ?? new Date();
   const from = new Date(now.getTime() - LOOKBACK_MS).toISOString();
   const changes: AttributedChange[] = [];
   const problems: string[] = [];
-  for (const org of [...new Set(plan.steps.map((s) => s.org))]) {
-    const steps = plan.steps.filter((s) => s.org === org);
+  for (const org of [...new Set(drift.map((s) => s.org))]) {
+    const steps = drift.filter((s) => s.org === org);
     const events: AuditEvent[] = [];
     try {
       let page: string | undefined;

@@ -214,6 +214,12 @@ export interface Plan {
    * diff by a separate step, never by a kind's diff. Absent when the plan had no steps or nobody looked.
    */
   attribution?: DriftAttribution;
+  /**
+   * Steps a manifest edit asked for since the daemon's last successful run: not drift (src/daemon/origin.ts). Added
+   * after the diff, like attribution; absent when nobody could tell (docops plan/apply, the daemon's first run or
+   * the run after a failed one). When present, every other step reverts drift.
+   */
+  manifestChanges?: string[];
 }
 
 /** The audit events found for a plan's steps, and why none could be read when that is so. */
@@ -233,6 +239,18 @@ export interface AttributedChange {
   at: string;
   /** The audit action, e.g. `member.updated`. */
   action: string;
+}
+
+/** What a step is, for people: a manifest edit, drift reverted, or unknown (Plan.manifestChanges absent). */
+export type StepOrigin = 'manifests' | 'drift' | 'unknown';
+
+const edits = new WeakMap<Plan, Set<string>>();
+
+export function originOf(plan: Plan, step: Step): StepOrigin {
+  if (plan.manifestChanges === undefined) return 'unknown';
+  let ids = edits.get(plan);
+  if (!ids) edits.set(plan, (ids = new Set(plan.manifestChanges)));
+  return ids.has(step.id) ? 'manifests' : 'drift';
 }
 
 export function emptyPlan(): Plan {

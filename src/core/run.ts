@@ -25,7 +25,7 @@ export interface ReconcileInput {
    */
   live?: Promise<LiveState>;
   /** Annotates the computed plan with plain data (who made the drift: src/audit) before the gate; must not throw. */
-  annotate?: (plan: Plan) => Promise<Plan>;
+  annotate?: (plan: Plan, live: LiveState) => Promise<Plan>;
 }
 
 export interface ReconcileOutcome {
@@ -41,7 +41,7 @@ export async function reconcileOnce(input: ReconcileInput): Promise<ReconcileOut
     ? { plan: diffAll(input.kinds, input.desired, read, input.planOptions), live: read }
     : await computePlan(input.client, input.kinds, input.desired, input.planOptions);
   const live = computed.live;
-  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan) : computed.plan;
+  const plan = input.annotate && computed.plan.steps.length > 0 ? await input.annotate(computed.plan, computed.live) : computed.plan;
   if (input.mode === 'plan' || plan.steps.length === 0) return { plan, live };
   await input.gate?.(plan, live);
   const options = typeof input.apply === 'function' ? input.apply(plan, live) : input.apply;

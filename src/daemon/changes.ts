@@ -34,6 +34,8 @@ export const isFullReason = (r: TriggerReason): boolean => r !== 'watch';
 interface Baseline {
   fingerprints: Map<string, string>;
   config: string;
+  /** The desired state the run reached (src/daemon/origin.ts tells manifest edits from drift with it). */
+  desired: DesiredState;
 }
 
 export class ScopeTracker {
@@ -51,7 +53,7 @@ export class ScopeTracker {
   /** Full or scoped, for run `runId` of these reasons over this load. Call once per run, after its load. */
   decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope {
     const fingerprints = documentFingerprints(desired);
-    this.pending = { runId, baseline: fingerprints ? { fingerprints, config: this.config } : undefined };
+    this.pending = { runId, baseline: fingerprints ? { fingerprints, config: this.config, desired } : undefined };
     return this.peek(reasons, desired);
   }
 
@@ -69,6 +71,11 @@ export class ScopeTracker {
     const scopes = scopeClosure(this.kinds, desired, changed);
     if (!scopes) return full('a registered kind declares no scope');
     return { type: 'scoped', changed, scopes: [...scopes].sort() };
+  }
+
+  /** The desired state of the last successful run, which the organization then matched; undefined after a failure. */
+  reached(): DesiredState | undefined {
+    return this.baseline?.desired;
   }
 
   /** A run ended: a success makes its load the baseline; anything else (or a run that never decided) drops it. */

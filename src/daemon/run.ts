@@ -17,6 +17,7 @@ import { stepLine } from '../render/step-line.js';
 import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type RunScope } from './changes.js';
+import { manifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
@@ -48,8 +49,11 @@ export interface RunContext {
   annotate?: (plan: Plan) => Promise<Plan>;
   /** Told, as the run ends, the plan it computed and the apply report (the status page, notifications). */
   observe?: (record: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined) => void;
-  /** Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. */
-  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
+  /**
+   * Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. `reached` is the
+   * desired state of the last successful run: the plan's steps it explains are drift, the others manifest edits.
+   */
+  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope; reached?(): DesiredState | undefined };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
   whoami?: () => Promise<Whoami>;
   /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
@@ -158,6 +162,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
     const ahead = decision.type === 'scoped' ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    const reached = ctx.scoping?.reached?.();
     if (decision.type === 'scoped') scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
     const outcome = await reconcileOnce({
       client: ctx.client,
@@ -166,7 +171,10 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       mode: ctx.mode,
       planOptions,
       ...(ahead ? { live: ahead } : {}),
-      ...(ctx.annotate ? { annotate: ctx.annotate } : {}),
+      annotate: async (p: Plan, live: LiveState) => {
+        const marked = markManifestChanges(ctx, reached, p, live, planOptions, log);
+        return ctx.annotate ? ctx.annotate(marked) : marked;
+      },
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         setDrift(p);
@@ -269,6 +277,18 @@ function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boole
       log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
     }
   };
+}
+
+/** The plan with the steps a manifest edit asked for named (Plan.manifestChanges), when the last successful run tells. */
+function markManifestChanges(ctx: RunContext, reached: DesiredState | undefined, plan: Plan, live: LiveState, options: PlanOptions, log: Logger): Plan {
+  if (!reached) return plan;
+  try {
+    return { ...plan, manifestChanges: manifestChanges(ctx.kinds, reached, plan, live, options) };
+  } catch (err) {
+    // The earlier manifests may name what this run's read did not fetch: then nobody can tell, and the plan says nothing.
+    log.debug({ err }, 'cannot tell manifest edits from drift: the last successful manifests do not diff against this live state');
+    return plan;
+  }
 }
 
 function message(err: unknown): string {

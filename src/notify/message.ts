@@ -6,7 +6,8 @@
 import type { ApplyReport } from '../core/apply.js';
 import type { Plan } from '../core/plan.js';
 import type { RunRecord } from '../daemon/run.js';
-import { changeOf, driftSentence } from '../render/attribution.js';
+import { originOf } from '../core/plan.js';
+import { changeOf, stepSentence } from '../render/attribution.js';
 import { summaryLine, totals } from '../render/values.js';
 import type { Decision } from './policy.js';
 
@@ -32,13 +33,15 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
   const r = c.record;
   const plan = c.plan;
   const changes = (plan?.steps ?? []).slice(0, MAX_CHANGES).map((s) => {
-    const by = plan ? changeOf(plan, s) : undefined;
+    const origin = plan ? originOf(plan, s) : 'unknown';
+    const by = plan && origin !== 'manifests' ? changeOf(plan, s) : undefined;
     return {
       kind: s.kind,
       org: s.org,
       key: s.key,
       action: s.action,
-      sentence: driftSentence(s, by),
+      origin,
+      sentence: plan ? stepSentence(plan, s) : `${s.kind} ${s.key}`,
       ...(by ? { changedBy: { actor: by.actor, at: by.at, action: by.action } } : {}),
       ...(c.report ? { outcome: c.report.applied.includes(s.id) ? 'applied' : c.report.failed.some((f) => f.stepId === s.id) ? 'failed' : 'skipped' } : {}),
     };
@@ -70,7 +73,7 @@ export function slackBody(d: Decision, c: NotificationContext): { text: string }
   const plan = c.plan;
   if (plan && plan.steps.length > 0 && d.event !== 'recovered') {
     lines.push(summaryLine(totals(plan.steps)) + (r.mode === 'apply' && c.report ? ` Applied ${c.report.applied.length}, failed ${c.report.failed.length}.` : ''));
-    for (const s of plan.steps.slice(0, 20)) lines.push(`• ${slackEscape(driftSentence(s, changeOf(plan, s)))}`);
+    for (const s of plan.steps.slice(0, 20)) lines.push(`• ${slackEscape(stepSentence(plan, s))}`);
     if (plan.steps.length > 20) lines.push(`… and ${plan.steps.length - 20} more`);
     if (plan.attribution?.unavailable) lines.push(`_Who changed it: unknown, ${slackEscape(plan.attribution.unavailable)}._`);
   }

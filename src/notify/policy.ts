@@ -5,7 +5,8 @@
  *   invalid manifests   → manifests_invalid (distinct: the set of problem positions and messages)
  *   refused by the gate → refused            (distinct: the plan's steps)
  *   failed              → apply_failed       (distinct: the failed steps, or the error's class and status)
- *   success with steps  → drift              (distinct: the plan's steps and their values)
+ *   success with drift  → drift              (distinct: the plan's drift steps and their values; steps a manifest
+ *                                              edit asked for (Plan.manifestChanges) are not drift)
  *   success, no steps   → recovered, when the last problem notified was still open
  *
  * In apply mode a drift the run reverted is closed by that same run (nothing left to recover from); the next
@@ -17,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApplyReport } from '../core/apply.js';
-import type { Plan } from '../core/plan.js';
+import { originOf, type Plan, type Step } from '../core/plan.js';
 import type { RunRecord } from '../daemon/run.js';
 import type { NotifyEvent } from './types.js';
 
@@ -60,8 +61,11 @@ export class NotifyPolicy {
   }
 }
 
+/** The steps that revert drift: all of them unless the daemon knows which a manifest edit asked for. */
+const driftSteps = (plan: Plan | undefined): Step[] => (plan?.steps ?? []).filter((s) => originOf(plan!, s) !== 'manifests');
+
 function stepPrints(plan: Plan | undefined): string[] {
-  return (plan?.steps ?? []).map((s) => digest(JSON.stringify([s.id, s.before, s.after])));
+  return driftSteps(plan).map((s) => digest(JSON.stringify([s.id, s.before, s.after])));
 }
 
 function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | undefined): { event: NotifyEvent; fingerprint: string; open: boolean } | undefined {
@@ -69,22 +73,22 @@ function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | un
     case 'invalid_manifests':
       return { event: 'manifests_invalid', fingerprint: digest((r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') || (r.errorType ?? '')), open: true };
     case 'refused':
-      return { event: 'refused', fingerprint: planPrint(plan), open: true };
+      return { event: 'refused', fingerprint: planPrint(plan?.steps ?? []), open: true };
     case 'failed': {
       const failed = report?.failed.map((f) => f.stepId).sort() ?? [];
       const blocked = plan?.blocked.map((b) => `${b.kind}/${b.org}/${b.key}`).sort() ?? [];
       return { event: 'apply_failed', fingerprint: digest([r.errorType ?? '', String(r.apiStatus ?? ''), ...failed, ...blocked].join('\n')), open: true };
     }
     case 'success':
-      if (!plan || plan.steps.length === 0) return undefined;
-      return { event: 'drift', fingerprint: planPrint(plan), open: report === undefined };
+      if (driftSteps(plan).length === 0) return undefined;
+      return { event: 'drift', fingerprint: planPrint(driftSteps(plan)), open: report === undefined };
   }
 }
 
 /** The plan's steps and their values: the same drift prints the same, whichever run found it. */
-function planPrint(plan: Plan | undefined): string {
-  if (!plan) return '';
-  return digest(JSON.stringify(plan.steps.map((s) => [s.id, s.before, s.after])));
+function planPrint(steps: readonly Step[]): string {
+  if (steps.length === 0) return '';
+  return digest(JSON.stringify(steps.map((s) => [s.id, s.before, s.after])));
 }
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');

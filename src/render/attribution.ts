@@ -3,7 +3,7 @@
  * one line for the plan when the audit events could not be read, and a sentence for notifications and the
  * status page ("role of bob@acme.test changed to admin by carol@acme.test at 2026-11-24 10:02 UTC").
  */
-import type { AttributedChange, Plan, Step } from '../core/plan.js';
+import { originOf, type AttributedChange, type Plan, type Step } from '../core/plan.js';
 import { fieldChanges, formatField, isSecretField } from './values.js';
 
 export function changeOf(plan: Plan, step: Step): AttributedChange | undefined {
@@ -48,4 +48,22 @@ export function driftSentence(step: Step, c?: AttributedChange): string {
   }
   if (step.action === 'create') return `${step.kind} ${step.key} is missing${c ? ` (deleted${by})` : ''}`;
   return `${step.kind} ${step.key} is not in any manifest${c ? ` (last changed${by})` : ''}`;
+}
+
+/**
+ * A step as a sentence, by what caused it: a manifest edit reads old → new (`Team Platform: title "Platform" →
+ * "Platform Engineering" (manifest change)`), drift reads as what someone did live (driftSentence), and a step
+ * nobody can place reads live → manifests, or as drift when the audit events name who changed it.
+ */
+export function stepSentence(plan: Plan, step: Step): string {
+  const origin = originOf(plan, step);
+  const by = origin === 'manifests' ? undefined : changeOf(plan, step);
+  if (origin === 'drift' || by) return driftSentence(step, by);
+  if (step.action === 'update') {
+    const changes = fieldChanges(step.before, step.after).map((ch) => `${ch.field} ${plain(ch.field, ch.before)} → ${plain(ch.field, ch.after)}`);
+    const what = changes.length === 0 ? 'changes' : changes.join(', ');
+    return `${step.kind} ${step.key}: ${what}${origin === 'manifests' ? ' (manifest change)' : ''}`;
+  }
+  if (origin === 'manifests') return `${step.kind} ${step.key} ${step.action === 'create' ? 'added in' : 'removed from'} the manifests`;
+  return driftSentence(step);
 }

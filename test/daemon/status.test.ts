@@ -48,6 +48,51 @@ describe('status endpoints', () => {
     }
   });
 
+  it('a manifest edit reads as one, old → new, with no live author; a change behind docops\'s back reads as drift', async () => {
+    const platform = (title: string): string =>
+      ['apiVersion: docops/v1', 'kind: Team', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`, '  id: team-platform'].join('\n') + '\n';
+    const d = await start({ 'members.yaml': membersYaml(), 'platform.yaml': platform('Platform') });
+    // The first run has no earlier success to compare with: nobody can tell, and it says neither.
+    const first = JSON.parse((await d.get('/api/status')).text);
+    expect(first.drift.total).toBe(0);
+
+    const edited = d.nextRun();
+    d.write('platform.yaml', platform('Platform Engineering'));
+    expect(await edited).toMatchObject({ result: 'success', applied: 1 });
+    const s = JSON.parse((await d.get('/api/status')).text);
+    expect(s.drift.byKind).toEqual([
+      {
+        kind: 'Team',
+        steps: [expect.objectContaining({ origin: 'manifests', changedBy: null, outcome: 'applied', sentence: 'Team Platform Engineering: title Platform → Platform Engineering (manifest change)' })],
+      },
+    ]);
+    const html = await (await fetch(d.daemon.url + '/')).text();
+    expect(html).toContain('manifest edit');
+    expect(html).not.toContain('applied (reverted)');
+
+    // Carol changes a role in the web app: drift, by her, reverted.
+    const res = await fetch(`${d.sandbox.url}/orgs/org-demo/members/u-bob`, { method: 'PATCH', headers: { authorization: `Bearer ${CAROL.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'admin' }) });
+    expect(res.status).toBe(200);
+    const scheduled = d.nextRun();
+    d.scheduler.tick();
+    await scheduled;
+    const drift = JSON.parse((await d.get('/api/status')).text);
+    expect(drift.drift.byKind).toEqual([
+      {
+        kind: 'Members',
+        steps: [
+          expect.objectContaining({
+            origin: 'drift',
+            outcome: 'applied',
+            changedBy: expect.objectContaining({ actor: 'carol@acme.test' }),
+            sentence: expect.stringMatching(/^Members role of bob@acme\.test changed to admin by carol@acme\.test at /),
+          }),
+        ],
+      },
+    ]);
+    expect(await (await fetch(d.daemon.url + '/')).text()).toContain('applied (reverted)');
+  });
+
   it('HTML: escapes user text, never shows a registered secret, sends a strict CSP and no script', async () => {
     const evil = '<script>alert("x")</script><img src=x onerror=alert(1)>';
     const d = await start({ 'members.yaml': membersYaml(), 'evil.yaml': teamYaml(evil, ['bob@acme.test']), 'leak.yaml': teamYaml(`leak ${'sandbox-token'}`, []) });

@@ -103,8 +103,14 @@ describe('notifications', () => {
     await behindDocopsBack(d, 'u-bob', 'admin');
     for (let i = 0; i < 4; i++) await tick(d);
     expect(hook.received.map((r) => r.json.event)).toEqual(['drift']);
-    expect(hook.received[0]!.json.changes[0]).toMatchObject({ outcome: 'applied', changedBy: expect.objectContaining({ actor: 'carol@acme.test' }) });
+    expect(hook.received[0]!.json.changes[0]).toMatchObject({ origin: 'drift', outcome: 'applied', changedBy: expect.objectContaining({ actor: 'carol@acme.test' }) });
     expect(hook.received[0]!.headers['x-docops-signature-256']).toBeUndefined();
+    // A manifest edit is not drift: applying it notifies nobody.
+    const edited = d.nextRun();
+    d.write('team.yaml', teamYaml('Support', ['frank@acme.test']));
+    expect(await edited).toMatchObject({ result: 'success', applied: 1 });
+    await d.daemon.notifier!.sender.idle();
+    expect(hook.received.map((r) => r.json.event)).toEqual(['drift']);
     // The same change made again later is news again.
     await behindDocopsBack(d, 'u-bob', 'admin');
     await tick(d);

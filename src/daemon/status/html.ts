@@ -80,8 +80,14 @@ function stepRow(st: DriftStep): string {
       : `<ul class="changes">${st.changes
           .map((c) => `<li><code>${esc(c.field)}</code>: <del>${esc(c.live)}</del> → <ins>${esc(c.desired)}</ins></li>`)
           .join('')}</ul>`;
-  const by = st.changedBy ? `${esc(st.changedBy.actor)}<br><small>${esc(formatAt(st.changedBy.at))} · ${esc(st.changedBy.action)}</small>` : '<small>unknown</small>';
-  const outcome = `${esc(OUTCOME_LABEL[st.outcome] ?? st.outcome)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
+  const by =
+    st.origin === 'manifests'
+      ? 'manifest edit'
+      : st.changedBy
+        ? `${esc(st.changedBy.actor)}<br><small>${esc(formatAt(st.changedBy.at))} · ${esc(st.changedBy.action)}</small>`
+        : '<small>unknown</small>';
+  const label = st.outcome === 'applied' && st.origin !== 'drift' ? 'applied' : (OUTCOME_LABEL[st.outcome] ?? st.outcome);
+  const outcome = `${esc(label)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
   return (
     `<tr><td>${esc(st.action)}</td><td><strong>${esc(st.key)}</strong><br><small>${esc(st.org)}${st.source ? ` · ${esc(st.source)}` : ''}</small>` +
     `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td>${changes}</td><td>${by}</td><td>${outcome}</td></tr>`

@@ -65,6 +65,8 @@ export interface DriftStep {
   note: string | null;
   /** Field-level diff: live value → the manifests' value (formatted, secret-looking fields masked). */
   changes: { field: string; live: string; desired: string }[];
+  /** What caused it: a manifest edit, drift (a live change), or unknown (the daemon's first run, or after a failed one). */
+  origin: 'manifests' | 'drift' | 'unknown';
   /** The step's object as one sentence (with who changed it when known). */
   sentence: string;
   changedBy: { actor: string; at: string; action: string } | null;

@@ -5,8 +5,8 @@
  */
 import { manifestRelative } from '../run-view.js';
 import type { ApplyReport } from '../../core/apply.js';
-import type { Plan, Step } from '../../core/plan.js';
-import { changeOf, driftSentence } from '../../render/attribution.js';
+import { originOf, type Plan, type Step } from '../../core/plan.js';
+import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
 import type { DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
@@ -85,7 +85,9 @@ export class StatusTracker {
     };
     const byKind = new Map<string, DriftStep[]>();
     for (const s of plan.steps) {
-      const by = changeOf(plan, s);
+      const origin = originOf(plan, s);
+      // A manifest edit has no live author: the audit event on its object is someone else's change.
+      const by = origin === 'manifests' ? undefined : changeOf(plan, s);
       const [o, detail] = outcome(s);
       const step: DriftStep = {
         id: s.id,
@@ -96,7 +98,8 @@ export class StatusTracker {
         prune: s.phase === 'prune',
         note: s.note ?? null,
         changes: stepChanges(s),
-        sentence: driftSentence(s, by),
+        origin,
+        sentence: stepSentence(plan, s),
         changedBy: by ? { actor: by.actor, at: by.at, action: by.action } : null,
         outcome: o,
         outcomeDetail: detail,

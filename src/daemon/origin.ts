@@ -1,0 +1,18 @@
+/**
+ * Which of a daemon run's steps a manifest edit asked for, and which revert drift. The last successful run left
+ * the organization equal to its manifests (the baseline). Diffing those manifests against this run's live state
+ * gives the steps drift alone would need: a step of this run's plan that is among them, with the same action and
+ * values, reverts drift; any other step (new, or with other values) comes from the manifests. Pure: the same diff
+ * the plan ran, over the baseline's desired state; no request.
+ */
+import type { KindDefinition } from '../core/kind.js';
+import type { Plan, Step } from '../core/plan.js';
+import { diffAll, type DesiredState, type LiveState, type PlanOptions } from '../core/reconcile.js';
+
+const print = (s: Step): string => JSON.stringify([s.action, s.after]);
+
+/** The ids of `plan`'s steps the manifests changed since `baseline` was reached. Throws when the baseline cannot be diffed. */
+export function manifestChanges(kinds: readonly KindDefinition[], baseline: DesiredState, plan: Plan, live: LiveState, options: PlanOptions): string[] {
+  const driftOnly = new Map(diffAll(kinds, baseline, live, options).steps.map((s) => [s.id, print(s)]));
+  return plan.steps.filter((s) => driftOnly.get(s.id) !== print(s)).map((s) => s.id);
+}

@@ -8,7 +8,7 @@ import type { Plan } from '../core/plan.js';
 import type { RunRecord } from '../daemon/run.js';
 import { originOf } from '../core/plan.js';
 import { changeOf, stepSentence } from '../render/attribution.js';
-import { summaryLine, totals } from '../render/values.js';
+import { summaryLine, textTotals } from '../render/values.js';
 import type { Decision } from './policy.js';
 
 export const MAX_CHANGES = 50;
@@ -52,7 +52,7 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
     title: TITLE[d.event],
     mode: r.mode,
     run: { id: r.id, result: r.result, reasons: r.reasons, startedAt: r.startedAt, durationMs: r.durationMs, planned: r.planned ?? null, applied: r.applied ?? null, failed: r.failed ?? null },
-    ...(plan && plan.steps.length > 0 ? { summary: summaryLine(totals(plan.steps)), changes, changesOmitted: Math.max(0, plan.steps.length - MAX_CHANGES) } : {}),
+    ...(plan && plan.steps.length > 0 ? { summary: summaryLine(textTotals(plan.steps)), changes, changesOmitted: Math.max(0, plan.steps.length - MAX_CHANGES) } : {}),
     ...(plan?.attribution?.unavailable ? { attributionUnavailable: plan.attribution.unavailable } : {}),
     ...(r.issues ? { problems: r.issues.slice(0, MAX_CHANGES).map((i) => ({ file: i.file, line: i.line, column: i.column, message: i.message })) } : {}),
     ...(r.violations ? { violations: r.violations } : {}),
@@ -72,7 +72,7 @@ export function slackBody(d: Decision, c: NotificationContext): { text: string }
   if (d.event === 'recovered') lines.push(`The ${TITLE[d.resolves ?? '']?.toLowerCase() ?? 'problem'} is resolved: the organization matches the manifests.`);
   const plan = c.plan;
   if (plan && plan.steps.length > 0 && d.event !== 'recovered') {
-    lines.push(summaryLine(totals(plan.steps)) + (r.mode === 'apply' && c.report ? ` Applied ${c.report.applied.length}, failed ${c.report.failed.length}.` : ''));
+    lines.push(summaryLine(textTotals(plan.steps)) + (r.mode === 'apply' && c.report ? ` Applied ${c.report.applied.length}, failed ${c.report.failed.length}.` : ''));
     for (const s of plan.steps.slice(0, 20)) lines.push(`• ${slackEscape(stepSentence(plan, s))}`);
     if (plan.steps.length > 20) lines.push(`… and ${plan.steps.length - 20} more`);
     if (plan.attribution?.unavailable) lines.push(`_Who changed it: unknown, ${slackEscape(plan.attribution.unavailable)}._`);

@@ -100,9 +100,10 @@ export interface Totals {
 }
 
 /**
- * Update steps of objects a create of the same plan makes (fields the create request cannot set, sent right
- * after it), by the create's step id. The text and markdown plans show them under the create instead of as
- * separate `~` steps; the plan data (JSON, saved plans, apply) keeps them as they are.
+ * Later steps of objects a create of the same plan makes (fields the create request cannot set, members invited
+ * and added right after it), by the create's step id. The text and markdown plans show them under the create
+ * instead of as separate steps, so one new object is one add; the plan data (JSON, saved plans, apply) keeps them
+ * as they are.
  */
 export function createFollowUps(steps: readonly Step[]): { byCreate: Map<string, Step[]>; folded: Set<string> } {
   const creates = new Map<string, string>();
@@ -111,15 +112,15 @@ export function createFollowUps(steps: readonly Step[]): { byCreate: Map<string,
   const keyOf = (s: Step): string => JSON.stringify([s.kind, s.org, s.key]);
   for (const s of steps) if (s.action === 'create' && !creates.has(keyOf(s))) creates.set(keyOf(s), s.id);
   for (const s of steps) {
-    const create = s.action === 'update' ? creates.get(keyOf(s)) : undefined;
-    if (create === undefined) continue;
+    const create = s.action === 'delete' ? undefined : creates.get(keyOf(s));
+    if (create === undefined || create === s.id) continue;
     byCreate.set(create, [...(byCreate.get(create) ?? []), s]);
     folded.add(s.id);
   }
   return { byCreate, folded };
 }
 
-/** Totals as the text and markdown plans show them: an update folded under its create is part of the add. */
+/** Totals as people read them (text, markdown, notifications): a step folded under its create is part of the add. */
 export function textTotals(steps: readonly Step[]): Totals {
   const { folded } = createFollowUps(steps);
   return totals(steps.filter((s) => !folded.has(s.id)));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyPlan, type Step } from '../../src/core/plan.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
+import { summaryLine, textTotals } from '../../src/render/values.js';
 import { stripAnsi } from '../../src/render/ansi.js';
 import { samplePlan } from './fixture.js';
 
@@ -133,5 +134,20 @@ describe('one plan text for a newcomer', () => {
     expect(md).toContain('+     defaultSection: "intro" (set right after the create; after its sections exist)');
     expect(md).not.toContain('! Site acme/Help');
     expect(md).toContain('**Plan: 1 to add, 1 to change, 0 to delete.**');
+  });
+
+  it('one new team is one add: the membership step that follows its create folds into it (text, markdown, notifications)', () => {
+    const plan = emptyPlan();
+    plan.steps.push(
+      step({ id: 'Team/acme/Security#create', action: 'create', kind: 'Team', key: 'Security', after: { title: 'Security', members: { 'grace@acme.test': 'owner' } } }),
+      step({ id: 'Team/acme/Security#members', action: 'create', kind: 'Team', key: 'Security', after: { members: { 'grace@acme.test': 'owner' } }, note: 'owners and members invited in this plan' }),
+    );
+    const text = renderText(plan);
+    expect(text.match(/^ {2}\+ Team acme\/Security$/gm)).toHaveLength(1);
+    expect(text).toContain('      members: {"grace@acme.test":"owner"} (set right after the create; owners and members invited in this plan)');
+    expect(text).toContain('Plan: 1 to add, 0 to change, 0 to delete.');
+    expect(renderMarkdown(plan)).toContain('**Plan: 1 to add, 0 to change, 0 to delete.**');
+    expect(summaryLine(textTotals(plan.steps))).toBe('Plan: 1 to add, 0 to change, 0 to delete.');
+    expect(plan.steps).toHaveLength(2);
   });
 });

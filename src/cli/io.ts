@@ -13,10 +13,27 @@ export interface CliIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Whether stdout is a terminal (overrides stdout.isTTY); decides colour of the rendered plan. */
   isTTY?: boolean;
+  /**
+   * Asks a person a question and resolves their answer: only when stdin and stderr are terminals (undefined
+   * otherwise: pipes, CI, the daemon), so a command that would ask goes on as it always did.
+   */
+  ask?: (question: string) => Promise<string>;
 }
 
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: process.stdout.isTTY === true };
+  const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: process.stdout.isTTY === true, ...(interactive ? { ask: askOnTerminal } : {}) };
+}
+
+/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
+async function askOnTerminal(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }
 
 export const stdoutIsTTY = (io: CliIO): boolean => io.isTTY ?? io.stdout.isTTY === true;

@@ -4,12 +4,12 @@
  * any failure ends the command with ApplyError (exit 1) after the summary is printed. A refused plan exits 3.
  */
 import type { ApplyEvent } from '../../core/apply.js';
-import { ApplyError, EXIT } from '../../core/errors.js';
+import { ApplyError, DocopsError, EXIT } from '../../core/errors.js';
 import type { CommandLogger } from '../command-logger.js';
 import { shouldColor } from '../../render/ansi.js';
 import { stepLine } from '../../render/step-line.js';
 import { applyResultData, renderApplyReport, renderJson, type ApplyResult } from '../../render/index.js';
-import type { CommandSpec } from '../command.js';
+import type { CommandContext, CommandSpec } from '../command.js';
 import { stdoutIsTTY } from '../io.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
@@ -29,6 +29,17 @@ function logStep(logger: CommandLogger, e: ApplyEvent): void {
   else logger.warn({ step, change, reason: e.reason }, 'step skipped');
 }
 
+/**
+ * On a terminal a person confirms the plan they just read before anything is written (as `terraform apply`
+ * asks); anything but `yes` cancels. Without a terminal, or with --yes, nothing is asked.
+ */
+async function confirm(ctx: CommandContext): Promise<void> {
+  const ask = ctx.io.ask;
+  if (ask === undefined || ctx.values.yes === true) return;
+  const answer = await ask('\nApply these changes? Only "yes" applies them: ');
+  if (answer.trim() !== 'yes') throw new DocopsError('Apply cancelled: nothing was written. Answer "yes" to apply, or pass --yes.');
+}
+
 export const applyCommand: CommandSpec = {
   name: 'apply',
   usage: 'docops apply -m DIR [--plan FILE] [--force] [--format text|markdown|json] [flags]',
@@ -40,13 +51,16 @@ export const applyCommand: CommandSpec = {
     'thresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n' +
     '`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\n' +
     'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
-    'With --format json, stdout is one JSON document {"plan", "result"}.',
+    'With --format json, stdout is one JSON document {"plan", "result"}. On a terminal, apply shows the plan and\n' +
+    'asks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n' +
+    '--plan FILE (a reviewed plan) it applies without asking.',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
     format: FORMAT_FLAG,
     plan: { type: 'string', value: 'FILE', description: 'Apply exactly the plan saved by `docops plan --out FILE` (refused when stale)' },
     ...SAFETY_FLAGS,
+    yes: { type: 'boolean', description: 'Apply without asking for confirmation on a terminal' },
     'latency-ms': LATENCY_FLAG,
   },
   examples: [
@@ -54,6 +68,7 @@ export const applyCommand: CommandSpec = {
     'docops apply -m config.example/manifests --sandbox',
     'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
     'docops apply -m manifests --prune Team --invite --force',
+    'docops apply -m manifests --yes                       # no question on a terminal',
     'docops apply -m manifests --format json --log-format json 2>apply.log',
   ],
   async run(ctx) {
@@ -66,6 +81,7 @@ export const applyCommand: CommandSpec = {
     const cost = planCost(ctx, plan);
     if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
 
+    if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);
     const applied: { report: ApplyResult; journalFile?: string } =
       plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
     const { report: result, journalFile } = applied;

@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, DocopsError, type RequestEffect } from '../core/errors.js';
 import type { HttpMethod } from '../core/plan.js';
 import { paginatePages } from './paginate.js';
-import { sharedPacer, type Answer, type Pacer } from './pacer.js';
+import { sharedPacer, type Answer, type Pacer, type PacerWait } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
 import { readResetAt } from './rate-limit-headers.js';
 import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
@@ -54,6 +54,8 @@ export interface ClientOptions {
    * it retries; the daemon leaves it unset and logs the retries at debug level only).
    */
   onRetry?: (info: RetryNotice) => void;
+  /** Told when requests wait 3 s or more for the rate-limit budget (the CLI says so on stderr), once per wait. */
+  onRateLimitWait?: (wait: PacerWait) => void;
   /** [0, 1) source for backoff jitter (tests inject a fixed one). */
   random?: () => number;
   /** Waits between attempts (tests inject one to observe delays without real waiting). */
@@ -108,6 +110,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
   const gate = createPriorityGate(opts.concurrency ?? 8);
   const paced = opts.pacer !== undefined ? { pacer: opts.pacer, release: () => {} } : sharedPacer(baseUrl, token);
   const pacer = paced.pacer;
+  const stopTelling = opts.onRateLimitWait ? pacer.onLongWait(opts.onRateLimitWait) : () => {};
 
   /** A failing metrics hook must not turn a good answer into a failed request. */
   const report = (info: ResponseInfo): void => {
@@ -276,7 +279,12 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     get,
     paginate,
     listAll,
+    rateLimit: () => {
+      const b = pacer.state().budget;
+      return b === undefined ? undefined : { limit: b.limit, remaining: b.remaining, ...(b.resetAt !== undefined ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}) };
+    },
     close: () => {
+      stopTelling();
       paced.release();
       return pool.close();
     },

@@ -60,7 +60,27 @@ export interface PacerState {
   blockedUntil: number;
 }
 
+/** A wait for the budget, as told to a person (see `onLongWait`). */
+export interface PacerWait {
+  /** How long until the next request may go. */
+  waitMs: number;
+  /** The budget as the latest answer announced it (absent only while a 429 holds everything). */
+  budget: { limit: number; remaining: number; resetAt: number | undefined } | undefined;
+  /** Whether a 429 (the server refused) holds the requests, rather than docops's own pacing. */
+  refused: boolean;
+}
+
+/** A wait this long is always told (once). */
+export const LONG_WAIT_MS = 3000;
+/** Shorter waits (pacing spread over the window) are told when pacing starts, then at most once per this. */
+export const WAIT_NOTICE_INTERVAL_MS = 30_000;
+
 export interface Pacer {
+  /**
+   * Told when requests start to wait for the budget, then at most every WAIT_NOTICE_INTERVAL_MS, and of every
+   * wait of LONG_WAIT_MS or more (once each): a run the rate limit slows says so. Returns a function that stops.
+   */
+  onLongWait(listener: (wait: PacerWait) => void): () => void;
   /** A ticket at once when a request may go now, else a promise of one (rejected when `signal` aborts). */
   acquire(signal?: AbortSignal): Ticket | Promise<Ticket>;
   /** Exactly once per ticket, as soon as the attempt's answer (status and headers) or its failure is known. */
@@ -104,6 +124,10 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   let waiters: Waiter[] = [];
   let head = 0;
   let cancelTimer: (() => void) | undefined;
+  const listeners = new Set<(wait: PacerWait) => void>();
+  /** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
+  let toldUntil = 0;
+  let toldAt = Number.NEGATIVE_INFINITY;
 
   /** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
   function nextSendAt(now: number): number {
@@ -145,6 +169,12 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
       const at = nextSendAt(now);
       if (at > now) {
         if (at !== Number.POSITIVE_INFINITY) {
+          if (at > toldUntil && (at - now >= LONG_WAIT_MS || now - toldAt >= WAIT_NOTICE_INTERVAL_MS)) {
+            toldUntil = at;
+            toldAt = now;
+            const wait: PacerWait = { waitMs: at - now, budget: budget === undefined ? undefined : { ...budget }, refused: now < blockedUntil };
+            for (const l of listeners) l(wait);
+          }
           cancelTimer = clock.setTimer(() => {
             cancelTimer = undefined;
             pump();
@@ -190,6 +220,11 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   }
 
   return {
+    onLongWait(listener: (wait: PacerWait) => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
     acquire(signal?: AbortSignal): Ticket | Promise<Ticket> {
       if (head === waiters.length) {
         const now = clock.now();

@@ -38,5 +38,7 @@ export interface ApiClient {
   paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T>;
   /** All items of a paginated list. */
   listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]>;
+  /** The rate limit the API announced on its latest answer, if any (the plan's cost estimate paces to it). */
+  rateLimit?(): { limit: number; remaining: number; resetInMs?: number } | undefined;
   close(): Promise<void>;
 }

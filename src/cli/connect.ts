@@ -5,6 +5,7 @@
  * and `plan` without --sandbox load neither the sandbox nor, for validate, the client.
  */
 import type { RetryNotice } from '../api/client.js';
+import type { PacerWait } from '../api/pacer.js';
 import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
@@ -35,6 +36,16 @@ export function retryNotices(logger: CommandContext['logger']): (n: RetryNotice)
   };
 }
 
+/** `waiting 42.0 s for the API's rate limit (0 of 60 left until 10:42:07)` on stderr, once per wait. */
+export function rateLimitNotices(logger: CommandContext['logger']): (w: PacerWait) => void {
+  return (w) => {
+    const b = w.budget;
+    const until = b?.resetAt !== undefined ? ` until ${new Date(b.resetAt).toISOString().slice(11, 19)} UTC` : '';
+    const why = w.refused ? 'the API answered 429 (another client may share the token)' : b ? `${Math.max(0, b.remaining)} of ${b.limit} left${until}` : 'no budget left';
+    logger.warn(`waiting ${(w.waitMs / 1000).toFixed(1)} s for the API's rate limit (${why})`);
+  };
+}
+
 export async function connect(ctx: CommandContext): Promise<ApiClient> {
   const { global, io, logger } = ctx;
   requireCredentials(ctx);
@@ -61,7 +72,14 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   if (!settings.token) throw new UsageError('the API token is empty: check --token-file or DOCOPS_TOKEN');
   ctx.addSecret(settings.token);
   const { createClient } = await import('../api/client.js');
-  const client = createClient({ baseUrl: settings.baseUrl, token: settings.token, concurrency: global.concurrency, logger, onRetry: retryNotices(logger) });
+  const client = createClient({
+    baseUrl: settings.baseUrl,
+    token: settings.token,
+    concurrency: global.concurrency,
+    logger,
+    onRetry: retryNotices(logger),
+    onRateLimitWait: rateLimitNotices(logger),
+  });
   ctx.onCleanup(() => client.close());
   logger.debug({ baseUrl: client.baseUrl, concurrency: global.concurrency }, 'API client ready');
   return client;

@@ -1,4 +1,5 @@
 /** How plan and apply print a plan: the chosen format plus the API cost line (text and markdown). */
+import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
@@ -15,14 +16,15 @@ export const LATENCY_FLAG = {
   description: `Assumed latency per API request for the plan's time estimate (default ${DEFAULT_LATENCY_MS})`,
 } as const satisfies FlagSpec;
 
-export function planCost(ctx: CommandContext, plan: Plan): PlanCost {
+/** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
+export function planCost(ctx: CommandContext, plan: Plan, client?: ApiClient): PlanCost {
   const raw = ctx.values['latency-ms'];
   let latencyMs = DEFAULT_LATENCY_MS;
   if (typeof raw === 'string') {
     latencyMs = Number(raw);
     if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
   }
-  return estimateCost(plan, { concurrency: ctx.global.concurrency, latencyMs });
+  return estimateCost(plan, { concurrency: ctx.global.concurrency, latencyMs, rateLimit: client?.rateLimit?.() });
 }
 
 /**

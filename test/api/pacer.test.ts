@@ -4,7 +4,7 @@
  * on it are logic (how much of the budget the pacer uses), not timings.
  */
 import { describe, expect, it } from 'vitest';
-import { createPacer, sharedPacer } from '../../src/api/pacer.js';
+import { LONG_WAIT_MS, WAIT_NOTICE_INTERVAL_MS, createPacer, sharedPacer } from '../../src/api/pacer.js';
 import { EPOCH, Sim, bucketServer, plainServer, runClient, startClient, windowServer, type SimServer } from './helpers/sim.js';
 
 type Kind = 'bucket' | 'window';
@@ -36,9 +36,31 @@ describe('pacing to the announced budget (one process)', () => {
 
   it('without a pacer the same run is refused (the scenario can fail)', async () => {
     const sim = new Sim();
-    const unpaced = { acquire: () => ({ seq: 0 }), settle: () => {}, state: () => createPacer().state() };
+    const unpaced = { onLongWait: () => () => {}, acquire: () => ({ seq: 0 }), settle: () => {}, state: () => createPacer().state() };
     const r = await runClient(sim, unpaced, bucketServer(sim, 20, 1000), { requests: 300, concurrency: 8, latencyMs: 20 });
     expect(r.refused).toBeGreaterThan(100);
+  });
+
+  it('tells when the budget starts to slow a run, then now and then, and every long wait once; nothing while the budget lasts', async () => {
+    const sim = new Sim();
+    const pacer = createPacer({ clock: sim.clock });
+    const waits: { waitMs: number; remaining: number | undefined; refused: boolean }[] = [];
+    pacer.onLongWait((w) => waits.push({ waitMs: w.waitMs, remaining: w.budget?.remaining, refused: w.refused }));
+    const fits = await runClient(sim, pacer, windowServer(sim, 100, 60_000), { requests: 40, concurrency: 4, latencyMs: 20 });
+    expect([fits.refused, waits]).toEqual([0, []]);
+    // 60 a minute, 150 requests: the budget runs out, the rest waits for the window's reset.
+    const sim2 = new Sim();
+    const slow = createPacer({ clock: sim2.clock });
+    const told: number[] = [];
+    const stop = slow.onLongWait((w) => told.push(w.waitMs));
+    const r = await runClient(sim2, slow, windowServer(sim2, 60, 60_000), { requests: 150, concurrency: 8, latencyMs: 20 });
+    expect(r.refused).toBe(0);
+    // 150 requests at 60 a minute take over two minutes: told at the start, then at most twice a minute.
+    expect(r.elapsedMs).toBeGreaterThan(120_000);
+    expect(told.length).toBeGreaterThanOrEqual(2);
+    expect(told.length).toBeLessThanOrEqual(Math.ceil(r.elapsedMs / WAIT_NOTICE_INTERVAL_MS) + told.filter((ms) => ms >= LONG_WAIT_MS).length);
+    expect(told.length).toBeLessThan(r.paced / 4);
+    stop();
   });
 
   it('a run that fits in the budget is not slowed at all', async () => {

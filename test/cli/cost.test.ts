@@ -3,6 +3,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Plan, Step } from '../../src/core/plan.js';
 import { costLine, estimateCost, parseSavedPlan } from '../../src/plan-file/index.js';
+import { pacedMs } from '../../src/plan-file/cost.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { parseRateLimit } from '../../src/sandbox/rate-limit.js';
+import { runCli } from './run-cli.js';
 import { translations } from '../../src/sandbox/index.js';
 import { doc, exampleManifests, liveCli, manifestsOf, tempDir, type LiveCli } from './safety-cli-helpers.js';
 
@@ -37,6 +41,36 @@ describe('estimateCost', () => {
     expect(cost).toEqual({ requests: 16, estimatedMs: 900, concurrency: 2, latencyMs: 100 });
     expect(costLine(cost)).toBe('API cost: 16 requests, ~0.9s at concurrency 2 (100ms/request)');
     expect(estimateCost({ ...plan, steps: [] }, { concurrency: 8 })).toEqual({ requests: 0, estimatedMs: 0, concurrency: 8, latencyMs: 100 });
+  });
+});
+
+describe('the cost under an announced rate limit', () => {
+  const plan = (requests: number): Plan => ({ formatVersion: 1, steps: [step('a', 'create', 1, requests)], unmanaged: [], warnings: [], blocked: [] });
+
+  it('requests beyond the burst (above half the limit) go at the rate the budget comes back', () => {
+    // 60 a minute with 45 left: 15 go at once, the other 25 at one a second.
+    const cost = estimateCost(plan(40), { concurrency: 8, latencyMs: 100, rateLimit: { limit: 60, remaining: 45, resetInMs: 20_000 } });
+    expect(cost.estimatedMs).toBe(25_000);
+    expect(costLine(cost)).toBe("API cost: 40 requests, ~25.0s at concurrency 8 (100ms/request; paced to the API's rate limit of 60, 45 left)");
+    // A run that fits in the burst costs what its latency costs.
+    expect(estimateCost(plan(10), { concurrency: 8, latencyMs: 100, rateLimit: { limit: 60, remaining: 45 } }).estimatedMs).toBe(1000);
+    // A reset further off than a minute is the window (an hourly limit).
+    expect(pacedMs(100, { limit: 1000, remaining: 0, resetInMs: 3_600_000 })).toBe(360_000);
+  });
+
+  it('docops plan against a rate-limited API estimates with the budget its reads saw, and apply says when it waits', async () => {
+    const sb = await startSandbox({ host: '127.0.0.1', port: 0, rateLimit: parseRateLimit('20/2s') });
+    try {
+      const dir = await exampleManifests();
+      const planned = await runCli(['plan', '-m', dir, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: sb.token });
+      expect(planned.code).toBe(0);
+      expect(planned.stdout).toMatch(/API cost: \d+ requests, ~[\d.]+s at concurrency 8 \(100ms\/request; paced to the API's rate limit of 20, \d+ left\)/);
+      const applied = await runCli(['apply', '-m', dir, '--api-url', sb.url, '--log-format', 'json'], { DOCOPS_TOKEN: sb.token });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stderr).toMatch(/waiting \d+\.\d s for the API's rate limit \(\d+ of 20 left until \d\d:\d\d:\d\d UTC\)/);
+    } finally {
+      await sb.close();
+    }
   });
 });
 

@@ -78,7 +78,7 @@ export const applyCommand: CommandSpec = {
     const savedFile = ctx.values.plan;
     const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
     const { plan } = run;
-    const cost = planCost(ctx, plan);
+    const cost = planCost(ctx, plan, run.client);
     if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
 
     if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);

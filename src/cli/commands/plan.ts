@@ -45,8 +45,8 @@ export const planCommand: CommandSpec = {
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
-    const { plan, live, reads } = await planFromManifests(ctx);
-    const cost = planCost(ctx, plan);
+    const { plan, live, reads, client } = await planFromManifests(ctx);
+    const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
     ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
     await stepSummary(ctx, () => markdownPlan(plan, cost, scopes));

@@ -13,7 +13,7 @@ import { paginatePages } from './paginate.js';
 import { sharedPacer, type Answer, type Pacer, type PacerWait } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
 import { readResetAt } from './rate-limit-headers.js';
-import { errorMessageOf, flattenHeaders, hasNoBody, parseJsonBody, redact } from './response.js';
+import { REDIRECT_REFUSED, errorMessageOf, flattenHeaders, hasNoBody, isRedirect, parseJsonBody, redact } from './response.js';
 import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
 import { DEFAULT_API_URL } from './settings.js';
@@ -205,7 +205,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
           ...(raw.status === 429 ? { rateLimitResetMs: resetInMs(raw.headers) } : {}),
         };
         effect = worseEffect(effect, attemptEffect(failure));
-        lastError = fail(raw.status, errorMessageOf(raw.status, body, raw.statusText), attempt);
+        lastError = fail(raw.status, isRedirect(raw.status) ? REDIRECT_REFUSED : errorMessageOf(raw.status, body, raw.statusText), attempt);
       } catch (err) {
         if (err instanceof ApiError) throw err;
         report({ method, route, status: undefined, durationMs: performance.now() - started, attempt });

@@ -35,6 +35,17 @@ export function parseJsonBody(text: string): ParsedBody {
   }
 }
 
+/** A redirect (300–308 but 304, which answers a conditional request docops never sends). */
+export function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400 && status !== 304;
+}
+
+/**
+ * Why a 3xx fails the request: the client never follows one (docs/reliability.md, "Redirects"), so the token,
+ * a body and the trust in the answer never move to wherever the Location header points.
+ */
+export const REDIRECT_REFUSED = 'answered a redirect, which docops does not follow: it sends requests only to the configured API URL';
+
 /** The API's `{error: {code, message}}` message, else the status text, else a generic one. */
 export function errorMessageOf(status: number, body: unknown, statusText: string | undefined): string {
   if (body !== null && typeof body === 'object') {

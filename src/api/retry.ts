@@ -101,13 +101,14 @@ export function isRetryable(method: string, failure: AttemptFailure): boolean {
 
 /**
  * What one failed attempt may have done on the server: nothing when the connection was never made or the
- * server refused the request with a 4xx (429 included); `maybe` after a 5xx or a connection that broke once the
- * request may have been sent (the server is done with it either way); `pending` when no answer came in time
- * (the server may still process it).
+ * server refused the request with a 4xx (429 included); `maybe` after a 5xx, a 3xx (never followed), or a
+ * connection that broke once the request may have been sent (the server is done with it either way); `pending`
+ * when no answer came in time (the server may still process it).
  */
 export function attemptEffect(failure: AttemptFailure | { kind: 'aborted' }): RequestEffect {
   if (failure.kind === 'aborted') return 'pending';
-  if (failure.kind === 'status') return failure.status >= 500 ? 'maybe' : 'none';
+  // A 3xx is no refusal: a 303 after a POST even says it was processed (the client follows no redirect).
+  if (failure.kind === 'status') return failure.status >= 500 || (failure.status >= 300 && failure.status < 400) ? 'maybe' : 'none';
   if (neverReachedServer(failure.code)) return 'none';
   return failure.code !== undefined && STILL_RUNNING.has(failure.code) ? 'pending' : 'maybe';
 }

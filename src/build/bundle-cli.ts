@@ -16,6 +16,8 @@
  *   process: bundled it would be a 2.1 MB chunk with a 9.9 MB source map (dist/cli 6 → 18 MB) for no start-up
  *   gain, and its CommonJS dependencies (node-fetch 2, ws with optional native modules, the auth plugins) would
  *   run from a bundle no test exercises path by path. It is a dependency: node_modules has it (the image too).
+ *   node-fetch 2 goes with it: src/daemon/ha/kubernetes.ts sends the Lease requests through it (client-node's
+ *   own fetch, told not to follow redirects), so it is the very copy client-node uses, from node_modules.
  * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
  *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
  *   src/ fails this build (the name is not exported), never silently at run time.
@@ -37,7 +39,7 @@ export const CHUNK_PREFIX = 'chunk-';
 const UNDICI_POOL = '\0docops:undici-pool';
 
 /** Imported from node_modules at run time, not bundled (see the file comment). */
-export const EXTERNAL = ['@kubernetes/client-node'];
+export const EXTERNAL = ['@kubernetes/client-node', 'node-fetch'];
 
 /**
  * What undici's index does for a Pool: the module itself, and the request API (`pool.request(…)`) its index

@@ -1,9 +1,13 @@
 /**
  * The plan as ONE pull-request comment, updated in place: found again by a hidden marker at the start of its
- * body, edited on every push, created only when there is none. GitHub rejects comments over 65,536 characters:
- * a longer body is cut at a line and says so. The GitHub client (@octokit/core with its paginate plugin) is
- * imported here, on first use, so only `docops pr-comment` loads it.
+ * body AND its author being the token's own account (identity.ts), edited on every push, created only when there
+ * is none. Anyone who can comment can post the marker: such a comment is never edited nor read as docops's (it
+ * could later be edited to say "No changes"); it is returned in `ignored` for the job log. GitHub rejects
+ * comments over 65,536 characters: a longer body is cut at a line and says so.
  */
+import { createGitHub } from './client.js';
+import { isLogin, tokenLogin } from './identity.js';
+
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
 export const DEFAULT_MARKER = 'docops-plan';
@@ -39,31 +43,46 @@ export interface UpsertInput {
   marker: string;
 }
 
+/** A comment with the marker by another author: left alone. `author` is undefined for a deleted account. */
+export interface IgnoredComment {
+  author: string | undefined;
+  url: string;
+}
+
 export interface UpsertResult {
   action: 'created' | 'updated' | 'unchanged';
   id: number;
   url: string;
+  /** The token's account: the author docops's comment has. */
+  login: string;
+  ignored: IgnoredComment[];
 }
 
 interface Comment {
   id: number;
   body?: string | null;
   html_url: string;
+  user?: { login?: string } | null;
 }
 
 export async function upsertPlanComment(input: UpsertInput): Promise<UpsertResult> {
-  const [{ Octokit }, { paginateRest }] = await Promise.all([import('@octokit/core'), import('@octokit/plugin-paginate-rest')]);
-  const GitHub = Octokit.plugin(paginateRest);
-  const github = new GitHub({ auth: input.token, baseUrl: input.apiUrl.replace(/\/+$/, ''), userAgent: 'docops' });
+  const github = await createGitHub(input.apiUrl, input.token);
   const where = { owner: input.owner, repo: input.repo, issue_number: input.issueNumber };
   const marker = markerComment(input.marker);
-  const comments = (await github.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, per_page: 100 })) as Comment[];
-  const previous = comments.find((c) => (c.body ?? '').startsWith(marker));
-  if (previous && previous.body === input.body) return { action: 'unchanged', id: previous.id, url: previous.html_url };
+  const [login, comments] = await Promise.all([
+    tokenLogin(github),
+    github.paginate('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, per_page: 100 }) as Promise<Comment[]>,
+  ]);
+  const marked = comments.filter((c) => (c.body ?? '').startsWith(marker));
+  const own = (c: Comment): boolean => isLogin(c.user?.login ?? undefined, login);
+  const ignored = marked.filter((c) => !own(c)).map((c) => ({ author: c.user?.login ?? undefined, url: c.html_url }));
+  const seen = { login, ignored };
+  const previous = marked.find(own);
+  if (previous && previous.body === input.body) return { action: 'unchanged', id: previous.id, url: previous.html_url, ...seen };
   if (previous) {
     const { data } = await github.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { owner: input.owner, repo: input.repo, comment_id: previous.id, body: input.body });
-    return { action: 'updated', id: Number(data.id), url: data.html_url };
+    return { action: 'updated', id: Number(data.id), url: data.html_url, ...seen };
   }
   const { data } = await github.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { ...where, body: input.body });
-  return { action: 'created', id: Number(data.id), url: data.html_url };
+  return { action: 'created', id: Number(data.id), url: data.html_url, ...seen };
 }

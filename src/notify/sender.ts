@@ -2,7 +2,9 @@
  * Delivers notifications without ever holding up a reconcile: `send` only queues (a bounded queue per target;
  * when full the oldest waiting notification is dropped, and logged). Each target's queue is worked through in
  * order by one async loop; a failed delivery (no answer, 429 or 5xx) is retried with exponential backoff up to
- * `attempts` times, other answers (4xx) are not retried. A generic webhook's body is signed with HMAC-SHA256 when
+ * `attempts` times, other answers (4xx) are not retried. A redirect (3xx) is never followed — the receiver could
+ * point the signed body and its signature anywhere — so it is a failed delivery, retried like a 5xx and logged with
+ * its status (docs/reliability.md, "Redirects"). A generic webhook's body is signed with HMAC-SHA256 when
  * the target has a secret: `X-Docops-Signature-256: sha256=<hex of HMAC(secret, body)>`. Every body passes the
  * secret registry (src/secrets.ts) before it leaves; logs name targets by name, never by URL.
  */
@@ -36,6 +38,9 @@ interface Item {
 }
 
 export const SIGNATURE_HEADER = 'x-docops-signature-256';
+
+/** Said beside the status of a delivery answered with a redirect (the Location itself is not logged). */
+export const REDIRECT_NOT_FOLLOWED = 'not followed: docops delivers only to the configured URL';
 
 export function signature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -75,7 +80,9 @@ class TargetQueue {
       try {
         const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'docops', 'x-docops-event': item.event, 'x-docops-delivery': randomUUID() };
         if (this.target.secret !== undefined) headers[SIGNATURE_HEADER] = signature(this.target.secret, item.body);
-        const res = await fetch(this.target.url, { method: 'POST', headers, body: item.body, signal: AbortSignal.any([this.closed, AbortSignal.timeout(this.o.timeoutMs)]) });
+        const signal = AbortSignal.any([this.closed, AbortSignal.timeout(this.o.timeoutMs)]);
+        // 'manual': a 3xx comes back as the answer (Node's fetch then returns the redirect itself, unfollowed).
+        const res = await fetch(this.target.url, { method: 'POST', headers, body: item.body, redirect: 'manual', signal });
         status = res.status;
         await res.arrayBuffer().catch(() => undefined);
       } catch {
@@ -87,13 +94,14 @@ class TargetQueue {
         logger.info({ target: this.target.name, event: item.event, attempt }, 'notification sent');
         return;
       }
-      const retryable = status === undefined || status === 429 || status >= 500;
+      const redirected = status !== undefined && status >= 300 && status < 400;
+      const retryable = status === undefined || redirected || status === 429 || status >= 500;
       if (!retryable || attempt === retry.attempts || this.closed.aborted) {
-        logger.error({ target: this.target.name, event: item.event, status, attempt }, 'notification not delivered');
+        logger.error({ target: this.target.name, event: item.event, status, attempt, ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}) }, 'notification not delivered');
         return;
       }
       const delay = Math.min(retry.maxMs, retry.initialMs * 2 ** (attempt - 1));
-      logger.warn({ target: this.target.name, event: item.event, status, attempt, delayMs: delay }, 'notification failed; retrying after backoff');
+      logger.warn({ target: this.target.name, event: item.event, status, attempt, delayMs: delay, ...(redirected ? { redirect: REDIRECT_NOT_FOLLOWED } : {}) }, 'notification failed; retrying after backoff');
       await sleep(delay, this.closed);
     }
   }

@@ -120,7 +120,7 @@ describe('action/run.sh, as the workflow runs it', () => {
     expect(again.outputs).toMatchObject({ changes: 'false', 'exit-code': '0' });
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body).toContain('No changes');
-    expect(github.requests.filter((r) => r.startsWith('POST'))).toHaveLength(1);
+    expect(github.requests.filter((r) => r.startsWith('POST /repos/'))).toHaveLength(1);
   }, 60_000);
 
   it('plan on a push posts no comment', async () => {

@@ -1,26 +1,65 @@
 /**
- * A stand-in for the GitHub REST API on 127.0.0.1: an issue's comments (listed a few per page with a `Link`
- * header, as GitHub paginates), creating and editing one. Only what `docops pr-comment` calls.
+ * A stand-in for the GitHub API on 127.0.0.1: an issue's comments (listed a few per page with a `Link` header, as
+ * GitHub paginates), creating and editing one, and `POST /graphql` answering `query { viewer { login } }`. Only
+ * what `docops pr-comment` calls.
+ *
+ * Each token is an account, and answers are GitHub's: a comment's REST `user.login` is the account's login, bots
+ * included (`github-actions[bot]` for a workflow's GITHUB_TOKEN, `<app-slug>[bot]` for an app's installation
+ * token), and GraphQL's `viewer.login` for the same token is that same login, `[bot]` suffix and all (GraphQL's
+ * `author.login` on a comment drops the suffix; docops does not read it). Another account (`accounts`) can post
+ * comments through the same API: the spoofer of the tests.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface Account {
+  login: string;
+  type: 'Bot' | 'User';
+}
+
 export interface FakeComment {
   id: number;
   body: string;
-  user: { login: string; type: string };
+  user: Account;
 }
+
+/** A test's own answer to a request, before the fake's routes: e.g. a redirect. */
+export type Intercept = (request: { method: string; pathname: string; base: string }) => { status: number; headers?: Record<string, string> } | undefined;
 
 export interface FakeGitHub {
   url: string;
   comments: FakeComment[];
   /** `METHOD path` of every request. */
   requests: string[];
+  /** Answers before the routes when it returns something (set it at any time). */
+  intercept: Intercept | undefined;
+  /** Post a comment as the account of `token` through the API, as anyone who can comment on the pull request can. */
+  postAs(token: string, body: string): Promise<FakeComment>;
   close(): Promise<void>;
 }
 
-export async function startFakeGitHub(options: { token: string; owner: string; repo: string; issue: number; perPage?: number }): Promise<FakeGitHub> {
+export const ACTIONS_BOT: Account = { login: 'github-actions[bot]', type: 'Bot' };
+
+export interface FakeGitHubOptions {
+  /** docops's token. */
+  token: string;
+  /** Whom `token` authenticates (default github-actions[bot], GITHUB_TOKEN's account). */
+  account?: Account;
+  /** Other tokens and their accounts. */
+  accounts?: Record<string, Account>;
+  owner: string;
+  repo: string;
+  issue: number;
+  perPage?: number;
+  /** When set, GraphQL answers 200 with these errors and no data, as it does for a token lacking access. */
+  graphqlErrors?: string[];
+  /** Where the `Link` header's page URLs point (default: this server). */
+  linkBase?: string;
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
   const perPage = options.perPage ?? 2;
+  const accounts = new Map<string, Account>([...Object.entries(options.accounts ?? {}), [options.token, options.account ?? ACTIONS_BOT]]);
   const comments: FakeComment[] = [];
   const requests: string[] = [];
   let nextId = 1000;
@@ -33,30 +72,43 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const at = new URL(req.url ?? '/', 'http://x');
-      requests.push(`${req.method} ${at.pathname}`);
+      const method = req.method ?? 'GET';
+      requests.push(`${method} ${at.pathname}`);
       const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
         res.end(JSON.stringify(body));
       };
-      if (req.headers.authorization !== `token ${options.token}` && req.headers.authorization !== `bearer ${options.token}`) return send(401, { message: 'Bad credentials' });
-      const input = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: unknown }) : {};
-      if (at.pathname === `${base}/${options.issue}/comments` && req.method === 'GET') {
+      const own = fake.intercept?.({ method, pathname: at.pathname, base });
+      if (own) return void res.writeHead(own.status, { 'content-length': '0', ...own.headers }).end();
+      const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const account = token === undefined ? undefined : accounts.get(token);
+      if (!account) return send(401, { message: 'Bad credentials' });
+      const input = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: unknown; query?: unknown }) : {};
+      if (at.pathname === '/graphql' && method === 'POST') {
+        if (options.graphqlErrors) return send(200, { data: null, errors: options.graphqlErrors.map((message) => ({ type: 'FORBIDDEN', message })) });
+        if (typeof input.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(input.query)) return send(200, { errors: [{ message: 'the fake answers only viewer { login }' }] });
+        return send(200, { data: { viewer: { login: account.login } } });
+      }
+      if (at.pathname === `${base}/${options.issue}/comments` && method === 'GET') {
         const page = Number(at.searchParams.get('page') ?? '1');
         const slice = comments.slice((page - 1) * perPage, page * perPage);
         const last = Math.max(1, Math.ceil(comments.length / perPage));
-        const link: Record<string, string> = page < last ? { link: `<${url}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${url}${at.pathname}?per_page=100&page=${last}>; rel="last"` } : {};
+        const pages = options.linkBase ?? url;
+        const link: Record<string, string> = page < last ? { link: `<${pages}${at.pathname}?per_page=100&page=${page + 1}>; rel="next", <${pages}${at.pathname}?per_page=100&page=${last}>; rel="last"` } : {};
         return send(200, slice.map(shown), link);
       }
-      if (at.pathname === `${base}/${options.issue}/comments` && req.method === 'POST') {
+      if (at.pathname === `${base}/${options.issue}/comments` && method === 'POST') {
         if (typeof input.body !== 'string' || input.body.length > 65_536) return send(422, { message: 'Validation Failed' });
-        const c = { id: nextId++, body: input.body, user: { login: 'github-actions[bot]', type: 'Bot' } };
+        const c = { id: nextId++, body: input.body, user: account };
         comments.push(c);
         return send(201, shown(c));
       }
       const edit = new RegExp(`^${base}/comments/(\\d+)$`).exec(at.pathname);
-      if (edit && req.method === 'PATCH') {
+      if (edit && method === 'PATCH') {
         const c = comments.find((x) => x.id === Number(edit[1]));
         if (!c) return send(404, { message: 'Not Found' });
+        // As on GitHub, a token with write access to the repository may edit anyone's comment: what makes a
+        // spoofed marker dangerous (docops would write into a comment its author can edit again later).
         if (typeof input.body !== 'string' || input.body.length > 65_536) return send(422, { message: 'Validation Failed' });
         c.body = input.body;
         return send(200, shown(c));
@@ -66,10 +118,21 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const fake: FakeGitHub = {
     url,
     comments,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    intercept: undefined,
+    async postAs(token, body) {
+      const res = await fetch(`${url}${base}/${options.issue}/comments`, { method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ body }) });
+      if (res.status !== 201) throw new Error(`the fake GitHub refused the comment: ${res.status}`);
+      return comments.at(-1)!;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
+  return fake;
 }

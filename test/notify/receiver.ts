@@ -15,6 +15,8 @@ export interface Receiver {
   received: Received[];
   /** Statuses to answer, in order (then 200). A status of 0 holds the answer until `release()`. */
   answers: number[];
+  /** The Location header of every 3xx answer. */
+  location?: string;
   /** Resolves when `n` requests have arrived in total. */
   count(n: number): Promise<void>;
   release(): void;
@@ -49,7 +51,8 @@ export async function startReceiver(): Promise<Receiver> {
         w.resolve();
       }
       const status = r.answers.shift() ?? 200;
-      const answer = (code: number): void => void res.writeHead(code, { 'content-type': 'text/plain' }).end('ok');
+      const redirect = status >= 300 && status < 400 && r.location !== undefined ? { location: r.location } : {};
+      const answer = (code: number): void => void res.writeHead(code, { 'content-type': 'text/plain', ...redirect }).end('ok');
       if (status === 0) held.push(() => answer(200));
       else answer(status);
     });

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../core/errors.js';
-import { DEFAULT_MARKER, commentBody, upsertPlanComment } from '../../github/plan-comment.js';
+import { DEFAULT_MARKER, commentBody, markerComment, upsertPlanComment } from '../../github/plan-comment.js';
 import type { CommandSpec } from '../command.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -47,10 +47,12 @@ export const prCommentCommand: CommandSpec = {
   description:
     'Posts FILE (the output of `docops plan --format markdown`) as ONE comment on the pull request and updates\n' +
     'that comment on every later run: it is found again by the hidden marker <!-- NAME --> at the start of its\n' +
-    'body (default docops-plan), so a pull request never collects one comment per push. A body that would pass\n' +
-    'GitHub\'s 65,536-character limit is cut at a line, with a note saying so. The token is GITHUB_TOKEN (the\n' +
-    'workflow\'s token needs `pull-requests: write`), the API GITHUB_API_URL (default https://api.github.com),\n' +
-    'the repository GITHUB_REPOSITORY and the pull request the workflow event\'s. action.yml runs it for you.',
+    'body (default docops-plan) and by its author being the token\'s own account — a comment with the marker by\n' +
+    'anyone else is never edited, and the log names it — so a pull request never collects one comment per push.\n' +
+    'A body that would pass GitHub\'s 65,536-character limit is cut at a line, with a note saying so. The token\n' +
+    'is GITHUB_TOKEN (the workflow\'s token needs `pull-requests: write`), the API GITHUB_API_URL (default\n' +
+    'https://api.github.com; requests go to its origin only, redirects too), the repository GITHUB_REPOSITORY\n' +
+    'and the pull request the workflow event\'s. action.yml runs it for you.',
   flags: {
     'body-file': { type: 'string', value: 'FILE', description: 'The markdown to post (e.g. the output of `docops plan --format markdown`)' },
     pr: { type: 'string', value: 'N', description: 'Pull request number (default: the one the workflow event is about)' },
@@ -82,6 +84,12 @@ export const prCommentCommand: CommandSpec = {
     const { body, truncated } = commentBody(plan, { marker, ...(foot ? { footer: foot } : {}) });
     if (truncated) ctx.logger.warn({ file, length: plan.length }, 'the plan was truncated to fit GitHub\'s comment limit');
     const result = await upsertPlanComment({ apiUrl: io.env.GITHUB_API_URL ?? 'https://api.github.com', token, owner, repo: name, issueNumber, body, marker });
+    for (const c of result.ignored) {
+      ctx.logger.warn(
+        { author: c.author ?? '(deleted account)', url: c.url, marker: markerComment(marker), docops: result.login },
+        `ignored a comment carrying the marker by ${c.author ?? 'a deleted account'} (${c.url}): docops adopts only a comment its own account (${result.login}) wrote`,
+      );
+    }
     const said = { created: 'created the plan comment', updated: 'updated the plan comment', unchanged: 'the plan comment is up to date' }[result.action];
     io.stdout.write(`${said}: ${result.url}\n`);
     return 0;

@@ -6,11 +6,17 @@
  * This module is the only one that imports @kubernetes/client-node, and the daemon imports it only when HA is
  * configured (a big package; every other command and a daemon without HA never load it).
  * Credentials: KUBECONFIG (or ~/.kube/config) when present, else the pod's service account (in-cluster).
+ *
+ * Redirects are not followed (docs/reliability.md, "Redirects"): client-node sends through node-fetch, which follows
+ * them and keeps the Authorization header for any port of the same host (and its client certificate for any host),
+ * so every request goes through `noRedirects`, client-node's own HTTP library with `redirect: 'manual'`; a 3xx
+ * then fails the request with its status like any other unexpected answer.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ApiException, CoordinationV1Api, KubeConfig, Observable, V1MicroTime, type ConfigurationOptions, type V1Lease } from '@kubernetes/client-node';
+import { ApiException, CoordinationV1Api, KubeConfig, Observable, ResponseContext, V1MicroTime, type ConfigurationOptions, type HttpLibrary, type V1Lease } from '@kubernetes/client-node';
+import fetch from 'node-fetch';
 import { UsageError } from '../../core/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
 import { LeaseConflictError, type LeaseLock, type LeaseRecord } from './election.js';
@@ -24,10 +30,34 @@ export class LeaseRequestError extends Error {
     options?: { cause?: unknown },
   ) {
     // Without an HTTP answer the cause is local (network, TLS, credentials): its message quotes no server content.
-    super(code !== undefined ? `the Lease request was answered HTTP ${code}` : `the Lease request got no answer: ${causeMessage(options?.cause)}`, options);
+    super(code !== undefined ? `the Lease request was answered HTTP ${code}${isRedirect(code) ? REDIRECT_NOTE : ''}` : `the Lease request got no answer: ${causeMessage(options?.cause)}`, options);
     this.name = 'LeaseRequestError';
   }
 }
+
+const REDIRECT_NOTE = ', a redirect: not followed (docops talks only to the configured API server)';
+const isRedirect = (code: number): boolean => code >= 300 && code < 400;
+
+/** client-node's HTTP library (gen/http/isomorphic-fetch.js) with one change: a redirect is answered, not followed. */
+const noRedirects: HttpLibrary = {
+  send(request) {
+    const body = request.getBody();
+    if (body !== undefined && typeof body !== 'string') throw new TypeError('the Lease client sends JSON text bodies only');
+    const answer = fetch(request.getUrl(), {
+      method: request.getHttpMethod().toString(),
+      body,
+      headers: request.getHeaders(),
+      signal: request.getSignal(),
+      agent: request.getAgent(),
+      redirect: 'manual',
+    }).then((res) => {
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, name) => (headers[name] = value));
+      return new ResponseContext(res.status, headers, { text: () => res.text(), binary: () => res.buffer() });
+    });
+    return new Observable(answer);
+  },
+};
 
 function causeMessage(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
@@ -47,6 +77,7 @@ export function kubernetesLeaseLock(options: KubernetesLeaseOptions): LeaseLock 
   const api = kc.makeApiClient(CoordinationV1Api);
   // client-node takes no AbortSignal per call: a middleware sets it on the request (node-fetch honours it).
   const withSignal = (signal: AbortSignal): ConfigurationOptions => ({
+    httpApi: noRedirects,
     middleware: [
       {
         pre: (ctx) => {

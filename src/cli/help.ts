@@ -27,8 +27,9 @@ export function commandHelp(spec: { name: string; usage: string; description: st
 export function mainHelp(commands: readonly HelpEntry[]): string {
   const width = Math.max(...commands.map((c) => c.name.length)) + 2;
   return [
-    'docops: GitOps for a documentation platform organization. Validate YAML manifests, plan the changes',
-    'against the live API, and apply them.',
+    "docops: GitOps for a GitBook organization. Keep its settings, members, teams, spaces, collections and sites",
+    "as YAML in git; docops validates them, plans the changes against GitBook's organization management API",
+    '(https://api.gitbook.com/v1) and applies them.',
     '',
     'Usage: docops <command> [flags]',
     '',

@@ -8,6 +8,9 @@ describe('docops usage', () => {
     expect(r.code).toBe(0);
     for (const c of ['validate', 'plan', 'apply', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
     expect(r.stderr).toBe('');
+    // It says what it is for: GitBook, and the API it drives.
+    expect(r.stdout.split('\n')[0]).toContain('GitOps for a GitBook organization');
+    expect(r.stdout).toContain('https://api.gitbook.com/v1');
   });
 
   it.each(['validate', 'plan', 'apply'])('%s --help shows a description, flags and examples', async (cmd) => {

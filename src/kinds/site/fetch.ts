@@ -40,7 +40,7 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
     [...matched].map(async ([e, site]) => {
       const structure = await fetchStructure(ctx, org, site.id, e.spec);
       aux.structures[site.id] = structure;
-      return childObjects(org, site.key, structure);
+      return childObjects(org, site, structure);
     }),
   );
   const grants = await access.read(sites);

@@ -119,24 +119,29 @@ export async function readStructure(
   return out;
 }
 
-/** Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and journal. */
-export function childObjects(org: string, siteTitle: string, s: SiteStructure): SiteChildObject[] {
+/**
+ * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and
+ * journal, keyed by the site's title; their parent is the site (the gate measures changes against its lists).
+ */
+export function childObjects(org: string, site: { id: string; key: string }, s: SiteStructure): SiteChildObject[] {
+  const siteTitle = site.key;
+  const parent = { kind: SITE_KIND, id: site.id, key: site.key };
   const pathOf = new Map(s.sections.map((x) => [x.id, x.path]));
   const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
   const out: SiteChildObject[] = [];
   for (const x of s.sections) {
     const fields = { path: x.path, title: x.title, icon: x.icon, description: x.description, condition: x.condition, group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group) };
-    out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields });
+    out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields, parent });
   }
   for (const g of s.groups) {
-    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) } });
+    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) }, parent });
   }
   for (const x of s.siteSpaces) {
     const sectionPath = x.section === null ? null : (pathOf.get(x.section) ?? x.section);
     const fields = { space: x.spaceTitle, spaceId: x.spaceId, section: sectionPath, path: x.path, condition: x.condition };
-    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields });
+    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
   }
-  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active } });
+  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
   return out;
 }
 
@@ -161,7 +166,7 @@ export async function readSiteTrees(ctx: FetchContext, org: string, sites: reado
     }),
   );
   for (const { site, structure } of trees) {
-    out.related.push(...childObjects(org, site.key, structure));
+    out.related.push(...childObjects(org, site, structure));
     if (pruned.has(site.id)) out.pruned[site.id] = structure;
   }
   return out;

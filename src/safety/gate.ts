@@ -24,7 +24,7 @@ export interface GateOptions {
   force: boolean;
   /** The token's own user (GET /user), for the kinds' guards. */
   whoami?: Whoami;
-  /** Number of desired entries loaded from the manifests (all kinds, all orgs); see countDesired. */
+  /** What was loaded from the manifests: documents, or desired entries when the state holds no documents (see countDesired). */
   desiredCount: number;
   /**
    * The desired state the plan was made from: the documents describing the objects whose lists a plan empties
@@ -90,8 +90,13 @@ export function safetyGate(
   };
 }
 
-/** Desired entries over all kinds and orgs: the `desiredCount` the prune-everything rule looks at. */
+/**
+ * The `desiredCount` the empty-manifests rule looks at: the documents loaded when the desired state carries them
+ * (the loader's does) — a document that writes an empty list (`members: []`) yields no entry, yet it was loaded and
+ * says what it means, unlike a vanished directory — else the desired entries over all kinds and orgs.
+ */
 export function countDesired(desired: DesiredState): number {
+  if (desired.documents) return desired.documents.length;
   let n = 0;
   for (const entries of desired.values()) n += entries.length;
   return n;

@@ -83,7 +83,7 @@ export function thresholdViolations(changes: readonly ScopeChanges[], index: Liv
 
 /**
  * An empty or nearly empty manifest set must never prune everything: a plan that deletes anything while
- * no manifest entry was loaded, or that deletes every live object of a kind in an org (of at least 2).
+ * nothing was loaded from the manifests, or that deletes every live object of a kind in an org (of at least 2).
  * Not overridable by --force; `safety.allowPruneAll` (globally or per kind) lifts it. One object's list (its
  * grants, a team's members, a site's sections) is its own population: emptying it is `emptyListViolations`.
  */
@@ -100,7 +100,7 @@ export function pruneAllViolations(changes: readonly ScopeChanges[], index: Live
         rule: 'empty-manifests',
         overridable: false,
         message:
-          `no manifest entries were loaded, yet the plan deletes ${total} object${total === 1 ? '' : 's'} (${list}). ` +
+          `no manifests were loaded, yet the plan deletes ${total} object${total === 1 ? '' : 's'} (${list}). ` +
           'An empty manifest set (a deleted directory, a bad glob) never prunes; check the manifest paths. ' +
           '--force does not lift this; set safety.allowPruneAll: true in the config to allow it (or safety.kinds.<Kind>.allowPruneAll: true for each of those kinds).',
       },

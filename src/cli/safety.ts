@@ -68,6 +68,7 @@ export async function guardedApply(ctx: CommandContext, settings: SafetySettings
     config: settings.config,
     force: settings.force,
     desiredCount: countDesired(input.desired),
+    desired: input.desired,
     whoami: () => fetchWhoami(input.client),
     onOverridden: (violations) => {
       for (const v of violations) ctx.logger.warn({ rule: v.rule, kind: v.kind, org: v.org }, `--force overrides: ${v.message}`);

@@ -48,6 +48,20 @@ export interface LiveObject<F = unknown, K extends string = string> {
   key: string;
   id: string;
   fields: F;
+  /**
+   * The object whose list this one belongs to, when its kind reads such objects per object and only for some
+   * (an access list's grants per space, a site's sections per site, a team's memberships per team). The safety
+   * gate measures changes to them against that object's list, never against an organization total it did not
+   * read. Absent: the kind reads every object of the organization (one list).
+   */
+  parent?: ParentRef;
+}
+
+/** An object that holds a list of sub-objects: its manifest kind, live id and key (as its own live object has them). */
+export interface ParentRef {
+  kind: string;
+  id: string;
+  key: string;
 }
 
 /**
@@ -144,6 +158,13 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * `prune: {KIND: true}` would mean nothing, so they are validation or usage errors instead of being ignored.
    */
   prunable?: boolean;
+  /**
+   * Spec fields that, when written, are an object's complete list of sub-objects read per object (`access`, a
+   * team's `members`, a site's `sections` …). A plan that deletes every entry of one such list (emptied or
+   * replaced whole) is refused by the safety gate unless the document says `allowEmpty: true`, which is a
+   * validation error on a kind that declares none.
+   */
+  lists?: readonly string[];
   /**
    * Manifest kinds this kind's diff reads ids or live state of: they are diffed first, whatever their depth,
    * so `resolve` sees the ids (or refs) they register.

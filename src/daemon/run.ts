@@ -159,6 +159,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       config: ctx.safety,
       force: false,
       desiredCount: countDesired(loaded.desired),
+      desired: loaded.desired,
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
     const ahead = decision.type === 'scoped' ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;

@@ -115,6 +115,17 @@ export function makeStep(s: StepInput): Step {
 }
 
 /**
+ * What a plan shows on the steps that delete every entry (2 or more) of a list a document writes (`access:`, a team's
+ * `members`): the safety gate refuses that unless the document says `allowEmpty: true` (docs/safety.md), so a
+ * reviewer sees both the refusal coming and the override when it is written. Undefined below 2 entries.
+ */
+export function deletesAllNote(count: number, list: string, subKind: string, doc: ManifestDocument): string | undefined {
+  if (count < 2) return undefined;
+  const all = `deletes all ${count} entries of ${list}`;
+  return doc.allowEmpty === true ? `${all} (allowEmpty: true)` : `${all}: apply refuses this unless the document says allowEmpty: true (or the config safety.kinds.${subKind}.allowEmpty: true)`;
+}
+
+/**
  * Block a desired entry (see DiffResult.blocked): the plan holds none of its steps, says why at `pos`, and the
  * run fails. The caller must not emit steps for it nor register a ref to its create.
  */

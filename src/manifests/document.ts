@@ -10,6 +10,11 @@ export interface ManifestDocument {
   metadata: { organization: string; [k: string]: unknown };
   /** Top-level `prune: true` beside `kind`: delete live objects of this kind no manifest mentions. */
   prune?: boolean;
+  /**
+   * Top-level `allowEmpty: true`: a plan may delete every entry of a list this document writes (its `access:`, a
+   * team's `members`, a site's `sections` …), which the safety gate otherwise refuses (docs/safety.md).
+   */
+  allowEmpty?: boolean;
   spec: Record<string, unknown>;
   /** Position of a node inside this document, by path (e.g. ['spec','members',3,'email']); falls back to the nearest parent. */
   pos(path: (string | number)[]): SourcePos;

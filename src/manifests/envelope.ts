@@ -1,6 +1,6 @@
 /**
- * The manifest envelope every document shares: apiVersion, kind, metadata.organization, optional prune,
- * spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
+ * The manifest envelope every document shares: apiVersion, kind, metadata.organization, optional prune and
+ * allowEmpty, spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
  * can name the known kinds and the allowed fields.
  */
 import type { ValidationIssue } from '../core/errors.js';
@@ -10,7 +10,7 @@ import type { ParsedYamlDoc } from './parse.js';
 import { describeValue, jsonType } from './paths.js';
 
 export const API_VERSION = 'docops/v1';
-export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'spec'] as const;
+export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'allowEmpty', 'spec'] as const;
 const REQUIRED = ['apiVersion', 'kind', 'metadata', 'spec'] as const;
 export const METADATA_FIELDS = ['organization'] as const;
 /** The API's EntityId: what organization, team, space and collection ids look like (spec-notes §1.7). */
@@ -81,6 +81,10 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
   else if (v.prune === true && kind?.prunable === false) {
     issue(['prune'], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
   }
+  if ('allowEmpty' in v && typeof v.allowEmpty !== 'boolean') issue(['allowEmpty'], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
+  else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) {
+    issue(['allowEmpty'], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
+  }
   const spec = isObject(v.spec) ? v.spec : undefined;
   if ('spec' in v && !spec) issue(['spec'], `spec: must be object (got ${got(v.spec)})`);
 
@@ -95,5 +99,6 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     pos: parsed.pos,
   };
   if (typeof v.prune === 'boolean') doc.prune = v.prune;
+  if (typeof v.allowEmpty === 'boolean') doc.allowEmpty = v.allowEmpty;
   return { issues, kind, spec, doc };
 }

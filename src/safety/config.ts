@@ -1,6 +1,7 @@
 /**
  * The `safety:` section of the daemon config (schemas/safety.schema.json): limits on how much one run may
- * delete or update, per kind, and the escape hatch for deliberately deleting every object of a kind.
+ * delete or update, per kind, and the escape hatches for deliberately deleting every object of a kind
+ * (allowPruneAll) or every entry of one object's list (allowEmpty, per sub-kind).
  * Defaults follow octoDNS (refuse > 30 % record changes when more than 10 exist) and peribolos (25 %
  * removal delta): large blast radii need a human to say `--force`.
  */
@@ -20,6 +21,11 @@ export interface KindSafety {
   updates?: Partial<Threshold>;
   /** Allow deleting every live object of this kind in an org (see allowPruneAll). */
   allowPruneAll?: boolean;
+  /**
+   * Allow a plan to delete every entry of one object's list of this kind (e.g. `CollectionAccess`: a collection's
+   * grants; `TeamMember`: a team's members), as `allowEmpty: true` does for one document. allowPruneAll implies it.
+   */
+  allowEmpty?: boolean;
 }
 
 export interface SafetyConfig {
@@ -43,12 +49,15 @@ export const DEFAULT_SAFETY: Readonly<SafetyConfig> = Object.freeze({
 }) as Readonly<SafetyConfig>;
 
 /** The limits that apply to one step kind. */
-export function limitsFor(config: SafetyConfig, kind: string): { deletes: Threshold; updates: Threshold; allowPruneAll: boolean } {
+export function limitsFor(config: SafetyConfig, kind: string): { deletes: Threshold; updates: Threshold; allowPruneAll: boolean; allowEmpty: boolean } {
   const k = config.kinds[kind] ?? {};
+  const allowPruneAll = k.allowPruneAll ?? config.allowPruneAll;
   return {
     deletes: { ...config.deletes, ...defined(k.deletes) },
     updates: { ...config.updates, ...defined(k.updates) },
-    allowPruneAll: k.allowPruneAll ?? config.allowPruneAll,
+    allowPruneAll,
+    // Deleting every object of the kind in the org is allowed: so is emptying one object's list of them.
+    allowEmpty: k.allowEmpty === true || allowPruneAll,
   };
 }
 
@@ -62,11 +71,12 @@ export function resolveSafetyConfig(input: unknown = {}): SafetyConfig {
   const kinds: Record<string, KindSafety> = {};
   for (const [name, raw] of Object.entries(asRecord(src['kinds'] ?? {}, 'safety.kinds'))) {
     const k = asRecord(raw, `safety.kinds.${name}`);
-    onlyKeys(k, ['deletes', 'updates', 'allowPruneAll'], `safety.kinds.${name}`);
+    onlyKeys(k, ['deletes', 'updates', 'allowPruneAll', 'allowEmpty'], `safety.kinds.${name}`);
     const entry: KindSafety = {};
     if (k['deletes'] !== undefined) entry.deletes = partialThreshold(k['deletes'], `safety.kinds.${name}.deletes`);
     if (k['updates'] !== undefined) entry.updates = partialThreshold(k['updates'], `safety.kinds.${name}.updates`);
     if (k['allowPruneAll'] !== undefined) entry.allowPruneAll = bool(k['allowPruneAll'], `safety.kinds.${name}.allowPruneAll`);
+    if (k['allowEmpty'] !== undefined) entry.allowEmpty = bool(k['allowEmpty'], `safety.kinds.${name}.allowEmpty`);
     kinds[name] = entry;
   }
   return {

@@ -8,8 +8,8 @@ import type { KindDefinition } from '../core/kind.js';
 import type { Plan } from '../core/plan.js';
 import { liveKey, type DesiredState, type LiveState } from '../core/reconcile.js';
 import type { SafetyConfig } from './config.js';
-import { liveCounts, planChanges } from './counts.js';
-import { pruneAllViolations, thresholdViolations, type SafetyViolation } from './rules.js';
+import { liveIndex, planChanges } from './counts.js';
+import { emptyListViolations, pruneAllViolations, thresholdViolations, type ParentDocument, type SafetyViolation } from './rules.js';
 
 export type { SafetyViolation } from './rules.js';
 
@@ -24,8 +24,14 @@ export interface GateOptions {
   force: boolean;
   /** The token's own user (GET /user), for the kinds' guards. */
   whoami?: Whoami;
-  /** Number of desired entries loaded from the manifests (all kinds, all orgs); see countDesired. */
+  /** What was loaded from the manifests: documents, or desired entries when the state holds no documents (see countDesired). */
   desiredCount: number;
+  /**
+   * The desired state the plan was made from: the documents describing the objects whose lists a plan empties
+   * (their `allowEmpty: true` lifts the emptied-list rule, and the refusal names where they are). Without it no
+   * document allows emptying a list.
+   */
+  desired?: DesiredState;
 }
 
 export interface GateResult {
@@ -37,12 +43,13 @@ export interface GateResult {
 
 /** Every violation, split by whether it still refuses the plan under the given `force`. */
 export function evaluatePlan(plan: Plan, live: LiveState, kinds: readonly KindDefinition[], opts: GateOptions): GateResult {
-  const changes = planChanges(plan);
-  const counts = liveCounts(live);
+  const index = liveIndex(live);
+  const changes = planChanges(plan, index);
   const all = [
     ...guardViolations(plan, live, kinds, opts.whoami),
-    ...pruneAllViolations(changes, counts, opts.config, opts.desiredCount),
-    ...thresholdViolations(changes, counts, opts.config),
+    ...pruneAllViolations(changes, index, opts.config, opts.desiredCount),
+    ...emptyListViolations(changes, index, opts.config, parentDocuments(opts.desired)),
+    ...thresholdViolations(changes, index, opts.config),
   ];
   return {
     blocking: all.filter((v) => !(opts.force && v.overridable)),
@@ -72,16 +79,39 @@ export function safetyGate(
 ): (plan: Plan, live: LiveState) => Promise<void> {
   return async (plan, live) => {
     const whoami = typeof opts.whoami === 'function' ? await opts.whoami() : opts.whoami;
-    const overridden = enforce(plan, live, kinds, { config: opts.config, force: opts.force, desiredCount: opts.desiredCount, ...(whoami ? { whoami } : {}) });
+    const overridden = enforce(plan, live, kinds, {
+      config: opts.config,
+      force: opts.force,
+      desiredCount: opts.desiredCount,
+      ...(opts.desired ? { desired: opts.desired } : {}),
+      ...(whoami ? { whoami } : {}),
+    });
     if (overridden.length > 0) opts.onOverridden?.(overridden);
   };
 }
 
-/** Desired entries over all kinds and orgs: the `desiredCount` the prune-everything rule looks at. */
+/**
+ * The `desiredCount` the empty-manifests rule looks at: the documents loaded when the desired state carries them
+ * (the loader's does) — a document that writes an empty list (`members: []`) yields no entry, yet it was loaded and
+ * says what it means, unlike a vanished directory — else the desired entries over all kinds and orgs.
+ */
 export function countDesired(desired: DesiredState): number {
+  if (desired.documents) return desired.documents.length;
   let n = 0;
   for (const entries of desired.values()) n += entries.length;
   return n;
+}
+
+/**
+ * The document describing a parent object: the entry of its kind and org with its pinned id, else with its key (the
+ * key the parent's live object has, which is the entry's while the title is unchanged).
+ */
+function parentDocuments(desired: DesiredState | undefined): ParentDocument {
+  return (org, parent) => {
+    const entries = (desired?.get(parent.kind) ?? []).filter((e) => e.org === org);
+    const entry = entries.find((e) => e.id !== undefined && e.id === parent.id) ?? entries.find((e) => e.key === parent.key);
+    return entry ? { allowEmpty: entry.doc.allowEmpty === true, at: entry.doc.pos([]) } : undefined;
+  };
 }
 
 /** Each kind's guard, once per org the kind has live state for; every message is a non-overridable violation. */

@@ -2,6 +2,7 @@ import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { members, teams, translations } from '../../src/sandbox/index.js';
+import { grantKey, grants } from '../../src/sandbox/permission-records.js';
 import { runCli } from './run-cli.js';
 import { doc, exampleManifests, filesIn, liveCli, manifestsOf, tempDir } from './safety-cli-helpers.js';
 
@@ -123,5 +124,38 @@ describe('apply runs the safety gate between plan and apply', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('journaled');
     expect(await readdir(journal)).toEqual([]);
+  });
+});
+
+describe('apply of an emptied access list (the documented way to clear one)', () => {
+  const emptied = (extra = ''): string => doc('Collection', '  title: Product docs\n  id: col-product\n  access: []\n', ORG, extra);
+
+  it('is refused with exit 3 even under --force, naming allowEmpty; allowEmpty: true in the document applies it', async () => {
+    const cli = await liveCli();
+    for (const team of ['team-platform', 'team-writers', 'team-support']) {
+      const id = grantKey('collection', 'col-product', 'team', team);
+      grants(cli.sb.store).put({ id, orgId: ORG, targetType: 'collection', targetId: 'col-product', principalType: 'team', principalId: team, role: 'read' });
+    }
+    const left = (): number => grants(cli.sb.store).where((g) => g.targetId === 'col-product').length;
+    const dir = await manifestsOf({ 'col.yaml': emptied() });
+    const plan = await cli.run(['plan', '-m', dir]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain('apply refuses this unless the document says allowEmpty: true');
+    cli.sb.resetStats();
+    for (const force of [[], ['--force']]) {
+      const r = await cli.run(['apply', '-m', dir, '--journal-dir', await tempDir(), ...force]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('[empty-list] CollectionAccess of Collection "Product docs" in org-demo: plan deletes all 3 of its live objects');
+      expect(r.stderr).toContain(`write allowEmpty: true in the Collection document (${path.join(dir, 'col.yaml')}:1:1)`);
+    }
+    expect(cli.writes()).toBe(0);
+    expect(left()).toBe(3);
+
+    await writeFile(path.join(dir, 'col.yaml'), emptied('allowEmpty: true\n'));
+    const r = await cli.run(['apply', '-m', dir, '--journal-dir', await tempDir()]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('(allowEmpty: true)');
+    expect(left()).toBe(0);
   });
 });

@@ -220,7 +220,7 @@ describe('access lists against the sandbox', () => {
     expect(p.blocked.find((b) => b.key === 'Writers')!.source!.file).toMatch(/3\.yaml$/);
   });
 
-  it('the safety gate counts grant deletes per kind (SpaceAccess) against the grants read', async () => {
+  it('the safety gate measures grant deletes against each space’s list, and caps them per kind (SpaceAccess)', async () => {
     const r = await start();
     await apply(r, (await plan(r, WORLD)).plan);
     const emptied = WORLD.map((d) => (d.kind === 'Space' ? doc('Space', { ...d.spec, access: [] }) : d));
@@ -228,9 +228,11 @@ describe('access lists against the sandbox', () => {
     expect(p.steps.filter((s) => s.kind === 'SpaceAccess').map((s) => s.action)).toEqual(Array(6).fill('delete'));
     const config = resolveSafetyConfig({ kinds: { SpaceAccess: { deletes: { max: 5 } } } });
     const { blocking } = evaluatePlan(p, live, KINDS, { config, force: false, desiredCount: 5 });
-    expect(blocking.map((v) => [v.rule, v.kind])).toEqual([
-      ['delete-all', 'SpaceAccess'],
-      ['delete-cap', 'SpaceAccess'],
+    // Each space's list of 3 is emptied (one refusal each, naming the space); the 6 deletes together pass the cap of 5.
+    expect(blocking.map((v) => [v.rule, v.kind, v.message.slice(0, v.message.indexOf(':'))])).toEqual([
+      ['empty-list', 'SpaceAccess', 'SpaceAccess of Space "API Reference" in org-demo'],
+      ['empty-list', 'SpaceAccess', 'SpaceAccess of Space "Onboarding" in org-demo'],
+      ['delete-cap', 'SpaceAccess', 'SpaceAccess in org-demo'],
     ]);
   });
 });

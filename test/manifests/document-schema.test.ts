@@ -38,6 +38,18 @@ describe('document.schema.json', () => {
     expect(config.properties.prune.propertyNames.enum).toEqual(KINDS.filter((k) => k.prunable !== false).map((k) => k.kind));
   });
 
+  test('allowEmpty is refused exactly for the kinds that declare no lists', () => {
+    const rule = (kind: string) => (documentSchema.allOf.find((c) => c.if.properties.kind.const === kind)!.then.properties as Record<string, unknown>)['allowEmpty'];
+    for (const k of KINDS) expect(rule(k.kind), k.kind).toEqual((k.lists ?? []).length === 0 ? expect.objectContaining({ const: false }) : undefined);
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    for (const k of KINDS) ajv.addSchema(readJson(`${k.kind.toLowerCase()}.schema.json`), `${k.kind.toLowerCase()}.schema.json`);
+    const validate = ajv.compile(documentSchema);
+    const collection = { apiVersion: API_VERSION, kind: 'Collection', metadata: { organization: 'o' }, spec: { title: 'Docs', access: [] } };
+    expect(validate({ ...collection, allowEmpty: true })).toBe(true);
+    expect(validate({ ...collection, allowEmpty: 'yes' })).toBe(false);
+    expect(validate({ apiVersion: API_VERSION, kind: 'Members', metadata: { organization: 'o' }, allowEmpty: true, spec: { members: [] } })).toBe(false);
+  });
+
   test('the daemon config’s allowEnv entries are the ones --allow-env accepts', () => {
     const config = readJson('config.schema.json') as { properties: { allowEnv: { items: { pattern: string } } } };
     expect(config.properties.allowEnv.items.pattern).toBe(ALLOW_ENTRY.source);

@@ -38,6 +38,25 @@ describe('prune on a kind that is never pruned', () => {
   });
 });
 
+describe('allowEmpty', () => {
+  const withLists: KindDefinition = { ...fakeTeamKind(), lists: ['members'] };
+
+  test('is an error at the flag on a kind that writes no list, and must be boolean', () => {
+    expect(issues(doc('Team', 'o', 'allowEmpty: true\n'), [fakeTeamKind()])).toEqual([
+      "m.yaml:5:1: allowEmpty: Team documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)",
+    ]);
+    expect(issues(doc('Team', 'o', 'allowEmpty: 1\n'), [withLists])).toEqual(['m.yaml:5:13: allowEmpty: must be boolean (got integer 1)']);
+    expect(issues(doc('Team', 'o', 'allowEmpty: true\n'), [withLists])).toEqual([]);
+    expect(issues(doc('Team', 'o', 'allowEmpty: false\n'), [fakeTeamKind()])).toEqual([]);
+  });
+
+  test('the real kinds: allowed exactly where a kind declares lists', () => {
+    expect(KINDS.filter((k) => (k.lists ?? []).length > 0).map((k) => k.kind)).toEqual(['Team', 'Collection', 'Space', 'Site']);
+    const members = 'apiVersion: docops/v1\nkind: Members\nmetadata: { organization: org-demo }\nallowEmpty: true\nspec: { members: [] }\n';
+    expect(issues(members, KINDS)).toEqual(["m.yaml:4:1: allowEmpty: Members documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)"]);
+  });
+});
+
 describe('ids that go into request paths', () => {
   test.each(['..', '.', 'a/b', 'a%2Fb', '%2e%2e', 'org demo', 'org\u00e9', 'a?b', 'a#b', ' org'])('metadata.organization %j is an error at the value', (org) => {
     expect(issues(doc('Team', org), [fakeTeamKind()])).toEqual([

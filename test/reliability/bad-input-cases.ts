@@ -57,7 +57,7 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'organization-empty.yaml', expected: 'organization-empty.yaml:4:17: metadata.organization: must be a non-empty string (got string "")' },
   { path: 'organization-dot-dot.yaml', expected: 'organization-dot-dot.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "..")' },
   { path: 'organization-encoded-slash.yaml', expected: 'organization-encoded-slash.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "org-demo%2F..%2Fother")' },
-  { path: 'unknown-top-level-field.yaml', expected: 'unknown-top-level-field.yaml:5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, spec)' },
+  { path: 'unknown-top-level-field.yaml', expected: 'unknown-top-level-field.yaml:5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, spec)' },
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:5:8: prune: must be boolean (got string "yes")' },
   { path: 'missing-spec.yaml', expected: 'missing-spec.yaml:1:1: missing required field "spec"' },
   { path: 'spec-is-list.yaml', expected: 'spec-is-list.yaml:6:3: spec: must be object (got array)' },
@@ -110,6 +110,8 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'org-email-domains-duplicate.yaml', expected: 'org-email-domains-duplicate.yaml:6:29: spec.emailDomains[1]: duplicate item (same as item [0])' },
   { path: 'org-sso-string.yaml', expected: 'org-sso-string.yaml:6:8: spec.sso: must be boolean (got string "false")' },
   { path: 'org-prune.yaml', expected: 'org-prune.yaml:5:1: prune: Organization objects are never deleted by docops, so prune means nothing here (remove it)' },
+  { path: 'members-allow-empty.yaml', expected: "members-allow-empty.yaml:5:1: allowEmpty: Members documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)" },
+  { path: 'collection-allow-empty-string.yaml', expected: 'collection-allow-empty-string.yaml:5:13: allowEmpty: must be boolean (got string "yes")' },
   { path: 'org-twice', expected: 'org-twice/a.yaml:6:3: duplicate Organization "org-demo" in org-demo, also defined at ' },
   // Site, Space, Collection
   { path: 'site-unknown-space', expected: 'site-unknown-space/site.yaml:9:7: space "Getting Startd" is not in the Space manifests of org-demo, which prune every other space' },

@@ -20,7 +20,7 @@ const membersDoc = (lines: string[], prune = false): string =>
   ['apiVersion: docops/v1', 'kind: Members', 'metadata: { organization: org-demo }', ...(prune ? ['prune: true'] : []), 'spec:', ...lines].join('\n') + '\n';
 
 describe('empty lists and prune on entry-less documents', () => {
-  it('members: [] with prune: true plans removing every live member, and the gate refuses it', async () => {
+  it('members: [] with prune: true plans removing every live member, and the gate refuses it as deleting every member (not as an empty manifest set)', async () => {
     const { sb, client, dir } = await start();
     writeFileSync(join(dir, 'members.yaml'), membersDoc(['  members: []'], true));
     const desired = await loadDesired(dir);
@@ -29,7 +29,9 @@ describe('empty lists and prune on entry-less documents', () => {
     expect(liveMembers).toBeGreaterThan(2);
     expect(plan.steps.filter((s) => s.kind === 'Members' && s.phase === 'prune')).toHaveLength(liveMembers);
     const rules = checkPlan(plan, live, KINDS, { config: DEFAULT_SAFETY, force: true, desiredCount: countDesired(desired) }).map((v) => v.rule);
-    expect(rules).toContain('empty-manifests');
+    // The document was loaded and says what it means: not a vanished manifests directory, but every live member.
+    expect(rules).toContain('delete-all');
+    expect(rules).not.toContain('empty-manifests');
   });
 
   it('prune: true on a second, empty Members document prunes the members no document lists', async () => {

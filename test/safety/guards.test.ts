@@ -69,7 +69,7 @@ describe('member guards', () => {
 
   it("never removes the token's own user, found by id or by e-mail", () => {
     const byId = memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'u-cy' });
-    expect(byId).toEqual(["never removes the token's own user (cy@x.io): docops would lock itself out of the organization"]);
+    expect(byId).toEqual(["never removes the token's own user (cy@x.io): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token"]);
     const byEmail = memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'not-listed', email: 'CY@x.io' });
     expect(byEmail).toHaveLength(1);
     expect(memberGuards(planOf(changeStep('Members', 'o1', 'cy@x.io', 'prune')), live, 'o1', { id: 'u-ann' })).toEqual([]);
@@ -77,7 +77,7 @@ describe('member guards', () => {
 
   it("never demotes the token's own user, but may promote it", () => {
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', 'read')), live, 'o1', { id: 'u-cy' })).toEqual([
-      "never demotes the token's own user (cy@x.io) from edit to read: docops would lose the rights it runs with",
+      "never demotes the token's own user (cy@x.io) from edit to read: docops would lose the rights it runs with; keep their role in the Members manifest, or apply with another admin's token",
     ]);
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', null)), live, 'o1', { id: 'u-cy' })[0]).toContain('from edit to no role');
     expect(memberGuards(planOf(setRole('cy@x.io', 'edit', 'admin')), live, 'o1', { id: 'u-cy' })).toEqual([]);

@@ -10,12 +10,12 @@ describe('an empty manifest set never prunes', () => {
     { kind: 'Translation', org: 'o1', n: 50 },
   ]);
 
-  it('refuses any delete when no manifest entry was loaded, and --force does not lift it', () => {
+  it('refuses any delete when no manifest was loaded, and --force does not lift it', () => {
     const plan = planWith({ kind: 'Team', org: 'o1', n: 1, phase: 'prune' });
     for (const force of [false, true]) {
       const vs = checkPlan(plan, live, [], gateOpts({ desiredCount: 0, force }));
       expect(summary(vs)).toEqual(['empty-manifests:-:false']);
-      expect(vs[0]!.message).toContain('no manifest entries were loaded, yet the plan deletes 1 object (Team in o1: 1)');
+      expect(vs[0]!.message).toContain('no manifests were loaded, yet the plan deletes 1 object (Team in o1: 1)');
       expect(vs[0]!.message).toContain('--force does not lift this; set safety.allowPruneAll: true');
     }
   });

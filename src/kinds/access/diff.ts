@@ -20,7 +20,7 @@ import type { SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef, type Step } from '../../core/plan.js';
 import { deletedPrincipals } from './cascades.js';
-import { blockEntry, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
+import { blockEntry, deletesAllNote, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
 import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';
 
 type AccessDesired = DesiredEntry<{ access?: AccessEntry[] }>;
@@ -219,6 +219,9 @@ function objectSteps(o: ObjectAccess): Step[] {
     step.source = pos(list[0]!.entry);
     steps.push(step);
   }
+  // Every live grant leaving (listed steps, and those a deleted team or member takes): the gate's delete-all of the list.
+  const leaving = o.live.filter((g) => !wantedIds.has(`${g.fields.principal}:${g.fields.id}`)).length;
+  const all = leaving === o.live.length ? deletesAllNote(leaving, `the access list of ${target.kind.toLowerCase()} "${entry.key}"`, target.accessKind, entry.doc) : undefined;
   for (const g of o.live) {
     const who = `${g.fields.principal}:${g.fields.id}`;
     if (wantedIds.has(who) || o.gone.has(who)) continue;
@@ -233,7 +236,7 @@ function objectSteps(o: ObjectAccess): Step[] {
       before: { role: g.fields.role },
       after: null,
       requests: [{ method: 'DELETE', path: `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}` }],
-      note: `not in the access list of ${target.kind.toLowerCase()} "${entry.key}"`,
+      note: [`not in the access list of ${target.kind.toLowerCase()} "${entry.key}"`, all].filter(Boolean).join('; '),
     });
     step.source = plainSource(entry.doc.pos(['spec', 'access']));
     steps.push(step);

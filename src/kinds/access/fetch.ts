@@ -71,11 +71,15 @@ export function nameUsers(grants: readonly LiveGrant[], members: Record<string, 
   return grants.map((g) => (g.principal === 'user' && g.name === '' ? { ...g, name: emailOf.get(g.id) ?? '' } : g));
 }
 
-/** Grants of one object as live objects keyed `<object key>/team:<title>` (made unique with the id when two share a name). */
+/**
+ * Grants of one object as live objects keyed `<object key>/team:<title>` (made unique with the id when two share a
+ * name); their parent is the object: the safety gate measures a plan's changes to them against its list.
+ */
 export function grantObjects(org: string, target: AccessTarget, objectKey: string, objectId: string, grants: readonly LiveGrant[]): AccessObject[] {
   const label = (g: LiveGrant): string => grantKey(objectKey, g.principal, g.name !== '' ? g.name : g.id);
   const key = uniqueKeys(grants, label);
-  return grants.map((g) => ({ kind: target.accessKind, org, key: key(g), id: '', fields: { ...g, target: objectId } }));
+  const parent = { kind: target.kind, id: objectId, key: objectKey };
+  return grants.map((g) => ({ kind: target.accessKind, org, key: key(g), id: '', fields: { ...g, target: objectId }, parent }));
 }
 
 /**

@@ -143,6 +143,7 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('collection'),
   depth: COLLECTION_DEPTH,
+  lists: ['access'],
   // Scoped reconciles: its prune reads the Space and Site documents (spaces a manifest describes are moved out).
   scope: { reads: () => [], affectedBy: ['Space', 'Site'] },
   toDesired,

@@ -54,9 +54,9 @@ export function memberGuards(plan: Plan, live: MembersState, org: string, whoami
     const self = members.find((m) => m.id === whoami.id) ?? (email === undefined ? undefined : members.find((m) => m.key === email));
     const o = self ? outcome.get(self.key) : undefined;
     if (o?.removed) {
-      messages.push(`never removes the token's own user (${o.email}): docops would lock itself out of the organization`);
+      messages.push(`never removes the token's own user (${o.email}): docops would lock itself out of the organization; keep them in the Members manifest, or apply with another admin's token`);
     } else if (o && rank(o.after) < rank(o.before)) {
-      messages.push(`never demotes the token's own user (${o.email}) from ${show(o.before)} to ${show(o.after)}: docops would lose the rights it runs with`);
+      messages.push(`never demotes the token's own user (${o.email}) from ${show(o.before)} to ${show(o.after)}: docops would lose the rights it runs with; keep their role in the Members manifest, or apply with another admin's token`);
     }
   }
   return messages;

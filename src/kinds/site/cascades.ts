@@ -18,7 +18,7 @@ export const ADAPTIVE_SCHEMA_KIND = 'SiteAdaptiveSchema';
 /** Everything a pruned site takes with it, in navigation order; the adaptive schema only when it defines claims. */
 export function siteCascades(org: string, site: LiveObject, structure: SiteStructure | undefined): CascadeObject[] {
   if (!structure) return [];
-  const out: CascadeObject[] = childObjects(org, site.key, structure).map((o) => ({ kind: o.kind, org, key: o.key, id: o.id }));
+  const out: CascadeObject[] = childObjects(org, site, structure).map((o) => ({ kind: o.kind, org, key: o.key, id: o.id }));
   const schema = structure.adaptiveSchema;
   const claims = isRecord(schema) && isRecord(schema['properties']) ? Object.keys(schema['properties']) : [];
   if (claims.length > 0) out.push({ kind: ADAPTIVE_SCHEMA_KIND, org, key: site.key, note: `visitor claims ${claims.join(', ')}` });

@@ -40,7 +40,7 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
     [...matched].map(async ([e, site]) => {
       const structure = await fetchStructure(ctx, org, site.id, e.spec);
       aux.structures[site.id] = structure;
-      return childObjects(org, site.key, structure);
+      return childObjects(org, site, structure);
     }),
   );
   const grants = await access.read(sites);
@@ -48,7 +48,7 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
   const state: SiteState & { aux: SiteAux } = { objects: [...sites, ...children.flat(), ...grants.objects], aux };
   // Under prune, a site no manifest describes is deleted with everything below it: read what that is.
   if (ctx.prune(SITE_KIND, org) && unmatched.length > 0) {
-    const trees = await readSiteTrees(ctx, org, sites, new Set(unmatched.map((s) => s.id)));
+    const trees = await readSiteTrees(ctx, org, unmatched);
     aux.pruned = trees.pruned;
     state.related = trees.related;
   }

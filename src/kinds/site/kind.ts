@@ -20,6 +20,7 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   schema: loadSchema('site'),
   fileFields: [['customization']],
   depth: SITE_DEPTH,
+  lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
   needs: ['Space'],
   // Scoped reconciles: `needs` says it all (reads Space's ids, affected by Space's plan).
   scope: {},

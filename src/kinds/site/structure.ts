@@ -4,11 +4,10 @@
  * kinds (for the safety gate, the journal and plan digests). Share-link URLs (they carry the secret) are dropped
  * right here and never reach a live object.
  *
- * Under prune, when a site would be deleted, the structure of EVERY site of the organization is read
- * (readSiteTrees; the lists are memoised, so managed sites whose structure is compared cost nothing more): the
- * pruned sites' for their cascades, the others' so that the safety gate measures a cascade against the
- * organization's real totals (a partial count would make "delete every section" look true when other sites'
- * sections were just not read).
+ * Under prune, when a site would be deleted, its structure is read (readSiteTrees) for its cascades. Only its own:
+ * the safety gate measures a site's sub-objects against that site's lists (LiveObject.parent), and a pruned site's
+ * lists go with it, so other sites' lists would change no verdict (they used to be read, every site, to make an
+ * organization total of sections and site spaces).
  */
 import type { FetchContext, LiveObject } from '../../core/kind.js';
 import { isRecord, stringOrNull as strOrNull } from '../common.js';
@@ -119,50 +118,55 @@ export async function readStructure(
   return out;
 }
 
-/** Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and journal. */
-export function childObjects(org: string, siteTitle: string, s: SiteStructure): SiteChildObject[] {
+/**
+ * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and
+ * journal, keyed by the site's title; their parent is the site (the gate measures changes against its lists).
+ */
+export function childObjects(org: string, site: { id: string; key: string }, s: SiteStructure): SiteChildObject[] {
+  const siteTitle = site.key;
+  const parent = { kind: SITE_KIND, id: site.id, key: site.key };
   const pathOf = new Map(s.sections.map((x) => [x.id, x.path]));
   const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
   const out: SiteChildObject[] = [];
   for (const x of s.sections) {
     const fields = { path: x.path, title: x.title, icon: x.icon, description: x.description, condition: x.condition, group: x.group === null ? null : (groupTitle.get(x.group) ?? x.group) };
-    out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields });
+    out.push({ kind: SECTION_KIND, org, key: sectionKey(siteTitle, x.path), id: x.id, fields, parent });
   }
   for (const g of s.groups) {
-    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) } });
+    out.push({ kind: GROUP_KIND, org, key: groupKey(siteTitle, g.title), id: g.id, fields: { title: g.title, icon: g.icon, sections: g.sections.map((id) => pathOf.get(id) ?? id) }, parent });
   }
   for (const x of s.siteSpaces) {
     const sectionPath = x.section === null ? null : (pathOf.get(x.section) ?? x.section);
     const fields = { space: x.spaceTitle, spaceId: x.spaceId, section: sectionPath, path: x.path, condition: x.condition };
-    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields });
+    out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
   }
-  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active } });
+  for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
   return out;
 }
 
 export interface SiteTrees {
-  /** Children of every site, for the gate's live counts. */
+  /** Children of the pruned sites, as live objects (the gate counts them as the site's delete). */
   related: SiteChildObject[];
   /** Pruned site id → its structure (with share links and adaptive schema). */
   pruned: Record<string, SiteStructure>;
 }
 
-/** The structure of every site (see the file comment); `pruned` = ids of the sites that would be deleted. */
-export async function readSiteTrees(ctx: FetchContext, org: string, sites: readonly LiveObject[], pruned: ReadonlySet<string>): Promise<SiteTrees> {
+/** The structure of each site that would be deleted (`pruned`), with its share links and adaptive schema. */
+export async function readSiteTrees(ctx: FetchContext, org: string, pruned: readonly LiveObject[]): Promise<SiteTrees> {
   const out: SiteTrees = { related: [], pruned: {} };
   const trees = await Promise.all(
-    sites.map(async (site) => {
+    pruned.map(async (site) => {
       const [structure, schema] = await Promise.all([
         readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
-        pruned.has(site.id) ? ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`) : Promise.resolve(undefined),
+        ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`),
       ]);
       if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
       return { site, structure };
     }),
   );
   for (const { site, structure } of trees) {
-    out.related.push(...childObjects(org, site.key, structure));
-    if (pruned.has(site.id)) out.pruned[site.id] = structure;
+    out.related.push(...childObjects(org, site, structure));
+    out.pruned[site.id] = structure;
   }
   return out;
 }

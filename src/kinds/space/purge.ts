@@ -47,7 +47,7 @@ export async function readSpaceUsage(ctx: FetchContext, org: string): Promise<Sp
 
 /** The sections and site spaces read, as live objects for the gate's counts. */
 export function usageObjects(org: string, usage: SpaceUsage): LiveObject[] {
-  return usage.sites.flatMap((s) => childObjects(org, s.title, { sections: s.sections, groups: [], siteSpaces: s.siteSpaces }));
+  return usage.sites.flatMap((s) => childObjects(org, { id: s.id, key: s.title }, { sections: s.sections, groups: [], siteSpaces: s.siteSpaces }));
 }
 
 /** Space names (titles or ids) the org's Site manifests show, each with where it is first written. */

@@ -12,11 +12,11 @@ import type { SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
 import { isRef, ref, refsIn, type Step } from '../../core/plan.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
-import { blockEntry, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { blockEntry, deletesAllNote, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
-import { teamCascades } from './cascades.js';
+import { TEAM_MEMBER_KIND, membershipKey, teamCascades } from './cascades.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
 /** How a team member e-mail is addressed in requests. */
@@ -246,6 +246,7 @@ function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, current: T
   const wanted = new Set(spec.members.map((m) => m.email));
   const add: string[] = [];
   const remove: string[] = [];
+  const removed: string[] = [];
   const memberships: Record<string, { role: string }> = {};
   const dependsOn: string[] = [];
   const before: Record<string, string | null> = {};
@@ -268,6 +269,7 @@ function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, current: T
   for (const l of have.members) {
     if (wanted.has(l.email)) continue;
     remove.push(l.userId);
+    removed.push(l.email);
     before[l.email] = l.role;
     after[l.email] = null;
   }
@@ -277,21 +279,24 @@ function updateSteps(scope: TeamScope, entry: DesiredEntry<TeamSpec>, current: T
   if (add.length > 0) body['add'] = add;
   if (remove.length > 0) body['remove'] = remove;
   if (Object.keys(memberships).length > 0) body['memberships'] = memberships;
-  steps.push(
-    makeStep({
-      id: stepId(TEAM_KIND, org, entry.key, 'members'),
-      action: 'update',
-      phase: 'update',
-      kind: TEAM_KIND,
-      org,
-      key: entry.key,
-      wave: TEAM_DEPTH,
-      before: { members: before },
-      after: { members: after },
-      requests: [{ method: 'PUT', path: `${teamPath}/members`, body }],
-      dependsOn,
-      entry,
-    }),
-  );
+  const note = removed.length === have.members.length ? deletesAllNote(removed.length, `the member list of team "${entry.key}"`, TEAM_MEMBER_KIND, entry.doc) : undefined;
+  const step = makeStep({
+    id: stepId(TEAM_KIND, org, entry.key, 'members'),
+    action: 'update',
+    phase: 'update',
+    kind: TEAM_KIND,
+    org,
+    key: entry.key,
+    wave: TEAM_DEPTH,
+    before: { members: before },
+    after: { members: after },
+    requests: [{ method: 'PUT', path: `${teamPath}/members`, body }],
+    dependsOn,
+    entry,
+    ...(note !== undefined ? { note } : {}),
+  });
+  // The memberships it removes are deletes of their own kind: the safety gate counts them against the team's list.
+  if (removed.length > 0) step.cascades = removed.map((email) => ({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(current.key, email) }));
+  steps.push(step);
   return steps;
 }

@@ -2,13 +2,13 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { memberObject, membersPath } from '../members/model.js';
 import { loadSchema } from '../schema.js';
-import { readPrunedTeams } from './cascades.js';
+import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
@@ -116,7 +116,21 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<TeamS
   const aux: TeamAux = { orgMembers: byEmail };
   const pruned = await prunedP;
   if (pruned) aux.pruned = pruned;
-  return { objects, aux };
+  return { objects, aux, related: memberships(org, objects, pruned) };
+}
+
+/**
+ * The memberships of the teams whose member lists were read (managed ones, pruned ones), as live objects of kind
+ * TeamMember whose parent is the team: the safety gate measures a plan's removals against each team's list.
+ */
+function memberships(org: string, teams: readonly TeamObject[], pruned: TeamAux['pruned']): LiveObject[] {
+  const out: LiveObject[] = [];
+  for (const t of teams) {
+    const emails = t.fields.members?.map((m) => m.email) ?? pruned?.[t.id]?.emails ?? [];
+    const parent = { kind: TEAM_KIND, id: t.id, key: t.key };
+    for (const email of emails) out.push({ kind: TEAM_MEMBER_KIND, org, key: membershipKey(t.key, email), id: '', fields: {}, parent });
+  }
+  return out;
 }
 
 function exportDocs(org: string, live: TeamState): object[] {
@@ -133,6 +147,7 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('team'),
   depth: TEAM_DEPTH,
+  lists: ['members'],
   // Scoped reconciles: listed members are resolved through the Members kind (ids, invite refs).
   scope: { reads: (entries) => (entries.some((e) => (e.spec.members?.length ?? 0) > 0) ? ['Members'] : []) },
   toDesired,

@@ -8,7 +8,7 @@ describe('docops usage', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c.name} `, 'm'));
-    for (const c of ['whoami', 'orgs']) expect(COMMANDS.map((e) => e.name)).toContain(c);
+    for (const c of ['whoami', 'orgs', 'init']) expect(COMMANDS.map((e) => e.name)).toContain(c);
     expect(r.stderr).toBe('');
   });
 
@@ -37,6 +37,7 @@ describe('docops usage', () => {
     ['undo', ['--prune', '--invite']],
     ['whoami', ['--prune', '--invite', '--concurrency', '--manifests']],
     ['orgs', ['--prune', '--invite', '--concurrency', '--manifests']],
+    ['init', ['--prune', '--invite', '--manifests']],
     ['pr-comment', ['--api-url', '--sandbox', '--concurrency', '--prune', '--invite', '--token-file']],
   ] as const)('%s --help lists only the flags it uses', async (cmd, unused) => {
     const r = await runCli([cmd, '--help']);

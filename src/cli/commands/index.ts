@@ -42,6 +42,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => ({ spec: (await import('./orgs.js')).orgsCommand }),
   },
   {
+    name: 'init',
+    summary: 'Start a repository for an organization: its manifests, a daemon config, the GitHub workflow',
+    load: async () => ({ spec: (await import('./init.js')).initCommand }),
+  },
+  {
     name: 'validate',
     summary: 'Check the manifests offline (schema and cross-references); no token needed',
     load: async () => ({ spec: (await import('./validate.js')).validateCommand }),

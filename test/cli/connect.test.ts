@@ -7,6 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memberKey, members, orgs, startSandbox, TOKEN_USER_ID, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tokenNeeds } from '../../src/scopes/needs.js';
+import { documentedScopes } from './docs-scopes.js';
 import { runCli } from './run-cli.js';
 import { liveCli } from './safety-cli-helpers.js';
 
@@ -87,6 +89,17 @@ describe('docops whoami', () => {
     expect(r.stdout).toContain('(user u-bot)');
     expect(r.stdout).toContain('Organizations: not readable (GET /orgs refused, below).');
     expect(r.stdout).toMatch(/^ {2}GET \/orgs: needs organization:read — missing scope$/m);
+  });
+});
+
+describe('the scopes docs/getting-started.md names', () => {
+  it.each(['whoami', 'orgs'])('%s: the scopes of the requests it sends', async (command) => {
+    const live = await liveCli();
+    live.sb.resetStats();
+    expect((await live.run([command])).code).toBe(0);
+    const needs = tokenNeeds(live.sb.stats().requests.map((q) => ({ method: q.method, path: q.path })));
+    expect(needs.personalTokenOnly).toEqual([]);
+    expect(documentedScopes(command)).toEqual(needs.scopes);
   });
 });
 

@@ -9,9 +9,16 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { once } from 'node:events';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { Daemon } from '../../src/daemon/daemon.js';
+import type { RunRecord } from '../../src/daemon/run.js';
+import { createLogger } from '../../src/log.js';
+import { FakeClock, FakeScheduler, testClientFactory } from '../daemon/helpers.js';
 import { GITIGNORE_ENTRIES, INIT_JOURNAL_DIR, INIT_LAYOUT, WORKFLOW_SOURCE, mergeGitignore } from '../../src/init/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tokenNeeds } from '../../src/scopes/needs.js';
+import { documentedScopes } from './docs-scopes.js';
 import { runCli } from './run-cli.js';
 import { filesIn, liveCli, tempDir } from './safety-cli-helpers.js';
 
@@ -74,6 +81,38 @@ describe('docops init', () => {
     expect(ignored('docops-plan.json')).toBe(true);
     expect(ignored(path.join(INIT_LAYOUT.manifests, 'teams.yaml'))).toBe(false);
     expect(ignored('docops.yaml')).toBe(false);
+  });
+
+  it("the daemon started with init's docops.yaml reconciles the imported organization: no change, then a renamed team", async () => {
+    const live = await liveCli();
+    const dir = path.join(await tempDir(), 'repo');
+    expect((await live.run(['init', '--org', 'org-demo', dir])).code).toBe(0);
+    const config = await loadDaemonConfig(path.join(dir, 'docops.yaml'), { env: {}, cwd: dir });
+    const daemon = new Daemon(
+      { ...config, apiUrl: live.sb.url, listen: { host: '127.0.0.1', port: 0 }, debounceMs: 100 },
+      {
+        env: { DOCOPS_TOKEN: live.sb.token },
+        logger: createLogger({ level: 'silent', format: 'json', stream: { write: () => undefined } }),
+        scheduler: new FakeScheduler(),
+        clock: new FakeClock(),
+        random: () => 1,
+        defaultMetrics: false,
+        createClient: await testClientFactory(),
+        resolveSettings: async () => ({ baseUrl: live.sb.url, token: live.sb.token }),
+      },
+    );
+    closers.push(async () => void (await daemon.stop()));
+    live.sb.resetStats();
+    const first = once(daemon, 'run') as Promise<[RunRecord]>;
+    await daemon.start();
+    const [run] = await first;
+    expect(run).toMatchObject({ result: 'success', mode: 'apply', planned: 0 });
+    expect(live.writes()).toBe(0);
+    const teamsFile = path.join(dir, INIT_LAYOUT.manifests, 'teams.yaml');
+    const next = once(daemon, 'run') as Promise<[RunRecord]>;
+    await writeFile(teamsFile, (await readFile(teamsFile, 'utf8')).replace('title: Platform', 'title: Platform Engineering'));
+    const [second] = await next;
+    expect(second).toMatchObject({ result: 'success', planned: 1, applied: 1 });
   });
 
   it('the workflow is the one the package ships, byte for byte, and plans the directory init wrote', async () => {
@@ -140,8 +179,12 @@ describe('docops init', () => {
     const run = (argv: string[]) => runCli([...argv, '--api-url', sb.url, '--log-level', 'silent'], { DOCOPS_TOKEN: sb.token });
     const orgs = JSON.parse((await run(['orgs', '--format', 'json'])).stdout) as { id: string }[];
     expect(orgs.map((o) => o.id)).toEqual(['org-bench']);
+    sb.resetStats();
     const r = await run(['init', '--org', 'org-bench', dir]);
     expect(r.code, r.stderr).toBe(0);
+    // Every kind the generated organization holds: the scopes docs/getting-started.md gives init and export.
+    const needs = tokenNeeds(sb.stats().requests.map((q) => ({ method: q.method, path: q.path })));
+    expect(documentedScopes('init')).toEqual(needs.scopes);
     expect(await filesIn(path.join(dir, INIT_LAYOUT.manifests))).toEqual(expect.arrayContaining(['members.yaml', 'teams.yaml', expect.stringMatching(/^sites[/\\]/)]));
     const plan = await run(['plan', '-m', path.join(dir, INIT_LAYOUT.manifests), '--detailed-exitcode']);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);

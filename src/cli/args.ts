@@ -87,15 +87,26 @@ export function closestFlag(unknown: string, flags: readonly string[]): string |
   return best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? best.flag : undefined;
 }
 
-/** Parse argv against a command's flags; unknown flags and stray arguments are UsageErrors. */
-export function parseCommandArgs(command: string, argv: readonly string[], flags: FlagSpecs): ParsedValues {
+export interface ParsedArgs {
+  values: ParsedValues;
+  /** The command's one positional argument (`argument` in its spec), when given. */
+  argument?: string;
+}
+
+/**
+ * Parse argv against a command's flags; unknown flags and stray arguments are UsageErrors. `argument` names the
+ * one positional argument the command takes (e.g. `DIR`), if any: a second one is a stray argument.
+ */
+export function parseCommandArgs(command: string, argv: readonly string[], flags: FlagSpecs, argument?: string): ParsedArgs {
   const options = Object.fromEntries(
     Object.entries(flags).map(([name, f]) => [name, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
   );
   const help = `Run \`docops ${command} --help\` for the flags.`;
   try {
-    const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
-    return values as ParsedValues;
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: argument !== undefined });
+    if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]} for \`docops ${command}\` (it takes one ${argument}). ${help}`);
+    const [first] = positionals;
+    return first === undefined ? { values: values as ParsedValues } : { values: values as ParsedValues, argument: first };
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

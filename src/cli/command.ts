@@ -9,6 +9,8 @@ export interface CommandContext {
   logger: CommandLogger;
   global: GlobalOptions;
   values: ParsedValues;
+  /** The positional argument, for a command whose spec names one (`argument`). */
+  argument?: string;
   /** Run at the end of the command, last registered first (closes the client, stops the sandbox). */
   onCleanup(fn: () => Promise<void> | void): void;
   /** Known secret values (the token); the top-level handler scrubs them from error messages. */
@@ -20,6 +22,8 @@ export interface CommandSpec {
   usage: string;
   /** A paragraph for `docops <command> --help`. */
   description: string;
+  /** The placeholder of its one positional argument (e.g. `DIR`), if it takes one. */
+  argument?: string;
   /** Command-specific flags. */
   flags: FlagSpecs;
   /**

@@ -9,7 +9,7 @@ import type { PacerWait } from '../api/pacer.js';
 import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
-import { resolveApiSettings } from './wiring.js';
+import { resolveApiSettings } from '../api/settings.js';
 
 /** Fail fast, before any manifest is read, when there is no way to authenticate. */
 export function requireCredentials(ctx: CommandContext): void {

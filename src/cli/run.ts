@@ -53,7 +53,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
   const spec = command.spec;
 
   // Every global flag is accepted (scripts pass the same flags to every command); help lists those a command uses.
-  const values = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS });
+  const { values, argument } = parseCommandArgs(spec.name, rest, { ...spec.flags, ...GLOBAL_FLAGS }, spec.argument);
   if (values.help === true) {
     io.stdout.write(commandHelp(spec));
     return 0;
@@ -72,6 +72,7 @@ async function dispatch(argv: readonly string[], io: CliIO, state: RunState): Pr
     logger,
     global,
     values,
+    ...(argument !== undefined ? { argument } : {}),
     onCleanup: (fn) => void state.cleanups.push(fn),
     addSecret: (s) => registerSecret(s),
   };

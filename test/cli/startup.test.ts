@@ -122,6 +122,13 @@ describe('which modules each command loads', () => {
     for (const dir of ['dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
   });
 
+  it.each(['whoami', 'orgs'])('%s reads the API only: no kind, manifest loader, YAML parser, schema validator, sandbox or daemon', async (command) => {
+    const files = await loaded([command, '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token });
+    expect(packages(files)).toContain('undici'); // it did read
+    for (const p of ['js-yaml', 'yaml', 'ajv', ...DAEMON_ONLY]) expect(packages(files)).not.toContain(p);
+    for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/export/', 'dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
+  });
+
   it('plan --sandbox loads the sandbox (the guard above can fail)', async () => {
     const files = await loaded(['plan', '-m', 'config.example/manifests', '--sandbox']);
     expect(files).toContain('dist/sandbox/index.js');

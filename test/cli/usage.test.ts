@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands/index.js';
 import { runCli } from './run-cli.js';
 
 describe('docops usage', () => {
   it('--help lists every command', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const c of ['validate', 'plan', 'apply', 'sandbox']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c.name} `, 'm'));
+    for (const c of ['whoami', 'orgs', 'init']) expect(COMMANDS.map((e) => e.name)).toContain(c);
     expect(r.stderr).toBe('');
     // It says what it is for: GitBook, and the API it drives.
     expect(r.stdout.split('\n')[0]).toContain('GitOps for a GitBook organization');
@@ -25,7 +27,7 @@ describe('docops usage', () => {
   });
 
   // The newcomer's path (issue 17): every command has examples, and lists only the flags it uses.
-  it.each(['validate', 'plan', 'apply', 'export', 'daemon', 'undo', 'sandbox', 'pr-comment'])('%s --help has examples of itself', async (cmd) => {
+  it.each(COMMANDS.map((c) => c.name))('%s --help has examples of itself', async (cmd) => {
     const r = await runCli([cmd, '--help']);
     expect(r.code, r.stderr).toBe(0);
     const examples = r.stdout.split(/^Examples:\n/m)[1] ?? '';
@@ -36,6 +38,9 @@ describe('docops usage', () => {
     ['validate', ['--api-url', '--sandbox', '--concurrency', '--prune', '--invite']],
     ['export', ['--prune', '--invite']],
     ['undo', ['--prune', '--invite']],
+    ['whoami', ['--prune', '--invite', '--concurrency', '--manifests']],
+    ['orgs', ['--prune', '--invite', '--concurrency', '--manifests']],
+    ['init', ['--prune', '--invite', '--manifests']],
     ['pr-comment', ['--api-url', '--sandbox', '--concurrency', '--prune', '--invite', '--token-file']],
   ] as const)('%s --help lists only the flags it uses', async (cmd, unused) => {
     const r = await runCli([cmd, '--help']);

@@ -116,7 +116,7 @@ describe('deploy/kubernetes', () => {
   }
   const load = (name: string): Manifest[] => parseAllDocuments(readFileSync(join(REPO, 'deploy/kubernetes', name), 'utf8')).map((d) => d.toJS() as Manifest);
 
-  it.each(['deployment.yaml', 'deployment-git-sync.yaml'])('%s probes /healthz and /readyz and runs non-root on a read-only root', (file) => {
+  it.each(['deployment.yaml'])('%s probes /healthz and /readyz and runs non-root on a read-only root', (file) => {
     const [deployment] = load(file);
     expect(deployment!.kind).toBe('Deployment');
     expect(deployment!.spec.replicas).toBe(1);
@@ -136,8 +136,8 @@ describe('deploy/kubernetes', () => {
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(25_000);
   });
 
-  it('the git-sync variant runs registry.k8s.io/git-sync beside docops', () => {
-    const pod = load('deployment-git-sync.yaml')[0]!.spec.template.spec;
+  it('runs registry.k8s.io/git-sync beside docops (manifests from git by default)', () => {
+    const pod = load('deployment.yaml')[0]!.spec.template.spec;
     expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
   });
 
@@ -148,7 +148,7 @@ describe('deploy/kubernetes', () => {
     writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
     writeFileSync(join(dir, 'docops.yaml'), configMap!.data['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')));
     const config = await loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
-    expect(config).toMatchObject({ manifestsDir: '/manifests', listen: { host: '0.0.0.0', port: 8080 }, journalDir: '/var/lib/docops/journal', reconcileSecret: 'a-reconcile-secret-for-the-test' });
+    expect(config).toMatchObject({ manifestsDir: '/git/current/manifests', listen: { host: '0.0.0.0', port: 8080 }, journalDir: '/var/lib/docops/journal', reconcileSecret: 'a-reconcile-secret-for-the-test' });
     expect(config.shutdownGraceMs).toBeLessThan(30_000); // below terminationGracePeriodSeconds
   });
 });

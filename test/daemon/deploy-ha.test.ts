@@ -1,9 +1,7 @@
 /**
  * deploy/kubernetes-ha: the kustomize overlay of deploy/kubernetes that runs two replicas electing a leader.
- * The files are checked as written; when kubectl is installed, the overlay is also rendered as `kubectl apply
- * -k` would apply it.
+ * The files are checked as written; test/deploy/kustomize.test.ts renders it as `kubectl apply -k` would apply it.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,15 +29,6 @@ async function configOf(configMap: Resource): Promise<DaemonConfig> {
   writeFileSync(join(dir, 'reconcile-secret'), 'a-reconcile-secret-for-the-test\n');
   writeFileSync(join(dir, 'docops.yaml'), configMap.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'reconcile-secret')));
   return loadDaemonConfig(join(dir, 'docops.yaml'), { env: {}, cwd: dir });
-}
-
-function kubectl(): boolean {
-  try {
-    execFileSync('kubectl', ['version', '--client'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('deploy/kubernetes-ha', () => {
@@ -78,14 +67,5 @@ describe('deploy/kubernetes-ha', () => {
     const { ha: _ha, configFile: _a, reconcileSecret: _s, ...rest } = ha;
     const { configFile: _b, reconcileSecret: _t, ...base } = single;
     expect(rest).toEqual(base);
-  });
-
-  it.runIf(kubectl())('kustomize renders the overlay: the base resources, patched, plus RBAC and the PDB', () => {
-    const rendered = parse(execFileSync('kubectl', ['kustomize', join(REPO, 'deploy/kubernetes-ha')], { encoding: 'utf8' }));
-    expect(rendered.map((r) => r.kind).sort()).toEqual(['ConfigMap', 'ConfigMap', 'Deployment', 'PodDisruptionBudget', 'Role', 'RoleBinding', 'Secret', 'Service', 'ServiceAccount']);
-    const deployment = one(rendered, 'Deployment');
-    expect(deployment.spec).toMatchObject({ replicas: 2, strategy: { type: 'RollingUpdate' } });
-    const config = rendered.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'docops-config')!;
-    expect(config.data!['docops.yaml']).toMatch(/^ha:\n {2}mode: kubernetes/m);
   });
 });

@@ -87,4 +87,10 @@ describe('the packed package', () => {
       await github.close();
     }
   });
+
+  it('docops init writes the workflow the package ships (examples/github/docops.yml, in package.json files)', async () => {
+    const r = await run('npx', ['--no-install', 'docops', 'init', '--org', 'org-demo', 'acme-docs', '--sandbox', '--log-level', 'warn'], app);
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of ['acme-docs/.github/workflows/docops.yml', 'acme-docs/docops.yaml', 'acme-docs/manifests/teams.yaml']) expect(existsSync(join(app, f)), f).toBe(true);
+  });
 });

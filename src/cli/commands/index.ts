@@ -32,6 +32,21 @@ export interface CommandEntry {
 
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'whoami',
+    summary: 'Who the token belongs to, the organizations it sees and what it may do there (read-only)',
+    load: async () => ({ spec: (await import('./whoami.js')).whoamiCommand }),
+  },
+  {
+    name: 'orgs',
+    summary: 'List the organizations the token sees, with their ids (read-only)',
+    load: async () => ({ spec: (await import('./orgs.js')).orgsCommand }),
+  },
+  {
+    name: 'init',
+    summary: 'Start a repository for an organization: its manifests, a daemon config, the GitHub workflow',
+    load: async () => ({ spec: (await import('./init.js')).initCommand }),
+  },
+  {
     name: 'validate',
     summary: 'Check the manifests offline (schema and cross-references); no token needed',
     load: async () => ({ spec: (await import('./validate.js')).validateCommand }),

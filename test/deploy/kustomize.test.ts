@@ -1,0 +1,196 @@
+/**
+ * The deploy kit as `kubectl apply -k` applies it (issue 23, part 7): every kustomization under deploy/ is rendered
+ * with `kubectl kustomize` and its resources checked —
+ * - no Secret among them (an apply never overwrites the user's token with a placeholder; they create it);
+ * - manifests from git (git-sync) unless the overlay says why not;
+ * - the delete journal on a PersistentVolumeClaim (shared by all replicas where there are several);
+ * - a NetworkPolicy that admits only the scraper, on the daemon's port.
+ * The kubectl is DOCOPS_KUBECTL or the one on PATH, kubectl 1.21 or later (kustomize v4+); .ci/install-kubectl
+ * provides one. Never skipped: without it the test fails saying how to get it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { REPO } from '../daemon/build.js';
+
+interface Container {
+  name: string;
+  image: string;
+  env?: { name: string; value?: string }[];
+  ports?: { name?: string; containerPort: number }[];
+  livenessProbe?: { httpGet: { port: string | number } };
+  readinessProbe?: { httpGet: { port: string | number } };
+  volumeMounts: { name: string; mountPath: string }[];
+}
+interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string };
+  configMap?: { name: string };
+  secret?: { secretName: string };
+}
+interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  volumes: Volume[];
+}
+interface Peer {
+  podSelector?: { matchLabels?: Record<string, string> };
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+  ipBlock?: unknown;
+}
+interface Resource {
+  kind: string;
+  metadata: { name: string };
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  spec?: {
+    replicas?: number;
+    selector?: { matchLabels: Record<string, string> };
+    template?: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+    accessModes?: string[];
+    podSelector?: { matchLabels: Record<string, string> };
+    policyTypes?: string[];
+    ingress?: { from?: Peer[]; ports?: { port: number | string; protocol?: string }[] }[];
+  };
+}
+
+const DEPLOY = join(REPO, 'deploy');
+const OVERLAYS = readdirSync(DEPLOY).filter((d) => existsSync(join(DEPLOY, d, 'kustomization.yaml')));
+const KUBECTL = process.env.DOCOPS_KUBECTL ?? 'kubectl';
+
+function kubectlMinor(): number {
+  const r = spawnSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' });
+  if (r.status !== 0) return 0;
+  return Number.parseInt((JSON.parse(r.stdout) as { clientVersion: { minor: string } }).clientVersion.minor, 10) || 0;
+}
+
+const rendered = new Map<string, Resource[]>();
+const scratch = mkdtempSync(join(tmpdir(), 'docops-kustomize-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+beforeAll(() => {
+  const minor = kubectlMinor();
+  if (minor < 21) {
+    throw new Error(
+      `${KUBECTL}: ${minor === 0 ? 'not found' : `kubectl 1.${minor}`}; rendering deploy/ needs kubectl 1.21 or later (kustomize v4+). ` +
+        'Run `export DOCOPS_KUBECTL="$(.ci/install-kubectl)"` (as .ci/run does), or put a recent kubectl on PATH.',
+    );
+  }
+  for (const overlay of OVERLAYS) {
+    const r = spawnSync(KUBECTL, ['kustomize', join(DEPLOY, overlay)], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr, `${overlay}: kustomize warned`).toBe(''); // e.g. a deprecated field
+    rendered.set(overlay, parseAllDocuments(r.stdout).map((d) => d.toJS() as Resource));
+  }
+});
+
+const only = (all: Resource[], kind: string): Resource => {
+  const found = all.filter((r) => r.kind === kind);
+  expect(found.map((r) => r.metadata.name), kind).toHaveLength(1);
+  return found[0]!;
+};
+const podOf = (all: Resource[]): PodSpec => only(all, 'Deployment').spec!.template!.spec;
+const docopsOf = (pod: PodSpec): Container => pod.containers.find((c) => c.name === 'docops')!;
+
+async function daemonConfigOf(all: Resource[], docops: Container): Promise<{ manifestsDir: string; journalDir: string }> {
+  const cm = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'docops-config')!;
+  const dir = mkdtempSync(join(scratch, 'cm-'));
+  writeFileSync(join(dir, 'secret'), 'a-reconcile-secret-for-the-test\n');
+  writeFileSync(join(dir, 'docops.yaml'), cm.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'secret')));
+  const env = Object.fromEntries((docops.env ?? []).map((e) => [e.name, e.value ?? '']));
+  return loadDaemonConfig(join(dir, 'docops.yaml'), { env, cwd: dir });
+}
+
+describe('deploy/: every kustomization, rendered', () => {
+  it('finds the base and its variants', () => {
+    expect(OVERLAYS.sort()).toEqual(['kubernetes', 'kubernetes-configmap', 'kubernetes-ha']);
+  });
+
+  it.each(OVERLAYS)('%s applies no Secret: the token and the reconcile secret are created by the user, as its kustomization says', (overlay) => {
+    const all = rendered.get(overlay)!;
+    expect(all.filter((r) => r.kind === 'Secret')).toEqual([]);
+    const secretName = podOf(all).volumes.find((v) => v.secret)?.secret?.secretName;
+    expect(secretName).toBe('docops');
+    const howTo = readFileSync(join(DEPLOY, 'kubernetes', 'kustomization.yaml'), 'utf8');
+    expect(howTo).toContain(`kubectl create secret generic ${secretName} --from-file=token=`);
+    expect(howTo).toContain('reconcile-secret=');
+  });
+
+  it.each(OVERLAYS)('%s keeps the delete journal on a PersistentVolumeClaim, one every replica can mount', async (overlay) => {
+    const all = rendered.get(overlay)!;
+    const pod = podOf(all);
+    const docops = docopsOf(pod);
+    const config = await daemonConfigOf(all, docops);
+    const mount = docops.volumeMounts.find((m) => config.journalDir === m.mountPath || config.journalDir.startsWith(`${m.mountPath}/`))!;
+    expect(mount, 'the journal directory is on a mounted volume').toBeDefined();
+    const claim = pod.volumes.find((v) => v.name === mount.name)?.persistentVolumeClaim?.claimName;
+    expect(claim, 'the journal volume is a PersistentVolumeClaim').toBeDefined();
+    const pvc = all.find((r) => r.kind === 'PersistentVolumeClaim' && r.metadata.name === claim)!;
+    expect(pvc).toBeDefined();
+    const replicas = only(all, 'Deployment').spec!.replicas ?? 1;
+    expect(pvc.spec!.accessModes).toContain(replicas > 1 ? 'ReadWriteMany' : 'ReadWriteOnce');
+  });
+
+  it.each(OVERLAYS)('%s admits only the scraper to the daemon port; the probes use that port', (overlay) => {
+    const all = rendered.get(overlay)!;
+    const deployment = only(all, 'Deployment');
+    const policy = only(all, 'NetworkPolicy');
+    expect(policy.spec!.podSelector!.matchLabels).toEqual(deployment.spec!.template!.metadata.labels);
+    expect(policy.spec!.policyTypes).toContain('Ingress');
+    const docops = docopsOf(deployment.spec!.template!.spec);
+    const port = docops.ports![0]!;
+    const portOf = (p: string | number): number => (typeof p === 'number' ? p : docops.ports!.find((x) => x.name === p)!.containerPort);
+    expect(portOf(docops.livenessProbe!.httpGet.port)).toBe(port.containerPort);
+    expect(portOf(docops.readinessProbe!.httpGet.port)).toBe(port.containerPort);
+    const rules = policy.spec!.ingress!;
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.ports!.map((p) => portOf(p.port))).toEqual([port.containerPort]);
+    // Named peers only: no rule without `from` (everyone), no IP block, no empty selector (every pod).
+    const peers = rules[0]!.from!;
+    expect(peers.length).toBeGreaterThan(0);
+    for (const peer of peers) {
+      expect(peer.ipBlock).toBeUndefined();
+      expect(Object.keys(peer.podSelector?.matchLabels ?? {}).length).toBeGreaterThan(0);
+      expect(Object.keys(peer.namespaceSelector?.matchLabels ?? {}).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('kubernetes and kubernetes-ha read the manifests from git (git-sync beside docops)', async () => {
+    for (const overlay of ['kubernetes', 'kubernetes-ha']) {
+      const all = rendered.get(overlay)!;
+      const pod = podOf(all);
+      expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
+      const config = await daemonConfigOf(all, docopsOf(pod));
+      expect(config.manifestsDir.startsWith('/git/current/')).toBe(true);
+      expect(docopsOf(pod).volumeMounts.map((m) => m.mountPath)).toContain('/git');
+    }
+  });
+
+  it('kubernetes-configmap reads them from the ConfigMap the user creates, and says which directories it cannot hold', async () => {
+    const all = rendered.get('kubernetes-configmap')!;
+    const pod = podOf(all);
+    expect([...pod.containers, ...(pod.initContainers ?? [])].map((c) => c.name)).toEqual(['docops']);
+    const config = await daemonConfigOf(all, docopsOf(pod));
+    const mount = docopsOf(pod).volumeMounts.find((m) => m.mountPath === config.manifestsDir)!;
+    expect(pod.volumes.find((v) => v.name === mount.name)?.configMap?.name).toBe('docops-manifests');
+    // Created by the user (like the Secret): an apply never replaces their manifests with an example.
+    expect(all.filter((r) => r.kind === 'ConfigMap').map((r) => r.metadata.name)).toEqual(['docops-config']);
+    const text = readFileSync(join(DEPLOY, 'kubernetes-configmap', 'kustomization.yaml'), 'utf8');
+    expect(text).toContain('kubectl create configmap docops-manifests --from-file=manifests/');
+    expect(text).toMatch(/sites\/, openapi\/ and saml\//);
+    expect(text).toMatch(/skips subdirectories/);
+  });
+
+  it('kubernetes-ha adds the election: two replicas, RBAC for the Lease, a PodDisruptionBudget', () => {
+    const all = rendered.get('kubernetes-ha')!;
+    expect(all.map((r) => r.kind).sort()).toEqual(
+      ['ConfigMap', 'Deployment', 'NetworkPolicy', 'PersistentVolumeClaim', 'PodDisruptionBudget', 'Role', 'RoleBinding', 'Service', 'ServiceAccount'],
+    );
+    expect(only(all, 'Deployment').spec).toMatchObject({ replicas: 2 });
+    expect(all.find((r) => r.metadata.name === 'docops-config')!.data!['docops.yaml']).toMatch(/^ha:\n {2}mode: kubernetes/m);
+  });
+});

@@ -4,7 +4,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { describeValue, formatPath, jsonType, pointerToPath, valueAt, type DocPath } from './paths.js';
-import { isHidden, withoutUserinfo, type SecretMark } from './secret-fields.js';
+import { NOT_SHOWN, isHidden, withoutUserinfo, type SecretMark } from './secret-fields.js';
 
 export interface SchemaProblem {
   /** Path of the node the message is about, relative to the validated value. */
@@ -36,9 +36,6 @@ export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   kept = kept.filter((e) => e.keyword !== 'propertyNames' || !kept.some((s) => s !== e && s.propertyName === e.params.propertyName && s.instancePath === e.instancePath));
   return kept;
 }
-
-/** What "(got …)" says of a value a message may not show. */
-const NOT_SHOWN = 'not shown: the field holds a secret';
 
 /**
  * One problem per selected ajv error; `value` is the validated value (for "(got …)" and array indices).

@@ -203,6 +203,9 @@ export function secretMarkAt(schema: object, value: unknown, path: DocPath): Sec
   return markAt(markedValues(schema, value), path);
 }
 
+/** What a message says instead of a value it may not show ("(got a value not shown: …)"). */
+export const NOT_SHOWN = 'not shown: the field holds a secret';
+
 /** Whether a message may not quote a value with this mark at all (a userinfo URL is shown without it). */
 export const isHidden = (mark: SecretMark | undefined): boolean => mark === 'credential' || mark === 'payload';
 

@@ -151,10 +151,11 @@ describe('daemon config: secrets of fields that fail validation are never shown'
 describe('manifests: a certificate that fails validation is never shown', () => {
   const ALLOW = ['--allow-env', 'IDP_CERT'];
 
-  it('a certificate YAML reads as a number, and one aliased into a field that is not secret', async () => {
+  it('a certificate YAML reads as a number, one aliased into a field that is not secret, one written as the spec', async () => {
     const dir = await manifests('bad-cert', {
       'number.yaml': SAML(['certificate: ${IDP_CERT}']),
       'alias.yaml': SAML(['certificate: &c "${IDP_CERT_PEM}"', 'defaultRole: *c'], 'Azure'),
+      'spec.yaml': 'apiVersion: docops/v1\nkind: SamlProvider\nmetadata: { organization: org-demo }\nspec: "${IDP_CERT_PEM}"\n',
     });
     for (const cmd of ['validate', 'plan']) {
       const run = await docops(`${cmd} bad certificates`, [cmd, '-m', dir, '--allow-env', 'IDP_CERT,IDP_CERT_PEM', ...(cmd === 'plan' ? ['--api-url', sandbox.url] : [])], {
@@ -165,6 +166,7 @@ describe('manifests: a certificate that fails validation is never shown', () => 
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/number\.yaml:\d+:\d+: spec\.certificate: must be string \(got integer, not shown: the field holds a secret\)/);
       expect(run.stderr).toMatch(/alias\.yaml:\d+:\d+: spec\.defaultRole: must be one of .* \(got "\[redacted\]/);
+      expect(run.stderr).toMatch(/spec\.yaml:4:7: spec: must be object \(got string, not shown: the field holds a secret\)/);
       expect(run.leaks()).toEqual([]);
     }
   });

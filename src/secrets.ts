@@ -219,6 +219,26 @@ export function redactValue<T>(value: T, which: 'all' | 'credentials' = 'all'): 
   return visit(value) as T;
 }
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/**
+ * The `user:password` of a URL as written, parseable or not: everything between `scheme://` and its last `@`
+ * (a password may hold `/` or `@` unencoded); undefined without one.
+ */
+export function urlUserinfo(url: string): string | undefined {
+  const scheme = SCHEME.exec(url)?.[0];
+  const at = url.lastIndexOf('@');
+  return scheme !== undefined && at > scheme.length ? url.slice(scheme.length, at) : undefined;
+}
+
+/** A URL as a message may show it: its `user:password@` (urlUserinfo) replaced by REDACTED. */
+export function withoutUserinfo(url: string): string {
+  const info = urlUserinfo(url);
+  if (info === undefined) return url;
+  const scheme = SCHEME.exec(url)![0];
+  return `${scheme}${REDACTED}${url.slice(scheme.length + info.length)}`;
+}
+
 export interface WritableText {
   write(chunk: string): unknown;
   isTTY?: boolean;

@@ -10,10 +10,10 @@ import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
-import { isHidden, secretMarkAt, withoutUserinfo } from '../manifests/secret-fields.js';
+import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
 import { notifyTargets } from '../notify/config.js';
 import type { NotifyTarget } from '../notify/types.js';
-import { registerSecret } from '../secrets.js';
+import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 
 export type DaemonMode = 'apply' | 'plan';

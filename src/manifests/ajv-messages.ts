@@ -4,7 +4,8 @@
  */
 import type { ErrorObject } from 'ajv';
 import { describeValue, formatPath, jsonType, pointerToPath, valueAt, type DocPath } from './paths.js';
-import { NOT_SHOWN, isHidden, withoutUserinfo, type SecretMark } from './secret-fields.js';
+import { NOT_SHOWN, isHidden, type SecretMark } from './secret-fields.js';
+import { withoutUserinfo } from '../secrets.js';
 
 export interface SchemaProblem {
   /** Path of the node the message is about, relative to the validated value. */

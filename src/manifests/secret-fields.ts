@@ -17,7 +17,7 @@
  */
 import type { Env } from './interpolate.js';
 import type { DocPath } from './paths.js';
-import { MIN_SECRET, REDACTED, registerSecret } from '../secrets.js';
+import { MIN_SECRET, registerSecret, urlUserinfo } from '../secrets.js';
 
 export const SECRET_KEYWORD = 'x-secret';
 export const SECRET_MARKS = ['credential', 'payload', 'env', 'userinfo', false] as const;
@@ -209,13 +209,6 @@ export const NOT_SHOWN = 'not shown: the field holds a secret';
 /** Whether a message may not quote a value with this mark at all (a userinfo URL is shown without it). */
 export const isHidden = (mark: SecretMark | undefined): boolean => mark === 'credential' || mark === 'payload';
 
-const USERINFO = /^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)@/;
-
-/** A URL as a message may show it: `user:password@` replaced (parseable or not). */
-export function withoutUserinfo(text: string): string {
-  return text.replace(USERINFO, `$1${REDACTED}@`);
-}
-
 export interface RegisterOptions {
   /** Where `env` marks are looked up. */
   env?: Env;
@@ -231,7 +224,7 @@ export function registerMarkedValues(marked: readonly MarkedValue[], options: Re
       continue;
     }
     if (m.mark === 'userinfo') {
-      const info = typeof m.value === 'string' ? USERINFO.exec(m.value)?.[2] : undefined;
+      const info = typeof m.value === 'string' ? urlUserinfo(m.value) : undefined;
       // The whole `user:password`, and the password alone (as written and decoded).
       for (const part of info === undefined ? [] : [info, info.slice(info.indexOf(':') + 1)]) {
         registerSecret(part);

@@ -1,8 +1,8 @@
 /** The walk from a schema's `x-secret` marks to the secret places of a value (src/manifests/secret-fields.ts). */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { markedValues, registerMarkedValues, secretMarkAt, withoutUserinfo } from '../../src/manifests/secret-fields.js';
+import { markedValues, registerMarkedValues, secretMarkAt } from '../../src/manifests/secret-fields.js';
 import { validateWithSchema } from '../../src/manifests/schema.js';
-import { REDACTED, clearSecretsForTests, redactText, registeredSecretCount } from '../../src/secrets.js';
+import { REDACTED, clearSecretsForTests, redactText, registeredSecretCount, withoutUserinfo } from '../../src/secrets.js';
 
 beforeEach(() => clearSecretsForTests());
 
@@ -48,7 +48,9 @@ describe('markedValues', () => {
     registerMarkedValues(markedValues(schema, { keyEnv: 'SIGNING', url: 'http://me:p%40ss-word-1@not a host/v1' }), { env: { SIGNING: 'signing-key-value-1' } });
     expect(redactText('signing-key-value-1 p@ss-word-1 p%40ss-word-1')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
     expect(withoutUserinfo('ftp://u:p@h/x')).toBe(`ftp://${REDACTED}@h/x`);
-    expect(withoutUserinfo('https://h/x?u=a@b')).toBe('https://h/x?u=a@b');
+    // Unencoded `/` or `@` in a password: everything up to the last `@` goes.
+    expect(withoutUserinfo('http://u:pa/s@s@h/x')).toBe(`http://${REDACTED}@h/x`);
+    expect(withoutUserinfo('https://h/x')).toBe('https://h/x');
   });
 
   it('a schema without marks registers nothing and walks nothing', () => {

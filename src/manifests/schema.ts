@@ -17,6 +17,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { describeError, selectErrors, withPath } from './ajv-messages.js';
 import type { DocPath } from './paths.js';
+import { schemaText } from './schema-text.js';
 import { markAt, markedValues, registerMarkedValues, type RegisterOptions } from './secret-fields.js';
 
 // ajv and ajv-formats are CommonJS: loaded synchronously, on first run-time compile.
@@ -99,7 +100,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (available.size > 0 ? available.get(JSON.stringify(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
+    validate = (available.size > 0 ? available.get(schemaText(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;

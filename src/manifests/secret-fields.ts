@@ -17,6 +17,7 @@
  */
 import type { Env } from './interpolate.js';
 import type { DocPath } from './paths.js';
+import { schemaText } from './schema-text.js';
 import { MIN_SECRET, registerSecret, urlUserinfo } from '../secrets.js';
 
 export const SECRET_KEYWORD = 'x-secret';
@@ -38,6 +39,8 @@ interface SchemaIndex {
   refs: Map<Node, Node>;
   /** Marks reachable from a node (false included: it unmarks a part of a marked field); computed on first ask. */
   reach: Map<Node, ReadonlySet<SecretMark>>;
+  /** Whether any field is marked a secret (false marks alone mark nothing): most schemas are walked no further. */
+  marks: boolean;
 }
 
 const indexes = new WeakMap<object, SchemaIndex>();
@@ -59,11 +62,20 @@ const CHILDREN = [...PARTS, ...SAME_VALUE] as const;
 function schemaIndex(schema: object): SchemaIndex {
   let index = indexes.get(schema);
   if (index) return index;
+  // Most schemas mark nothing: their text (made anyway to find their generated validator) says so; the walk
+  // below would cost ~1.5 ms of a cold validate for Site's.
+  if (!schemaText(schema).includes(`"${SECRET_KEYWORD}":"`)) {
+    index = { refs: new Map(), reach: new Map(), marks: false };
+    indexes.set(schema, index);
+    return index;
+  }
   const ids = new Map<string, Node>();
   const pending: { node: Node; ref: string; base: string; resource: Node }[] = [];
+  let marks = false;
   const visit = (v: unknown, base: string, resource: Node): void => {
     if (Array.isArray(v)) return v.forEach((x) => visit(x, base, resource));
     if (!isNode(v)) return;
+    if (isMark(v[SECRET_KEYWORD]) && v[SECRET_KEYWORD] !== false) marks = true;
     let [b, r] = [base, resource];
     if (typeof v['$id'] === 'string') {
       b = new URL(v['$id'], base).href;
@@ -75,7 +87,7 @@ function schemaIndex(schema: object): SchemaIndex {
   };
   visit(schema, 'schema:/root.json', schema as Node);
   const refs = new Map<Node, Node>();
-  for (const { node, ref, base, resource } of pending) {
+  for (const { node, ref, base, resource } of marks ? pending : []) {
     const url = new URL(ref, base);
     const hash = url.hash;
     url.hash = '';
@@ -83,7 +95,7 @@ function schemaIndex(schema: object): SchemaIndex {
     const found = target && hash.length > 1 ? pointer(target, decodeURIComponent(hash.slice(1))) : target;
     if (found) refs.set(node, found);
   }
-  index = { refs, reach: new Map() };
+  index = { refs, reach: new Map(), marks };
   indexes.set(schema, index);
   return index;
 }
@@ -140,6 +152,7 @@ function reachable(index: SchemaIndex, node: Node): ReadonlySet<SecretMark> {
 export function markedValues(schema: object, value: unknown): MarkedValue[] {
   const index = schemaIndex(schema);
   const out: MarkedValue[] = [];
+  if (!index.marks) return out;
   const walk = (node: Node, v: unknown, path: DocPath, seen: Set<Node>): void => {
     if (seen.has(node) || reachable(index, node).size === 0) return;
     seen.add(node);

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
-import { registerSecret } from '../secrets.js';
+import { registerSecret, withoutUserinfo } from '../secrets.js';
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com/v1';
 
@@ -86,13 +86,6 @@ function resolveToken({ tokenFile, env }: ApiSettingsInput): string | undefined 
  * `https://user:pass@host` → `https://[redacted]@host`: an unparseable URL is echoed without anything that could
  * be credentials (everything up to its last `@`; a password may hold `/`, `:` or spaces).
  */
-function withoutUserinfo(raw: string): string {
-  const at = raw.lastIndexOf('@');
-  if (at === -1) return raw;
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(raw)?.[0] ?? '';
-  return `${scheme}[redacted]${raw.slice(at)}`;
-}
-
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }

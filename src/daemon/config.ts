@@ -10,8 +10,10 @@ import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
+import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
 import { notifyTargets } from '../notify/config.js';
 import type { NotifyTarget } from '../notify/types.js';
+import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 
 export type DaemonMode = 'apply' | 'plan';
@@ -110,7 +112,11 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     throw new UsageError(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   // The config is written by whoever runs docops, like its command line: every variable may be interpolated.
-  const parsed = parseYamlFile(file, text, { vars: everyVariable(options.env) });
+  // The values read are kept: one that a secret field's value holds is a secret too (schema.ts registers it).
+  const read = new Set<string>();
+  const every = everyVariable(options.env);
+  const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
+  const secrets = { env: options.env, variables: [...read].map((n) => options.env[n]).filter((v) => v !== undefined) };
   const issues = [...parsed.issues];
   const doc = parsed.documents[0];
   if (parsed.documents.length > 1) {
@@ -120,7 +126,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   let raw: RawConfig = {};
   let notify: NotifyTarget[] = [];
   if (doc) {
-    const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos);
+    const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
     if (isObject(doc.value)) {
       raw = doc.value;
@@ -275,8 +281,11 @@ function envOverrides(env: Env): { values: RawConfig; problems: string[] } {
     if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
     if (field === 'allowEnv') value = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
     const where = { file: name, line: 1, column: 1 };
-    const found = validateWithSchema(value, schema.properties[field]!, () => where, field);
-    const shown = field === 'reconcileSecret' ? '' : `=${text}`;
+    const fieldSchema = schema.properties[field]!;
+    // Validating registers a secret value first; the schema's mark also says how the variable may be shown.
+    const found = validateWithSchema(value, fieldSchema, () => where, field, undefined, { env });
+    const mark = secretMarkAt(fieldSchema, value, []);
+    const shown = isHidden(mark) ? '' : `=${mark === 'userinfo' ? withoutUserinfo(text) : text}`;
     for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
     if (field === 'schedule') {
       const problem = cronProblem(text);
@@ -299,6 +308,7 @@ async function readSecret(raw: RawConfig, base: string, fromEnv: string | undefi
   } catch (err) {
     throw new UsageError(`cannot read reconcileSecretFile ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  registerSecret(secret);
   if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
   return secret;
 }

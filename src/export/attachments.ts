@@ -39,7 +39,7 @@ export function extractAttachments(kind: KindDefinition, documents: readonly obj
       if (path.posix.isAbsolute(file) || target.startsWith('..') || target === '.') {
         throw new DocopsError(`export: kind ${kind.kind} names the file "${file}", which is not inside the export directory`);
       }
-      attachments.push({ path: target, text: redactValue(value['text']) });
+      attachments.push({ path: target, text: redactValue(value['text'], 'credentials') });
       parent[leaf] = { file };
     }
     return { ...doc, spec };

@@ -32,9 +32,12 @@ export function schemaComment(file: string, schema = documentSchemaUrl()): strin
   return `# yaml-language-server: $schema=${rel}\n`;
 }
 
-/** One document as YAML (no `---`), secrets redacted, `${` escaped so live text never reads as a variable. */
+/**
+ * One document as YAML (no `---`), credentials redacted (a payload secret such as a certificate is what the
+ * document must send), `${` escaped so live text never reads as a variable.
+ */
 export function renderDocument(doc: object): string {
-  return stringify(escapeInterpolation(redactValue(doc)), { lineWidth: 0 });
+  return stringify(escapeInterpolation(redactValue(doc, 'credentials')), { lineWidth: 0 });
 }
 
 /** A file's text: the two header comment lines, then the rendered documents separated by `---`. */

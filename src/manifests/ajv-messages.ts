@@ -4,6 +4,8 @@
  */
 import type { ErrorObject } from 'ajv';
 import { describeValue, formatPath, jsonType, pointerToPath, valueAt, type DocPath } from './paths.js';
+import { NOT_SHOWN, isHidden, type SecretMark } from './secret-fields.js';
+import { withoutUserinfo } from '../secrets.js';
 
 export interface SchemaProblem {
   /** Path of the node the message is about, relative to the validated value. */
@@ -36,10 +38,17 @@ export function selectErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   return kept;
 }
 
-/** One problem per selected ajv error; `value` is the validated value (for "(got …)" and array indices). */
-export function describeError(e: ErrorObject, value: unknown): SchemaProblem {
+/**
+ * One problem per selected ajv error; `value` is the validated value (for "(got …)" and array indices).
+ * `markAt` tells the secret-bearing places (secret-fields.ts): their values are never quoted (a URL's
+ * credentials are cut out).
+ */
+export function describeError(e: ErrorObject, value: unknown, markAt: (path: DocPath) => SecretMark | undefined = () => undefined): SchemaProblem {
   const path = pointerToPath(e.instancePath, value);
   const got = valueAt(value, path);
+  const mark = markAt(path);
+  const hidden = isHidden(mark);
+  const quoted = (v: unknown): string => (hidden ? `a value ${NOT_SHOWN}` : describeValue(mark === 'userinfo' && typeof v === 'string' ? withoutUserinfo(v) : v));
   const p = e.params as Record<string, unknown>;
   const problem = (message: string, at: DocPath = path, atKey = false): SchemaProblem => ({ path, at, atKey, message });
   if (e.propertyName !== undefined) {
@@ -55,20 +64,21 @@ export function describeError(e: ErrorObject, value: unknown): SchemaProblem {
       return problem(`unknown field "${String(p.additionalProperty ?? p.unevaluatedProperty)}"`, [...path, String(p.additionalProperty ?? p.unevaluatedProperty)], true);
     case 'type': {
       const types = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
-      return problem(`must be ${types} (got ${jsonType(got)}${got !== null && typeof got !== 'object' ? ` ${describeValue(got)}` : ''})`);
+      const scalar = got !== null && typeof got !== 'object';
+      return problem(`must be ${types} (got ${jsonType(got)}${scalar ? (hidden ? `, ${NOT_SHOWN}` : ` ${quoted(got)}`) : ''})`);
     }
     case 'enum':
-      return problem(`must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${describeValue(got)})`);
+      return problem(`must be one of ${(p.allowedValues as unknown[]).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')} (got ${quoted(got)})`);
     case 'const':
-      return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${describeValue(got)})`);
+      return problem(`must be ${JSON.stringify(p.allowedValue)} (got ${quoted(got)})`);
     case 'maxLength':
       return problem(`must be at most ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`);
     case 'minLength':
       return problem(`must be at least ${plural(Number(p.limit), 'character')} (got ${typeof got === 'string' ? [...got].length : '?'})`);
     case 'pattern':
-      return problem(`must match the pattern ${String(p.pattern)} (got ${describeValue(got)})`);
+      return problem(`must match the pattern ${String(p.pattern)} (got ${quoted(got)})`);
     case 'format':
-      return problem(`must be a valid ${String(p.format)} (got ${describeValue(got)})`);
+      return problem(`must be a valid ${String(p.format)} (got ${quoted(got)})`);
     case 'maxItems':
       return problem(`must have at most ${plural(Number(p.limit), 'item')} (got ${Array.isArray(got) ? got.length : '?'})`);
     case 'minItems':
@@ -85,9 +95,9 @@ export function describeError(e: ErrorObject, value: unknown): SchemaProblem {
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${describeValue(got)})`);
+      return problem(`must be ${String(p.comparison)} ${String(p.limit)} (got ${quoted(got)})`);
     case 'multipleOf':
-      return problem(`must be a multiple of ${String(p.multipleOf)} (got ${describeValue(got)})`);
+      return problem(`must be a multiple of ${String(p.multipleOf)} (got ${quoted(got)})`);
     case 'dependentRequired':
     case 'dependencies':
       return problem(`missing field "${String(p.missingProperty)}" (required when "${String(p.property)}" is set)`);

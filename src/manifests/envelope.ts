@@ -8,6 +8,7 @@ import type { KindDefinition } from '../core/kind.js';
 import type { ManifestDocument } from './document.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { describeValue, jsonType } from './paths.js';
+import { NOT_SHOWN, isHidden, markAt, markedValues, registerMarkedValues } from './secret-fields.js';
 
 export const API_VERSION = 'docops/v1';
 export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'allowEmpty', 'spec'] as const;
@@ -86,7 +87,13 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
     issue(['allowEmpty'], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
   }
   const spec = isObject(v.spec) ? v.spec : undefined;
-  if ('spec' in v && !spec) issue(['spec'], `spec: must be object (got ${got(v.spec)})`);
+  if ('spec' in v && !spec) {
+    // A scalar where the kind's spec holds secret fields may be one of them (secret-fields.ts): a secret, unshown.
+    const marked = kind ? markedValues(kind.schema, v.spec) : [];
+    registerMarkedValues(marked);
+    const hidden = isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== 'object';
+    issue(['spec'], `spec: must be object (got ${hidden ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
+  }
 
   if (issues.length > 0 || !kind || !spec || !isObject(metadata)) return { issues, kind, spec };
   const doc: ManifestDocument = {

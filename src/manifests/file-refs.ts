@@ -9,7 +9,8 @@
  * Rules: the path is relative and stays inside the manifests directory (its real path, links followed); the file
  * is a regular file of at most the manifest size limit, valid UTF-8. Every problem is an issue at the `file`
  * value's position, never quoting the content. A file named this way is data, not a manifest: a `.yaml` one (an
- * OpenAPI spec) is not loaded as manifest documents.
+ * OpenAPI spec) is not loaded as manifest documents. The content of a field the kind's schema marks secret (a
+ * SAML certificate) is registered as a secret as soon as it is read (src/secrets.ts).
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import type { ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import type { ParsedYamlDoc } from './parse.js';
+import { secretMarkAt, type SecretMark } from './secret-fields.js';
+import { registerSecret } from '../secrets.js';
 
 /** What a `{file}` reference becomes once read. */
 export interface FileContent {
@@ -55,6 +58,8 @@ export const isFileContent = (v: unknown): v is FileContent => isFileRef(v) && t
 interface Ref {
   doc: ParsedYamlDoc;
   at: readonly string[];
+  /** What the kind's schema marks the field (secret-fields.ts): a secret field's file content is registered as one. */
+  mark: SecretMark | undefined;
   written: string;
   /** Absolute path as written (not yet resolved through links). */
   absolute: string;
@@ -79,7 +84,7 @@ export async function readFileRefs(docs: readonly ParsedYamlDoc[], kinds: Readon
     if (!kind?.fileFields || typeof spec !== 'object' || spec === null) continue;
     for (const at of kind.fileFields) {
       const v = at.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), spec);
-      if (isFileRef(v)) refs.push({ doc, at, written: v.file, absolute: path.resolve(path.dirname(doc.file), v.file) });
+      if (isFileRef(v)) refs.push({ doc, at, mark: secretMarkAt(kind.schema, spec, [...at]), written: v.file, absolute: path.resolve(path.dirname(doc.file), v.file) });
     }
   }
   const issues: ValidationIssue[] = [];
@@ -130,6 +135,7 @@ export async function readFileRefs(docs: readonly ParsedYamlDoc[], kinds: Readon
         fail('is not valid UTF-8 text');
         continue;
       }
+      if (r.mark === 'credential' || r.mark === 'payload') registerSecret(text, r.mark);
       const byPath = contents.get(r.doc) ?? new Map<string, FileContent>();
       byPath.set(r.at.join('\u0000'), lazySha256({ file: r.written, text }, () => bytes));
       contents.set(r.doc, byPath);

@@ -53,8 +53,9 @@ export const HOW_TO_ALLOW = 'allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV
 export function allowedVariables(env: Env, allow: readonly string[], secrets: readonly string[] = []): VarSource {
   const exact = new Set(allow.filter((a) => !a.endsWith('*')));
   const prefixes = allow.filter((a) => a.endsWith('*')).map((a) => a.slice(0, -1));
-  // Also every secret this process registered (the token, however it was read; the reconcile secret).
-  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
+  // Also every credential this process registered (the token however it was read, the reconcile secret, a
+  // notification URL or key): said as such, so a refused webhook URL is not called the API token.
+  const holds = (value: string, of: readonly string[]): boolean => of.some((s) => s !== '' && (value === s || (s.length >= MIN_SECRET_SUBSTRING && value.includes(s))));
   return {
     read(name) {
       if (OWN.test(name)) return { refused: `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests` };
@@ -62,8 +63,9 @@ export function allowedVariables(env: Env, allow: readonly string[], secrets: re
         return { refused: `environment variable "${name}" is not allowed in manifests: ${HOW_TO_ALLOW.replace('NAME', name)}` };
       }
       const value = env[name];
-      if (value !== undefined && held.some((s) => value === s || (s.length >= MIN_SECRET_SUBSTRING && value.includes(s)))) {
-        return { refused: `environment variable "${name}" holds the API token: it is never interpolated into manifests` };
+      if (value !== undefined && holds(value, secrets)) return { refused: `environment variable "${name}" holds the API token: it is never interpolated into manifests` };
+      if (value !== undefined && holds(value, registeredSecrets())) {
+        return { refused: `environment variable "${name}" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests` };
       }
       return { value };
     },

@@ -17,6 +17,8 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { describeError, selectErrors, withPath } from './ajv-messages.js';
 import type { DocPath } from './paths.js';
+import { schemaText } from './schema-text.js';
+import { markAt, markedValues, registerMarkedValues, type RegisterOptions } from './secret-fields.js';
 
 // ajv and ajv-formats are CommonJS: loaded synchronously, on first run-time compile.
 const load = createRequire(import.meta.url);
@@ -98,7 +100,7 @@ const compiled = new WeakMap<object, ValidateFunction>();
 export function compileSchema(schema: object, available: Precompiled = loadPrecompiled()): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = (available.size > 0 ? available.get(JSON.stringify(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
+    validate = (available.size > 0 ? available.get(schemaText(schema))?.() : undefined) ?? ajvFor(schema).compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
@@ -110,12 +112,18 @@ export type Locate = (path: DocPath) => SourcePos;
  * Validate `value` against `schema`. `locate` maps a path relative to `value` to a position; `prefix` is how
  * `value` is named in messages (`spec`, or '' for a whole file). `locateKey`, when given, is used for
  * problems about a key (unknown fields).
+ *
+ * First, every value the schema marks `x-secret` is registered as a secret (secret-fields.ts): it is a secret
+ * before it is known to be valid, so no message — these, a later check's, an API's echo — shows it; and these
+ * messages never quote one.
  */
-export function validateWithSchema(value: unknown, schema: object, locate: Locate, prefix: string, locateKey: Locate = locate): ValidationIssue[] {
+export function validateWithSchema(value: unknown, schema: object, locate: Locate, prefix: string, locateKey: Locate = locate, secrets: RegisterOptions = {}): ValidationIssue[] {
+  const marked = markedValues(schema, value);
+  registerMarkedValues(marked, secrets);
   const validate = compileSchema(schema);
   if (validate(value)) return [];
   return selectErrors(validate.errors ?? []).map((e) => {
-    const problem = describeError(e, value);
+    const problem = describeError(e, value, (path) => markAt(marked, path));
     const pos = problem.atKey ? locateKey(problem.at) : locate(problem.at);
     const pointer = toPointer(prefix === '' ? problem.path : [prefix, ...problem.path]);
     return { ...pos, message: withPath(prefix, problem.path, problem.message), path: pointer };

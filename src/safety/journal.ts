@@ -12,7 +12,7 @@ import { createFetchContext } from '../core/fetch-context.js';
 import type { KindDefinition, LiveObject, Snapshot } from '../core/kind.js';
 import { pathSegments, type Action, type Phase, type Step } from '../core/plan.js';
 import type { LiveState } from '../core/reconcile.js';
-import { redactText } from '../secrets.js';
+import { redactCredentials } from '../secrets.js';
 import { redactSecretsReporting } from './redact.js';
 
 /** Format 2 adds `state` and `redacted`; undo still reads format 1. */
@@ -104,8 +104,8 @@ export function createJournal(dir: string, live: LiveState, opts: JournalOptions
     const object = find(step);
     const state = object ? await complete(object) : undefined;
     // Fields are redacted by name above; the whole line also goes through the secret registry (a title, key
-    // or step id could hold the token).
-    const line = redactText(JSON.stringify(snapshotOf(step, object, state, now()))) + '\n';
+    // or step id could hold the token). Payload secrets stay (a certificate): undo sends them back.
+    const line = redactCredentials(JSON.stringify(snapshotOf(step, object, state, now()))) + '\n';
     const result = queue.then(() => append(line));
     queue = result.catch(() => undefined);
     return result;

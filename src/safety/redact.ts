@@ -1,10 +1,11 @@
 /**
  * Secrets never reach a journal: fields named like a token, secret, password, API key or share key are
  * dropped, and so is `urls.published` (for share-link sites it carries the link's secret token). Secret-named
- * query parameters inside any string (`…?shareKey=…`) are blanked too, and so is every value of the
- * process-wide secret registry (src/secrets.ts: the API token wherever it turns up).
+ * query parameters inside any string (`…?shareKey=…`) are blanked too, and so is every credential of the
+ * process-wide secret registry (src/secrets.ts: the API token wherever it turns up). Payload secrets (a SAML
+ * certificate) stay: a journal keeps what undo must send back.
  */
-import { redactText } from '../secrets.js';
+import { redactCredentials } from '../secrets.js';
 
 const SECRET_NAME = /token|secret|password|passwd|apikey|api_key|sharekey|share_key|credential|private_?key/i;
 
@@ -27,13 +28,13 @@ export function redactSecretsReporting<T>(value: T, root = ''): { value: T; drop
   const dropped: string[] = [];
   const visit = (v: unknown, parent: string | undefined, at: string): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => visit(x, parent, `${at}[${i}]`));
-    if (typeof v === 'string') return redactText(v.replace(SECRET_PARAM, '$1REDACTED'));
+    if (typeof v === 'string') return redactCredentials(v.replace(SECRET_PARAM, '$1REDACTED'));
     if (v === null || typeof v !== 'object') return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      const path = at === '' ? redactText(k) : `${at}.${redactText(k)}`;
+      const path = at === '' ? redactCredentials(k) : `${at}.${redactCredentials(k)}`;
       if (isSecretField(k, parent)) dropped.push(path);
-      else out[redactText(k)] = visit(x, k, path);
+      else out[redactCredentials(k)] = visit(x, k, path);
     }
     return out;
   };

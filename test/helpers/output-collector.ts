@@ -6,7 +6,8 @@
  *   out.addPath(planFile);                          // files and directories the run wrote
  *   expect(out.leaks()).toEqual([]);
  *
- * A secret counts as leaked when it appears whole, URL-encoded, or as any fragment of FRAGMENT characters
+ * A secret counts as leaked when it appears whole, URL-encoded, JSON-escaped (a multi-line certificate in a
+ * JSON answer), or as any fragment of FRAGMENT characters
  * or more (so a "redacted" token that still prints its first 16 characters is caught). Fragments shorter
  * than the whole secret are only checked for secrets of at least MIN_SECRET_FOR_FRAGMENTS characters, to
  * keep short secrets from matching ordinary words.
@@ -23,7 +24,7 @@ export interface SecretLeak {
   /** `stdout`, `stderr`, or a file path. */
   where: string;
   secret: string;
-  /** What was found: the whole secret, its URL-encoded form, or a fragment. */
+  /** What was found: the whole secret, its URL-encoded or JSON-escaped form, or a fragment. */
   found: string;
 }
 
@@ -32,7 +33,7 @@ export function findLeaks(text: string, secrets: readonly string[], where: strin
   const out: SecretLeak[] = [];
   for (const secret of secrets) {
     if (secret === '') continue;
-    const forms = new Set([secret, encodeURIComponent(secret)]);
+    const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
     if (secret.length >= MIN_SECRET_FOR_FRAGMENTS) {
       for (let i = 0; i + FRAGMENT <= secret.length; i++) forms.add(secret.slice(i, i + FRAGMENT));
     }

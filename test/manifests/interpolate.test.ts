@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { allowedVariables, everyVariable, interpolateString, parseAllowList, type VarSource } from '../../src/manifests/index.js';
+import { clearSecretsForTests, registerSecret } from '../../src/secrets.js';
 
 const value = (input: string, env: Record<string, string | undefined> = {}, vars: VarSource = everyVariable(env)) => {
   const r = interpolateString(input, vars);
@@ -93,6 +94,17 @@ describe('what manifests may read (allowedVariables)', () => {
       const e = errors(`\${${name}}`, {}, vars);
       expect(e).toEqual([`environment variable "${name}" holds the API token: it is never interpolated into manifests`]);
       expect(e.join()).not.toContain('tok-0123456789');
+    }
+  });
+
+  test("a variable holding another of docops's credentials (a webhook URL registered from the daemon config) is refused as one", () => {
+    const url = 'https://hooks.slack.test/services/T0/B0/credential-77';
+    registerSecret(url);
+    try {
+      const e = errors('${HOOK}', {}, allowedVariables({ HOOK: url }, ['HOOK']));
+      expect(e).toEqual([`environment variable "HOOK" holds one of docops's credentials (the API token, the reconcile secret, a notification URL or key): it is never interpolated into manifests`]);
+    } finally {
+      clearSecretsForTests();
     }
   });
 

@@ -1,4 +1,4 @@
-/** The secret scanner itself must catch what it claims to: whole, URL-encoded, fragments, files and directories. */
+/** The secret scanner itself must catch what it claims to: whole, URL-encoded, JSON-escaped, fragments, files and directories. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,12 +8,15 @@ import { tempDir } from '../helpers/pipeline.js';
 const SECRET = 'tok-SECRET-0123456789abcdef';
 
 describe('output collector', () => {
-  it('finds a secret whole, URL-encoded, or by a fragment; not in unrelated text', () => {
+  it('finds a secret whole, URL-encoded, JSON-escaped, or by a fragment; not in unrelated text', () => {
     expect(findLeaks(`Authorization: Bearer ${SECRET}`, [SECRET], 'x')).toEqual([{ where: 'x', secret: SECRET, found: SECRET }]);
     const share = 'a+b/c=d-secret-share-value';
     expect(findLeaks(`?share=${encodeURIComponent(share)}`, [share], 'x')).toHaveLength(1);
     expect(findLeaks(`token ${SECRET.slice(0, FRAGMENT)}…`, [SECRET], 'x')).toHaveLength(1);
     expect(findLeaks('token [redacted]', [SECRET], 'x')).toEqual([]);
+    // A short multi-line secret (no fragments searched) quoted in JSON.
+    const key = 'ab"c\nd\\e-key';
+    expect(findLeaks(JSON.stringify({ key }), [key], 'x')).toHaveLength(1);
     expect(findLeaks('anything', [''], 'x')).toEqual([]);
   });
 

@@ -9,7 +9,7 @@ import { reportError } from '../../src/cli/report-error.js';
 import { ApiError } from '../../src/core/errors.js';
 import { createLogger } from '../../src/log.js';
 import { redactSecrets as redactJournalFields } from '../../src/safety/redact.js';
-import { REDACTED, clearSecretsForTests, redactText, redactValue, redactingStream, registerSecret, registeredSecretCount } from '../../src/secrets.js';
+import { REDACTED, clearSecretsForTests, redactCredentials, redactText, redactValue, redactingStream, registerSecret, registeredSecretCount, registeredSecrets } from '../../src/secrets.js';
 import { findLeaks } from '../helpers/output-collector.js';
 
 const TOKEN = 'gb_api_9d2f41c8/a7e3+b605e1==Zq';
@@ -77,6 +77,52 @@ describe('redactText', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('long secrets and payload secrets', () => {
+  /** A PEM-shaped value of ~1,700 characters: searched through the gram index, not gram by gram. */
+  const PEM = `-----BEGIN CERTIFICATE-----\n${Array.from({ length: 20 }, (_, i) => `MIIC${String(i).padStart(2, '0')}zCCAZugAwIBAgIJAKx9${'Qk7pW3'.repeat(8)}`.slice(0, 64)).join('\n')}\n-----END CERTIFICATE-----`;
+
+  it('property: fragments of long secrets (129..1,000 characters) are found however they are cut and embedded', () => {
+    const secretArb = fc.stringMatching(/^[A-Za-z0-9_\-./+=\n]{129,1000}$/);
+    fc.assert(
+      fc.property(secretArb, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 20 }), fc.boolean()), { maxLength: 6 }), (secret, pieces) => {
+        clearSecretsForTests();
+        registerSecret(secret, 'payload');
+        // Pieces of 12..19 characters: the shortest runs that count, the ones a sparse search would miss.
+        const text = pieces
+          .map(([a, b, filler, encode]) => {
+            const start = a % (secret.length - 20);
+            const piece = secret.slice(start, start + 12 + (b % 8));
+            return filler + (encode ? encodeURIComponent(piece) : piece);
+          })
+          .join('');
+        const out = redactText(text + secret);
+        expect(findLeaks(out, [secret.trim()], 'x')).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a payload secret is redacted from messages, kept by redactCredentials, and never refused as a credential', () => {
+    registerSecret(TOKEN);
+    registerSecret(PEM, 'payload');
+    const line = `400: invalid certificate ${PEM.slice(40, 120)} (token ${TOKEN})`;
+    expect(findLeaks(redactText(line), [PEM, TOKEN], 'text')).toEqual([]);
+    expect(redactCredentials(line)).toBe(`400: invalid certificate ${PEM.slice(40, 120)} (token ${REDACTED})`);
+    expect(redactValue({ cert: PEM, t: TOKEN }, 'credentials')).toEqual({ cert: PEM, t: REDACTED });
+    expect(redactValue({ cert: PEM })).toEqual({ cert: REDACTED });
+    expect(registeredSecrets()).toEqual([TOKEN]);
+    // Registered again as a credential, it is one.
+    registerSecret(PEM);
+    expect(redactCredentials(PEM)).toBe(REDACTED);
+    expect(registeredSecrets()).toContain(PEM);
+  });
+
+  it('a value read with CRLF line endings is redacted in its LF form too', () => {
+    registerSecret(PEM.replace(/\n/g, '\r\n'), 'payload');
+    expect(redactText(`sent: ${PEM}`)).toBe(`sent: ${REDACTED}`);
   });
 });
 

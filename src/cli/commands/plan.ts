@@ -4,7 +4,7 @@ import { BlockedError, EXIT } from '../../core/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
-import { redactText } from '../../secrets.js';
+import { redactCredentials } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
@@ -58,9 +58,10 @@ export const planCommand: CommandSpec = {
         cost,
         options: { prune: ctx.global.prune, invite: ctx.global.invite },
       });
-      // A registered secret in the plan (a manifest value that is the token) never reaches the file; such a file
-      // then fails its checksum at apply --plan instead of applying a redacted value.
-      await writeFile(out, redactText(renderSavedPlan(saved)), 'utf8');
+      // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
+      // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a
+      // certificate) stays: it is what apply must send, and the printed plans show only its fingerprint.
+      await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
     // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").

@@ -132,6 +132,48 @@ describe('action.yml', () => {
   });
 });
 
+describe('the example workflow (examples/github/docops.yml)', () => {
+  interface WorkflowStep {
+    id?: string;
+    uses?: string;
+    if?: string;
+    with?: Record<string, string>;
+  }
+  interface Job {
+    if?: string;
+    needs?: string | string[];
+    environment?: string | { name: string };
+    outputs?: Record<string, string>;
+    steps: WorkflowStep[];
+  }
+  const workflow = parse(readFileSync(join(REPO, 'examples/github/docops.yml'), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
+  const docopsSteps = (job: Job, command: string): WorkflowStep[] => job.steps.filter((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command);
+  const planJobs = Object.entries(workflow.jobs).filter(([, job]) => docopsSteps(job, 'plan').length > 0);
+
+  it('plans once per event: one job with one plan step, for pull requests and pushes alike', () => {
+    expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
+    expect(planJobs.map(([name]) => name)).toHaveLength(1);
+    const [, job] = planJobs[0]!;
+    expect(docopsSteps(job, 'plan')).toHaveLength(1);
+    expect(job.if ?? '').not.toMatch(/event_name/); // runs on both events
+  });
+
+  it('asks for apply approval only when the plan has changes: the apply job needs the plan job and its `changes` output', () => {
+    const [planName, planJob] = planJobs[0]!;
+    const plan = docopsSteps(planJob, 'plan')[0]!;
+    expect(plan.id).toBeDefined();
+    expect(planJob.outputs?.changes).toBe(`\${{ steps.${plan.id}.outputs.changes }}`);
+    const applyJobs = Object.values(workflow.jobs).filter((job) => docopsSteps(job, 'apply').length > 0);
+    expect(applyJobs).toHaveLength(1);
+    const apply = applyJobs[0]!;
+    expect([apply.needs].flat()).toContain(planName);
+    expect(apply.if).toMatch(new RegExp(`needs\\.${planName}\\.outputs\\.changes == 'true'`));
+    expect(apply.if).toMatch(/github\.event_name == 'push'/);
+    expect(apply.environment).toBeDefined();
+    expect(docopsSteps(apply, 'apply')[0]!.with?.['plan-file']).toBe(plan.with?.['plan-file']);
+  });
+});
+
 describe('the bundled action, as a workflow runs it', () => {
   it('validate: a bad manifest is an ::error annotation at its line, and the step fails', async () => {
     const bad = join(dir, 'bad');

@@ -16,6 +16,8 @@ export interface FakeGitHub {
   comments: FakeComment[];
   /** `METHOD path` of every request. */
   requests: string[];
+  /** When each of `requests` arrived (performance.now()), for timings. */
+  requestTimes: number[];
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
   const perPage = options.perPage ?? 2;
   const comments: FakeComment[] = [];
   const requests: string[] = [];
+  const requestTimes: number[] = [];
   let nextId = 1000;
   let url = '';
   const base = `/repos/${options.owner}/${options.repo}/issues`;
@@ -34,6 +37,7 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
     req.on('end', () => {
       const at = new URL(req.url ?? '/', 'http://x');
       requests.push(`${req.method} ${at.pathname}`);
+      requestTimes.push(performance.now());
       const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
         res.end(JSON.stringify(body));
@@ -70,6 +74,7 @@ export async function startFakeGitHub(options: { token: string; owner: string; r
     url,
     comments,
     requests,
+    requestTimes,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

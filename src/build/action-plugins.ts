@@ -25,7 +25,8 @@ interface Substitution {
   /** The module (relative to the package root). */
   module: string;
   find: string;
-  replace: string;
+  /** Called when the module is bundled. */
+  replace: () => string;
 }
 
 const LEFT_OUT_PREFIX = '\0docops-action-left-out:';
@@ -50,14 +51,25 @@ export function selfContained(options: SelfContainedOptions): Plugin {
   const text = (file: string): string => readFileSync(join(root, file), 'utf8');
   const substitutions: Substitution[] = [
     // The table `npm run build` extracts from the API spec (a dev dependency): set before operationScopes() looks.
-    { module: 'src/scopes/operations.ts', find: 'let table: OperationScopes[] | undefined;', replace: `let table: OperationScopes[] | undefined = ${JSON.stringify(JSON.parse(text('dist/api/operation-scopes.json')))};` },
-    { module: 'src/scopes/operations.ts', find: "fileURLToPath(new URL('../../dist/api/operation-scopes.json', import.meta.url))", replace: "'dist/api/operation-scopes.json (in the bundle)'" },
+    {
+      module: 'src/scopes/operations.ts',
+      find: 'let table: OperationScopes[] | undefined;',
+      replace: () => `let table: OperationScopes[] | undefined = ${JSON.stringify(JSON.parse(text('dist/api/operation-scopes.json')))};`,
+    },
+    { module: 'src/scopes/operations.ts', find: "fileURLToPath(new URL('../../dist/api/operation-scopes.json', import.meta.url))", replace: () => "'dist/api/operation-scopes.json (in the bundle)'" },
     // The daemon config's schema, for `apply --config docops.yaml` (its `safety:` limits and journalDir).
-    { module: 'src/daemon/config-schema.ts', find: "readJson(new URL('../../schemas/config.schema.json', import.meta.url))", replace: `JSON.parse(${JSON.stringify(text('schemas/config.schema.json'))})` },
-    { module: 'src/daemon/config-schema.ts', find: 'const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);', replace: '' },
-    { module: 'src/daemon/config-schema.ts', find: "existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' }", replace: `(JSON.parse(${JSON.stringify(text('schemas/safety.schema.json'))}) as Record<string, unknown>)` },
+    {
+      module: 'src/daemon/config-schema.ts',
+      find: "readJson(new URL('../../schemas/config.schema.json', import.meta.url))",
+      replace: () => `JSON.parse(${JSON.stringify(text('schemas/config.schema.json'))})`,
+    },
+    { module: 'src/daemon/config-schema.ts', find: 'const safetyUrl = new URL(`../../schemas/${SAFETY_REF}`, import.meta.url);', replace: () => '' },
+    {
+      module: 'src/daemon/config-schema.ts',
+      find: "existsSync(safetyUrl) ? (readJson(safetyUrl) as Record<string, unknown>) : { type: 'object' }",
+      replace: () => `(JSON.parse(${JSON.stringify(text('schemas/safety.schema.json'))}) as Record<string, unknown>)`,
+    },
   ];
-  const substituted = new Set<string>();
 
   return {
     name: 'docops-action-self-contained',
@@ -85,8 +97,7 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       for (const s of substitutions.filter((x) => x.module === module)) {
         const at = out.indexOf(s.find);
         if (at === -1 || out.indexOf(s.find, at + 1) !== -1) this.error(`${module} changed: the action bundle's substitution of \`${s.find}\` (src/build/action-plugins.ts) no longer applies once; update it`);
-        out = out.replace(s.find, () => s.replace);
-        substituted.add(`${module}\n${s.find}`);
+        out = out.replace(s.find, s.replace);
       }
       // A file read relative to the module: its text, inlined (package.json: only its name and version).
       out = out.replace(/readFileSync\(new URL\('([^']+)', import\.meta\.url\), 'utf8'\)/g, (_, path: string) => {
@@ -100,10 +111,6 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       }
       if (out.includes('import.meta.url')) this.error(`${module} uses import.meta.url in a way the action bundle cannot serve (a file read relative to the module): inline it in src/build/action-plugins.ts, or leave the module out`);
       return out === code ? null : out;
-    },
-    buildEnd(error) {
-      if (error) return;
-      for (const s of substitutions) if (!substituted.has(`${s.module}\n${s.find}`)) this.error(`the action bundle's substitution in ${s.module} was never applied (the module is no longer bundled?): update src/build/action-plugins.ts`);
     },
   };
 }

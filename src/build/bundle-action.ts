@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type OutputChunk } from 'rolldown';
 import { PRECOMPILED_INDEX } from '../manifests/schema.js';
 import { selfContained } from './action-plugins.js';
+import { shippedSchemas } from './precompile-validators.js';
 import { undiciPoolOnly } from './bundle-cli.js';
 import { licensesText } from './licenses.js';
 
@@ -44,6 +45,8 @@ export interface ActionBundleOptions {
 export async function bundleAction(options: ActionBundleOptions = {}): Promise<string[]> {
   const outDir = options.outDir ?? join(ROOT, ACTION_BUNDLE_DIR);
   const fromRoot = createRequire(join(ROOT, 'package.json'));
+  const validators = resolve(ROOT, 'dist/manifests', PRECOMPILED_INDEX);
+  checkValidators(fromRoot(validators) as [string, unknown][]);
   const result = await build({
     input: join(ROOT, 'action/main.ts'),
     cwd: ROOT,
@@ -55,7 +58,7 @@ export async function bundleAction(options: ActionBundleOptions = {}): Promise<s
         root: ROOT,
         requires: {
           // src/manifests/schema.ts: the validators `npm run build` generated, relative to dist/manifests/.
-          [PRECOMPILED_INDEX]: resolve(ROOT, 'dist/manifests', PRECOMPILED_INDEX),
+          [PRECOMPILED_INDEX]: validators,
           // src/log.ts: the pretty format (--log-format pretty).
           'pino-pretty': fromRoot.resolve('pino-pretty'),
         },
@@ -75,6 +78,16 @@ export async function bundleAction(options: ActionBundleOptions = {}): Promise<s
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);
   return Object.keys(files);
+}
+
+/**
+ * Every schema docops validates with must have its generated validator: the bundle has no schema compiler (ajv's
+ * compiler is left out), so a schema changed since `npm run build` would fail every run that validates.
+ */
+function checkValidators(index: readonly [string, unknown][]): void {
+  const generated = new Set(index.map(([schema]) => schema));
+  const missing = shippedSchemas().filter((s) => !generated.has(JSON.stringify(s.schema)));
+  if (missing.length > 0) throw new Error(`dist/manifests/validators has no validator for the current ${missing.map((s) => s.name).join(', ')} schema: run \`npm run build:action\` (it builds first)`);
 }
 
 /** Fail on what would make the bundle depend on its surroundings: a package it loads, a path of this machine. */

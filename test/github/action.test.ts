@@ -225,6 +225,12 @@ describe('the bundled action, as a workflow runs it', () => {
     expect(run.outputs['exit-code']).toBe('0');
   });
 
+  it('what the bundle leaves out refuses with a usage error: --sandbox', async () => {
+    const run = await runStep({ command: 'plan', token: READ_TOKEN, args: '--sandbox', 'plan-file': join(dir, 'sandbox-plan.json') }, 'push');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the in-process sandbox \(--sandbox\) is not part of the docops GitHub Action, which runs validate, plan and apply/);
+  });
+
   it('an unknown command fails with an ::error naming the three commands', async () => {
     const run = await runStep({ command: 'destroy%0A::warning::x' });
     expect(run.code).toBe(1);

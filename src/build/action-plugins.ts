@@ -1,5 +1,5 @@
 /**
- * The rolldown plugins that make the GitHub Action's bundle (bundle-action.ts) self-contained: it runs from the
+ * The rolldown plugin that makes the GitHub Action's bundle (bundle-action.ts) self-contained: it runs from the
  * action's checkout (action/dist/index.cjs) with no node_modules, no dist/ and no package around it, so every file
  * the CLI's modules read or `require` relative to themselves at run time (import.meta.url) is put into the bundle,
  * and the commands the action never runs are left out.

@@ -54,8 +54,8 @@ const UNDICI_POOL_MODULE = [
   '',
 ].join('\n');
 
-/** `import { Pool } from 'undici'` in src/ → undici's Pool module only (see the file comment). */
-const undiciPoolOnly: Plugin = {
+/** `import { Pool } from 'undici'` in src/ → undici's Pool module only (see the file comment; the action's bundle uses it too). */
+export const undiciPoolOnly: Plugin = {
   name: 'docops-undici-pool-only',
   resolveId(id, importer) {
     if (id === 'undici' && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer)) return UNDICI_POOL;

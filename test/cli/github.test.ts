@@ -141,7 +141,7 @@ describe('plan is read-only', () => {
 });
 
 describe('examples/github/docops.yml', () => {
-  it('validates and plans on pull requests, updates one marked comment, applies the saved plan on main', async () => {
+  it('validates and plans on every push (one job), updates one marked comment, applies the saved plan on main', async () => {
     const { parse } = await import('yaml');
     const wf = parse(await readFile('examples/github/docops.yml', 'utf8')) as {
       on: Record<string, unknown>;
@@ -150,10 +150,9 @@ describe('examples/github/docops.yml', () => {
     expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
     // Each docops step is the Action (action.yml) in three lines: validate, plan, apply.
     const docops = (job: string, command: string) => wf.jobs[job]!.steps.find((s) => s.uses?.startsWith('your-org/docops@') && s.with?.command === command)!;
-    const validate = docops('pr-plan', 'validate');
+    const validate = docops('plan', 'validate');
     expect(validate.with?.token).toBeUndefined(); // no token for validate
-    expect(docops('pr-plan', 'plan').with?.token).toContain('DOCOPS_READ_TOKEN');
-    expect(docops('main-plan', 'plan').with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_READ_TOKEN') as unknown });
+    expect(docops('plan', 'plan').with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_READ_TOKEN') as unknown });
     const apply = docops('apply', 'apply');
     expect(apply.with).toMatchObject({ 'plan-file': 'plan.json', token: expect.stringContaining('DOCOPS_WRITE_TOKEN') as unknown });
     // The comment is the Action's (docops pr-comment, one comment updated in place), not a script of its own.

@@ -35,6 +35,8 @@ export interface FakeGitHub {
   intercept: Intercept | undefined;
   /** Post a comment as the account of `token` through the API, as anyone who can comment on the pull request can. */
   postAs(token: string, body: string): Promise<FakeComment>;
+  /** When each of `requests` arrived (performance.now()), for timings. */
+  requestTimes: number[];
   close(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
   const accounts = new Map<string, Account>([...Object.entries(options.accounts ?? {}), [options.token, options.account ?? ACTIONS_BOT]]);
   const comments: FakeComment[] = [];
   const requests: string[] = [];
+  const requestTimes: number[] = [];
   let nextId = 1000;
   let url = '';
   const base = `/repos/${options.owner}/${options.repo}/issues`;
@@ -74,6 +77,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       const at = new URL(req.url ?? '/', 'http://x');
       const method = req.method ?? 'GET';
       requests.push(`${method} ${at.pathname}`);
+      requestTimes.push(performance.now());
       const send = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
         res.end(JSON.stringify(body));
@@ -122,6 +126,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
     url,
     comments,
     requests,
+    requestTimes,
     intercept: undefined,
     async postAs(token, body) {
       const res = await fetch(`${url}${base}/${options.issue}/comments`, { method: 'POST', headers: { authorization: `token ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ body }) });

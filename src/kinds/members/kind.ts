@@ -163,7 +163,7 @@ function updateStep(org: string, entry: DesiredEntry<MemberSpec>, current: Membe
   if (spec.sso === true && !have.sso) {
     before['sso'] = false;
     after['sso'] = true;
-    requests.push({ method: 'POST', path: `${path}/sso` });
+    requests.push({ method: 'POST', path: `${path}/sso`, idempotent: true });
   }
   if (requests.length === 0) return undefined;
   return makeStep({

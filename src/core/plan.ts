@@ -164,6 +164,12 @@ export interface Step {
   /** Only the managed (compared) fields; null for create (before) and delete (after). Never secrets. */
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /**
+   * What a null value of a top-level field of `before`/`after` means in the API, where it is a value rather than
+   * nothing (a member's `role: null` is a guest): field → meaning. Only fields the step holds null; set from the
+   * kind's definition (KindDefinition.nullMeanings). Renderers show such a null as `null (guest)`, not "(unset)".
+   */
+  nulls?: Record<string, string>;
   /** Step ids that must succeed before this one runs. */
   dependsOn: string[];
   requests: RequestSpec[];
@@ -285,4 +291,14 @@ export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
     c[s.action]++;
   }
   return out;
+}
+
+/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
+export function withNullMeanings(step: Step, meanings: Readonly<Record<string, string>> | undefined): Step {
+  if (!meanings) return step;
+  const nulls: Record<string, string> = {};
+  for (const side of [step.before, step.after]) {
+    for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== undefined) nulls[field] = meanings[field];
+  }
+  return Object.keys(nulls).length > 0 ? { ...step, nulls } : step;
 }

@@ -11,7 +11,7 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
 const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
-const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge'] as const;
 const MERGE_KEYS = ['omit', 'whole'] as const;
@@ -224,6 +224,9 @@ function checkStep(s: Shape, st: unknown, at: string): void {
   s.int(st.wave, `${at}.wave`, 0);
   s.recordOrNull(st.before, `${at}.before`);
   s.recordOrNull(st.after, `${at}.after`);
+  if (st.nulls !== undefined && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls as object))) {
+    for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
+  }
   if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
   if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);

@@ -143,6 +143,8 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('collection'),
   depth: COLLECTION_DEPTH,
+  // A move to parent null puts the collection at the top level; a default level of null gives members no access by default.
+  nullMeanings: { Collection: { parent: 'top level', defaultLevel: 'no default access' } },
   // Scoped reconciles: its prune reads the Space and Site documents (spaces a manifest describes are moved out).
   scope: { reads: () => [], affectedBy: ['Space', 'Site'] },
   toDesired,

@@ -213,6 +213,8 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   identity: 'title, or the pinned spec.id (which allows renaming)',
   schema: loadSchema('space'),
   depth: SPACE_DEPTH,
+  // A move to parent null puts the space at the top level; a default level of null gives members no access by default.
+  nullMeanings: { Space: { parent: 'top level', defaultLevel: 'no default access' } },
   // Scoped reconciles: a written parent resolves through the Collection kind (ids, create refs); its purge reads
   // the Site documents (sections a manifest writes are kept).
   scope: { reads: (entries) => (entries.some((e) => typeof e.spec.parent === 'string') ? ['Collection'] : []), affectedBy: ['Collection', 'Site'] },

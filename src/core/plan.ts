@@ -148,6 +148,11 @@ export interface RecoverMatch {
   value?: string | null;
   /** Compare strings case-insensitively (e-mail addresses). */
   ignoreCase?: boolean;
+  /**
+   * The field must differ from the value instead (an object's state in the plan's live read, e.g. the `updatedAt`
+   * of an OpenAPI spec a PUT publishes a version of: what differs was written since).
+   */
+  not?: true;
 }
 
 export interface Step {

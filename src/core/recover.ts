@@ -55,6 +55,10 @@ async function listed(client: ApiClient, spec: RecoverSpec, path: string): Promi
 const matchesAll = (item: unknown, spec: RecoverSpec, source: unknown): boolean => spec.match.every((m) => matches(item, m, source));
 
 function matches(item: unknown, m: RecoverMatch, source: unknown): boolean {
+  return m.not === true ? !equals(item, m, source) : equals(item, m, source);
+}
+
+function equals(item: unknown, m: RecoverMatch, source: unknown): boolean {
   const have = pick(item, m.field);
   const want = m.body !== undefined ? valueAt(source, m.body) : m.value;
   if (want === undefined || want === null) return have === undefined || have === null;

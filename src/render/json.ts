@@ -19,7 +19,7 @@ const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
 const SETTLE_FAIL_KEYS = ['field', 'message', 'detail'] as const;
 const RECOVER_KEYS = ['path', 'suffix', 'match', 'exclude', 'each'] as const;
-const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
+const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase', 'not'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
@@ -192,6 +192,7 @@ function checkRecover(s: Shape, rec: unknown, at: string): void {
     if (m.value !== undefined && m.value !== null && typeof m.value !== 'string') s.fail(`${where}.value`, 'expected a string or null');
     if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
     if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
+    if (m.not !== undefined && m.not !== true) s.fail(`${where}.not`, 'expected true');
   });
 }
 

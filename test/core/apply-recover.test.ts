@@ -223,6 +223,27 @@ describe('a create that may have reached the server', () => {
     expect(Object.fromEntries(api.calls.map((c) => [c.path, c.idempotent]))).toEqual({ [TEAMS]: false, '/collections/c1/move': true, '/orgs/o1/other': undefined });
   });
 
+  it('a `not` condition matches a listed item whose field differs from the plan\'s value (a spec written since the plan read it)', async () => {
+    const specs: unknown[] = [{ id: 'oas-1', slug: 'pets', updatedAt: 'T1' }];
+    const recover = { path: '/orgs/o1/openapi', match: [{ field: 'slug', value: 'pets' }, { field: 'updatedAt', value: 'T1', not: true as const }] };
+    const put = (): Step => step({ id: 'put', requests: [{ method: 'PUT', path: '/orgs/o1/openapi/pets', body: { source: { text: 'x' } }, recover }] });
+    // Not processed: the spec is as the plan read it, so the PUT is sent again.
+    const again = fakeApi((c, n) => {
+      if (n === 1) throw ambiguous(c);
+      return {};
+    }, { '/orgs/o1/openapi': specs });
+    expect((await applyPlan(again, planOf([put()]))).failed).toEqual([]);
+    expect(again.calls).toHaveLength(2);
+    // Processed: its updatedAt moved on, so it is found and not sent again.
+    const found = fakeApi((c) => {
+      specs[0] = { id: 'oas-1', slug: 'pets', updatedAt: 'T2' };
+      throw ambiguous(c);
+    }, { '/orgs/o1/openapi': specs });
+    expect((await applyPlan(found, planOf([put()]))).failed).toEqual([]);
+    expect(found.calls).toHaveLength(1);
+    expect(found.calls[0]?.idempotent).toBe(false);
+  });
+
   it('matches ref-filled body values and absent ones (a root site space has no section)', async () => {
     const base = '/orgs/o1/sites/s-1/site-spaces';
     const items = [
@@ -385,6 +406,7 @@ describe('the JSON plan', () => {
     const bad = JSON.parse(text) as { steps: { requests: Record<string, unknown>[] }[] };
     bad.steps[0]!.requests[0]!['recover'] = [{ match: [{ field: 'title', body: '/title' }] }, { suffix: 'teams', each: '/teams', match: [] }];
     bad.steps[1]!.requests[0]!['idempotent'] = false;
+    bad.steps[1]!.requests[0]!['recover'] = { match: [{ field: 'updatedAt', value: 'T', not: false }] };
     const message = (() => {
       try {
         parsePlanJson(JSON.stringify(bad));
@@ -396,5 +418,6 @@ describe('the JSON plan', () => {
     expect(message).toContain('recover[0].each: required when a request has several RecoverSpecs');
     expect(message).toContain('recover[1].suffix: expected a string starting with /');
     expect(message).toContain('requests[0].idempotent: expected true');
+    expect(message).toContain('recover.match[0].not: expected true');
   });
 });

@@ -213,3 +213,46 @@ describe('recovering a space or collection create by title and parent', () => {
     expect(spaces(store).all().filter((s) => s.title === 'Handbook')).toHaveLength(2);
   });
 });
+
+describe("recovering an OpenAPI spec's new version", () => {
+  it.each([
+    ['after', 'resetAfter=1,max=1', 'found'],
+    ['before', 'reset=1,max=1', 'absent'],
+  ] as const)('publishes one version when the PUT was lost %s processing (%s)', async (_when, fault, outcome) => {
+    sandbox = await startSandbox({ seed: 'demo' });
+    client = fastClient(sandbox);
+    const dir = mkdtempSync(join(tmpdir(), 'docops-recover-openapi-'));
+    cpSync('config.example/manifests', dir, { recursive: true });
+    expect((await applyPlan(client, await planOnce(client, await loadDesired(dir)))).failed).toEqual([]);
+    appendFileSync(join(dir, 'petstore.openapi.yaml'), '  /owners:\n    get:\n      summary: List the owners\n      responses:\n        "200":\n          description: The owners\n');
+    const desired = await loadDesired(dir);
+    const plan = await planOnce(client, desired);
+    expect(plan.steps.map((s) => `${s.id} ${s.requests.map((r) => r.method).join(',')}`)).toEqual(['OpenAPISpec/org-demo/petstore#update PUT']);
+
+    const sb = sandbox;
+    let armed = false;
+    const faulty: ApiClient = {
+      ...client,
+      request: async (method, path, options) => {
+        // Only the first PUT meets the fault: a PUT sent again goes through.
+        if (method !== 'PUT' || armed) return client!.request(method, path, options);
+        armed = true;
+        sb.setFaults(fault);
+        try {
+          return await client!.request(method, path, options);
+        } finally {
+          sb.setFaults(undefined);
+        }
+      },
+    };
+    const recovered: string[] = [];
+    const report = await applyPlan(faulty, plan, { onStep: (e) => void (e.type === 'recovered' && recovered.push(e.outcome)) });
+    expect(report.failed).toEqual([]);
+    expect(recovered).toEqual([outcome]);
+    // The create's version and exactly one more: a PUT the server processed is not sent again.
+    const { tables } = sandbox.store.snapshot() as { tables: Record<string, Record<string, unknown>[]> };
+    const spec = (tables['openApiSpecs'] ?? []).find((s) => s['slug'] === 'petstore');
+    expect((tables['openApiVersions'] ?? []).filter((v) => v['specId'] === spec?.['id'])).toHaveLength(2);
+    expect(await planOnce(client, desired)).toMatchObject({ steps: [], blocked: [] });
+  });
+});

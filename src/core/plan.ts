@@ -298,12 +298,3 @@ export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
   return out;
 }
 
-/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
-export function withNullMeanings(step: Step, meanings: Readonly<Record<string, string>> | undefined): Step {
-  if (!meanings) return step;
-  const nulls: Record<string, string> = {};
-  for (const side of [step.before, step.after]) {
-    for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== undefined) nulls[field] = meanings[field];
-  }
-  return Object.keys(nulls).length > 0 ? { ...step, nulls } : step;
-}

@@ -9,7 +9,8 @@ import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
-import { emptyPlan, sealStep, withNullMeanings, type Plan } from './plan.js';
+import { withNullMeanings } from './null-meanings.js';
+import { emptyPlan, sealStep, type Plan } from './plan.js';
 import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
 export type { DesiredState } from './desired.js';

@@ -32838,7 +32838,7 @@ function createClient(opts = {}) {
 				unreachable
 			});
 		};
-		const retryAs = options.idempotent === false ? "POST" : method;
+		const retryAs = options.idempotent === false ? "POST" : options.idempotent === true ? "PUT" : method;
 		const spent = {
 			rateLimit: 0,
 			other: 0
@@ -44899,6 +44899,10 @@ var init_export$5 = __esmMin((() => {
 	byName = (a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }));
 // src/core/plan.ts
+/** A request's RecoverSpecs (none, one or several) as a list. */
+function recoverSpecs(r) {
+	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
+}
 function originOf(plan, step) {
 	if (plan.manifestChanges === void 0) return "unknown";
 	let ids = edits.get(plan);
@@ -44942,7 +44946,7 @@ function stepCounts(plan) {
 	}
 	return out;
 }
-var PHASES, edits;
+var PHASES, recoverPath, edits;
 var init_plan$1 = __esmMin((() => {
 	init_refs();
 	PHASES = [
@@ -44951,6 +44955,7 @@ var init_plan$1 = __esmMin((() => {
 		"delete",
 		"prune"
 	];
+	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
 	edits = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/common.ts
@@ -46510,6 +46515,25 @@ function accessPlanner(ctx, org, target, live) {
 		}
 	};
 }
+/**
+* How apply tells, after a grant POST failed in a way that leaves open whether it happened, which of its teams and
+* users hold the role now: each id is looked up in `…/permissions/teams` or `…/users` (a grant's identity is the
+* object and the principal); the POST is sent again with only those that do not. A principal the plan's live read
+* showed with a grant is never in a grant POST but a null re-grant, whose role it did not have then.
+*/
+function grantRecover(role, principals) {
+	return principals.map((p) => ({
+		suffix: `/${listOf(p)}`,
+		each: `/${listOf(p)}`,
+		match: [{
+			field: `${p}.id`,
+			body: ""
+		}, {
+			field: "permission",
+			value: role
+		}]
+	}));
+}
 function objectSteps(o) {
 	const { org, target, entry, objectId } = o;
 	const base = target.base(org, objectId);
@@ -46532,7 +46556,8 @@ function objectSteps(o) {
 			body: {
 				role: null,
 				[listOf(g.fields.principal)]: [g.fields.id]
-			}
+			},
+			recover: grantRecover(null, [g.fields.principal])
 		} : {
 			method: "PATCH",
 			path: one,
@@ -46557,9 +46582,13 @@ function objectSteps(o) {
 		const list = grants.get(role);
 		if (!list) continue;
 		const body = { role };
+		const principals = [];
 		for (const p of ["team", "user"]) {
 			const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
-			if (ids.length > 0) body[listOf(p)] = ids;
+			if (ids.length > 0) {
+				body[listOf(p)] = ids;
+				principals.push(p);
+			}
 		}
 		const step = makeStep({
 			id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
@@ -46574,7 +46603,8 @@ function objectSteps(o) {
 			requests: [{
 				method: "POST",
 				path: base,
-				body
+				body,
+				recover: grantRecover(role, principals)
 			}],
 			dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)]
 		});
@@ -46619,17 +46649,18 @@ var init_diff$5 = __esmMin((() => {
 }));
 // src/kinds/recover.ts
 /**
-* Identity by title (Team, Translation, Collection, Space, Site, section group): the listed item with the title
-* the request body sends — never one of the live objects that already had that title when the plan was made
-* (another entry claimed it by its pinned id and renames it later in the plan).
+* Identity by title (Team, Translation, Site, section group): the listed item with the title the request body
+* sends — never one of the live objects that already had that title when the plan was made (another entry claimed
+* it by its pinned id and renames it later in the plan). Excluding those excludes every object of the plan's live
+* read that could match: an object read with another title cannot.
 */
-function recoverByTitle(live, title) {
+function recoverByTitle(live, title, also = []) {
 	const exclude = live.filter((o) => o.title === title).map((o) => o.id);
 	return {
 		match: [{
 			field: "title",
 			body: "/title"
-		}],
+		}, ...also],
 		...exclude.length > 0 ? { exclude } : {}
 	};
 }
@@ -46639,6 +46670,20 @@ function recoverByKey(live, title) {
 		id: o.id,
 		title: o.key
 	})), title);
+}
+/**
+* Identity by title and parent (Space, Collection): the listed item with the title and the parent collection the
+* request body sends (none: an item at the top level), minus the plan's live objects with that title. An object
+* of that title in another collection — another entry's, made in the same apply, or someone else's — is not it.
+*/
+function recoverByTitleInParent(live, title) {
+	return recoverByTitle(live.filter((o) => o.key === title).map((o) => ({
+		id: o.id,
+		title: o.key
+	})), title, [{
+		field: "parent",
+		body: "/parent"
+	}]);
 }
 var init_recover$1 = __esmMin((() => {}));
 // src/kinds/collection/moves.ts
@@ -46716,7 +46761,8 @@ function parentMoveStep(m) {
 		requests: [{
 			method: "POST",
 			path: `${m.path}/move`,
-			body: { parent: m.parent }
+			body: { parent: m.parent },
+			idempotent: true
 		}],
 		dependsOn: refSteps(m.parent)
 	});
@@ -46854,7 +46900,8 @@ function pruneCollections(input, result) {
 			requests: [{
 				method: "POST",
 				path: `${out.path}/move`,
-				body: { parent: null }
+				body: { parent: null },
+				idempotent: true
 			}],
 			note: `moved to the top level before collection "${byId.get(m.live).key}" is deleted (prune), which would delete it`,
 			...out.entry ? { entry: out.entry } : {}
@@ -47087,7 +47134,7 @@ function diffCollections(ctx, org, entries, state) {
 				path: collectionsPath(org),
 				body,
 				capture: { id: "id" },
-				recover: recoverByKey(live.objects, spec.title)
+				recover: recoverByTitleInParent(live.objects, spec.title)
 			}];
 			const extra = pick$1(spec, ["description", "defaultLevel"]);
 			if (extra["defaultLevel"] === null) delete extra["defaultLevel"];
@@ -47121,7 +47168,8 @@ function diffCollections(ctx, org, entries, state) {
 				requests: [{
 					method: "POST",
 					path: `${collectionPath(ref(createId))}/move`,
-					body: { parent }
+					body: { parent },
+					idempotent: true
 				}],
 				dependsOn: [createId, ...refSteps(parent)],
 				note: "nest under a collection created in this plan"
@@ -47457,6 +47505,10 @@ var init_kind$6 = __esmMin((() => {
 		schema: loadSchema("collection"),
 		depth: 24,
 		lists: ["access"],
+		nullMeanings: { Collection: {
+			parent: "top level",
+			defaultLevel: "no default access"
+		} },
 		scope: {
 			reads: () => [],
 			affectedBy: ["Space", "Site"]
@@ -48005,7 +48057,8 @@ function updateStep$2(org, entry, current, result) {
 		after["sso"] = true;
 		requests.push({
 			method: "POST",
-			path: `${path}/sso`
+			path: `${path}/sso`,
+			idempotent: true
 		});
 	}
 	if (requests.length === 0) return void 0;
@@ -48106,6 +48159,7 @@ var init_kind$5 = __esmMin((() => {
 		snapshot: snapshotMember,
 		undo: membersUndo,
 		depth: 10,
+		nullMeanings: { Members: { role: "guest" } },
 		scope: {},
 		toDesired: toDesired$6,
 		fetch: fetch$6,
@@ -48125,7 +48179,8 @@ function specObject(org, item) {
 		lastVersion: stringOr(item["lastVersion"]),
 		lastProcessErrorCode: stringOr(item["lastProcessErrorCode"]),
 		lastProcessError: isRecord$1(first) ? stringOr(first["message"]) : null,
-		visibility: stringOr(item["visibility"])
+		visibility: stringOr(item["visibility"]),
+		...typeof item["updatedAt"] === "string" ? { updatedAt: item["updatedAt"] } : {}
 	};
 	return {
 		kind: OPENAPI_KIND,
@@ -48237,6 +48292,27 @@ function createStep$1(org, entry, source, live) {
 		note: "publishes its first version"
 	});
 }
+/**
+* A PUT publishes a version each time it is processed, so it is not sent again blindly: after a 5xx or a reset
+* apply lists the specs, and the spec whose `updatedAt` is no longer the one of the plan's live read was written
+* since (found: the step goes on to wait for its processing); the same one means the PUT did not happen (sent
+* again). Without an `updatedAt` in the live read the PUT is retried like any PUT.
+*/
+function publishRecover(org, current) {
+	const at = current.fields.updatedAt;
+	if (at === void 0) return {};
+	return { recover: {
+		path: specsPath(org),
+		match: [{
+			field: "slug",
+			value: current.key
+		}, {
+			field: "updatedAt",
+			value: at,
+			not: true
+		}]
+	} };
+}
 function updateStep$1(org, entry, source, current) {
 	const f = current.fields;
 	const before = { source: shownLive(f, source) };
@@ -48259,6 +48335,7 @@ function updateStep$1(org, entry, source, current) {
 			method: "PUT",
 			path: specPath(org, entry.key),
 			body: { source: apiSource(source) },
+			...publishRecover(org, current),
 			settle: settleOf(org, entry.key),
 			...masked(source)
 		}],
@@ -48748,6 +48825,7 @@ var init_organization = __esmMin((() => {
 		identity: "the organization id in metadata.organization (one Organization document per organization)",
 		schema: loadSchema("organization"),
 		depth: DEPTH$1,
+		nullMeanings: { Organization: { defaultRole: "guest" } },
 		prunable: false,
 		needs: ["Site"],
 		scope: { reads: (entries) => entries.some((e) => writtenSite(e.spec) !== void 0) ? ["Site"] : [] },
@@ -49183,6 +49261,7 @@ var init_kind$3 = __esmMin((() => {
 		fileFields: [["certificate"]],
 		schema: loadSchema("samlprovider"),
 		depth: 22,
+		nullMeanings: { SamlProvider: { defaultRole: "guest" } },
 		needs: ["Team"],
 		scope: {},
 		toDesired: toDesired$3,
@@ -50070,7 +50149,8 @@ function membershipSteps(scope, nav, out) {
 			requests: sections.map((s) => ({
 				method: "POST",
 				path: `${base(scope)}/section-groups/${seg(groupId)}/sections`,
-				body: { sectionId: s }
+				body: { sectionId: s },
+				idempotent: true
 			})),
 			...desired ? { at: desired.at } : {},
 			deps: sections.flatMap((s) => leftBy.has(s) ? [leftBy.get(s)] : []),
@@ -50449,7 +50529,8 @@ function siteSpaceMoveRequest(scope, m) {
 		body: { position: { [m.position]: {
 			type: "site-space",
 			siteSpace: m.anchor
-		} } }
+		} } },
+		idempotent: true
 	};
 }
 var init_sort_requests = __esmMin((() => {
@@ -52072,6 +52153,7 @@ var init_kind$2 = __esmMin((() => {
 			"shareLinks",
 			"access"
 		],
+		nullMeanings: { SiteAccess: { role: "no access" } },
 		needs: ["Space"],
 		scope: {},
 		toDesired: toDesired$8,
@@ -52141,7 +52223,14 @@ async function restore(ctx, object, part, now) {
 		restore: {
 			requests: [{
 				method: "POST",
-				path: `${spacePath(object.id)}/restore`
+				path: `${spacePath(object.id)}/restore`,
+				recover: {
+					path: orgSpacesPath(object.org),
+					match: [{
+						field: "id",
+						value: object.id
+					}]
+				}
 			}],
 			note: `restore the deleted space ${object.id} (keeps its id and content${until})`,
 			listed: [{
@@ -52370,7 +52459,7 @@ function diff$1(ctx, org, entries, state) {
 					"editMode"
 				]),
 				capture: { id: "id" },
-				recover: recoverByKey(live.objects, spec.title)
+				recover: recoverByTitleInParent(live.objects, spec.title)
 			}];
 			if (typeof spec.defaultLevel === "string") requests.push({
 				method: "PATCH",
@@ -52513,6 +52602,10 @@ var init_kind$1 = __esmMin((() => {
 		schema: loadSchema("space"),
 		depth: 26,
 		lists: ["access"],
+		nullMeanings: { Space: {
+			parent: "top level",
+			defaultLevel: "no default access"
+		} },
 		scope: {
 			reads: (entries) => entries.some((e) => typeof e.spec.parent === "string") ? ["Collection"] : [],
 			affectedBy: ["Collection", "Site"]
@@ -53613,7 +53706,15 @@ function checkRequest(s, r, at) {
 	s.oneOf(r.method, `${at}.method`, METHODS);
 	if (typeof r.path !== "string" || !r.path.startsWith("/")) s.fail(`${at}.path`, "expected a string starting with /");
 	if (r.capture !== void 0 && s.object(r.capture, `${at}.capture`, Object.keys(r.capture))) for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
-	if (r.recover !== void 0) checkRecover(s, r.recover, `${at}.recover`);
+	const specs = r.recover;
+	if (Array.isArray(specs)) {
+		if (specs.length === 0) s.fail(`${at}.recover`, "expected at least one RecoverSpec");
+		specs.forEach((rec, i) => {
+			checkRecover(s, rec, `${at}.recover[${i}]`);
+			if (specs.length > 1 && rec?.each === void 0) s.fail(`${at}.recover[${i}].each`, "required when a request has several RecoverSpecs");
+		});
+	} else if (r.recover !== void 0) checkRecover(s, r.recover, `${at}.recover`);
+	if (r.idempotent !== void 0 && r.idempotent !== true) s.fail(`${at}.idempotent`, "expected true");
 	if (r.settle !== void 0) checkSettle(s, r.settle, `${at}.settle`);
 	if (r.masked !== void 0 && s.object(r.masked, `${at}.masked`, Object.keys(r.masked))) for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
 	if (r.merge !== void 0 && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) for (const k of MERGE_KEYS) {
@@ -53633,6 +53734,7 @@ function checkRequest(s, r, at) {
 function checkRecover(s, rec, at) {
 	if (!s.object(rec, at, RECOVER_KEYS)) return;
 	if (rec.path !== void 0 && (typeof rec.path !== "string" || !rec.path.startsWith("/"))) s.fail(`${at}.path`, "expected a string starting with /");
+	if (rec.suffix !== void 0 && (typeof rec.suffix !== "string" || !rec.suffix.startsWith("/"))) s.fail(`${at}.suffix`, "expected a string starting with /");
 	s.string(rec.each, `${at}.each`, true);
 	if (rec.exclude !== void 0 && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
 	if (!s.array(rec.match, `${at}.match`)) return;
@@ -53644,6 +53746,7 @@ function checkRecover(s, rec, at) {
 		if (m.value !== void 0 && m.value !== null && typeof m.value !== "string") s.fail(`${where}.value`, "expected a string or null");
 		if (m.body === void 0 === (m.value === void 0)) s.fail(where, "expected exactly one of body and value");
 		if (m.ignoreCase !== void 0 && typeof m.ignoreCase !== "boolean") s.fail(`${where}.ignoreCase`, "expected a boolean");
+		if (m.not !== void 0 && m.not !== true) s.fail(`${where}.not`, "expected true");
 	});
 }
 function checkSettle(s, settle, at) {
@@ -53675,6 +53778,7 @@ function checkStep(s, st, at) {
 	s.int(st.wave, `${at}.wave`, 0);
 	s.recordOrNull(st.before, `${at}.before`);
 	s.recordOrNull(st.after, `${at}.after`);
+	if (st.nulls !== void 0 && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls))) for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
 	if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
 	if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
 	checkSource(s, st.source, `${at}.source`);
@@ -53789,6 +53893,7 @@ var init_json = __esmMin((() => {
 		"wave",
 		"before",
 		"after",
+		"nulls",
 		"dependsOn",
 		"requests",
 		"source",
@@ -53809,6 +53914,7 @@ var init_json = __esmMin((() => {
 		"capture",
 		"refs",
 		"recover",
+		"idempotent",
 		"settle",
 		"masked",
 		"merge"
@@ -53828,6 +53934,7 @@ var init_json = __esmMin((() => {
 	];
 	RECOVER_KEYS = [
 		"path",
+		"suffix",
 		"match",
 		"exclude",
 		"each"
@@ -53836,7 +53943,8 @@ var init_json = __esmMin((() => {
 		"field",
 		"body",
 		"value",
-		"ignoreCase"
+		"ignoreCase",
+		"not"
 	];
 	SLOT_KEYS = [
 		"at",
@@ -54105,9 +54213,9 @@ function applyCalls(plan) {
 			method: "GET",
 			path
 		});
-		if (r.recover) calls.push({
+		for (const spec of recoverSpecs(r)) calls.push({
 			method: "GET",
-			path: r.recover.path ?? path
+			path: recoverPath(spec, path)
 		});
 		if (r.settle) calls.push({
 			method: "GET",
@@ -54152,6 +54260,7 @@ function scopeLines(s) {
 }
 var list;
 var init_needs = __esmMin((() => {
+	init_plan$1();
 	init_refs();
 	init_operations();
 	list = (items) => items.length === 0 ? "none" : items.join(", ");
@@ -54207,6 +54316,14 @@ function formatValue(value, maxLength = 400) {
 function formatField(field, value, maxLength) {
 	if (value !== void 0 && value !== null && isSecretField$1(field)) return SENSITIVE;
 	return formatValue(value, maxLength);
+}
+/**
+* A field's value in a step: a null the step's kind gives a meaning (Step.nulls, e.g. a member's role) is
+* `null (guest)`; any other value as formatField shows it (absent and other nulls: MISSING).
+*/
+function formatStepField(step, field, value, maxLength) {
+	const meaning = value === null ? step.nulls?.[field] : void 0;
+	return meaning !== void 0 ? `null (${meaning})` : formatField(field, value, maxLength);
 }
 /** Key-order-insensitive equality of plain JSON-like data. */
 function sameValue(a, b) {
@@ -54294,11 +54411,12 @@ function cascadeLabel(c) {
 	const extra = [c.note, c.id !== void 0 ? `id ${c.id}` : void 0].filter(Boolean);
 	return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
 }
-var SENSITIVE, SECRET_FIELD_RE, MISSING, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix;
+var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix;
 var init_values = __esmMin((() => {
 	SENSITIVE = "(sensitive)";
 	SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
 	MISSING = "(unset)";
+	hasShownValue = (step, field, value) => value !== void 0 && (value !== null || step.nulls?.[field] !== void 0);
 	isPlainObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	stepLabel = (s) => `${s.kind} ${s.org}/${s.key}`;
 	ACTION_SYMBOL = {
@@ -54344,14 +54462,14 @@ function stepDiffLines(plan, step, followUps = []) {
 	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join("; ")})` : ""}`;
 	const lines = [step.action === "update" ? `! ${head.slice(2)}` : head];
 	if (step.action === "create") {
-		for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatField(f, v, VALUE_MAX$1)}`);
+		for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX$1)}`);
 		for (const u of followUps) {
 			const why = ["set right after the create", u.note].filter(Boolean).join("; ");
-			for (const ch of fieldChanges(u.before, u.after)) if (ch.after !== void 0 && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX$1)} (${why})`);
+			for (const ch of fieldChanges(u.before, u.after)) if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX$1)} (${why})`);
 		}
 	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		if (ch.before !== void 0 && ch.before !== null) lines.push(`-     ${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX$1)}`);
-		if (ch.after !== void 0 && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX$1)}`);
+		if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX$1)}`);
+		if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX$1)}`);
 	}
 	const cascades = step.cascades ?? [];
 	for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
@@ -54493,7 +54611,7 @@ function colorFor(c, action) {
 /** The fields a follow-up update of a created object sets, as lines under the create. */
 function followUpLines(update, c) {
 	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
-	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatField(ch.field, ch.after)}${c.dim(` (${why})`)}`);
+	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
 }
 function stepLines(plan, step, c, followUps = []) {
 	const paint = colorFor(c, step.action);
@@ -54501,11 +54619,11 @@ function stepLines(plan, step, c, followUps = []) {
 	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
 	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
 	if (step.action === "create") {
-		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatField(field, value)}`);
+		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
 		for (const u of followUps) lines.push(...followUpLines(u, c));
 	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		const before = formatField(ch.field, ch.before);
-		const after = formatField(ch.field, ch.after);
+		const before = formatStepField(step, ch.field, ch.before);
+		const after = formatStepField(step, ch.field, ch.after);
 		lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
 	}
 	for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
@@ -54781,6 +54899,18 @@ function dedupeCascades(steps) {
 var init_cascades = __esmMin((() => {
 	init_plan$1();
 }));
+// src/core/null-meanings.ts
+/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
+function withNullMeanings(step, meanings) {
+	if (!meanings) return step;
+	const nulls = {};
+	for (const side of [step.before, step.after]) for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== void 0) nulls[field] = meanings[field];
+	return Object.keys(nulls).length > 0 ? {
+		...step,
+		nulls
+	} : step;
+}
+var init_null_meanings = __esmMin((() => {}));
 // src/core/scope.ts
 /** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
 function managedScopes(desired) {
@@ -54913,7 +55043,7 @@ function diffAll(kinds, desired, live, options = {}) {
 			kind: kind.kind,
 			org
 		}, scope, registered);
-		for (const step of result.steps) plan.steps.push(sealStep(step));
+		for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
 		plan.unmanaged.push(...result.unmanaged);
 		plan.warnings.push(...result.warnings);
 		plan.blocked.push(...result.blocked);
@@ -54953,6 +55083,7 @@ var init_reconcile = __esmMin((() => {
 	init_fetch_context();
 	init_order();
 	init_cascades();
+	init_null_meanings();
 	init_plan$1();
 	init_scope();
 	liveKey = (kind, org) => `${kind}\u0000${org}`;
@@ -55364,7 +55495,7 @@ var init_plan = __esmMin((() => {
 // src/render/step-line.ts
 function stepLine(step, max = 240) {
 	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}`;
-	const changes = step.action === "update" ? fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX)} → ${formatField(ch.field, ch.after, VALUE_MAX)}`) : step.action === "create" ? Object.entries(step.after ?? {}).map(([field, value]) => `${field}: ${formatField(field, value, VALUE_MAX)}`) : [];
+	const changes = step.action === "update" ? fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`) : step.action === "create" ? Object.entries(step.after ?? {}).map(([field, value]) => `${field}: ${formatStepField(step, field, value, VALUE_MAX)}`) : [];
 	const line = changes.length > 0 ? `${head}  ${changes.join(", ")}` : head;
 	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -55478,13 +55609,13 @@ var init_merge = __esmMin((() => {
 	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 }));
 // src/core/recover.ts
-/** Read `path` (the list) and look for what the request with this resolved body creates. */
-async function findCreated(client, spec, path, body) {
-	const exclude = new Set(spec.exclude ?? []);
-	const items = (await client.listAll(spec.path ?? path)).filter((item) => !exclude.has(idOf(item) ?? ""));
-	const matching = (source) => items.filter((item) => spec.match.every((m) => matches(item, m, source)));
-	if (spec.each === void 0) {
-		const hits = matching(body);
+/** Read the list of each spec (see recoverPath) and look for what the request with this resolved body creates. */
+async function findCreated(client, specs, path, body) {
+	const [first, ...more] = specs;
+	if (!first) throw new Error("plan bug: a recover lookup without a RecoverSpec");
+	if (first.each === void 0) {
+		if (more.length > 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
+		const hits = (await listed(client, first, path)).filter((item) => matchesAll(item, first, body));
 		if (hits.length === 1) return {
 			kind: "found",
 			item: hits[0]
@@ -55495,24 +55626,43 @@ async function findCreated(client, spec, path, body) {
 			ids: hits.map((h) => idOf(h) ?? "?")
 		};
 	}
-	const elements = valueAt(body, spec.each);
-	if (!Array.isArray(elements)) throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
 	const missing = [];
-	for (const element of elements) {
-		const hits = matching(element);
-		if (hits.length > 1) return {
-			kind: "several",
-			ids: hits.map((h) => idOf(h) ?? "?")
-		};
-		if (hits.length === 0) missing.push(element);
+	let total = 0;
+	for (const spec of specs) {
+		if (spec.each === void 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
+		const elements = valueAt(body, spec.each);
+		if (!Array.isArray(elements)) throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
+		const items = await listed(client, spec, path);
+		const left = [];
+		for (const element of elements) {
+			const hits = items.filter((item) => matchesAll(item, spec, element));
+			if (hits.length > 1) return {
+				kind: "several",
+				ids: hits.map((h) => idOf(h) ?? "?")
+			};
+			if (hits.length === 0) left.push(element);
+		}
+		missing.push({
+			each: spec.each,
+			elements: left
+		});
+		total += elements.length;
 	}
 	return {
 		kind: "batch",
 		missing,
-		total: elements.length
+		total
 	};
 }
+/** The items of the spec's list, less the ones it excludes (objects the plan's live read had). */
+async function listed(client, spec, path) {
+	const exclude = new Set(spec.exclude ?? []);
+	return (await client.listAll(recoverPath(spec, path))).filter((item) => !exclude.has(idOf(item) ?? ""));
+}
 function matches(item, m, source) {
+	return m.not === true ? !equals(item, m, source) : equals(item, m, source);
+}
+function equals(item, m, source) {
 	const have = pick(item, m.field);
 	const want = m.body !== void 0 ? valueAt(source, m.body) : m.value;
 	if (want === void 0 || want === null) return have === void 0 || have === null;
@@ -55543,17 +55693,23 @@ function valueAt(value, pointer) {
 	}
 	return v;
 }
-/** A copy of `body` with the array at `pointer` replaced by `elements`. */
+/** A copy of `body` with the array at `pointer` replaced by `elements`; left out when there are none (the API refuses an empty list). */
 function withElements(body, pointer, elements) {
 	if (pointer === "") return elements;
 	const copy = structuredClone(body);
 	const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 	let parent = copy;
 	for (const p of parts.slice(0, -1)) parent = parent[p];
-	parent[parts[parts.length - 1]] = elements;
+	const last = parts[parts.length - 1];
+	if (elements.length === 0) delete parent[last];
+	else parent[last] = elements;
 	return copy;
 }
-var init_recover = __esmMin((() => {}));
+var matchesAll;
+var init_recover = __esmMin((() => {
+	init_plan$1();
+	matchesAll = (item, spec, source) => spec.match.every((m) => matches(item, m, source));
+}));
 // src/core/settle.ts
 /**
 * Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
@@ -55733,7 +55889,8 @@ async function applyPlan(client, plan, options = {}) {
 * when it may have reached the server, looked up rather than re-sent blindly.
 */
 async function send(client, step, req, path, body, emit, write) {
-	const creates = req.recover !== void 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0;
+	const specs = recoverSpecs(req);
+	const idempotent = specs.length > 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0 ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
 	const signal = write.signal;
 	let payload = body;
 	for (let round = 0;; round++) {
@@ -55742,18 +55899,18 @@ async function send(client, step, req, path, body, emit, write) {
 		try {
 			return (await client.request(req.method, path, {
 				...payload === void 0 ? {} : { body: payload },
-				...creates ? { idempotent: false } : {},
+				...idempotent,
 				...signal ? { signal } : {}
 			})).body;
 		} catch (err) {
 			if (!(err instanceof ApiError) || err.unreachable) throw err;
 			const mayHaveHappened = err.effect === "maybe" || err.effect === "pending";
 			if (req.method === "DELETE" && err.status === 404 && mayHaveHappened) return void 0;
-			if (!req.recover || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
+			if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
 			const what = `${req.method} ${path}`;
 			let found;
 			try {
-				found = await findCreated(client, req.recover, path, payload);
+				found = await findCreated(client, specs, path, payload);
 			} catch (lookupErr) {
 				const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
 				throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
@@ -55769,7 +55926,8 @@ async function send(client, step, req, path, body, emit, write) {
 			}
 			if (found.kind === "several") throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(", ")}): not guessing which, resolve by hand`, { cause: err });
 			const left = found.kind === "batch" ? found.missing : void 0;
-			if (left && left.length === 0) {
+			const missing = left?.reduce((n, m) => n + m.elements.length, 0);
+			if (missing === 0) {
 				emit({
 					type: "recovered",
 					step,
@@ -55783,9 +55941,9 @@ async function send(client, step, req, path, body, emit, write) {
 				type: "recovered",
 				step,
 				request: what,
-				outcome: found.kind === "batch" && found.missing.length < found.total ? "partly found" : "absent"
+				outcome: found.kind === "batch" && missing !== void 0 && missing < found.total ? "partly found" : "absent"
 			});
-			if (left && req.recover.each !== void 0) payload = withElements(payload, req.recover.each, left);
+			for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
 		}
 	}
 }

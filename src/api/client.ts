@@ -177,8 +177,8 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       const suffix = attempts > 1 ? ` (after ${attempts} attempts)` : '';
       return new ApiError(method, route, status, redact(message, token) + suffix, { ...(cause === undefined ? {} : { cause }), effect, unreachable });
     };
-    // A request marked non-idempotent is retried by the POST rules whatever its method.
-    const retryAs = options.idempotent === false ? 'POST' : method;
+    // A request marked non-idempotent is retried by the POST rules whatever its method; one marked idempotent, like a PUT.
+    const retryAs = options.idempotent === false ? 'POST' : options.idempotent === true ? 'PUT' : method;
     const spent = { rateLimit: 0, other: 0 };
 
     for (let attempt = 1; ; attempt++) {

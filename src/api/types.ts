@@ -17,7 +17,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /**
    * false: the request may create something even though its method is PUT (e.g. `PUT /orgs/{id}/teams`), so
-   * it is retried only like a POST — never once the server may have received it. Default: by method.
+   * it is retried only like a POST — never once the server may have received it. true: sending it again leaves
+   * what sending it once leaves (a POST that moves something), so it is retried like a PUT. Default: by method.
    */
   idempotent?: boolean;
 }

@@ -20,7 +20,7 @@ import { incompleteCreates, type IncompleteCreate, type PartialStep } from './ap
 import { ApiError } from './errors.js';
 import { mergePatch } from './merge.js';
 import { groups } from './order.js';
-import { resolveRequest, type Plan, type RequestSpec, type Step } from './plan.js';
+import { recoverSpecs, resolveRequest, type Plan, type RequestSpec, type Step } from './plan.js';
 import { findCreated, pick, withElements } from './recover.js';
 import { settle } from './settle.js';
 
@@ -190,7 +190,10 @@ async function send(
   emit: (e: ApplyEvent) => void,
   write: { gate: () => string | undefined; signal: AbortSignal | undefined },
 ): Promise<unknown> {
-  const creates = req.recover !== undefined || (req.capture !== undefined && Object.keys(req.capture).length > 0);
+  const specs = recoverSpecs(req);
+  const creates = specs.length > 0 || (req.capture !== undefined && Object.keys(req.capture).length > 0);
+  // A create is retried by the POST rules whatever its method; a request the plan says is idempotent, like a PUT.
+  const idempotent = creates ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
   const signal = write.signal;
   let payload = body;
   for (let round = 0; ; round++) {
@@ -198,18 +201,18 @@ async function send(
     const stop = round > 0 ? write.gate() : undefined;
     if (stop !== undefined) throw new WritesStoppedError(stop);
     try {
-      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...(creates ? { idempotent: false } : {}), ...(signal ? { signal } : {}) });
+      const res = await client.request(req.method, path, { ...(payload === undefined ? {} : { body: payload }), ...idempotent, ...(signal ? { signal } : {}) });
       return res.body;
     } catch (err) {
       if (!(err instanceof ApiError) || err.unreachable) throw err;
       const mayHaveHappened = err.effect === 'maybe' || err.effect === 'pending';
       // An earlier attempt may have deleted it: gone is what the DELETE wanted.
       if (req.method === 'DELETE' && err.status === 404 && mayHaveHappened) return undefined;
-      if (!req.recover || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
+      if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
       const what = `${req.method} ${path}`;
       let found: Awaited<ReturnType<typeof findCreated>>;
       try {
-        found = await findCreated(client, req.recover, path, payload);
+        found = await findCreated(client, specs, path, payload);
       } catch (lookupErr) {
         const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
         throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
@@ -222,16 +225,18 @@ async function send(
         throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(', ')}): not guessing which, resolve by hand`, { cause: err });
       }
       const left = found.kind === 'batch' ? found.missing : undefined;
-      if (left && left.length === 0) {
+      const missing = left?.reduce((n, m) => n + m.elements.length, 0);
+      if (missing === 0) {
         emit({ type: 'recovered', step, request: what, outcome: 'found' });
         return undefined;
       }
       if (err.effect === 'pending') {
         throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
       }
-      const partly = found.kind === 'batch' && found.missing.length < found.total;
+      const partly = found.kind === 'batch' && missing !== undefined && missing < found.total;
       emit({ type: 'recovered', step, request: what, outcome: partly ? 'partly found' : 'absent' });
-      if (left && req.recover.each !== undefined) payload = withElements(payload, req.recover.each, left);
+      // Sent again with only what is not there yet.
+      for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
     }
   }
 }

@@ -153,6 +153,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
   depth: number;
   /**
+   * Fields of this kind's steps whose null is a value in the API, not "nothing": step kind (this kind's, or one of
+   * its sub-kinds like `SiteAccess`) → top-level field of before/after → what null means, e.g.
+   * `{ Members: { role: 'guest' } }`. The core copies what a step uses onto it (Step.nulls) for the renderers.
+   */
+  nullMeanings?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
    * Whether docops ever deletes objects of this kind (default true). A kind whose objects are never created or
    * deleted (an Organization) sets false: `prune: true` on its documents, `--prune KIND` and a daemon config's
    * `prune: {KIND: true}` would mean nothing, so they are validation or usage errors instead of being ignored.

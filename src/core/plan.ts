@@ -41,8 +41,17 @@ export interface RequestSpec {
   capture?: Record<string, string>;
   /** The refs of this request and where they sit; nothing else in path or body is ever substituted. */
   refs?: RefSlot[];
-  /** On a create: how to tell whether it happened after a failure that leaves that open (see RecoverSpec). */
-  recover?: RecoverSpec;
+  /**
+   * On a create (or another write that is not idempotent): how to tell whether it happened after a failure that
+   * leaves that open (see RecoverSpec). Several: a batch over several arrays of the body, each in its own list.
+   */
+  recover?: RecoverSpec | RecoverSpec[];
+  /**
+   * Sending it again leaves what sending it once leaves (a move to a parent or next to a sibling, adding a section
+   * to a group, turning SSO on), whatever its method: the client retries it like a PUT after a failure that leaves
+   * open whether it happened. Without it a POST is never sent again once it may have reached the server.
+   */
+  idempotent?: true;
   /** A read-modify-write of an object the API only replaces whole (see MergeSpec); `body` is then the patch. */
   merge?: MergeSpec;
   /** After the request succeeded: what the server must show before the step goes on (see SettleSpec). */
@@ -106,6 +115,8 @@ export interface SettleSpec {
 export interface RecoverSpec {
   /** The list to read, below the API base; holds no refs. Default: the request's own path after its refs are filled. */
   path?: string;
+  /** Appended to the list's path (`/teams` after `/spaces/<<ref>>/permissions`): a list below a new object. */
+  suffix?: string;
   /** Every condition must hold for a listed item to match. */
   match: RecoverMatch[];
   /** Ids of live objects that had this identity when the plan was made (claimed by other entries): never a match. */
@@ -113,10 +124,20 @@ export interface RecoverSpec {
   /**
    * A batch create: the body array at this JSON pointer makes one object per element, and `match` body pointers
    * are relative to an element. Elements found are left out when the request is sent again; when every element is
-   * found the request is done. Such a request captures nothing.
+   * found the request is done. Such a request captures nothing. With several RecoverSpecs on one request, each has
+   * its own `each` (a grant's `/teams` and `/users`): elements found are left out of every array, an array left
+   * empty is left out of the body, and the request is done when every element of every array is found.
    */
   each?: string;
 }
+
+/** A request's RecoverSpecs (none, one or several) as a list. */
+export function recoverSpecs(r: Pick<RequestSpec, 'recover'>): RecoverSpec[] {
+  return r.recover === undefined ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
+}
+
+/** The path of the list a RecoverSpec reads, for a request whose path (refs filled) is `path`. */
+export const recoverPath = (spec: RecoverSpec, path: string): string => (spec.path ?? path) + (spec.suffix ?? '');
 
 export interface RecoverMatch {
   /** Dotted path into a listed item, e.g. `title`, `space.id`, `user.email`. */
@@ -127,6 +148,11 @@ export interface RecoverMatch {
   value?: string | null;
   /** Compare strings case-insensitively (e-mail addresses). */
   ignoreCase?: boolean;
+  /**
+   * The field must differ from the value instead (an object's state in the plan's live read, e.g. the `updatedAt`
+   * of an OpenAPI spec a PUT publishes a version of: what differs was written since).
+   */
+  not?: true;
 }
 
 export interface Step {
@@ -143,6 +169,12 @@ export interface Step {
   /** Only the managed (compared) fields; null for create (before) and delete (after). Never secrets. */
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /**
+   * What a null value of a top-level field of `before`/`after` means in the API, where it is a value rather than
+   * nothing (a member's `role: null` is a guest): field → meaning. Only fields the step holds null; set from the
+   * kind's definition (KindDefinition.nullMeanings). Renderers show such a null as `null (guest)`, not "(unset)".
+   */
+  nulls?: Record<string, string>;
   /** Step ids that must succeed before this one runs. */
   dependsOn: string[];
   requests: RequestSpec[];
@@ -283,3 +315,4 @@ export function stepCounts(plan: Plan): Record<string, Record<Action, number>> {
   }
   return out;
 }
+

@@ -9,6 +9,7 @@ import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
+import { withNullMeanings } from './null-meanings.js';
 import { emptyPlan, sealStep, type Plan } from './plan.js';
 import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
@@ -129,7 +130,7 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
     const result = kind.diff(ctx, org, entries, state);
     if (scope) checkScopedSteps(result.steps, { kind: kind.kind, org }, scope, registered);
-    for (const step of result.steps) plan.steps.push(sealStep(step));
+    for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
     plan.unmanaged.push(...result.unmanaged);
     plan.warnings.push(...result.warnings);
     plan.blocked.push(...result.blocked);

@@ -186,6 +186,8 @@ export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
   schema: loadSchema('organization'),
   depth: DEPTH,
+  // The API's MemberRoleOrGuest: null is the guest role.
+  nullMeanings: { Organization: { defaultRole: 'guest' } },
   prunable: false,
   // defaultContent may name a Site manifest by title: diff after Site so its id (or create ref) is registered.
   needs: ['Site'],

@@ -4,7 +4,7 @@
  * status page ("role of bob@acme.test changed to admin by carol@acme.test at 2026-11-24 10:02 UTC").
  */
 import { originOf, type AttributedChange, type Plan, type Step } from '../core/plan.js';
-import { fieldChanges, formatField, isSecretField } from './values.js';
+import { fieldChanges, formatStepField, isSecretField } from './values.js';
 
 export function changeOf(plan: Plan, step: Step): AttributedChange | undefined {
   return plan.attribution?.changes.find((c) => c.step === step.id);
@@ -29,10 +29,10 @@ export function unavailableLine(plan: Plan): string | undefined {
 }
 
 /** A value in a sentence: a string as it is (short), anything else as the renderers show it. */
-function plain(field: string, value: unknown): string {
+function plain(step: Step, field: string, value: unknown): string {
   if (value === undefined) return '(unset)';
   if (typeof value === 'string' && !isSecretField(field)) return value.length > 120 ? `${value.slice(0, 119)}…` : value;
-  return formatField(field, value, 120);
+  return formatStepField(step, field, value, 120);
 }
 
 /**
@@ -43,7 +43,7 @@ export function driftSentence(step: Step, c?: AttributedChange): string {
   const by = c ? ` by ${c.actor} at ${formatAt(c.at)}` : '';
   if (step.action === 'update') {
     const changes = fieldChanges(step.before, step.after);
-    const what = changes.length === 0 ? `${step.key} changed` : changes.map((ch) => `${ch.field} of ${step.key} changed to ${plain(ch.field, ch.before)}`).join(', ');
+    const what = changes.length === 0 ? `${step.key} changed` : changes.map((ch) => `${ch.field} of ${step.key} changed to ${plain(step, ch.field, ch.before)}`).join(', ');
     return `${step.kind} ${what}${by}`;
   }
   if (step.action === 'create') return `${step.kind} ${step.key} is missing${c ? ` (deleted${by})` : ''}`;
@@ -60,7 +60,7 @@ export function stepSentence(plan: Plan, step: Step): string {
   const by = origin === 'manifests' ? undefined : changeOf(plan, step);
   if (origin === 'drift' || by) return driftSentence(step, by);
   if (step.action === 'update') {
-    const changes = fieldChanges(step.before, step.after).map((ch) => `${ch.field} ${plain(ch.field, ch.before)} → ${plain(ch.field, ch.after)}`);
+    const changes = fieldChanges(step.before, step.after).map((ch) => `${ch.field} ${plain(step, ch.field, ch.before)} → ${plain(step, ch.field, ch.after)}`);
     const what = changes.length === 0 ? 'changes' : changes.join(', ');
     return `${step.kind} ${step.key}: ${what}${origin === 'manifests' ? ' (manifest change)' : ''}`;
   }

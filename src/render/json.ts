@@ -11,15 +11,15 @@ import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
 const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
-const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'settle', 'masked', 'merge'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge'] as const;
 const MERGE_KEYS = ['omit', 'whole'] as const;
 const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
 const SETTLE_FAIL_KEYS = ['field', 'message', 'detail'] as const;
-const RECOVER_KEYS = ['path', 'match', 'exclude', 'each'] as const;
-const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase'] as const;
+const RECOVER_KEYS = ['path', 'suffix', 'match', 'exclude', 'each'] as const;
+const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase', 'not'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
 const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
@@ -145,7 +145,15 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
   if (r.capture !== undefined && s.object(r.capture, `${at}.capture`, Object.keys(r.capture as object))) {
     for (const [k, v] of Object.entries(r.capture)) s.string(v, `${at}.capture.${k}`);
   }
-  if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  const specs: unknown = r.recover;
+  if (Array.isArray(specs)) {
+    if (specs.length === 0) s.fail(`${at}.recover`, 'expected at least one RecoverSpec');
+    specs.forEach((rec: unknown, i) => {
+      checkRecover(s, rec, `${at}.recover[${i}]`);
+      if (specs.length > 1 && (rec as { each?: unknown } | null)?.each === undefined) s.fail(`${at}.recover[${i}].each`, 'required when a request has several RecoverSpecs');
+    });
+  } else if (r.recover !== undefined) checkRecover(s, r.recover, `${at}.recover`);
+  if (r.idempotent !== undefined && r.idempotent !== true) s.fail(`${at}.idempotent`, 'expected true');
   if (r.settle !== undefined) checkSettle(s, r.settle, `${at}.settle`);
   if (r.masked !== undefined && s.object(r.masked, `${at}.masked`, Object.keys(r.masked as object))) {
     for (const [k, v] of Object.entries(r.masked)) s.string(v, `${at}.masked.${k}`);
@@ -172,6 +180,7 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
 function checkRecover(s: Shape, rec: unknown, at: string): void {
   if (!s.object(rec, at, RECOVER_KEYS)) return;
   if (rec.path !== undefined && (typeof rec.path !== 'string' || !rec.path.startsWith('/'))) s.fail(`${at}.path`, 'expected a string starting with /');
+  if (rec.suffix !== undefined && (typeof rec.suffix !== 'string' || !rec.suffix.startsWith('/'))) s.fail(`${at}.suffix`, 'expected a string starting with /');
   s.string(rec.each, `${at}.each`, true);
   if (rec.exclude !== undefined && s.array(rec.exclude, `${at}.exclude`)) rec.exclude.forEach((id, i) => s.string(id, `${at}.exclude[${i}]`));
   if (!s.array(rec.match, `${at}.match`)) return;
@@ -183,6 +192,7 @@ function checkRecover(s: Shape, rec: unknown, at: string): void {
     if (m.value !== undefined && m.value !== null && typeof m.value !== 'string') s.fail(`${where}.value`, 'expected a string or null');
     if ((m.body === undefined) === (m.value === undefined)) s.fail(where, 'expected exactly one of body and value');
     if (m.ignoreCase !== undefined && typeof m.ignoreCase !== 'boolean') s.fail(`${where}.ignoreCase`, 'expected a boolean');
+    if (m.not !== undefined && m.not !== true) s.fail(`${where}.not`, 'expected true');
   });
 }
 
@@ -215,6 +225,9 @@ function checkStep(s: Shape, st: unknown, at: string): void {
   s.int(st.wave, `${at}.wave`, 0);
   s.recordOrNull(st.before, `${at}.before`);
   s.recordOrNull(st.after, `${at}.after`);
+  if (st.nulls !== undefined && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls as object))) {
+    for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
+  }
   if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
   if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);

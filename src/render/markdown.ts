@@ -6,7 +6,7 @@
 import type { Plan, Step } from '../core/plan.js';
 import { stepCounts } from '../core/plan.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, hasShownValue, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -38,19 +38,19 @@ function stepDiffLines(plan: Plan, step: Step, followUps: readonly Step[] = []):
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
   const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
   if (step.action === 'create') {
-    for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatField(f, v, VALUE_MAX)}`);
+    for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX)}`);
     // Updates of the object this create makes (fields the create cannot set) are shown here, not as `!` steps.
     for (const u of followUps) {
       const why = ['set right after the create', u.note].filter(Boolean).join('; ');
       for (const ch of fieldChanges(u.before, u.after)) {
-        if (ch.after !== undefined && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)} (${why})`);
+        if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX)} (${why})`);
       }
     }
   } else if (step.action === 'update') {
-    // A missing side (absent or null) has no line: the one form of a missing value in a diff.
+    // A missing side (absent, or null meaning nothing) has no line: the one form of a missing value in a diff.
     for (const ch of fieldChanges(step.before, step.after)) {
-      if (ch.before !== undefined && ch.before !== null) lines.push(`-     ${ch.field}: ${formatField(ch.field, ch.before, VALUE_MAX)}`);
-      if (ch.after !== undefined && ch.after !== null) lines.push(`+     ${ch.field}: ${formatField(ch.field, ch.after, VALUE_MAX)}`);
+      if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`);
+      if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`);
     }
   }
   const cascades = step.cascades ?? [];

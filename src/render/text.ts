@@ -3,7 +3,7 @@ import type { Plan, Step } from '../core/plan.js';
 import { createColors } from './ansi.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatField, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -23,7 +23,7 @@ function followUpLines(update: Step, c: Colors): string[] {
   const why = ['set right after the create', update.note].filter(Boolean).join('; ');
   return fieldChanges(update.before, update.after)
     .filter((ch) => ch.after !== undefined)
-    .map((ch) => `${FIELD_INDENT}${ch.field}: ${formatField(ch.field, ch.after)}${c.dim(` (${why})`)}`);
+    .map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
 }
 
 function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[] = []): string[] {
@@ -32,12 +32,12 @@ function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[]
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
   const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
   if (step.action === 'create') {
-    for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatField(field, value)}`);
+    for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
     for (const u of followUps) lines.push(...followUpLines(u, c));
   } else if (step.action === 'update') {
     for (const ch of fieldChanges(step.before, step.after)) {
-      const before = formatField(ch.field, ch.before);
-      const after = formatField(ch.field, ch.after);
+      const before = formatStepField(step, ch.field, ch.before);
+      const after = formatStepField(step, ch.field, ch.after);
       lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
     }
   }

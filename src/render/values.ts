@@ -42,6 +42,19 @@ export function formatField(field: string, value: unknown, maxLength?: number): 
   return formatValue(value, maxLength);
 }
 
+/**
+ * A field's value in a step: a null the step's kind gives a meaning (Step.nulls, e.g. a member's role) is
+ * `null (guest)`; any other value as formatField shows it (absent and other nulls: MISSING).
+ */
+export function formatStepField(step: Pick<Step, 'nulls'>, field: string, value: unknown, maxLength?: number): string {
+  const meaning = value === null ? step.nulls?.[field] : undefined;
+  return meaning !== undefined ? `null (${meaning})` : formatField(field, value, maxLength);
+}
+
+/** Whether a side of a change has a value to show: set, or a null the step's kind gives a meaning. */
+export const hasShownValue = (step: Pick<Step, 'nulls'>, field: string, value: unknown): boolean =>
+  value !== undefined && (value !== null || step.nulls?.[field] !== undefined);
+
 /** Key-order-insensitive equality of plain JSON-like data. */
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -6,7 +6,7 @@
  * Derived from the plan and the reads, never stored in the plan.
  */
 import type { ApiClient } from '../api/types.js';
-import type { Plan, RequestSpec } from '../core/plan.js';
+import { recoverPath, recoverSpecs, type Plan, type RequestSpec } from '../core/plan.js';
 import { placeholder } from '../core/refs.js';
 import { matchOperation } from './operations.js';
 
@@ -62,7 +62,7 @@ export function applyCalls(plan: Plan): ApiCall[] {
       const path = withoutRefs(r.path, r);
       calls.push({ method: r.method, path });
       if (r.merge) calls.push({ method: 'GET', path });
-      if (r.recover) calls.push({ method: 'GET', path: r.recover.path ?? path });
+      for (const spec of recoverSpecs(r)) calls.push({ method: 'GET', path: recoverPath(spec, path) });
       if (r.settle) calls.push({ method: 'GET', path: withoutRefs(r.settle.path, r) });
     }
   }

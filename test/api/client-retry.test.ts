@@ -153,6 +153,14 @@ describe('connection failures', () => {
     expect([e.effect, e.unreachable]).toEqual(['maybe', false]);
   });
 
+  it('a POST marked idempotent (a move) IS retried after a 5xx and a reset, like a PUT', async () => {
+    server = await startScriptServer(({ req, res, index }) => (index === 1 ? apiError(res, 502, 'gateway') : index === 2 ? resetConnection(req) : json(res, 200, { moved: true })));
+    client = testClient(server.url).client;
+    const res = await client.request('POST', '/collections/c1/move', { body: { parent: 'c2' }, idempotent: true });
+    expect(res.body).toEqual({ moved: true });
+    expect(server.received).toHaveLength(3);
+  });
+
   it('a request refused with a 4xx after an attempt that may have been processed still says it may have been', async () => {
     server = await startScriptServer(({ res, index }) => (index === 1 ? apiError(res, 503, 'busy') : apiError(res, 404, 'gone')));
     client = testClient(server.url).client;

@@ -173,6 +173,77 @@ describe('a create that may have reached the server', () => {
     expect(api.calls).toHaveLength(1);
   });
 
+  it('a batch over several arrays (a grant to teams and users) looks each up in its own list below the path, and re-sends only what is missing', async () => {
+    const base = '/spaces/sp-1/permissions';
+    const teams: unknown[] = [{ permission: 'read', team: { id: 't-2' } }];
+    const users: unknown[] = [];
+    const api = fakeApi((c, n) => {
+      if (n === 1) {
+        teams.push({ permission: 'edit', team: { id: 't-1' } }); // the teams went through, the users did not
+        throw ambiguous(c);
+      }
+      return undefined;
+    }, { [`${base}/teams`]: teams, [`${base}/users`]: users });
+    const recover = (['team', 'user'] as const).map((p) => ({ suffix: `/${p}s`, each: `/${p}s`, match: [{ field: `${p}.id`, body: '' }, { field: 'permission', value: 'edit' }] }));
+    const body = { role: 'edit', teams: ['t-1', 't-2'], users: ['u-1'] };
+    const events: ApplyEvent[] = [];
+    const report = await applyPlan(api, planOf([step({ id: 'grant', requests: [{ method: 'POST', path: base, body, recover }] })]), { onStep: (e) => events.push(e) });
+    expect(report.failed).toEqual([]);
+    expect(api.reads.sort()).toEqual([`${base}/teams`, `${base}/users`]);
+    // t-2 holds another role: not what this POST grants, so it is sent again; t-1 is left out.
+    expect(api.calls.map((c) => c.body)).toEqual([body, { role: 'edit', teams: ['t-2'], users: ['u-1'] }]);
+    expect(events.filter((e) => e.type === 'recovered').map((e) => (e as { outcome: string }).outcome)).toEqual(['partly found']);
+  });
+
+  it('a batch over several arrays leaves an array whose elements are all found out of the re-sent body', async () => {
+    const base = '/orgs/o1/sites/s-1/permissions';
+    const api = fakeApi((c, n) => {
+      if (n === 1) throw ambiguous(c);
+      return undefined;
+    }, { [`${base}/teams`]: [{ permission: null, team: { id: 't-1' } }], [`${base}/users`]: [] });
+    const recover = (['team', 'user'] as const).map((p) => ({ suffix: `/${p}s`, each: `/${p}s`, match: [{ field: `${p}.id`, body: '' }, { field: 'permission', value: null }] }));
+    const report = await applyPlan(api, planOf([step({ id: 'grant', requests: [{ method: 'POST', path: base, body: { role: null, teams: ['t-1'], users: ['u-1'] }, recover }] })]));
+    expect(report.failed).toEqual([]);
+    expect(api.calls.map((c) => c.body)).toEqual([
+      { role: null, teams: ['t-1'], users: ['u-1'] },
+      { role: null, users: ['u-1'] },
+    ]);
+  });
+
+  it('tells the client which requests it may send again: creates never, a request the plan marks idempotent like a PUT', async () => {
+    const api = fakeApi(() => ({ id: 'x' }));
+    await applyPlan(
+      api,
+      planOf([
+        step({ id: 'create', requests: [{ method: 'POST', path: TEAMS, body: { title: 'T' }, capture: { id: 'id' } }] }),
+        step({ id: 'move', requests: [{ method: 'POST', path: '/collections/c1/move', body: { parent: 'c2' }, idempotent: true }] }),
+        step({ id: 'plain', requests: [{ method: 'POST', path: '/orgs/o1/other', body: {} }] }),
+      ]),
+    );
+    expect(Object.fromEntries(api.calls.map((c) => [c.path, c.idempotent]))).toEqual({ [TEAMS]: false, '/collections/c1/move': true, '/orgs/o1/other': undefined });
+  });
+
+  it('a `not` condition matches a listed item whose field differs from the plan\'s value (a spec written since the plan read it)', async () => {
+    const specs: unknown[] = [{ id: 'oas-1', slug: 'pets', updatedAt: 'T1' }];
+    const recover = { path: '/orgs/o1/openapi', match: [{ field: 'slug', value: 'pets' }, { field: 'updatedAt', value: 'T1', not: true as const }] };
+    const put = (): Step => step({ id: 'put', requests: [{ method: 'PUT', path: '/orgs/o1/openapi/pets', body: { source: { text: 'x' } }, recover }] });
+    // Not processed: the spec is as the plan read it, so the PUT is sent again.
+    const again = fakeApi((c, n) => {
+      if (n === 1) throw ambiguous(c);
+      return {};
+    }, { '/orgs/o1/openapi': specs });
+    expect((await applyPlan(again, planOf([put()]))).failed).toEqual([]);
+    expect(again.calls).toHaveLength(2);
+    // Processed: its updatedAt moved on, so it is found and not sent again.
+    const found = fakeApi((c) => {
+      specs[0] = { id: 'oas-1', slug: 'pets', updatedAt: 'T2' };
+      throw ambiguous(c);
+    }, { '/orgs/o1/openapi': specs });
+    expect((await applyPlan(found, planOf([put()]))).failed).toEqual([]);
+    expect(found.calls).toHaveLength(1);
+    expect(found.calls[0]?.idempotent).toBe(false);
+  });
+
   it('matches ref-filled body values and absent ones (a root site space has no section)', async () => {
     const base = '/orgs/o1/sites/s-1/site-spaces';
     const items = [
@@ -319,5 +390,34 @@ describe('the JSON plan', () => {
     expect(message).toContain('requests[0].recover.match[0]: expected exactly one of body and value');
     expect(message).toContain('requests[0].recover.match[1].field: expected a string');
     expect(message).toContain('requests[0].recover.match[1]: expected exactly one of body and value');
+  });
+
+  it('round-trips several RecoverSpecs, a suffix and idempotent, and refuses several without each', () => {
+    const recover = [
+      { suffix: '/teams', each: '/teams', match: [{ field: 'team.id', body: '' }, { field: 'permission', value: 'read' }] },
+      { suffix: '/users', each: '/users', match: [{ field: 'user.id', body: '' }, { field: 'permission', value: 'read' }] },
+    ];
+    const plan = planOf([
+      step({ id: 'grant', requests: [{ method: 'POST', path: '/spaces/s1/permissions', body: { role: 'read', teams: ['t'], users: ['u'] }, recover }] }),
+      step({ id: 'move', requests: [{ method: 'POST', path: '/spaces/s1/move', body: { parent: 'c' }, idempotent: true }] }),
+    ]);
+    const text = renderJson(plan);
+    expect(parsePlanJson(text)).toStrictEqual(JSON.parse(JSON.stringify(plan)));
+    const bad = JSON.parse(text) as { steps: { requests: Record<string, unknown>[] }[] };
+    bad.steps[0]!.requests[0]!['recover'] = [{ match: [{ field: 'title', body: '/title' }] }, { suffix: 'teams', each: '/teams', match: [] }];
+    bad.steps[1]!.requests[0]!['idempotent'] = false;
+    bad.steps[1]!.requests[0]!['recover'] = { match: [{ field: 'updatedAt', value: 'T', not: false }] };
+    const message = (() => {
+      try {
+        parsePlanJson(JSON.stringify(bad));
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toContain('recover[0].each: required when a request has several RecoverSpecs');
+    expect(message).toContain('recover[1].suffix: expected a string starting with /');
+    expect(message).toContain('requests[0].idempotent: expected true');
+    expect(message).toContain('recover.match[0].not: expected true');
   });
 });

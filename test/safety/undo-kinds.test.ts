@@ -5,8 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
+import { applyPlan } from '../../src/core/apply.js';
+import { ApiError } from '../../src/core/errors.js';
 import { createFetchContext } from '../../src/core/fetch-context.js';
 import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/core/kind.js';
+import { emptyPlan, type Step } from '../../src/core/plan.js';
 import { fetchLive } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -172,9 +175,25 @@ describe('restoring a deleted space', () => {
     const check = await restore(w, space, state);
     expect(check.state).toBe('restorable');
     if (check.state !== 'restorable') return;
-    expect(check.restore.requests).toEqual([{ method: 'POST', path: '/spaces/sp-runbooks/restore' }]);
+    // After a lost answer the restore is found done when the space is listed again (a second one is refused).
+    const recover = { path: `/orgs/${ORG}/spaces`, match: [{ field: 'id', value: 'sp-runbooks' }] };
+    expect(check.restore.requests).toEqual([{ method: 'POST', path: '/spaces/sp-runbooks/restore', recover }]);
     expect(check.restore.listed.map((l) => [l.path, (l.item as { id: string; deletedAt?: string }).id, 'deletedAt' in (l.item as object)])).toEqual([[`/orgs/${ORG}/spaces`, 'sp-runbooks', false]]);
     expect(check.losses).toEqual([]); // the site still shows it
+
+    // The restore processed, then its answer lost: apply finds the space listed and does not send it again.
+    const lost: ApiClient = {
+      ...w.client,
+      request: async (method, path, options) => {
+        if (!path.endsWith('/restore')) return w.client.request(method, path, options);
+        await w.client.request(method, path, options);
+        throw new ApiError(method, path, 502, 'bad gateway (answer lost)', { effect: 'maybe' });
+      },
+    };
+    const step: Step = { id: 'restore', action: 'create', phase: 'create', kind: 'Space', org: ORG, key: 'Runbooks', wave: 26, before: null, after: {}, dependsOn: [], requests: check.restore.requests };
+    const report = await applyPlan(lost, { ...emptyPlan(), steps: [step] });
+    expect([report.applied, report.failed]).toEqual([['restore'], []]);
+    expect(w.sb.stats().requests.filter((r) => r.path.endsWith('/restore')).map((r) => r.status)).toEqual([200]);
   });
 
   it('says when a site that showed it no longer does', async () => {

@@ -7,7 +7,7 @@ import { manifestRelative } from '../run-view.js';
 import type { ApplyReport } from '../../core/apply.js';
 import { originOf, type Plan, type Step } from '../../core/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
-import { fieldChanges, formatField } from '../../render/values.js';
+import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
 import type { DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
@@ -128,12 +128,12 @@ export class StatusTracker {
 
 /** Field by field: what is live and what the manifests say (a create shows its fields, a delete nothing). */
 function stepChanges(s: Step): { field: string; live: string; desired: string }[] {
-  if (s.action === 'create') return Object.entries(s.after ?? {}).map(([f, v]) => ({ field: f, live: '(absent)', desired: formatField(f, v, VALUE_MAX) }));
+  if (s.action === 'create') return Object.entries(s.after ?? {}).map(([f, v]) => ({ field: f, live: '(absent)', desired: formatStepField(s, f, v, VALUE_MAX) }));
   if (s.action === 'delete') return [];
   return fieldChanges(s.before, s.after).map((c) => ({
     field: c.field,
-    live: c.before === undefined ? '(unset)' : formatField(c.field, c.before, VALUE_MAX),
-    desired: c.after === undefined ? '(removed)' : formatField(c.field, c.after, VALUE_MAX),
+    live: c.before === undefined ? '(unset)' : formatStepField(s, c.field, c.before, VALUE_MAX),
+    desired: c.after === undefined ? '(removed)' : formatStepField(s, c.field, c.after, VALUE_MAX),
   }));
 }
 

@@ -18,7 +18,7 @@
  */
 import type { SourcePos } from '../../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef, type Step } from '../../core/plan.js';
+import { isRef, type RecoverSpec, type RequestSpec, type Step } from '../../core/plan.js';
 import { deletedPrincipals } from './cascades.js';
 import { blockEntry, deletesAllNote, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
 import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';
@@ -161,6 +161,16 @@ interface ObjectAccess {
 
 const listOf = (p: Principal): 'teams' | 'users' => (p === 'team' ? 'teams' : 'users');
 
+/**
+ * How apply tells, after a grant POST failed in a way that leaves open whether it happened, which of its teams and
+ * users hold the role now: each id is looked up in `…/permissions/teams` or `…/users` (a grant's identity is the
+ * object and the principal); the POST is sent again with only those that do not. A principal the plan's live read
+ * showed with a grant is never in a grant POST but a null re-grant, whose role it did not have then.
+ */
+function grantRecover(role: GrantRole, principals: readonly Principal[]): RecoverSpec[] {
+  return principals.map((p) => ({ suffix: `/${listOf(p)}`, each: `/${listOf(p)}`, match: [{ field: `${p}.id`, body: '' }, { field: 'permission', value: role }] }));
+}
+
 function objectSteps(o: ObjectAccess): Step[] {
   const { org, target, entry, objectId } = o;
   const base = target.base(org, objectId);
@@ -178,7 +188,10 @@ function objectSteps(o: ObjectAccess): Step[] {
     if (g.fields.role === w.entry.role) continue;
     const one = `${base}/${listOf(g.fields.principal)}/${seg(g.fields.id)}`;
     // A site's null role (an override without access) cannot be PATCHed (the spec's site PATCH takes a role): granted again instead.
-    const request = w.entry.role === null ? { method: 'POST' as const, path: base, body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] } } : { method: 'PATCH' as const, path: one, body: { role: w.entry.role } };
+    const request: RequestSpec =
+      w.entry.role === null
+        ? { method: 'POST', path: base, body: { role: null, [listOf(g.fields.principal)]: [g.fields.id] }, recover: grantRecover(null, [g.fields.principal]) }
+        : { method: 'PATCH', path: one, body: { role: w.entry.role } };
     const step = makeStep({
       id: stepId(target.accessKind, org, g.key, 'update'),
       action: 'update',
@@ -199,9 +212,13 @@ function objectSteps(o: ObjectAccess): Step[] {
     const list = grants.get(role);
     if (!list) continue;
     const body: Record<string, unknown> = { role };
+    const principals: Principal[] = [];
     for (const p of ['team', 'user'] as const) {
       const ids = list.filter((w) => w.entry.principal === p).map((w) => w.id);
-      if (ids.length > 0) body[listOf(p)] = ids;
+      if (ids.length > 0) {
+        body[listOf(p)] = ids;
+        principals.push(p);
+      }
     }
     const step = makeStep({
       id: stepId(target.accessKind, org, entry.key, `grant-${roleName(role)}`),
@@ -213,7 +230,7 @@ function objectSteps(o: ObjectAccess): Step[] {
       wave: target.grantWave,
       before: null,
       after: { access: Object.fromEntries(list.map((w) => [principalLabel(w.entry.principal, w.entry.name), role])) },
-      requests: [{ method: 'POST', path: base, body }],
+      requests: [{ method: 'POST', path: base, body, recover: grantRecover(role, principals) }],
       dependsOn: [...refSteps(objectId), ...list.flatMap((w) => w.deps)],
     });
     step.source = pos(list[0]!.entry);

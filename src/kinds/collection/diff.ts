@@ -11,7 +11,7 @@ import { matchByIdOrTitle } from '../match.js';
 import { accessPlanner } from '../access/diff.js';
 import { COLLECTION_ACCESS } from '../access/model.js';
 import { splitAccess } from '../access/state.js';
-import { recoverByKey } from '../recover.js';
+import { recoverByTitleInParent } from '../recover.js';
 import { SPACE_DEPTH } from '../space/model.js';
 import {
   COLLECTION_DEPTH,
@@ -77,7 +77,7 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
       const body: Record<string, unknown> = { title: spec.title };
       // A parent created in this plan gets its child one wave later (see the file comment).
       if (typeof parent === 'string' && !isRef(parent)) body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: collectionsPath(org), body, capture: { id: 'id' }, recover: recoverByTitleInParent(live.objects, spec.title) }];
       const extra = pick(spec, ['description', 'defaultLevel']);
       if (extra['defaultLevel'] === null) delete extra['defaultLevel'];
       if (Object.keys(extra).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: extra });
@@ -93,7 +93,7 @@ export function diffCollections(ctx: DiffContext, org: string, entries: DesiredE
             wave: COLLECTION_DEPTH + 1,
             before: null,
             after: { parent: spec.parent },
-            requests: [{ method: 'POST', path: `${onePath(ref(createId))}/move`, body: { parent } }],
+            requests: [{ method: 'POST', path: `${onePath(ref(createId))}/move`, body: { parent }, idempotent: true }],
             dependsOn: [createId, ...refSteps(parent)],
             note: 'nest under a collection created in this plan',
           }),

@@ -144,6 +144,8 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   schema: loadSchema('collection'),
   depth: COLLECTION_DEPTH,
   lists: ['access'],
+  // A move to parent null puts the collection at the top level; a default level of null gives members no access by default.
+  nullMeanings: { Collection: { parent: 'top level', defaultLevel: 'no default access' } },
   // Scoped reconciles: its prune reads the Space and Site documents (spaces a manifest describes are moved out).
   scope: { reads: () => [], affectedBy: ['Space', 'Site'] },
   toDesired,

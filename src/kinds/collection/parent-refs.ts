@@ -73,7 +73,7 @@ export function parentMoveStep(m: ParentMove): Step | undefined {
     wave: m.wave,
     before: { parent: m.live },
     after: { parent: m.written ?? null },
-    requests: [{ method: 'POST', path: `${m.path}/move`, body: { parent: m.parent } }],
+    requests: [{ method: 'POST', path: `${m.path}/move`, body: { parent: m.parent }, idempotent: true }],
     dependsOn: refSteps(m.parent),
   });
 }

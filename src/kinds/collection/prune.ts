@@ -128,7 +128,7 @@ export function pruneCollections(input: CollectionPruneInput, result: DiffResult
       wave: out.wave,
       before: { parent: m.live },
       after: { parent: null },
-      requests: [{ method: 'POST', path: `${out.path}/move`, body: { parent: null } }],
+      requests: [{ method: 'POST', path: `${out.path}/move`, body: { parent: null }, idempotent: true }],
       note: `moved to the top level before collection "${byId.get(m.live)!.key}" is deleted (prune), which would delete it`,
       ...(out.entry ? { entry: out.entry } : {}),
     });

@@ -163,7 +163,7 @@ function updateStep(org: string, entry: DesiredEntry<MemberSpec>, current: Membe
   if (spec.sso === true && !have.sso) {
     before['sso'] = false;
     after['sso'] = true;
-    requests.push({ method: 'POST', path: `${path}/sso` });
+    requests.push({ method: 'POST', path: `${path}/sso`, idempotent: true });
   }
   if (requests.length === 0) return undefined;
   return makeStep({
@@ -210,6 +210,8 @@ export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> =
   snapshot: snapshotMember,
   undo: membersUndo,
   depth: DEPTH,
+  // The API's MemberRoleOrGuest: a member whose role is null is a guest.
+  nullMeanings: { Members: { role: 'guest' } },
   // Scoped reconciles: the diff reads no other kind. Team resolves members, but a Members change does not change
   // Team's plan: every e-mail a team lists must be in the Members documents (crossValidate), before and after.
   scope: {},

@@ -2,11 +2,12 @@
  * The OpenAPISpec diff (pure). A spec differs from its manifest when the source the platform last published is
  * not the manifest's — a URL source by `sourceURL`, a text or file source by the digest of the latest version's
  * raw text — or when its last processing failed (whatever it was given was not published). A difference is one
- * request that publishes a new version: POST on create (recovered by slug), PUT otherwise, each followed by a
+ * request that publishes a new version: POST on create (recovered by slug), PUT otherwise (recovered by a changed
+ * `updatedAt`, never re-sent blindly: each processed PUT is a version), each followed by a
  * settle read that fails the step when processing ends in an error. Nothing differs ⇒ nothing is sent.
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import type { CascadeObject, SettleSpec } from '../../core/plan.js';
+import type { CascadeObject, RecoverSpec, SettleSpec } from '../../core/plan.js';
 import { blockEntry, makeStep, stepId, unmatchedLive } from '../common.js';
 import { OPENAPI_DEPTH, OPENAPI_KIND, OPENAPI_VERSION_KIND, shortDigest, specPath, specsPath, type OpenApiFields, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
 
@@ -96,6 +97,18 @@ function createStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
   });
 }
 
+/**
+ * A PUT publishes a version each time it is processed, so it is not sent again blindly: after a 5xx or a reset
+ * apply lists the specs, and the spec whose `updatedAt` is no longer the one of the plan's live read was written
+ * since (found: the step goes on to wait for its processing); the same one means the PUT did not happen (sent
+ * again). Without an `updatedAt` in the live read the PUT is retried like any PUT.
+ */
+function publishRecover(org: string, current: OpenApiObject): { recover?: RecoverSpec } {
+  const at = current.fields.updatedAt;
+  if (at === undefined) return {};
+  return { recover: { path: specsPath(org), match: [{ field: 'slug', value: current.key }, { field: 'updatedAt', value: at, not: true }] } };
+}
+
 function updateStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: Sendable, current: OpenApiObject) {
   const f = current.fields;
   const before: Record<string, unknown> = { source: shownLive(f, source) };
@@ -114,7 +127,7 @@ function updateStep(org: string, entry: DesiredEntry<OpenApiSpecSpec>, source: S
     wave: OPENAPI_DEPTH,
     before,
     after,
-    requests: [{ method: 'PUT', path: specPath(org, entry.key), body: { source: apiSource(source) }, settle: settleOf(org, entry.key), ...masked(source) }],
+    requests: [{ method: 'PUT', path: specPath(org, entry.key), body: { source: apiSource(source) }, ...publishRecover(org, current), settle: settleOf(org, entry.key), ...masked(source) }],
     entry,
     note: `publishes a new version; now: ${liveStatus(f)}`,
   });

@@ -42,6 +42,8 @@ export interface OpenApiFields {
   /** The first message of `lastProcessedErrors`, when it failed. */
   lastProcessError: string | null;
   visibility: string | null;
+  /** When the spec last changed (every publish changes it); absent when the API did not say. */
+  updatedAt?: string;
   /**
    * sha256 (hex) of the latest version's raw text; null when it has none (a URL version, no version); absent when
    * not read (fetch reads it only for specs a manifest gives a text or file source, export and snapshots for all).
@@ -90,6 +92,7 @@ export function specObject(org: string, item: unknown): OpenApiObject | undefine
     lastProcessErrorCode: stringOr(item['lastProcessErrorCode']),
     lastProcessError: isRecord(first) ? stringOr(first['message']) : null,
     visibility: stringOr(item['visibility']),
+    ...(typeof item['updatedAt'] === 'string' ? { updatedAt: item['updatedAt'] } : {}),
   };
   return { kind: OPENAPI_KIND, org, key: item['slug'], id: item['id'], fields };
 }

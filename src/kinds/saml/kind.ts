@@ -101,6 +101,8 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   fileFields: [['certificate']],
   schema: loadSchema('samlprovider'),
   depth: SAML_DEPTH,
+  // The API's MemberRoleOrGuest: members signing in through it become guests.
+  nullMeanings: { SamlProvider: { defaultRole: 'guest' } },
   // defaultTeam may name a Team manifest by title: diff after Team so its id (or create ref) is registered.
   needs: ['Team'],
   // Scoped reconciles: `needs` says it all (reads Team's ids and live teams, affected by Team's plan).

@@ -136,7 +136,7 @@ function membershipSteps(scope: SiteScope, nav: Nav, out: GroupNav): void {
       wave: WAVE.groupAdd,
       before: { sections: null },
       after: { sections: sections.map((s) => pathOf.get(s)) },
-      requests: sections.map((s) => ({ method: 'POST' as const, path: `${base(scope)}/section-groups/${seg(groupId)}/sections`, body: { sectionId: s } })),
+      requests: sections.map((s) => ({ method: 'POST' as const, path: `${base(scope)}/section-groups/${seg(groupId)}/sections`, body: { sectionId: s }, idempotent: true as const })),
       ...(desired ? { at: desired.at } : {}),
       deps: sections.flatMap((s) => (leftBy.has(s) ? [leftBy.get(s)!] : [])),
       note: 'sections join the group',

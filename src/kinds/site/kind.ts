@@ -21,6 +21,8 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   fileFields: [['customization']],
   depth: SITE_DEPTH,
   lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
+  // A site grant with a null role is an override that takes the team's or member's access away.
+  nullMeanings: { SiteAccess: { role: 'no access' } },
   needs: ['Space'],
   // Scoped reconciles: `needs` says it all (reads Space's ids, affected by Space's plan).
   scope: {},

@@ -23,5 +23,5 @@ export function sortRequest(scope: SiteScope, m: Move, typeOf: (id: string) => S
 }
 
 export function siteSpaceMoveRequest(scope: SiteScope, m: Move): RequestSpec {
-  return { method: 'POST', path: `${base(scope)}/site-spaces/${seg(m.item)}/move`, body: { position: { [m.position]: { type: 'site-space', siteSpace: m.anchor } } } };
+  return { method: 'POST', path: `${base(scope)}/site-spaces/${seg(m.item)}/move`, body: { position: { [m.position]: { type: 'site-space', siteSpace: m.anchor } } }, idempotent: true };
 }

@@ -20,7 +20,7 @@ import { SOFT_DELETE } from '../collection/prune.js';
 import { asString, blockEntry, changedFields, exportTitled, makeStep, nullableString, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
-import { recoverByKey } from '../recover.js';
+import { recoverByTitleInParent } from '../recover.js';
 import { loadSchema } from '../schema.js';
 import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
@@ -123,7 +123,7 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[],
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
       const body: Record<string, unknown> = pick(spec, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
-      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByKey(live.objects, spec.title) }];
+      const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByTitleInParent(live.objects, spec.title) }];
       if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
       const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
@@ -214,6 +214,8 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   schema: loadSchema('space'),
   depth: SPACE_DEPTH,
   lists: ['access'],
+  // A move to parent null puts the space at the top level; a default level of null gives members no access by default.
+  nullMeanings: { Space: { parent: 'top level', defaultLevel: 'no default access' } },
   // Scoped reconciles: a written parent resolves through the Collection kind (ids, create refs); its purge reads
   // the Site documents (sections a manifest writes are kept).
   scope: { reads: (entries) => (entries.some((e) => typeof e.spec.parent === 'string') ? ['Collection'] : []), affectedBy: ['Collection', 'Site'] },

@@ -71,7 +71,8 @@ async function restore(ctx: FetchContext, object: SpaceObject, part: SpaceState,
   return {
     state: 'restorable',
     restore: {
-      requests: [{ method: 'POST', path: `${onePath(object.id)}/restore` }],
+      // After a lost answer: restored when the space is listed again (a second restore is refused).
+      requests: [{ method: 'POST', path: `${onePath(object.id)}/restore`, recover: { path: orgSpacesPath(object.org), match: [{ field: 'id', value: object.id }] } }],
       note: `restore the deleted space ${object.id} (keeps its id and content${until})`,
       listed: [{ path: orgSpacesPath(object.org), item }],
       get: { path: onePath(object.id), body: item },

@@ -15,7 +15,8 @@
  * - So does @kubernetes/client-node (EXTERNAL), loaded only by a daemon with `ha: {mode: kubernetes}`, once per
  *   process: bundled it would be a 2.1 MB chunk with a 9.9 MB source map (dist/cli 6 → 18 MB) for no start-up
  *   gain, and its CommonJS dependencies (node-fetch 2, ws with optional native modules, the auth plugins) would
- *   run from a bundle no test exercises path by path. It is a dependency: node_modules has it (the image too).
+ *   run from a bundle no test exercises path by path. It is an optional peer dependency: the image has it, other
+ *   installs add it for `ha` (src/daemon/ha/leadership.ts says how when it is missing).
  * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
  *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
  *   src/ fails this build (the name is not exported), never silently at run time.

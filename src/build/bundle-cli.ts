@@ -22,8 +22,9 @@
  *   src/ fails this build (the name is not exported), never silently at run time.
  * - `yaml` is loaded from node_modules when a function of it is first called (YAML_ON_DEMAND_MODULE), not when a
  *   module importing it loads: the manifest loader reads common files without it.
- * - Source maps carry the TypeScript sources: `node --enable-source-maps dist/cli/docops.cjs …` (or
- *   NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines.
+ * - Source maps carry the TypeScript sources: in a checkout, `node --enable-source-maps dist/cli/docops.cjs …`
+ *   (or NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines. The release tarball and the image
+ *   ship none (package.json `files` names the .cjs files only).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

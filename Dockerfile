@@ -3,35 +3,47 @@
 #   docker build -t docops .
 #   docker run --rm -p 8080:8080 -v "$PWD/manifests:/manifests:ro" -v "$PWD/docops.yaml:/config/docops.yaml:ro" \
 #     -e DOCOPS_TOKEN docops
-# See deploy/docker-run.md and deploy/kubernetes/.
+# See docs/install.md, deploy/docker-run.md and deploy/kubernetes/. CI builds and runs it (test/image/).
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 
-# ---- build: full dependencies, compile TypeScript to dist/, pack the npm package --------------------------
+# ---- build: full dependencies, compile to dist/, make the release tarball, install it -----------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# --ignore-scripts: `prepare` would build before the sources are copied; the build runs explicitly below.
-RUN npm ci --ignore-scripts
+# devDependencies link the checkout's own `docops` command ("docops": "file:.", for `npx docops` in a checkout).
+# npm 10, which the node:22 images ship, runs that link's `prepare` (the build) even with --ignore-scripts, before
+# the sources are copied (TS5058). The image needs no such link: it stays out of this install.
+RUN --mount=type=cache,target=/root/.npm \
+  npm pkg delete devDependencies.docops && npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # The build also generates the kind schemas' validators (src/build/precompile-validators.ts): it reads schemas/.
 COPY schemas ./schemas
 COPY config.example ./config.example
 RUN npm run build
-# The package exactly as `npm pack` makes it (package.json `files`): what the runtime stage installs, and what
-# `npm install -g docops-*.tgz` installs elsewhere (tested: test/pack/pack.test.ts).
-RUN npm pack --ignore-scripts --pack-destination /tmp && mv /tmp/docops-*.tgz /tmp/docops.tgz
+# The release tarball `npm run tarball` makes (src/build/release-tarball.ts; test/pack/pack.test.ts installs it),
+# installed in /out as `npm install` installs it: the production dependencies its npm-shrinkwrap.json pins.
+RUN node dist/build/release-tarball.js /tmp/release \
+  && mkdir /out && tar -xzf /tmp/release/docops-*.tgz --strip-components=1 -C /out
+WORKDIR /out
+RUN --mount=type=cache,target=/root/.npm \
+  npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# The HA client: optional elsewhere (`ha: {mode: kubernetes}` needs it), always in the image. Installed with the
+# checkout's lockfile in place, so it and its own dependencies are the versions CI tested.
+RUN --mount=type=cache,target=/root/.npm \
+  mv npm-shrinkwrap.json /tmp/ && cp /app/package-lock.json . \
+  && npm install --no-save --omit=dev --ignore-scripts --no-audit --no-fund \
+    "@kubernetes/client-node@$(node -p "require('./package-lock.json').packages['node_modules/@kubernetes/client-node'].version")" \
+  && rm package-lock.json && mv /tmp/npm-shrinkwrap.json .
+# Type declarations and source maps of the dependencies never load at run time: 65 of their 113 MB.
+RUN find node_modules -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' \) -delete
 
-# ---- runtime: the packed package, production dependencies only, non-root, read-only friendly ----------------
+# ---- runtime: the installed package only (no build tools, no npm cache), non-root, read-only friendly ----------
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /tmp/docops.tgz /tmp/docops.tgz
-RUN tar -xzf /tmp/docops.tgz --strip-components=1 -C /app && rm /tmp/docops.tgz
-# The lockfile pins the production dependencies the package declares.
-COPY package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /out /app
 # The journal of deletes is the only thing docops writes; mount a volume there (emptyDir or a PVC in Kubernetes).
 RUN mkdir -p /config /manifests /var/lib/docops/journal && chown -R node:node /var/lib/docops
 VOLUME ["/var/lib/docops"]

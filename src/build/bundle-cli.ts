@@ -15,16 +15,18 @@
  * - So does @kubernetes/client-node (EXTERNAL), loaded only by a daemon with `ha: {mode: kubernetes}`, once per
  *   process: bundled it would be a 2.1 MB chunk with a 9.9 MB source map (dist/cli 6 → 18 MB) for no start-up
  *   gain, and its CommonJS dependencies (node-fetch 2, ws with optional native modules, the auth plugins) would
- *   run from a bundle no test exercises path by path. It is a dependency: node_modules has it (the image too).
- *   node-fetch 2 goes with it: src/daemon/ha/kubernetes.ts sends the Lease requests through it (client-node's
- *   own fetch, told not to follow redirects), so it is the very copy client-node uses, from node_modules.
+ *   run from a bundle no test exercises path by path. It is an optional peer dependency: the image has it, other
+ *   installs add it for `ha` (src/daemon/ha/leadership.ts says how when it is missing). node-fetch 2 goes with it:
+ *   src/daemon/ha/kubernetes.ts sends the Lease requests through it (client-node's own fetch, told not to follow
+ *   redirects), so it is the very copy client-node uses, from node_modules.
  * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
  *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
  *   src/ fails this build (the name is not exported), never silently at run time.
  * - `yaml` is loaded from node_modules when a function of it is first called (YAML_ON_DEMAND_MODULE), not when a
  *   module importing it loads: the manifest loader reads common files without it.
- * - Source maps carry the TypeScript sources: `node --enable-source-maps dist/cli/docops.cjs …` (or
- *   NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines.
+ * - Source maps carry the TypeScript sources: in a checkout, `node --enable-source-maps dist/cli/docops.cjs …`
+ *   (or NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines. The release tarball and the image
+ *   ship none (package.json `files` names the .cjs files only).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

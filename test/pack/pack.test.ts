@@ -1,16 +1,25 @@
 /**
- * Installable like a real tool (issue 17): the tarball `npm pack` makes installs into an empty directory (its
- * dependencies from the registry, nothing from this checkout) and runs there: `npx docops --help`, a plan on the
- * sandbox (with the shipped scopes table, no dev dependency), a PR comment (the GitHub client is a dependency).
- * A file missing from package.json `files`, or a run-time import of a dev dependency, fails here. Packs the
- * current build (`npm run build` first; `npm ci` runs it in CI).
+ * The release tarball (issues 17 and 23), made as `npm run tarball` makes it (dist/build/release-tarball.js: packs
+ * the current build; `npm ci` builds in CI) and installed as docs/install.md says, `npm install -g
+ * ./docops-VERSION.tgz`, into an empty prefix (its dependencies from the registry, nothing from this checkout):
+ * - it holds what runs and nothing else (no sources, source maps, benchmark or build scripts), and every file
+ *   the bundled command loads by a relative path;
+ * - it installs without a warning, with no install script, the dependencies its shrinkwrap pins, and without the
+ *   optional Kubernetes client;
+ * - the installed command runs: --version, --help, a plan on the sandbox (with the shipped scopes table), a PR
+ *   comment (the GitHub client is a dependency), and `ha: {mode: kubernetes}` says what is missing — then, with
+ *   the client installed beside it as that message says, leads through a Lease.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KUBERNETES_CLIENT, KUBERNETES_CLIENT_RANGE } from '../../src/daemon/ha/leadership.js';
 import { REPO } from '../daemon/build.js';
+import { startLeaseServer } from '../daemon/lease-server.js';
+import { waitFor } from '../daemon/wait.js';
 import { startFakeGitHub } from '../github/fake-github.js';
 
 interface Run {
@@ -19,57 +28,107 @@ interface Run {
   stderr: string;
 }
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+const baseEnv = (env: Record<string, string>): NodeJS.ProcessEnv => {
   const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env };
   delete base.NODE_OPTIONS; // vitest's loader hooks must not reach the installed tool
+  return base;
+};
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeout = 0): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: base, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+    execFile(command, args, { cwd, env: baseEnv(env), maxBuffer: 64 * 1024 * 1024, timeout }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     );
   });
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'docops-pack-'));
-const app = join(scratch, 'app');
+const prefix = join(scratch, 'global');
+const docops = join(prefix, 'bin', 'docops');
+const installed = join(prefix, 'lib', 'node_modules', 'docops');
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
 let tarball = '';
+let files: string[] = [];
 let install: Run;
 
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], REPO);
+  const packed = await run(process.execPath, [join(REPO, 'dist/build/release-tarball.js'), scratch], REPO);
   expect(packed.code, packed.stderr).toBe(0);
-  const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-  tarball = join(scratch, info!.filename);
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(app);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'empty-project', private: true }));
-  install = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=warn', tarball], app);
+  tarball = packed.stdout.trim();
+  expect(tarball).toBe(join(scratch, `docops-${pkg.version}.tgz`));
+  const listed = await run('tar', ['-tzf', tarball], scratch);
+  files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+  // The documented install: no --loglevel, so every warning npm gives a user shows.
+  install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', tarball], scratch);
 }, 180_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('the packed package', () => {
-  it('holds the build, the schemas and the example, and no sources or tests', async () => {
-    const listed = await run('tar', ['-tzf', tarball], scratch);
-    const files = listed.stdout.split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
-    for (const f of ['package.json', 'README.md', 'dist/cli/main.js', 'dist/api/operation-scopes.json', 'schemas/document.schema.json', 'config.example/docops.yaml']) expect(files).toContain(f);
-    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+const packed = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(installed, name), 'utf8')) as Record<string, unknown>;
+
+describe('the release tarball', () => {
+  it('holds what runs — the bundled command, its generated data, the schemas, the example, init's workflow — and nothing else', () => {
+    for (const f of ['package.json', 'README.md', 'npm-shrinkwrap.json', 'dist/cli/docops.cjs', 'dist/api/operation-scopes.json', 'dist/manifests/validators/index.cjs', 'dist/sandbox/spec-bodies/index.cjs', 'schemas/document.schema.json', 'config.example/docops.yaml', 'examples/github/docops.yml']) {
+      expect(files).toContain(f);
+    }
+    const runs = /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|sandbox\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
+    expect(files.filter((f) => !runs.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || /^(src|test|bench|dist\/bench|dist\/build)\//.test(f))).toEqual([]);
   });
 
-  it('installs into an empty directory with its production dependencies only, each supporting Node 20.19', () => {
+  it('has every file the bundled command loads by a relative path', () => {
+    const cli = files.filter((f) => /^dist\/cli\/.+\.cjs$/.test(f));
+    const named = new Set<string>();
+    for (const f of cli) {
+      const code = readFileSync(join(installed, f), 'utf8');
+      // the code's own double-quoted paths: chunks, package.json, schemas, the generated tables and validators
+      for (const [, rel] of code.matchAll(/"(\.{1,2}\/[^"]+\.(?:cjs|js|json))"/g)) named.add(posix.normalize(posix.join('dist/cli', rel!)));
+    }
+    expect(named.size).toBeGreaterThan(cli.length / 2);
+    expect([...named].filter((f) => !files.includes(f))).toEqual([]);
+  });
+
+  it('names in package.json only files it has, and no script npm would run or list on install', () => {
+    const manifest = packed('package.json') as { bin: Record<string, string>; main?: string; exports: Record<string, string>; scripts?: object; devDependencies?: object };
+    const targets = [...Object.values(manifest.bin), ...Object.values(manifest.exports), ...(manifest.main ? [manifest.main] : [])];
+    expect(targets.map((t) => posix.normalize(t))).toEqual(expect.arrayContaining(['dist/cli/docops.cjs', 'package.json']));
+    expect(targets.map((t) => posix.normalize(t)).filter((t) => !files.includes(t))).toEqual([]);
+    expect(manifest.scripts).toBeUndefined(); // prepare among them: npm 11 lists it as an install script of a file install
+    expect(manifest.devDependencies).toBeUndefined();
+  });
+
+  it('pins the production dependencies in its shrinkwrap, without the optional Kubernetes client', () => {
+    const shrinkwrap = packed('npm-shrinkwrap.json') as { packages: Record<string, { dev?: boolean; optional?: boolean; peer?: boolean }> };
+    const entries = Object.entries(shrinkwrap.packages).filter(([path]) => path !== '');
+    expect(entries.length).toBeGreaterThan(20);
+    expect(entries.filter(([, e]) => e.dev || e.peer).map(([path]) => path)).toEqual([]);
+    expect(entries.filter(([path]) => path.includes(KUBERNETES_CLIENT))).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+    for (const [path, entry] of entries) expect(entry, path).toMatchObject({ version: lock.packages[path]!.version });
+  });
+});
+
+describe('npm install -g ./docops-VERSION.tgz', () => {
+  it('installs without a warning, production dependencies only, without the Kubernetes client', () => {
     expect(install.code, install.stderr).toBe(0);
-    expect(install.stderr).not.toContain('EBADENGINE');
-    expect(existsSync(join(app, 'node_modules/docops/dist/cli/main.js'))).toBe(true);
-    for (const dev of ['typescript', 'vitest', '@gitbook/api', 'rolldown']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
-    expect(readdirSync(join(app, 'node_modules/.bin'))).toContain('docops');
+    expect(install.stderr).not.toMatch(/npm warn/i);
+    expect(existsSync(join(installed, 'dist/cli/docops.cjs'))).toBe(true);
+    const deps = readdirSync(join(installed, 'node_modules'));
+    for (const dev of ['typescript', 'vitest', '@gitbook', 'rolldown', 'docops']) expect(deps, dev).not.toContain(dev);
+    expect(existsSync(join(installed, 'node_modules', KUBERNETES_CLIENT))).toBe(false);
+    expect(deps).toContain('pino');
   });
 
-  it('npx docops --help', async () => {
-    const r = await run('npx', ['--no-install', 'docops', '--help'], app);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Commands:/m);
+  it('docops --version and --help', async () => {
+    const version = await run(docops, ['--version'], scratch);
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+    const help = await run(docops, ['--help'], scratch);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Commands:/m);
   });
 
   it('docops plan --sandbox, with the token scopes from the shipped table', async () => {
-    const r = await run('npx', ['--no-install', 'docops', 'plan', '-m', 'node_modules/docops/config.example/manifests', '--sandbox', '--format', 'json', '--log-level', 'warn'], app);
+    const r = await run(docops, ['plan', '-m', join(installed, 'config.example/manifests'), '--sandbox', '--format', 'json', '--log-level', 'warn'], scratch);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { steps: unknown[]; scopes: { apply: { scopes: string[] } } };
     expect(doc.steps.length).toBeGreaterThan(0);
@@ -79,8 +138,8 @@ describe('the packed package', () => {
   it('docops pr-comment reaches GitHub with its client', async () => {
     const github = await startFakeGitHub({ token: 'ghs_pack', owner: 'acme', repo: 'docs', issue: 3 });
     try {
-      writeFileSync(join(app, 'plan.md'), '### docops plan\n');
-      const r = await run('npx', ['--no-install', 'docops', 'pr-comment', '--body-file', 'plan.md', '--repo', 'acme/docs', '--pr', '3'], app, { GITHUB_TOKEN: 'ghs_pack', GITHUB_API_URL: github.url });
+      writeFileSync(join(scratch, 'plan.md'), '### docops plan\n');
+      const r = await run(docops, ['pr-comment', '--body-file', 'plan.md', '--repo', 'acme/docs', '--pr', '3'], scratch, { GITHUB_TOKEN: 'ghs_pack', GITHUB_API_URL: github.url });
       expect(r.code, r.stderr).toBe(0);
       expect(github.comments).toHaveLength(1);
     } finally {
@@ -89,8 +148,43 @@ describe('the packed package', () => {
   });
 
   it('docops init writes the workflow the package ships (examples/github/docops.yml, in package.json files)', async () => {
-    const r = await run('npx', ['--no-install', 'docops', 'init', '--org', 'org-demo', 'acme-docs', '--sandbox', '--log-level', 'warn'], app);
+    const dir = mkdtempSync(join(scratch, 'init-'));
+    const r = await run(docops, ['init', '--org', 'org-demo', 'acme-docs', '--sandbox', '--log-level', 'warn'], dir);
     expect(r.code, r.stderr).toBe(0);
-    for (const f of ['acme-docs/.github/workflows/docops.yml', 'acme-docs/docops.yaml', 'acme-docs/manifests/teams.yaml']) expect(existsSync(join(app, f)), f).toBe(true);
+    for (const f of ['acme-docs/.github/workflows/docops.yml', 'acme-docs/docops.yaml', 'acme-docs/manifests/teams.yaml']) expect(existsSync(join(dir, f)), f).toBe(true);
   });
+
+  it('ha: {mode: kubernetes} without the client says what is missing; installed beside docops as it says, it leads', async () => {
+    const leases = await startLeaseServer();
+    try {
+      const dir = mkdtempSync(join(scratch, 'ha-'));
+      mkdirSync(join(dir, 'manifests'));
+      writeFileSync(join(dir, 'kubeconfig'), leases.kubeconfig('installed'));
+      writeFileSync(join(dir, 'docops.yaml'), ['manifests: ./manifests', 'listen: 127.0.0.1:0', 'journalDir: ./journal', 'ha: { mode: kubernetes, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500 }', ''].join('\n'));
+      const env = { KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: 'installed' };
+      const args = ['daemon', '-c', join(dir, 'docops.yaml'), '--sandbox', '--log-format', 'json'];
+
+      const missing = await run(docops, args, dir, env, 30_000); // a daemon that starts would run until killed
+      expect(missing.code, missing.stderr).toBe(1);
+      expect(missing.stderr).toContain(`ha: {mode: kubernetes} needs ${KUBERNETES_CLIENT}`);
+      expect(missing.stderr).toContain(`npm install -g ${KUBERNETES_CLIENT}@${KUBERNETES_CLIENT_RANGE}`);
+      expect(missing.stderr).not.toMatch(/Require stack|at .*\.cjs:\d+/); // the message, not a stack trace
+      expect(leases.events).toEqual([]);
+
+      const added = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', `${KUBERNETES_CLIENT}@${KUBERNETES_CLIENT_RANGE}`], scratch);
+      expect(added.code, added.stderr).toBe(0);
+      const daemon = spawn(docops, args, { cwd: dir, env: baseEnv(env), stdio: ['ignore', 'ignore', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => daemon.on('exit', (code) => resolve(code)));
+      const logs: string[] = [];
+      createInterface({ input: daemon.stderr! }).on('line', (line) => logs.push(line));
+      try {
+        await waitFor(() => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('installed-'), 60_000, `the lease taken:\n${logs.join('\n')}`);
+      } finally {
+        daemon.kill('SIGTERM');
+      }
+      expect(await exited, logs.join('\n')).toBe(0);
+    } finally {
+      await leases.close();
+    }
+  }, 120_000);
 });

@@ -2,16 +2,21 @@
  * The daemon's side of `ha`: an elector over the configured lease, turned into what the daemon asks —
  * may this replica reconcile now, the write gate of a run, what /readyz, the logs and `docops_leader` say.
  * The daemon imports this module only when `ha` is on; it imports the Kubernetes client only for
- * `mode: kubernetes` without an injected lock (tests inject one).
+ * `mode: kubernetes` without an injected lock (tests inject one). The client is an optional dependency (a peer
+ * in package.json, 54 MB, only for this): an installation without it gets a UsageError that says how to add it.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WriteGate } from '../../core/apply.js';
+import { UsageError } from '../../core/errors.js';
 import type { Logger } from '../../log.js';
 import type { Env } from '../../manifests/interpolate.js';
 import type { HaConfig } from '../config.js';
 import type { DaemonMetrics } from '../metrics.js';
 import { LeaderElector, type ElectionStatus, type LeaseLock } from './election.js';
+import type * as KubernetesLease from './kubernetes.js';
+
+type KubernetesModule = typeof KubernetesLease;
 
 export type { ElectionStatus, LeaseLock } from './election.js';
 
@@ -37,9 +42,39 @@ export interface LeadershipDeps {
   onLeading(): void;
 }
 
+/** The package `ha: {mode: kubernetes}` loads, and its range in package.json peerDependencies (a test holds them equal). */
+export const KUBERNETES_CLIENT = '@kubernetes/client-node';
+export const KUBERNETES_CLIENT_RANGE = '~1.4.0';
+
+/** Node's error for loading a package that is not installed, naming that package (not a file or package it loads). */
+export function isMissingPackage(err: unknown, name: string): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') return false;
+  // require: "Cannot find module 'x'\nRequire stack: …"; import: "Cannot find package 'x' imported from …".
+  return typeof message === 'string' && (message.startsWith(`Cannot find module '${name}'`) || message.startsWith(`Cannot find package '${name}'`));
+}
+
+export function kubernetesClientMissing(cause: unknown): UsageError {
+  const spec = `${KUBERNETES_CLIENT}@${KUBERNETES_CLIENT_RANGE}`;
+  return new UsageError(
+    `ha: {mode: kubernetes} needs ${KUBERNETES_CLIENT}, an optional dependency this installation of docops does not have. ` +
+      `Install it beside docops (\`npm install -g ${spec}\` next to a global install, \`npm install ${spec}\` in a project), ` +
+      'use the container image, which has it, or remove `ha` from the config (docs/install.md)',
+    { cause },
+  );
+}
+
+async function kubernetesModule(): Promise<KubernetesModule> {
+  try {
+    return await import('./kubernetes.js');
+  } catch (err) {
+    throw isMissingPackage(err, KUBERNETES_CLIENT) ? kubernetesClientMissing(err) : err;
+  }
+}
+
 export async function startLeadership(config: HaConfig, deps: LeadershipDeps): Promise<Leadership> {
   const lock =
-    deps.lock ?? (await import('./kubernetes.js')).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName: config.leaseName, env: deps.env });
+    deps.lock ?? (await kubernetesModule()).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName: config.leaseName, env: deps.env });
   const identity = deps.identity ?? `${deps.env.HOSTNAME || hostname()}-${randomBytes(4).toString('hex')}`;
   const log = deps.logger.child({ component: 'leader-election' });
   const elector = new LeaderElector(lock, identity, config, log);

@@ -66,7 +66,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const packed = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(installed, name), 'utf8')) as Record<string, unknown>;
 
 describe('the release tarball', () => {
-  it('holds what runs — the bundled command, its generated data, the schemas, the example, init's workflow — and nothing else', () => {
+  it('holds what runs — the bundled command, its generated data, the schemas, the example, init’s workflow — and nothing else', () => {
     for (const f of ['package.json', 'README.md', 'npm-shrinkwrap.json', 'dist/cli/docops.cjs', 'dist/api/operation-scopes.json', 'dist/manifests/validators/index.cjs', 'dist/sandbox/spec-bodies/index.cjs', 'schemas/document.schema.json', 'config.example/docops.yaml', 'examples/github/docops.yml']) {
       expect(files).toContain(f);
     }

@@ -3,6 +3,7 @@
  * delete journal plugged into applyPlan's beforeStep, and where their settings come from (--force,
  * --config's `safety:` and `journalDir`, --journal-dir).
  */
+import { matchOperation } from '../scopes/operations.js';
 import { access } from 'node:fs/promises';
 import type { ApiClient } from '../api/types.js';
 import { applyPlan, type ApplyReport } from '../core/apply.js';
@@ -79,6 +80,7 @@ export async function guardedApply(ctx: CommandContext, settings: SafetySettings
   const report = await applyPlan(input.client, input.plan, {
     concurrency: ctx.global.concurrency,
     beforeStep: journal.beforeStep,
+    scopesOf: (method, path) => matchOperation(method, path)?.scopes,
     ...(input.onStep ? { onStep: input.onStep } : {}),
   });
   const written = await exists(journal.file);

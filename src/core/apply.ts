@@ -52,6 +52,11 @@ export interface ApplyOptions {
   writeGate?: WriteGate;
   /** Waits between the reads of a request's `settle` (src/core/settle.ts); tests pass one that returns at once. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The OAuth scopes the API gives a request (src/scopes): a write refused with 403 names what the token lacks.
+   * Absent, the refusal says only that the token may not make it.
+   */
+  scopesOf?: (method: string, path: string) => readonly string[] | undefined;
 }
 
 export interface WriteGate {
@@ -94,6 +99,8 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
   const concurrency = Math.max(1, options.concurrency ?? 8);
   const report: ApplyReport = { applied: [], failed: [], skipped: [], skipReasons: {}, incomplete: [], outputs: {} };
   const notOk = new Set<string>();
+  /** Per kind: why its writes stopped — the API refused one with 403, so the token may write none of that kind. */
+  const refused = new Map<string, string>();
   const partial = new Map<string, PartialStep>();
   const emit = options.onStep ?? (() => {});
 
@@ -119,6 +126,8 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
     if (gateClosed() !== undefined) return skip(step, `writing stopped: ${report.stopped}`);
     if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
     if (options.signal?.aborted) return skip(step, 'apply was stopped');
+    const refusal = refused.get(step.kind);
+    if (refusal !== undefined) return skip(step, refusal);
     const started = performance.now();
     emit({ type: 'start', step });
     const outputs: Record<string, string> = {};
@@ -151,7 +160,10 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
       report.applied.push(step.id);
       emit({ type: 'done', step, durationMs: performance.now() - started });
     } catch (err) {
-      const error = explainForbidden(err instanceof Error ? err : new Error(String(err)));
+      const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
+      if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) {
+        refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+      }
       notOk.add(step.id);
       report.failed.push({ stepId: step.id, message: error.message });
       if (outputs['id'] !== undefined) {
@@ -249,10 +261,17 @@ function isUnreachable(err: unknown): boolean {
   return false;
 }
 
-/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is. */
-function explainForbidden(err: Error): Error {
+/** `; it needs the scope site:write`, when the API names the request's scopes. */
+function scopeHint(err: ApiError, scopesOf: ApplyOptions['scopesOf']): string {
+  const scopes = scopesOf?.(err.method, err.path) ?? [];
+  return scopes.length === 0 ? '' : `; it needs the scope ${scopes.join(' or ')}`;
+}
+
+/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is, with the scope it needs. */
+function explainForbidden(err: Error, scopesOf: ApplyOptions['scopesOf']): Error {
   if (!(err instanceof ApiError) || err.status !== 403) return err;
-  const hint = 'the token may lack permission for this change; apply usually needs a token with admin rights';
+  const needs = scopeHint(err, scopesOf);
+  const hint = `the token may lack permission for this change${needs}; apply usually needs a token with admin rights`;
   return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, { cause: err, ...(err.effect ? { effect: err.effect } : {}), unreachable: err.unreachable });
 }
 

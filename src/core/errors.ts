@@ -105,6 +105,8 @@ export interface ApplyOutcomeNotes {
   unreachable?: string;
   /** One sentence per object a create made whose later requests or dependent steps did not complete. */
   incomplete?: string[];
+  /** The apply report, which says why each step failed, was printed already: the error names the steps only. */
+  reported?: boolean;
 }
 
 /** Some steps of an apply failed (the others ran), and/or the plan could not reach some manifest objects. */
@@ -121,8 +123,8 @@ export class ApplyError extends DocopsError {
         ...(notes.unreachable !== undefined ? [`the API became unreachable, apply stopped: ${notes.unreachable}`] : []),
         ...(failures.length > 0 || skipped.length > 0
           ? [
-              `${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== undefined ? '(not attempted)' : 'because they depend on a failed step'}:`,
-              ...failures.map((f) => `- ${f.stepId}: ${f.message}`),
+              `${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== undefined ? '(not attempted)' : 'because they depend on a failed step or their kind was refused'}${notes.reported ? ` (why: the apply report above): ${failures.map((f) => f.stepId).join(', ')}` : ':'}`,
+              ...(notes.reported ? [] : failures.map((f) => `- ${f.stepId}: ${f.message}`)),
             ]
           : []),
         ...(incomplete.length > 0 ? ['left behind:', ...incomplete.map((x) => `- ${x}`)] : []),

@@ -18,6 +18,7 @@ import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type RunScope } from './changes.js';
 import { manifestChanges } from './origin.js';
+import { matchOperation } from '../scopes/operations.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
@@ -191,6 +192,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         ...(ctx.writeGate ? { writeGate: ctx.writeGate } : {}),
         onStep,
         beforeStep: async (step) => journal?.(step),
+        scopesOf: (method, path) => matchOperation(method, path)?.scopes,
       },
     });
     plan = outcome.plan;

@@ -61,23 +61,30 @@ describe('plan with the read-only token, apply with the write token', () => {
     expect((JSON.parse(read.stdout) as { steps: unknown[] }).steps.length).toBeGreaterThan(0);
   });
 
-  it('apply with the read token fails on its writes with 403, exit 1, no retries, nothing changed; the write token then applies', async () => {
+  it('apply with the read token: one refused write per kind, the scope it needs named, each refusal said once; nothing changed', async () => {
     const before = state();
     sb.resetStats();
     const r = await run('apply', READ);
     expect(r.code).toBe(EXIT.error);
     const sent = writes();
     expect(sent.length).toBeGreaterThan(0);
-    // Every write was refused, and each was sent exactly once: a 403 is never retried.
+    // Every write was refused, each sent exactly once (a 403 is never retried), and after a kind's first refusal
+    // no other write of that kind was sent.
     expect(sent.every((w) => w.status === 403)).toBe(true);
     expect(new Set(sent.map((w) => `${w.method} ${w.path}`)).size).toBe(sent.length);
+    const json = await run('plan', READ, '--format', 'json');
+    const kinds = new Set((JSON.parse(json.stdout) as { steps: { kind: string; dependsOn: string[] }[] }).steps.filter((s) => s.dependsOn.length === 0).map((s) => s.kind));
+    expect(sent.length).toBe(kinds.size);
     expect(state()).toEqual(before);
-    // The message names the step, the request, the status and that the token may lack permission.
-    const failed = /^Error: (\d+) step\(s\) failed/m.exec(r.stderr);
-    expect(Number(failed?.[1])).toBe(sent.length);
+    // The report on stdout says why, once per refused step, naming the scope; the other steps of a kind are not attempted.
     const first = sent[0]!;
     const route = first.path.replace(/^\/v1/, '');
-    expect(r.stderr).toMatch(new RegExp(`^- \\S+#\\S+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*may lack permission.*apply usually needs a token with admin rights`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`✗ \\S+#\\S+: ${first.method} ${route.replace(/[/.]/g, '\\$&')} failed with 403: .*read-only.*it needs the scope [a-z:]+.*apply usually needs a token with admin rights`, 'm'));
+    expect(r.stdout).toMatch(/○ Team\/org-demo\/Writers#members \(not attempted: the token may not write Team \(PUT \/orgs\/org-demo\/teams was refused with 403; it needs the scope organization:members:write\)\)/);
+    for (const w of sent) expect((r.stdout + r.stderr).split(`${w.method} ${w.path.replace(/^\/v1/, '')} failed with 403`).length - 1, w.path).toBe(1);
+    // stderr names the failed steps and points at the report.
+    const failed = /^Error: (\d+) step\(s\) failed.*\(why: the apply report above\)/m.exec(r.stderr);
+    expect(Number(failed?.[1])).toBe(sent.length);
     expect(r.stdout + r.stderr).not.toContain(READ);
 
     const applied = await run('apply', ADMIN);
@@ -93,7 +100,7 @@ describe('plan with the read-only token, apply with the write token', () => {
     sb.resetStats();
     const refused = await run('apply', READ, '--plan', planFile);
     expect(refused.code).toBe(EXIT.error);
-    expect(refused.stderr).toContain('failed with 403');
+    expect(refused.stdout).toContain('failed with 403');
     expect(writes().every((w) => w.status === 403)).toBe(true);
     expect(state()).toEqual(before);
     const applied = await run('apply', ADMIN, '--plan', planFile);

@@ -24,7 +24,11 @@ function logStep(logger: CommandLogger, e: ApplyEvent): void {
   const change = stepLine(e.step);
   if (e.type === 'start') logger.debug({ step }, 'step started');
   else if (e.type === 'done') logger.info({ step, change, durationMs: Math.round(e.durationMs) }, 'step applied');
-  else if (e.type === 'failed') logger.error({ step, change, error: e.error.message }, 'step failed');
+  // Why a step failed is said once, in the apply report; the log line names the step (the message at debug level).
+  else if (e.type === 'failed') {
+    logger.warn({ step, change }, 'step failed');
+    logger.debug({ step, error: e.error.message }, 'step failed (why)');
+  }
   else if (e.type === 'recovered') logger.warn({ step, request: e.request, outcome: e.outcome }, 'create may have reached the server: looked it up');
   else logger.warn({ step, change, reason: e.reason }, 'step skipped');
 }
@@ -98,6 +102,7 @@ export const applyCommand: CommandSpec = {
       throw new ApplyError(result.failed, result.skipped, plan.blocked, {
         ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),
         incomplete: (result.incomplete ?? []).map((x) => x.summary),
+        reported: true,
       });
     }
     return EXIT.ok;

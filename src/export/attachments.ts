@@ -28,7 +28,7 @@ export function extractAttachments(kind: KindDefinition, documents: readonly obj
   const out = documents.map((doc) => {
     if (!isRecord(doc) || !isRecord(doc['spec'])) return doc;
     const spec = structuredClone(doc['spec']);
-    for (const at of fields) {
+    for (const { path: at } of fields) {
       let parent: Record<string, unknown> | undefined = spec;
       for (const k of at.slice(0, -1)) parent = isRecord(parent?.[k]) ? parent[k] : undefined;
       const leaf = at[at.length - 1];

@@ -10,12 +10,19 @@ import type { SourcePos, ValidationIssue } from '../../core/errors.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import type { FileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../../manifests/decode.js';
 import { parseYamlFile } from '../../manifests/parse.js';
 import { validateWithSchema } from '../../manifests/schema.js';
 import { isRecord } from '../common.js';
 import { loadSchema } from '../schema.js';
 
 let siteSchema: object | undefined;
+
+/**
+ * The largest brand file read: what a manifest may be (it is YAML docops parses, and the API gives no limit on a
+ * customization), far above any brand block (a few KiB).
+ */
+export const CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**
  * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
@@ -35,7 +42,7 @@ export interface CustomizationFile {
 /** The customization a file holds, or the problems that keep it from being one. */
 export function readCustomizationFile(doc: ManifestDocument, content: FileContent): CustomizationFile {
   const file = path.join(path.dirname(doc.file), content.file);
-  const parsed = parseYamlFile(file, content.text);
+  const parsed = parseYamlFile(file, content.text, { maxFileBytes: CUSTOMIZATION_FILE_MAX_BYTES });
   if (parsed.issues.length > 0) return { issues: parsed.issues };
   const [first, ...more] = parsed.documents;
   if (!first || more.length > 0) return { issues: [{ file, line: 1, column: 1, message: 'a customization file must hold exactly one YAML document' }] };

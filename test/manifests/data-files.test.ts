@@ -4,7 +4,8 @@
  * - limits that fit the kind (a spec up to 25 MiB, a certificate what can hold the API's 10,000 characters, a
  *   brand file 2 MiB), each refusal naming the kind, never "split it into several files";
  * - read once and held once (the text, no copy of the bytes beside it), never parsed as manifests;
- * - a file is one thing: a manifest, the daemon's config or one kind of data, never two (an error at each place).
+ * - a file is one thing: a manifest, the daemon's config or one kind of data, never two (an error at each place);
+ * - never interpolated: `${VAR}` in a brand file is text, and no message suggests --allow-env for it.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests, parseYamlFile, type LoadOptions } from '../../src/manifests/index.js';
+import { parseYamlFileWith } from '../../src/manifests/parse.js';
 
 const MiB = 1024 * 1024;
 const PEM = readFileSync(new URL('../fixtures/saml/idp-a.pem', import.meta.url), 'utf8');
@@ -165,3 +167,30 @@ describe('a file cannot be two things', () => {
   });
 });
 
+describe('a data file is never interpolated', () => {
+  it('${VAR} in a brand file is text, allowed or not, and no message suggests --allow-env', async () => {
+    const dir = tree({ 'site.yaml': siteDoc('brand.yaml'), 'brand.yaml': 'title: Home is ${HOME} and $${X}\n' });
+    for (const allowEnv of [[], ['HOME']]) {
+      const { desired } = await loadManifests(dir, KINDS, { env: { HOME: '/home/ada' }, allowEnv });
+      expect(desired.get('Site')![0]!.spec).toMatchObject({ customization: { title: 'Home is ${HOME} and $${X}' } });
+    }
+  });
+
+  it('every YAML reader leaves ${…} and $${ as written in data', () => {
+    const text = 'a: ${HOME}\nb: "$${X} and ${Y:-z}"\nc:\n  - ${A}\n  - x\nd: { e: "${B}" }\n';
+    const want = { a: '${HOME}', b: '$${X} and ${Y:-z}', c: ['${A}', 'x'], d: { e: '${B}' } };
+    const viaYaml = parseYamlFileWith('d.yaml', text, { interpolate: false }, { fast: false });
+    const viaFast = parseYamlFileWith('d.yaml', text, { interpolate: false }, { fast: true });
+    expect(viaYaml.issues).toEqual([]);
+    expect(viaYaml.documents.map((d) => d.value)).toEqual([want]);
+    expect(viaFast?.issues).toEqual([]);
+    expect(viaFast?.documents.map((d) => d.value)).toEqual([want]);
+    expect(parseYamlFile('d.yaml', 'block: |\n  ${HOME}\n', { interpolate: false }).documents.map((d) => d.value)).toEqual([{ block: '${HOME}\n' }]);
+  });
+
+  it('${VAR} in a spec or certificate file is text', async () => {
+    const dir = tree({ 'openapi.yaml': specDoc('spec.yaml'), 'spec.yaml': 'openapi: 3.1.0\ninfo: { title: "${HOME}", version: "1" }\npaths: {}\n' });
+    const { desired } = await loadManifests(dir, KINDS, { env: { HOME: '/home/ada' }, allowEnv: ['HOME'] });
+    expect((desired.get('OpenAPISpec')![0]!.spec as { source: { text: string } }).source.text).toContain('title: "${HOME}"');
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Reading the files manifests name with `{file}` (file-refs.ts). Such a file is data of one kind — an OpenAPI
  * spec, a certificate, a brand file — and only that:
- * - its path is relative and stays inside the manifests directory (its real path, links followed);
+ * - its path is relative and stays inside the manifests directory (its real path, links followed), out of hidden
+ *   directories, hidden files and node_modules (other tools' files: .git/config, .env);
  * - its limit is its kind's (FileField.maxBytes: a spec up to 25 MiB, a certificate what can hold the API's
  *   10,000 characters), said with the kind's name when refused;
  * - it is read once however many manifests name it, and held once: its text, never its bytes beside it (the
@@ -16,6 +17,7 @@ import type { ValidationIssue } from '../core/errors.js';
 import type { FileField } from '../core/kind.js';
 import { registeredSecrets } from '../secrets.js';
 import { formatBytes } from './decode.js';
+import { isIgnoredDirectory } from './discover.js';
 import { lazySha256, type FileContent, type FileRef } from './file-refs.js';
 import type { ParsedYamlDoc } from './parse-input.js';
 
@@ -123,6 +125,12 @@ async function locate(refs: readonly FileRef[], root: string | undefined, fail: 
     const rel = path.relative(realRoot, real);
     if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
       fail(r, 'is outside the manifests directory (links are followed); docops reads no file outside it');
+      continue;
+    }
+    // Where discovery never looks for manifests, and other tools keep files that hold credentials (.git/config,
+    // .env, .npmrc): never sent anywhere as data. Decided on the real path, so a link cannot lead there.
+    if (rel.split(path.sep).some(isIgnoredDirectory)) {
+      fail(r, 'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there');
       continue;
     }
     byReal.set(real, [...(byReal.get(real) ?? []), r]);

@@ -8,7 +8,7 @@
  * - never interpolated: `${VAR}` in a brand file is text, and no message suggests --allow-env for it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -157,6 +157,28 @@ describe('a file cannot be two things', () => {
     const dir = tree({ 'saml.yaml': samlDoc('token.pem'), 'token.pem': `${token}\n` });
     const issues = await issuesOf(dir, { secrets: [token] });
     expect(issues).toEqual(['saml.yaml:6:24: certificate.file "token.pem": holds the API token (or another secret docops holds): it is never sent as data']);
+  });
+
+  it("files of other tools (a hidden file or directory, node_modules) are never data: git's config, an .env", async () => {
+    const dir = tree({
+      'a.yaml': specDoc('.git/config', 'a'),
+      'b.yaml': samlDoc('.env'),
+      'c.yaml': specDoc('node_modules/pkg/openapi.json', 'c'),
+      'd.yaml': specDoc('link.txt', 'd'),
+      '.git/config': '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic czNjcjN0\n',
+      '.env': 'TOKEN=s3cr3t\n',
+      'node_modules/pkg/openapi.json': '{"openapi": "3.1.0"}',
+    });
+    symlinkSync(path.join(dir, '.env'), path.join(dir, 'link.txt'));
+    const issues = await issuesOf(dir);
+    const why = 'is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there';
+    expect(issues).toEqual([
+      `a.yaml:6:19: source.file ".git/config": ${why}`,
+      `b.yaml:6:24: certificate.file ".env": ${why}`,
+      `c.yaml:6:19: source.file "node_modules/pkg/openapi.json": ${why}`,
+      `d.yaml:6:19: source.file "link.txt": ${why}`,
+    ]);
+    expect(issues.join('\n')).not.toMatch(/s3cr3t|czNjcjN0/);
   });
 
   it("the daemon's config is never data, even inside the manifests directory", async () => {

@@ -15,10 +15,10 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ValidationIssue } from '../core/errors.js';
 import type { FileField } from '../core/kind.js';
-import { registeredSecrets } from '../secrets.js';
 import { formatBytes } from './decode.js';
 import { isIgnoredDirectory } from './discover.js';
 import { lazySha256, type FileContent, type FileRef } from './file-refs.js';
+import { heldSecrets } from './interpolate.js';
 import type { ParsedYamlDoc } from './parse-input.js';
 
 /** What a data file must not also be. */
@@ -42,9 +42,6 @@ export interface FileRefs {
   issues: ValidationIssue[];
 }
 
-/** A secret shorter than this is refused only as the whole text (as interpolate.ts does). */
-const MIN_SECRET_SUBSTRING = 8;
-
 const posOf = (r: FileRef) => r.doc.pos(['spec', ...r.field.path, 'file']);
 
 export function tooLargeForKind(field: FileField, size: number): string {
@@ -61,7 +58,7 @@ export async function readFileRefs(refs: readonly FileRef[], root: string | unde
   const byReal = await locate(refs, root, fail);
   const referenced = new Set<string>();
   const contents = new Map<ParsedYamlDoc, Map<string, FileContent>>();
-  const held = [...(claims.secrets ?? []), ...registeredSecrets()].filter((s) => s !== '');
+  const holdsSecret = heldSecrets(claims.secrets);
   for (const [real, group] of byReal) {
     const all = (message: string): void => group.forEach((r) => fail(r, message));
     const manifest = claims.manifest(real);
@@ -85,7 +82,7 @@ export async function readFileRefs(refs: readonly FileRef[], root: string | unde
       group.forEach((r) => fail(r, manifestMessage(named, r.field)));
       continue;
     }
-    if (held.some((s) => text === s || (s.length >= MIN_SECRET_SUBSTRING && text.includes(s)))) {
+    if (holdsSecret(text)) {
       all('holds the API token (or another secret docops holds): it is never sent as data');
       continue;
     }

@@ -47,14 +47,22 @@ export function everyVariable(env: Env): VarSource {
 export const HOW_TO_ALLOW = 'allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)';
 
 /**
+ * Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
+ * registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
+ */
+export function heldSecrets(secrets: readonly string[] = []): (text: string) => boolean {
+  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
+  return (text) => held.some((s) => text === s || (s.length >= MIN_SECRET_SUBSTRING && text.includes(s)));
+}
+
+/**
  * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one
  * whose value is (or, for secrets of 8+ characters, contains) one of `secrets` (the API token).
  */
 export function allowedVariables(env: Env, allow: readonly string[], secrets: readonly string[] = []): VarSource {
   const exact = new Set(allow.filter((a) => !a.endsWith('*')));
   const prefixes = allow.filter((a) => a.endsWith('*')).map((a) => a.slice(0, -1));
-  // Also every secret this process registered (the token, however it was read; the reconcile secret).
-  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
+  const held = heldSecrets(secrets);
   return {
     read(name) {
       if (OWN.test(name)) return { refused: `environment variable "${name}" is docops's own: DOCOPS_* variables are never interpolated into manifests` };
@@ -62,7 +70,7 @@ export function allowedVariables(env: Env, allow: readonly string[], secrets: re
         return { refused: `environment variable "${name}" is not allowed in manifests: ${HOW_TO_ALLOW.replace('NAME', name)}` };
       }
       const value = env[name];
-      if (value !== undefined && held.some((s) => value === s || (s.length >= MIN_SECRET_SUBSTRING && value.includes(s)))) {
+      if (value !== undefined && held(value)) {
         return { refused: `environment variable "${name}" holds the API token: it is never interpolated into manifests` };
       }
       return { value };

@@ -267,7 +267,7 @@ var init_errors = __esmMin((() => {
 			const incomplete = notes.incomplete ?? [];
 			super([
 				...notes.unreachable !== void 0 ? [`the API became unreachable, apply stopped: ${notes.unreachable}`] : [],
-				...failures.length > 0 || skipped.length > 0 ? [`${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== void 0 ? "(not attempted)" : "because they depend on a failed step"}:`, ...failures.map((f) => `- ${f.stepId}: ${f.message}`)] : [],
+				...failures.length > 0 || skipped.length > 0 ? [`${failures.length} step(s) failed, ${skipped.length} skipped ${notes.unreachable !== void 0 ? "(not attempted)" : "because they depend on a failed step or their kind was refused"}${notes.reported ? ` (why: the apply report above): ${failures.map((f) => f.stepId).join(", ")}` : ":"}`, ...notes.reported ? [] : failures.map((f) => `- ${f.stepId}: ${f.message}`)] : [],
 				...incomplete.length > 0 ? ["left behind:", ...incomplete.map((x) => `- ${x}`)] : [],
 				...blocked.length > 0 ? [blockedSummary(blocked), ...blockedLines(blocked)] : []
 			].join("\n"));
@@ -33209,6 +33209,14 @@ function everyVariable(env) {
 	return { read: (name) => ({ value: env[name] }) };
 }
 /**
+* Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
+* registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
+*/
+function heldSecrets(secrets = []) {
+	const held = [...secrets, ...registeredSecrets()].filter((s) => s !== "");
+	return (text) => held.some((s) => text === s || s.length >= MIN_SECRET_SUBSTRING && text.includes(s));
+}
+/**
 * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one
 * whose value is (or, for secrets of 8+ characters, contains) one of `secrets` (the API token).
 */
@@ -33943,17 +33951,12 @@ var init_secret_fields = __esmMin((() => {
 // src/manifests/file-refs.ts
 /**
 * Files a manifest names instead of inlining them (`certificate: { file: certs/idp.pem }`, an OpenAPI spec's
-* `source: { file: specs/petstore.yaml }`). A kind lists where such references may stand (KindDefinition.fileFields);
-* the loader reads each one relative to the manifest that names it, and replaces `{file}` with
-* `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest instead
-* of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
-* node:crypto (~4 ms of every start) is loaded only by a run that does.
-*
-* Rules: the path is relative and stays inside the manifests directory (its real path, links followed); the file
-* is a regular file of at most the manifest size limit, valid UTF-8. Every problem is an issue at the `file`
-* value's position, never quoting the content. A file named this way is data, not a manifest: a `.yaml` one (an
-* OpenAPI spec) is not loaded as manifest documents. The content of a field the kind's schema marks secret (a
-* SAML certificate) is registered as a secret as soon as it is read (src/secrets.ts).
+* `source: { file: specs/petstore.yaml }`): their shapes, and finding them. A kind lists where such references may
+* stand and what the file holds (KindDefinition.fileFields); the loader reads each one (data-files.ts) and replaces
+* `{file}` with `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest
+* instead of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
+* node:crypto (~4 ms of every start) is loaded only by a run that does. The content of a field the kind's schema
+* marks secret (a SAML certificate) is registered as a secret as soon as it is read (data-files.ts, src/secrets.ts).
 */
 /** sha256 (hex) of `data` (a string as UTF-8). node:crypto is loaded on the first call, not with this module. */
 function sha256Hex(data) {
@@ -33973,8 +33976,8 @@ function lazySha256(value, data) {
 		get: () => hex ??= sha256Hex(data())
 	});
 }
-/** Read every file the documents reference. `root` is the manifests directory (absent: references are refused). */
-async function readFileRefs(docs, kinds, root, maxBytes = DEFAULT_MAX_FILE_BYTES) {
+/** Every `{file}` reference of `docs`, at the places their kinds declare. */
+function findFileRefs(docs, kinds) {
 	const refs = [];
 	for (const doc of docs) {
 		const value = doc.value;
@@ -33982,111 +33985,188 @@ async function readFileRefs(docs, kinds, root, maxBytes = DEFAULT_MAX_FILE_BYTES
 		const kind = typeof value["kind"] === "string" ? kinds.get(value["kind"]) : void 0;
 		const spec = value["spec"];
 		if (!kind?.fileFields || typeof spec !== "object" || spec === null) continue;
-		for (const at of kind.fileFields) {
-			const v = at.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
+		for (const field of kind.fileFields) {
+			const v = field.path.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
 			if (isFileRef(v)) refs.push({
 				doc,
-				at,
-				mark: secretMarkAt(kind.schema, spec, [...at]),
+				field,
+				mark: secretMarkAt(kind.schema, spec, [...field.path]),
 				written: v.file,
 				absolute: node_path.default.resolve(node_path.default.dirname(doc.file), v.file)
 			});
 		}
 	}
+	return refs;
+}
+var lazyDigests, hasSha256, isFileRef, isFileContent;
+var init_file_refs = __esmMin((() => {
+	init_secret_fields();
+	lazyDigests = /* @__PURE__ */ new WeakSet();
+	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
+	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
+	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
+}));
+// src/manifests/data-files.ts
+/**
+* Reading the files manifests name with `{file}` (file-refs.ts). Such a file is data of one kind — an OpenAPI
+* spec, a certificate, a brand file — and only that:
+* - its path is relative and stays inside the manifests directory (its real path, links followed), out of hidden
+*   directories, hidden files and node_modules (other tools' files: .git/config, .env);
+* - its limit is its kind's (FileField.maxBytes: a spec up to 25 MiB, a certificate what can hold the API's
+*   10,000 characters), said with the kind's name when refused;
+* - it is read once however many manifests name it, and held once: its text, never its bytes beside it (the
+*   digest is taken from the text when first asked for); it is never parsed as a manifest nor interpolated;
+* - it is not also something else: a docops manifest (that would silently leave the set of manifests), a file
+*   the caller reserves (the daemon's config), another kind of data, or a file holding the API token.
+* Every problem is an issue at the `file` value's position, never quoting the content.
+*/
+function tooLargeForKind(field, size) {
+	return `${field.holds} file may be at most ${formatBytes(field.maxBytes)} (this one is ${size} bytes)${field.limitReason ? `: ${field.limitReason}` : ""}`;
+}
+/** Read every referenced file once. `root` is the manifests directory (absent: references are refused). */
+async function readFileRefs(refs, root, claims) {
 	const issues = [];
-	const contents = /* @__PURE__ */ new Map();
+	const fail = (r, message) => {
+		const pos = posOf(r);
+		issues.push({
+			file: pos.file,
+			line: pos.line,
+			column: pos.column,
+			message: `${r.field.path.join(".")}.file "${r.written}": ${message}`
+		});
+	};
+	const byReal = await locate(refs, root, fail);
 	const referenced = /* @__PURE__ */ new Set();
+	const contents = /* @__PURE__ */ new Map();
+	const holdsSecret = heldSecrets(claims.secrets);
+	for (const [real, group] of byReal) {
+		const all = (message) => group.forEach((r) => fail(r, message));
+		const manifest = claims.manifest(real);
+		if (manifest !== void 0) {
+			group.forEach((r) => fail(r, manifestMessage(manifest, r.field)));
+			continue;
+		}
+		referenced.add(real);
+		const reserved = claims.reserved?.get(real);
+		if (reserved !== void 0) {
+			group.forEach((r) => fail(r, `is ${reserved}, not data: name the file that holds ${r.field.holds}`));
+			continue;
+		}
+		if (otherKinds(group, fail)) continue;
+		const field = group[0].field;
+		const text = await readText(real, field, all);
+		if (text === void 0) continue;
+		const named = claims.manifest(real, text);
+		if (named !== void 0) {
+			referenced.delete(real);
+			group.forEach((r) => fail(r, manifestMessage(named, r.field)));
+			continue;
+		}
+		if (holdsSecret(text)) {
+			all("holds the API token (or another secret docops holds): it is never sent as data");
+			continue;
+		}
+		for (const r of group) if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
+		for (const r of group) {
+			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
+			byPath.set(r.field.path.join("\0"), lazySha256({
+				file: r.written,
+				text
+			}, () => text));
+			contents.set(r.doc, byPath);
+		}
+	}
+	return {
+		referenced,
+		issues,
+		resolve: (doc, spec) => resolveSpec(contents.get(doc), spec)
+	};
+}
+/** References grouped by the real path they name; those that cannot name a file inside `root` fail here. */
+async function locate(refs, root, fail) {
+	const byReal = /* @__PURE__ */ new Map();
 	const realRoot = root === void 0 ? void 0 : await (0, node_fs_promises.realpath)(root);
 	for (const r of refs) {
-		const fail = (message) => {
-			const pos = r.doc.pos([
-				"spec",
-				...r.at,
-				"file"
-			]);
-			issues.push({
-				file: pos.file,
-				line: pos.line,
-				column: pos.column,
-				message: `${r.at.join(".")}.file "${r.written}": ${message}`
-			});
-		};
 		if (realRoot === void 0) {
-			fail("files are read only from a manifests directory");
+			fail(r, "files are read only from a manifests directory");
 			continue;
 		}
 		if (node_path.default.isAbsolute(r.written) || r.written.trim() === "") {
-			fail("must be a path relative to the manifest");
+			fail(r, "must be a path relative to the manifest");
 			continue;
 		}
 		let real;
 		try {
 			real = await (0, node_fs_promises.realpath)(r.absolute);
 		} catch (e) {
-			fail(`cannot read it (${e.code ?? "error"})`);
+			fail(r, `cannot read it (${e.code ?? "error"})`);
 			continue;
 		}
 		const rel = node_path.default.relative(realRoot, real);
 		if (rel === "" || rel.startsWith("..") || node_path.default.isAbsolute(rel)) {
-			fail("is outside the manifests directory (links are followed); docops reads no file outside it");
+			fail(r, "is outside the manifests directory (links are followed); docops reads no file outside it");
 			continue;
 		}
-		referenced.add(real);
-		try {
-			const info = await (0, node_fs_promises.stat)(real);
-			if (!info.isFile()) {
-				fail("is not a file");
-				continue;
-			}
-			if (info.size > maxBytes) {
-				fail(tooLargeMessage(info.size, maxBytes));
-				continue;
-			}
-			const bytes = await (0, node_fs_promises.readFile)(real);
-			let text;
-			try {
-				text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-			} catch {
-				fail("is not valid UTF-8 text");
-				continue;
-			}
-			if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
-			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
-			byPath.set(r.at.join("\0"), lazySha256({
-				file: r.written,
-				text
-			}, () => bytes));
-			contents.set(r.doc, byPath);
-		} catch (e) {
-			fail(`cannot read it (${e.code ?? "error"})`);
+		if (rel.split(node_path.default.sep).some(isIgnoredDirectory)) {
+			fail(r, "is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there");
+			continue;
 		}
+		byReal.set(real, [...byReal.get(real) ?? [], r]);
 	}
-	return {
-		referenced,
-		issues,
-		resolve(doc, spec) {
-			const byPath = contents.get(doc);
-			if (!byPath) return spec;
-			const out = structuredClone(spec);
-			for (const [key, content] of byPath) {
-				const at = key.split("\0");
-				let parent = out;
-				for (const k of at.slice(0, -1)) parent = parent[k];
-				parent[at[at.length - 1]] = content;
-			}
-			return out;
-		}
-	};
+	return byReal;
 }
-var lazyDigests, hasSha256, isFileRef, isFileContent;
-var init_file_refs = __esmMin((() => {
+/** Whether the references name one file as two kinds of data (each one then fails, naming another). */
+function otherKinds(group, fail) {
+	if (group.every((r) => r.field.holds === group[0].field.holds)) return false;
+	for (const r of group) {
+		const other = group.find((o) => o.field.holds !== r.field.holds);
+		const at = posOf(other);
+		fail(r, `is also named as ${other.field.holds} (${at.file}:${at.line}:${at.column}); a file holds one kind of data`);
+	}
+	return true;
+}
+/** The file's text, read once into one buffer and decoded; undefined (and the problem said) when it cannot be. */
+async function readText(real, field, fail) {
+	try {
+		const info = await (0, node_fs_promises.stat)(real);
+		if (!info.isFile()) return void fail("is not a file");
+		if (info.size > field.maxBytes) return void fail(tooLargeForKind(field, info.size));
+		const bytes = await (0, node_fs_promises.readFile)(real);
+		try {
+			return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+		} catch {
+			fail("is not valid UTF-8 text");
+			return;
+		}
+	} catch (e) {
+		fail(`cannot read it (${e.code ?? "error"})`);
+		return;
+	}
+}
+function resolveSpec(byPath, spec) {
+	if (!byPath) return spec;
+	const out = structuredClone(spec);
+	for (const [key, content] of byPath) {
+		const at = key.split("\0");
+		let parent = out;
+		for (const k of at.slice(0, -1)) parent = parent[k];
+		parent[at[at.length - 1]] = content;
+	}
+	return out;
+}
+var posOf, manifestMessage;
+var init_data_files = __esmMin((() => {
 	init_decode();
-	init_secret_fields();
+	init_discover();
+	init_file_refs();
+	init_interpolate();
 	init_secrets();
-	lazyDigests = /* @__PURE__ */ new WeakSet();
-	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
-	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
-	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
+	posOf = (r) => r.doc.pos([
+		"spec",
+		...r.field.path,
+		"file"
+	]);
+	manifestMessage = (manifest, field) => `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
 }));
 // src/manifests/paths.ts
 /** `prefix` followed by the path in dotted/bracket form; `spec` + ['members', 3] → `spec.members[3]`. */
@@ -34240,6 +34320,113 @@ var init_envelope = __esmMin((() => {
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
 	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
+}));
+// src/manifests/manifest-set.ts
+/**
+* Which of the discovered files are manifests and which are data named by `{file}` (data-files.ts). Each file is
+* read once. Those whose text says `docops/v1` — every manifest does: its apiVersion — are parsed first; their
+* references name the data files, which are never parsed as manifests (a spec is neither YAML docops reads nor
+* text it interpolates, and may be far larger than a manifest). The other files are parsed unless a manifest
+* names them, so a stray file still gets its own message. A referenced file that is a manifest stays one and the
+* reference is the error: before, it silently left the set, and a prune deleted what it described.
+*/
+async function readManifestSet(files, root, kinds, parse, opts) {
+	const { reserved, secrets, ...parseOpts } = opts;
+	const parseOne = async (f) => {
+		f.parsed = await parse(f.file, f.bytes, parseOpts);
+		f.manifest = holdsManifest(f.parsed, f.bytes);
+		f.bytes = void 0;
+	};
+	const parseAll = (list) => Promise.all(list.map(parseOne));
+	const found = await Promise.all(files.map(async (file) => {
+		const f = await readOnce(file, parseOpts.maxFileBytes ?? 2097152);
+		if (f.bytes?.includes(MARK)) await parseOne(f);
+		return f;
+	}));
+	const docs = () => found.flatMap((f) => f.parsed?.documents ?? []);
+	const reals = new RealPaths();
+	const firstRefs = findFileRefs(docs(), kinds);
+	const named = new Set(await Promise.all(firstRefs.map((r) => reals.of(r.absolute))));
+	const unnamed = async (f) => named.size === 0 || !named.has(await reals.of(f.file));
+	await parseAll(await filterAsync(found, async (f) => f.bytes !== void 0 && await unnamed(f)));
+	const refs = findFileRefs(docs(), kinds);
+	const byReal = /* @__PURE__ */ new Map();
+	if (refs.length > 0) for (const f of found) byReal.set(await reals.of(f.file), f);
+	const realReserved = /* @__PURE__ */ new Map();
+	for (const [file, what] of reserved ?? []) realReserved.set(await reals.of(file), what);
+	const data = await readFileRefs(refs, root, {
+		manifest: (real, text) => {
+			const f = byReal.get(real);
+			if (!f) return void 0;
+			return f.manifest ?? (text !== void 0 && f.unread !== void 0 && MANIFEST_TEXT.test(text)) ? f.file : void 0;
+		},
+		reserved: realReserved,
+		...secrets ? { secrets } : {}
+	});
+	const kept = data.referenced.size === 0 ? found : await filterAsync(found, async (f) => !data.referenced.has(await reals.of(f.file)));
+	await parseAll(kept.filter((f) => f.bytes !== void 0));
+	return {
+		files: kept.map((f) => f.parsed ?? unreadFile(f)),
+		refs: data
+	};
+}
+/** Whether a parsed file is a manifest: a document says so, or (when its YAML did not parse) its text does. */
+function holdsManifest(parsed, bytes) {
+	if (parsed.documents.some((d) => typeof d.value === "object" && d.value !== null && d.value["apiVersion"] === "docops/v1")) return true;
+	return parsed.issues.length > 0 && MANIFEST_TEXT.test(bytes.toString("utf8"));
+}
+async function readOnce(file, max) {
+	try {
+		const { size } = await (0, node_fs_promises.stat)(file);
+		if (size > max) return {
+			file,
+			unread: tooLargeMessage(size, max)
+		};
+		return {
+			file,
+			bytes: await (0, node_fs_promises.readFile)(file)
+		};
+	} catch (e) {
+		return {
+			file,
+			unread: `cannot read file: ${e.code ?? e.message}`
+		};
+	}
+}
+function unreadFile(f) {
+	return {
+		documents: [],
+		issues: [{
+			file: f.file,
+			line: 1,
+			column: 1,
+			message: f.unread ?? "file was not read"
+		}]
+	};
+}
+async function filterAsync(list, keep) {
+	const keeps = await Promise.all(list.map(keep));
+	return list.filter((_, i) => keeps[i]);
+}
+var MANIFEST_TEXT, MARK, RealPaths;
+var init_manifest_set = __esmMin((() => {
+	init_data_files();
+	init_decode();
+	init_envelope();
+	init_file_refs();
+	MANIFEST_TEXT = /["']?\bapiVersion["']?\s*:\s*["']?docops\/v1\b/;
+	MARK = Buffer.from(API_VERSION$1);
+	RealPaths = class {
+		known = /* @__PURE__ */ new Map();
+		of(file) {
+			let p = this.known.get(file);
+			if (!p) {
+				p = (0, node_fs_promises.realpath)(file).catch(() => node_path.default.resolve(file));
+				this.known.set(file, p);
+			}
+			return p;
+		}
+	};
 }));
 // node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
@@ -37476,7 +37663,7 @@ var init_fast_parse = __esmMin((() => {
 		/** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */
 		interpolateInto(node, container, at) {
 			const value = node.result;
-			if (typeof value !== "string" || !value.includes("${")) return;
+			if (this.vars === void 0 || typeof value !== "string" || !value.includes("${")) return;
 			const r = interpolateString(value, this.vars);
 			if ("errors" in r) for (const message of r.errors) this.problems.push({
 				offset: node.start,
@@ -37491,7 +37678,10 @@ var init_fast_parse = __esmMin((() => {
 	SIMPLE_ESCAPES = "0abtnvfre \"/\\N_LP";
 }));
 // src/manifests/parse-input.ts
-/** The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables, or the file's only issue. */
+/**
+* The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables (undefined: not
+* interpolated), or the file's only issue.
+*/
 function yamlInput(file, content, opts) {
 	const maxBytes = opts.maxFileBytes ?? 2097152;
 	let text;
@@ -37527,7 +37717,7 @@ function yamlInput(file, content, opts) {
 	} };
 	return {
 		text,
-		vars: opts.vars ?? NOTHING
+		vars: opts.interpolate === false ? void 0 : opts.vars ?? NOTHING
 	};
 }
 /** A file without documents and without issues gets one issue saying so. */
@@ -44307,7 +44497,7 @@ var parse_yaml_exports = /* @__PURE__ */ __exportAll({
 	parseWithYaml: () => parseWithYaml,
 	resolvePlain: () => resolvePlain
 });
-/** Every document of `text` (BOM removed, checked by parse-input.ts). */
+/** Every document of `text` (BOM removed, checked by parse-input.ts); `vars` undefined: data, not interpolated. */
 function parseWithYaml(file, text, vars, maxAliasCount) {
 	const lineCounter = new import_dist$1.LineCounter();
 	const docs = (0, import_dist$1.parseAllDocuments)(text, {
@@ -44356,7 +44546,7 @@ function parseWithYaml(file, text, vars, maxAliasCount) {
 		for (const p of unsupported) issues.push(at(p.offset, p.message));
 		if (unsupported.length > 0) return;
 		const locator = createLocator(file, doc, lineCounter);
-		const problems = interpolateDocument(doc, vars);
+		const problems = vars === void 0 ? [] : interpolateDocument(doc, vars);
 		for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
 		if (problems.length > 0) return;
 		try {
@@ -44649,21 +44839,20 @@ var init_schema$1 = __esmMin((() => {
 async function loadManifests(dir, kinds, opts = {}) {
 	const kindsByName = indexKinds(kinds);
 	const found = await manifestFiles(dir);
-	const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
+	const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFileLazily, reserved, ...rest } = opts;
 	const parseOpts = {
 		...rest,
 		vars: allowedVariables(env, allowEnv, secrets)
 	};
-	const read = await Promise.all(found.files.map(async (f) => ({
-		file: f,
-		parsed: await readManifest(f, parseOpts)
-	})));
-	const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
-	const parsed = (await Promise.all(read.map(async (r) => await isReferenced(r.file, refs.referenced) ? void 0 : r.parsed))).filter((r) => r !== void 0);
+	const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, {
+		...parseOpts,
+		secrets,
+		...reserved ? { reserved } : {}
+	});
 	const { documents, desired, issues, warnings } = validateParsedFiles([{
 		documents: [],
-		issues: [...found.issues, ...refs.issues]
-	}, ...parsed], kinds, kindsByName, refs.resolve);
+		issues: [...found.issues, ...set.refs.issues]
+	}, ...set.files], kinds, kindsByName, set.refs.resolve);
 	if (issues.length > 0) throw new ValidationError(sortIssues(issues));
 	if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
 	return {
@@ -44671,14 +44860,6 @@ async function loadManifests(dir, kinds, opts = {}) {
 		desired,
 		warnings: sortIssues(warnings)
 	};
-}
-async function isReferenced(file, referenced) {
-	if (referenced.size === 0) return false;
-	try {
-		return referenced.has(await (0, node_fs_promises.realpath)(file));
-	} catch {
-		return false;
-	}
 }
 function noManifestsMessage(dir) {
 	return `no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`;
@@ -44764,26 +44945,6 @@ async function manifestFiles(dir) {
 		}))
 	};
 }
-/** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-async function readManifestFile(file, opts = {}) {
-	const max = opts.maxFileBytes ?? 2097152;
-	const fail = (message) => ({
-		documents: [],
-		issues: [{
-			file,
-			line: 1,
-			column: 1,
-			message
-		}]
-	});
-	try {
-		const { size } = await (0, node_fs_promises.stat)(file);
-		if (size > max) return fail(tooLargeMessage(size, max));
-		return await parseYamlFileLazily(file, await (0, node_fs_promises.readFile)(file), opts);
-	} catch (e) {
-		return fail(`cannot read file: ${e.code ?? e.message}`);
-	}
-}
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p, kinds, issues) {
 	const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
@@ -44816,11 +44977,10 @@ function sortIssues(issues) {
 var init_load = __esmMin((() => {
 	init_errors();
 	init_desired$1();
-	init_decode();
 	init_config_hint();
 	init_discover();
 	init_duplicates();
-	init_file_refs();
+	init_manifest_set();
 	init_envelope();
 	init_interpolate();
 	init_parse_lazy();
@@ -45752,8 +45912,9 @@ var init_parse = __esmMin((() => {
 * `customization: { file: brand.yaml }`: one brand block kept in a file that several Site manifests name (YAML
 * anchors cannot do that: an anchor lives in one YAML document, and each site is its own document). The loader
 * reads the file (inside the manifests directory; KindDefinition.fileFields) and hands the kind its text; here it
-* is parsed with docops's own YAML rules (no `${VAR}` is read) and checked against the `customization` schema, with
-* every problem at its line and column in that file. The value is then used as if it were written inline.
+* is parsed with docops's own YAML rules as data (`${VAR}` is text, never read) and checked against the
+* `customization` schema, with every problem at its line and column in that file. The value is then used as if it
+* were written inline.
 */
 /**
 * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
@@ -45769,7 +45930,10 @@ function validateBlock(value, locate, locateKey) {
 /** The customization a file holds, or the problems that keep it from being one. */
 function readCustomizationFile(doc, content) {
 	const file = node_path.default.join(node_path.default.dirname(doc.file), content.file);
-	const parsed = parseYamlFile(file, content.text);
+	const parsed = parseYamlFile(file, content.text, {
+		interpolate: false,
+		maxFileBytes: CUSTOMIZATION_FILE_MAX_BYTES
+	});
 	if (parsed.issues.length > 0) return { issues: parsed.issues };
 	const [first, ...more] = parsed.documents;
 	if (!first || more.length > 0) return { issues: [{
@@ -45788,12 +45952,14 @@ function readCustomizationFile(doc, content) {
 		issues: []
 	};
 }
-var siteSchema;
+var siteSchema, CUSTOMIZATION_FILE_MAX_BYTES;
 var init_customization_file = __esmMin((() => {
+	init_decode();
 	init_parse();
 	init_schema$1();
 	init_common();
 	init_schema();
+	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 }));
 // src/kinds/site/desired.ts
 function siteSpace$1(raw, at) {
@@ -48167,6 +48333,11 @@ var init_kind$5 = __esmMin((() => {
 		export: exportMembers
 	};
 }));
+// src/api/limits.ts
+var OPENAPI_TEXT_MAX_BYTES;
+var init_limits = __esmMin((() => {
+	OPENAPI_TEXT_MAX_BYTES = 26214400;
+}));
 // src/kinds/openapi/model.ts
 /** An OpenAPISpec as the API answers it → a live object keyed by slug. */
 function specObject(org, item) {
@@ -48608,6 +48779,7 @@ async function fetch$5(ctx, org, desired) {
 }
 var openApiSpecKind;
 var init_kind$4 = __esmMin((() => {
+	init_limits();
 	init_file_refs();
 	init_common();
 	init_schema();
@@ -48618,7 +48790,11 @@ var init_kind$4 = __esmMin((() => {
 	openApiSpecKind = {
 		kind: OPENAPI_KIND,
 		identity: "slug (the API keys specs by slug)",
-		fileFields: [["source"]],
+		fileFields: [{
+			path: ["source"],
+			holds: "an OpenAPI spec",
+			maxBytes: OPENAPI_TEXT_MAX_BYTES
+		}],
 		schema: loadSchema("openapispec"),
 		depth: 20,
 		scope: {},
@@ -49243,7 +49419,7 @@ async function fetch$3(ctx, org, desired) {
 		aux
 	};
 }
-var CERTIFICATE_MAX, samlKind;
+var CERTIFICATE_MAX, CERTIFICATE_FILE_MAX_BYTES, samlKind;
 var init_kind$3 = __esmMin((() => {
 	init_common();
 	init_manifest_refs();
@@ -49255,10 +49431,16 @@ var init_kind$3 = __esmMin((() => {
 	init_model$3();
 	init_snapshot$3();
 	CERTIFICATE_MAX = 1e4;
+	CERTIFICATE_FILE_MAX_BYTES = 65536;
 	samlKind = {
 		kind: SAML_KIND,
 		identity: "label, or the pinned spec.id (which allows renaming)",
-		fileFields: [["certificate"]],
+		fileFields: [{
+			path: ["certificate"],
+			holds: "a certificate",
+			maxBytes: CERTIFICATE_FILE_MAX_BYTES,
+			limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters`
+		}],
 		schema: loadSchema("samlprovider"),
 		depth: 22,
 		nullMeanings: { SamlProvider: { defaultRole: "guest" } },
@@ -52134,6 +52316,7 @@ var init_snapshot$2 = __esmMin((() => {
 var siteKind;
 var init_kind$2 = __esmMin((() => {
 	init_schema();
+	init_customization_file();
 	init_desired();
 	init_diff$1();
 	init_export$1();
@@ -52144,7 +52327,11 @@ var init_kind$2 = __esmMin((() => {
 		kind: SITE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name",
 		schema: loadSchema("site"),
-		fileFields: [["customization"]],
+		fileFields: [{
+			path: ["customization"],
+			holds: "a customization",
+			maxBytes: CUSTOMIZATION_FILE_MAX_BYTES
+		}],
 		depth: 30,
 		lists: [
 			"sections",
@@ -53555,14 +53742,15 @@ async function manifestsDigest(dir) {
 		throw new UsageError(`cannot read manifests directory ${dir}: ${err.code ?? err.message}`);
 	}
 	const files = {};
-	const parts = [];
-	for (const rel of rels) {
+	const whole = (0, node_crypto.createHash)("sha256");
+	for (const [i, rel] of rels.entries()) {
 		const content = await (0, node_fs_promises.readFile)(node_path.default.join(dir, rel));
 		files[rel] = digest(content);
-		parts.push(`${rel}\u0000${content.toString("base64")}`);
+		whole.update(`${i > 0 ? "\0" : ""}${rel}\u0000`);
+		for (let at = 0; at < content.length; at += BASE64_SLICE) whole.update(content.subarray(at, at + BASE64_SLICE).toString("base64"));
 	}
 	return {
-		checksum: digest(parts.join("\0")),
+		checksum: `sha256:${whole.digest("hex")}`,
 		files
 	};
 }
@@ -53633,12 +53821,13 @@ function touchedObjects(live) {
 function planChecksum(plan) {
 	return digest(canonicalJson(plan.steps));
 }
-var ABSENT, objectLabel;
+var BASE64_SLICE, ABSENT, objectLabel;
 var init_digests = __esmMin((() => {
 	init_errors();
 	init_plan$1();
 	init_discover();
 	init_canonical();
+	BASE64_SLICE = 786432;
 	ABSENT = "absent";
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
@@ -55781,6 +55970,8 @@ async function applyPlan(client, plan, options = {}) {
 		outputs: {}
 	};
 	const notOk = /* @__PURE__ */ new Set();
+	/** Per kind: why its writes stopped — the API refused one with 403, so the token may write none of that kind. */
+	const refused = /* @__PURE__ */ new Map();
 	const partial = /* @__PURE__ */ new Map();
 	const emit = options.onStep ?? (() => {});
 	/** The write gate's answer, kept once it said stop: no later check may reopen it within this apply. */
@@ -55807,6 +55998,8 @@ async function applyPlan(client, plan, options = {}) {
 		if (gateClosed() !== void 0) return skip(step, `writing stopped: ${report.stopped}`);
 		if (blocker !== void 0) return skip(step, `depends on ${blocker}, which did not succeed`);
 		if (options.signal?.aborted) return skip(step, "apply was stopped");
+		const refusal = refused.get(step.kind);
+		if (refusal !== void 0) return skip(step, refusal);
 		const started = performance.now();
 		emit({
 			type: "start",
@@ -55850,7 +56043,8 @@ async function applyPlan(client, plan, options = {}) {
 				durationMs: performance.now() - started
 			});
 		} catch (err) {
-			const error = explainForbidden(err instanceof Error ? err : new Error(String(err)));
+			const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
+			if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
 			notOk.add(step.id);
 			report.failed.push({
 				stepId: step.id,
@@ -55952,10 +56146,16 @@ function isUnreachable(err) {
 	for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e instanceof ApiError && e.unreachable) return true;
 	return false;
 }
-/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is. */
-function explainForbidden(err) {
+/** `; it needs the scope site:write`, when the API names the request's scopes. */
+function scopeHint(err, scopesOf) {
+	const scopes = scopesOf?.(err.method, err.path) ?? [];
+	return scopes.length === 0 ? "" : `; it needs the scope ${scopes.join(" or ")}`;
+}
+/** A 403 on a write: the token may not change the organization. Say so whatever the server's wording is, with the scope it needs. */
+function explainForbidden(err, scopesOf) {
 	if (!(err instanceof ApiError) || err.status !== 403) return err;
-	return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (the token may lack permission for this change; apply usually needs a token with admin rights)`, {
+	const hint = `the token may lack permission for this change${scopeHint(err, scopesOf)}; apply usually needs a token with admin rights`;
+	return new ApiError(err.method, err.path, err.status, `${err.apiMessage} (${hint})`, {
 		cause: err,
 		...err.effect ? { effect: err.effect } : {},
 		unreachable: err.unreachable
@@ -57433,11 +57633,6 @@ var init_config = __esmMin((() => {
 	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
 }));
 // src/cli/safety.ts
-/**
-* The safety layer as the CLI's apply uses it: the gate between plan and apply (exit 3 on refusal), the
-* delete journal plugged into applyPlan's beforeStep, and where their settings come from (--force,
-* --config's `safety:` and `journalDir`, --journal-dir).
-*/
 async function safetySettings(ctx) {
 	const file = ctx.values.config;
 	let fromFile = {};
@@ -57479,6 +57674,7 @@ async function guardedApply(ctx, settings, input) {
 	const report = await applyPlan(input.client, input.plan, {
 		concurrency: ctx.global.concurrency,
 		beforeStep: journal.beforeStep,
+		scopesOf: (method, path) => matchOperation(method, path)?.scopes,
 		...input.onStep ? { onStep: input.onStep } : {}
 	});
 	return await exists(journal.file) ? {
@@ -57496,6 +57692,7 @@ async function exists(file) {
 }
 var DEFAULT_JOURNAL_DIR, SAFETY_FLAGS;
 var init_safety = __esmMin((() => {
+	init_operations();
 	init_apply$1();
 	init_safety$1();
 	DEFAULT_JOURNAL_DIR = ".docops/journal";
@@ -57584,12 +57781,16 @@ function logStep(logger, e) {
 		change,
 		durationMs: Math.round(e.durationMs)
 	}, "step applied");
-	else if (e.type === "failed") logger.error({
-		step,
-		change,
-		error: e.error.message
-	}, "step failed");
-	else if (e.type === "recovered") logger.warn({
+	else if (e.type === "failed") {
+		logger.warn({
+			step,
+			change
+		}, "step failed");
+		logger.debug({
+			step,
+			error: e.error.message
+		}, "step failed (why)");
+	} else if (e.type === "recovered") logger.warn({
 		step,
 		request: e.request,
 		outcome: e.outcome
@@ -57685,7 +57886,8 @@ var init_apply = __esmMin((() => {
 			if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + "\n" + renderApplyReport(result, "markdown"));
 			if (result.failed.length > 0 || result.unreachable !== void 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked, {
 				...result.unreachable !== void 0 ? { unreachable: result.unreachable } : {},
-				incomplete: (result.incomplete ?? []).map((x) => x.summary)
+				incomplete: (result.incomplete ?? []).map((x) => x.summary),
+				reported: true
 			});
 			return EXIT.ok;
 		}

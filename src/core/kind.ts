@@ -137,17 +137,29 @@ export interface DiffResult {
   blocked: BlockedObject[];
 }
 
+/** A place in a kind's spec that may name a data file (KindDefinition.fileFields). */
+export interface FileField {
+  /** Path in `spec`, e.g. `['certificate']`. */
+  path: readonly string[];
+  /** What the file holds, with its article, for messages: `an OpenAPI spec`, `a certificate`. */
+  holds: string;
+  /** The largest file read, in bytes: what the API's own limit allows where it gives one, else generous. */
+  maxBytes: number;
+  /** Where that limit comes from, when the API gives it (said with a refusal). */
+  limitReason?: string;
+}
+
 export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, A = unknown> {
   /** Manifest `kind:` value, e.g. `Team`. */
   kind: string;
   /** One line for --help and docs: how objects of this kind are identified. */
   identity: string;
   /**
-   * Paths in `spec` where a manifest may name a file instead of writing the value (`{file: relative/path}`), e.g.
-   * `['certificate']`. The loader reads each such file (inside the manifests directory) and hands the kind
-   * `{file, text, sha256}` instead (src/manifests/file-refs.ts).
+   * Where in `spec` a manifest may name a file instead of writing the value (`{file: relative/path}`), e.g.
+   * `certificate`, and what such a file holds. The loader reads each such file (inside the manifests directory,
+   * within the field's limit) and hands the kind `{file, text, sha256}` instead (src/manifests/file-refs.ts).
    */
-  fileFields?: readonly (readonly string[])[];
+  fileFields?: readonly FileField[];
   /** JSON Schema of `spec` (schemas/<kind>.schema.json). */
   schema: object;
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */

@@ -388,7 +388,9 @@ export class Daemon extends EventEmitter {
       env: this.env,
       allowEnv: c.allowEnv ?? [],
       secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
-      readManifest: (file, o) => this.parseCache.read(file, o),
+      parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
+      // Its own config is never data, even inside the manifests directory (it may hold secrets).
+      ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),
     });
     documentFingerprints(loaded.desired); // computed (and kept) now, while a preload waits out the debounce
     return loaded;

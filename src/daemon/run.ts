@@ -26,7 +26,7 @@ import type { TriggerReason } from './triggers.js';
 export type LoadManifests = (
   dir: string,
   kinds: readonly KindDefinition[],
-  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[]; readManifest?: LoadOptions['readManifest'] },
+  options: { env: Env; allowEnv?: readonly string[]; secrets?: readonly string[]; parseManifest?: LoadOptions['parseManifest']; reserved?: LoadOptions['reserved'] },
 ) => Promise<{ documents: unknown[]; desired: DesiredState }>;
 
 export interface RunContext {

@@ -87,7 +87,7 @@ export interface FastParseResult {
 export type Retype = (text: string) => unknown;
 
 /** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
-export function fastParseYaml(file: string, text: string, vars: VarSource, retype?: Retype): FastParseResult | undefined {
+export function fastParseYaml(file: string, text: string, vars: VarSource | undefined, retype?: Retype): FastParseResult | undefined {
   // The common shapes first, by a line reader that is much faster on a cold process (block-parse.ts).
   const block = blockParseYaml(file, text);
   if (block) return block;
@@ -131,7 +131,8 @@ class TreeReader {
 
   constructor(
     private readonly text: string,
-    private readonly vars: VarSource,
+    /** Undefined: data, never interpolated. */
+    private readonly vars: VarSource | undefined,
     private readonly retype: Retype | undefined,
   ) {}
 
@@ -272,7 +273,7 @@ class TreeReader {
   /** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */
   private interpolateInto(node: Frame, container: unknown[] | Record<string, unknown>, at: string | number): void {
     const value = node.result;
-    if (typeof value !== 'string' || !value.includes('${')) return;
+    if (this.vars === undefined || typeof value !== 'string' || !value.includes('${')) return;
     const r = interpolateString(value, this.vars);
     if ('errors' in r) {
       for (const message of r.errors) this.problems.push({ offset: node.start, message });

@@ -47,6 +47,15 @@ export function everyVariable(env: Env): VarSource {
 export const HOW_TO_ALLOW = 'allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)';
 
 /**
+ * Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
+ * registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
+ */
+export function heldSecrets(secrets: readonly string[] = []): (text: string) => boolean {
+  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
+  return (text) => held.some((s) => text === s || (s.length >= MIN_SECRET_SUBSTRING && text.includes(s)));
+}
+
+/**
  * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one
  * whose value is (or, for secrets of 8+ characters, contains) one of `secrets` (the API token).
  */

@@ -11,13 +11,18 @@ export interface ParsedYamlDoc extends Locator {
   file: string;
   /** 0-based index of the document inside its file (empty documents count). */
   index: number;
-  /** The document as plain data, after `${VAR}` interpolation. */
+  /** The document as plain data, after `${VAR}` interpolation (none for data: ParseOptions.interpolate). */
   value: unknown;
 }
 
 export interface ParseOptions {
   /** What `${VAR}` may read; default nothing (every reference is an error saying how to allow it). */
   vars?: VarSource;
+  /**
+   * false: the text is data (a brand file a manifest names), not a manifest: `${…}` and `$${` are text like any
+   * other, and no variable is read or refused. Default true.
+   */
+  interpolate?: boolean;
   /** Files larger than this are rejected unread; default 2 MiB. */
   maxFileBytes?: number;
   /** yaml's guard against alias bombs; default 100. */
@@ -31,8 +36,11 @@ export interface ParseResult {
 
 const NOTHING = allowedVariables({}, []);
 
-/** The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables, or the file's only issue. */
-export function yamlInput(file: string, content: string | Uint8Array, opts: ParseOptions): { text: string; vars: VarSource } | { result: ParseResult } {
+/**
+ * The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables (undefined: not
+ * interpolated), or the file's only issue.
+ */
+export function yamlInput(file: string, content: string | Uint8Array, opts: ParseOptions): { text: string; vars: VarSource | undefined } | { result: ParseResult } {
   const maxBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let text: string;
   if (typeof content === 'string') {
@@ -45,7 +53,7 @@ export function yamlInput(file: string, content: string | Uint8Array, opts: Pars
     text = decoded.text;
   }
   if (text.trim() === '') return { result: { documents: [], issues: [{ file, line: 1, column: 1, message: 'file is empty' }] } };
-  return { text, vars: opts.vars ?? NOTHING };
+  return { text, vars: opts.interpolate === false ? undefined : (opts.vars ?? NOTHING) };
 }
 
 /** A file without documents and without issues gets one issue saying so. */

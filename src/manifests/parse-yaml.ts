@@ -12,8 +12,8 @@ import { unsupportedNodes } from './yaml-values.js';
 
 export { resolvePlain } from './interpolate-yaml.js';
 
-/** Every document of `text` (BOM removed, checked by parse-input.ts). */
-export function parseWithYaml(file: string, text: string, vars: VarSource, maxAliasCount: number): ParseResult {
+/** Every document of `text` (BOM removed, checked by parse-input.ts); `vars` undefined: data, not interpolated. */
+export function parseWithYaml(file: string, text: string, vars: VarSource | undefined, maxAliasCount: number): ParseResult {
   const lineCounter = new LineCounter();
   // logLevel 'error': the library must never print (process.emitWarning); what it would warn about is
   // reported as an issue here (doc.warnings, unsupportedNodes).
@@ -52,7 +52,7 @@ export function parseWithYaml(file: string, text: string, vars: VarSource, maxAl
     for (const p of unsupported) issues.push(at(p.offset, p.message));
     if (unsupported.length > 0) return;
     const locator = createLocator(file, doc, lineCounter);
-    const problems = interpolateDocument(doc, vars);
+    const problems = vars === undefined ? [] : interpolateDocument(doc, vars);
     for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
     if (problems.length > 0) return;
     try {

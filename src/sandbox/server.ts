@@ -158,8 +158,8 @@ async function processApiRequest(req: IncomingMessage, url: URL, resolution: Res
       // Node discards the unread request body once the reply is sent; the connection stays usable.
       throw new HttpError(403, `forbidden: the token is read-only; its user "${caller.userId}" may not ${method} ${url.pathname}`);
     }
-    const raw = await readJsonBody(req);
     const { route, params } = resolution;
+    const raw = await readJsonBody(req, route.maxBodyBytes);
     let body: unknown;
     if (route.body) {
       if (raw === undefined && !route.bodyOptional) throw badRequest('body: is required (a JSON object)');

@@ -25,7 +25,7 @@ const holder: KindDefinition<Record<string, unknown>> = {
     },
   },
   depth: 1,
-  fileFields: [['body']],
+  fileFields: [{ path: ['body'], holds: 'a body', maxBytes: 2 * 1024 * 1024 }],
   toDesired: (doc): DesiredEntry<Record<string, unknown>>[] => [{ kind: 'Holder', org: doc.metadata.organization, key: String(doc.spec['name']), spec: doc.spec, source: doc.pos(['spec']), doc }],
   fetch: async () => ({ objects: [] }),
   diff: () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }),

@@ -3,6 +3,7 @@
  * platform fetches, a file next to the manifest (read by the loader, sent as the official `{text}` source), or
  * text written inline. A new version is published only when the source differs (diff.ts); versions are read-only.
  */
+import { OPENAPI_TEXT_MAX_BYTES } from '../../api/limits.js';
 import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent, isFileRef, lazySha256 } from '../../manifests/file-refs.js';
@@ -86,7 +87,7 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OpenA
 export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, OpenApiAux> = {
   kind: OPENAPI_KIND,
   identity: 'slug (the API keys specs by slug)',
-  fileFields: [['source']],
+  fileFields: [{ path: ['source'], holds: 'an OpenAPI spec', maxBytes: OPENAPI_TEXT_MAX_BYTES }],
   schema: loadSchema('openapispec'),
   depth: OPENAPI_DEPTH,
   // Scoped reconciles: its diff reads no other kind, and no kind reads it.

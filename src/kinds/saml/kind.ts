@@ -18,6 +18,12 @@ import { samlUndo, snapshotSaml } from './snapshot.js';
 
 /** The API's limit on a certificate, in characters. */
 export const CERTIFICATE_MAX = 10000;
+/**
+ * The largest certificate file read: room for the API's 10,000 characters several times over (line endings,
+ * whitespace around the PEM blocks), so only a file that cannot be a certificate is refused unread; what is read
+ * is then held to the API's limit in characters (readCertificate).
+ */
+export const CERTIFICATE_FILE_MAX_BYTES = 64 * 1024;
 
 /**
  * The certificate as written: a string (inline or `${VAR}`: the schema checked its length), or what the loader
@@ -98,7 +104,9 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SamlS
 export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   kind: SAML_KIND,
   identity: 'label, or the pinned spec.id (which allows renaming)',
-  fileFields: [['certificate']],
+  fileFields: [
+    { path: ['certificate'], holds: 'a certificate', maxBytes: CERTIFICATE_FILE_MAX_BYTES, limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters` },
+  ],
   schema: loadSchema('samlprovider'),
   depth: SAML_DEPTH,
   // The API's MemberRoleOrGuest: members signing in through it become guests.

@@ -7,6 +7,7 @@
  */
 import type { KindDefinition } from '../../core/kind.js';
 import { loadSchema } from '../schema.js';
+import { CUSTOMIZATION_FILE_MAX_BYTES } from './customization-file.js';
 import { crossValidate, toDesired } from './desired.js';
 import { diffSites } from './diff.js';
 import { exportSites } from './export.js';
@@ -18,7 +19,7 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: loadSchema('site'),
-  fileFields: [['customization']],
+  fileFields: [{ path: ['customization'], holds: 'a customization', maxBytes: CUSTOMIZATION_FILE_MAX_BYTES }],
   depth: SITE_DEPTH,
   lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
   // A site grant with a null role is an override that takes the team's or member's access away.

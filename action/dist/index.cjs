@@ -45918,7 +45918,7 @@ var init_parse = __esmMin((() => {
 */
 /**
 * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
-* generates that schema's validator, so no schema is compiled at run time (docs/benchmarks.md, "Start-up").
+* generates that schema's validator, so no schema is compiled at run time (docs/dev/benchmarks.md, "Start-up").
 */
 function validateBlock(value, locate, locateKey) {
 	siteSchema ??= loadSchema("site");
@@ -63344,7 +63344,7 @@ var require_pino = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 *
 * Importing this module loads pino: commands import it when they make a logger (the CLI once the flags are
 * parsed), never to parse flags or print help, which take level and format names from src/log-options.ts.
-* pino-pretty is loaded only for the pretty format (docs/benchmarks.md, "Start-up").
+* pino-pretty is loaded only for the pretty format (docs/dev/benchmarks.md, "Start-up").
 */
 var log_exports = /* @__PURE__ */ __exportAll({
 	LOG_FORMATS: () => LOG_FORMATS,

@@ -2,7 +2,7 @@
  * Build step (last in package.json "build"): the `docops` command as code-split CommonJS, bundled from src/
  * with source maps. `dist/cli/docops.cjs` (package.json `bin`, the image's entry point) is src/cli/bin.ts, and
  * every module a command loads lazily becomes a `dist/cli/chunk-*.cjs` loaded on demand, so the start-up of each
- * command reads a handful of files instead of hundreds (the numbers that decided it are in docs/benchmarks.md,
+ * command reads a handful of files instead of hundreds (the numbers that decided it are in docs/dev/benchmarks.md,
  * "Start-up"). Everything else in dist/ (the library, the benchmark, this script, tsc's dist/cli/main.js) stays
  * tsc's output.
  *

@@ -1,5 +1,5 @@
 /**
- * A V8 code cache for the installed command (bin.ts turns it on; docs/benchmarks.md, "Start-up"). Compiling the
+ * A V8 code cache for the installed command (bin.ts turns it on; docs/dev/benchmarks.md, "Start-up"). Compiling the
  * bundle's JavaScript is a large part of a short command's CPU; with the cache, V8 deserialises the bytecode of
  * the previous run instead of parsing and compiling again.
  *

@@ -4,7 +4,7 @@
  * with spaces, one-line plain, single- or double-quoted scalars and flat one-line flow collections of them
  * (block-values.ts), comments, `---` between documents. On a cold process it reads the 1,000-member bench
  * organization's 130 KB in ~30 ms, where js-yaml (fast-parse.ts) took ~85 ms before its code warmed up
- * (docs/benchmarks.md, "Third round, the cold plan").
+ * (docs/dev/benchmarks.md, "Third round, the cold plan").
  *
  * It answers only where its result is certainly the `yaml` path's (values, document indexes, pos() and
  * keyPos() for every path) and declines (undefined) everything else, the whole file at once: nested or

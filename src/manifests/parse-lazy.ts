@@ -1,7 +1,7 @@
 /**
  * parse.ts for the manifest loader: the same results, but the `yaml` package (~230 KB, parse-yaml.ts) is
  * loaded only when the fast path declines a file — never for manifests of the common shapes, e.g. every file
- * of config.example (docs/benchmarks.md, "Start-up").
+ * of config.example (docs/dev/benchmarks.md, "Start-up").
  */
 import { fastParseYaml } from './fast-parse.js';
 import { withNoDocumentsIssue, yamlInput, type ParseOptions, type ParseResult } from './parse-input.js';

@@ -1,5 +1,5 @@
 /**
- * Every command loads only what it uses (docs/benchmarks.md, "Start-up"): each command runs as a real process
+ * Every command loads only what it uses (docs/dev/benchmarks.md, "Start-up"): each command runs as a real process
  * from a build of src/ (one file per module, so what loads is visible by path), with the benchmark's probe
  * counting the modules it loads. Pass/fail is about which modules load, never about time.
  */

@@ -2,7 +2,7 @@
  * What deleting a space takes with it later. A space delete is a soft delete (management-api.md: restorable for
  * 7 days, then permanently removed); management-api.md says nothing about the sites that show it. The sandbox
  * keeps a deleted space's site spaces until the space is purged, then drops them, and drops a section left
- * without site spaces (docs/api-differences.md). So a space delete — a Space prune, or a collection delete that
+ * without site spaces (docs/dev/api-differences.md). So a space delete — a Space prune, or a collection delete that
  * takes the space — lists those site spaces and sections as cascades, noted as happening at the purge.
  *
  * Fetch: only when a space delete can happen, the sites list and each site's sections and site spaces

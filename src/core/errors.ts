@@ -105,6 +105,8 @@ export class PolicyError extends DocopsError {
   constructor(
     readonly hits: readonly PolicyHit[],
     readonly why: string,
+    /** Set when the plan waits for an approval: the checksum an approval of exactly this plan names. */
+    readonly approvalChecksum?: string,
   ) {
     super(`policy refused the plan: ${why}\n` + hits.map((h) => `- [${h.outcome} ${h.rule}] ${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}`).join('\n'));
   }

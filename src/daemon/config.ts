@@ -141,6 +141,9 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
         const found = notifyTargets(raw.notify, options.env, doc.pos);
         notify = found.targets;
         issues.push(...found.issues);
+      }
+      // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
+      if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
         policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
         issues.push(...policy.issues);
       }

@@ -28,9 +28,9 @@ describe('NotifyPolicy', () => {
     const seq = [waits('a'), waits('a'), waits('b'), run({ mode: 'apply' })];
     const decisions = seq.map((r) => p.decide(r, r.result === 'refused' ? plan(step('bob', 'admin')) : plan(), undefined));
     expect(decisions.map((d) => d?.event ?? '-')).toEqual(['awaiting_approval', '-', 'awaiting_approval', 'recovered']);
-    const body = webhookBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')) });
+    const body = webhookBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')), report: undefined });
     expect(body).toMatchObject({ event: 'awaiting_approval', title: 'Waiting for approval', approval: { checksum: `sha256:${'a'.repeat(64)}` } });
-    expect(slackBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')) }).text).toContain(`/docops approve sha256:${'a'.repeat(64)}`);
+    expect(slackBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')), report: undefined }).text).toContain(`/docops approve sha256:${'a'.repeat(64)}`);
   });
 
   it('failures, refusals and invalid manifests: once per distinct problem, then recovered', () => {

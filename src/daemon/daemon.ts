@@ -31,6 +31,7 @@ import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type Manifes
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { positionsOf, publicRun } from './run-view.js';
+import { manifestsRevision } from './status/revision.js';
 import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
@@ -387,7 +388,6 @@ export class Daemon extends EventEmitter {
   private async startApprovals(policy: NonNullable<DaemonConfig['policy']>): Promise<DaemonApprovals> {
     const c = this.config;
     const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
-    const { manifestsRevision } = await import('./status/revision.js');
     return DaemonApprovals.start(
       { policy, manifestsDir: c.manifestsDir, ...(c.approvals ? { approvals: c.approvals } : {}), ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}) },
       {

@@ -5,7 +5,6 @@
  * rules with one name, policy files naming different approvers. A configured policy that loads no rule is an
  * error, never a pass.
  */
-import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
@@ -17,6 +16,7 @@ import { loadCel, type Cel } from './cel.js';
 import type { LoadedPolicy, LoadedRule } from './evaluate.js';
 import type { Approvers, Outcome } from './model.js';
 import { positionInScalar } from './scalar-pos.js';
+import { policySchemas as schemas } from './schemas.js';
 
 /** Rules written in one YAML document: the file's text (for positions inside expressions) and its locators. */
 export interface RuleSource {
@@ -35,16 +35,6 @@ interface Part {
   rules: LoadedRule[];
   approvers: { value: Approvers; pos: SourcePos }[];
   issues: ValidationIssue[];
-}
-
-let fileSchemaCache: { file: object; list: object; approvers: object } | undefined;
-
-function schemas(): { file: object; list: object; approvers: object } {
-  if (fileSchemaCache) return fileSchemaCache;
-  const file = JSON.parse(readFileSync(new URL('../../schemas/policy.schema.json', import.meta.url), 'utf8')) as { $schema: string; definitions: object };
-  const sub = (ref: string): object => ({ $schema: file.$schema, definitions: file.definitions, ...JSON.parse(ref) });
-  fileSchemaCache = { file, list: sub('{"type":"array","minItems":1,"items":{"$ref":"#/definitions/rule"}}'), approvers: sub('{"$ref":"#/definitions/approvers"}') };
-  return fileSchemaCache;
 }
 
 /** Rules of one document → compiled rules and issues (shape problems are left to the schema the caller checked). */

@@ -80,6 +80,9 @@ const under = (files: readonly string[], dir: string): string[] => files.filter(
 
 // What only the daemon, the sandbox, a pretty terminal or a run-time schema compile need.
 const DAEMON_ONLY = ['prom-client', 'chokidar', 'node-cron'];
+/** The policy's expression language, and its modules beyond what plan output renders: only when a policy is configured. */
+const POLICY_ONLY = '@marcbachmann/cel-js';
+const policyModules = (files: readonly string[]): string[] => under(files, 'dist/policy/').filter((f) => !['dist/policy/render.js', 'dist/policy/model.js'].includes(f));
 const AJV_COMPILER = /^node_modules\/ajv\/dist\/(ajv|core|2019|2020)\.js$/;
 
 describe('which modules each command loads', () => {
@@ -105,7 +108,8 @@ describe('which modules each command loads', () => {
     // pino only when validate's debug line can show. (The `yaml` package is imported by a kind through the
     // synchronous parse.ts; the bundle loads it on first use only: test/cli/bundle.test.ts.)
     expect(pkgs).toContain('js-yaml');
-    for (const p of ['undici', 'pino', 'pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    for (const p of ['undici', 'pino', 'pino-pretty', POLICY_ONLY, ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    expect(under(files, 'dist/policy/')).toEqual([]);
     expect(files).not.toContain('dist/log.js');
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
     for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
@@ -117,9 +121,18 @@ describe('which modules each command loads', () => {
     const files = await loaded(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token });
     expect(packages(files)).toContain('undici');
     const pkgs = packages(files);
-    for (const p of ['pino-pretty', ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    for (const p of ['pino-pretty', POLICY_ONLY, ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    expect(policyModules(files)).toEqual([]);
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
     for (const dir of ['dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
+  });
+
+  it('plan --policy loads the policy and its expression language (the guards above can fail)', async () => {
+    const dir = mkdtempSync(join(scratch, 'policy-'));
+    writeFileSync(join(dir, 'policy.yaml'), 'rules:\n  - { name: teams, when: \'change.kind == "Team"\', outcome: warn, message: m }\n');
+    const files = await loaded(['plan', '-m', 'config.example/manifests', '--api-url', sandbox.url, '--policy', join(dir, 'policy.yaml')], { DOCOPS_TOKEN: sandbox.token });
+    expect(packages(files)).toContain(POLICY_ONLY);
+    expect(files).toContain('dist/policy/evaluate.js');
   });
 
   it.each(['whoami', 'orgs'])('%s reads the API only: no kind, manifest loader, YAML parser, schema validator, sandbox or daemon', async (command) => {
@@ -164,6 +177,8 @@ describe('which modules each command loads', () => {
     const files = await daemonLoaded(['-c', 'config.example/docops.yaml', '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token }, /"msg":"reconcile (applied|done)"/);
     expect(files).toContain('dist/daemon/daemon.js'); // it did run
     expect(packages(files)).not.toContain('@kubernetes/client-node');
+    expect(packages(files)).not.toContain(POLICY_ONLY); // no policy configured
+    expect(policyModules(files)).toEqual([]);
     expect(under(files, 'dist/daemon/ha/')).toEqual([]);
   });
 

@@ -164,7 +164,7 @@ export class Daemon extends EventEmitter {
           }
         : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.approvals!.approve(body) } } : {}),
+      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
       logger: this.logger,
     });
     const preloader = (this.preloader = createPreloader(() =>
@@ -306,6 +306,12 @@ export class Daemon extends EventEmitter {
       this.logger.error({ err }, 'POST /reconcile: the run could not be started');
       return { status: 503, body: { error: 'the run could not be started (see the log)' } };
     }
+  }
+
+  /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
+  private httpApprove(body: unknown): ReconcileAnswer {
+    if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
+    return this.approvals!.approve(body);
   }
 
   /**

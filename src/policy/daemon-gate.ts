@@ -27,7 +27,7 @@ export async function judgePlan(p: DaemonPolicy, plan: Plan, live: LiveState, ru
   const report = evaluatePolicy(p.policy, plan, { kinds: p.kinds });
   for (const f of report.fired) if (f.outcome === 'warn') log.warn({ rule: f.rule, object: f.object, ...(f.source ? { source: f.source } : {}) }, `policy: ${f.message}`);
   if (report.decision !== 'require-approval') {
-    if (report.decision !== 'deny') p.book.clear();
+    p.book.clear(); // the plan that waited is not the plan any more
     enforcePolicy(report, undefined);
     return report;
   }

@@ -91,6 +91,7 @@ describe('approvals in the daemon', () => {
     expect(await auditorsMembers(d)).toBeUndefined(); // nothing written
     const writesBefore = writes(d.sandbox);
 
+    expect(JSON.parse((await d.get('/readyz')).text)).toMatchObject({ lastRun: { result: 'refused', approval: { checksum } } });
     const status = JSON.parse((await d.get('/api/status')).text) as { approval: { waiting: { checksum: string; rules: { rule: string }[] } } };
     expect(status.approval.waiting.checksum).toBe(checksum);
     expect(status.approval.waiting.rules.map((r) => r.rule)).toEqual(['auditors-team']);

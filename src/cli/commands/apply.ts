@@ -59,7 +59,9 @@ export const applyCommand: CommandSpec = {
     'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
     'With --format json, stdout is one JSON document {"plan", "result"}. On a terminal, apply shows the plan and\n' +
     'asks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n' +
-    '--plan FILE (a reviewed plan) it applies without asking.',
+    '--plan FILE (a reviewed plan) it applies without asking. With --policy (or the policy: of --config) a\n' +
+    'plan a deny rule fired on is refused (exit 3), and so is one a require-approval rule fired on unless\n' +
+    '--approved gives the approval checksum of exactly this plan (docs/policy.md).',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,

@@ -24,7 +24,10 @@ export const planCommand: CommandSpec = {
     'which applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\n' +
     'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
     '"drifted". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\n' +
-    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
+    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
+    'With --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\n' +
+    'needs approval its approval checksum and who may approve (docs/policy.md). --format json follows\n' +
+    'schemas/plan.schema.json.',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,

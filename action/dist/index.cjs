@@ -60968,8 +60968,9 @@ var init_lib = __esmMin((() => {
 *  - at load: the library's structural limits (AST nodes, nesting depth, literal sizes) and at most
 *    MAX_COMPREHENSION_DEPTH nested comprehensions (`all`, `exists`, `map`, `filter` …), so one rule costs at most
 *    (changes in the plan)^2 steps of its body;
-*  - at evaluation: the whole policy runs under a deadline (node:vm's timeout interrupts any JavaScript, a
-*    backtracking `matches()` included); a policy that runs out of time refuses the plan, never passes it.
+*  - at evaluation: the whole policy runs under a deadline linear in its work (DEADLINE_BASE_MS plus
+*    DEADLINE_PER_EVALUATION_MS per rule and change; node:vm's timeout interrupts any JavaScript, a backtracking
+*    `matches()` included); a policy that runs out of time refuses the plan, never passes it.
 */
 /** The CEL environment, loaded on first use. */
 function loadCel() {
@@ -61447,7 +61448,7 @@ function evaluatePolicy(policy, plan, options) {
 	const fired = [];
 	let running;
 	try {
-		withDeadline(options.deadlineMs ?? 2e3, () => {
+		withDeadline(options.deadlineMs ?? Math.ceil(2e3 + .06 * policy.rules.length * plan.steps.length), () => {
 			for (const rule of policy.rules) {
 				running = rule;
 				view.changes.forEach((change, i) => {
@@ -61610,7 +61611,7 @@ var init_plan = __esmMin((() => {
 	planCommand = {
 		name: "plan",
 		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]",
-		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.",
+		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.",
 		flags: {
 			manifests: MANIFESTS_FLAG,
 			"allow-env": ALLOW_ENV_FLAG,
@@ -63915,7 +63916,7 @@ var init_apply = __esmMin((() => {
 	applyCommand = {
 		name: "apply",
 		usage: "docops apply -m DIR [--plan FILE] [--force] [--format text|markdown|json] [flags]",
-		description: "Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\nthen deletes, parents before children. With --plan FILE it applies exactly the steps saved by\n`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\nunchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\nthresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\non it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\nWith --format json, stdout is one JSON document {\"plan\", \"result\"}. On a terminal, apply shows the plan and\nasks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n--plan FILE (a reviewed plan) it applies without asking.",
+		description: "Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\nthen deletes, parents before children. With --plan FILE it applies exactly the steps saved by\n`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\nunchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\nthresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\non it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\nWith --format json, stdout is one JSON document {\"plan\", \"result\"}. On a terminal, apply shows the plan and\nasks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n--plan FILE (a reviewed plan) it applies without asking. With --policy (or the policy: of --config) a\nplan a deny rule fired on is refused (exit 3), and so is one a require-approval rule fired on unless\n--approved gives the approval checksum of exactly this plan (docs/policy.md).",
 		flags: {
 			manifests: MANIFESTS_FLAG,
 			"allow-env": ALLOW_ENV_FLAG,

@@ -5,7 +5,7 @@
  * evaluation runs under a deadline; running out of it is a `deny` naming the rule that was running.
  */
 import type { Plan } from '../core/plan.js';
-import { DEFAULT_DEADLINE_MS, DeadlineExceeded, withDeadline, type CompiledRule } from './cel.js';
+import { DEADLINE_BASE_MS, DEADLINE_PER_EVALUATION_MS, DeadlineExceeded, withDeadline, type CompiledRule } from './cel.js';
 import { decisionOf, type FiredRule, type PolicyReport, type PolicyRule, type PolicySet } from './model.js';
 import { planView } from './view.js';
 
@@ -20,6 +20,7 @@ export interface LoadedPolicy extends PolicySet {
 export interface EvaluateOptions {
   /** Every kind name (so `plan.counts[KIND]` always exists). */
   kinds: readonly string[];
+  /** Default: DEADLINE_BASE_MS plus DEADLINE_PER_EVALUATION_MS per rule and change. */
   deadlineMs?: number;
 }
 
@@ -28,7 +29,8 @@ export function evaluatePolicy(policy: LoadedPolicy, plan: Plan, options: Evalua
   const fired: FiredRule[] = [];
   let running: LoadedRule | undefined;
   try {
-    withDeadline(options.deadlineMs ?? DEFAULT_DEADLINE_MS, () => {
+    const deadline = options.deadlineMs ?? Math.ceil(DEADLINE_BASE_MS + DEADLINE_PER_EVALUATION_MS * policy.rules.length * plan.steps.length);
+    withDeadline(deadline, () => {
       for (const rule of policy.rules) {
         running = rule;
         view.changes.forEach((change, i) => {

@@ -15,6 +15,8 @@ import { notifyTargets } from '../notify/config.js';
 import type { NotifyTarget } from '../notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
+import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
+import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export type DaemonMode = 'apply' | 'plan';
 
@@ -56,6 +58,9 @@ export interface DaemonConfig {
   notify?: NotifyTarget[];
   /** Leader election (absent: off, this daemon is the only writer). */
   ha?: HaConfig;
+  /** Rules over every plan, and how approvals are taken (src/policy; absent: no policy). */
+  policy?: LoadedPolicy;
+  approvals?: ApprovalsConfig;
 }
 
 export interface HaConfig {
@@ -125,6 +130,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   }
   let raw: RawConfig = {};
   let notify: NotifyTarget[] = [];
+  let policy: ConfigPolicy = { issues: [] };
   if (doc) {
     const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
@@ -135,6 +141,11 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
         const found = notifyTargets(raw.notify, options.env, doc.pos);
         notify = found.targets;
         issues.push(...found.issues);
+      }
+      // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
+      if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
+        policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
+        issues.push(...policy.issues);
       }
     }
   }
@@ -186,7 +197,15 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     statusPage: raw.statusPage !== false,
     notify,
     ...haConfig(raw.ha),
+    ...(policy.policy ? { policy: policy.policy } : {}),
+    ...(policy.approvals ? { approvals: policy.approvals } : {}),
   };
+}
+
+/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
+async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy> {
+  if (!isObject(raw)) return { issues: [] };
+  return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
 
 function haConfig(raw: unknown): { ha?: HaConfig } {

@@ -26,10 +26,12 @@ import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import type { Leadership, LeaseLock } from './ha/leadership.js';
+import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { positionsOf, publicRun } from './run-view.js';
+import { manifestsRevision } from './status/revision.js';
 import { StatusTracker } from './status/tracker.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
@@ -102,6 +104,8 @@ export class Daemon extends EventEmitter {
   private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
+  /** With a `policy:`: its gate and the approvals (src/policy, loaded only then). */
+  approvals: DaemonApprovals | undefined;
 
   constructor(
     readonly config: DaemonConfig,
@@ -125,6 +129,7 @@ export class Daemon extends EventEmitter {
         const r = this.readiness().body;
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
       },
+      approval: () => this.approvals?.view() ?? null,
     });
     const targets = config.notify ?? [];
     this.notifier =
@@ -140,6 +145,7 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
+    if (c.policy) this.approvals = await this.startApprovals(c.policy);
     this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
@@ -158,6 +164,7 @@ export class Daemon extends EventEmitter {
           }
         : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
+      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
       logger: this.logger,
     });
     const preloader = (this.preloader = createPreloader(() =>
@@ -263,6 +270,7 @@ export class Daemon extends EventEmitter {
       // flight, so the lease is left to expire.
       await this.leadership?.stop(graceful);
       await this.server?.close();
+      await this.approvals?.close();
       await this.notifier?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
@@ -298,6 +306,12 @@ export class Daemon extends EventEmitter {
       this.logger.error({ err }, 'POST /reconcile: the run could not be started');
       return { status: 503, body: { error: 'the run could not be started (see the log)' } };
     }
+  }
+
+  /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
+  private httpApprove(body: unknown): ReconcileAnswer {
+    if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
+    return this.approvals!.approve(body);
   }
 
   /**
@@ -352,7 +366,9 @@ export class Daemon extends EventEmitter {
         metrics: this.metrics,
         // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
         annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
+        ...(this.approvals ? { policy: (p, l, id, log) => this.approvals!.gate(p, l, id, log) } : {}),
         observe: (record, plan, report) => {
+          this.approvals?.observe(record.approval !== undefined);
           this.status.observe(record, plan, report);
           this.notifier?.onRun(record, plan, report);
         },
@@ -373,6 +389,21 @@ export class Daemon extends EventEmitter {
     );
     this.record(record);
     return record;
+  }
+
+  private async startApprovals(policy: NonNullable<DaemonConfig['policy']>): Promise<DaemonApprovals> {
+    const c = this.config;
+    const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
+    return DaemonApprovals.start(
+      { policy, manifestsDir: c.manifestsDir, ...(c.approvals ? { approvals: c.approvals } : {}), ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}) },
+      {
+        env: this.env,
+        logger: this.logger.child({ component: 'policy' }),
+        kinds: this.kinds.map((k) => k.kind),
+        trigger: () => this.fire('approval'),
+        commit: async () => ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
+      },
+    );
   }
 
   /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */

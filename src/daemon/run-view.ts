@@ -33,6 +33,8 @@ export function publicRun(r: RunRecord, manifestsDir: string): Record<string, un
     apiStatus: r.apiStatus,
     errorType: r.errorType,
     timings: r.timings,
+    // A checksum (sha256:hex): what an approval must name, safe to show anywhere.
+    approval: r.approval,
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {

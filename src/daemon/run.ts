@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
-import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
 import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js';
@@ -59,6 +59,8 @@ export interface RunContext {
   whoami?: () => Promise<Whoami>;
   /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
   readAhead?: (desired: DesiredState, scopes: readonly string[]) => Promise<LiveState> | undefined;
+  /** The policy gate (src/policy/daemon-gate.ts), after the safety gate; throws PolicyError to refuse or to wait for approval. */
+  policy?: (plan: Plan, live: LiveState, run: number, log: Logger) => Promise<void>;
 }
 
 export interface RunRecord {
@@ -91,8 +93,10 @@ export interface RunRecord {
   timings?: { loadMs?: number; planMs?: number; applyMs?: number };
   /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
-  /** Why the safety gate refused the plan (result `refused`). */
+  /** Why the safety gate or the policy refused the plan (result `refused`). */
   violations?: { rule: string; message: string }[];
+  /** A refused plan that waits for an approval of this checksum (src/policy). */
+  approval?: { checksum: string };
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -181,6 +185,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
         plan = p;
         setDrift(p);
         await gate(p, live);
+        await ctx.policy?.(p, live, id, log);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
         journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
         timings.planMs = since(planStarted);
@@ -248,6 +253,12 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     if (err instanceof SafetyError) {
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
       return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) });
+    }
+    if (err instanceof PolicyError) {
+      const waits = err.approvalChecksum !== undefined ? { approval: { checksum: err.approvalChecksum } } : {};
+      log.error({ rules: [...new Set(err.hits.map((h) => h.rule))], ...waits }, err.approvalChecksum !== undefined ? 'the plan waits for approval; nothing written' : 'policy refused the plan; nothing written');
+      const violations = err.hits.map((h) => ({ rule: `policy ${h.rule}`, message: `${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}` }));
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations, ...waits });
     }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);

@@ -5,6 +5,8 @@
  *   GET  /metrics    Prometheus text
  *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome.
  *                    404 when no secret is configured, 401 without the right secret.
+ *   POST /approve    Bearer <approver token>; {"checksum": "sha256:…"} approves the plan that waits for approval
+ *                    (src/policy): 202, or 409 when no plan with that checksum waits. 404 without an approver token.
  *   GET  /              the status page (HTML; src/daemon/status), read-only
  *   GET  /api/status    the same data as JSON
  *   GET  /api/runs/{n}  one run (n an integer; 404 when unknown)
@@ -35,6 +37,8 @@ export interface EndpointHandlers {
   reconcileSecret?: string;
   /** The status page and its JSON (404 without it: `statusPage: false`). */
   status?: StatusHandlers;
+  /** POST /approve (src/policy/daemon-approvals.ts): disabled (404) without it. */
+  approve?: { token: string; handle(body: unknown): ReconcileAnswer };
   logger: Logger;
 }
 
@@ -126,6 +130,27 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       json(res, answer.status, answer.body);
       return;
     }
+    case '/approve': {
+      if (h.approve === undefined) {
+        json(res, 404, { error: 'POST /approve is disabled: no policy with an approver token is configured' });
+        return;
+      }
+      if (!only('POST')) return;
+      if (!bearerMatches(req.headers.authorization, h.approve.token)) {
+        req.resume();
+        res.setHeader('www-authenticate', 'Bearer');
+        json(res, 401, { error: 'missing or wrong approver token' });
+        return;
+      }
+      const body = await readJson(req);
+      if (body === undefined) {
+        json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
+        return;
+      }
+      const answer = h.approve.handle(body);
+      json(res, answer.status, answer.body);
+      return;
+    }
     case '/':
     case '/api/status': {
       if (!h.status) break;
@@ -144,7 +169,25 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
     else json(res, 200, found);
     return;
   }
-  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
+  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.approve ? ['POST /approve'] : []), ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
+}
+
+const MAX_BODY = 4096;
+
+/** A small JSON body, or undefined when it is too large or not JSON. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Constant-time comparison (of digests, so lengths do not leak either). */

@@ -12,7 +12,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { schedule as cronSchedule } from 'node-cron';
 
 /** `leader`: this replica just took the lease (ha); its first run reconciles everything. */
-export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry' | 'leader';
+export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry' | 'leader' | 'approval';
 
 export class RunnerStoppedError extends Error {
   constructor() {

@@ -168,6 +168,26 @@ del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-
 .pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
 footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;
 
+/** A plan waiting for approval: its checksum, the rules that ask for it, and how to approve it. */
+function approvalSection(a: StatusData['approval']): string {
+  if (!a || (!a.waiting && !a.lastApplied)) return '';
+  const head = `<h2 id="approval">Approval</h2>`;
+  const parts = [`<section aria-labelledby="approval">${head}`];
+  if (a.waiting) {
+    const w = a.waiting;
+    const how = [a.githubTeam ? `a member of the GitHub team ${a.githubTeam} comments <code>/docops approve ${esc(w.checksum)}</code> on the pull request` : '', a.endpoint ? 'POST /approve with the approver token' : '']
+      .filter((x) => x !== '')
+      .join(', or ');
+    parts.push(
+      `<p>${badge('Waiting for approval', 'warn')} since ${esc(formatAt(w.since))} (run #${w.run}): nothing is written until this exact plan is approved.</p>` +
+        `<p>Checksum <code data-field="approval-checksum">${esc(w.checksum)}</code>${how ? `; to approve, ${how}` : ''}. Any change to the manifests or to the live objects it touches voids an approval.</p>` +
+        `<ul>${w.rules.map((r) => `<li><strong>${esc(r.rule)}</strong>: ${esc(r.message)} (${esc(r.objects.slice(0, 10).join(', '))}${r.objects.length > 10 ? ', …' : ''})</li>`).join('')}</ul>`,
+    );
+  }
+  if (a.lastApplied) parts.push(`<p class="note">Last approved plan applied: <code>${esc(a.lastApplied.checksum)}</code>, approved by ${esc(a.lastApplied.by)} at ${esc(formatAt(a.lastApplied.at))}.</p>`);
+  return parts.join('') + '</section>';
+}
+
 export function renderStatusHtml(s: StatusData): string {
   const state = s.manifests.ok === false ? 'manifests invalid' : s.drift && s.drift.total > 0 ? `${s.drift.total} change(s)` : s.drift ? 'in sync' : 'starting';
   return (
@@ -176,6 +196,7 @@ export function renderStatusHtml(s: StatusData): string {
     `<header><h1>docops status</h1><p>${esc(`${s.daemon.mode} mode · ${s.daemon.role} · ${state}`)}</p></header><main>` +
     overview(s) +
     manifests(s) +
+    approvalSection(s.approval) +
     drift(s.drift) +
     runs(s.runs) +
     `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="/api/status">/api/status</a>.</footer></body></html>\n`

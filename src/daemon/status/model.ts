@@ -27,7 +27,17 @@ export interface StatusData {
   };
   /** What the last plan found; null before the first plan. */
   drift: DriftView | null;
+  /** Approvals (src/policy): null without a policy. */
+  approval: ApprovalStatus | null;
   runs: RunView[];
+}
+
+/** A plan waiting for approval, the last approved one applied, and how approvals are taken. */
+export interface ApprovalStatus {
+  waiting: { checksum: string; since: string; run: number; rules: { rule: string; message: string; objects: string[] }[] } | null;
+  lastApplied: { checksum: string; by: string; at: string; url?: string } | null;
+  endpoint: boolean;
+  githubTeam: string | null;
 }
 
 export interface LoadProblem {

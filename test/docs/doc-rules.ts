@@ -98,7 +98,7 @@ const USER_FACING = new Set([
   ...['OpenAPISpec', 'OpenAPISpecVersion', 'SamlProvider', 'SiteSection', 'SiteSectionGroup', 'SiteSpace', 'SiteShareLink', 'SiteAdaptiveSchema'],
   ...['SpaceAccess', 'CollectionAccess', 'SiteAccess', 'TeamMember'],
   // error classes: the `errorType` of /readyz, run records and JSON output
-  ...['ValidationError', 'ApiError', 'ConflictError', 'ScopeError', 'SafetyError'],
+  ...['ValidationError', 'ApiError', 'ConflictError', 'ScopeError', 'SafetyError', 'PolicyError'],
   // API fields and a saved plan's or journal record's fields
   ...['siteSpaces', 'defaultLevel', 'planChecksum', 'stepId'],
   'GitHub',

@@ -6,7 +6,8 @@
  * - **late events**: each poll reads from `overlapMs` before the newest event it saw, and skips the ids it saw,
  *   so an event recorded a little after its `occurredAt` is still found;
  * - **expired**: the newest event of the last poll (the anchor) must be read again; when it is gone, the log no
- *   longer keeps what came after the cursor → a gap;
+ *   longer keeps what came after the cursor → a gap. A cursor taken on an empty log has no anchor: the first
+ *   events after it are a gap too (nothing tells whether older ones expired before the poll);
  * - **out of order**: the log promises newest first; an answer that is not → a gap;
  * - **too many**: more than `maxPages` pages of events since the cursor → a gap (re-reading that many objects
  *   costs about as much as reading everything);
@@ -86,7 +87,7 @@ export async function poll(client: ApiClient, org: string, cursor: FeedCursor, o
     return { type: 'unavailable', status, requests: requests + 1 };
   }
   for (let i = 1; i < items.length; i++) if (time(items[i]!) > time(items[i - 1]!)) return { type: 'gap', reason: 'out-of-order', requests };
-  if (cursor.anchor !== undefined && !items.some((e) => e.id === cursor.anchor)) return { type: 'gap', reason: 'expired', requests };
+  if (cursor.anchor === undefined ? items.length > 0 : !items.some((e) => e.id === cursor.anchor)) return { type: 'gap', reason: 'expired', requests };
   const seen = new Set(cursor.seen);
   const fresh = items.filter((e) => !seen.has(e.id)).reverse();
   return { type: 'events', events: fresh, cursor: advance(cursor, items, options), requests };

@@ -15,12 +15,12 @@ export interface AuditChange {
 
 /**
  * A read a change made stale (src/core/read-cache.ts): a list to read again, or only one item of it (its path;
- * the item whose `key` field, default `id`, equals `id`; `gone`: removed without a read; an answer carrying the
- * field `hiddenIf` is not listed, e.g. a space in the bin), a GET to repeat, or every read below a path.
+ * the item whose `key` field, default `id`, equals `id`; an answer 404 or carrying the field `hiddenIf` is not
+ * listed, e.g. a space in the bin), a GET to repeat, or every read below a path.
  * Stale reads are lazy: only what the next fetch asks for is read.
  */
 export type StaleRead =
-  | { list: string; item?: { id: string; path: string; key?: string; hiddenIf?: string; gone?: boolean } }
+  | { list: string; item?: { id: string; path: string; key?: string; hiddenIf?: string } }
   | { get: string }
   | { under: string };
 

@@ -137,7 +137,7 @@ export class ReadCache implements ReadsView {
 async function patched(client: ApiClient, before: Promise<unknown[]>, patches: readonly ItemPatch[], relist: () => Promise<unknown[]>): Promise<unknown[]> {
   const [items, answers] = await Promise.all([
     before,
-    Promise.all(patches.map((p) => (p.gone ? Promise.resolve(undefined) : client.get(p.path).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err)))))),
+    Promise.all(patches.map((p) => client.get(p.path).catch((err: unknown) => (isGone(err) ? undefined : Promise.reject(err))))),
   ]);
   let out = [...items];
   for (const [i, p] of patches.entries()) {

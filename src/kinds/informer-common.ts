@@ -17,9 +17,12 @@ export function actionOf(change: AuditChange): { part: string; verb: Verb } | un
   return { part: words.slice(1, -1).join('.'), verb: verb as Verb };
 }
 
-/** One item of a list, read alone (`path`); a delete removes it without a read. */
-export function itemRead(list: string, id: string, path: string, verb: Verb, extra: { key?: string; hiddenIf?: string } = {}): StaleRead {
-  return { list, item: { id, path, ...extra, ...(verb === 'deleted' ? { gone: true } : {}) } };
+/**
+ * One item of a list, read alone (`path`). Also after a delete: the answer (404, or an object in the bin) says it
+ * is gone — an event handed out again by an overlapping poll may be older than what was read since.
+ */
+export function itemRead(list: string, id: string, path: string, extra: { key?: string; hiddenIf?: string } = {}): StaleRead {
+  return { list, item: { id, path, ...extra } };
 }
 
 const idOf = (v: unknown): unknown => (isRecord(v) ? v['id'] : undefined);

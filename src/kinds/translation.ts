@@ -169,7 +169,7 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
     targets: ['translation'],
     stale(change, org) {
       const a = actionOf(change);
-      return a && a.part === '' ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id), a.verb)] : undefined;
+      return a && a.part === '' ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : undefined;
     },
   },
 };

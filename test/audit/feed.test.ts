@@ -14,6 +14,7 @@ const OPTIONS = { overlapMs: 60_000, maxPages: 3 };
 async function setup() {
   const { sb, call } = await sandbox({ actorTokens: [CAROL] });
   const client = createClient({ baseUrl: sb.url, token: sb.token, retry: { maxRetries: 0 } });
+  await call('PATCH', '/orgs/org-demo/members/u-ivan', { role: 'comment' }); // the anchor
   const start = await latestCursor(client, 'org-demo', OPTIONS);
   if (start.type !== 'cursor') throw new Error('the demo organization has audit events');
   const role = (user: string, r: string) => call('PATCH', `/orgs/org-demo/members/${user}`, { role: r }, { token: CAROL.token });
@@ -23,7 +24,7 @@ async function setup() {
 describe('audit feed', () => {
   it('hands out each new event once, oldest first, across polls that overlap', async () => {
     const s = await setup();
-    expect(s.cursor).toEqual({ seen: [] }); // an empty log
+    expect(s.cursor.anchor).toBeDefined();
     await s.role('u-bob', 'admin');
     await s.role('u-dan', 'edit');
     const first = await poll(s.client, 'org-demo', s.cursor, OPTIONS);
@@ -54,5 +55,11 @@ describe('audit feed', () => {
     expect(await poll(s.client, 'org-demo', first.cursor, { ...OPTIONS, maxPages: 1 })).toMatchObject({ type: 'gap', reason: 'too-many', requests: 1 });
     s.sb.audit.keepNewest(50); // bob's event, the anchor, is gone
     expect(await poll(s.client, 'org-demo', first.cursor, OPTIONS)).toMatchObject({ type: 'gap', reason: 'expired' });
+    // A cursor on an empty log has no anchor: the first events after it cannot vouch that none expired.
+    s.sb.audit.keepNewest(0);
+    const empty = await latestCursor(s.client, 'org-demo', OPTIONS);
+    expect(empty).toEqual({ type: 'cursor', cursor: { seen: [] } });
+    await s.role('u-bob', 'read');
+    expect(await poll(s.client, 'org-demo', (empty as { cursor: FeedCursor }).cursor, OPTIONS)).toMatchObject({ type: 'gap', reason: 'expired' });
   });
 });

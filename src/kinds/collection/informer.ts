@@ -18,13 +18,14 @@ export const collectionInformer: KindInformer = {
     if (a.part === 'content') return [];
     if (a.part === 'permission') return [{ under: `${path}/permissions` }, ...countLists(view, org)];
     if (a.part !== '') return undefined;
-    const own = itemRead(collectionsPath(org), change.id, path, a.verb);
+    const own = itemRead(collectionsPath(org), change.id, path);
     if (a.verb !== 'deleted') return [own];
     const inside = view
       .lists(orgSpacesPath(org))
       .flatMap((l) => l.items)
       .filter((s) => isRecord(s) && s['parent'] === change.id && typeof s['id'] === 'string')
-      .map((s) => itemRead(orgSpacesPath(org), String((s as Record<string, unknown>)['id']), spacePath(String((s as Record<string, unknown>)['id'])), 'deleted'));
+      // Read, not assumed gone: the kept list may be older than a move out of the collection.
+      .map((s) => itemRead(orgSpacesPath(org), String((s as Record<string, unknown>)['id']), spacePath(String((s as Record<string, unknown>)['id'])), { hiddenIf: 'deletedAt' }));
     return [own, { under: path }, ...inside, ...countLists(view, org)];
   },
 };

@@ -14,9 +14,9 @@ export const membersInformer: KindInformer = {
     if (!a || a.part !== '') return undefined;
     const list = membersPath(org);
     const path = below(list, change.id);
-    if (a.verb !== 'deleted') return [itemRead(list, change.id, path, a.verb)];
+    if (a.verb !== 'deleted') return [itemRead(list, change.id, path)];
     return [
-      itemRead(list, change.id, path, 'deleted'),
+      itemRead(list, change.id, path),
       { under: path },
       ...listsNaming(view, `${teamsPath(org)}/`, '/members', 'organization', change.id),
       ...grantListsNaming(view, org, 'user', change.id),

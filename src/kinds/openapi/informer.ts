@@ -12,6 +12,6 @@ export const openApiInformer: KindInformer = {
     const a = actionOf(change);
     if (!a || (a.part !== '' && a.part !== 'version')) return undefined;
     const path = specPath(org, change.id);
-    return [itemRead(specsPath(org), change.id, path, a.part === '' ? a.verb : 'updated', { key: 'slug' }), { under: path }];
+    return [itemRead(specsPath(org), change.id, path, { key: 'slug' }), { under: path }];
   },
 };

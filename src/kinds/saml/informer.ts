@@ -8,6 +8,6 @@ export const samlInformer: KindInformer = {
   stale(change, org) {
     const a = actionOf(change);
     if (!a || a.part !== '') return undefined;
-    return [itemRead(samlPath(org), change.id, below(samlPath(org), change.id), a.verb)];
+    return [itemRead(samlPath(org), change.id, below(samlPath(org), change.id))];
   },
 };

@@ -17,8 +17,8 @@ export const siteInformer: KindInformer = {
     const structure: StaleRead[] = [{ list: `${base}/sections` }, { list: `${base}/section-groups` }, { list: `${base}/site-spaces` }];
     switch (a.part) {
       case '':
-        if (a.verb === 'deleted') return [itemRead(sitesPath(org), change.id, base, 'deleted'), { under: base }, ...countLists(view, org)];
-        return [itemRead(sitesPath(org), change.id, base, a.verb), ...structure, { get: `${base}/adaptive-schema` }];
+        if (a.verb === 'deleted') return [itemRead(sitesPath(org), change.id, base), { under: base }, ...countLists(view, org)];
+        return [itemRead(sitesPath(org), change.id, base), ...structure, { get: `${base}/adaptive-schema` }];
       case 'section':
       case 'section-group':
       case 'site-space':

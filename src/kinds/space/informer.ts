@@ -17,7 +17,7 @@ export const spaceInformer: KindInformer = {
     if (a.part === 'permission') return [{ under: `${path}/permissions` }, ...countLists(view, org)];
     if (a.part !== '') return undefined;
     const shownBy = listsNaming(view, `${orgPath(org)}/sites/`, '/site-spaces', 'space', change.id);
-    const own = itemRead(orgSpacesPath(org), change.id, path, a.verb, { hiddenIf: 'deletedAt' });
+    const own = itemRead(orgSpacesPath(org), change.id, path, { hiddenIf: 'deletedAt' });
     if (a.verb === 'updated' || a.verb === 'created') return [own, ...shownBy];
     return [own, ...shownBy, { under: `${path}/permissions` }, ...countLists(view, org)];
   },

@@ -1,0 +1,36 @@
+/**
+ * docops's own writes, as the audit log will show them: each write applied adds its object (type, id); the poll
+ * that finds an event of the token's own user on that object takes one away and skips the event — its object
+ * was read again right after the write (Informer.wrote), so the event brings nothing new. One event per write:
+ * a second process writing the same object with the same token leaves one event more than docops wrote, and
+ * that one is followed. An entry nobody takes expires (the event may never come: the real log may not record
+ * every write); a later event on the object is then followed, which costs a read, never a miss.
+ */
+export const OWN_WRITE_TTL_MS = 10 * 60 * 1000;
+
+export class OwnEvents {
+  private readonly pending = new Map<string, number[]>();
+
+  constructor(private readonly ttlMs = OWN_WRITE_TTL_MS) {}
+
+  add(type: string, id: string, now: number): void {
+    const key = `${type}\u0000${id}`;
+    const list = this.pending.get(key);
+    if (list) list.push(now + this.ttlMs);
+    else this.pending.set(key, [now + this.ttlMs]);
+  }
+
+  /** Whether an event of the token's user on (type, id) is one of docops's writes (and takes it away). */
+  take(type: string, id: string, now: number): boolean {
+    const key = `${type}\u0000${id}`;
+    const list = (this.pending.get(key) ?? []).filter((until) => until > now);
+    const hit = list.shift() !== undefined;
+    if (list.length > 0) this.pending.set(key, list);
+    else this.pending.delete(key);
+    return hit;
+  }
+
+  clear(): void {
+    this.pending.clear();
+  }
+}

@@ -6,8 +6,9 @@
  * - **late events**: each poll reads from `overlapMs` before the newest event it saw, and skips the ids it saw,
  *   so an event recorded a little after its `occurredAt` is still found;
  * - **expired**: the newest event of the last poll (the anchor) must be read again; when it is gone, the log no
- *   longer keeps what came after the cursor → a gap. A cursor taken on an empty log has no anchor: the first
- *   events after it are a gap too (nothing tells whether older ones expired before the poll);
+ *   longer keeps what came after the cursor → a gap. A cursor taken on an empty log has no anchor: it starts
+ *   at the server's time (the answer's `Date` header), and the events after it are all new (a log drops its
+ *   oldest events first); without a `Date` either, the first events are a gap (nothing tells what expired);
  * - **out of order**: the log promises newest first; an answer that is not → a gap;
  * - **too many**: more than `maxPages` pages of events since the cursor → a gap (re-reading that many objects
  *   costs about as much as reading everything);
@@ -57,9 +58,11 @@ const eventsPath = (org: string): string => `/orgs/${encodeURIComponent(org)}/au
 /** The cursor to follow the log from now on: its newest events (one request). */
 export async function latestCursor(client: ApiClient, org: string, options: FeedOptions): Promise<{ type: 'cursor'; cursor: FeedCursor } | { type: 'unavailable'; status: number }> {
   try {
-    const page = await client.get<Page>(eventsPath(org), { limit: FEED_PAGE_SIZE });
-    const items = eventsOf(page);
-    return { type: 'cursor', cursor: advance({ seen: [] }, items, options) };
+    const res = await client.request<Page>('GET', eventsPath(org), { query: { limit: FEED_PAGE_SIZE } });
+    const items = eventsOf(res.body);
+    const serverTime = Date.parse(res.headers['date'] ?? '');
+    const empty: FeedCursor = Number.isNaN(serverTime) ? { seen: [] } : { at: serverTime, seen: [] };
+    return { type: 'cursor', cursor: items.length > 0 ? advance({ seen: [] }, items, options) : empty };
   } catch (err) {
     const status = unavailableStatus(err);
     if (status === undefined) throw err;
@@ -87,7 +90,8 @@ export async function poll(client: ApiClient, org: string, cursor: FeedCursor, o
     return { type: 'unavailable', status, requests: requests + 1 };
   }
   for (let i = 1; i < items.length; i++) if (time(items[i]!) > time(items[i - 1]!)) return { type: 'gap', reason: 'out-of-order', requests };
-  if (cursor.anchor === undefined ? items.length > 0 : !items.some((e) => e.id === cursor.anchor)) return { type: 'gap', reason: 'expired', requests };
+  const anchored = cursor.anchor !== undefined ? items.some((e) => e.id === cursor.anchor) : cursor.at !== undefined || items.length === 0;
+  if (!anchored) return { type: 'gap', reason: 'expired', requests };
   const seen = new Set(cursor.seen);
   const fresh = items.filter((e) => !seen.has(e.id)).reverse();
   return { type: 'events', events: fresh, cursor: advance(cursor, items, options), requests };

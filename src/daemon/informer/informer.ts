@@ -55,6 +55,8 @@ const orgOfKey = (key: string): string => key.slice(key.indexOf('\u0000') + 1);
 
 export class Informer {
   private readonly orgs = new Map<string, OrgState>();
+  /** What the last read was for: a resync started between runs reads it. */
+  private last: { desired: DesiredState; options: PlanOptions; scopes: Map<string, Set<string>> } | undefined;
   private readonly changes: ChangeMap;
   private readonly now: () => number;
   private readonly feed: FeedOptions;
@@ -83,6 +85,7 @@ export class Informer {
       else byOrg.set(org, new Set([key]));
     }
     const orgs = request.scope ? [...new Set([...request.scope].map(orgOfKey))] : [...byOrg.keys()];
+    this.last = { desired, options, scopes: byOrg };
     if (!request.scope) for (const org of this.orgs.keys()) if (!byOrg.has(org)) this.orgs.delete(org);
     const results = await Promise.all(orgs.map((org) => this.readOrg(org, byOrg.get(org) ?? new Set(), desired, options, request)));
     const live: LiveState = new Map();
@@ -130,6 +133,42 @@ export class Informer {
     );
   }
 
+  /**
+   * Between runs: poll every organization the informer follows and say which have something for a run — an
+   * event that is not docops's own, a gap, a log gone unavailable, a resync that finished — keeping each answer
+   * for that run (it does not poll again). Starts a resync that is due. A quiet organization costs one request.
+   */
+  async peek(): Promise<Set<string>> {
+    const busy = new Set<string>();
+    let asked: Promise<string | undefined> | undefined;
+    const self = (): Promise<string | undefined> => (asked ??= this.deps.selfId?.().catch(() => undefined) ?? Promise.resolve(undefined));
+    await Promise.all(
+      [...this.orgs.values()].map(async (st) => {
+        if (!st.cache || !st.cursor) return;
+        if (st.resync?.cache) busy.add(st.org);
+        const polled = await poll(this.deps.client, st.org, st.cursor, this.feed);
+        st.peeked = polled;
+        st.lastPollAt = this.now();
+        if (polled.type !== 'events' || (polled.events.length > 0 && !this.ownOnly(st, polled.events, await self()))) busy.add(st.org);
+        if (this.last) this.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
+      }),
+    );
+    return busy;
+  }
+
+  /** Whether every event is one docops's writes still expect (own-events.ts), counted per object. */
+  private ownOnly(st: OrgState, events: readonly { actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined): boolean {
+    const needed = new Map<string, { type: string; id: string; n: number }>();
+    for (const e of events) {
+      if (self === undefined || e.actor.id !== self) return false;
+      const key = `${e.target.type}\u0000${e.target.id}`;
+      const x = needed.get(key) ?? { type: e.target.type, id: e.target.id, n: 0 };
+      x.n++;
+      needed.set(key, x);
+    }
+    return [...needed.values()].every((x) => st.own.count(x.type, x.id, this.now()) >= x.n);
+  }
+
   status(): OrgStatus[] {
     return [...this.orgs.values()].map((st) => orgStatus(st, this.deps.config.resyncMs));
   }
@@ -155,18 +194,18 @@ export class Informer {
     this.adopt(st);
     if (request.full) return this.fullRead(st, scopes, desired, options, 'demand');
     if (!st.cache) {
-      if (request.scope) {
-        const own = new Set([...request.scope].filter((k) => orgOfKey(k) === org));
-        return { live: await fetchLive(this.deps.client, this.deps.kinds, desired, { ...options, scope: own }), read: { org, read: 'scoped' } };
-      }
+      // A run scoped to a file change reads only its scopes where nothing is kept (no informer, or no audit log).
+      if (request.scope) return this.freshRead(st, new Set([...request.scope].filter((k) => orgOfKey(k) === org)), scopes, desired, options, st.why ?? 'start');
       return this.fullRead(st, scopes, desired, options, st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'));
     }
-    const polled = await poll(this.deps.client, org, st.cursor!, this.feed);
+    const polled = st.peeked ?? (await poll(this.deps.client, org, st.cursor!, this.feed));
+    delete st.peeked;
     st.lastPollAt = this.now();
     if (polled.type === 'unavailable') {
       this.forget(st, 'unavailable');
       st.unavailable = polled.status;
-      return this.readOrg(org, scopes, desired, options, request);
+      const wanted = request.scope ? new Set([...request.scope].filter((k) => orgOfKey(k) === org)) : scopes;
+      return this.freshRead(st, wanted, scopes, desired, options, 'unavailable');
     }
     if (polled.type === 'gap') return this.fullRead(st, scopes, desired, options, polled.reason);
     const self = polled.events.length > 0 ? await this.deps.selfId?.() : undefined;
@@ -196,8 +235,7 @@ export class Informer {
     if (start.type === 'unavailable') {
       this.forget(st, 'unavailable');
       st.unavailable = start.status;
-      const live = await fetchLive(this.deps.client, this.deps.kinds, desired, { ...options, scope: scopes });
-      return { live, read: { org: st.org, read: 'full', why: 'unavailable' } };
+      return this.freshRead(st, scopes, scopes, desired, options, 'unavailable');
     }
     const cache = new ReadCache();
     const live = await this.fetchThrough(cache, this.deps.client, scopes, desired, options, st);
@@ -205,6 +243,13 @@ export class Informer {
     delete st.unavailable;
     st.own.clear();
     return { live, read: { org: st.org, read: 'full', why } };
+  }
+
+  /** `wanted` read fresh, nothing kept: a full read when it is all the organization's scopes, else a scoped one. */
+  private async freshRead(st: OrgState, wanted: Set<string>, all: Set<string>, desired: DesiredState, options: PlanOptions, why: FullReason): Promise<{ live: LiveState; read: OrgRead }> {
+    const live = await fetchLive(this.deps.client, this.deps.kinds, desired, { ...options, scope: wanted });
+    const whole = [...all].every((k) => wanted.has(k));
+    return { live, read: whole ? { org: st.org, read: 'full', why } : { org: st.org, read: 'scoped' } };
   }
 
   /** Every kind's fetch over the kept reads; the last result again when nothing changed since. */

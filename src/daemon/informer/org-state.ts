@@ -1,5 +1,5 @@
 /** What the informer keeps per organization, and how it shows it (status page, /api/status). */
-import type { FeedCursor } from '../../audit/feed.js';
+import type { FeedCursor, PollResult } from '../../audit/feed.js';
 import type { StaleRead } from '../../core/kind.js';
 import type { ReadCache } from '../../core/read-cache.js';
 import type { LiveState } from '../../core/reconcile.js';
@@ -57,6 +57,8 @@ export interface OrgState {
   dirty: boolean;
   events: number;
   own: OwnEvents;
+  /** A poll between runs (Informer.peek), kept for the run it starts. */
+  peeked?: PollResult;
 }
 
 export function newOrgState(org: string): OrgState {

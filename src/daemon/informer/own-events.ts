@@ -30,6 +30,11 @@ export class OwnEvents {
     return hit;
   }
 
+  /** How many writes on (type, id) are still expected. */
+  count(type: string, id: string, now: number): number {
+    return (this.pending.get(`${type}\u0000${id}`) ?? []).filter((until) => until > now).length;
+  }
+
   clear(): void {
     this.pending.clear();
   }

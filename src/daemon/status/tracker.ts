@@ -9,7 +9,7 @@ import { originOf, type Plan, type Step } from '../../core/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
+import type { DriftStep, DriftView, InformerView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
@@ -24,6 +24,8 @@ export interface DaemonFacts {
   /** `single` unless leader election says otherwise. */
   role(): string;
   readiness(): { ready: boolean; reason?: string };
+  /** The informer's state, when it is on. */
+  informer?(): InformerView | undefined;
 }
 
 export class StatusTracker {
@@ -58,6 +60,7 @@ export class StatusTracker {
       daemon: { mode: this.facts.mode, role: this.facts.role(), schedule: this.facts.schedule ?? null, ready: ready.ready, reason: ready.reason ?? null },
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
+      informer: this.facts.informer?.() ?? null,
       runs: [...this.runs].reverse(),
     };
   }

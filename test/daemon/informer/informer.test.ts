@@ -77,6 +77,29 @@ describe('informer', () => {
     expect(diffAll(KINDS, s.desired, after.got.live).steps).toEqual([]);
   });
 
+  it('resyncs in the background and keeps following meanwhile; what changed during it is read again on the new reads', async () => {
+    const { sb, call } = await sandbox({ actorTokens: [CAROL] });
+    const client = fastClient(sb);
+    const desired = await loadDesired(EXAMPLE);
+    await planAndApply(client, desired);
+    let now = 1_000_000;
+    const resynced: OrgRead[] = [];
+    const informer = new Informer({ kinds: KINDS, client, background: client.background!(), config: { ...CONFIG, resyncMs: 60_000 }, now: () => now, selfId: async () => 'u-ada', onRead: (r) => r.why === 'resync' && resynced.push(r) });
+    const carol = (method: string, path: string, body?: unknown) => call(method, path, body, { token: CAROL.token });
+    await informer.read(desired, {});
+    now += 61_000;
+    await carol('PATCH', '/orgs/org-demo/members/u-bob', { role: 'admin' });
+    await informer.read(desired, {}); // follows bob, and starts the resync
+    expect(informer.status()[0]).toMatchObject({ mode: 'informer', resyncing: true });
+    await carol('PATCH', '/orgs/org-demo/teams/team-support', { title: 'Helpdesk' }); // during the resync
+    await informer.read(desired, {});
+    await expect.poll(() => resynced.length).toBe(1);
+    await carol('PATCH', '/orgs/org-demo/members/u-dan', { role: 'admin' });
+    const adopted = await informer.read(desired, {});
+    expect(informer.status()[0]).toMatchObject({ resyncing: false, lastFullReadAt: new Date(1_061_000).toISOString() });
+    expect(plain(adopted.live)).toEqual(plain(await fetchLive(client, KINDS, desired)));
+  });
+
   it('reads everything again after a gap, and falls back to full reads where the audit log is unavailable', async () => {
     const s = await setup();
     await s.step();

@@ -23,6 +23,7 @@ import { fetchLive, pruneResolver, type DesiredState, type LiveState, type PlanO
 import { documentFingerprints, managedScopes, type ScopeSet } from '../../core/scope.js';
 import type { Logger } from '../../log.js';
 import { ChangeMap, changeOfWrite, ownWrites } from './changes.js';
+import { partOf } from './own-events.js';
 import { newOrgState, orgStatus, type FullReason, type OrgRead, type OrgState, type OrgStatus, type Resync } from './org-state.js';
 import { pathTarget } from '../../audit/targets.js';
 
@@ -107,20 +108,21 @@ export class Informer {
       const c = changeOfWrite(w);
       if (!c) continue;
       let stales: StaleRead[] | undefined;
-      let target: { type: string; id: string | undefined };
+      let target: { type: string; id: string | undefined; part: string };
       if ('list' in c) {
         stales = [{ list: c.list }];
-        target = { type: pathTarget(c.list)!.type, id: w.createdId };
+        target = { type: pathTarget(c.list)!.type, id: w.createdId, part: '' };
       } else {
-        stales = this.changes.stale(c.change, w.org, this.view(st)) ?? this.changes.stale(c.fallback, w.org, this.view(st));
-        target = c.change;
+        const known = this.changes.stale(c.change, w.org, this.view(st));
+        stales = known ?? this.changes.stale(c.fallback, w.org, this.view(st));
+        target = { ...c.change, part: partOf((known ? c.change : c.fallback).action) };
       }
       if (!stales) {
         this.forget(st, 'own-write'); // nobody can say what it changed: read everything at the next run
         continue;
       }
       this.mark(st, stales);
-      if (w.applied && target.id !== undefined) st.own.add(target.type, target.id, this.now());
+      if (w.applied && target.id !== undefined) st.own.add(target.type, target.id, target.part, this.now());
       touched.add(st);
     }
     const scopes = this.scopesByOrg(desired);
@@ -157,16 +159,17 @@ export class Informer {
   }
 
   /** Whether every event is one docops's writes still expect (own-events.ts), counted per object. */
-  private ownOnly(st: OrgState, events: readonly { actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined): boolean {
-    const needed = new Map<string, { type: string; id: string; n: number }>();
+  private ownOnly(st: OrgState, events: readonly { action: string; actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined): boolean {
+    const needed = new Map<string, { type: string; id: string; part: string; n: number }>();
     for (const e of events) {
       if (self === undefined || e.actor.id !== self) return false;
-      const key = `${e.target.type}\u0000${e.target.id}`;
-      const x = needed.get(key) ?? { type: e.target.type, id: e.target.id, n: 0 };
+      const part = partOf(e.action);
+      const key = `${e.target.type}\u0000${e.target.id}\u0000${part}`;
+      const x = needed.get(key) ?? { type: e.target.type, id: e.target.id, part, n: 0 };
       x.n++;
       needed.set(key, x);
     }
-    return [...needed.values()].every((x) => st.own.count(x.type, x.id, this.now()) >= x.n);
+    return [...needed.values()].every((x) => st.own.count(x.type, x.id, x.part, this.now()) >= x.n);
   }
 
   status(): OrgStatus[] {
@@ -212,7 +215,7 @@ export class Informer {
     const stales: StaleRead[] = [];
     let skipped = 0;
     for (const e of polled.events) {
-      if (self !== undefined && e.actor.id === self && st.own.take(e.target.type, e.target.id, this.now())) {
+      if (self !== undefined && e.actor.id === self && st.own.take(e.target.type, e.target.id, partOf(e.action), this.now())) {
         skipped++;
         continue;
       }

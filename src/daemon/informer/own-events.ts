@@ -1,28 +1,35 @@
 /**
- * docops's own writes, as the audit log will show them: each write applied adds its object (type, id); the poll
- * that finds an event of the token's own user on that object takes one away and skips the event — its object
- * was read again right after the write (Informer.wrote), so the event brings nothing new. One event per write:
+ * docops's own writes, as the audit log will show them: each write applied adds its object and the part of it
+ * the write addressed (`team`/t/`member` for PUT …/teams/t/members/u, `site`/x/'' for PATCH …/sites/x); the poll
+ * that finds an event of the token's own user on that object and part takes one away and skips the event — that
+ * part was read again right after the write (Informer.wrote), so the event brings nothing new. An event on
+ * another part (a side effect of the write) is followed. One event per write:
  * a second process writing the same object with the same token leaves one event more than docops wrote, and
  * that one is followed. An entry nobody takes expires (the event may never come: the real log may not record
  * every write); a later event on the object is then followed, which costs a read, never a miss.
  */
 export const OWN_WRITE_TTL_MS = 10 * 60 * 1000;
 
+const keyOf = (type: string, id: string, part: string): string => `${type}\u0000${id}\u0000${part}`;
+
+/** The part of an action `<type>[.<part>].<verb>` ('' for the object itself). */
+export const partOf = (action: string): string => action.split('.').slice(1, -1).join('.');
+
 export class OwnEvents {
   private readonly pending = new Map<string, number[]>();
 
   constructor(private readonly ttlMs = OWN_WRITE_TTL_MS) {}
 
-  add(type: string, id: string, now: number): void {
-    const key = `${type}\u0000${id}`;
+  add(type: string, id: string, part: string, now: number): void {
+    const key = keyOf(type, id, part);
     const list = this.pending.get(key);
     if (list) list.push(now + this.ttlMs);
     else this.pending.set(key, [now + this.ttlMs]);
   }
 
   /** Whether an event of the token's user on (type, id) is one of docops's writes (and takes it away). */
-  take(type: string, id: string, now: number): boolean {
-    const key = `${type}\u0000${id}`;
+  take(type: string, id: string, part: string, now: number): boolean {
+    const key = keyOf(type, id, part);
     const list = (this.pending.get(key) ?? []).filter((until) => until > now);
     const hit = list.shift() !== undefined;
     if (list.length > 0) this.pending.set(key, list);
@@ -31,8 +38,8 @@ export class OwnEvents {
   }
 
   /** How many writes on (type, id) are still expected. */
-  count(type: string, id: string, now: number): number {
-    return (this.pending.get(`${type}\u0000${id}`) ?? []).filter((until) => until > now).length;
+  count(type: string, id: string, part: string, now: number): number {
+    return (this.pending.get(keyOf(type, id, part)) ?? []).filter((until) => until > now).length;
   }
 
   clear(): void {

@@ -1,8 +1,8 @@
 /**
  * The informer's view of Site: an event on site x re-reads x alone in the site list and the part of it that
- * changed — its structure (sections, section groups and site spaces refer to each other, so all three), its share
- * links, its customization, its permission lists. An update of the site itself may move its structure (the order
- * lives on the site) and its adaptive schema: those too.
+ * changed — its sections, section groups or site spaces, its share links, its customization, its permission
+ * lists. An update of the site itself may move its structure (the order lives on the site) and its adaptive
+ * schema: those too.
  */
 import type { KindInformer, StaleRead } from '../../core/kind.js';
 import { actionOf, countLists, itemRead } from '../informer-common.js';
@@ -19,10 +19,17 @@ export const siteInformer: KindInformer = {
       case '':
         if (a.verb === 'deleted') return [itemRead(sitesPath(org), change.id, base), { under: base }, ...countLists(view, org)];
         return [itemRead(sitesPath(org), change.id, base), ...structure, { get: `${base}/adaptive-schema` }];
+      // Each changed row of the structure is an event of its own part: one list each (they name each other by id).
       case 'section':
+        return [{ list: `${base}/sections` }];
       case 'section-group':
+        return [{ list: `${base}/section-groups` }];
       case 'site-space':
+        return [{ list: `${base}/site-spaces` }];
+      case 'structure': // PATCH …/structure/sort, as docops sends it: the order of any of them
         return structure;
+      case 'adaptive-schema':
+        return [{ get: `${base}/adaptive-schema` }];
       case 'share-link':
         return [{ list: `${base}/share-links` }];
       case 'customization':

@@ -26,8 +26,9 @@ async function start(): Promise<TestDaemon> {
   return t;
 }
 
-/** Fire the pending poll timer and wait until the next one is set (the poll is done). */
+/** Once no run is going (a poll is skipped during one), fire the pending poll timer and wait until the next is set. */
 async function poll(d: TestDaemon): Promise<void> {
+  await expect.poll(() => d.daemon.busy.running).toBe(false);
   const pending = () => d.clock.timers.filter((x) => !x.cleared && x.ms === POLL_MS);
   const timer = pending().at(-1);
   if (!timer) throw new Error('no poll timer');

@@ -20,7 +20,7 @@ import { scopeNames, type RunScope } from './changes.js';
 import type { LiveSource } from './informer/link.js';
 import type { OrgRead } from './informer/informer.js';
 import { pollDecision } from './informer/poll-run.js';
-import { manifestChanges } from './origin.js';
+import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
@@ -188,7 +188,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       planOptions,
       ...(ahead ? { live: ahead } : {}),
       annotate: async (p: Plan, live: LiveState) => {
-        const marked = markManifestChanges(ctx, reached, p, live, planOptions, log);
+        const marked = markManifestChanges(ctx.kinds, reached, p, live, planOptions, log);
         return ctx.annotate ? ctx.annotate(marked) : marked;
       },
       gate: async (p: Plan, live: LiveState) => {
@@ -295,18 +295,6 @@ function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boole
       log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
     }
   };
-}
-
-/** The plan with the steps a manifest edit asked for named (Plan.manifestChanges), when the last successful run tells. */
-function markManifestChanges(ctx: RunContext, reached: DesiredState | undefined, plan: Plan, live: LiveState, options: PlanOptions, log: Logger): Plan {
-  if (!reached) return plan;
-  try {
-    return { ...plan, manifestChanges: manifestChanges(ctx.kinds, reached, plan, live, options) };
-  } catch (err) {
-    // The earlier manifests may name what this run's read did not fetch: then nobody can tell, and the plan says nothing.
-    log.debug({ err }, 'cannot tell manifest edits from drift: the last successful manifests do not diff against this live state');
-    return plan;
-  }
 }
 
 function message(err: unknown): string {

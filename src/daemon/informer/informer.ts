@@ -23,7 +23,7 @@ import { fetchLive, pruneResolver, type DesiredState, type LiveState, type PlanO
 import { documentFingerprints, managedScopes, type ScopeSet } from '../../core/scope.js';
 import type { Logger } from '../../log.js';
 import { ChangeMap, changeOfWrite, ownWrites } from './changes.js';
-import { partOf } from './own-events.js';
+import { allOwn, partOf } from './own-events.js';
 import { newOrgState, orgStatus, type FullReason, type OrgRead, type OrgState, type OrgStatus, type Resync } from './org-state.js';
 import { pathTarget } from '../../audit/targets.js';
 
@@ -151,25 +151,11 @@ export class Informer {
         const polled = await poll(this.deps.client, st.org, st.cursor, this.feed);
         st.peeked = polled;
         st.lastPollAt = this.now();
-        if (polled.type !== 'events' || (polled.events.length > 0 && !this.ownOnly(st, polled.events, await self()))) busy.add(st.org);
+        if (polled.type !== 'events' || (polled.events.length > 0 && !allOwn(st.own, polled.events, await self(), this.now()))) busy.add(st.org);
         if (this.last) this.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
       }),
     );
     return busy;
-  }
-
-  /** Whether every event is one docops's writes still expect (own-events.ts), counted per object. */
-  private ownOnly(st: OrgState, events: readonly { action: string; actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined): boolean {
-    const needed = new Map<string, { type: string; id: string; part: string; n: number }>();
-    for (const e of events) {
-      if (self === undefined || e.actor.id !== self) return false;
-      const part = partOf(e.action);
-      const key = `${e.target.type}\u0000${e.target.id}\u0000${part}`;
-      const x = needed.get(key) ?? { type: e.target.type, id: e.target.id, part, n: 0 };
-      x.n++;
-      needed.set(key, x);
-    }
-    return [...needed.values()].every((x) => st.own.count(x.type, x.id, x.part, this.now()) >= x.n);
   }
 
   status(): OrgStatus[] {

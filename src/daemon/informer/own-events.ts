@@ -46,3 +46,17 @@ export class OwnEvents {
     this.pending.clear();
   }
 }
+
+/** Whether every event is one of docops's writes still expected (counted per object and part), asking nothing. */
+export function allOwn(own: OwnEvents, events: readonly { action: string; actor: { id: string }; target: { type: string; id: string } }[], self: string | undefined, now: number): boolean {
+  const needed = new Map<string, { type: string; id: string; part: string; n: number }>();
+  for (const e of events) {
+    if (self === undefined || e.actor.id !== self) return false;
+    const part = partOf(e.action);
+    const key = keyOf(e.target.type, e.target.id, part);
+    const x = needed.get(key) ?? { type: e.target.type, id: e.target.id, part, n: 0 };
+    x.n++;
+    needed.set(key, x);
+  }
+  return [...needed.values()].every((x) => own.count(x.type, x.id, x.part, now) >= x.n);
+}

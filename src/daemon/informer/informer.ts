@@ -148,8 +148,9 @@ export class Informer {
       [...this.orgs.values()].map(async (st) => {
         if (!st.cache || !st.cursor) return;
         if (st.resync?.cache) busy.add(st.org);
-        const polled = await poll(this.deps.client, st.org, st.cursor, this.feed);
-        st.peeked = polled;
+        const from = st.cursor;
+        const polled = await poll(this.deps.client, st.org, from, this.feed);
+        st.peeked = { from, result: polled };
         st.lastPollAt = this.now();
         if (polled.type !== 'events' || (polled.events.length > 0 && !allOwn(st.own, polled.events, await self(), this.now()))) busy.add(st.org);
         if (this.last) this.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
@@ -187,7 +188,8 @@ export class Informer {
       if (request.scope) return this.freshRead(st, new Set([...request.scope].filter((k) => orgOfKey(k) === org)), scopes, desired, options, st.why ?? 'start');
       return this.fullRead(st, scopes, desired, options, st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'));
     }
-    const polled = st.peeked ?? (await poll(this.deps.client, org, st.cursor!, this.feed));
+    // A poll between runs counts only if nothing moved the cursor since (a run or a full read while it was out).
+    const polled = st.peeked?.from === st.cursor ? st.peeked!.result : await poll(this.deps.client, org, st.cursor!, this.feed);
     delete st.peeked;
     st.lastPollAt = this.now();
     if (polled.type === 'unavailable') {
@@ -197,7 +199,8 @@ export class Informer {
       return this.freshRead(st, wanted, scopes, desired, options, 'unavailable');
     }
     if (polled.type === 'gap') return this.fullRead(st, scopes, desired, options, polled.reason);
-    const self = polled.events.length > 0 ? await this.deps.selfId?.() : undefined;
+    // Not knowing the token's user only costs reads: no event is taken for docops's own.
+    const self = polled.events.length > 0 ? await this.deps.selfId?.().catch(() => undefined) : undefined;
     const stales: StaleRead[] = [];
     let skipped = 0;
     for (const e of polled.events) {

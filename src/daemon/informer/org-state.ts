@@ -57,8 +57,8 @@ export interface OrgState {
   dirty: boolean;
   events: number;
   own: OwnEvents;
-  /** A poll between runs (Informer.peek), kept for the run it starts. */
-  peeked?: PollResult;
+  /** A poll between runs (Informer.peek) and the cursor it polled from, kept for the run it starts. */
+  peeked?: { from: FeedCursor; result: PollResult };
 }
 
 export function newOrgState(org: string): OrgState {

@@ -11175,6 +11175,39 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 				}
 			},
+			"informer": {
+				"type": "object",
+				"additionalProperties": false,
+				"description": "Follow the audit log between full reads (docs/daemon.md, \"The informer\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.",
+				"properties": {
+					"enabled": {
+						"type": "boolean",
+						"default": true,
+						"description": "false: every full reconcile reads the whole organization."
+					},
+					"pollSeconds": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 86400,
+						"default": 30,
+						"description": "How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile."
+					},
+					"resyncMinutes": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 1e5,
+						"default": 240,
+						"description": "A full read in the background this often (at low priority: it yields to every other request). 0: never."
+					},
+					"overlapSeconds": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 3600,
+						"default": 60,
+						"description": "Each poll reads again this far behind the newest event it saw, so an event recorded late is still found."
+					}
+				}
+			},
 			"logLevel": {
 				"enum": [
 					"trace",
@@ -12880,213 +12913,396 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
+			if (data.informer !== void 0) {
+				let data28 = data.informer;
+				if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
+					for (const key5 in data28) if (!(key5 === "enabled" || key5 === "pollSeconds" || key5 === "resyncMinutes" || key5 === "overlapSeconds")) {
+						const err53 = {
+							instancePath: instancePath + "/informer",
+							schemaPath: "#/properties/informer/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key5 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err53];
+						else vErrors.push(err53);
+						errors++;
+					}
+					if (data28.enabled !== void 0) {
+						if (typeof data28.enabled !== "boolean") {
+							const err54 = {
+								instancePath: instancePath + "/informer/enabled",
+								schemaPath: "#/properties/informer/properties/enabled/type",
+								keyword: "type",
+								params: { type: "boolean" },
+								message: "must be boolean"
+							};
+							if (vErrors === null) vErrors = [err54];
+							else vErrors.push(err54);
+							errors++;
+						}
+					}
+					if (data28.pollSeconds !== void 0) {
+						let data30 = data28.pollSeconds;
+						if (!(typeof data30 == "number" && !(data30 % 1) && !isNaN(data30))) {
+							const err55 = {
+								instancePath: instancePath + "/informer/pollSeconds",
+								schemaPath: "#/properties/informer/properties/pollSeconds/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err55];
+							else vErrors.push(err55);
+							errors++;
+						}
+						if (typeof data30 == "number") {
+							if (data30 > 86400 || isNaN(data30)) {
+								const err56 = {
+									instancePath: instancePath + "/informer/pollSeconds",
+									schemaPath: "#/properties/informer/properties/pollSeconds/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 86400
+									},
+									message: "must be <= 86400"
+								};
+								if (vErrors === null) vErrors = [err56];
+								else vErrors.push(err56);
+								errors++;
+							}
+							if (data30 < 0 || isNaN(data30)) {
+								const err57 = {
+									instancePath: instancePath + "/informer/pollSeconds",
+									schemaPath: "#/properties/informer/properties/pollSeconds/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err57];
+								else vErrors.push(err57);
+								errors++;
+							}
+						}
+					}
+					if (data28.resyncMinutes !== void 0) {
+						let data31 = data28.resyncMinutes;
+						if (!(typeof data31 == "number" && !(data31 % 1) && !isNaN(data31))) {
+							const err58 = {
+								instancePath: instancePath + "/informer/resyncMinutes",
+								schemaPath: "#/properties/informer/properties/resyncMinutes/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err58];
+							else vErrors.push(err58);
+							errors++;
+						}
+						if (typeof data31 == "number") {
+							if (data31 > 1e5 || isNaN(data31)) {
+								const err59 = {
+									instancePath: instancePath + "/informer/resyncMinutes",
+									schemaPath: "#/properties/informer/properties/resyncMinutes/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 1e5
+									},
+									message: "must be <= 100000"
+								};
+								if (vErrors === null) vErrors = [err59];
+								else vErrors.push(err59);
+								errors++;
+							}
+							if (data31 < 0 || isNaN(data31)) {
+								const err60 = {
+									instancePath: instancePath + "/informer/resyncMinutes",
+									schemaPath: "#/properties/informer/properties/resyncMinutes/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err60];
+								else vErrors.push(err60);
+								errors++;
+							}
+						}
+					}
+					if (data28.overlapSeconds !== void 0) {
+						let data32 = data28.overlapSeconds;
+						if (!(typeof data32 == "number" && !(data32 % 1) && !isNaN(data32))) {
+							const err61 = {
+								instancePath: instancePath + "/informer/overlapSeconds",
+								schemaPath: "#/properties/informer/properties/overlapSeconds/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err61];
+							else vErrors.push(err61);
+							errors++;
+						}
+						if (typeof data32 == "number") {
+							if (data32 > 3600 || isNaN(data32)) {
+								const err62 = {
+									instancePath: instancePath + "/informer/overlapSeconds",
+									schemaPath: "#/properties/informer/properties/overlapSeconds/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 3600
+									},
+									message: "must be <= 3600"
+								};
+								if (vErrors === null) vErrors = [err62];
+								else vErrors.push(err62);
+								errors++;
+							}
+							if (data32 < 0 || isNaN(data32)) {
+								const err63 = {
+									instancePath: instancePath + "/informer/overlapSeconds",
+									schemaPath: "#/properties/informer/properties/overlapSeconds/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err63];
+								else vErrors.push(err63);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err64 = {
+						instancePath: instancePath + "/informer",
+						schemaPath: "#/properties/informer/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err64];
+					else vErrors.push(err64);
+					errors++;
+				}
+			}
 			if (data.logLevel !== void 0) {
-				let data28 = data.logLevel;
-				if (!(data28 === "trace" || data28 === "debug" || data28 === "info" || data28 === "warn" || data28 === "error" || data28 === "fatal" || data28 === "silent")) {
-					const err53 = {
+				let data33 = data.logLevel;
+				if (!(data33 === "trace" || data33 === "debug" || data33 === "info" || data33 === "warn" || data33 === "error" || data33 === "fatal" || data33 === "silent")) {
+					const err65 = {
 						instancePath: instancePath + "/logLevel",
 						schemaPath: "#/properties/logLevel/enum",
 						keyword: "enum",
 						params: { allowedValues: schema0.properties.logLevel.enum },
 						message: "must be equal to one of the allowed values"
 					};
-					if (vErrors === null) vErrors = [err53];
-					else vErrors.push(err53);
+					if (vErrors === null) vErrors = [err65];
+					else vErrors.push(err65);
 					errors++;
 				}
 			}
 			if (data.statusPage !== void 0) {
 				if (typeof data.statusPage !== "boolean") {
-					const err54 = {
+					const err66 = {
 						instancePath: instancePath + "/statusPage",
 						schemaPath: "#/properties/statusPage/type",
 						keyword: "type",
 						params: { type: "boolean" },
 						message: "must be boolean"
 					};
-					if (vErrors === null) vErrors = [err54];
-					else vErrors.push(err54);
+					if (vErrors === null) vErrors = [err66];
+					else vErrors.push(err66);
 					errors++;
 				}
 			}
 			if (data.notify !== void 0) {
-				let data30 = data.notify;
-				if (Array.isArray(data30)) {
-					const len1 = data30.length;
+				let data35 = data.notify;
+				if (Array.isArray(data35)) {
+					const len1 = data35.length;
 					for (let i1 = 0; i1 < len1; i1++) {
-						let data31 = data30[i1];
-						if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-							if (data31.type === void 0) {
-								const err55 = {
+						let data36 = data35[i1];
+						if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
+							if (data36.type === void 0) {
+								const err67 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "type" },
 									message: "must have required property 'type'"
 								};
-								if (vErrors === null) vErrors = [err55];
-								else vErrors.push(err55);
+								if (vErrors === null) vErrors = [err67];
+								else vErrors.push(err67);
 								errors++;
 							}
-							if (data31.url === void 0) {
-								const err56 = {
+							if (data36.url === void 0) {
+								const err68 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "url" },
 									message: "must have required property 'url'"
 								};
-								if (vErrors === null) vErrors = [err56];
-								else vErrors.push(err56);
+								if (vErrors === null) vErrors = [err68];
+								else vErrors.push(err68);
 								errors++;
 							}
-							for (const key5 in data31) if (!(key5 === "name" || key5 === "type" || key5 === "url" || key5 === "secretEnv" || key5 === "events")) {
-								const err57 = {
+							for (const key6 in data36) if (!(key6 === "name" || key6 === "type" || key6 === "url" || key6 === "secretEnv" || key6 === "events")) {
+								const err69 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key5 },
+									params: { additionalProperty: key6 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err57];
-								else vErrors.push(err57);
+								if (vErrors === null) vErrors = [err69];
+								else vErrors.push(err69);
 								errors++;
 							}
-							if (data31.name !== void 0) {
-								let data32 = data31.name;
-								if (typeof data32 === "string") {
-									if (func1(data32) < 1) {
-										const err58 = {
+							if (data36.name !== void 0) {
+								let data37 = data36.name;
+								if (typeof data37 === "string") {
+									if (func1(data37) < 1) {
+										const err70 = {
 											instancePath: instancePath + "/notify/" + i1 + "/name",
 											schemaPath: "#/properties/notify/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err58];
-										else vErrors.push(err58);
+										if (vErrors === null) vErrors = [err70];
+										else vErrors.push(err70);
 										errors++;
 									}
 								} else {
-									const err59 = {
+									const err71 = {
 										instancePath: instancePath + "/notify/" + i1 + "/name",
 										schemaPath: "#/properties/notify/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err59];
-									else vErrors.push(err59);
+									if (vErrors === null) vErrors = [err71];
+									else vErrors.push(err71);
 									errors++;
 								}
 							}
-							if (data31.type !== void 0) {
-								let data33 = data31.type;
-								if (!(data33 === "webhook" || data33 === "slack")) {
-									const err60 = {
+							if (data36.type !== void 0) {
+								let data38 = data36.type;
+								if (!(data38 === "webhook" || data38 === "slack")) {
+									const err72 = {
 										instancePath: instancePath + "/notify/" + i1 + "/type",
 										schemaPath: "#/properties/notify/items/properties/type/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.notify.items.properties.type.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err60];
-									else vErrors.push(err60);
+									if (vErrors === null) vErrors = [err72];
+									else vErrors.push(err72);
 									errors++;
 								}
 							}
-							if (data31.url !== void 0) {
-								let data34 = data31.url;
-								if (typeof data34 === "string") {
-									if (!pattern1.test(data34)) {
-										const err61 = {
+							if (data36.url !== void 0) {
+								let data39 = data36.url;
+								if (typeof data39 === "string") {
+									if (!pattern1.test(data39)) {
+										const err73 = {
 											instancePath: instancePath + "/notify/" + i1 + "/url",
 											schemaPath: "#/properties/notify/items/properties/url/pattern",
 											keyword: "pattern",
 											params: { pattern: "^https?://" },
 											message: "must match pattern \"^https?://\""
 										};
-										if (vErrors === null) vErrors = [err61];
-										else vErrors.push(err61);
+										if (vErrors === null) vErrors = [err73];
+										else vErrors.push(err73);
 										errors++;
 									}
 								} else {
-									const err62 = {
+									const err74 = {
 										instancePath: instancePath + "/notify/" + i1 + "/url",
 										schemaPath: "#/properties/notify/items/properties/url/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err62];
-									else vErrors.push(err62);
+									if (vErrors === null) vErrors = [err74];
+									else vErrors.push(err74);
 									errors++;
 								}
 							}
-							if (data31.secretEnv !== void 0) {
-								let data35 = data31.secretEnv;
-								if (typeof data35 === "string") {
-									if (!pattern7.test(data35)) {
-										const err63 = {
+							if (data36.secretEnv !== void 0) {
+								let data40 = data36.secretEnv;
+								if (typeof data40 === "string") {
+									if (!pattern7.test(data40)) {
+										const err75 = {
 											instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 											schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 										};
-										if (vErrors === null) vErrors = [err63];
-										else vErrors.push(err63);
+										if (vErrors === null) vErrors = [err75];
+										else vErrors.push(err75);
 										errors++;
 									}
 								} else {
-									const err64 = {
+									const err76 = {
 										instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 										schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err64];
-									else vErrors.push(err64);
+									if (vErrors === null) vErrors = [err76];
+									else vErrors.push(err76);
 									errors++;
 								}
 							}
-							if (data31.events !== void 0) {
-								let data36 = data31.events;
-								if (Array.isArray(data36)) {
-									if (data36.length < 1) {
-										const err65 = {
+							if (data36.events !== void 0) {
+								let data41 = data36.events;
+								if (Array.isArray(data41)) {
+									if (data41.length < 1) {
+										const err77 = {
 											instancePath: instancePath + "/notify/" + i1 + "/events",
 											schemaPath: "#/properties/notify/items/properties/events/minItems",
 											keyword: "minItems",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 items"
 										};
-										if (vErrors === null) vErrors = [err65];
-										else vErrors.push(err65);
+										if (vErrors === null) vErrors = [err77];
+										else vErrors.push(err77);
 										errors++;
 									}
-									const len2 = data36.length;
+									const len2 = data41.length;
 									for (let i2 = 0; i2 < len2; i2++) {
-										let data37 = data36[i2];
-										if (!(data37 === "drift" || data37 === "apply_failed" || data37 === "refused" || data37 === "awaiting_approval" || data37 === "recovered" || data37 === "manifests_invalid")) {
-											const err66 = {
+										let data42 = data41[i2];
+										if (!(data42 === "drift" || data42 === "apply_failed" || data42 === "refused" || data42 === "awaiting_approval" || data42 === "recovered" || data42 === "manifests_invalid")) {
+											const err78 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events/" + i2,
 												schemaPath: "#/properties/notify/items/properties/events/items/enum",
 												keyword: "enum",
 												params: { allowedValues: schema0.properties.notify.items.properties.events.items.enum },
 												message: "must be equal to one of the allowed values"
 											};
-											if (vErrors === null) vErrors = [err66];
-											else vErrors.push(err66);
+											if (vErrors === null) vErrors = [err78];
+											else vErrors.push(err78);
 											errors++;
 										}
 									}
-									let i3 = data36.length;
+									let i3 = data41.length;
 									let j0;
 									if (i3 > 1) {
-										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func8(data36[i3], data36[j0])) {
-											const err67 = {
+										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func8(data41[i3], data41[j0])) {
+											const err79 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events",
 												schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 												keyword: "uniqueItems",
@@ -13096,322 +13312,322 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												},
 												message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)"
 											};
-											if (vErrors === null) vErrors = [err67];
-											else vErrors.push(err67);
+											if (vErrors === null) vErrors = [err79];
+											else vErrors.push(err79);
 											errors++;
 											break outer0;
 										}
 									}
 								} else {
-									const err68 = {
+									const err80 = {
 										instancePath: instancePath + "/notify/" + i1 + "/events",
 										schemaPath: "#/properties/notify/items/properties/events/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err68];
-									else vErrors.push(err68);
+									if (vErrors === null) vErrors = [err80];
+									else vErrors.push(err80);
 									errors++;
 								}
 							}
 						} else {
-							const err69 = {
+							const err81 = {
 								instancePath: instancePath + "/notify/" + i1,
 								schemaPath: "#/properties/notify/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err69];
-							else vErrors.push(err69);
+							if (vErrors === null) vErrors = [err81];
+							else vErrors.push(err81);
 							errors++;
 						}
 					}
 				} else {
-					const err70 = {
+					const err82 = {
 						instancePath: instancePath + "/notify",
 						schemaPath: "#/properties/notify/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err70];
-					else vErrors.push(err70);
+					if (vErrors === null) vErrors = [err82];
+					else vErrors.push(err82);
 					errors++;
 				}
 			}
 			if (data.policy !== void 0) {
-				let data38 = data.policy;
-				if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-					for (const key6 in data38) if (!(key6 === "path" || key6 === "rules" || key6 === "approvers" || key6 === "approvals")) {
-						const err71 = {
+				let data43 = data.policy;
+				if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+					for (const key7 in data43) if (!(key7 === "path" || key7 === "rules" || key7 === "approvers" || key7 === "approvals")) {
+						const err83 = {
 							instancePath: instancePath + "/policy",
 							schemaPath: "#/properties/policy/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key6 },
+							params: { additionalProperty: key7 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err71];
-						else vErrors.push(err71);
+						if (vErrors === null) vErrors = [err83];
+						else vErrors.push(err83);
 						errors++;
 					}
-					if (data38.path !== void 0) {
-						let data39 = data38.path;
-						if (typeof data39 === "string") {
-							if (func1(data39) < 1) {
-								const err72 = {
+					if (data43.path !== void 0) {
+						let data44 = data43.path;
+						if (typeof data44 === "string") {
+							if (func1(data44) < 1) {
+								const err84 = {
 									instancePath: instancePath + "/policy/path",
 									schemaPath: "#/properties/policy/properties/path/minLength",
 									keyword: "minLength",
 									params: { limit: 1 },
 									message: "must NOT have fewer than 1 characters"
 								};
-								if (vErrors === null) vErrors = [err72];
-								else vErrors.push(err72);
+								if (vErrors === null) vErrors = [err84];
+								else vErrors.push(err84);
 								errors++;
 							}
 						} else {
-							const err73 = {
+							const err85 = {
 								instancePath: instancePath + "/policy/path",
 								schemaPath: "#/properties/policy/properties/path/type",
 								keyword: "type",
 								params: { type: "string" },
 								message: "must be string"
 							};
-							if (vErrors === null) vErrors = [err73];
-							else vErrors.push(err73);
+							if (vErrors === null) vErrors = [err85];
+							else vErrors.push(err85);
 							errors++;
 						}
 					}
-					if (data38.rules !== void 0) {
-						if (!Array.isArray(data38.rules)) {
-							const err74 = {
+					if (data43.rules !== void 0) {
+						if (!Array.isArray(data43.rules)) {
+							const err86 = {
 								instancePath: instancePath + "/policy/rules",
 								schemaPath: "#/properties/policy/properties/rules/type",
 								keyword: "type",
 								params: { type: "array" },
 								message: "must be array"
 							};
-							if (vErrors === null) vErrors = [err74];
-							else vErrors.push(err74);
+							if (vErrors === null) vErrors = [err86];
+							else vErrors.push(err86);
 							errors++;
 						}
 					}
-					if (data38.approvers !== void 0) {
-						let data41 = data38.approvers;
-						if (!(data41 && typeof data41 == "object" && !Array.isArray(data41))) {
-							const err75 = {
+					if (data43.approvers !== void 0) {
+						let data46 = data43.approvers;
+						if (!(data46 && typeof data46 == "object" && !Array.isArray(data46))) {
+							const err87 = {
 								instancePath: instancePath + "/policy/approvers",
 								schemaPath: "#/properties/policy/properties/approvers/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err75];
-							else vErrors.push(err75);
+							if (vErrors === null) vErrors = [err87];
+							else vErrors.push(err87);
 							errors++;
 						}
 					}
-					if (data38.approvals !== void 0) {
-						let data42 = data38.approvals;
-						if (data42 && typeof data42 == "object" && !Array.isArray(data42)) {
-							for (const key7 in data42) if (!(key7 === "token" || key7 === "tokenFile" || key7 === "github")) {
-								const err76 = {
+					if (data43.approvals !== void 0) {
+						let data47 = data43.approvals;
+						if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+							for (const key8 in data47) if (!(key8 === "token" || key8 === "tokenFile" || key8 === "github")) {
+								const err88 = {
 									instancePath: instancePath + "/policy/approvals",
 									schemaPath: "#/properties/policy/properties/approvals/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key7 },
+									params: { additionalProperty: key8 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err76];
-								else vErrors.push(err76);
+								if (vErrors === null) vErrors = [err88];
+								else vErrors.push(err88);
 								errors++;
 							}
-							if (data42.token !== void 0) {
-								let data43 = data42.token;
-								if (typeof data43 === "string") {
-									if (func1(data43) < 16) {
-										const err77 = {
+							if (data47.token !== void 0) {
+								let data48 = data47.token;
+								if (typeof data48 === "string") {
+									if (func1(data48) < 16) {
+										const err89 = {
 											instancePath: instancePath + "/policy/approvals/token",
 											schemaPath: "#/properties/policy/properties/approvals/properties/token/minLength",
 											keyword: "minLength",
 											params: { limit: 16 },
 											message: "must NOT have fewer than 16 characters"
 										};
-										if (vErrors === null) vErrors = [err77];
-										else vErrors.push(err77);
+										if (vErrors === null) vErrors = [err89];
+										else vErrors.push(err89);
 										errors++;
 									}
 								} else {
-									const err78 = {
+									const err90 = {
 										instancePath: instancePath + "/policy/approvals/token",
 										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err78];
-									else vErrors.push(err78);
+									if (vErrors === null) vErrors = [err90];
+									else vErrors.push(err90);
 									errors++;
 								}
 							}
-							if (data42.tokenFile !== void 0) {
-								let data44 = data42.tokenFile;
-								if (typeof data44 === "string") {
-									if (func1(data44) < 1) {
-										const err79 = {
+							if (data47.tokenFile !== void 0) {
+								let data49 = data47.tokenFile;
+								if (typeof data49 === "string") {
+									if (func1(data49) < 1) {
+										const err91 = {
 											instancePath: instancePath + "/policy/approvals/tokenFile",
 											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err79];
-										else vErrors.push(err79);
+										if (vErrors === null) vErrors = [err91];
+										else vErrors.push(err91);
 										errors++;
 									}
 								} else {
-									const err80 = {
+									const err92 = {
 										instancePath: instancePath + "/policy/approvals/tokenFile",
 										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err80];
-									else vErrors.push(err80);
+									if (vErrors === null) vErrors = [err92];
+									else vErrors.push(err92);
 									errors++;
 								}
 							}
-							if (data42.github !== void 0) {
-								let data45 = data42.github;
-								if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-									if (data45.repository === void 0) {
-										const err81 = {
+							if (data47.github !== void 0) {
+								let data50 = data47.github;
+								if (data50 && typeof data50 == "object" && !Array.isArray(data50)) {
+									if (data50.repository === void 0) {
+										const err93 = {
 											instancePath: instancePath + "/policy/approvals/github",
 											schemaPath: "#/properties/policy/properties/approvals/properties/github/required",
 											keyword: "required",
 											params: { missingProperty: "repository" },
 											message: "must have required property 'repository'"
 										};
-										if (vErrors === null) vErrors = [err81];
-										else vErrors.push(err81);
+										if (vErrors === null) vErrors = [err93];
+										else vErrors.push(err93);
 										errors++;
 									}
-									for (const key8 in data45) if (!(key8 === "repository" || key8 === "apiUrl" || key8 === "tokenFile" || key8 === "pollSeconds")) {
-										const err82 = {
+									for (const key9 in data50) if (!(key9 === "repository" || key9 === "apiUrl" || key9 === "tokenFile" || key9 === "pollSeconds")) {
+										const err94 = {
 											instancePath: instancePath + "/policy/approvals/github",
 											schemaPath: "#/properties/policy/properties/approvals/properties/github/additionalProperties",
 											keyword: "additionalProperties",
-											params: { additionalProperty: key8 },
+											params: { additionalProperty: key9 },
 											message: "must NOT have additional properties"
 										};
-										if (vErrors === null) vErrors = [err82];
-										else vErrors.push(err82);
+										if (vErrors === null) vErrors = [err94];
+										else vErrors.push(err94);
 										errors++;
 									}
-									if (data45.repository !== void 0) {
-										let data46 = data45.repository;
-										if (typeof data46 === "string") {
-											if (!pattern8.test(data46)) {
-												const err83 = {
+									if (data50.repository !== void 0) {
+										let data51 = data50.repository;
+										if (typeof data51 === "string") {
+											if (!pattern8.test(data51)) {
+												const err95 = {
 													instancePath: instancePath + "/policy/approvals/github/repository",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/pattern",
 													keyword: "pattern",
 													params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
 													message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
 												};
-												if (vErrors === null) vErrors = [err83];
-												else vErrors.push(err83);
+												if (vErrors === null) vErrors = [err95];
+												else vErrors.push(err95);
 												errors++;
 											}
 										} else {
-											const err84 = {
+											const err96 = {
 												instancePath: instancePath + "/policy/approvals/github/repository",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err84];
-											else vErrors.push(err84);
+											if (vErrors === null) vErrors = [err96];
+											else vErrors.push(err96);
 											errors++;
 										}
 									}
-									if (data45.apiUrl !== void 0) {
-										let data47 = data45.apiUrl;
-										if (typeof data47 === "string") {
-											if (!pattern1.test(data47)) {
-												const err85 = {
+									if (data50.apiUrl !== void 0) {
+										let data52 = data50.apiUrl;
+										if (typeof data52 === "string") {
+											if (!pattern1.test(data52)) {
+												const err97 = {
 													instancePath: instancePath + "/policy/approvals/github/apiUrl",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/pattern",
 													keyword: "pattern",
 													params: { pattern: "^https?://" },
 													message: "must match pattern \"^https?://\""
 												};
-												if (vErrors === null) vErrors = [err85];
-												else vErrors.push(err85);
+												if (vErrors === null) vErrors = [err97];
+												else vErrors.push(err97);
 												errors++;
 											}
 										} else {
-											const err86 = {
+											const err98 = {
 												instancePath: instancePath + "/policy/approvals/github/apiUrl",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err86];
-											else vErrors.push(err86);
+											if (vErrors === null) vErrors = [err98];
+											else vErrors.push(err98);
 											errors++;
 										}
 									}
-									if (data45.tokenFile !== void 0) {
-										let data48 = data45.tokenFile;
-										if (typeof data48 === "string") {
-											if (func1(data48) < 1) {
-												const err87 = {
+									if (data50.tokenFile !== void 0) {
+										let data53 = data50.tokenFile;
+										if (typeof data53 === "string") {
+											if (func1(data53) < 1) {
+												const err99 = {
 													instancePath: instancePath + "/policy/approvals/github/tokenFile",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/minLength",
 													keyword: "minLength",
 													params: { limit: 1 },
 													message: "must NOT have fewer than 1 characters"
 												};
-												if (vErrors === null) vErrors = [err87];
-												else vErrors.push(err87);
+												if (vErrors === null) vErrors = [err99];
+												else vErrors.push(err99);
 												errors++;
 											}
 										} else {
-											const err88 = {
+											const err100 = {
 												instancePath: instancePath + "/policy/approvals/github/tokenFile",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/type",
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
 											};
-											if (vErrors === null) vErrors = [err88];
-											else vErrors.push(err88);
+											if (vErrors === null) vErrors = [err100];
+											else vErrors.push(err100);
 											errors++;
 										}
 									}
-									if (data45.pollSeconds !== void 0) {
-										let data49 = data45.pollSeconds;
-										if (!(typeof data49 == "number" && !(data49 % 1) && !isNaN(data49))) {
-											const err89 = {
+									if (data50.pollSeconds !== void 0) {
+										let data54 = data50.pollSeconds;
+										if (!(typeof data54 == "number" && !(data54 % 1) && !isNaN(data54))) {
+											const err101 = {
 												instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/type",
 												keyword: "type",
 												params: { type: "integer" },
 												message: "must be integer"
 											};
-											if (vErrors === null) vErrors = [err89];
-											else vErrors.push(err89);
+											if (vErrors === null) vErrors = [err101];
+											else vErrors.push(err101);
 											errors++;
 										}
-										if (typeof data49 == "number") {
-											if (data49 > 3600 || isNaN(data49)) {
-												const err90 = {
+										if (typeof data54 == "number") {
+											if (data54 > 3600 || isNaN(data54)) {
+												const err102 = {
 													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/maximum",
 													keyword: "maximum",
@@ -13421,12 +13637,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													},
 													message: "must be <= 3600"
 												};
-												if (vErrors === null) vErrors = [err90];
-												else vErrors.push(err90);
+												if (vErrors === null) vErrors = [err102];
+												else vErrors.push(err102);
 												errors++;
 											}
-											if (data49 < 5 || isNaN(data49)) {
-												const err91 = {
+											if (data54 < 5 || isNaN(data54)) {
+												const err103 = {
 													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
 													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/minimum",
 													keyword: "minimum",
@@ -13436,61 +13652,61 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													},
 													message: "must be >= 5"
 												};
-												if (vErrors === null) vErrors = [err91];
-												else vErrors.push(err91);
+												if (vErrors === null) vErrors = [err103];
+												else vErrors.push(err103);
 												errors++;
 											}
 										}
 									}
 								} else {
-									const err92 = {
+									const err104 = {
 										instancePath: instancePath + "/policy/approvals/github",
 										schemaPath: "#/properties/policy/properties/approvals/properties/github/type",
 										keyword: "type",
 										params: { type: "object" },
 										message: "must be object"
 									};
-									if (vErrors === null) vErrors = [err92];
-									else vErrors.push(err92);
+									if (vErrors === null) vErrors = [err104];
+									else vErrors.push(err104);
 									errors++;
 								}
 							}
 						} else {
-							const err93 = {
+							const err105 = {
 								instancePath: instancePath + "/policy/approvals",
 								schemaPath: "#/properties/policy/properties/approvals/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err93];
-							else vErrors.push(err93);
+							if (vErrors === null) vErrors = [err105];
+							else vErrors.push(err105);
 							errors++;
 						}
 					}
 				} else {
-					const err94 = {
+					const err106 = {
 						instancePath: instancePath + "/policy",
 						schemaPath: "#/properties/policy/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err94];
-					else vErrors.push(err94);
+					if (vErrors === null) vErrors = [err106];
+					else vErrors.push(err106);
 					errors++;
 				}
 			}
 		} else {
-			const err95 = {
+			const err107 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err95];
-			else vErrors.push(err95);
+			if (vErrors === null) vErrors = [err107];
+			else vErrors.push(err107);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -17910,7 +18126,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			return module.exports;
 		})],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -33655,6 +33871,11 @@ var init_retry = __esmMin((() => {
 *
 * Answers without the headers change nothing: until one announces a budget, and again after a success that
 * announces none, `acquire` returns at once (no timer, no queue).
+*
+* Background requests (the informer's periodic full read, `acquire(signal, true)`) yield: a waiting request of any
+* other kind goes first, they leave a tenth of the limit (BACKGROUND_RESERVE) to the others, and while they wait
+* the others do not spread themselves (the reserve is theirs): a drifted member is read at once, not behind a
+* 19-minute full read.
 */
 function createPacer(opts = {}) {
 	const clock = opts.clock ?? systemClock;
@@ -33669,27 +33890,43 @@ function createPacer(opts = {}) {
 	let blockedUntil = 0;
 	/** After a 429: one request may go (once the block ends and nothing is in flight) to learn the budget. */
 	let probe = false;
-	let waiters = [];
-	let head = 0;
+	const queues = [{
+		items: [],
+		head: 0
+	}, {
+		items: [],
+		head: 0
+	}];
+	const waitingIn = (q) => q.items.slice(q.head).filter((w) => !w.done).length;
+	const hasWaiting = (q) => {
+		while (q.head < q.items.length && q.items[q.head].done) q.head++;
+		if (q.head === q.items.length) {
+			q.items = [];
+			q.head = 0;
+		}
+		return q.items.length > 0;
+	};
 	let cancelTimer;
 	const listeners = /* @__PURE__ */ new Set();
 	/** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
 	let toldUntil = 0;
 	let toldAt = Number.NEGATIVE_INFINITY;
 	/** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
-	function nextSendAt(now) {
+	function nextSendAt(now, background = false) {
 		if (now < blockedUntil) return blockedUntil;
 		if (budget === void 0) return now;
 		if (budget.resetAt !== void 0 && now >= budget.resetAt) {
 			budget.remaining = budget.limit;
 			budget.resetAt = void 0;
 		}
-		const available = budget.remaining - debt;
+		const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
+		const available = budget.remaining - debt - reserve;
 		if (available >= 1) {
-			if (available > budget.limit / 2 || budget.resetAt === void 0) return now;
+			if (!background && hasWaiting(queues[1])) return now;
+			if (available > (budget.limit - reserve) / 2 || budget.resetAt === void 0) return now;
 			return Math.max(now, lastSentAt + (budget.resetAt - now) / available);
 		}
-		if (probe && inFlight === 0) return now;
+		if (probe && inFlight === 0 && !background) return now;
 		return budget.resetAt ?? (inFlight > 0 ? Number.POSITIVE_INFINITY : now);
 	}
 	function grant(now) {
@@ -33703,14 +33940,13 @@ function createPacer(opts = {}) {
 	function pump() {
 		cancelTimer?.();
 		cancelTimer = void 0;
-		while (head < waiters.length) {
-			const waiter = waiters[head];
-			if (waiter.done) {
-				head++;
-				continue;
-			}
+		for (;;) {
+			const background = !hasWaiting(queues[0]);
+			const q = queues[background ? 1 : 0];
+			if (!hasWaiting(q)) return;
+			const waiter = q.items[q.head];
 			const now = clock.now();
-			const at = nextSendAt(now);
+			const at = nextSendAt(now, background);
 			if (at > now) {
 				if (at !== Number.POSITIVE_INFINITY) {
 					if (at > toldUntil && (at - now >= 3e3 || now - toldAt >= 3e4)) {
@@ -33728,16 +33964,12 @@ function createPacer(opts = {}) {
 						pump();
 					}, at - now);
 				}
-				break;
+				return;
 			}
-			head++;
+			q.head++;
 			waiter.done = true;
 			waiter.cleanup();
 			waiter.resolve(grant(now));
-		}
-		if (head === waiters.length) {
-			waiters = [];
-			head = 0;
 		}
 	}
 	function observe(ticketSeq, answer) {
@@ -33772,10 +34004,10 @@ function createPacer(opts = {}) {
 			listeners.add(listener);
 			return () => void listeners.delete(listener);
 		},
-		acquire(signal) {
-			if (head === waiters.length) {
+		acquire(signal, background = false) {
+			if (!hasWaiting(queues[0]) && (!background || !hasWaiting(queues[1]))) {
 				const now = clock.now();
-				if (nextSendAt(now) <= now) return grant(now);
+				if (nextSendAt(now, background) <= now) return grant(now);
 			}
 			return new Promise((resolve, reject) => {
 				if (signal?.aborted === true) {
@@ -33795,7 +34027,7 @@ function createPacer(opts = {}) {
 					cleanup: () => signal?.removeEventListener("abort", onAbort)
 				};
 				signal?.addEventListener("abort", onAbort, { once: true });
-				waiters.push(waiter);
+				queues[background ? 1 : 0].items.push(waiter);
 				pump();
 			});
 		},
@@ -33809,7 +34041,7 @@ function createPacer(opts = {}) {
 				budget: budget === void 0 ? void 0 : { ...budget },
 				debt,
 				inFlight,
-				waiting: waiters.slice(head).filter((w) => !w.done).length,
+				waiting: waitingIn(queues[0]) + waitingIn(queues[1]),
 				blockedUntil
 			};
 		}
@@ -33845,7 +34077,7 @@ function sharedPacer(baseUrl, token) {
 		}
 	};
 }
-var systemClock, shared;
+var systemClock, BACKGROUND_RESERVE, shared;
 var init_pacer = __esmMin((() => {
 	init_rate_limit_headers();
 	init_retry();
@@ -33856,39 +34088,42 @@ var init_pacer = __esmMin((() => {
 			return () => clearTimeout(handle);
 		}
 	};
+	BACKGROUND_RESERVE = .1;
 	shared = /* @__PURE__ */ new Map();
 }));
 // src/api/priority-gate.ts
 function createPriorityGate(limit) {
 	const max = Math.max(1, limit);
+	const backgroundMax = max > 1 ? max - 1 : 1;
 	let running = 0;
-	const queues = [{
+	const queues = [
+		0,
+		1,
+		2,
+		3
+	].map(() => ({
 		items: [],
 		head: 0
-	}, {
-		items: [],
-		head: 0
-	}];
-	const next = () => {
-		for (const q of queues) if (q.head < q.items.length) {
-			const wake = q.items[q.head];
-			q.items[q.head++] = noop$2;
-			if (q.head === q.items.length) {
-				q.items = [];
-				q.head = 0;
-			}
-			return wake;
+	}));
+	const take = (q) => {
+		if (q.head >= q.items.length) return void 0;
+		const wake = q.items[q.head];
+		q.items[q.head++] = noop$2;
+		if (q.head === q.items.length) {
+			q.items = [];
+			q.head = 0;
 		}
+		return wake;
 	};
 	/** The finished task's slot goes straight to the next waiter, so `running` never over- or undercounts. */
 	const release = () => {
-		const wake = next();
+		const wake = take(queues[0]) ?? take(queues[1]) ?? (running - 1 < backgroundMax ? take(queues[2]) ?? take(queues[3]) : void 0);
 		if (wake) wake();
 		else running--;
 	};
-	return { async run(urgent, task) {
-		if (running < max) running++;
-		else await new Promise((resolve) => queues[urgent ? 0 : 1].items.push(resolve));
+	return { async run(urgent, task, background = false) {
+		if (running < (background ? backgroundMax : max)) running++;
+		else await new Promise((resolve) => queues[(background ? 2 : 0) + (urgent ? 0 : 1)].items.push(resolve));
 		try {
 			return await task();
 		} finally {
@@ -34002,13 +34237,13 @@ function createClient(opts = {}) {
 		"user-agent": opts.userAgent ?? "docops"
 	};
 	if (token !== void 0 && token !== "") baseHeaders.authorization = `Bearer ${token}`;
-	async function attemptOnce(method, target, payload, signal, urgent) {
+	async function attemptOnce(method, target, payload, signal, urgent, background) {
 		const headers = payload === void 0 ? baseHeaders : {
 			...baseHeaders,
 			"content-type": "application/json"
 		};
 		return gate.run(urgent, async () => {
-			const pending = pacer.acquire(signal);
+			const pending = pacer.acquire(signal, background);
 			const ticket = pending instanceof Promise ? await pending : pending;
 			let answer;
 			let res;
@@ -34043,13 +34278,13 @@ function createClient(opts = {}) {
 				headers: res.headers,
 				text
 			};
-		});
+		}, background);
 	}
-	function request(method, path, options = {}) {
-		return send(method, path, options, false);
-	}
-	/** `urgent`: a later page of a list being read (see priority-gate.ts). */
-	async function send(method, path, options, urgent) {
+	/**
+	* `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
+	* `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
+	*/
+	async function send(method, path, options, urgent, background = false) {
 		if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
 		const route = routeOf(path);
 		if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
@@ -34077,7 +34312,7 @@ function createClient(opts = {}) {
 			let failure;
 			let lastError;
 			try {
-				const raw = await attemptOnce(method, target, payload, signal, urgent);
+				const raw = await attemptOnce(method, target, payload, signal, urgent, background);
 				answered = true;
 				report({
 					method,
@@ -34156,42 +34391,42 @@ function createClient(opts = {}) {
 			}
 		}
 	}
-	async function get(path, query) {
-		return (await request("GET", path, query === void 0 ? {} : { query })).body;
+	/** The client's surface; `background`: every request of it yields to the others. */
+	function view(background) {
+		const request = (method, path, options = {}) => send(method, path, options, false, background);
+		const get = async (path, query) => (await request("GET", path, query === void 0 ? {} : { query })).body;
+		/** A list's pages: every page after the first is urgent (it continues a chain already started). */
+		const getPage = async (path, query) => (await send("GET", path, query === void 0 ? {} : { query }, query?.["page"] !== void 0, background)).body;
+		const paginate = (path, query) => paginatePages(getPage, path, query);
+		const listAll = async (path, query) => {
+			const items = [];
+			for await (const item of paginate(path, query)) items.push(item);
+			return items;
+		};
+		return {
+			baseUrl,
+			request,
+			get,
+			paginate,
+			listAll,
+			background: () => backgroundView ??= view(true),
+			rateLimit: () => {
+				const b = pacer.state().budget;
+				return b === void 0 ? void 0 : {
+					limit: b.limit,
+					remaining: b.remaining,
+					...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
+				};
+			},
+			close: background ? () => Promise.resolve() : () => {
+				stopTelling();
+				paced.release();
+				return pool.close();
+			}
+		};
 	}
-	/** A list's pages: every page after the first is urgent (it continues a chain already started). */
-	async function getPage(path, query) {
-		const urgent = query?.["page"] !== void 0;
-		return (await send("GET", path, query === void 0 ? {} : { query }, urgent)).body;
-	}
-	function paginate(path, query) {
-		return paginatePages(getPage, path, query);
-	}
-	async function listAll(path, query) {
-		const items = [];
-		for await (const item of paginate(path, query)) items.push(item);
-		return items;
-	}
-	return {
-		baseUrl,
-		request,
-		get,
-		paginate,
-		listAll,
-		rateLimit: () => {
-			const b = pacer.state().budget;
-			return b === void 0 ? void 0 : {
-				limit: b.limit,
-				remaining: b.remaining,
-				...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
-			};
-		},
-		close: () => {
-			stopTelling();
-			paced.release();
-			return pool.close();
-		}
-	};
+	let backgroundView;
+	return view(false);
 }
 /** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */
 function resetInMs(headers) {
@@ -34672,7 +34907,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -47105,7 +47340,7 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; keep this file in step with the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"Organizations are never created or deleted: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
@@ -48756,6 +48991,96 @@ var init_snapshot$6 = __esmMin((() => {
 	defined$2 = (x) => x !== void 0;
 	collectionUndo = { relink: relink$3 };
 }));
+// src/kinds/informer-common.ts
+/** The part (`''` for the object itself) and verb of a change; undefined when the action is not of this shape. */
+function actionOf(change) {
+	const words = change.action.split(".");
+	const verb = words.at(-1);
+	if (words.length < 2 || words[0] !== change.type || !VERBS.has(verb)) return void 0;
+	return {
+		part: words.slice(1, -1).join("."),
+		verb
+	};
+}
+/**
+* One item of a list, read alone (`path`). Also after a delete: the answer (404, or an object in the bin) says it
+* is gone — an event handed out again by an overlapping poll may be older than what was read since.
+*/
+function itemRead(list, id, path, extra = {}) {
+	return {
+		list,
+		item: {
+			id,
+			path,
+			...extra
+		}
+	};
+}
+/** The lists below `prefix` ending in `suffix` with an item whose `field` object has this id: read them again. */
+function listsNaming(reads, prefix, suffix, field, id) {
+	return reads.lists(prefix).filter((l) => l.path.endsWith(suffix) && l.items.some((item) => isRecord$1(item) && idOf$1(item[field]) === id)).map((l) => ({ list: l.path }));
+}
+/** Every permission list of the organization's spaces, collections and sites naming the team or user `id`. */
+function grantListsNaming(reads, org, principal, id) {
+	const suffix = `/permissions/${principal}s`;
+	return [
+		...listsNaming(reads, "/spaces/", suffix, principal, id),
+		...listsNaming(reads, "/collections/", suffix, principal, id),
+		...listsNaming(reads, `${orgPath(org)}/sites/`, suffix, principal, id)
+	];
+}
+/**
+* Lists whose items carry counts a membership or an access change alters, read again whole — only where a kind
+* reads those counts: under prune, Team reads a team's `members` and `spaces`, Members a member's `teams` and
+* `spaces` (src/kinds/team/cascades.ts).
+*/
+function countLists(view, org) {
+	return [...view.prune("Team", org) ? [{ list: `${orgPath(org)}/teams` }] : [], ...view.prune("Members", org) ? [{ list: `${orgPath(org)}/members` }] : []];
+}
+/** The lists of the members that would be removed (`…/members/{id}/teams`, read under prune): read again. */
+function memberTeamLists(view, org) {
+	return view.lists(`${orgPath(org)}/members/`).filter((l) => l.path.endsWith("/teams")).map((l) => ({ list: l.path }));
+}
+var VERBS, idOf$1, below;
+var init_informer_common = __esmMin((() => {
+	init_common();
+	VERBS = /* @__PURE__ */ new Set([
+		"created",
+		"updated",
+		"deleted",
+		"restored"
+	]);
+	idOf$1 = (v) => isRecord$1(v) ? v["id"] : void 0;
+	below = (list, id) => `${list}/${seg(id)}`;
+}));
+// src/kinds/collection/informer.ts
+var collectionInformer;
+var init_informer$6 = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$6();
+	init_model$8();
+	collectionInformer = {
+		targets: ["collection"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const path = collectionPath(change.id);
+			if (a.part === "content") return [];
+			if (a.part === "permission") return [{ under: `${path}/permissions` }, ...countLists(view, org)];
+			if (a.part !== "") return void 0;
+			const own = itemRead(collectionsPath(org), change.id, path);
+			if (a.verb !== "deleted") return [own];
+			const inside = view.lists(orgSpacesPath(org)).flatMap((l) => l.items).filter((s) => isRecord$1(s) && s["parent"] === change.id && typeof s["id"] === "string").map((s) => itemRead(orgSpacesPath(org), String(s["id"]), spacePath(String(s["id"])), { hiddenIf: "deletedAt" }));
+			return [
+				own,
+				{ under: path },
+				...inside,
+				...countLists(view, org)
+			];
+		}
+	};
+}));
 // src/kinds/collection/kind.ts
 /** The spec of a schema-valid Collection document: the fields it writes, in this order (duplicate access entries reported). */
 function parseCollectionSpec(doc, report) {
@@ -48896,6 +49221,7 @@ var init_kind$6 = __esmMin((() => {
 	init_model$8();
 	init_parent_refs();
 	init_snapshot$6();
+	init_informer$6();
 	collectionKind = {
 		kind: COLLECTION_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -48916,7 +49242,8 @@ var init_kind$6 = __esmMin((() => {
 		diff: diffCollections,
 		export: exportDocs$4,
 		snapshot: snapshotCollection,
-		undo: collectionUndo
+		undo: collectionUndo,
+		informer: collectionInformer
 	};
 }));
 // src/kinds/saml/certificate.ts
@@ -49334,6 +49661,41 @@ var init_snapshot$5 = __esmMin((() => {
 		documents: documents$2
 	};
 }));
+// src/kinds/team/model.ts
+/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
+function memberIndex(doc, email) {
+	return (Array.isArray(doc.spec["members"]) ? doc.spec["members"] : []).findIndex((m) => isRecord$1(m) && typeof m["email"] === "string" && m["email"].toLowerCase() === email);
+}
+var TEAM_KIND, teamsPath;
+var init_model$2 = __esmMin((() => {
+	init_common();
+	TEAM_KIND = "Team";
+	teamsPath = (org) => `${orgPath(org)}/teams`;
+}));
+// src/kinds/members/informer.ts
+var membersInformer;
+var init_informer$5 = __esmMin((() => {
+	init_model$2();
+	init_informer_common();
+	init_model$3();
+	membersInformer = {
+		targets: ["member"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a || a.part !== "") return void 0;
+			const list = membersPath(org);
+			const path = below(list, change.id);
+			if (a.verb !== "deleted") return [itemRead(list, change.id, path)];
+			return [
+				itemRead(list, change.id, path),
+				{ under: path },
+				...listsNaming(view, `${teamsPath(org)}/`, "/members", "organization", change.id),
+				...grantListsNaming(view, org, "user", change.id),
+				...countLists(view, org)
+			];
+		}
+	};
+}));
 // src/kinds/members/kind.ts
 function toDesired$6(doc, _report) {
 	const org = doc.metadata.organization;
@@ -49525,6 +49887,7 @@ var init_kind$5 = __esmMin((() => {
 	init_guard();
 	init_model$3();
 	init_snapshot$5();
+	init_informer$5();
 	MemberEntry = class {
 		org;
 		key;
@@ -49561,7 +49924,8 @@ var init_kind$5 = __esmMin((() => {
 		toDesired: toDesired$6,
 		fetch: fetch$6,
 		diff: diff$3,
-		export: exportMembers
+		export: exportMembers,
+		informer: membersInformer
 	};
 }));
 // src/api/limits.ts
@@ -49612,7 +49976,7 @@ async function readLatestRaw(ctx, o) {
 	};
 }
 var OPENAPI_KIND, OPENAPI_VERSION_KIND, specsPath, specPath, digestOf, shortDigest, stringOr, mayHaveRawText, versionIds;
-var init_model$2 = __esmMin((() => {
+var init_model$1 = __esmMin((() => {
 	init_errors$1();
 	init_file_refs();
 	init_common();
@@ -49814,7 +50178,7 @@ function versionCascades(org, o, versions) {
 var apiSource, masked, MAX_NOTE_ERROR, clip, settleOf;
 var init_diff$3 = __esmMin((() => {
 	init_common();
-	init_model$2();
+	init_model$1();
 	apiSource = (s) => s.type === "url" ? { url: s.url } : { text: s.text };
 	masked = (s) => s.type === "url" ? {} : { masked: { source: `{text: ${shortDigest(s.sha256)}${s.file !== void 0 ? ` of ${s.file}` : ""}}` } };
 	MAX_NOTE_ERROR = 200;
@@ -49864,7 +50228,7 @@ function exportSpecs(org, live) {
 var OPENAPI_FILES_DIR, fileOf;
 var init_export$3 = __esmMin((() => {
 	init_common();
-	init_model$2();
+	init_model$1();
 	OPENAPI_FILES_DIR = "openapi";
 	fileOf = (slug, format) => `${OPENAPI_FILES_DIR}/${slug}.${format}`;
 }));
@@ -49922,10 +50286,25 @@ function losses$4(_org, state) {
 var openApiUndo;
 var init_snapshot$4 = __esmMin((() => {
 	init_common();
-	init_model$2();
+	init_model$1();
 	openApiUndo = {
 		documents: documents$1,
 		losses: losses$4
+	};
+}));
+// src/kinds/openapi/informer.ts
+var openApiInformer;
+var init_informer$4 = __esmMin((() => {
+	init_informer_common();
+	init_model$1();
+	openApiInformer = {
+		targets: ["openapi"],
+		stale(change, org) {
+			const a = actionOf(change);
+			if (!a || a.part !== "" && a.part !== "version") return void 0;
+			const path = specPath(org, change.id);
+			return [itemRead(specsPath(org), change.id, path, { key: "slug" }), { under: path }];
+		}
 	};
 }));
 // src/kinds/openapi/kind.ts
@@ -50016,8 +50395,9 @@ var init_kind$4 = __esmMin((() => {
 	init_schema();
 	init_diff$3();
 	init_export$3();
-	init_model$2();
+	init_model$1();
 	init_snapshot$4();
+	init_informer$4();
 	openApiSpecKind = {
 		kind: OPENAPI_KIND,
 		identity: "slug (the API keys specs by slug)",
@@ -50034,7 +50414,8 @@ var init_kind$4 = __esmMin((() => {
 		diff: diffSpecs,
 		export: exportSpecs,
 		snapshot: snapshotSpec,
-		undo: openApiUndo
+		undo: openApiUndo,
+		informer: openApiInformer
 	};
 }));
 // src/kinds/organization.ts
@@ -50214,6 +50595,7 @@ var init_organization = __esmMin((() => {
 	init_manifest_refs();
 	init_model$7();
 	init_schema();
+	init_informer_common();
 	KIND$1 = "Organization";
 	DEPTH$1 = 0;
 	ORG_FIELDS = [
@@ -50240,19 +50622,16 @@ var init_organization = __esmMin((() => {
 		crossValidate: crossValidate$3,
 		fetch: fetch$4,
 		diff: diff$2,
-		export: exportDocs$3
+		export: exportDocs$3,
+		informer: {
+			targets: ["organization"],
+			stale(change, org) {
+				const a = actionOf(change);
+				if (!a || change.id !== org) return void 0;
+				return a.part === "" ? [{ get: orgPath(org) }] : a.part === "content" ? [] : void 0;
+			}
+		}
 	};
-}));
-// src/kinds/team/model.ts
-/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
-function memberIndex(doc, email) {
-	return (Array.isArray(doc.spec["members"]) ? doc.spec["members"] : []).findIndex((m) => isRecord$1(m) && typeof m["email"] === "string" && m["email"].toLowerCase() === email);
-}
-var TEAM_KIND, teamsPath;
-var init_model$1 = __esmMin((() => {
-	init_common();
-	TEAM_KIND = "Team";
-	teamsPath = (org) => `${orgPath(org)}/teams`;
 }));
 // src/kinds/saml/diff.ts
 /** Apply's look-up of a create whose outcome is unknown: the listed provider with the label the body sends. */
@@ -50554,6 +50933,20 @@ var init_snapshot$3 = __esmMin((() => {
 		losses: losses$3
 	};
 }));
+// src/kinds/saml/informer.ts
+var samlInformer;
+var init_informer$3 = __esmMin((() => {
+	init_informer_common();
+	init_model$4();
+	samlInformer = {
+		targets: ["saml"],
+		stale(change, org) {
+			const a = actionOf(change);
+			if (!a || a.part !== "") return void 0;
+			return [itemRead(samlPath(org), change.id, below(samlPath(org), change.id))];
+		}
+	};
+}));
 // src/kinds/saml/kind.ts
 /**
 * The certificate as written: a string (inline or `${VAR}`: the schema checked its length), or what the loader
@@ -50655,12 +51048,13 @@ var init_kind$3 = __esmMin((() => {
 	init_common();
 	init_manifest_refs();
 	init_schema();
-	init_model$1();
+	init_model$2();
 	init_certificate();
 	init_diff$2();
 	init_export$2();
 	init_model$4();
 	init_snapshot$3();
+	init_informer$3();
 	CERTIFICATE_MAX = 1e4;
 	CERTIFICATE_FILE_MAX_BYTES = 65536;
 	samlKind = {
@@ -50683,7 +51077,8 @@ var init_kind$3 = __esmMin((() => {
 		diff: diffSaml,
 		export: (org, live) => exportSaml(org, live),
 		snapshot: snapshotSaml,
-		undo: samlUndo
+		undo: samlUndo,
+		informer: samlInformer
 	};
 }));
 // src/kinds/site/scope.ts
@@ -53543,6 +53938,47 @@ var init_snapshot$2 = __esmMin((() => {
 		losses: losses$2
 	};
 }));
+// src/kinds/site/informer.ts
+var siteInformer;
+var init_informer$2 = __esmMin((() => {
+	init_informer_common();
+	init_model$7();
+	siteInformer = {
+		targets: ["site"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const base = sitePath(org, change.id);
+			const structure = [
+				{ list: `${base}/sections` },
+				{ list: `${base}/section-groups` },
+				{ list: `${base}/site-spaces` }
+			];
+			switch (a.part) {
+				case "":
+					if (a.verb === "deleted") return [
+						itemRead(sitesPath(org), change.id, base),
+						{ under: base },
+						...countLists(view, org)
+					];
+					return [
+						itemRead(sitesPath(org), change.id, base),
+						...structure,
+						{ get: `${base}/adaptive-schema` }
+					];
+				case "section": return [{ list: `${base}/sections` }];
+				case "section-group": return [{ list: `${base}/section-groups` }];
+				case "site-space": return [{ list: `${base}/site-spaces` }];
+				case "structure": return structure;
+				case "adaptive-schema": return [{ get: `${base}/adaptive-schema` }];
+				case "share-link": return [{ list: `${base}/share-links` }];
+				case "customization": return [{ get: `${base}/customization` }];
+				case "permission": return [{ under: `${base}/permissions` }, ...countLists(view, org)];
+				default: return;
+			}
+		}
+	};
+}));
 // src/kinds/site/kind.ts
 var siteKind;
 var init_kind$2 = __esmMin((() => {
@@ -53554,6 +53990,7 @@ var init_kind$2 = __esmMin((() => {
 	init_fetch();
 	init_snapshot$2();
 	init_model$7();
+	init_informer$2();
 	siteKind = {
 		kind: SITE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name",
@@ -53580,7 +54017,8 @@ var init_kind$2 = __esmMin((() => {
 		diff: diffSites,
 		export: exportSites,
 		snapshot: snapshotSite,
-		undo: siteUndo
+		undo: siteUndo,
+		informer: siteInformer
 	};
 }));
 // src/kinds/space/snapshot.ts
@@ -53732,6 +54170,32 @@ var init_snapshot$1 = __esmMin((() => {
 		restore,
 		relink,
 		losses: losses$1
+	};
+}));
+// src/kinds/space/informer.ts
+var spaceInformer;
+var init_informer$1 = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$6();
+	spaceInformer = {
+		targets: ["space"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const path = spacePath(change.id);
+			if (a.part === "permission") return [{ under: `${path}/permissions` }, ...countLists(view, org)];
+			if (a.part !== "") return void 0;
+			const shownBy = listsNaming(view, `${orgPath(org)}/sites/`, "/site-spaces", "space", change.id);
+			const own = itemRead(orgSpacesPath(org), change.id, path, { hiddenIf: "deletedAt" });
+			if (a.verb === "updated" || a.verb === "created") return [own, ...shownBy];
+			return [
+				own,
+				...shownBy,
+				{ under: `${path}/permissions` },
+				...countLists(view, org)
+			];
+		}
 	};
 }));
 // src/kinds/space/kind.ts
@@ -54014,6 +54478,7 @@ var init_kind$1 = __esmMin((() => {
 	init_model$6();
 	init_purge();
 	init_snapshot$1();
+	init_informer$1();
 	spaceKind = {
 		kind: SPACE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -54034,7 +54499,8 @@ var init_kind$1 = __esmMin((() => {
 		diff: diff$1,
 		export: exportDocs$2,
 		snapshot: snapshotSpace,
-		undo: spaceUndo
+		undo: spaceUndo,
+		informer: spaceInformer
 	};
 }));
 // src/kinds/team/diff.ts
@@ -54330,7 +54796,7 @@ var init_diff = __esmMin((() => {
 	init_recover$1();
 	init_team_ref();
 	init_cascades$2();
-	init_model$1();
+	init_model$2();
 	roles = (ms) => Object.fromEntries(ms.map((m) => [m.email, m.role]));
 	at$1 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
@@ -54378,8 +54844,44 @@ var teamUndo;
 var init_snapshot = __esmMin((() => {
 	init_common();
 	init_model$3();
-	init_model$1();
+	init_model$2();
 	teamUndo = { losses };
+}));
+// src/kinds/team/informer.ts
+var teamInformer;
+var init_informer = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$4();
+	init_model$2();
+	teamInformer = {
+		targets: ["team"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const list = teamsPath(org);
+			const path = below(list, change.id);
+			if (a.part === "member") return [
+				{ list: `${path}/members` },
+				...memberTeamLists(view, org),
+				...countLists(view, org)
+			];
+			if (a.part !== "") return void 0;
+			const naming = [
+				...grantListsNaming(view, org, "team", change.id),
+				...listsNaming(view, `${orgPath(org)}/members/`, "/teams", "team", change.id),
+				...listsNaming(view, samlPath(org), "", "defaultTeam", change.id)
+			];
+			if (a.verb === "deleted") return [
+				itemRead(list, change.id, path),
+				{ under: path },
+				...naming,
+				...memberTeamLists(view, org),
+				...countLists(view, org)
+			];
+			return [itemRead(list, change.id, path), ...a.verb === "updated" ? naming : []];
+		}
+	};
 }));
 // src/kinds/team/kind.ts
 function toDesired$1(doc, report) {
@@ -54538,7 +55040,8 @@ var init_kind = __esmMin((() => {
 	init_cascades$2();
 	init_diff();
 	init_snapshot();
-	init_model$1();
+	init_model$2();
+	init_informer();
 	teamKind = {
 		kind: TEAM_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -54552,7 +55055,8 @@ var init_kind = __esmMin((() => {
 		diff: diffTeams,
 		export: exportDocs$1,
 		snapshot: snapshotTeam,
-		undo: teamUndo
+		undo: teamUndo,
+		informer: teamInformer
 	};
 }));
 // src/kinds/translation.ts
@@ -54692,6 +55196,7 @@ var init_translation = __esmMin((() => {
 	init_match$1();
 	init_recover$1();
 	init_schema();
+	init_informer_common();
 	KIND = "Translation";
 	DEPTH = 20;
 	translationsPath = (org) => `${orgPath(org)}/translations`;
@@ -54710,7 +55215,14 @@ var init_translation = __esmMin((() => {
 		fetch,
 		diff,
 		export: exportDocs,
-		undo: translationUndo
+		undo: translationUndo,
+		informer: {
+			targets: ["translation"],
+			stale(change, org) {
+				const a = actionOf(change);
+				return a && a.part === "" ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : void 0;
+			}
+		}
 	};
 }));
 // src/kinds/index.ts
@@ -56553,9 +57065,13 @@ function pruneResolver(desired, configPrune = {}) {
 	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
 	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
 }
-/** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
-async function fetchLive(client, kinds, desired, options = {}) {
-	const ctx = createFetchContext(client, pruneResolver(desired, options.prune));
+/**
+* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+*/
+async function fetchLive(client, kinds, desired, options = {}, context) {
+	const prune = pruneResolver(desired, options.prune);
+	const ctx = context ? context(prune) : createFetchContext(client, prune);
 	const work = inScope(scopes(kinds, desired), options.scope);
 	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
 	const live = /* @__PURE__ */ new Map();
@@ -56746,55 +57262,42 @@ function decode(s) {
 		return s;
 	}
 }
-/** The organization prefix is dropped from the type unless the path is the organization itself. */
+/** The organization prefix is dropped unless the path is the organization itself. */
 function pathTarget(path) {
 	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
 	if (segs[0] === "v1") segs.shift();
 	if (segs.length === 0) return void 0;
-	const pairs = [];
-	for (let i = 0; i < segs.length; i += 2) pairs.push({
-		coll: segs[i],
-		...segs[i + 1] !== void 0 ? { id: segs[i + 1] } : {}
-	});
-	const nested = pairs.length > 1 && pairs[0].coll === "orgs" ? pairs.slice(1) : pairs;
-	const typeOf = (ps) => ps.map((p) => singular(p.coll)).join(".");
-	const last = nested.at(-1);
-	if (last.id !== void 0) return {
-		type: typeOf(nested),
-		id: last.id
-	};
-	const parentPairs = nested.length > 1 ? nested.slice(0, -1) : pairs.length > 1 ? pairs.slice(0, 1) : [];
-	const parentId = parentPairs.at(-1)?.id;
+	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
+	const part = [];
+	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
 	return {
-		type: typeOf(nested),
-		trailing: last.coll,
-		...parentId !== void 0 ? { parent: {
-			type: typeOf(parentPairs),
-			id: parentId
-		} } : {}
+		type: singular(collection),
+		...id !== void 0 ? { id } : {},
+		part
 	};
 }
 var init_targets = __esmMin((() => {}));
 // src/audit/match.ts
-/** The default: the objects a step's requests address. */
+/**
+* The default: the objects a step's requests address. A create whose object is the one created (its path is the
+* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+* section) names the object it is part of.
+*/
 function defaultTargets(step) {
 	const out = [];
 	for (const r of step.requests) {
 		if (hasRef(r.path)) continue;
 		const t = pathTarget(r.path);
 		if (!t) continue;
-		if (step.action === "create") {
-			if (r.method !== "DELETE" && t.id === void 0) out.push({
-				type: t.type,
-				label: step.key
-			});
-			break;
-		}
 		if (t.id !== void 0) out.push({
 			type: t.type,
 			id: t.id
 		});
-		else if (t.parent) out.push(t.parent);
+		else if (step.action === "create" && r.method !== "DELETE") out.push({
+			type: t.type,
+			label: step.key
+		});
+		if (step.action === "create") break;
 	}
 	return out;
 }
@@ -63519,7 +64022,7 @@ var init_config$2 = __esmMin((() => {
 */
 function configSchema() {
 	if (cached) return cached;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"repository\"],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
 	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
 	cached = {
 		...root,
@@ -63730,7 +64233,19 @@ async function loadDaemonConfig(file, options) {
 		notify,
 		...haConfig(raw.ha),
 		...policy.policy ? { policy: policy.policy } : {},
-		...policy.approvals ? { approvals: policy.approvals } : {}
+		...policy.approvals ? { approvals: policy.approvals } : {},
+		informer: informerSettings(raw.informer)
+	};
+}
+function informerSettings(raw) {
+	const d = CONFIG_DEFAULTS.informer;
+	const r = isObject(raw) ? raw : {};
+	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
+	return {
+		enabled: r.enabled !== false,
+		pollMs: num("pollSeconds") * 1e3,
+		resyncMs: num("resyncMinutes") * 6e4,
+		overlapMs: num("overlapSeconds") * 1e3
 	};
 }
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
@@ -63894,6 +64409,12 @@ var init_config = __esmMin((() => {
 			leaseDurationMs: 15e3,
 			renewDeadlineMs: 1e4,
 			retryPeriodMs: 2e3
+		},
+		informer: {
+			enabled: true,
+			pollSeconds: 30,
+			resyncMinutes: 240,
+			overlapSeconds: 60
 		}
 	};
 	ENV_OVERRIDES = {

@@ -19,6 +19,9 @@ import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from './plan.js';
+import type { KindInformer } from './kind-informer.js';
+
+export type { AuditChange, InformerView, KindInformer, ReadsView, StaleRead } from './kind-informer.js';
 
 /**
  * One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes, as the kind
@@ -225,6 +228,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * (a create), `label`: its last label, matched on delete events.
    */
   auditTargets?(step: Step): { type: string; id?: string; label?: string }[];
+  /**
+   * How the daemon's informer (src/daemon/informer) follows this kind's objects through the audit log between
+   * full reads: which events are about them, and which reads each makes stale. Every registered kind declares it;
+   * an event no kind claims is a gap (the organization gets a full read).
+   */
+  informer?: KindInformer;
   /**
    * Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. Undo calls
    * it on merged snapshot parts too, whose aux is what the snapshots kept.

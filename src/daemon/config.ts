@@ -61,6 +61,17 @@ export interface DaemonConfig {
   /** Rules over every plan, and how approvals are taken (src/policy; absent: no policy). */
   policy?: LoadedPolicy;
   approvals?: ApprovalsConfig;
+  /** Following the audit log between full reads (docs/daemon.md, "The informer"); absent: off (the loader always sets it). */
+  informer?: InformerSettings;
+}
+
+export interface InformerSettings {
+  enabled: boolean;
+  /** 0: polls only with the runs the other triggers start. */
+  pollMs: number;
+  /** 0: no background resync. */
+  resyncMs: number;
+  overlapMs: number;
 }
 
 export interface HaConfig {
@@ -92,6 +103,7 @@ export const CONFIG_DEFAULTS = {
   logLevel: 'info',
   // client-go's leader-election defaults.
   ha: { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+  informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
 } as const;
 
 /** Environment variable → config field it overrides. */
@@ -199,7 +211,15 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     ...haConfig(raw.ha),
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
+    informer: informerSettings(raw.informer),
   };
+}
+
+function informerSettings(raw: unknown): InformerSettings {
+  const d = CONFIG_DEFAULTS.informer;
+  const r = isObject(raw) ? raw : {};
+  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds'): number => (typeof r[k] === 'number' ? r[k] : d[k]);
+  return { enabled: r.enabled !== false, pollMs: num('pollSeconds') * 1000, resyncMs: num('resyncMinutes') * 60_000, overlapMs: num('overlapSeconds') * 1000 };
 }
 
 /** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */

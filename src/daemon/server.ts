@@ -3,7 +3,8 @@
  *   GET  /healthz    200 while the process runs
  *   GET  /readyz     200 when the last manifest load and the last API contact succeeded, else 503 + reason
  *   GET  /metrics    Prometheus text
- *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome.
+ *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome; ?full=1 reads
+ *                    the whole organization (the informer's full read on demand).
  *                    404 when no secret is configured, 401 without the right secret.
  *   POST /approve    Bearer <approver token>; {"checksum": "sha256:…"} approves the plan that waits for approval
  *                    (src/policy): 202, or 409 when no plan with that checksum waits. 404 without an approver token.
@@ -31,8 +32,8 @@ export type ReconcileAnswer = { status: number; body: Record<string, unknown> };
 export interface EndpointHandlers {
   readiness(): Readiness;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. */
-  reconcile(wait: boolean): Promise<ReconcileAnswer>;
+  /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. `full`: read everything. */
+  reconcile(wait: boolean, full?: boolean): Promise<ReconcileAnswer>;
   /** POST /reconcile is disabled (404) without it. */
   reconcileSecret?: string;
   /** The status page and its JSON (404 without it: `statusPage: false`). */
@@ -125,8 +126,8 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
         json(res, 401, { error: 'missing or wrong bearer secret' });
         return;
       }
-      const wait = ['1', 'true', 'yes'].includes(url.searchParams.get('wait') ?? '');
-      const answer = await h.reconcile(wait);
+      const flag = (name: string): boolean => ['1', 'true', 'yes'].includes(url.searchParams.get(name) ?? '');
+      const answer = await h.reconcile(flag('wait'), flag('full'));
       json(res, answer.status, answer.body);
       return;
     }

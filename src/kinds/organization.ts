@@ -15,6 +15,7 @@ import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pi
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { sitesPath } from './site/model.js';
 import { loadSchema } from './schema.js';
+import { actionOf } from './informer-common.js';
 
 const KIND = 'Organization';
 const DEPTH = 0;
@@ -198,4 +199,13 @@ export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   fetch,
   diff,
   export: exportDocs,
+  // An event on the organization reads it again; the order of its top-level content is not read.
+  informer: {
+    targets: ['organization'],
+    stale(change, org) {
+      const a = actionOf(change);
+      if (!a || change.id !== org) return undefined;
+      return a.part === '' ? [{ get: orgPath(org) }] : a.part === 'content' ? [] : undefined;
+    },
+  },
 };

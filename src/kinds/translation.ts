@@ -11,6 +11,7 @@ import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, export
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
 import { loadSchema } from './schema.js';
+import { actionOf, below, itemRead } from './informer-common.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
@@ -163,4 +164,12 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
   diff,
   export: exportDocs,
   undo: translationUndo,
+  // An event on translation t re-reads t alone in the list.
+  informer: {
+    targets: ['translation'],
+    stale(change, org) {
+      const a = actionOf(change);
+      return a && a.part === '' ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : undefined;
+    },
+  },
 };

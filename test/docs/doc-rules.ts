@@ -101,5 +101,7 @@ const USER_FACING = new Set([
   ...['ValidationError', 'ApiError', 'ConflictError', 'ScopeError', 'SafetyError', 'PolicyError'],
   // API fields and a saved plan's or journal record's fields
   ...['siteSpaces', 'defaultLevel', 'planChecksum', 'stepId'],
+  // /readyz and POST /reconcile answers
+  'lastRun',
   'GitHub',
 ]);

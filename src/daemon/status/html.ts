@@ -136,6 +136,26 @@ function runNote(r: RunView): string {
   return '';
 }
 
+/** How each organization's live state is read: following its audit events, or full reads (and why). */
+function informer(i: StatusData['informer']): string {
+  if (!i) return '';
+  const head = `<h2 id="informer">Live state</h2><p>Audit events polled every ${i.pollSeconds} s; a full read in the background every ${i.resyncMinutes} min.</p>`;
+  if (i.orgs.length === 0) return `<section aria-labelledby="informer">${head}<p>Not read yet.</p></section>`;
+  const rows = i.orgs.map((o) => {
+    const mode = o.mode === 'informer' ? '<span class="badge ok">informer</span>' : `<span class="badge warn">fallback: full reads</span>`;
+    const why = o.why ? `${o.why}${o.status !== undefined ? ` (HTTP ${o.status})` : ''}` : '';
+    const at = (t: string | undefined): string => (t ? esc(formatAt(t)) : '—');
+    return (
+      `<tr><td>${esc(o.org)}</td><td>${mode}</td><td>${esc(why)}</td><td>${at(o.lastPollAt)}</td><td>${at(o.lastFullReadAt)}</td>` +
+      `<td>${o.resyncing ? 'now' : at(o.nextResyncAt)}</td><td>${o.events}</td></tr>`
+    );
+  });
+  return (
+    `<section aria-labelledby="informer">${head}<table><thead><tr><th scope="col">Organization</th><th scope="col">Read by</th><th scope="col">Why</th>` +
+    `<th scope="col">Last poll</th><th scope="col">Last full read</th><th scope="col">Next resync</th><th scope="col">Events followed</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`
+  );
+}
+
 function runs(list: RunView[]): string {
   const head = `<h2 id="runs">Last runs</h2>`;
   if (list.length === 0) return `<section aria-labelledby="runs">${head}<p>No run yet.</p></section>`;
@@ -198,6 +218,7 @@ export function renderStatusHtml(s: StatusData): string {
     manifests(s) +
     approvalSection(s.approval) +
     drift(s.drift) +
+    informer(s.informer) +
     runs(s.runs) +
     `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="/api/status">/api/status</a>.</footer></body></html>\n`
   );

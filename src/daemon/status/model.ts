@@ -29,6 +29,8 @@ export interface StatusData {
   drift: DriftView | null;
   /** Approvals (src/policy): null without a policy. */
   approval: ApprovalStatus | null;
+  /** How the live state is read: following the audit log, or full reads (null: the informer is off). */
+  informer: InformerView | null;
   runs: RunView[];
 }
 
@@ -38,6 +40,27 @@ export interface ApprovalStatus {
   lastApplied: { checksum: string; by: string; at: string; url?: string } | null;
   endpoint: boolean;
   githubTeam: string | null;
+}
+
+/** The informer's state (src/daemon/informer): per organization, followed through its audit events or in fallback. */
+export interface InformerView {
+  pollSeconds: number;
+  resyncMinutes: number;
+  orgs: {
+    org: string;
+    /** `informer`: audit events followed; `fallback`: a full read every run. */
+    mode: 'informer' | 'fallback';
+    /** Why it is in fallback, or why its last full read happened. */
+    why?: string;
+    /** The HTTP status the audit events answered, when unavailable. */
+    status?: number;
+    lastPollAt?: string;
+    lastFullReadAt?: string;
+    nextResyncAt?: string;
+    resyncing: boolean;
+    events: number;
+    reads: number;
+  }[];
 }
 
 export interface LoadProblem {

@@ -9,7 +9,7 @@ import { originOf, type Plan, type Step } from '../../core/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { ApprovalStatus, DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
+import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
@@ -26,6 +26,8 @@ export interface DaemonFacts {
   readiness(): { ready: boolean; reason?: string };
   /** Approvals, when a policy is configured. */
   approval?(): ApprovalStatus | null;
+  /** The informer's state, when it is on. */
+  informer?(): InformerView | undefined;
 }
 
 export class StatusTracker {
@@ -61,6 +63,7 @@ export class StatusTracker {
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
+      informer: this.facts.informer?.() ?? null,
       runs: [...this.runs].reverse(),
     };
   }

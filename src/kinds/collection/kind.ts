@@ -36,6 +36,7 @@ import {
 } from './model.js';
 import { parentNamer } from './parent-refs.js';
 import { collectionUndo, snapshotCollection } from './snapshot.js';
+import { collectionInformer } from './informer.js';
 
 /** The spec of a schema-valid Collection document: the fields it writes, in this order (duplicate access entries reported). */
 function parseCollectionSpec(doc: ManifestDocument, report?: Report): CollectionSpec {
@@ -155,4 +156,5 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   export: exportDocs,
   snapshot: snapshotCollection,
   undo: collectionUndo,
+  informer: collectionInformer,
 };

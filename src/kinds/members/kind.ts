@@ -18,6 +18,7 @@ import { exportMembers } from './export.js';
 import { memberGuards } from './guard.js';
 import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, roleOf, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
 import { membersUndo, snapshotMember } from './snapshot.js';
+import { membersInformer } from './informer.js';
 
 /**
  * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
@@ -219,4 +220,5 @@ export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> =
   fetch,
   diff,
   export: exportMembers,
+  informer: membersInformer,
 };

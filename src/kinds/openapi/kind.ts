@@ -13,6 +13,7 @@ import { diffSpecs } from './diff.js';
 import { exportSpecs } from './export.js';
 import { digestOf, mayHaveRawText, OPENAPI_DEPTH, OPENAPI_KIND, readLatestRaw, specPath, specObject, specsPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
 import { openApiUndo, snapshotSpec } from './snapshot.js';
+import { openApiInformer } from './informer.js';
 
 function sourceOf(doc: ManifestDocument, report: Report): SpecSource | undefined {
   const raw = doc.spec['source'];
@@ -98,4 +99,5 @@ export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, Ope
   export: exportSpecs,
   snapshot: snapshotSpec,
   undo: openApiUndo,
+  informer: openApiInformer,
 };

@@ -15,6 +15,7 @@ import { diffSaml } from './diff.js';
 import { exportSaml } from './export.js';
 import { isRole, SAML_DEPTH, SAML_KIND, samlObject, samlPath, teamRef, type SamlAux, type SamlCertificate, type SamlObject, type SamlSpec, type SamlState, type TeamRef } from './model.js';
 import { samlUndo, snapshotSaml } from './snapshot.js';
+import { samlInformer } from './informer.js';
 
 /** The API's limit on a certificate, in characters. */
 export const CERTIFICATE_MAX = 10000;
@@ -122,4 +123,5 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   export: (org, live) => exportSaml(org, live),
   snapshot: snapshotSaml,
   undo: samlUndo,
+  informer: samlInformer,
 };

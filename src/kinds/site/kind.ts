@@ -14,6 +14,7 @@ import { exportSites } from './export.js';
 import { fetchSites } from './fetch.js';
 import { siteUndo, snapshotSite } from './snapshot.js';
 import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
+import { siteInformer } from './informer.js';
 
 export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
@@ -34,4 +35,5 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   export: exportSites,
   snapshot: snapshotSite,
   undo: siteUndo,
+  informer: siteInformer,
 };

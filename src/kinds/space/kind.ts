@@ -25,6 +25,7 @@ import { loadSchema } from '../schema.js';
 import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
+import { spaceInformer } from './informer.js';
 
 /** The spec of a schema-valid Space document: the fields it writes, in this order (duplicate access entries reported). */
 function parseSpaceSpec(doc: ManifestDocument, report?: Report): SpaceSpec {
@@ -226,4 +227,5 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   export: exportDocs,
   snapshot: snapshotSpace,
   undo: spaceUndo,
+  informer: spaceInformer,
 };

@@ -12,6 +12,7 @@ import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js'
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
 import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import { teamInformer } from './informer.js';
 
 function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<TeamSpec>[] {
   const title = String(doc.spec['title'] ?? '');
@@ -157,4 +158,5 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   export: exportDocs,
   snapshot: snapshotTeam,
   undo: teamUndo,
+  informer: teamInformer,
 };

@@ -9,7 +9,7 @@ import { interpolateString, type VarSource } from './interpolate.js';
  * A plain (unquoted) scalar made of a substitution gets its type the way YAML would have resolved the
  * substituted text (`port: ${PORT}` → number). Quoted scalars and block scalars stay strings.
  */
-export function resolvePlain(text: string): unknown {
+function resolvePlain(text: string): unknown {
   if (text.trim() === '') return text;
   // logLevel 'error': the library never prints; text it would warn or fail about stays text.
   const doc = parseDocument(text, { schema: 'core', logLevel: 'error' });

@@ -1,10 +1,10 @@
 /**
- * YAML that is valid but is not JSON data, found on the `yaml` path before `toJS` runs (the fast path declines
- * all of it): a list or mapping as a key (the library would stringify it and print a warning), explicit tags
- * beyond the core ones (`!!binary`, `!!timestamp`, `!!set`, `!!omap`, `!!pairs` make Buffers, Dates, Sets,
- * Maps), numbers JSON cannot hold exactly (`.nan`, `.inf`, integers past 2^53), a merge (`<<`) of something
- * that is not a mapping, and an alias inside the node it names (a cycle, which would never end when read).
- * Each is a problem at its node, in docops's words.
+ * YAML that is valid but is not JSON data, found in the parsed document before `toJS` runs: a list or mapping
+ * as a key (the library would stringify it and print a warning), explicit tags beyond the core ones (`!!binary`,
+ * `!!timestamp`, `!!set`, `!!omap`, `!!pairs` make Buffers, Dates, Sets, Maps), numbers JSON cannot hold
+ * exactly (`.nan`, `.inf`, integers past 2^53), a merge (`<<`) of something that is not a mapping, and an
+ * alias inside the node it names (a cycle, which would never end when read). Each is a problem at its node,
+ * in docops's words.
  */
 import { isAlias, isMap, isScalar, isSeq, visit, type Document, type Node } from 'yaml';
 

@@ -8,7 +8,7 @@ import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { allowedVariables, type VarSource } from './interpolate.js';
 import { interpolateDocument } from './interpolate-yaml.js';
-import { createLocator, type Locator } from './locate.js';
+import { positionTree, treeLocator, type Locator } from './position-tree.js';
 import { unsupportedNodes } from './yaml-values.js';
 
 export interface ParsedYamlDoc extends Locator {
@@ -83,10 +83,11 @@ function parseWithYaml(file: string, text: string, vars: VarSource | undefined, 
   const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' });
   const documents: ParsedYamlDoc[] = [];
   const issues: ValidationIssue[] = [];
-  const at = (offset: number, message: string): ValidationIssue => {
+  const sourceAt = (offset: number): SourcePos => {
     const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col, message };
+    return { file, line, column: col };
   };
+  const at = (offset: number, message: string): ValidationIssue => ({ ...sourceAt(offset), message });
 
   docs.forEach((doc, index) => {
     // Warnings (unknown tags like `!Ref`, ambiguous anchors) would silently change values: errors here.
@@ -114,15 +115,15 @@ function parseWithYaml(file: string, text: string, vars: VarSource | undefined, 
     }
     for (const p of unsupported) issues.push(at(p.offset, p.message));
     if (unsupported.length > 0) return;
-    const locator = createLocator(file, doc, lineCounter);
     const problems = vars === undefined ? [] : interpolateDocument(doc, vars);
     for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
     if (problems.length > 0) return;
     try {
       const value: unknown = doc.toJS({ maxAliasCount });
-      documents.push({ file, index, value, pos: locator.pos, keyPos: locator.keyPos });
+      const { pos, keyPos } = treeLocator(file, positionTree(doc), lineCounter);
+      documents.push({ file, index, value, pos, keyPos });
     } catch (e) {
-      issues.push(aliasIssue(doc, e, locator.pos([]), at));
+      issues.push(aliasIssue(doc, e, sourceAt(c.range?.[0] ?? 0), at));
     }
   });
   return { documents, issues };

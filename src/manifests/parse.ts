@@ -3,7 +3,7 @@
  * first (encoding, size, emptiness). Every problem becomes an issue with a position; a bad document is skipped, the
  * other documents of the file are still returned.
  */
-import { isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import { Composer, isScalar, LineCounter, Parser, visit, type Document } from 'yaml';
 import type { SourcePos, ValidationIssue } from '../core/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { allowedVariables, type VarSource } from './interpolate.js';
@@ -78,9 +78,11 @@ function withNoDocumentsIssue(file: string, { documents, issues }: ParseResult):
 /** Every document of `text` (BOM removed, checked by yamlInput); `vars` undefined: data, not interpolated. */
 function parseWithYaml(file: string, text: string, vars: VarSource | undefined, maxAliasCount: number): ParseResult {
   const lineCounter = new LineCounter();
-  // logLevel 'error': the library must never print (process.emitWarning); what it would warn about is
-  // reported as an issue here (doc.warnings, unsupportedNodes).
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true, logLevel: 'error' });
+  // parseAllDocuments, one document at a time: each is read and let go before the next is composed (a file of
+  // 1,000 Team documents held 1,000 Documents at once). logLevel 'error': the library must never print
+  // (process.emitWarning); what it would warn about is reported as an issue here (doc.warnings, unsupportedNodes).
+  const composer = new Composer({ uniqueKeys: true, merge: true, logLevel: 'error' });
+  const docs = composer.compose(new Parser(lineCounter.addNewLine).parse(text));
   const documents: ParsedYamlDoc[] = [];
   const issues: ValidationIssue[] = [];
   const sourceAt = (offset: number): SourcePos => {
@@ -89,7 +91,7 @@ function parseWithYaml(file: string, text: string, vars: VarSource | undefined, 
   };
   const at = (offset: number, message: string): ValidationIssue => ({ ...sourceAt(offset), message });
 
-  docs.forEach((doc, index) => {
+  const readOne = (doc: Document, index: number): void => {
     // Warnings (unknown tags like `!Ref`, ambiguous anchors) would silently change values: errors here.
     const yamlProblems = [...doc.errors, ...doc.warnings];
     if (yamlProblems.length > 0) {
@@ -125,7 +127,9 @@ function parseWithYaml(file: string, text: string, vars: VarSource | undefined, 
     } catch (e) {
       issues.push(aliasIssue(doc, e, sourceAt(c.range?.[0] ?? 0), at));
     }
-  });
+  };
+  let index = 0;
+  for (const doc of docs) readOne(doc, index++);
   return { documents, issues };
 }
 

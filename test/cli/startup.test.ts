@@ -5,7 +5,7 @@
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -105,10 +105,9 @@ describe('which modules each command loads', () => {
     expect(files).toEqual(expect.arrayContaining(['dist/manifests/validators/index.cjs', 'dist/manifests/validators/site.cjs'])); // with the build's validators (the kinds' small ones are in index.cjs),
     expect(under(files, 'dist/manifests/validators/config')).toEqual([]); // only those it uses
     const pkgs = packages(files);
-    // pino only when validate's debug line can show. (The `yaml` package is imported by a kind through the
-    // synchronous parse.ts; the bundle loads it on first use only: test/cli/bundle.test.ts.)
-    expect(pkgs).toContain('js-yaml');
-    for (const p of ['undici', 'pino', 'pino-pretty', POLICY_ONLY, ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
+    // One YAML parser, the `yaml` package; pino only when validate's debug line can show.
+    expect(pkgs).toContain('yaml');
+    for (const p of ['js-yaml', 'undici', 'pino', 'pino-pretty', POLICY_ONLY, ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
     expect(under(files, 'dist/policy/')).toEqual([]);
     expect(files).not.toContain('dist/log.js');
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
@@ -149,13 +148,8 @@ describe('which modules each command loads', () => {
     expect(packages(files).filter((p) => DAEMON_ONLY.includes(p))).toEqual([]);
   });
 
-  it('validate loads the logger when its debug line can show, and the yaml package for a file the fast path declines', async () => {
+  it('validate loads the logger when its debug line can show', async () => {
     expect(packages(await loaded(['validate', '-m', 'config.example/manifests', '--log-level', 'debug']))).toContain('pino');
-    const dir = join(scratch, 'anchored');
-    mkdirSync(dir, { recursive: true });
-    const org = readFileSync(join(REPO, 'config.example/manifests/organization.yaml'), 'utf8');
-    writeFileSync(join(dir, 'org.yaml'), org.replace('organization: org-demo', 'organization: &org org-demo')); // an anchor: the yaml path
-    expect(packages(await loaded(['validate', '-m', dir]))).toContain('yaml');
   });
 
   it('pino-pretty loads only for the pretty format', async () => {

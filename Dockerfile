@@ -18,8 +18,8 @@ RUN --mount=type=cache,target=/root/.npm \
   npm pkg delete devDependencies.docops && npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json tsconfig.spec-types.json ./
 COPY src ./src
-# The build generates the kinds' spec types (src/build/spec-types.ts) and validators
-# (src/build/precompile-validators.ts) from schemas/.
+# The build generates the kinds' spec types from schemas/ (src/build/spec-types.ts), lists the kinds in them
+# (src/build/kind-schemas.ts) and generates their validators (src/build/precompile-validators.ts).
 COPY schemas ./schemas
 COPY config.example ./config.example
 RUN npm run build

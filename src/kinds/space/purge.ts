@@ -54,7 +54,8 @@ export function usageObjects(org: string, usage: SpaceUsage): LiveObject[] {
 export function siteNamedSpaces(ctx: DiffContext, org: string): Map<string, SourcePos> {
   const named = new Map<string, SourcePos>();
   for (const site of ctx.desired(SITE_KIND, org)) {
-    for (const r of spaceRefs(siteSpecOf(site))) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
+    const spec = siteSpecOf(site);
+    for (const r of spec ? spaceRefs(spec) : []) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
   }
   return named;
 }
@@ -95,7 +96,7 @@ function describedSections(ctx: DiffContext, org: string, usage: SpaceUsage): Se
   const live: LiveObject[] = usage.sites.map((s) => ({ kind: SITE_KIND, org, key: s.title, id: s.id, fields: {} }));
   const out = new Set<string>();
   for (const [e, o] of matchByIdOrTitle(SITE_KIND, entries, live).matched) {
-    for (const s of siteSpecOf(e).sections ?? []) out.add(`${o.id}\u0000${s.path}`);
+    for (const s of siteSpecOf(e)?.sections ?? []) out.add(`${o.id}\u0000${s.path}`);
   }
   return out;
 }

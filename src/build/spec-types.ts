@@ -2,7 +2,7 @@
  * Build step, run before tsc (package.json "build"): the TypeScript type of every kind's spec, generated from its
  * JSON Schema. A kind's shape is written once, in schemas/<name>.schema.json (what editors, the validators and the
  * docs read); json-schema-to-typescript turns it into src/kinds/generated/<name>.ts, which the kind's code reads
- * its documents through (docs/architecture.md, "Kinds: one shape"). Adding a field: edit the schema, rebuild.
+ * its documents through (docs/dev/architecture.md, "Kinds: one shape"). Adding a field: edit the schema, rebuild.
  *
  * The output is committed and reproducible: test/build/spec-types.test.ts fails when a committed file is not
  * what this writes. It is compiled on its own first (tsconfig.spec-types.json), so a schema edit never has to pass
@@ -17,8 +17,8 @@ const ROOT = new URL('../../', import.meta.url);
 export const SCHEMAS_DIR = new URL('schemas/', ROOT);
 export const GENERATED_DIR = new URL('src/kinds/generated/', ROOT);
 
-/** Schemas in schemas/ that are not a kind's spec: the manifest envelope, the daemon config and its safety block. */
-export const NOT_KIND_SPECS: readonly string[] = ['document', 'config', 'safety'];
+/** Schemas in schemas/ that are not a kind's spec: the manifest envelope, the daemon config, its safety and policy blocks, and the plan. */
+export const NOT_KIND_SPECS: readonly string[] = ['document', 'config', 'safety', 'policy', 'plan'];
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const isObject = (v: Json | undefined): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,6 +1,6 @@
 /**
  * The spec types in src/kinds/generated/ are committed, and must be exactly what the build generates from the kind
- * schemas (docs/architecture.md, "Kinds: one shape"). A failure here means a schema changed without `npm run build`:
+ * schemas (docs/dev/architecture.md, "Kinds: one shape"). A failure here means a schema changed without `npm run build`:
  * run it and commit what it rewrote.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -11,7 +11,7 @@ import { memberObject, membersPath } from '../members/model.js';
 import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 import { teamInformer } from './informer.js';
 
 /** The members a Team document lists, each once: an e-mail listed again is reported there and left out. */

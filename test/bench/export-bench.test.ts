@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../src/bench/config.js';
-import { EXPORT_SIZES, exportRoundTrip, exportRoundTripMeasure, type ExportRoundTrip } from '../../src/bench/export-bench.js';
-import { startInProcess } from '../../src/bench/sandbox-env.js';
+import { DEFAULT_CONFIG } from '../../tools/bench/config.js';
+import { EXPORT_SIZES, exportRoundTrip, exportRoundTripMeasure, type ExportRoundTrip } from '../../tools/bench/export-bench.js';
+import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const small = { members: 60, teams: 4, teamMemberships: 20, translations: 1, spaces: 3, sites: 1, sectionsPerSite: 2, spacesPerSection: 1, sectionsPerGroup: 0 };

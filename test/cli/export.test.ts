@@ -4,13 +4,13 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { BENCH_ORG, generateOrg } from '../../src/bench/org-model.js';
-import { seedStore } from '../../src/bench/seed-store.js';
+import { BENCH_ORG, generateOrg } from '../../tools/bench/org-model.js';
+import { seedStore } from '../../tools/bench/seed-store.js';
 import { EXPORT_FILE_BUDGET, exportOrganization, kindFileName, layoutKind, packDocuments, probeSpec, renderDocument, schemaComment, slug, splitDocument } from '../../src/export/index.js';
 import { main } from '../../src/cli/main.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEFAULT_MAX_FILE_BYTES, loadManifests } from '../../src/manifests/index.js';
-import { memberKey, members, teamMemberKey, teamMembers, teams, translations, users, type MemberRole, type RunningSandbox } from '../../src/sandbox/index.js';
+import { memberKey, members, teamMemberKey, teamMembers, teams, translations, users, type MemberRole, type RunningSandbox } from '@docops/sandbox';
 import { runCli } from './run-cli.js';
 import { filesIn, liveCli, tempDir } from './safety-cli-helpers.js';
 

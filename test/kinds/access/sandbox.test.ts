@@ -16,10 +16,10 @@ import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { resolveSafetyConfig } from '../../../src/safety/config.js';
 import { evaluatePlan } from '../../../src/safety/gate.js';
-import { collections, spaces, teams } from '../../../src/sandbox/index.js';
-import { grants } from '../../../src/sandbox/permission-records.js';
-import { sites } from '../../../src/sandbox/site-records.js';
-import type { SandboxStore } from '../../../src/sandbox/store.js';
+import { collections, spaces, teams } from '@docops/sandbox';
+import { grants } from '../../../packages/sandbox/src/permission-records.js';
+import { sites } from '../../../packages/sandbox/src/site-records.js';
+import type { SandboxStore } from '../../../packages/sandbox/src/store.js';
 import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';
 
 const ORG = 'org-demo';

@@ -13,7 +13,7 @@ import { KINDS } from '../../../src/kinds/index.js';
 import { planChanges } from '../../../src/safety/counts.js';
 import { createJournal } from '../../../src/safety/journal.js';
 import { collectParts, readJournal, undoRecords } from '../../../src/safety/undo.js';
-import { openApiSpecs, openApiVersions } from '../../../src/sandbox/openapi-records.js';
+import { openApiSpecs, openApiVersions } from '../../../packages/sandbox/src/openapi-records.js';
 import { desiredFromFiles, undoFiles } from '../../../src/undo/documents.js';
 import { planUndo } from '../../../src/undo/plan.js';
 import { checkRestores } from '../../../src/undo/restore.js';

@@ -16,8 +16,8 @@ import { createSavedPlan, parseSavedPlan, renderSavedPlan } from '../../../src/p
 import { renderJson, renderMarkdown, renderText } from '../../../src/render/index.js';
 import { createJournal } from '../../../src/safety/journal.js';
 import { collectParts, readJournal, undoRecords } from '../../../src/safety/undo.js';
-import { samlProviders } from '../../../src/sandbox/sso-records.js';
-import { teams } from '../../../src/sandbox/index.js';
+import { samlProviders } from '../../../packages/sandbox/src/sso-records.js';
+import { teams } from '@docops/sandbox';
 import { undoFiles } from '../../../src/undo/documents.js';
 import { planUndo } from '../../../src/undo/plan.js';
 import { checkRestores } from '../../../src/undo/restore.js';

@@ -13,7 +13,7 @@ import { KINDS } from '../../../src/kinds/index.js';
 import { customizationChange, customizationRequest, exportedCustomization } from '../../../src/kinds/site/customization.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { parsePlanJson, renderJson } from '../../../src/render/json.js';
-import { defaultCustomization } from '../../../src/sandbox/customization.js';
+import { defaultCustomization } from '../../../packages/sandbox/src/customization.js';
 import { tempDir } from '../../helpers/pipeline.js';
 
 describe('mergePatch (read-modify-write)', () => {

@@ -13,7 +13,7 @@ import { exportOrganization } from '../../../src/export/index.js';
 import { KINDS, siteKind } from '../../../src/kinds/index.js';
 import type { SiteState } from '../../../src/kinds/site/model.js';
 import { loadManifests } from '../../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, tempDir } from '../../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { ORG } from '../seed.js';

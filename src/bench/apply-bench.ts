@@ -1,9 +1,9 @@
 /** Apply of a plan with many changes against the filled sandbox, and its bound from the plan's own groups. */
 import { createClient } from '../api/client.js';
-import { applyPlan } from '../core/apply.js';
-import type { KindDefinition } from '../core/kind.js';
-import { groupOf, groups } from '../core/order.js';
-import { computePlan, type DesiredState } from '../core/reconcile.js';
+import { applyPlan } from '../engine/apply.js';
+import type { KindDefinition } from '../model/kind.js';
+import { groupOf, groups } from '../engine/order.js';
+import { computePlan, type DesiredState } from '../engine/reconcile.js';
 import { applyBoundMs } from './bounds.js';
 import type { BenchSandbox } from './sandbox-env.js';
 

@@ -6,9 +6,9 @@
  * own, so docops's CPU is stated as a multiple of a floor measured under the same conditions.
  */
 import { fork } from 'node:child_process';
-import { ValidationError } from '../core/errors.js';
-import type { DesiredEntry, KindDefinition } from '../core/kind.js';
-import { diffAll, fetchLive } from '../core/reconcile.js';
+import { ValidationError } from '../model/errors.js';
+import type { DesiredEntry, KindDefinition } from '../model/kind.js';
+import { diffAll, fetchLive } from '../engine/reconcile.js';
 import { validateParsedFiles, type ParsedFile } from '../manifests/load.js';
 import type { ParsedYamlDoc } from '../manifests/parse.js';
 import { orgDocuments } from './documents.js';

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { KindDefinition } from '../core/kind.js';
+import type { KindDefinition } from '../model/kind.js';
 import { loadManifests } from '../manifests/index.js';
 import { measureApply, type ApplyMeasure } from './apply-bench.js';
 import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';

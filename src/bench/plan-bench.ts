@@ -1,7 +1,7 @@
 /** The no-op plan against the filled sandbox: requests (counted by the sandbox) and wall time per run. */
 import { createClient } from '../api/client.js';
-import type { KindDefinition } from '../core/kind.js';
-import { computePlan, type DesiredState } from '../core/reconcile.js';
+import type { KindDefinition } from '../model/kind.js';
+import { computePlan, type DesiredState } from '../engine/reconcile.js';
 import type { BenchSandbox } from './sandbox-env.js';
 
 export interface PlanRun {

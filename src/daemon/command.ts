@@ -7,7 +7,7 @@
  * are parsed: this module is all `docops daemon --help` and a bad flag load, and no other command loads it.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import { isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../log-options.js';
 import type { CliIO } from '../cli/io.js';
 import type { Daemon, DaemonDeps } from './daemon.js';

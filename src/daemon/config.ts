@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
-import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';

@@ -4,7 +4,7 @@
  * 'retry-scheduled' ({attempt, delayMs}) when a failed run will be retried.
  */
 import { EventEmitter } from 'node:events';
-import type { KindDefinition } from '../core/kind.js';
+import type { KindDefinition } from '../model/kind.js';
 import { KINDS } from '../kinds/index.js';
 import { createLogger, type Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
@@ -15,8 +15,8 @@ import { registerSecret } from '../secrets.js';
 import { attributeDrift } from '../audit/attribute.js';
 import { Notifier } from '../notify/index.js';
 import type { RetryPolicy } from '../notify/sender.js';
-import { documentFingerprints } from '../core/scope.js';
-import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
+import { documentFingerprints } from '../engine/scope.js';
+import { fetchLive, type DesiredState, type LiveState } from '../engine/reconcile.js';
 import { fetchWhoami } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { ScopeTracker } from './changes.js';

@@ -3,8 +3,8 @@
  * is a manifests directory that plans to no changes against the organization it came from, every file under
  * EXPORT_FILE_BUDGET (see layout.ts).
  */
-import type { ApiClient } from '../api/types.js';
-import type { KindDefinition } from '../core/kind.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { KindDefinition } from '../model/kind.js';
 import { extractAttachments } from './attachments.js';
 import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';

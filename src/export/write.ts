@@ -8,7 +8,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import { escapeInterpolation } from '../manifests/interpolate.js';
 import { redactValue } from '../secrets.js';
 import type { PlannedFile } from './layout.js';

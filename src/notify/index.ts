@@ -1,6 +1,6 @@
 /** Notifications of the daemon: the policy decides (no spam), the messages say, the sender delivers (async). */
-import type { ApplyReport } from '../core/apply.js';
-import type { Plan } from '../core/plan.js';
+import type { ApplyReport } from '../engine/apply.js';
+import type { Plan } from '../model/plan.js';
 import type { RunRecord } from '../daemon/run.js';
 import type { Logger } from '../log.js';
 import { registerSecret } from '../secrets.js';

@@ -5,9 +5,9 @@
  *   { formatVersion, createdAt, options, manifestsChecksum, manifestFiles, liveFingerprint, liveObjects,
  *     planChecksum, cost, plan }
  */
-import { UsageError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { UsageError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { LiveState } from '../engine/reconcile.js';
 import { parsePlanJson, renderJson } from '../render/json.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';

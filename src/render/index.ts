@@ -1,5 +1,5 @@
 /** One entry point for rendering a plan in the format the user asked for. */
-import type { Plan } from '../core/plan.js';
+import type { Plan } from '../model/plan.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderText } from './text.js';

@@ -4,9 +4,9 @@
  * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
  * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
-import { UsageError } from '../core/errors.js';
-import { PHASES } from '../core/plan.js';
-import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import { UsageError } from '../model/errors.js';
+import { PHASES } from '../model/plan.js';
+import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../model/plan.js';
 
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
 const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;

@@ -5,8 +5,8 @@
  * Reading the API (which objects can be restored) and planning are in src/undo.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
-import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../core/kind.js';
+import { UsageError } from '../model/errors.js';
+import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
 import { JOURNAL_VERSIONS, type JournalRecord } from './journal.js';
 
 /** One journaled object and what undo does with it. */

@@ -2,7 +2,7 @@
  * A small router: method + path pattern with `:params`. Resolving a path that matches some pattern but
  * not for this method yields the allowed methods, so the server can answer 405 with an Allow header.
  */
-import type { HttpMethod } from '../core/plan.js';
+import type { HttpMethod } from '../model/plan.js';
 import type { Validator } from './validate.js';
 import type { Handler } from './context.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError, formatIssue } from '../../src/core/errors.js';
+import { ValidationError, formatIssue } from '../../src/model/errors.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
 import { Notifier } from '../../src/notify/index.js';
 import { createLogger } from '../../src/log.js';

@@ -1,7 +1,7 @@
 /** The notification policy over many runs: distinct problems once, `recovered` once, scoped runs never recover. */
 import { describe, expect, it } from 'vitest';
-import type { ApplyReport } from '../../src/core/apply.js';
-import { emptyPlan, type Plan, type Step } from '../../src/core/plan.js';
+import type { ApplyReport } from '../../src/engine/apply.js';
+import { emptyPlan, type Plan, type Step } from '../../src/model/plan.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { NotifyPolicy } from '../../src/notify/policy.js';
 

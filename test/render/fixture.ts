@@ -1,6 +1,6 @@
-import { ref } from '../../src/core/plan.js';
-import { sealRequest } from '../../src/core/refs.js';
-import type { Plan, Step } from '../../src/core/plan.js';
+import { ref } from '../../src/model/plan.js';
+import { sealRequest } from '../../src/model/refs.js';
+import type { Plan, Step } from '../../src/model/plan.js';
 
 /** A small plan with one of everything the renderers must show. */
 export function samplePlan(): Plan {

@@ -9,9 +9,9 @@
  *   next plan could not resolve the name.
  * Other kinds' live states and entries reach these functions with their types forgotten: read with checks.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DiffContext, LiveObject } from '../../core/kind.js';
-import type { CascadeObject } from '../../core/plan.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DiffContext, LiveObject } from '../../model/kind.js';
+import type { CascadeObject } from '../../model/plan.js';
 import { isRecord, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { ACCESS_TARGETS, SPACE_ACCESS_KIND, type Principal } from './model.js';

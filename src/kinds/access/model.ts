@@ -6,7 +6,7 @@
  *
  * Shapes shared by the parts of the module, and the three targets (which object, which paths, which roles).
  */
-import type { LiveObject } from '../../core/kind.js';
+import type { LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { COLLECTION_DEPTH } from '../collection/model.js';
 import { orgPath, seg } from '../common.js';

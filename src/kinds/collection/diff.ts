@@ -4,8 +4,8 @@
  * (`#move`, ordered so no move nests a collection in itself), and under prune delete what no manifest describes
  * (prune.ts). Access lists: src/kinds/access/diff.ts.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef, ref, type RequestSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import { isRef, ref, type RequestSpec } from '../../model/plan.js';
 import { blockEntry, changedFields, makeStep, pick, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { accessPlanner } from '../access/diff.js';

@@ -1,5 +1,5 @@
 /** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { CollectionManifestSpec } from '../generated/collection.js';

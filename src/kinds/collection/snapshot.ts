@@ -6,7 +6,7 @@
  * id name it by title instead. Their grants go with them: the snapshot reads each collection's grants, and the
  * recreated collections get them back through their `access:` lists.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
+import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../model/kind.js';
 import { relinkAccess } from '../access/export.js';
 import { COLLECTION_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';

@@ -4,8 +4,8 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import { ref, type RequestSpec } from '../../model/plan.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { accessPlanner } from '../access/diff.js';
 import { SITE_ACCESS, isAccessObject } from '../access/model.js';

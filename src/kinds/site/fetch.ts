@@ -5,7 +5,7 @@
  * it also reads what each site a delete would take holds (readSiteTrees in structure.ts), and the grants of the
  * sites whose manifest writes `access:` (src/kinds/access/fetch.ts).
  */
-import type { DesiredEntry, FetchContext } from '../../core/kind.js';
+import type { DesiredEntry, FetchContext } from '../../model/kind.js';
 import { accessReader } from '../access/fetch.js';
 import { SITE_ACCESS } from '../access/model.js';
 import { isRecord } from '../common.js';

@@ -2,7 +2,7 @@
  * Shapes of the Site kind shared by its manifest side (desired.ts), its fetch (fetch.ts) and its diff
  * (diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { orgPath, seg } from '../common.js';

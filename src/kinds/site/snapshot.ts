@@ -7,8 +7,8 @@
  * secret, which a recreated link never gets back. Its grants go with it: the snapshot reads them, and the
  * recreated site gets them back through its `access:` list.
  */
-import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { relinkAccess } from '../access/export.js';
 import { SITE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';

@@ -4,9 +4,9 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title. `access:`, when written, is the space's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import { ref, type RequestSpec } from '../../model/plan.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { accessPlanner } from '../access/diff.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';

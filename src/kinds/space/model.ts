@@ -2,7 +2,7 @@
  * Shapes of the Space kind shared by its manifest side, diff, purge cascades and snapshot, and by the kinds that
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';

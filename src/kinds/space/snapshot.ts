@@ -5,8 +5,8 @@
  * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does,
  * and its grants: a restored space keeps them, a recreated one gets its `access:` list.
  */
-import { ApiError } from '../../core/errors.js';
-import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import { ApiError } from '../../model/errors.js';
+import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { relinkAccess, restoreLosses } from '../access/export.js';
 import { SPACE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';

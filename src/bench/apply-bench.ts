@@ -3,7 +3,8 @@ import { createClient } from '../api/client.js';
 import { applyPlan } from '../engine/apply.js';
 import type { KindDefinition } from '../model/kind.js';
 import { groupOf, groups } from '../engine/order.js';
-import { computePlan, type DesiredState } from '../engine/reconcile.js';
+import { computePlan } from '../engine/reconcile.js';
+import type { DesiredState } from '../model/state.js';
 import { applyBoundMs } from './bounds.js';
 import type { BenchSandbox } from './sandbox-env.js';
 

@@ -1,7 +1,8 @@
 /** The no-op plan against the filled sandbox: requests (counted by the sandbox) and wall time per run. */
 import { createClient } from '../api/client.js';
 import type { KindDefinition } from '../model/kind.js';
-import { computePlan, type DesiredState } from '../engine/reconcile.js';
+import { computePlan } from '../engine/reconcile.js';
+import type { DesiredState } from '../model/state.js';
 import type { BenchSandbox } from './sandbox-env.js';
 
 export interface PlanRun {

@@ -4,7 +4,7 @@ import { UsageError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
 import { computePlan } from '../engine/reconcile.js';
-import type { DesiredState, LiveState } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 import type { PolicyReport } from '../policy/model.js';
 import { manifestsDigest, type ManifestsDigest } from '../plan-file/digests.js';

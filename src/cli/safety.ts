@@ -6,10 +6,11 @@
 import { matchOperation } from '../scopes/operations.js';
 import { access } from 'node:fs/promises';
 import type { ApiClient } from '../model/api-client.js';
-import { applyPlan, type ApplyReport } from '../engine/apply.js';
+import { applyPlan } from '../engine/apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
-import type { DesiredState, LiveState } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';

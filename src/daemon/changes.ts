@@ -11,7 +11,7 @@
  *   among a run's reasons makes it full.
  */
 import type { KindDefinition } from '../model/kind.js';
-import type { DesiredState } from '../engine/reconcile.js';
+import type { DesiredState } from '../model/state.js';
 import { changedScopes, documentFingerprints, scopeClosure, scopeName } from '../engine/scope.js';
 import type { TriggerReason } from './triggers.js';
 

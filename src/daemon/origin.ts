@@ -7,7 +7,8 @@
  */
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan, Step } from '../model/plan.js';
-import { diffAll, type DesiredState, type LiveState, type PlanOptions } from '../engine/reconcile.js';
+import { diffAll, type PlanOptions } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 
 const print = (s: Step): string => JSON.stringify([s.action, s.after]);

@@ -4,11 +4,13 @@
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
 import type { ApiClient } from '../model/api-client.js';
-import type { ApplyEvent, ApplyReport, WriteGate } from '../engine/apply.js';
+import type { ApplyEvent, WriteGate } from '../engine/apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
 import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan, Step } from '../model/plan.js';
-import type { DesiredState, LiveState, PlanOptions } from '../engine/reconcile.js';
+import type { PlanOptions } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { reconcileOnce } from '../engine/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';

@@ -4,24 +4,8 @@
  * sentence per object, for the apply result (text, markdown, JSON) and the daemon's log — not only as a step id
  * in a failure list. Pure: computed from the plan and what apply recorded.
  */
-import type { Action, Step } from '../model/plan.js';
-
-/** A create step's object left behind incomplete. */
-export interface IncompleteCreate {
-  stepId: string;
-  kind: string;
-  key: string;
-  /** The created object's id. */
-  id: string;
-  /** The request of the step itself that failed after the object was created (`PATCH /orgs/o/sites/s1`), and why. */
-  failedRequest?: { request: string; message: string };
-  /** Body fields the failed and the unsent requests of the step would have set. */
-  notSet: string[];
-  /** Steps that depend on this one (directly or through others) and failed or were not attempted. */
-  dependents: { stepId: string; kind: string; action: Action; outcome: 'failed' | 'not attempted' }[];
-  /** All of it in one sentence (describeIncomplete). */
-  summary: string;
-}
+import type { IncompleteCreate } from '../model/apply-report.js';
+import type { Step } from '../model/plan.js';
 
 /** What apply knows about a create step that made its object and then failed. */
 export interface PartialStep {

@@ -16,15 +16,16 @@
  * and lays the plan's body over what it read.
  */
 import type { ApiClient } from '../model/api-client.js';
-import { incompleteCreates, type IncompleteCreate, type PartialStep } from './apply-outcome.js';
+import type { ApplyReport } from '../model/apply-report.js';
+import { incompleteCreates, type PartialStep } from './apply-outcome.js';
 import { ApiError } from '../model/errors.js';
 import { mergePatch } from './merge.js';
 import { groups } from './order.js';
-import { recoverSpecs, resolveRequest, type Plan, type RequestSpec, type Step } from '../model/plan.js';
+import { recoverSpecs, type Plan, type RequestSpec, type Step } from '../model/plan.js';
+import { resolveRequest } from '../model/refs.js';
 import { findCreated, pick, withElements } from './recover.js';
 import { settle } from './settle.js';
 
-export type { IncompleteCreate } from './apply-outcome.js';
 export { describeIncomplete } from './apply-outcome.js';
 
 export type ApplyEvent =
@@ -64,22 +65,6 @@ export interface WriteGate {
   check(): string | undefined;
   /** Aborted when writing must stop: a request not yet sent, or waiting to be retried, is not sent. */
   signal?: AbortSignal;
-}
-
-export interface ApplyReport {
-  applied: string[];
-  failed: { stepId: string; message: string }[];
-  /** Steps not attempted; why, in skipReasons. */
-  skipped: string[];
-  skipReasons: Record<string, string>;
-  /** Set when the API became unreachable: the failure that showed it. Steps not started by then were skipped. */
-  unreachable?: string;
-  /** Set when the write gate closed: why. Nothing was sent after it; steps not finished were skipped or failed. */
-  stopped?: string;
-  /** Objects created by steps whose own later requests, or whose dependent steps, did not complete. */
-  incomplete: IncompleteCreate[];
-  /** Captured outputs (e.g. ids of created objects) by step id. */
-  outputs: Record<string, Record<string, string>>;
 }
 
 /** A create is looked up and sent again at most this many times after ambiguous failures. */

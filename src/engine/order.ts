@@ -5,7 +5,8 @@
  * must always sit in an earlier group; `orderSteps` checks that and fails loudly on a kind bug.
  */
 import { DocopsError } from '../model/errors.js';
-import { PHASES, refsIn, type Step } from '../model/plan.js';
+import { PHASES, type Step } from '../model/plan.js';
+import { refsIn } from '../model/refs.js';
 
 const PHASE_RANK: Record<Step['phase'], number> = Object.fromEntries(PHASES.map((p, i) => [p, i])) as Record<Step['phase'], number>;
 

@@ -3,22 +3,16 @@
  * Dry-run is "stop after computePlan"; only src/engine/apply.ts writes.
  */
 import type { ApiClient } from '../model/api-client.js';
-import type { DesiredState } from '../model/state.js';
-import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveKindState, LiveObject } from '../model/kind.js';
+import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
+import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveObject } from '../model/kind.js';
 import { DocopsError } from '../model/errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
 import { withNullMeanings } from './null-meanings.js';
-import { emptyPlan, sealStep, type Plan } from '../model/plan.js';
+import { emptyPlan, type Plan } from '../model/plan.js';
+import { sealStep } from '../model/refs.js';
 import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
-
-export type { DesiredState } from '../model/state.js';
-
-/** Live state: `${kind}\u0000${org}` → what that kind fetched. Use liveKey(). */
-export type LiveState = Map<string, LiveKindState>;
-
-export const liveKey = (kind: string, org: string): string => `${kind}\u0000${org}`;
 
 export interface PlanOptions {
   /** Prune per manifest kind from the config (documents can also say `prune: true`). */

@@ -4,10 +4,12 @@
  * `mode: 'plan'` stops after the plan (dry-run never reaches the write gateway).
  */
 import type { ApiClient } from '../model/api-client.js';
-import { applyPlan, type ApplyOptions, type ApplyReport } from './apply.js';
+import { applyPlan, type ApplyOptions } from './apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
-import { computePlan, diffAll, type DesiredState, type LiveState, type PlanOptions } from './reconcile.js';
+import { computePlan, diffAll, type PlanOptions } from './reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 
 export interface ReconcileInput {
   client: ApiClient;

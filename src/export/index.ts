@@ -17,7 +17,8 @@ export { probeEntries, probeSpec } from './probe.js';
 export { ATTACHMENT_DIRS } from './attachment-dirs.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
 export { packDocuments, splitDocument } from './split.js';
-export { documentSchemaUrl, renderDocument, renderManifestFile, schemaComment, staleExportFiles, writeManifestFiles } from './write.js';
+export { documentSchemaUrl, renderDocument, renderManifestFile, schemaComment } from './text.js';
+export { staleExportFiles, writeManifestFiles } from './write.js';
 
 export interface ExportResult {
   /** Paths written. */

@@ -4,8 +4,8 @@
  */
 import type { SourcePos } from '../model/errors.js';
 import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../model/kind.js';
-import { isRef, refsIn, sealStep, type CascadeObject, type Step } from '../model/plan.js';
-import { pathSegment } from '../model/refs.js';
+import type { CascadeObject, Step } from '../model/plan.js';
+import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
 
 export const API_VERSION = 'docops/v1';

@@ -9,7 +9,7 @@
  */
 import { ConflictError } from '../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../model/kind.js';
-import { isRef } from '../model/plan.js';
+import { isRef } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
 import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';

@@ -5,7 +5,7 @@
  * entry is blocked (the plan can never reach it), not warned about.
  */
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../model/kind.js';
-import { ref } from '../model/plan.js';
+import { ref } from '../model/refs.js';
 import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';

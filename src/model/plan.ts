@@ -6,7 +6,6 @@
  * `<<ref:STEP_ID.OUTPUT>>` placeholders, and `RequestSpec.refs` records where each one sits. Apply substitutes
  * exactly there, so text a user wrote is never taken for a ref, however it reads.
  */
-export { isRef, placeholder, ref, refsIn, resolveRequest, sealStep, type RefTarget } from './refs.js';
 
 export type Action = 'create' | 'update' | 'delete';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { UsageError } from '../model/errors.js';
 import type { LiveObject } from '../model/kind.js';
 import { pathSegments, type Plan, type Step } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import { findManifestFiles } from '../manifests/discover.js';
 import { canonicalJson, digest } from './canonical.js';
 

@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import { parsePlanJson, renderJson } from '../render/json.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';

@@ -4,7 +4,7 @@
  * Each mismatch is a StalePlanError that says what changed.
  */
 import { StalePlanError } from '../model/errors.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import { changedFiles, changedObjects, liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 import type { SavedPlan } from './saved-plan.js';
 

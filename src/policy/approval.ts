@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { Plan, Step } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import { canonicalJson, digest } from '../plan-file/canonical.js';
 import { liveDigest, type ManifestsDigest } from '../plan-file/digests.js';
 

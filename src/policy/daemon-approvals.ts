@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';

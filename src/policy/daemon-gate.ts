@@ -6,7 +6,7 @@
  */
 import { PolicyError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 import { manifestsDigest } from '../plan-file/digests.js';
 import { approvalChecksum } from './approval.js';

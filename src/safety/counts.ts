@@ -13,7 +13,7 @@
 import { objectIdentity } from '../engine/cascades.js';
 import type { LiveObject, ParentRef } from '../model/kind.js';
 import { pathSegments, type Plan, type Step } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 
 export interface Population {
   kind: string;

@@ -6,7 +6,7 @@
 import { SafetyError } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { Plan } from '../model/plan.js';
-import { liveKey, type DesiredState, type LiveState } from '../engine/reconcile.js';
+import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
 import type { SafetyConfig } from './config.js';
 import { liveIndex, planChanges } from './counts.js';
 import { emptyListViolations, pruneAllViolations, thresholdViolations, type ParentDocument, type SafetyViolation } from './rules.js';

@@ -11,7 +11,7 @@ import type { ApiClient } from '../model/api-client.js';
 import { createFetchContext } from '../engine/fetch-context.js';
 import type { KindDefinition, LiveObject, Snapshot } from '../model/kind.js';
 import { pathSegments, type Action, type Phase, type Step } from '../model/plan.js';
-import type { LiveState } from '../engine/reconcile.js';
+import type { LiveState } from '../model/state.js';
 import { redactCredentials } from '../secrets.js';
 import { redactSecretsReporting } from './redact.js';
 

@@ -8,7 +8,8 @@ import type { ApiClient, ApiResponse } from '../../src/model/api-client.js';
 import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
 import { ApiError, type RequestEffect } from '../../src/model/errors.js';
 import { orderSteps } from '../../src/engine/order.js';
-import { emptyPlan, ref, type HttpMethod, type Plan, type Step } from '../../src/model/plan.js';
+import { emptyPlan, type HttpMethod, type Plan, type Step } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { parsePlanJson, renderJson } from '../../src/render/json.js';
 import { step } from './helpers.js';
 

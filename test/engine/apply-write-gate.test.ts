@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { applyPlan, type ApplyEvent, type WriteGate } from '../../src/engine/apply.js';
 import { orderSteps } from '../../src/engine/order.js';
-import { emptyPlan, ref, type Plan, type Step } from '../../src/model/plan.js';
+import { emptyPlan, type Plan, type Step } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { recordingClient, step } from './helpers.js';
 

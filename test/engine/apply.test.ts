@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
 import { orderSteps } from '../../src/engine/order.js';
-import { emptyPlan, ref, type Plan, type Step } from '../../src/model/plan.js';
+import { emptyPlan, type Plan, type Step } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { recordingClient, step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

@@ -1,5 +1,6 @@
 import type { ApiClient, ApiResponse } from '../../src/model/api-client.js';
-import { sealStep, type HttpMethod, type Step } from '../../src/model/plan.js';
+import type { HttpMethod, Step } from '../../src/model/plan.js';
+import { sealStep } from '../../src/model/refs.js';
 
 /** A step as kinds make them: refs in its requests sealed (placeholders plus recorded slots). */
 export function step(partial: Partial<Step> & Pick<Step, 'id'>): Step {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareSteps, groups, orderSteps } from '../../src/engine/order.js';
-import { ref } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { step } from './helpers.js';
 
 describe('the declared order', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/model/api-client.js';
 import type { DesiredEntry, KindDefinition } from '../../src/model/kind.js';
-import { isRef, placeholder, ref } from '../../src/model/plan.js';
-import { computePlan, diffAll, diffOrder, liveKey, pruneResolver } from '../../src/engine/reconcile.js';
+import { isRef, placeholder, ref } from '../../src/model/refs.js';
+import { computePlan, diffAll, diffOrder, pruneResolver } from '../../src/engine/reconcile.js';
+import { liveKey } from '../../src/model/state.js';
 import type { ManifestDocument } from '../../src/model/document.js';
 
 const doc = (kind: string, org: string, prune?: boolean): ManifestDocument => ({

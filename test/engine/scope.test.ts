@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/model/api-client.js';
-import { desiredState } from '../../src/model/state.js';
+import { desiredState, liveKey, type LiveState } from '../../src/model/state.js';
 import type { DesiredEntry, DiffResult, KindDefinition } from '../../src/model/kind.js';
 import type { Step } from '../../src/model/plan.js';
 import { makeStep } from '../../src/kinds/common.js';
-import { computePlan, diffAll, liveKey, type LiveState } from '../../src/engine/reconcile.js';
+import { computePlan, diffAll } from '../../src/engine/reconcile.js';
 import { changedScopes, checkScopedSteps, documentFingerprints, ScopeError, scopeClosure } from '../../src/engine/scope.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { ManifestDocument } from '../../src/model/document.js';

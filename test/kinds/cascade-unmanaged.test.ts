@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { DesiredEntry, KindDefinition } from '../../src/model/kind.js';
 import { dedupeCascades } from '../../src/engine/cascades.js';
 import type { Step } from '../../src/model/plan.js';
-import { diffAll, type DesiredState } from '../../src/engine/reconcile.js';
+import { diffAll } from '../../src/engine/reconcile.js';
+import type { DesiredState } from '../../src/model/state.js';
 import { fakeDoc } from './helpers.js';
 
 function kind(name: string, depth: number, diff: KindDefinition['diff']): KindDefinition {

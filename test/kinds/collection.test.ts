@@ -1,4 +1,4 @@
-import { ref } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 /**
  * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
  * and re-parenting of collections and spaces end to end against the sandbox.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/apply.js';
 import { orderSteps } from '../../src/engine/order.js';
-import { ref, placeholder } from '../../src/model/plan.js';
+import { ref, placeholder } from '../../src/model/refs.js';
 import { computePlan, diffOrder } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { organizationKind } from '../../src/kinds/organization.js';

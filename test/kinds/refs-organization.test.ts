@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/model/errors.js';
-import { ref } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { organizationKind } from '../../src/kinds/organization.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';

@@ -1,6 +1,7 @@
 /** Site kind offline: manifest checks with positions, and the exact steps of the diff against fixed live data. */
 import { describe, expect, it } from 'vitest';
-import { placeholder, ref, type Step } from '../../src/model/plan.js';
+import type { Step } from '../../src/model/plan.js';
+import { placeholder, ref } from '../../src/model/refs.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { siteKind } from '../../src/kinds/site/kind.js';
 import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';

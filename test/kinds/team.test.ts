@@ -1,4 +1,4 @@
-import { ref } from '../../src/model/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/model/errors.js';
 import type { DesiredEntry } from '../../src/model/kind.js';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { DocopsError } from '../../src/model/errors.js';
-import { isRef, placeholder, ref, refsIn, resolveRequest } from '../../src/model/plan.js';
-import { pathSegment, sealRequest } from '../../src/model/refs.js';
+import { pathSegment, sealRequest, isRef, placeholder, ref, refsIn, resolveRequest } from '../../src/model/refs.js';
 import { parsePlanJson, renderJson } from '../../src/render/index.js';
 import { seg } from '../../src/kinds/common.js';
 import { step } from '../engine/helpers.js';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LiveObject } from '../../src/model/kind.js';
-import type { LiveState } from '../../src/engine/reconcile.js';
+import type { LiveState } from '../../src/model/state.js';
 import { approvalChecksum } from '../../src/policy/approval.js';
 import { change, planOf } from './helpers.js';
 

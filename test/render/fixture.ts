@@ -1,5 +1,4 @@
-import { ref } from '../../src/model/plan.js';
-import { sealRequest } from '../../src/model/refs.js';
+import { sealRequest, ref } from '../../src/model/refs.js';
 import type { Plan, Step } from '../../src/model/plan.js';
 
 /** A small plan with one of everything the renderers must show. */

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CascadeObject, Plan } from '../../src/model/plan.js';
-import { liveKey } from '../../src/engine/reconcile.js';
+import { liveKey } from '../../src/model/state.js';
 import { planChanges } from '../../src/safety/counts.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, liveWith, obj, planWith } from './helpers.js';

@@ -1,7 +1,7 @@
 import type { KindDefinition, LiveObject } from '../../src/model/kind.js';
 import { isRecord } from '../../src/kinds/common.js';
 import { emptyPlan, type Phase, type Plan, type Step } from '../../src/model/plan.js';
-import { liveKey, type LiveState } from '../../src/engine/reconcile.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import type { ManifestDocument } from '../../src/model/document.js';
 import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
 import type { GateOptions } from '../../src/safety/gate.js';

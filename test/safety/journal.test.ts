@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/engine/apply.js';
 import type { LiveKindState } from '../../src/model/kind.js';
 import { emptyPlan, type Plan } from '../../src/model/plan.js';
-import { liveKey, type LiveState } from '../../src/engine/reconcile.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
 import { clearSecretsForTests, REDACTED, registerSecret } from '../../src/secrets.js';
 import { recordingClient } from '../engine/helpers.js';

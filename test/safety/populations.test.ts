@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveObject, ParentRef } from '../../src/model/kind.js';
 import type { CascadeObject } from '../../src/model/plan.js';
-import { liveKey, type LiveState } from '../../src/engine/reconcile.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, planWith } from './helpers.js';
 

@@ -6,8 +6,8 @@
 import { pathTarget } from '../../audit/targets.js';
 import type { AuditChange, InformerView, KindDefinition, StaleRead } from '../../model/kind.js';
 import type { Plan } from '../../model/plan.js';
-import { resolveRequest } from '../../model/plan.js';
-import type { ApplyReport } from '../../engine/apply.js';
+import { resolveRequest } from '../../model/refs.js';
+import type { ApplyReport } from '../../model/apply-report.js';
 
 export class ChangeMap {
   private readonly byType = new Map<string, KindDefinition>();

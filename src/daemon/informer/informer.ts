@@ -16,10 +16,11 @@
 import type { ApiClient } from '../../model/api-client.js';
 import { latestCursor, poll, type FeedOptions } from '../../audit/feed.js';
 import type { InformerView, KindDefinition, StaleRead } from '../../model/kind.js';
-import type { ApplyReport } from '../../engine/apply.js';
+import type { ApplyReport } from '../../model/apply-report.js';
 import type { Plan } from '../../model/plan.js';
 import { ReadCache } from '../../engine/read-cache.js';
-import { fetchLive, pruneResolver, type DesiredState, type LiveState, type PlanOptions } from '../../engine/reconcile.js';
+import { fetchLive, pruneResolver, type PlanOptions } from '../../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../model/state.js';
 import { documentFingerprints, managedScopes, type ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import { ChangeMap, changeOfWrite, ownWrites } from './changes.js';

@@ -4,10 +4,11 @@
  * reports to the metrics, the status page and /api/status.
  */
 import type { ApiClient } from '../../model/api-client.js';
-import type { ApplyReport } from '../../engine/apply.js';
+import type { ApplyReport } from '../../model/apply-report.js';
 import type { KindDefinition } from '../../model/kind.js';
 import type { Plan } from '../../model/plan.js';
-import type { DesiredState, LiveState, PlanOptions } from '../../engine/reconcile.js';
+import type { PlanOptions } from '../../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../model/state.js';
 import type { ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../backoff.js';

@@ -2,7 +2,7 @@
 import type { FeedCursor, PollResult } from '../../audit/feed.js';
 import type { StaleRead } from '../../model/kind.js';
 import type { ReadCache } from '../../engine/read-cache.js';
-import type { LiveState } from '../../engine/reconcile.js';
+import type { LiveState } from '../../model/state.js';
 import { OwnEvents } from './own-events.js';
 
 /** Why an organization was read whole (also the `reason` label of docops_informer_full_reads_total). */

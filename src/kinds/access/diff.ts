@@ -18,7 +18,8 @@
  */
 import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
-import { isRef, type RecoverSpec, type RequestSpec, type Step } from '../../model/plan.js';
+import type { RecoverSpec, RequestSpec, Step } from '../../model/plan.js';
+import { isRef } from '../../model/refs.js';
 import { deletedPrincipals } from './cascades.js';
 import { blockEntry, deletesAllNote, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
 import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';

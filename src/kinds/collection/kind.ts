@@ -12,7 +12,8 @@ import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveOb
 import type { ManifestDocument } from '../../model/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
-import { COLLECTION_ACCESS, type AccessObject } from '../access/model.js';
+import type { AccessObject } from '../access/model.js';
+import { COLLECTION_ACCESS } from './model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { exportTitled, isRecord, titledEntry, withDisplayKeys } from '../common.js';

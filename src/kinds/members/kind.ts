@@ -8,7 +8,8 @@
  */
 import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition } from '../../model/kind.js';
-import { ref, type Step } from '../../model/plan.js';
+import type { Step } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import type { ManifestDocument } from '../../model/document.js';
 import { accessNote, knownGrants } from '../access/cascades.js';
 import { blockEntry, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';

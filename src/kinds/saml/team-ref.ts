@@ -10,7 +10,7 @@
  */
 import { ConflictError } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, LiveObject } from '../../model/kind.js';
-import { isRef } from '../../model/plan.js';
+import { isRef } from '../../model/refs.js';
 import { isRecord, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { SAML_KIND, teamRef, type TeamRef } from './model.js';

@@ -7,11 +7,10 @@
  */
 import type { DesiredEntry, FetchContext } from '../../model/kind.js';
 import { accessReader } from '../access/fetch.js';
-import { SITE_ACCESS } from '../access/model.js';
 import { isRecord } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
-import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure } from './model.js';
+import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure, SITE_ACCESS } from './model.js';
 import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;

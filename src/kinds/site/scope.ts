@@ -4,7 +4,8 @@
  * build steps (dependsOn = the refs a step's requests use, source = where the manifest writes the object).
  */
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
-import { refsIn, type Step } from '../../model/plan.js';
+import type { Step } from '../../model/plan.js';
+import { refsIn } from '../../model/refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { makeStep, plainSource, stepId } from '../common.js';
 import { sitePath, type SiteSpec, type SiteStructure } from './model.js';

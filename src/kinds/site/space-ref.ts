@@ -8,7 +8,7 @@
  */
 import { ConflictError, type SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
-import { isRef } from '../../model/plan.js';
+import { isRef } from '../../model/refs.js';
 import { blockEntry, refSteps } from '../common.js';
 import { allSpaceRefs } from './desired.js';
 import type { LiveSpaceRef, SiteSpec } from './model.js';

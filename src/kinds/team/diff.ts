@@ -10,7 +10,8 @@
  */
 import type { SourcePos } from '../../model/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
-import { isRef, ref, refsIn, type Step } from '../../model/plan.js';
+import type { Step } from '../../model/plan.js';
+import { isRef, ref, refsIn } from '../../model/refs.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
 import { blockEntry, deletesAllNote, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../../src/engine/apply.js';
-import { diffAll, fetchLive, type DesiredState, type LiveState } from '../../../src/engine/reconcile.js';
+import { diffAll, fetchLive } from '../../../src/engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../../src/model/state.js';
 import { Informer, type OrgRead } from '../../../src/daemon/informer/informer.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { orgs } from '../../../src/sandbox/index.js';

@@ -17,9 +17,9 @@
  * rest, so it never counts as recovered; its drift is news only for steps no earlier drift notification had.
  */
 import { createHash } from 'node:crypto';
-import type { ApplyReport } from '../engine/apply.js';
-import { originOf, type Plan, type Step } from '../model/plan.js';
-import type { RunRecord } from '../daemon/run.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import { originOf, type Plan, type Step } from '../../model/plan.js';
+import type { RunRecord } from '../run.js';
 import type { NotifyEvent } from './types.js';
 
 export interface Decision {

@@ -3,12 +3,12 @@
  * plan summary and one sentence per step naming who made the change when the audit events say so. Values come
  * from the plan's before/after through the renderers' masking; the sender redacts registered secrets on top.
  */
-import type { ApplyReport } from '../engine/apply.js';
-import type { Plan } from '../model/plan.js';
-import type { RunRecord } from '../daemon/run.js';
-import { originOf } from '../model/plan.js';
-import { changeOf, stepSentence } from '../render/attribution.js';
-import { summaryLine, textTotals } from '../render/values.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import type { Plan } from '../../model/plan.js';
+import type { RunRecord } from '../run.js';
+import { originOf } from '../../model/plan.js';
+import { changeOf, stepSentence } from '../../render/attribution.js';
+import { summaryLine, textTotals } from '../../render/values.js';
 import type { Decision } from './policy.js';
 
 export const MAX_CHANGES = 50;

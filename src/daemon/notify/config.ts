@@ -3,8 +3,8 @@
  * checks what it cannot: a URL that parses, `secretEnv` only on webhooks and naming a variable that is set (16+
  * characters). Problems come back as issues at the field's file:line:column, with the rest of the config's.
  */
-import type { ValidationIssue } from '../model/errors.js';
-import type { Env } from '../manifests/interpolate.js';
+import type { ValidationIssue } from '../../model/errors.js';
+import type { Env } from '../../manifests/interpolate.js';
 import { NOTIFY_EVENTS, type NotifyEvent, type NotifyTarget, type NotifyType } from './types.js';
 
 type At = (path: string[]) => { file: string; line: number; column: number };

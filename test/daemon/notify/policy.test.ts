@@ -1,9 +1,9 @@
 /** The notification policy over many runs: distinct problems once, `recovered` once, scoped runs never recover. */
 import { describe, expect, it } from 'vitest';
-import type { ApplyReport } from '../../src/engine/apply.js';
-import { emptyPlan, type Plan, type Step } from '../../src/model/plan.js';
-import type { RunRecord } from '../../src/daemon/run.js';
-import { NotifyPolicy } from '../../src/notify/policy.js';
+import type { ApplyReport } from '../../../src/model/apply-report.js';
+import { emptyPlan, type Plan, type Step } from '../../../src/model/plan.js';
+import type { RunRecord } from '../../../src/daemon/run.js';
+import { NotifyPolicy } from '../../../src/daemon/notify/policy.js';
 
 const step = (key: string, role: string): Step => ({ id: `Members/o/${key}#update`, action: 'update', phase: 'update', kind: 'Members', org: 'o', key, wave: 0, before: { role }, after: { role: 'edit' }, dependsOn: [], requests: [] });
 const plan = (...steps: Step[]): Plan => ({ ...emptyPlan(), steps });
@@ -22,7 +22,7 @@ describe('NotifyPolicy', () => {
   });
 
   it('a plan waiting for approval: once per plan (checksum) waiting, its checksum in the message, then recovered', async () => {
-    const { webhookBody, slackBody } = await import('../../src/notify/message.js');
+    const { webhookBody, slackBody } = await import('../../../src/daemon/notify/message.js');
     const p = new NotifyPolicy();
     const waits = (c: string): RunRecord => run({ result: 'refused', mode: 'apply', approval: { checksum: `sha256:${c.repeat(64)}` }, violations: [{ rule: 'policy public-sites', message: 'Site o/Help: goes public' }] });
     const seq = [waits('a'), waits('a'), waits('b'), run({ mode: 'apply' })];

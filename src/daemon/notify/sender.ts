@@ -9,8 +9,8 @@
  * secret registry (src/secrets.ts) before it leaves; logs name targets by name, never by URL.
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Logger } from '../log.js';
-import { redactText } from '../secrets.js';
+import type { Logger } from '../../log.js';
+import { redactText } from '../../secrets.js';
 import type { NotifyEvent, NotifyTarget } from './types.js';
 
 export interface RetryPolicy {

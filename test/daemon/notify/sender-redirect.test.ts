@@ -4,10 +4,10 @@
  * with its status and retried like any failure, and the origin the redirect names never hears from docops.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { NotificationSender, REDIRECT_NOT_FOLLOWED, SIGNATURE_HEADER } from '../../src/notify/sender.js';
-import type { NotifyTarget } from '../../src/notify/types.js';
-import { startElsewhere, type Elsewhere } from '../helpers/elsewhere.js';
+import { createLogger } from '../../../src/log.js';
+import { NotificationSender, REDIRECT_NOT_FOLLOWED, SIGNATURE_HEADER } from '../../../src/daemon/notify/sender.js';
+import type { NotifyTarget } from '../../../src/daemon/notify/types.js';
+import { startElsewhere, type Elsewhere } from '../../helpers/elsewhere.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const SECRET = 'webhook-signing-secret-0123456789';

@@ -5,10 +5,10 @@
  */
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { NotifyTarget } from '../../src/notify/types.js';
-import { redactText } from '../../src/secrets.js';
-import { startTestDaemon, type TestDaemon } from '../daemon/helpers.js';
-import { CAROL, membersYaml, teamYaml } from '../audit/fixtures.js';
+import type { NotifyTarget } from '../../../src/daemon/notify/types.js';
+import { redactText } from '../../../src/secrets.js';
+import { startTestDaemon, type TestDaemon } from '../helpers.js';
+import { CAROL, membersYaml, teamYaml } from '../../audit/fixtures.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 const SECRET = 'webhook-signing-secret-0123456789';

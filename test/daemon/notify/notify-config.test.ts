@@ -7,11 +7,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError, formatIssue } from '../../src/model/errors.js';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
-import { Notifier } from '../../src/notify/index.js';
-import { createLogger } from '../../src/log.js';
-import { redactText } from '../../src/secrets.js';
+import { ValidationError, formatIssue } from '../../../src/model/errors.js';
+import { loadDaemonConfig } from '../../../src/daemon/config.js';
+import { Notifier } from '../../../src/daemon/notify/index.js';
+import { createLogger } from '../../../src/log.js';
+import { redactText } from '../../../src/secrets.js';
 
 function configFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'docops-notify-'));

@@ -1,9 +1,9 @@
 /** Notifications of the daemon: the policy decides (no spam), the messages say, the sender delivers (async). */
-import type { ApplyReport } from '../engine/apply.js';
-import type { Plan } from '../model/plan.js';
-import type { RunRecord } from '../daemon/run.js';
-import type { Logger } from '../log.js';
-import { registerSecret } from '../secrets.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import type { Plan } from '../../model/plan.js';
+import type { RunRecord } from '../run.js';
+import type { Logger } from '../../log.js';
+import { registerSecret } from '../../secrets.js';
 import { slackBody, webhookBody } from './message.js';
 import { NotifyPolicy } from './policy.js';
 import { NotificationSender, type SenderOptions } from './sender.js';

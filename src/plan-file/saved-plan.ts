@@ -95,6 +95,7 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
   } catch (err) {
     throw new UsageError(`${file}: ${(err as Error).message}`);
   }
+  // eslint-disable-next-line no-restricted-syntax -- every field of the head was checked above; the plan was parsed by parsePlanJson
   return { ...(data as unknown as SavedPlan), plan };
 }
 

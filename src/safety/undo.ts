@@ -72,6 +72,7 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
     }
     if (!isRecord(value['fields'])) throw new UsageError(`${file}:${i + 1}: record has no fields`);
     if (value['state'] !== undefined && !validState(value['state'])) throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
+    // eslint-disable-next-line no-restricted-syntax -- every field of the record was checked above
     records.push(value as unknown as JournalRecord);
   });
   return records;

@@ -200,7 +200,7 @@ var init_secrets = __esmMin((() => {
 	values = /* @__PURE__ */ new Map();
 	SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 }));
-// src/core/errors.ts
+// src/model/errors.ts
 function formatIssue(i) {
 	return `${i.file}:${i.line}:${i.column}: ${i.message}`;
 }
@@ -651,7 +651,7 @@ function standInLogger(level, kept) {
 function replayLines(lines, logger) {
 	for (const { level, args } of lines) Reflect.apply(logger[level], logger, args);
 }
-// src/core/refs.ts
+// src/model/refs.ts
 function tokens() {
 	if (!syntax) {
 		const nonce = process.getBuiltinModule("node:crypto").randomBytes(12).toString("base64url").replace(/[^A-Za-z0-9]/g, "x");
@@ -34801,12 +34801,15 @@ var init_interpolate = __esmMin((() => {
 	HOW_TO_ALLOW = "allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)";
 	UNTERMINATED = (ref) => `unterminated variable reference "${ref}" (write $\${ for a literal \${)`;
 }));
-// src/core/desired.ts
+// src/model/state.ts
 /** The loader's desired state: the entries by kind and every valid document. */
 function desiredState(entries, documents) {
 	return Object.assign(entries, { documents });
 }
-var init_desired$1 = __esmMin((() => {}));
+var liveKey;
+var init_state$1 = __esmMin((() => {
+	liveKey = (kind, org) => `${kind}\u0000${org}`;
+}));
 // src/manifests/decode.ts
 /**
 * Checks on a file's raw bytes before YAML sees them: size cap, NUL bytes, invalid UTF-8. Each problem is
@@ -43279,7 +43282,7 @@ function sortIssues(issues) {
 }
 var init_load$1 = __esmMin((() => {
 	init_errors$1();
-	init_desired$1();
+	init_state$1();
 	init_config_hint();
 	init_discover();
 	init_duplicates();
@@ -43360,66 +43363,6 @@ function restoreLosses(org, aux, objectId, refs) {
 var byName;
 var init_export$5 = __esmMin((() => {
 	byName = (a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}));
-// src/core/plan.ts
-/** A request's RecoverSpecs (none, one or several) as a list. */
-function recoverSpecs(r) {
-	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
-}
-function originOf(plan, step) {
-	if (plan.manifestChanges === void 0) return "unknown";
-	let ids = edits.get(plan);
-	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
-	return ids.has(step.id) ? "manifests" : "drift";
-}
-function emptyPlan() {
-	return {
-		formatVersion: 1,
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-}
-/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
-function pathSegments(step, methods) {
-	const out = /* @__PURE__ */ new Set();
-	for (const r of step.requests) {
-		if (methods && !methods.includes(r.method)) continue;
-		for (const s of r.path.split("/")) out.add(decodeSegment(s));
-	}
-	return out;
-}
-function decodeSegment(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-function stepCounts(plan) {
-	const out = {};
-	for (const s of plan.steps) {
-		const c = out[s.kind] ??= {
-			create: 0,
-			update: 0,
-			delete: 0
-		};
-		c[s.action]++;
-	}
-	return out;
-}
-var PHASES, recoverPath, edits;
-var init_plan$1 = __esmMin((() => {
-	init_refs();
-	PHASES = [
-		"create",
-		"update",
-		"delete",
-		"prune"
-	];
-	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
-	edits = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/common.ts
 /**
@@ -43656,7 +43599,6 @@ function nullableString(v) {
 }
 var API_VERSION, refSteps, titles;
 var init_common = __esmMin((() => {
-	init_plan$1();
 	init_refs();
 	API_VERSION = "docops/v1";
 	refSteps = (idOrRef) => isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : [];
@@ -43732,143 +43674,13 @@ var init_match$1 = __esmMin((() => {
 	init_errors$1();
 	init_common();
 }));
-// src/kinds/collection/model.ts
-function collectionObject(org, c) {
-	if (!isRecord$1(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
-	const fields = {
-		title: c["title"],
-		description: typeof c["description"] === "string" ? c["description"] : null,
-		defaultLevel: typeof c["defaultLevel"] === "string" ? c["defaultLevel"] : null,
-		parent: typeof c["parent"] === "string" ? c["parent"] : null
-	};
-	return {
-		kind: COLLECTION_KIND,
-		org,
-		key: c["title"],
-		id: c["id"],
-		fields
-	};
-}
-var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath;
-var init_model$8 = __esmMin((() => {
-	init_common();
-	COLLECTION_KIND = "Collection";
-	COLLECTION_FIELDS = [
-		"title",
-		"description",
-		"defaultLevel"
-	];
-	collectionsPath = (org) => `${orgPath(org)}/collections`;
-	collectionPath = (id) => `/collections/${seg(id)}`;
-}));
-// src/kinds/site/model.ts
-/** Slug the server derives a path from (contract: "slug of the title"). */
-function slug$1(text) {
-	return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-}
-var SITE_KIND, SECTION_KIND, GROUP_KIND, SITE_SPACE_KIND, SHARE_LINK_KIND, WAVE, SITE_FIELDS, PATCH_ONLY_FIELDS, CREATED_SITE_DEFAULTS, EMPTY_ADAPTIVE_SCHEMA, sitesPath, sitePath, spacesPath, sectionKey, groupKey, shareLinkKey, siteSpaceKey;
-var init_model$7 = __esmMin((() => {
-	init_common();
-	SITE_KIND = "Site";
-	SECTION_KIND = "SiteSection";
-	GROUP_KIND = "SiteSectionGroup";
-	SITE_SPACE_KIND = "SiteSpace";
-	SHARE_LINK_KIND = "SiteShareLink";
-	WAVE = {
-		site: 30,
-		section: 31,
-		siteSpace: 32,
-		shareLink: 32,
-		group: 33,
-		/** Update phase: sections leave groups (33), then join groups (34) and sections get a new default site space. */
-		ungroup: 33,
-		groupAdd: 34,
-		sectionDefault: 34,
-		order: 35,
-		defaults: 36,
-		/** Delete phase (after every update): a root site space replaced by its new section's first site space. */
-		replaceRoot: 39,
-		/** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
-		pruneSiteSpace: 39,
-		pruneSection: 38,
-		pruneGroup: 37,
-		pruneShareLink: 36,
-		pruneSite: 30
-	};
-	SITE_FIELDS = [
-		"title",
-		"visibility",
-		"basename",
-		"proxy",
-		"adaptiveContent",
-		"agentsContext"
-	];
-	PATCH_ONLY_FIELDS = [
-		"basename",
-		"proxy",
-		"adaptiveContent",
-		"agentsContext"
-	];
-	CREATED_SITE_DEFAULTS = {
-		proxy: null,
-		adaptiveContent: { enabled: false },
-		agentsContext: "excluded",
-		visibility: "public"
-	};
-	EMPTY_ADAPTIVE_SCHEMA = {
-		type: "object",
-		properties: {},
-		additionalProperties: false
-	};
-	sitesPath = (org) => `${orgPath(org)}/sites`;
-	sitePath = (org, site) => `${sitesPath(org)}/${seg(site)}`;
-	spacesPath = (org) => `${orgPath(org)}/spaces`;
-	sectionKey = (site, path) => `${site}/${path}`;
-	groupKey = (site, title) => `${site}/${title}`;
-	shareLinkKey = (site, name) => `${site}/${name}`;
-	siteSpaceKey = (site, section, space) => section === null ? `${site}/${space}` : `${site}/${section}/${space}`;
-}));
-// src/kinds/space/model.ts
-function spaceObject(org, s) {
-	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
-	const fields = {
-		title: s["title"],
-		emoji: typeof s["emoji"] === "string" ? s["emoji"] : "",
-		editMode: typeof s["editMode"] === "string" ? s["editMode"] : null,
-		defaultLevel: typeof s["defaultLevel"] === "string" ? s["defaultLevel"] : null,
-		parent: typeof s["parent"] === "string" ? s["parent"] : null
-	};
-	return {
-		kind: SPACE_KIND,
-		org,
-		key: s["title"],
-		id: s["id"],
-		fields
-	};
-}
-var SPACE_KIND, SPACE_FIELDS, orgSpacesPath, spacePath;
-var init_model$6 = __esmMin((() => {
-	init_common();
-	SPACE_KIND = "Space";
-	SPACE_FIELDS = [
-		"title",
-		"emoji",
-		"editMode",
-		"defaultLevel"
-	];
-	orgSpacesPath = (org) => `${orgPath(org)}/spaces`;
-	spacePath = (id) => `/spaces/${seg(id)}`;
-}));
 // src/kinds/access/model.ts
 function isAccessObject(o) {
 	return ACCESS_KINDS.includes(o.kind);
 }
-var ACCESS_ROLES, isAccessRole, SPACE_ACCESS_KIND, COLLECTION_ACCESS_KIND, SITE_ACCESS_KIND, ACCESS_KINDS, SPACE_ACCESS, COLLECTION_ACCESS, SITE_ACCESS, ACCESS_TARGETS, principalLabel, grantKey, teamsListPath, membersListPath;
-var init_model$5 = __esmMin((() => {
-	init_model$8();
+var ACCESS_ROLES, isAccessRole, SPACE_ACCESS_KIND, COLLECTION_ACCESS_KIND, SITE_ACCESS_KIND, ACCESS_KINDS, principalLabel, grantKey, teamsListPath, membersListPath;
+var init_model$8 = __esmMin((() => {
 	init_common();
-	init_model$7();
-	init_model$6();
 	ACCESS_ROLES = [
 		"admin",
 		"create",
@@ -43885,35 +43697,6 @@ var init_model$5 = __esmMin((() => {
 		SPACE_ACCESS_KIND,
 		COLLECTION_ACCESS_KIND,
 		SITE_ACCESS_KIND
-	];
-	SPACE_ACCESS = {
-		kind: "Space",
-		accessKind: SPACE_ACCESS_KIND,
-		base: (_org, id) => `/spaces/${seg(id)}/permissions`,
-		nullRole: false,
-		wave: 26,
-		grantWave: 27
-	};
-	COLLECTION_ACCESS = {
-		kind: "Collection",
-		accessKind: COLLECTION_ACCESS_KIND,
-		base: (_org, id) => `/collections/${seg(id)}/permissions`,
-		nullRole: false,
-		wave: 24,
-		grantWave: 25
-	};
-	SITE_ACCESS = {
-		kind: "Site",
-		accessKind: SITE_ACCESS_KIND,
-		base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
-		nullRole: true,
-		wave: WAVE.site,
-		grantWave: WAVE.section
-	};
-	ACCESS_TARGETS = [
-		SPACE_ACCESS,
-		COLLECTION_ACCESS,
-		SITE_ACCESS
 	];
 	principalLabel = (principal, name) => `${principal}:${name}`;
 	grantKey = (objectKey, principal, name) => `${objectKey}/${principalLabel(principal, name)}`;
@@ -44033,8 +43816,46 @@ var roleOf$1;
 var init_fetch$1 = __esmMin((() => {
 	init_common();
 	init_match$1();
-	init_model$5();
+	init_model$8();
 	roleOf$1 = (v) => isAccessRole(v) ? v : null;
+}));
+// src/kinds/collection/model.ts
+function collectionObject(org, c) {
+	if (!isRecord$1(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
+	const fields = {
+		title: c["title"],
+		description: typeof c["description"] === "string" ? c["description"] : null,
+		defaultLevel: typeof c["defaultLevel"] === "string" ? c["defaultLevel"] : null,
+		parent: typeof c["parent"] === "string" ? c["parent"] : null
+	};
+	return {
+		kind: COLLECTION_KIND,
+		org,
+		key: c["title"],
+		id: c["id"],
+		fields
+	};
+}
+var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath, COLLECTION_ACCESS;
+var init_model$7 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	COLLECTION_KIND = "Collection";
+	COLLECTION_FIELDS = [
+		"title",
+		"description",
+		"defaultLevel"
+	];
+	collectionsPath = (org) => `${orgPath(org)}/collections`;
+	collectionPath = (id) => `/collections/${seg(id)}`;
+	COLLECTION_ACCESS = {
+		kind: "Collection",
+		accessKind: COLLECTION_ACCESS_KIND,
+		base: (_org, id) => `/collections/${seg(id)}/permissions`,
+		nullRole: false,
+		wave: 24,
+		grantWave: 25
+	};
 }));
 // src/kinds/manifest-refs.ts
 /**
@@ -44168,7 +43989,7 @@ function splitAccess(objects) {
 	};
 }
 var init_state = __esmMin((() => {
-	init_model$5();
+	init_model$8();
 }));
 // src/kinds/schema.ts
 function loadSchema(name) {
@@ -44199,6 +44020,46 @@ var collectionSchema;
 var init_collection = __esmMin((() => {
 	init_schema();
 	collectionSchema = loadSchema("collection");
+}));
+// src/kinds/space/model.ts
+function spaceObject(org, s) {
+	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
+	const fields = {
+		title: s["title"],
+		emoji: typeof s["emoji"] === "string" ? s["emoji"] : "",
+		editMode: typeof s["editMode"] === "string" ? s["editMode"] : null,
+		defaultLevel: typeof s["defaultLevel"] === "string" ? s["defaultLevel"] : null,
+		parent: typeof s["parent"] === "string" ? s["parent"] : null
+	};
+	return {
+		kind: SPACE_KIND,
+		org,
+		key: s["title"],
+		id: s["id"],
+		fields
+	};
+}
+var SPACE_KIND, SPACE_FIELDS, orgSpacesPath, spacePath, SPACE_ACCESS;
+var init_model$6 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	SPACE_KIND = "Space";
+	SPACE_FIELDS = [
+		"title",
+		"emoji",
+		"editMode",
+		"defaultLevel"
+	];
+	orgSpacesPath = (org) => `${orgPath(org)}/spaces`;
+	spacePath = (id) => `/spaces/${seg(id)}`;
+	SPACE_ACCESS = {
+		kind: "Space",
+		accessKind: SPACE_ACCESS_KIND,
+		base: (_org, id) => `/spaces/${seg(id)}/permissions`,
+		nullRole: false,
+		wave: 26,
+		grantWave: 27
+	};
 }));
 // src/kinds/site/customization-file.ts
 /**
@@ -44253,6 +44114,82 @@ var init_customization_file = __esmMin((() => {
 	init_common();
 	init_schema();
 	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
+}));
+// src/kinds/site/model.ts
+/** Slug the server derives a path from (contract: "slug of the title"). */
+function slug$1(text) {
+	return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+var SITE_KIND, SECTION_KIND, GROUP_KIND, SITE_SPACE_KIND, SHARE_LINK_KIND, WAVE, SITE_FIELDS, PATCH_ONLY_FIELDS, CREATED_SITE_DEFAULTS, EMPTY_ADAPTIVE_SCHEMA, sitesPath, sitePath, spacesPath, sectionKey, groupKey, shareLinkKey, siteSpaceKey, SITE_ACCESS;
+var init_model$5 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	SITE_KIND = "Site";
+	SECTION_KIND = "SiteSection";
+	GROUP_KIND = "SiteSectionGroup";
+	SITE_SPACE_KIND = "SiteSpace";
+	SHARE_LINK_KIND = "SiteShareLink";
+	WAVE = {
+		site: 30,
+		section: 31,
+		siteSpace: 32,
+		shareLink: 32,
+		group: 33,
+		/** Update phase: sections leave groups (33), then join groups (34) and sections get a new default site space. */
+		ungroup: 33,
+		groupAdd: 34,
+		sectionDefault: 34,
+		order: 35,
+		defaults: 36,
+		/** Delete phase (after every update): a root site space replaced by its new section's first site space. */
+		replaceRoot: 39,
+		/** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
+		pruneSiteSpace: 39,
+		pruneSection: 38,
+		pruneGroup: 37,
+		pruneShareLink: 36,
+		pruneSite: 30
+	};
+	SITE_FIELDS = [
+		"title",
+		"visibility",
+		"basename",
+		"proxy",
+		"adaptiveContent",
+		"agentsContext"
+	];
+	PATCH_ONLY_FIELDS = [
+		"basename",
+		"proxy",
+		"adaptiveContent",
+		"agentsContext"
+	];
+	CREATED_SITE_DEFAULTS = {
+		proxy: null,
+		adaptiveContent: { enabled: false },
+		agentsContext: "excluded",
+		visibility: "public"
+	};
+	EMPTY_ADAPTIVE_SCHEMA = {
+		type: "object",
+		properties: {},
+		additionalProperties: false
+	};
+	sitesPath = (org) => `${orgPath(org)}/sites`;
+	sitePath = (org, site) => `${sitesPath(org)}/${seg(site)}`;
+	spacesPath = (org) => `${orgPath(org)}/spaces`;
+	sectionKey = (site, path) => `${site}/${path}`;
+	groupKey = (site, title) => `${site}/${title}`;
+	shareLinkKey = (site, name) => `${site}/${name}`;
+	siteSpaceKey = (site, section, space) => section === null ? `${site}/${space}` : `${site}/${section}/${space}`;
+	SITE_ACCESS = {
+		kind: "Site",
+		accessKind: SITE_ACCESS_KIND,
+		base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
+		nullRole: true,
+		wave: WAVE.site,
+		grantWave: WAVE.section
+	};
 }));
 // src/kinds/site/desired.ts
 /** A site space as written, positioned: a bare space reference is `{space}`. */
@@ -44437,7 +44374,7 @@ var init_desired = __esmMin((() => {
 	init_common();
 	init_manifest_refs();
 	init_customization_file();
-	init_model$7();
+	init_model$5();
 	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
 	parsed = /* @__PURE__ */ new WeakMap();
 }));
@@ -44630,7 +44567,7 @@ async function readSiteTrees(ctx, org, pruned) {
 var defined$3;
 var init_structure = __esmMin((() => {
 	init_common();
-	init_model$7();
+	init_model$5();
 	defined$3 = (x) => x !== void 0;
 }));
 // src/kinds/space/purge.ts
@@ -44730,7 +44667,7 @@ var init_purge = __esmMin((() => {
 	init_match$1();
 	init_desired();
 	init_structure();
-	init_model$7();
+	init_model$5();
 	PURGE_NOTE = "when the space is purged, 7 days after its delete, unless restored";
 	SECTION_PURGE_NOTE = "when its last space is purged, 7 days after the delete, unless restored";
 }));
@@ -44809,12 +44746,20 @@ function deletedPrincipals(ctx, org) {
 	byOrg.set(org, out);
 	return out;
 }
-var NONE, indexes, deleted;
+var ACCESS_TARGETS, NONE, indexes, deleted;
 var init_cascades$3 = __esmMin((() => {
 	init_common();
 	init_match$1();
+	init_model$7();
 	init_model$5();
+	init_model$6();
+	init_model$8();
 	init_parse();
+	ACCESS_TARGETS = [
+		SPACE_ACCESS,
+		COLLECTION_ACCESS,
+		SITE_ACCESS
+	];
 	NONE = {
 		cascades: [],
 		spaces: 0
@@ -45059,10 +45004,10 @@ function objectSteps(o) {
 }
 var at$3, roleName, listOf;
 var init_diff$5 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
-	init_model$5();
+	init_model$8();
 	at$3 = (p) => `${p.file}:${p.line}:${p.column}`;
 	roleName = (r) => r ?? "none";
 	listOf = (p) => p === "team" ? "teams" : "users";
@@ -45203,7 +45148,7 @@ function parentNamer(collections) {
 var ambiguousParent;
 var init_parent_refs = __esmMin((() => {
 	init_common();
-	init_model$8();
+	init_model$7();
 	ambiguousParent = (parent, ids) => `parent "${parent}" names ${ids.length} live collections (${ids.join(", ")}); write the id of the one you mean`;
 }));
 // src/kinds/collection/parents.ts
@@ -45683,15 +45628,14 @@ function liveDepths(objects) {
 	return depth;
 }
 var init_diff$4 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_diff$5();
-	init_model$5();
+	init_model$7();
 	init_state();
 	init_recover$1();
 	init_model$6();
-	init_model$8();
 	init_moves$1();
 	init_parent_refs();
 	init_parents();
@@ -45712,7 +45656,7 @@ async function snapshotAccess(ctx, org, target, ids) {
 }
 var init_snapshot$7 = __esmMin((() => {
 	init_fetch$1();
-	init_model$5();
+	init_model$8();
 }));
 // src/kinds/collection/snapshot.ts
 /** The collection and every collection nested in it, parents first. */
@@ -45771,9 +45715,8 @@ function relink$3(org, state, refs) {
 var defined$2, collectionUndo;
 var init_snapshot$6 = __esmMin((() => {
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
-	init_model$8();
+	init_model$7();
 	init_common();
 	init_model$6();
 	defined$2 = (x) => x !== void 0;
@@ -45847,7 +45790,7 @@ var init_informer$6 = __esmMin((() => {
 	init_common();
 	init_informer_common();
 	init_model$6();
-	init_model$8();
+	init_model$7();
 	collectionInformer = {
 		targets: ["collection"],
 		stale(change, org, view) {
@@ -45980,7 +45923,7 @@ var collectionKind;
 var init_kind$6 = __esmMin((() => {
 	init_export$5();
 	init_fetch$1();
-	init_model$5();
+	init_model$7();
 	init_parse();
 	init_state();
 	init_common();
@@ -45990,7 +45933,6 @@ var init_kind$6 = __esmMin((() => {
 	init_model$6();
 	init_purge();
 	init_diff$4();
-	init_model$8();
 	init_parent_refs();
 	init_snapshot$6();
 	init_informer$6();
@@ -46177,7 +46119,7 @@ function losingTeamNote(providers) {
 var TEAM$1;
 var init_team_ref = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_model$4();
@@ -46641,7 +46583,7 @@ function inviteStep(org, sso, entries) {
 }
 var MemberEntry, membersKind;
 var init_kind$5 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
 	init_members();
@@ -47432,11 +47374,11 @@ function exportDocs$3(org, live) {
 var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, organizationKind;
 var init_organization = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_organization$1();
 	init_manifest_refs();
-	init_model$7();
+	init_model$5();
 	init_informer_common();
 	KIND$1 = "Organization";
 	DEPTH$1 = 0;
@@ -47670,7 +47612,7 @@ function teamNote(written, id) {
 	return written === id ? void 0 : `default team "${written}" (${id})`;
 }
 var init_diff$2 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_model$4();
@@ -47927,6 +47869,65 @@ var init_site = __esmMin((() => {
 	init_schema();
 	siteSchema = loadSchema("site");
 }));
+// src/model/plan.ts
+/** A request's RecoverSpecs (none, one or several) as a list. */
+function recoverSpecs(r) {
+	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
+}
+function originOf(plan, step) {
+	if (plan.manifestChanges === void 0) return "unknown";
+	let ids = edits.get(plan);
+	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
+	return ids.has(step.id) ? "manifests" : "drift";
+}
+function emptyPlan() {
+	return {
+		formatVersion: 1,
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+}
+/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
+function pathSegments(step, methods) {
+	const out = /* @__PURE__ */ new Set();
+	for (const r of step.requests) {
+		if (methods && !methods.includes(r.method)) continue;
+		for (const s of r.path.split("/")) out.add(decodeSegment(s));
+	}
+	return out;
+}
+function decodeSegment(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+function stepCounts(plan) {
+	const out = {};
+	for (const s of plan.steps) {
+		const c = out[s.kind] ??= {
+			create: 0,
+			update: 0,
+			delete: 0
+		};
+		c[s.action]++;
+	}
+	return out;
+}
+var PHASES, recoverPath, edits;
+var init_plan$1 = __esmMin((() => {
+	PHASES = [
+		"create",
+		"update",
+		"delete",
+		"prune"
+	];
+	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
+	edits = /* @__PURE__ */ new WeakMap();
+}));
 // src/kinds/site/scope.ts
 function siteStep(scope, s) {
 	const id = stepId(s.kind, scope.org, s.key, s.suffix);
@@ -47978,9 +47979,9 @@ function where$1(scope, at) {
 }
 var base;
 var init_scope$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	base = (scope) => sitePath(scope.org, scope.siteId);
 }));
 // src/kinds/site/cascades.ts
@@ -48075,7 +48076,7 @@ var ADAPTIVE_SCHEMA_KIND;
 var init_cascades$1 = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 	init_structure();
 	ADAPTIVE_SCHEMA_KIND = "SiteAdaptiveSchema";
@@ -48367,9 +48368,9 @@ function diffCustomization(scope) {
 }
 var init_children_diff = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_adaptive_schema();
 	init_customization();
 	init_scope$1();
@@ -48604,7 +48605,7 @@ function nameOf(nav, id) {
 var init_defaults_diff = __esmMin((() => {
 	init_common();
 	init_layout();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/groups-diff.ts
@@ -48765,10 +48766,10 @@ function pruneGroups(scope) {
 	});
 }
 var init_groups_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_recover$1();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/moves.ts
@@ -49305,7 +49306,7 @@ var init_order_diff = __esmMin((() => {
 	init_common();
 	init_layout();
 	init_sequence();
-	init_model$7();
+	init_model$5();
 	init_moves();
 	init_scope$1();
 	init_sort_requests();
@@ -49402,9 +49403,9 @@ function warnRootsMove(scope, roots, unclaimed, replaced) {
 	warn(scope, scope.title, message);
 }
 var init_root_spaces = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/space-assign.ts
@@ -49576,7 +49577,7 @@ function readySections(a, defaultOf, bySection) {
 var movedWants;
 var init_space_assign = __esmMin((() => {
 	init_layout();
-	init_model$7();
+	init_model$5();
 	movedWants = (a) => a.managed.flatMap((m) => m.wants.filter((w) => w.source === "moved"));
 }));
 // src/kinds/site/space-prune.ts
@@ -49620,7 +49621,7 @@ function warnDuplicates(scope, unwanted, kept, pathOf) {
 }
 var init_space_prune = __esmMin((() => {
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/spaces-diff.ts
@@ -49951,10 +49952,10 @@ function predictRootPaths(nav, a, roots) {
 }
 var postedPathEarly;
 var init_spaces_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_layout();
-	init_model$7();
+	init_model$5();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
@@ -50156,9 +50157,9 @@ function pruneSections(scope, nav) {
 }
 var SECTION_FIELDS;
 var init_sections_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
@@ -50219,7 +50220,7 @@ function blockUnresolvedSpaces(result, entry, resolve) {
 var at$2;
 var init_space_ref = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_desired();
 	at$2 = (p) => `${p.file}:${p.line}:${p.column}`;
@@ -50374,17 +50375,17 @@ function updateSite(scope, have) {
 	});
 }
 var init_diff$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_diff$5();
-	init_model$5();
+	init_model$8();
 	init_match$1();
 	init_recover$1();
 	init_cascades$1();
 	init_children_diff();
 	init_defaults_diff();
 	init_groups_diff();
-	init_model$7();
+	init_model$5();
 	init_order_diff();
 	init_scope$1();
 	init_sections_diff();
@@ -50507,7 +50508,7 @@ var init_export$1 = __esmMin((() => {
 	init_common();
 	init_adaptive_schema();
 	init_customization();
-	init_model$7();
+	init_model$5();
 }));
 // src/kinds/site/fetch.ts
 /** What of a site's structure its spec needs compared. */
@@ -50561,11 +50562,10 @@ async function fetchSites(ctx, org, desired) {
 var defined$1;
 var init_fetch = __esmMin((() => {
 	init_fetch$1();
-	init_model$5();
 	init_common();
 	init_match$1();
 	init_desired();
-	init_model$7();
+	init_model$5();
 	init_structure();
 	defined$1 = (x) => x !== void 0;
 }));
@@ -50708,12 +50708,11 @@ function losses$2(_org, state) {
 var siteUndo;
 var init_snapshot$2 = __esmMin((() => {
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
 	init_common();
 	init_desired();
 	init_fetch();
-	init_model$7();
+	init_model$5();
 	siteUndo = {
 		relink: relink$1,
 		losses: losses$2
@@ -50723,7 +50722,7 @@ var init_snapshot$2 = __esmMin((() => {
 var siteInformer;
 var init_informer$2 = __esmMin((() => {
 	init_informer_common();
-	init_model$7();
+	init_model$5();
 	siteInformer = {
 		targets: ["site"],
 		stale(change, org, view) {
@@ -50770,7 +50769,7 @@ var init_kind$2 = __esmMin((() => {
 	init_export$1();
 	init_fetch();
 	init_snapshot$2();
-	init_model$7();
+	init_model$5();
 	init_informer$2();
 	siteKind = {
 		kind: SITE_KIND,
@@ -50946,11 +50945,10 @@ var RETENTION_MS, spaceUndo;
 var init_snapshot$1 = __esmMin((() => {
 	init_errors$1();
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
 	init_snapshot$6();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_model$6();
 	RETENTION_MS = 6048e5;
 	spaceUndo = {
@@ -51228,14 +51226,13 @@ function exportDocs$2(org, state) {
 }
 var spaceKind;
 var init_kind$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_diff$5();
 	init_export$5();
 	init_fetch$1();
-	init_model$5();
 	init_parse();
 	init_state();
-	init_model$8();
+	init_model$7();
 	init_parent_refs();
 	init_parents();
 	init_prune();
@@ -51559,7 +51556,7 @@ function updateSteps(scope, entry, current) {
 }
 var roles, at$1;
 var init_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
 	init_match$1();
@@ -51966,7 +51963,7 @@ function undoDocuments(org, state) {
 }
 var KIND, DEPTH, translationsPath, sorted, translationUndo, translationKind;
 var init_translation = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_translation$1();
 	init_match$1();
@@ -52145,7 +52142,7 @@ var digest;
 var init_canonical = __esmMin((() => {
 	digest = (data) => `sha256:${sha256(data)}`;
 }));
-// src/core/order.ts
+// src/engine/order.ts
 function compareSteps(a, b) {
 	const byPhase = PHASE_RANK[a.phase] - PHASE_RANK[b.phase];
 	if (byPhase !== 0) return byPhase;
@@ -52194,6 +52191,7 @@ var PHASE_RANK, descending, cmp$1, groupOf;
 var init_order = __esmMin((() => {
 	init_errors$1();
 	init_plan$1();
+	init_refs();
 	PHASE_RANK = Object.fromEntries(PHASES.map((p, i) => [p, i]));
 	descending = (phase) => phase === "delete" || phase === "prune";
 	cmp$1 = (x, y) => x < y ? -1 : x > y ? 1 : 0;
@@ -53490,6 +53488,18 @@ var init_text = __esmMin((() => {
 	INDENT = "  ";
 	FIELD_INDENT = "      ";
 }));
+// src/render/format.ts
+function isPlanFormat(value) {
+	return PLAN_FORMATS.includes(value);
+}
+var PLAN_FORMATS;
+var init_format = __esmMin((() => {
+	PLAN_FORMATS = [
+		"text",
+		"markdown",
+		"json"
+	];
+}));
 // src/render/apply-report.ts
 function headline(r) {
 	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
@@ -53541,21 +53551,13 @@ var init_apply_report = __esmMin((() => {
 	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
 }));
 // src/render/index.ts
-function isPlanFormat(value) {
-	return PLAN_FORMATS.includes(value);
-}
-var PLAN_FORMATS;
 var init_render = __esmMin((() => {
+	init_format();
 	init_text();
 	init_markdown();
 	init_json();
 	init_apply_report();
 	init_ansi();
-	PLAN_FORMATS = [
-		"text",
-		"markdown",
-		"json"
-	];
 }));
 // src/cli/plan-output.ts
 /** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
@@ -53622,7 +53624,7 @@ var init_plan_output = __esmMin((() => {
 	};
 	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
 }));
-// src/core/fetch-context.ts
+// src/engine/fetch-context.ts
 function createFetchContext(client, prune) {
 	const memo = /* @__PURE__ */ new Map();
 	const once = (key, load) => {
@@ -53641,7 +53643,7 @@ function createFetchContext(client, prune) {
 	};
 }
 var init_fetch_context = __esmMin((() => {}));
-// src/core/cascades.ts
+// src/engine/cascades.ts
 /** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
 function objectIdentity(o) {
 	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
@@ -53728,7 +53730,7 @@ function dedupeCascades(steps) {
 var init_cascades = __esmMin((() => {
 	init_plan$1();
 }));
-// src/core/null-meanings.ts
+// src/engine/null-meanings.ts
 /** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
 function withNullMeanings(step, meanings) {
 	if (!meanings) return step;
@@ -53740,7 +53742,7 @@ function withNullMeanings(step, meanings) {
 	} : step;
 }
 var init_null_meanings = __esmMin((() => {}));
-// src/core/scope.ts
+// src/engine/scope.ts
 /** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
 function managedScopes(desired) {
 	const out = /* @__PURE__ */ new Set();
@@ -53785,7 +53787,7 @@ var init_scope = __esmMin((() => {
 		}
 	};
 }));
-// src/core/reconcile.ts
+// src/engine/reconcile.ts
 /** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
 function scopes(kinds, desired) {
 	const out = [];
@@ -53842,7 +53844,7 @@ function pruneResolver(desired, configPrune = {}) {
 }
 /**
 * Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
-* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+* through kept reads instead of a fresh memo (the daemon's informer, src/engine/read-cache.ts).
 */
 async function fetchLive(client, kinds, desired, options = {}, context) {
 	const prune = pruneResolver(desired, options.prune);
@@ -53910,16 +53912,17 @@ async function computePlan(client, kinds, desired, options = {}) {
 		live
 	};
 }
-var liveKey, byOrgCache, IdIndex;
+var byOrgCache, IdIndex;
 var init_reconcile = __esmMin((() => {
+	init_state$1();
 	init_errors$1();
 	init_fetch_context();
 	init_order();
 	init_cascades();
 	init_null_meanings();
 	init_plan$1();
+	init_refs();
 	init_scope();
-	liveKey = (kind, org) => `${kind}\u0000${org}`;
 	byOrgCache = /* @__PURE__ */ new WeakMap();
 	IdIndex = class {
 		live;
@@ -59160,7 +59163,7 @@ var init_step_line = __esmMin((() => {
 	init_values();
 	VALUE_MAX = 60;
 }));
-// src/core/apply-outcome.ts
+// src/engine/apply-outcome.ts
 function incompleteCreates(steps, outputs, partial, failed, skipped) {
 	const byId = new Map(steps.map((s) => [s.id, s]));
 	const dependents = /* @__PURE__ */ new Map();
@@ -59241,7 +59244,7 @@ function countDependents(ds) {
 	return [...groups].map(([label, g]) => g.length === 1 ? `${g[0].stepId} (${g[0].outcome})` : `${g.length} ${label}`).join(", ");
 }
 var init_apply_outcome = __esmMin((() => {}));
-// src/core/merge.ts
+// src/engine/merge.ts
 /**
 * `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
 * pointers; every other patch value (list, scalar, null, whole object) replaces the value read. Top-level `omit`
@@ -59264,7 +59267,7 @@ var init_merge = __esmMin((() => {
 	isPlainObject$2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 }));
-// src/core/recover.ts
+// src/engine/recover.ts
 /** Read the list of each spec (see recoverPath) and look for what the request with this resolved body creates. */
 async function findCreated(client, specs, path, body) {
 	const [first, ...more] = specs;
@@ -59366,7 +59369,7 @@ var init_recover = __esmMin((() => {
 	init_plan$1();
 	matchesAll = (item, spec, source) => spec.match.every((m) => matches(item, m, source));
 }));
-// src/core/settle.ts
+// src/engine/settle.ts
 /**
 * Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
 * `spec.reads` reads, or apply is stopped. `after` names the write, for messages (`PUT /orgs/o/openapi/pets`).
@@ -59425,7 +59428,7 @@ var init_settle = __esmMin((() => {
 	};
 	conditions = (spec) => spec.until.map((c) => `${c.field} ${c.value}`).join(", ");
 }));
-// src/core/apply.ts
+// src/engine/apply.ts
 async function applyPlan(client, plan, options = {}) {
 	const concurrency = Math.max(1, options.concurrency ?? 8);
 	const report = {
@@ -59642,6 +59645,7 @@ var init_apply$1 = __esmMin((() => {
 	init_merge();
 	init_order();
 	init_plan$1();
+	init_refs();
 	init_recover();
 	init_settle();
 	MAX_RECOVERIES = 5;
@@ -60091,7 +60095,7 @@ function guardViolations(plan, live, kinds, whoami) {
 }
 var init_gate = __esmMin((() => {
 	init_errors$1();
-	init_reconcile();
+	init_state$1();
 	init_counts();
 	init_rules();
 }));
@@ -60708,7 +60712,7 @@ var init_node_cron = __esmMin((() => {
 	registry.all;
 	registry.get;
 }));
-// src/notify/types.ts
+// src/daemon/notify/types.ts
 var NOTIFY_EVENTS;
 var init_types = __esmMin((() => {
 	NOTIFY_EVENTS = [
@@ -60720,7 +60724,7 @@ var init_types = __esmMin((() => {
 		"manifests_invalid"
 	];
 }));
-// src/notify/config.ts
+// src/daemon/notify/config.ts
 /** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
 function notifyTargets(raw, env, at) {
 	const targets = [];
@@ -63341,7 +63345,10 @@ const COMMANDS$1 = [
 	{
 		name: "daemon",
 		summary: "Keep the organization equal to the manifests: watch, schedule, serve health and metrics",
-		load: async () => ({ run: (await Promise.resolve().then(() => (init_daemon(), daemon_exports))).runDaemon })
+		load: async () => {
+			const { daemonCommand } = await Promise.resolve().then(() => (init_daemon(), daemon_exports));
+			return { run: (argv, io) => daemonCommand([...argv], io) };
+		}
 	},
 	{
 		name: "undo",

@@ -6,13 +6,13 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
-import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
 import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
-import { notifyTargets } from '../notify/config.js';
-import type { NotifyTarget } from '../notify/types.js';
+import { notifyTargets } from './notify/config.js';
+import type { NotifyTarget } from './notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';

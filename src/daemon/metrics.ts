@@ -3,7 +3,7 @@
  * tests). Names are part of the public interface: docs/daemon.md lists them.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Action, Plan } from '../core/plan.js';
+import type { Action, Plan } from '../model/plan.js';
 
 export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused' | 'interrupted';
 export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused', 'interrupted'];

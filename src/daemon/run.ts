@@ -3,13 +3,15 @@
  * [safety gate → apply]). Never throws: every outcome becomes a RunRecord, which the daemon turns into
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
-import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
-import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan, Step } from '../core/plan.js';
-import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js';
-import { reconcileOnce } from '../core/run.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { ApplyEvent, WriteGate } from '../engine/apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
+import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan, Step } from '../model/plan.js';
+import type { PlanOptions } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { reconcileOnce } from '../engine/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { LoadOptions } from '../manifests/load.js';

@@ -7,10 +7,10 @@
  * that is none of these (a typo, a deleted site, a Site manifest that is itself blocked) blocks the document:
  * the API refuses a default content naming no site, and the other settings are not applied without it.
  */
-import { ConflictError } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { isRef } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import { ConflictError } from '../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../model/kind.js';
+import { isRef } from '../model/refs.js';
+import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
 import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';

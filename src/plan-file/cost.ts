@@ -9,8 +9,8 @@
  * comes back. That rate is taken as `limit` per minute (GitBook documents its limits per minute), or per the
  * time to the announced reset when that is longer; the estimate is then at least those requests at that rate.
  */
-import { groups } from '../core/order.js';
-import type { Plan } from '../core/plan.js';
+import { groups } from '../engine/order.js';
+import type { Plan } from '../model/plan.js';
 
 export const DEFAULT_LATENCY_MS = 100;
 

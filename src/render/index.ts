@@ -1,15 +1,11 @@
 /** One entry point for rendering a plan in the format the user asked for. */
-import type { Plan } from '../core/plan.js';
+import type { Plan } from '../model/plan.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderText } from './text.js';
+import type { PlanFormat } from './format.js';
 
-export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
-export type PlanFormat = (typeof PLAN_FORMATS)[number];
-
-export function isPlanFormat(value: string): value is PlanFormat {
-  return (PLAN_FORMATS as readonly string[]).includes(value);
-}
+export { PLAN_FORMATS, isPlanFormat, type PlanFormat } from './format.js';
 
 export interface RenderOptions {
   /** ANSI colour (text format only). */

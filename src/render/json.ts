@@ -4,9 +4,9 @@
  * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
  * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
-import { UsageError } from '../core/errors.js';
-import { PHASES } from '../core/plan.js';
-import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import { UsageError } from '../model/errors.js';
+import { PHASES } from '../model/plan.js';
+import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../model/plan.js';
 
 const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
 const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
@@ -323,5 +323,6 @@ export function parsePlanJson(text: string): Plan {
     const more = problems.length > shown.length ? `\n… and ${problems.length - shown.length} more` : '';
     throw new UsageError(`not a valid docops plan:\n${shown.join('\n')}${more}`);
   }
+  // eslint-disable-next-line no-restricted-syntax -- every field was checked by Shape above (problems is empty here)
   return data as unknown as Plan;
 }

@@ -5,8 +5,8 @@
  * Reading the API (which objects can be restored) and planning are in src/undo.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
-import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../core/kind.js';
+import { UsageError } from '../model/errors.js';
+import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
 import { JOURNAL_VERSIONS, type JournalRecord } from './journal.js';
 
 /** One journaled object and what undo does with it. */
@@ -72,6 +72,7 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
     }
     if (!isRecord(value['fields'])) throw new UsageError(`${file}:${i + 1}: record has no fields`);
     if (value['state'] !== undefined && !validState(value['state'])) throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
+    // eslint-disable-next-line no-restricted-syntax -- every field of the record was checked above
     records.push(value as unknown as JournalRecord);
   });
   return records;

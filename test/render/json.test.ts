@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DocopsError } from '../../src/core/errors.js';
-import { emptyPlan } from '../../src/core/plan.js';
+import { DocopsError } from '../../src/model/errors.js';
+import { emptyPlan } from '../../src/model/plan.js';
 import { parsePlanJson, renderJson } from '../../src/render/json.js';
 import { hugePlan, samplePlan } from './fixture.js';
 

@@ -4,13 +4,13 @@
  * documents of the others, and what each kind says does not come back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import { ApiError } from '../../src/core/errors.js';
-import { createFetchContext } from '../../src/core/fetch-context.js';
-import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/core/kind.js';
-import { emptyPlan, type Step } from '../../src/core/plan.js';
-import { fetchLive } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { ApiError } from '../../src/model/errors.js';
+import { createFetchContext } from '../../src/engine/fetch-context.js';
+import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/model/kind.js';
+import { emptyPlan, type Step } from '../../src/model/plan.js';
+import { fetchLive } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { siteShareLinks, sites } from '../../packages/sandbox/src/site-records.js';

@@ -1,6 +1,6 @@
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 import { writeFile } from 'node:fs/promises';
-import { BlockedError, EXIT } from '../../core/errors.js';
+import { BlockedError, EXIT } from '../../model/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';

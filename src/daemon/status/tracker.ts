@@ -4,8 +4,8 @@
  * holds one plan at a time, so memory stays bounded whatever the history length.
  */
 import { manifestRelative } from '../run-view.js';
-import type { ApplyReport } from '../../core/apply.js';
-import { originOf, type Plan, type Step } from '../../core/plan.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import { originOf, type Plan, type Step } from '../../model/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';

@@ -3,8 +3,8 @@
  * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
  * reported at its file:line:column.
  */
-import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, IdentityLookup, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { crossValidateAccess, parseAccess } from '../access/parse.js';

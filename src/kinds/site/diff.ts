@@ -4,18 +4,19 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { accessPlanner } from '../access/diff.js';
-import { SITE_ACCESS, isAccessObject } from '../access/model.js';
+import { isAccessObject } from '../access/model.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
 import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';
 import { diffDefaults } from './defaults-diff.js';
 import { diffGroups } from './groups-diff.js';
-import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './model.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState, SITE_ACCESS } from './model.js';
 import { diffOrder } from './order-diff.js';
 import { push, type SiteScope } from './scope.js';
 import { diffSections } from './sections-diff.js';

@@ -5,13 +5,12 @@
  * it also reads what each site a delete would take holds (readSiteTrees in structure.ts), and the grants of the
  * sites whose manifest writes `access:` (src/kinds/access/fetch.ts).
  */
-import type { DesiredEntry, FetchContext } from '../../core/kind.js';
+import type { DesiredEntry, FetchContext } from '../../model/kind.js';
 import { accessReader } from '../access/fetch.js';
-import { SITE_ACCESS } from '../access/model.js';
 import { isRecord } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
-import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure } from './model.js';
+import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure, SITE_ACCESS } from './model.js';
 import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;

@@ -4,7 +4,7 @@
  * the section right after the group; join: POST, which appends it), and prune. Leaving runs one wave before
  * joining so a section switching groups is never in two places.
  */
-import { ref } from '../../core/plan.js';
+import { ref } from '../../model/refs.js';
 import { seg, unmatchedLive } from '../common.js';
 import { recoverByTitle } from '../recover.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './model.js';

@@ -4,7 +4,7 @@
  * lists. An update of the site itself may move its structure (the order lives on the site) and its adaptive
  * schema: those too.
  */
-import type { KindInformer, StaleRead } from '../../core/kind.js';
+import type { KindInformer, StaleRead } from '../../model/kind.js';
 import { actionOf, countLists, itemRead } from '../informer-common.js';
 import { sitePath, sitesPath } from './model.js';
 

@@ -5,7 +5,7 @@
  * LiveObjects of the kinds SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed
  * `<site title>/<path|title|name>`.
  */
-import type { KindDefinition } from '../../core/kind.js';
+import type { KindDefinition } from '../../model/kind.js';
 import { siteSchema, type SiteManifestSpec } from '../generated/site.js';
 import { CUSTOMIZATION_FILE_MAX_BYTES } from './customization-file.js';
 import { crossValidate, toDesired } from './desired.js';

@@ -2,9 +2,9 @@
  * Shapes of the Site kind shared by its manifest side (desired.ts), its fetch (fetch.ts) and its diff
  * (diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
+import { SITE_ACCESS_KIND, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 
@@ -238,3 +238,12 @@ export function slug(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+export const SITE_ACCESS: AccessTarget = {
+  kind: 'Site',
+  accessKind: SITE_ACCESS_KIND,
+  base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
+  nullRole: true,
+  wave: WAVE.site,
+  grantWave: WAVE.section,
+};

@@ -11,7 +11,8 @@
  * Root site spaces listed nowhere stay in the section the server put them in (unmanaged, or deleted under
  * prune). The plan warns about it.
  */
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
 import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
 import type { Nav } from './nav.js';

@@ -7,16 +7,15 @@
  * secret, which a recreated link never gets back. Its grants go with it: the snapshot reads them, and the
  * recreated site gets them back through its `access:` list.
  */
-import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { relinkAccess } from '../access/export.js';
-import { SITE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';
 import { isRecord, orgPath, titledEntry } from '../common.js';
 import type { SiteManifestSpec } from '../generated/site.js';
 import { parseSiteSpec } from './desired.js';
 import { fetchSites } from './fetch.js';
-import { EMPTY_ADAPTIVE_SCHEMA, SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
+import { EMPTY_ADAPTIVE_SCHEMA, SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure, SITE_ACCESS } from './model.js';
 
 /** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
 function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {

@@ -5,7 +5,8 @@
  * that point; otherwise the reorder step sets it once the holder has moved, left or changed its own path
  * (sequence.ts), so that two site spaces swapping their paths never collide.
  */
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { changedFields, seg, stepId } from '../common.js';
 import { ROOT, inSection } from './layout.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';

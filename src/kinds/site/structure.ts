@@ -9,7 +9,7 @@
  * lists go with it, so other sites' lists would change no verdict (they used to be read, every site, to make an
  * organization total of sections and site spaces).
  */
-import type { FetchContext, LiveObject } from '../../core/kind.js';
+import type { FetchContext, LiveObject } from '../../model/kind.js';
 import { isRecord, stringOrNull as strOrNull } from '../common.js';
 import {
   GROUP_KIND,

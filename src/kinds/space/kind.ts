@@ -4,13 +4,14 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title. `access:`, when written, is the space's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { accessPlanner } from '../access/diff.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
-import { SPACE_ACCESS, type AccessObject } from '../access/model.js';
+import type { AccessObject } from '../access/model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
@@ -22,7 +23,7 @@ import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
-import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
+import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState, SPACE_ACCESS } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
 import { spaceInformer } from './informer.js';

@@ -2,8 +2,8 @@
  * Shapes of the Space kind shared by its manifest side, diff, purge cascades and snapshot, and by the kinds that
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
+import { SPACE_ACCESS_KIND, type AccessAux, type AccessObject, type AccessTarget, type WithAccessEntries } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceManifestSpec } from '../generated/space.js';
@@ -70,3 +70,12 @@ export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
   };
   return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }
+
+export const SPACE_ACCESS: AccessTarget = {
+  kind: 'Space',
+  accessKind: SPACE_ACCESS_KIND,
+  base: (_org, id) => `/spaces/${seg(id)}/permissions`,
+  nullRole: false,
+  wave: SPACE_DEPTH,
+  grantWave: SPACE_DEPTH + 1,
+};

@@ -9,8 +9,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { diffAll, fetchLive, type DesiredState, type LiveState } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { diffAll, fetchLive } from '../../../src/engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../../src/model/state.js';
 import { Informer } from '../../../src/daemon/informer/informer.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { orgs } from '@docops/sandbox';

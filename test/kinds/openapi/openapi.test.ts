@@ -5,7 +5,7 @@
  * `complete`, so these paths are only reachable here.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/core/plan.js';
+import type { Plan } from '../../../src/model/plan.js';
 import { openApiSpecKind } from '../../../src/kinds/openapi/kind.js';
 import { digestOf } from '../../../src/kinds/openapi/model.js';
 import { parsePlanJson, renderJson } from '../../../src/render/json.js';

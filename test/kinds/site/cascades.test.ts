@@ -6,7 +6,7 @@
  * site's own lists, so other sites' lists (once read for an organization total) change nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry } from '../../../src/core/kind.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import type { SiteSpec } from '../../../src/kinds/site/model.js';
 import { fakeDiffContext, fakeFetchContext } from '../helpers.js';

@@ -6,9 +6,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/types.js';
-import { applyPlan } from '../../../src/core/apply.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { exportOrganization } from '../../../src/export/index.js';
 import { KINDS, siteKind } from '../../../src/kinds/index.js';
 import type { SiteState } from '../../../src/kinds/site/model.js';

@@ -13,6 +13,8 @@ import { dropGrantsOn } from '../permission-records.js';
 import { requireOrg, type RouteModule } from './common.js';
 import { SITE, SITES, newSpaceFor, requireBodySpace, requireSite } from './site-common.js';
 import { dropSiteCustomization, siteCustomizationOf } from './site-customization.js';
+import { dropPublishingAuth } from './site-publishing.js';
+import { dropSiteRedirects } from './site-redirects.js';
 import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
@@ -141,6 +143,8 @@ export const siteRoutes: RouteModule = (router) => {
       for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
       dropGrantsOn(ctx.store, 'site', [site.id]);
       dropSiteCustomization(ctx.store, site.id);
+      dropSiteRedirects(ctx, site.id);
+      dropPublishingAuth(ctx.store, site.id);
       sites(ctx.store).delete(site.id);
       return resetContent();
     },

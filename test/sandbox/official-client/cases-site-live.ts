@@ -1,0 +1,166 @@
+/** Redirects, publishing and the publishing-auth settings of a site (issue 29). */
+import { expect } from 'vitest';
+import { ORG, expectStatus, statusOf, type Env } from './harness.js';
+import type { Case } from './cases.js';
+import { newSite, sectionedSite } from './site-fixture.js';
+
+const EXTERNAL = { kind: 'external' as const, url: 'https://acme.test/new' };
+
+const live = async ({ api }: Env, site: string, query: Record<string, unknown> = {}) =>
+  (await expectStatus(api.orgs.listSiteRedirects(ORG, site, query), 200)).items;
+
+export const SITE_LIVE_CASES: Case[] = [
+  {
+    name: 'createSiteRedirect: permanent, captureWildcard, draft, site-section destination',
+    run: async (env) => {
+      const { site, runbooks } = await sectionedSite(env);
+      const made = await expectStatus(
+        env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/old/*', destination: { kind: 'site-section', siteSectionId: runbooks.id }, permanent: true, captureWildcard: true }),
+        201,
+      );
+      expect(made).toMatchObject({ object: 'site-redirect', source: '/old/*', draft: false, permanent: true, captureWildcard: true });
+      const draft = await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/old/*', destination: EXTERNAL, draft: true }), 201);
+      expect(draft).toMatchObject({ draft: true, permanent: false, captureWildcard: false, destination: EXTERNAL });
+      // One live and one draft rule per source; a second live one is refused.
+      expect(await statusOf(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/old/*', destination: EXTERNAL }))).toBe(409);
+      expect(await statusOf(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/x', destination: { kind: 'site-section', siteSectionId: 'nope' } }))).toBe(400);
+      expect((await live(env, site.id)).map((r) => r.id)).toEqual([made.id]);
+      expect((await live(env, site.id, { draft: true })).map((r) => r.id)).toEqual([draft.id]);
+    },
+  },
+  {
+    name: 'bulkUpsertSiteRedirects: create, update, delete, publish, a failed item among good ones',
+    run: async (env) => {
+      const { site, root } = await newSite(env);
+      const first = await expectStatus(
+        env.api.orgs.bulkUpsertSiteRedirects(ORG, site.id, {
+          redirects: [
+            { source: '/a', destination: EXTERNAL, permanent: true },
+            { source: '/b', destination: { kind: 'site-space', siteSpaceId: root.id } },
+            { source: '/c', intent: 'draft', destination: { kind: 'site-page', siteSpaceId: root.id, pageId: 'page-home' } },
+            { source: '/d', destination: { kind: 'site-space', siteSpaceId: 'gone' } },
+          ],
+        }),
+        200,
+      );
+      expect(first.results.map((r) => r.status)).toEqual(['created', 'created', 'created', 'error']);
+      expect(first.results[3]).toMatchObject({ source: '/d', draft: false, error: expect.stringContaining('gone') });
+      const second = await expectStatus(
+        env.api.orgs.bulkUpsertSiteRedirects(ORG, site.id, {
+          redirects: [
+            { source: '/a', destination: { kind: 'external', url: 'https://acme.test/newer' } },
+            { source: '/b', destination: null },
+            { source: '/c', intent: 'publish' },
+          ],
+        }),
+        200,
+      );
+      expect(second.results.map((r) => r.status)).toEqual(['updated', 'deleted', 'published']);
+      const rules = await live(env, site.id, { orderBy: 'source' });
+      expect(rules.map((r) => [r.source, r.permanent])).toEqual([['/a', true], ['/c', false]]);
+      expect(rules[0]!.destination).toEqual({ kind: 'external', url: 'https://acme.test/newer' });
+      expect(await live(env, site.id, { draft: true })).toEqual([]);
+    },
+  },
+  {
+    name: 'listSiteRedirects: search, orderBy, limit',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      for (const source of ['/guides/b', '/guides/a', '/api/c']) await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source, destination: EXTERNAL }), 201);
+      expect((await live(env, site.id, { search: 'guides', orderBy: 'source' })).map((r) => r.source)).toEqual(['/guides/a', '/guides/b']);
+      expect((await live(env, site.id, { orderBy: 'createdAt', limit: 1 })).map((r) => r.source)).toEqual(['/api/c']);
+    },
+  },
+  {
+    name: 'updateSiteRedirectById: source, destination, permanent, draft',
+    run: async (env) => {
+      const { site, root } = await newSite(env);
+      const made = await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/a', destination: EXTERNAL }), 201);
+      const next = await expectStatus(
+        env.api.orgs.updateSiteRedirectById(ORG, site.id, made.id, { source: '/b', destination: { kind: 'site-space', siteSpaceId: root.id }, permanent: true, draft: true }),
+        200,
+      );
+      expect(next).toMatchObject({ id: made.id, source: '/b', permanent: true, draft: true, destination: { kind: 'site-space', siteSpaceId: root.id } });
+      expect(next.updatedAt).toEqual(expect.any(String));
+      expect((await live(env, site.id, { draft: true })).map((r) => r.source)).toEqual(['/b']);
+    },
+  },
+  {
+    name: 'deleteSiteRedirectById',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      const made = await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/a', destination: EXTERNAL }), 201);
+      expect(await statusOf(env.api.orgs.deleteSiteRedirectById(ORG, site.id, made.id))).toBe(205);
+      expect(await statusOf(env.api.orgs.deleteSiteRedirectById(ORG, site.id, made.id))).toBe(204);
+      expect(await live(env, site.id)).toEqual([]);
+    },
+  },
+  {
+    name: 'getSiteRedirectBySource: exact and wildcard sources, captured suffix',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/docs/*', destination: EXTERNAL, captureWildcard: true }), 201);
+      await expectStatus(env.api.orgs.createSiteRedirect(ORG, site.id, { source: '/docs/exact', destination: { kind: 'external', url: 'https://acme.test/exact' } }), 201);
+      const hit = await expectStatus(env.api.orgs.getSiteRedirectBySource(ORG, site.id, { source: '/docs/a/b' }), 200);
+      expect(hit.target).toBe('https://acme.test/new/a/b');
+      expect((await expectStatus(env.api.orgs.getSiteRedirectBySource(ORG, site.id, { source: '/docs/exact' }), 200)).target).toBe('https://acme.test/exact');
+      expect(await statusOf(env.api.orgs.getSiteRedirectBySource(ORG, site.id, { source: '/other' }))).toBe(404);
+    },
+  },
+  {
+    name: 'publishSite: published, and a checkout session when the plan needs an upgrade',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      expect(await expectStatus(env.api.orgs.publishSite(ORG, site.id), 200)).toMatchObject({ object: 'site', published: true });
+      expect((await expectStatus(env.api.orgs.getSiteById(ORG, site.id), 200)).published).toBe(true);
+      await expectStatus(env.api.orgs.updateSiteById(ORG, site.id, { visibility: 'visitor-auth' }), 200);
+      await expectStatus(env.api.orgs.unpublishSite(ORG, site.id), 200);
+      const answer = await expectStatus(env.api.orgs.publishSite(ORG, site.id), 200);
+      expect(answer).toEqual({ type: 'checkout', sessionId: expect.any(String) });
+      expect((await expectStatus(env.api.orgs.getSiteById(ORG, site.id), 200)).published).toBe(false);
+    },
+  },
+  {
+    name: 'unpublishSite',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      await expectStatus(env.api.orgs.publishSite(ORG, site.id), 200);
+      expect(await expectStatus(env.api.orgs.unpublishSite(ORG, site.id), 200)).toMatchObject({ published: false });
+    },
+  },
+  {
+    name: 'getSitePublishingAuthById',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      const auth = await expectStatus(env.api.orgs.getSitePublishingAuthById(ORG, site.id), 200);
+      expect(auth).toMatchObject({ object: 'publishing-auth', backend: 'custom', privateKey: expect.any(String) });
+      // Reading never changes the key.
+      expect((await expectStatus(env.api.orgs.getSitePublishingAuthById(ORG, site.id), 200)).privateKey).toBe(auth.privateKey);
+    },
+  },
+  {
+    name: 'updateSitePublishingAuthById: backend, fallbackURL and logoutURL set and unset',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      const before = await expectStatus(env.api.orgs.getSitePublishingAuthById(ORG, site.id), 200);
+      const set = await expectStatus(
+        env.api.orgs.updateSitePublishingAuthById(ORG, site.id, { backend: 'custom', fallbackURL: 'https://acme.test/login', logoutURL: 'https://acme.test/logout' }),
+        200,
+      );
+      expect(set).toMatchObject({ fallbackURL: 'https://acme.test/login', logoutURL: 'https://acme.test/logout', privateKey: before.privateKey });
+      const unset = await expectStatus(env.api.orgs.updateSitePublishingAuthById(ORG, site.id, { backend: 'custom', fallbackURL: null }), 200);
+      expect(unset.fallbackURL).toBeUndefined();
+      expect(unset.logoutURL).toBe('https://acme.test/logout');
+    },
+  },
+  {
+    name: 'regenerateSitePublishingAuthById',
+    run: async (env) => {
+      const { site } = await newSite(env);
+      const before = await expectStatus(env.api.orgs.getSitePublishingAuthById(ORG, site.id), 200);
+      const after = await expectStatus(env.api.orgs.regenerateSitePublishingAuthById(ORG, site.id), 200);
+      expect(after.privateKey).not.toBe(before.privateKey);
+      expect((await expectStatus(env.api.orgs.getSitePublishingAuthById(ORG, site.id), 200)).privateKey).toBe(after.privateKey);
+    },
+  },
+];

@@ -13,7 +13,9 @@ const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
-const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge'] as const;
+const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge', 'refusedWhen', 'batch'] as const;
+const REFUSED_KEYS = ['field', 'value', 'message'] as const;
+const BATCH_KEYS = ['list', 'max', 'results', 'failed'] as const;
 const MERGE_KEYS = ['omit', 'whole'] as const;
 const SETTLE_KEYS = ['path', 'until', 'failWhen', 'reads'] as const;
 const SETTLE_UNTIL_KEYS = ['field', 'value'] as const;
@@ -163,6 +165,18 @@ function checkRequest(s: Shape, r: unknown, at: string): void {
       const list = r.merge[k];
       if (list !== undefined && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
     }
+  }
+  if (r.refusedWhen !== undefined && s.array(r.refusedWhen, `${at}.refusedWhen`)) {
+    r.refusedWhen.forEach((x, i) => {
+      if (!s.object(x, `${at}.refusedWhen[${i}]`, REFUSED_KEYS)) return;
+      for (const k of REFUSED_KEYS) s.string(x[k], `${at}.refusedWhen[${i}].${k}`);
+    });
+  }
+  if (r.batch !== undefined && s.object(r.batch, `${at}.batch`, BATCH_KEYS)) {
+    s.string(r.batch.list, `${at}.batch.list`);
+    s.string(r.batch.results, `${at}.batch.results`);
+    s.int(r.batch.max, `${at}.batch.max`, 1);
+    if (s.object(r.batch.failed, `${at}.batch.failed`, REFUSED_KEYS)) for (const k of REFUSED_KEYS) s.string(r.batch.failed[k], `${at}.batch.failed.${k}`);
   }
   if (r.refs !== undefined && s.array(r.refs, `${at}.refs`)) {
     r.refs.forEach((slot, i) => {

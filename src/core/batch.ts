@@ -43,8 +43,8 @@ export function applyUnits(group: readonly Step[]): (Step | Step[])[] {
     unit.steps.push(step);
     unit.elements += n;
   }
-  // A unit of one step is that step (sent as it is).
-  return units.map((u) => (Array.isArray(u) && u.length === 1 ? u[0]! : u));
+  // A unit of one step is still a batch: its answer holds a result per element, read the same way.
+  return units;
 }
 
 /** The body of one bulk request: the first body with every step's elements, in order. */

@@ -33,6 +33,11 @@ describe('apply: bulk writes (BatchSpec)', () => {
     expect(bodies.sort()).toEqual(['/bulk a1,a2,a3', '/bulk a4,a5', '/elsewhere other']);
   });
 
+  it('a step sent alone is read like a batch: its failed element fails it', async () => {
+    const report = await applyPlan(bulkClient(), planOf([element('bad1')]));
+    expect(report.failed).toEqual([{ stepId: 'bad1', message: 'PUT /bulk: no such target for bad1' }]);
+  });
+
   it('a failed element fails its own step; the other steps of the request stand', async () => {
     const client = bulkClient();
     const events: ApplyEvent[] = [];
@@ -78,7 +83,7 @@ describe('apply: bulk writes (BatchSpec)', () => {
 
   it('the cost estimate counts one request per bulk request, not per step', () => {
     const steps = orderSteps(['a1', 'a2', 'a3', 'a4'].map((id) => element(id)));
-    expect(applyUnits(steps).map((u) => (Array.isArray(u) ? u.map((s) => s.id) : u.id))).toEqual([['a1', 'a2', 'a3'], 'a4']);
+    expect(applyUnits(steps).map((u) => (Array.isArray(u) ? u.map((s) => s.id) : u.id))).toEqual([['a1', 'a2', 'a3'], ['a4']]);
     expect(estimateCost({ ...emptyPlan(), steps }, { concurrency: 8 }).requests).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
+import { checkRedirects, readPublished, readPublishingAuth, readRedirects } from './live-desired.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -88,6 +89,12 @@ export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec 
   } else if (isRecord(customization)) spec.customization = structuredClone(customization);
   const access = parseAccess(doc, report);
   if (access !== undefined) spec.access = access;
+  const published = readPublished(s['published']);
+  if (published !== undefined) spec.published = published;
+  const publishingAuth = readPublishingAuth(s['publishingAuth']);
+  if (publishingAuth) spec.publishingAuth = publishingAuth;
+  const redirects = readRedirects(s['redirects']);
+  if (redirects) spec.redirects = redirects;
   return spec;
 }
 
@@ -145,6 +152,7 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
     else if (spec.sections && !paths.has(spec.defaultSection)) report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
   }
   checkDefaultSiteSpace(doc, spec, report);
+  checkRedirects(doc, spec.redirects ?? [], report);
 }
 
 function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
@@ -168,11 +176,12 @@ export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({ space: s.space, at: s.at }));
 }
 
-/** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
+/** `spaceRefs` plus the default site space's space and redirect destinations: every place a site spec names a space. */
 export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: string; at: DocPath }[] {
   const refs = spaceRefs(spec);
   const d = spec.defaultSiteSpace;
   if (d) refs.push({ space: d.space, at: isRecord(doc.spec['defaultSiteSpace']) ? ['spec', 'defaultSiteSpace', 'space'] : ['spec', 'defaultSiteSpace'] });
+  for (const r of spec.redirects ?? []) if ('space' in r.destination) refs.push({ space: r.destination.space, at: [...r.at, 'destination', 'space'] });
   return refs;
 }
 

@@ -11,6 +11,7 @@ import { accessSpec } from '../access/export.js';
 import { manifestDoc, sameValue } from '../common.js';
 import { manifestAdaptiveSchema } from './adaptive-schema.js';
 import { exportedCustomization } from './customization.js';
+import { liveSpec } from './live-export.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -95,7 +96,7 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
   if (s.adaptiveSchema !== undefined && s.adaptiveSchema !== null && !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec['adaptiveSchema'] = manifestAdaptiveSchema(s.adaptiveSchema);
   const customization = exportedCustomization(s.customization);
   if (customization) spec['customization'] = customization;
-  return spec;
+  return { ...spec, ...liveSpec(s, name) };
 }
 
 function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, unknown> {
@@ -106,6 +107,7 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.proxy !== null) spec['proxy'] = f.proxy;
   if (f.adaptiveContent.enabled) spec['adaptiveContent'] = { enabled: true };
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
+  if (f.published) spec['published'] = true;
   const structure = aux.structures[o.id];
   return { ...spec, ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
 }

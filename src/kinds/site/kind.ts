@@ -18,9 +18,9 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: loadSchema('site'),
-  fileFields: [['customization']],
+  fileFields: [['customization'], ['publishingAuth', 'privateKey']],
   depth: SITE_DEPTH,
-  lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
+  lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access', 'redirects'],
   // A site grant with a null role is an override that takes the team's or member's access away.
   nullMeanings: { SiteAccess: { role: 'no access' } },
   needs: ['Space'],

@@ -6,6 +6,8 @@ import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
+import type { LivePublishingAuth, LiveRedirect, PublishingAuthSpec, RedirectFields, RedirectSpec } from './live-model.js';
+import type { PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
 
 export const SITE_KIND = 'Site';
 export const SECTION_KIND = 'SiteSection';
@@ -30,6 +32,12 @@ export const WAVE = {
   sectionDefault: 34,
   order: 35,
   defaults: 36,
+  /** A site goes live last, once its structure is built (update phase); redirects once their targets exist. */
+  publish: 37,
+  redirect: 34,
+  /** Delete phase: rules the manifest no longer lists; then (lowest wave, last) an unpublish. */
+  deleteRedirect: 38,
+  unpublish: 30,
   /** Delete phase (after every update): a root site space replaced by its new section's first site space. */
   replaceRoot: 39,
   /** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
@@ -110,6 +118,10 @@ export interface SiteSpec {
   customization?: Record<string, unknown>;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
+  published?: boolean;
+  publishingAuth?: PublishingAuthSpec;
+  /** Written: the complete list of the site's redirect rules (live and draft). */
+  redirects?: RedirectSpec[];
 }
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -120,6 +132,7 @@ export interface SiteFields {
   proxy: string | null;
   adaptiveContent: { enabled: boolean };
   agentsContext: string | null;
+  published: boolean;
 }
 
 export interface LiveSection {
@@ -172,6 +185,10 @@ export interface SiteStructure {
   adaptiveSchema?: unknown;
   /** Only fetched when the manifest writes customization: the whole object GET answers. */
   customization?: unknown;
+  /** Only fetched when the manifest writes redirects: live rules, then draft ones. */
+  redirects?: LiveRedirect[];
+  /** Only fetched when the manifest writes publishingAuth (the private key as its fingerprint). */
+  publishingAuth?: LivePublishingAuth;
 }
 
 export interface LiveSpaceRef {
@@ -242,7 +259,9 @@ export type SiteChildObject =
   | LiveObject<SectionFields, typeof SECTION_KIND>
   | LiveObject<GroupFields, typeof GROUP_KIND>
   | LiveObject<SiteSpaceFields, typeof SITE_SPACE_KIND>
-  | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>;
+  | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>
+  | LiveObject<RedirectFields, typeof REDIRECT_KIND>
+  | LiveObject<{ site: string }, typeof PUBLICATION_KIND>;
 /** An object of the Site kind's state: a site, a sub-object or a grant (src/kinds/access), told apart by `kind`. */
 export type SiteStateObject = SiteObject | SiteChildObject | AccessObject;
 export type SiteState = LiveKindState<SiteStateObject, SiteAux>;

@@ -11,6 +11,7 @@
  */
 import type { FetchContext, LiveObject } from '../../core/kind.js';
 import { isRecord, stringOrNull as strOrNull } from '../common.js';
+import { readRedirects, redirectObjects } from './live-reads.js';
 import {
   GROUP_KIND,
   SECTION_KIND,
@@ -43,6 +44,7 @@ export function siteObject(org: string, s: unknown): SiteObject | undefined {
     proxy,
     adaptiveContent: { enabled: adaptive },
     agentsContext: strOrNull(s['agentsContext']),
+    published: s['published'] === true,
   };
   return { kind: SITE_KIND, org, key: s['title'], id: s['id'], fields };
 }
@@ -119,7 +121,7 @@ export async function readStructure(
 }
 
 /**
- * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and
+ * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink, SiteRedirect) for the safety gate and
  * journal, keyed by the site's title; their parent is the site (the gate measures changes against its lists).
  */
 export function childObjects(org: string, site: { id: string; key: string }, s: SiteStructure): SiteChildObject[] {
@@ -141,6 +143,7 @@ export function childObjects(org: string, site: { id: string; key: string }, s: 
     out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
   }
   for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
+  out.push(...redirectObjects(org, site, s));
   return out;
 }
 
@@ -156,11 +159,13 @@ export async function readSiteTrees(ctx: FetchContext, org: string, pruned: read
   const out: SiteTrees = { related: [], pruned: {} };
   const trees = await Promise.all(
     pruned.map(async (site) => {
-      const [structure, schema] = await Promise.all([
+      const [structure, schema, redirects] = await Promise.all([
         readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
         ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`),
+        readRedirects(ctx, org, site.id),
       ]);
       if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
+      structure.redirects = redirects;
       return { site, structure };
     }),
   );

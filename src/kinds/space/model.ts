@@ -7,6 +7,7 @@ import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceUsage } from './purge.js';
+import type { MergeRulesSpec } from '../merge-rules.js';
 
 export const SPACE_KIND = 'Space';
 /** Below Collection (24, 25): a space's parent exists before the space is created or moved. */
@@ -21,6 +22,7 @@ export interface SpaceSpec {
   parent?: string | null;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
+  mergeRules?: MergeRulesSpec;
 }
 
 export interface SpaceFields {
@@ -29,6 +31,8 @@ export interface SpaceFields {
   editMode: string | null;
   defaultLevel: string | null;
   parent: string | null;
+  /** The API's form (user ids); a space that sets none inherits its organization's. */
+  mergeRules?: unknown;
 }
 
 export type SpaceObject = LiveObject<SpaceFields>;
@@ -50,6 +54,8 @@ export interface SpaceAux extends AccessAux {
   visibility?: Record<string, string>;
   /** Snapshot: the site spaces that showed the space. */
   shownBy?: Record<string, ShownBy[]>;
+  /** The organization's members (e-mail → user id), when a document writes merge rules (fetch). */
+  members?: Record<string, string>;
 }
 
 export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
@@ -71,6 +77,7 @@ export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
     editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
     defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
     parent: typeof s['parent'] === 'string' ? s['parent'] : null,
+    ...(isRecord(s['mergeRules']) ? { mergeRules: s['mergeRules'] } : {}),
   };
   return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }

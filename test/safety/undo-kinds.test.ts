@@ -121,10 +121,10 @@ describe('snapshots', () => {
     await expect(snapshot(w, team)).rejects.toThrow(/404/);
   });
 
-  it('Space: its fields, visibility and the sites that show it', async () => {
+  it('Space: its fields (merge rules too), visibility and the sites that show it', async () => {
     const w = await world();
     const s = await snapshot(w, await liveObject(w, 'Space', 'Changelog'));
-    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null }]);
+    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null, mergeRules: { type: 'inherit' } }]);
     const siteId = sites(w.sb.store).all()[0]!.id;
     // Its grants too (none here): a recreated space gets them back through its access list.
     expect(s['Space']!.aux).toEqual({

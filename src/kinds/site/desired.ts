@@ -16,10 +16,22 @@ import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type S
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** The written boolean flags among `keys` (draft, hidden). */
+function flags<K extends string>(o: Record<string, unknown>, keys: readonly K[]): Partial<Record<K, boolean>> {
+  const out: Partial<Record<K, boolean>> = {};
+  for (const k of keys) if (typeof o[k] === 'boolean') out[k] = o[k];
+  return out;
+}
+
+/** A written localized text map (language → text). */
+function localized(v: unknown): Record<string, string> | undefined {
+  return isRecord(v) ? Object.fromEntries(Object.entries(v).map(([lang, text]) => [lang, String(text)])) : undefined;
+}
+
 function siteSpace(raw: unknown, at: DocPath): SiteSpaceSpec {
   if (typeof raw === 'string') return { space: raw, at };
   const o = isRecord(raw) ? raw : {};
-  const out: SiteSpaceSpec = { space: String(o['space'] ?? ''), at: [...at, 'space'] };
+  const out: SiteSpaceSpec = { space: String(o['space'] ?? ''), at: [...at, 'space'], ...flags(o, ['hidden', 'draft'] as const) };
   if (typeof o['path'] === 'string') out.path = o['path'];
   const condition = nullableString(o['condition']);
   if (condition !== undefined) out.condition = condition;
@@ -34,10 +46,14 @@ function parseSections(raw: unknown[]): SectionSpec[] {
   return raw.map((r, i) => {
     const o = isRecord(r) ? r : {};
     const at: DocPath = ['spec', 'sections', i];
-    const s: SectionSpec = { path: String(o['path'] ?? ''), spaces: siteSpaces(o['spaces'], [...at, 'spaces']), at };
+    const s: SectionSpec = { path: String(o['path'] ?? ''), spaces: siteSpaces(o['spaces'], [...at, 'spaces']), at, ...flags(o, ['draft'] as const) };
     if (typeof o['title'] === 'string') s.title = o['title'];
     for (const k of ['icon', 'description', 'condition'] as const) {
       const v = nullableString(o[k]);
+      if (v !== undefined) s[k] = v;
+    }
+    for (const k of ['localizedTitle', 'localizedDescription'] as const) {
+      const v = localized(o[k]);
       if (v !== undefined) s[k] = v;
     }
     return s;
@@ -47,9 +63,11 @@ function parseSections(raw: unknown[]): SectionSpec[] {
 function parseGroups(raw: unknown[]): GroupSpec[] {
   return raw.map((r, i) => {
     const o = isRecord(r) ? r : {};
-    const g: GroupSpec = { title: String(o['title'] ?? ''), sections: Array.isArray(o['sections']) ? o['sections'].map(String) : [], at: ['spec', 'sectionGroups', i] };
+    const g: GroupSpec = { title: String(o['title'] ?? ''), sections: Array.isArray(o['sections']) ? o['sections'].map(String) : [], at: ['spec', 'sectionGroups', i], ...flags(o, ['draft'] as const) };
     const icon = nullableString(o['icon']);
     if (icon !== undefined) g.icon = icon;
+    const title = localized(o['localizedTitle']);
+    if (title !== undefined) g.localizedTitle = title;
     return g;
   });
 }

@@ -55,6 +55,8 @@ export interface SiteSpaceSpec {
   space: string;
   path?: string;
   condition?: string | null;
+  hidden?: boolean;
+  draft?: boolean;
   /** Where it is written (for positions). */
   at: DocPath;
 }
@@ -65,6 +67,10 @@ export interface SectionSpec {
   icon?: string | null;
   description?: string | null;
   condition?: string | null;
+  draft?: boolean;
+  /** Language → title / description (overrides for the site's other languages). */
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
   spaces: SiteSpaceSpec[];
   at: DocPath;
 }
@@ -72,6 +78,8 @@ export interface SectionSpec {
 export interface GroupSpec {
   title: string;
   icon?: string | null;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
   /** Member section paths, in order. */
   sections: string[];
   at: DocPath;
@@ -145,6 +153,9 @@ export interface LiveSection {
   /** Id of the containing group, null at the top level. */
   group: string | null;
   default: boolean;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
+  localizedDescription: Record<string, string> | null;
 }
 
 export interface LiveSiteSpace {
@@ -157,12 +168,16 @@ export interface LiveSiteSpace {
   condition: string | null;
   /** Default of its container (section or root). */
   default: boolean;
+  hidden: boolean;
+  draft: boolean;
 }
 
 export interface LiveGroup {
   id: string;
   title: string;
   icon: string | null;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
   /** Member section ids, in order. */
   sections: string[];
 }

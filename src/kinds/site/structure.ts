@@ -60,7 +60,17 @@ function section(x: unknown): LiveSection | undefined {
     condition: strOrNull(x['condition']),
     group: strOrNull(x['sectionGroup']),
     default: x['default'] === true,
+    draft: x['draft'] === true,
+    localizedTitle: localized(x['localizedTitle']),
+    localizedDescription: localized(x['localizedDescription']),
   };
+}
+
+/** A localized text map (language → text), or null when there is none. */
+function localized(v: unknown): Record<string, string> | null {
+  if (!isRecord(v)) return null;
+  const out = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 function siteSpace(x: unknown): LiveSiteSpace | undefined {
@@ -74,6 +84,8 @@ function siteSpace(x: unknown): LiveSiteSpace | undefined {
     path: String(x['path'] ?? ''),
     condition: strOrNull(x['condition']),
     default: x['default'] === true,
+    hidden: x['hidden'] === true,
+    draft: x['draft'] === true,
   };
 }
 
@@ -84,6 +96,8 @@ function group(x: unknown): LiveGroup | undefined {
     id: x['id'],
     title: String(x['title'] ?? ''),
     icon: strOrNull(x['icon']),
+    draft: x['draft'] === true,
+    localizedTitle: localized(x['localizedTitle']),
     sections: members.map((m) => (isRecord(m) ? m['id'] : m)).filter((id): id is string => typeof id === 'string'),
   };
 }

@@ -20,6 +20,7 @@ import { scopeNames, type RunScope } from './changes.js';
 import { manifestChanges } from './origin.js';
 import { matchOperation } from '../scopes/operations.js';
 import type { DaemonMode } from './config.js';
+import { readHealth, type SpaceHealth } from './health.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -93,6 +94,8 @@ export interface RunRecord {
   interrupted?: boolean;
   /** Why the safety gate refused the plan (result `refused`). */
   violations?: { rule: string; message: string }[];
+  /** The broken links of each managed space the run's live state holds (src/daemon/health.ts). */
+  health?: SpaceHealth[];
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -110,8 +113,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   let plan: Plan | undefined;
   let report: ApplyReport | undefined;
   let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead'> = {};
+  let health: SpaceHealth[] | undefined;
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = { ...base, ...record, ...scopeFields, ...(health ? { health } : {}), timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     ctx.observe?.(full, plan, report);
     return full;
@@ -199,6 +203,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
     report = outcome.report;
     setDrift(outcome.plan);
+    health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+    if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
     const blocked = outcome.plan.blocked;

@@ -55,7 +55,7 @@ describe('draft, hidden and localized texts on the site structure', () => {
 
     const changed = structuredClone(SPEC) as typeof SPEC;
     changed.sections[0]!.draft = false;
-    changed.sections[0]!.localizedTitle = { fr: 'Guides' };
+    (changed.sections[0] as { localizedTitle: Record<string, string> }).localizedTitle = { fr: 'Guides' };
     (changed.sections[0]!.spaces[0] as { hidden: boolean }).hidden = false;
     changed.sectionGroups[0]!.draft = false;
     const next = await planOf(r, changed);

@@ -11,11 +11,12 @@ import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
+import { BROKEN_LINKS_FLAGS, brokenLinksCheck, checkBrokenLinksFlags } from '../broken-links.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
-  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]',
+  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
     'update and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\n' +
@@ -23,7 +24,10 @@ export const planCommand: CommandSpec = {
     'which applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\n' +
     'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
     '"drifted". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\n' +
-    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
+    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
+    'With --fail-on broken-links it also reads the broken links of each managed space (one request per space),\n' +
+    'lists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\n' +
+    'run wrote with --broken-links-out FILE (without a baseline, every broken link is new).',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
@@ -31,6 +35,7 @@ export const planCommand: CommandSpec = {
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
     'latency-ms': LATENCY_FLAG,
+    ...BROKEN_LINKS_FLAGS,
   },
   examples: [
     'docops plan -m manifests',
@@ -38,14 +43,18 @@ export const planCommand: CommandSpec = {
     'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
+    'docops plan -m manifests --broken-links-out links.json              # on main: the broken links known',
+    'docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
+    checkBrokenLinksFlags(ctx);
     const out = ctx.values.out;
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
-    const { plan, live, reads, client } = await planFromManifests(ctx);
+    const planned = await planFromManifests(ctx);
+    const { plan, live, reads, client } = planned;
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
     ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
@@ -64,6 +73,7 @@ export const planCommand: CommandSpec = {
       await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
+    await brokenLinksCheck(ctx, planned, format);
     // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
     if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
     return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;

@@ -27,7 +27,22 @@ export interface StatusData {
   };
   /** What the last plan found; null before the first plan. */
   drift: DriftView | null;
+  /** Broken links per managed space, as the last run that read each found them; empty before any was read. */
+  health: SpaceHealthView[];
   runs: RunView[];
+}
+
+export interface SpaceHealthView {
+  org: string;
+  /** The space's title, and its id. */
+  space: string;
+  id: string;
+  broken: number;
+  /** Of them, written in change requests. */
+  inChangeRequests: number;
+  /** The run that read them, and when it started. */
+  run: number;
+  at: string;
 }
 
 export interface LoadProblem {

@@ -13,6 +13,7 @@ import { permissionRoutes } from './permissions.js';
 import { samlRoutes } from './saml.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
 import { siteCustomizationRoutes } from './site-customization.js';
+import { siteExternalLinkRoutes } from './site-external-links.js';
 import { sitePublishingRoutes } from './site-publishing.js';
 import { siteRedirectRoutes } from './site-redirects.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
@@ -44,6 +45,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSpaceRoutes,
   siteShareLinkRoutes,
   siteSortRoutes,
+  siteExternalLinkRoutes,
   permissionRoutes,
   siteCustomizationRoutes,
   siteRedirectRoutes,

@@ -164,3 +164,66 @@ export const SITE_LIVE_CASES: Case[] = [
     },
   },
 ];
+
+const topLevel = async ({ api }: Env, site: string): Promise<unknown[]> =>
+  ((await expectStatus(api.orgs.getSiteStructure(ORG, site), 200)).structure as { object: string; id: string; children?: { object: string; id: string }[] }[]).map((i) =>
+    i.object === 'site-section-group' ? { group: i.id, links: (i.children ?? []).filter((c) => c.object === 'site-external-link').map((c) => c.id) } : i.object === 'site-external-link' ? { link: i.id } : i.id,
+  );
+
+export const SITE_LINK_CASES: Case[] = [
+  {
+    name: 'addExternalLinkToSite: at the top level and in a group, every field',
+    run: async (env) => {
+      const { site, api } = await sectionedSite(env);
+      const group = await expectStatus(env.api.orgs.addSectionGroupToSite(ORG, site.id, { title: 'More' }), 201);
+      const top = await expectStatus(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Status', url: 'https://status.acme.test' }), 201);
+      const inGroup = await expectStatus(
+        env.api.orgs.addExternalLinkToSite(ORG, site.id, {
+          title: 'Blog', url: 'https://acme.test/blog', parent: group.id, description: 'News', icon: 'newspaper', draft: true,
+          condition: 'visitor.claims.beta === true', localizedTitle: { fr: 'Blogue' }, localizedDescription: { fr: 'Nouvelles' },
+        }),
+        201,
+      );
+      expect(inGroup).toMatchObject({ object: 'site-external-link', sectionGroup: group.id, draft: true, icon: 'newspaper', localizedTitle: { fr: 'Blogue' } });
+      expect(await topLevel(env, site.id)).toEqual([api.id, expect.any(String), { group: group.id, links: [inGroup.id] }, { link: top.id }]);
+      expect(await statusOf(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Xx', url: 'https://x.test', parent: 'grp-nope' }))).toBe(400);
+      const { site: plain } = await newSite(env);
+      expect(await statusOf(env.api.orgs.addExternalLinkToSite(ORG, plain.id, { title: 'Xx', url: 'https://x.test' }))).toBe(400);
+    },
+  },
+  {
+    name: 'updateSiteExternalLinkById: fields set and unset, moved into a group and back',
+    run: async (env) => {
+      const { site } = await sectionedSite(env);
+      const group = await expectStatus(env.api.orgs.addSectionGroupToSite(ORG, site.id, { title: 'More' }), 201);
+      const link = await expectStatus(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Status', url: 'https://status.acme.test', description: 'Uptime' }), 201);
+      const moved = await expectStatus(env.api.orgs.updateSiteExternalLinkById(ORG, site.id, link.id, { parent: group.id, url: 'https://status2.acme.test', description: null, draft: true }), 200);
+      expect(moved).toMatchObject({ sectionGroup: group.id, url: 'https://status2.acme.test', draft: true });
+      expect(moved.description).toBeUndefined();
+      const back = await expectStatus(env.api.orgs.updateSiteExternalLinkById(ORG, site.id, link.id, { parent: null, title: 'Uptime' }), 200);
+      expect(back.sectionGroup).toBeUndefined();
+      expect(back.title).toBe('Uptime');
+      expect(await statusOf(env.api.orgs.updateSiteExternalLinkById(ORG, site.id, 'xl-nope', { title: 'Nope' }))).toBe(404);
+    },
+  },
+  {
+    name: 'deleteSiteExternalLinkById',
+    run: async (env) => {
+      const { site } = await sectionedSite(env);
+      const link = await expectStatus(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Status', url: 'https://status.acme.test' }), 201);
+      expect(await statusOf(env.api.orgs.deleteSiteExternalLinkById(ORG, site.id, link.id))).toBe(205);
+      expect(await statusOf(env.api.orgs.deleteSiteExternalLinkById(ORG, site.id, link.id))).toBe(204);
+      expect((await topLevel(env, site.id)).filter((x) => typeof x === 'object')).toEqual([]);
+    },
+  },
+  {
+    name: 'sortSiteStructure: an external link among its container\'s links',
+    run: async (env) => {
+      const { site } = await sectionedSite(env);
+      const a = await expectStatus(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Alpha', url: 'https://a.test' }), 201);
+      const b = await expectStatus(env.api.orgs.addExternalLinkToSite(ORG, site.id, { title: 'Beta', url: 'https://b.test' }), 201);
+      await expectStatus(env.api.orgs.sortSiteStructure(ORG, site.id, { item: { type: 'site-external-link', id: b.id }, position: { before: { type: 'site-external-link', id: a.id } } }), 200);
+      expect((await topLevel(env, site.id)).filter((x) => typeof x === 'object')).toEqual([{ link: b.id }, { link: a.id }]);
+    },
+  },
+];

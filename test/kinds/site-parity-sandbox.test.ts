@@ -77,3 +77,41 @@ describe('draft, hidden and localized texts on the site structure', () => {
     expect(await planOf(r, exported)).toMatchObject({ steps: [], blocked: [] });
   });
 });
+
+describe('external links', () => {
+  it('are created at the top level and in a group (also a group created in the same plan), updated, moved, pruned, and exported', async () => {
+    const r = await start();
+    const base = {
+      title: 'Linked',
+      sections: [{ path: 'guides', title: 'Guides', spaces: ['Getting Started'] }, { path: 'api', title: 'API', spaces: ['API Reference'] }],
+      sectionGroups: [{ title: 'Developers', sections: ['api'] }],
+    };
+    const links = [
+      { title: 'Status', url: 'https://status.acme.test', icon: 'gauge' },
+      { title: 'Blog', url: 'https://acme.test/blog', group: 'Developers', localizedTitle: { fr: 'Blogue' }, draft: true },
+    ];
+    const first = await planOf(r, { ...base, externalLinks: links });
+    const create = first.steps.find((s) => s.id === 'SiteExternalLink/org-demo/Linked/Blog#create')!;
+    expect(create.dependsOn).toEqual(['Site/org-demo/Linked#create', 'SiteSectionGroup/org-demo/Linked/Developers#create']);
+    expect((await applyPlan(r.client, first)).failed).toEqual([]);
+    expect(await planOf(r, { ...base, externalLinks: links })).toMatchObject({ steps: [], blocked: [] });
+
+    const moved = [{ ...links[0]!, group: 'Developers', url: 'https://status.acme.test/v2' }, links[1]!];
+    const next = await planOf(r, { ...base, externalLinks: moved });
+    expect(next.steps.map((s) => [s.id, s.before, s.after])).toEqual([
+      ['SiteExternalLink/org-demo/Linked/Status#update', { url: 'https://status.acme.test', group: null }, { url: 'https://status.acme.test/v2', group: 'Developers' }],
+    ]);
+    expect((await applyPlan(r.client, next)).failed).toEqual([]);
+
+    const [site] = await readForExport(r.client, KINDS.filter((k) => k.kind === 'Site'), ORG);
+    const exported = (site!.documents as { spec: Record<string, unknown> }[]).find((d) => d.spec['title'] === 'Linked')!.spec;
+    expect(exported['externalLinks']).toEqual(expect.arrayContaining([{ title: 'Status', url: 'https://status.acme.test/v2', icon: 'gauge', group: 'Developers' }, { title: 'Blog', url: 'https://acme.test/blog', draft: true, localizedTitle: { fr: 'Blogue' }, group: 'Developers' }]));
+    expect(await planOf(r, exported)).toMatchObject({ steps: [], blocked: [] });
+
+    // Listed no more: unmanaged; under prune, deleted.
+    const kept = await planOf(r, { ...base, externalLinks: [moved[1]] });
+    expect([kept.steps, kept.unmanaged.filter((u) => u.kind === 'SiteExternalLink').map((u) => u.key)]).toEqual([[], ['Linked/Status']]);
+    const unknownGroup = await planOf(r, { ...base, externalLinks: [{ ...moved[1]!, group: 'Nowhere' }] });
+    expect(unknownGroup.blocked).toEqual([expect.objectContaining({ key: 'Linked', message: expect.stringContaining('section group "Nowhere" is neither in sectionGroups nor a live group') })]);
+  });
+});

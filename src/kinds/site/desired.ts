@@ -11,7 +11,7 @@ import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
-import { checkRedirects, readPublished, readPublishingAuth, readRedirects } from './live-desired.js';
+import { checkExternalLinks, checkRedirects, readExternalLinks, readPublished, readPublishingAuth, readRedirects } from './live-desired.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -113,6 +113,8 @@ export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec 
   if (publishingAuth) spec.publishingAuth = publishingAuth;
   const redirects = readRedirects(s['redirects']);
   if (redirects) spec.redirects = redirects;
+  const externalLinks = readExternalLinks(s['externalLinks']);
+  if (externalLinks) spec.externalLinks = externalLinks;
   return spec;
 }
 
@@ -171,6 +173,8 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
   }
   checkDefaultSiteSpace(doc, spec, report);
   checkRedirects(doc, spec.redirects ?? [], report);
+  checkExternalLinks(doc, spec.externalLinks ?? [], report);
+  if (spec.externalLinks && spec.spaces) report(doc.pos(['spec', 'externalLinks']), 'a site with root spaces has no sections: its navigation holds no external links');
 }
 
 function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {

@@ -21,6 +21,7 @@ import { push, type SiteScope } from './scope.js';
 import { diffSections } from './sections-diff.js';
 import { diffPublished, diffPublishingAuth } from './live-diff.js';
 import { diffRedirects } from './redirects-diff.js';
+import { diffExternalLinks } from './external-links-diff.js';
 import { PUBLICATION_KIND } from './live-model.js';
 import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
 
@@ -68,6 +69,7 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     diffOrder(scope, nav, groups);
     sectionCascades(scope, nav);
     diffRedirects(scope, nav);
+    diffExternalLinks(scope, groups);
     diffPublishingAuth(scope);
     diffPublished(scope, current?.fields);
     result.warnings.push(...scope.result.warnings);

@@ -13,24 +13,26 @@ import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
 import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure } from './model.js';
 import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
-import { publicationObjects, readPublishingAuth, readRedirects } from './live-reads.js';
+import { publicationObjects, readExternalLinks, readPublishingAuth, readRedirects } from './live-reads.js';
 
 const defined = <T>(x: T | undefined): x is T => x !== undefined;
 
 /** What of a site's structure its spec needs compared (redirects name sections and site spaces by path and space). */
 export function needsStructure(spec: SiteSpec): boolean {
   const named = (spec.redirects ?? []).some((r) => !('url' in r.destination));
-  return named || spec.sections !== undefined || spec.sectionGroups !== undefined || spec.spaces !== undefined || spec.defaultSection !== undefined || spec.defaultSiteSpace !== undefined;
+  return named || spec.externalLinks !== undefined || spec.sections !== undefined || spec.sectionGroups !== undefined || spec.spaces !== undefined || spec.defaultSection !== undefined || spec.defaultSiteSpace !== undefined;
 }
 
 async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec): Promise<SiteStructure> {
-  const [structure, redirects, publishingAuth] = await Promise.all([
+  const [structure, redirects, publishingAuth, links] = await Promise.all([
     readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined, customization: spec.customization !== undefined }),
     spec.redirects ? readRedirects(ctx, org, siteId) : undefined,
     spec.publishingAuth ? readPublishingAuth(ctx, org, siteId) : undefined,
+    spec.externalLinks ? readExternalLinks(ctx, org, siteId) : undefined,
   ]);
   if (redirects) structure.redirects = redirects;
   if (publishingAuth) structure.publishingAuth = publishingAuth;
+  if (links) structure.externalLinks = links;
   return structure;
 }
 

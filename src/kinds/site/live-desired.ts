@@ -8,7 +8,7 @@ import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import { isRecord, nullableString } from '../common.js';
 import { keyFingerprint } from './live-reads.js';
-import type { PublishingAuthSpec, RedirectSpec, RedirectTarget } from './live-model.js';
+import type { ExternalLinkSpec, PublishingAuthSpec, RedirectSpec, RedirectTarget } from './live-model.js';
 
 export function readPublished(raw: unknown): boolean | undefined {
   return typeof raw === 'boolean' ? raw : undefined;
@@ -61,5 +61,37 @@ export function checkRedirects(doc: ManifestDocument, redirects: readonly Redire
     const id = `${r.draft ? 'draft' : 'live'} ${r.source}`;
     if (seen.has(id)) report(doc.pos([...r.at, 'source']), `${r.draft ? 'a draft' : 'a live'} redirect from "${r.source}" is listed twice`);
     seen.add(id);
+  }
+}
+
+/** A written localized text map (language → text). */
+function localizedTexts(v: unknown): Record<string, string> | undefined {
+  return isRecord(v) ? Object.fromEntries(Object.entries(v).map(([lang, text]) => [lang, String(text)])) : undefined;
+}
+
+export function readExternalLinks(raw: unknown): ExternalLinkSpec[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw.map((r, i) => {
+    const o = isRecord(r) ? r : {};
+    const out: ExternalLinkSpec = { title: String(o['title'] ?? ''), url: String(o['url'] ?? ''), at: ['spec', 'externalLinks', i] };
+    for (const k of ['description', 'icon', 'condition', 'group'] as const) {
+      const v = nullableString(o[k]);
+      if (v !== undefined) out[k] = v;
+    }
+    if (typeof o['draft'] === 'boolean') out.draft = o['draft'];
+    for (const k of ['localizedTitle', 'localizedDescription'] as const) {
+      const v = localizedTexts(o[k]);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  });
+}
+
+/** Link titles are unique in a site (a link's group is checked when planning: it may be a live group the manifest does not list). */
+export function checkExternalLinks(doc: ManifestDocument, links: readonly ExternalLinkSpec[], report: Report): void {
+  const seen = new Set<string>();
+  for (const l of links) {
+    if (seen.has(l.title)) report(doc.pos([...l.at, 'title']), `external link "${l.title}" is listed twice`);
+    seen.add(l.title);
   }
 }

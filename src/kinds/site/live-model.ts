@@ -8,6 +8,7 @@ import type { DocPath } from '../../manifests/paths.js';
 
 export const REDIRECT_KIND = 'SiteRedirect';
 export const PUBLICATION_KIND = 'SitePublication';
+export const EXTERNAL_LINK_KIND = 'SiteExternalLink';
 
 /** The bulk upsert's limit (official spec: `maxItems` 500 per `PUT …/redirects`). */
 export const MAX_REDIRECTS_PER_REQUEST = 500;
@@ -76,3 +77,37 @@ export interface LivePublishingAuth {
 
 /** `<site>/<source>`, `<site>/<source> (draft)` for a draft rule. */
 export const redirectKey = (site: string, source: string, draft: boolean): string => `${site}/${source}${draft ? ' (draft)' : ''}`;
+
+/** An external link of the navigation, as written (identity: its title within the site). */
+export interface ExternalLinkSpec {
+  title: string;
+  url: string;
+  description?: string | null;
+  icon?: string | null;
+  condition?: string | null;
+  draft?: boolean;
+  localizedTitle?: Record<string, string>;
+  localizedDescription?: Record<string, string>;
+  /** The title of the section group holding it; null or absent: the top level. */
+  group?: string | null;
+  at: DocPath;
+}
+
+export interface LiveExternalLink {
+  id: string;
+  title: string;
+  url: string;
+  description: string | null;
+  icon: string | null;
+  condition: string | null;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
+  localizedDescription: Record<string, string> | null;
+  /** Id of the section group holding it, null at the top level. */
+  group: string | null;
+}
+
+/** The fields compared one to one (its group is compared by title). */
+export const EXTERNAL_LINK_FIELDS = ['url', 'description', 'icon', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+
+export const externalLinkKey = (site: string, title: string): string => `${site}/${title}`;

@@ -10,9 +10,12 @@ import { registerSecret } from '../../secrets.js';
 import { isRecord, stringOrNull } from '../common.js';
 import { certificateFingerprint } from '../saml/certificate.js';
 import {
+  EXTERNAL_LINK_KIND,
   PUBLICATION_KIND,
   REDIRECT_KIND,
+  externalLinkKey,
   redirectKey,
+  type LiveExternalLink,
   type ApiDestination,
   type LivePublishingAuth,
   type LiveRedirect,
@@ -90,4 +93,50 @@ export function redirectObjects(org: string, site: { id: string; key: string }, 
 /** One SitePublication per published site (keyed and identified like the site). */
 export function publicationObjects(sites: readonly SiteObject[]): LiveObject<{ site: string }, typeof PUBLICATION_KIND>[] {
   return sites.filter((s) => s.fields.published).map((s) => ({ kind: PUBLICATION_KIND, org: s.org, key: s.key, id: s.id, fields: { site: s.key } }));
+}
+
+function localizedMap(v: unknown): Record<string, string> | null {
+  if (!isRecord(v)) return null;
+  const out = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+function externalLink(x: Record<string, unknown>, group: string | null): LiveExternalLink | undefined {
+  if (typeof x['id'] !== 'string' || typeof x['title'] !== 'string' || typeof x['url'] !== 'string') return undefined;
+  return {
+    id: x['id'],
+    title: x['title'],
+    url: x['url'],
+    description: stringOrNull(x['description']),
+    icon: stringOrNull(x['icon']),
+    condition: stringOrNull(x['condition']),
+    draft: x['draft'] === true,
+    localizedTitle: localizedMap(x['localizedTitle']),
+    localizedDescription: localizedMap(x['localizedDescription']),
+    group: typeof x['sectionGroup'] === 'string' ? x['sectionGroup'] : group,
+  };
+}
+
+/** The site's external links, from its structure (`GET …/structure`: no list of them exists), groups walked. */
+export async function readExternalLinks(ctx: FetchContext, org: string, siteId: string): Promise<LiveExternalLink[]> {
+  const raw = await ctx.get<unknown>(`${sitePath(org, siteId)}/structure`);
+  const out: LiveExternalLink[] = [];
+  const walk = (items: unknown, group: string | null): void => {
+    for (const x of Array.isArray(items) ? items : []) {
+      if (!isRecord(x)) continue;
+      if (x['object'] === 'site-external-link') {
+        const l = externalLink(x, group);
+        if (l) out.push(l);
+      } else if (x['object'] === 'site-section-group' && typeof x['id'] === 'string') walk(x['children'], x['id']);
+    }
+  };
+  if (isRecord(raw) && raw['type'] === 'sections') walk(raw['structure'], null);
+  return out;
+}
+
+/** The links as live objects of SiteExternalLink, keyed `<site>/<title>`, their parent the site. */
+export function externalLinkObjects(org: string, site: { id: string; key: string }, s: SiteStructure): LiveObject<{ title: string; url: string; group: string | null }, typeof EXTERNAL_LINK_KIND>[] {
+  const parent = { kind: SITE_KIND, id: site.id, key: site.key };
+  const title = new Map(s.groups.map((g) => [g.id, g.title]));
+  return (s.externalLinks ?? []).map((l) => ({ kind: EXTERNAL_LINK_KIND, org, key: externalLinkKey(site.key, l.title), id: l.id, fields: { title: l.title, url: l.url, group: l.group === null ? null : (title.get(l.group) ?? l.group) }, parent }));
 }

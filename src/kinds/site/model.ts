@@ -6,8 +6,8 @@ import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
-import type { LivePublishingAuth, LiveRedirect, PublishingAuthSpec, RedirectFields, RedirectSpec } from './live-model.js';
-import type { PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
+import type { ExternalLinkSpec, LiveExternalLink, LivePublishingAuth, LiveRedirect, PublishingAuthSpec, RedirectFields, RedirectSpec } from './live-model.js';
+import type { EXTERNAL_LINK_KIND, PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
 
 export const SITE_KIND = 'Site';
 export const SECTION_KIND = 'SiteSection';
@@ -45,6 +45,9 @@ export const WAVE = {
   pruneSection: 38,
   pruneGroup: 37,
   pruneShareLink: 36,
+  /** External links: created once their groups exist; pruned with the share links. */
+  externalLink: 34,
+  pruneExternalLink: 36,
   pruneSite: 30,
 } as const;
 
@@ -130,6 +133,8 @@ export interface SiteSpec {
   publishingAuth?: PublishingAuthSpec;
   /** Written: the complete list of the site's redirect rules (live and draft). */
   redirects?: RedirectSpec[];
+  /** Written: the navigation's external links (unlisted ones are unmanaged, or deleted under prune). */
+  externalLinks?: ExternalLinkSpec[];
 }
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -204,6 +209,8 @@ export interface SiteStructure {
   redirects?: LiveRedirect[];
   /** Only fetched when the manifest writes publishingAuth (the private key as its fingerprint). */
   publishingAuth?: LivePublishingAuth;
+  /** Only fetched when the manifest writes externalLinks (from the site's structure). */
+  externalLinks?: LiveExternalLink[];
 }
 
 export interface LiveSpaceRef {
@@ -276,6 +283,7 @@ export type SiteChildObject =
   | LiveObject<SiteSpaceFields, typeof SITE_SPACE_KIND>
   | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>
   | LiveObject<RedirectFields, typeof REDIRECT_KIND>
+  | LiveObject<{ title: string; url: string; group: string | null }, typeof EXTERNAL_LINK_KIND>
   | LiveObject<{ site: string }, typeof PUBLICATION_KIND>;
 /** An object of the Site kind's state: a site, a sub-object or a grant (src/kinds/access), told apart by `kind`. */
 export type SiteStateObject = SiteObject | SiteChildObject | AccessObject;

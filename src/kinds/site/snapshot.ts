@@ -28,7 +28,7 @@ function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
     apiVersion: 'docops/v1',
     kind: SITE_KIND,
     metadata: { organization: object.org },
-    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {}, customization: {}, redirects: [], publishingAuth: {} },
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {}, customization: {}, redirects: [], publishingAuth: {}, externalLinks: [] },
     pos: () => ({ file, line: 1, column: 1 }),
   };
   return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));

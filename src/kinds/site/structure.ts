@@ -11,7 +11,7 @@
  */
 import type { FetchContext, LiveObject } from '../../core/kind.js';
 import { isRecord, stringOrNull as strOrNull } from '../common.js';
-import { readRedirects, redirectObjects } from './live-reads.js';
+import { externalLinkObjects, readExternalLinks, readRedirects, redirectObjects } from './live-reads.js';
 import {
   GROUP_KIND,
   SECTION_KIND,
@@ -157,7 +157,7 @@ export function childObjects(org: string, site: { id: string; key: string }, s: 
     out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
   }
   for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
-  out.push(...redirectObjects(org, site, s));
+  out.push(...redirectObjects(org, site, s), ...externalLinkObjects(org, site, s));
   return out;
 }
 
@@ -173,13 +173,15 @@ export async function readSiteTrees(ctx: FetchContext, org: string, pruned: read
   const out: SiteTrees = { related: [], pruned: {} };
   const trees = await Promise.all(
     pruned.map(async (site) => {
-      const [structure, schema, redirects] = await Promise.all([
+      const [structure, schema, redirects, links] = await Promise.all([
         readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
         ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`),
         readRedirects(ctx, org, site.id),
+        readExternalLinks(ctx, org, site.id),
       ]);
       if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
       structure.redirects = redirects;
+      structure.externalLinks = links;
       return { site, structure };
     }),
   );

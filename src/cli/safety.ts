@@ -14,24 +14,27 @@ import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGa
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import type { ApplyEvent } from '../core/apply.js';
+import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
   force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits and `journalDir` from this docops.yaml (default: built-in limits)' },
+  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)' },
   'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
 } as const satisfies FlagSpecs;
 
 export interface SafetySettings {
   config: SafetyConfig;
+  /** The `policy:` of --config, when it has one (validated, its rules compiled). */
+  policy?: LoadedPolicy;
   journalDir: string;
   force: boolean;
 }
 
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
   const file = ctx.values.config;
-  let fromFile: { safety?: Record<string, unknown>; journalDir?: string } = {};
+  let fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = {};
   if (typeof file === 'string') {
     // The daemon's config loader (file:line errors for the whole file); -m stands in for its `manifests`.
     // Imported only with --config: it brings node-cron and compiles the config schema.
@@ -44,6 +47,7 @@ export async function safetySettings(ctx: CommandContext): Promise<SafetySetting
     config: resolveSafetyConfig(fromFile.safety ?? {}),
     journalDir: typeof flagDir === 'string' && flagDir !== '' ? flagDir : (fromFile.journalDir ?? DEFAULT_JOURNAL_DIR),
     force: ctx.values.force === true,
+    ...(fromFile.policy ? { policy: fromFile.policy } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { DesiredState } from './desired.js';
-import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState, LiveObject } from './kind.js';
+import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveKindState, LiveObject } from './kind.js';
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { orderSteps } from './order.js';
@@ -98,10 +98,19 @@ export function pruneResolver(desired: DesiredState, configPrune: Record<string,
   return (kind: string, org: string): boolean => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
 }
 
-/** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
-export async function fetchLive(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<LiveState> {
+/**
+ * Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+ * through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+ */
+export async function fetchLive(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  options: PlanOptions = {},
+  context?: (prune: (kind: string, org: string) => boolean) => FetchContext,
+): Promise<LiveState> {
   const prune = pruneResolver(desired, options.prune);
-  const ctx = createFetchContext(client, prune);
+  const ctx = context ? context(prune) : createFetchContext(client, prune);
   const work = inScope(scopes(kinds, desired), options.scope);
   const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
   const live: LiveState = new Map();

@@ -27,10 +27,11 @@ export function extractAttachments(kind: KindDefinition, documents: readonly obj
   const attachments: Attachment[] = [];
   const out = documents.map((doc) => {
     if (!isRecord(doc) || !isRecord(doc['spec'])) return doc;
-    const spec = structuredClone(doc['spec']);
-    for (const at of fields) {
+    // Objects on a field's path are copied, nothing else: a spec's text (up to 25 MiB) is never copied.
+    const spec: Record<string, unknown> = { ...doc['spec'] };
+    for (const { path: at } of fields) {
       let parent: Record<string, unknown> | undefined = spec;
-      for (const k of at.slice(0, -1)) parent = isRecord(parent?.[k]) ? parent[k] : undefined;
+      for (const k of at.slice(0, -1)) parent = isRecord(parent?.[k]) ? (parent[k] = { ...parent[k] }) : undefined;
       const leaf = at[at.length - 1];
       const value = parent && leaf !== undefined ? parent[leaf] : undefined;
       if (!parent || leaf === undefined || !isRecord(value) || typeof value['file'] !== 'string' || typeof value['text'] !== 'string') continue;

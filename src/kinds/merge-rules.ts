@@ -10,6 +10,8 @@ import type { DiffContext } from '../core/kind.js';
 import { isRef } from '../core/plan.js';
 import type { DocPath } from '../manifests/paths.js';
 import { isRecord } from './common.js';
+import type { OrganizationManifestSpec } from './generated/organization.js';
+import type { SpaceManifestSpec } from './generated/space.js';
 
 export type MergeRulesType = 'none' | 'inherit' | 'rules';
 
@@ -27,19 +29,23 @@ export type MergeRulesSpec = { type: 'none' | 'inherit' } | { type: 'rules'; rul
 /** The API's form (user ids). */
 export type ApiMergeRules = { type: 'none' | 'inherit' } | { type: 'rules'; rules: Record<string, unknown>[] };
 
-/** The `mergeRules` of a schema-valid document (`at` is the field's path), or undefined when not written. */
-export function readMergeRules(raw: unknown, at: DocPath): MergeRulesSpec | undefined {
-  if (!isRecord(raw)) return undefined;
-  if (raw['type'] === 'none' || raw['type'] === 'inherit') return { type: raw['type'] };
-  if (raw['type'] !== 'rules' || !Array.isArray(raw['rules'])) return undefined;
-  const rules = raw['rules'].map((r, i): MergeRuleSpec => {
-    const o = isRecord(r) ? r : {};
-    const out: MergeRuleSpec = { rule: String(o['rule'] ?? ''), at: [...at, 'rules', i] };
-    if (Array.isArray(o['users'])) out.users = o['users'].map((u) => String(u).toLowerCase());
-    if (typeof o['expression'] === 'string') out.expression = o['expression'];
-    if (typeof o['message'] === 'string') out.message = o['message'];
-    return out;
-  });
+/** `mergeRules` as an Organization or a Space document writes it (a space may also inherit). */
+export type WrittenMergeRules = NonNullable<OrganizationManifestSpec['mergeRules'] | SpaceManifestSpec['mergeRules']>;
+
+/**
+ * The written rules with their reviewers lower-cased and each rule's position (`at` is the field's path), or
+ * undefined when not written.
+ */
+export function readMergeRules(written: WrittenMergeRules | undefined, at: DocPath): MergeRulesSpec | undefined {
+  if (written === undefined) return undefined;
+  if (written.type !== 'rules') return { type: written.type };
+  const rules = written.rules.map((r, i): MergeRuleSpec => ({
+    rule: r.rule,
+    at: [...at, 'rules', i],
+    ...('users' in r ? { users: r.users.map((u) => u.toLowerCase()) } : {}),
+    ...('expression' in r ? { expression: r.expression } : {}),
+    ...('message' in r && r.message !== undefined ? { message: r.message } : {}),
+  }));
   return { type: 'rules', rules };
 }
 
@@ -51,8 +57,8 @@ export function liveMergeRules(raw: unknown): ApiMergeRules | null {
   return null;
 }
 
-/** Whether a document writes `mergeRules` (any value: export's probe writes `{}`): its fetch reads the members. */
-export const writesMergeRules = (spec: Record<string, unknown>): boolean => spec['mergeRules'] !== undefined;
+/** Whether a spec writes `mergeRules` (any value: export's probe writes `{}`): its fetch reads the members. */
+export const writesMergeRules = (spec: { mergeRules?: unknown }): boolean => spec.mergeRules !== undefined;
 
 /**
  * The API form of the written rules, e-mails resolved to user ids, or where and why one names no member (a member

@@ -9,7 +9,7 @@
  * allow the variable and never show its value.
  *
  * This module reads strings only; what needs the `yaml` package (the tree walk, typing a substituted plain
- * scalar) is in interpolate-yaml.ts, so reading manifests on the fast path never loads it.
+ * scalar) is in interpolate-yaml.ts.
  */
 import { registeredSecrets } from '../secrets.js';
 
@@ -45,6 +45,15 @@ export function everyVariable(env: Env): VarSource {
 
 /** How a refused variable is allowed, for messages. */
 export const HOW_TO_ALLOW = 'allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)';
+
+/**
+ * Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
+ * registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
+ */
+export function heldSecrets(secrets: readonly string[] = []): (text: string) => boolean {
+  const held = [...secrets, ...registeredSecrets()].filter((s) => s !== '');
+  return (text) => held.some((s) => text === s || (s.length >= MIN_SECRET_SUBSTRING && text.includes(s)));
+}
 
 /**
  * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one

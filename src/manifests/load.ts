@@ -2,7 +2,7 @@
  * Directory of YAML → validated desired state. Every problem in every file is collected and thrown as one
  * ValidationError, sorted by position; nothing stops at the first error.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
 import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
@@ -13,11 +13,10 @@ import { daemonConfigIssue, strayDataFileIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
 import type { ManifestDocument } from './document.js';
 import { findDuplicates } from './duplicates.js';
-import { readFileRefs } from './file-refs.js';
+import { readManifestSet, type ParseManifest } from './manifest-set.js';
 import { checkEnvelope } from './envelope.js';
 import { allowedVariables, type Env } from './interpolate.js';
-import type { ParseOptions, ParsedYamlDoc } from './parse-input.js';
-import { parseYamlFileLazily } from './parse-lazy.js';
+import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
 import { validateWithSchema } from './schema.js';
 
 export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
@@ -25,10 +24,12 @@ export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
   env?: Env;
   /** The variables manifests may read: names, or prefixes ending in `*` (`TEAM_*`). Default none. */
   allowEnv?: readonly string[];
-  /** Values no variable may carry into a manifest (the API token). DOCOPS_* variables are refused anyway. */
+  /** Values no variable may carry into a manifest, nor a data file hold (the API token). DOCOPS_* variables are refused anyway. */
   secrets?: readonly string[];
-  /** Reads and parses one file (default readManifestFile); the daemon's keeps unchanged files' parses (src/daemon/parse-cache.ts). */
-  readManifest?: (file: string, opts: ParseOptions) => Promise<ParsedFile>;
+  /** Files that are never data, by path → what they are (the daemon passes its config file). */
+  reserved?: ReadonlyMap<string, string>;
+  /** Parses one manifest file's bytes (default the loader's own); the daemon's keeps unchanged files' parses (src/daemon/parse-cache.ts). */
+  parseManifest?: ParseManifest;
 }
 
 export interface LoadResult {
@@ -42,26 +43,15 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
+  const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFile, reserved, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
-  const read = await Promise.all(found.files.map(async (f) => ({ file: f, parsed: await readManifest(f, parseOpts) })));
-  // Files a manifest names (`{file: …}`) are data, not manifests: read them for their documents, drop them here.
-  const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
-  const parsed = (await Promise.all(read.map(async (r) => ((await isReferenced(r.file, refs.referenced)) ? undefined : r.parsed)))).filter((r) => r !== undefined);
-  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: [...found.issues, ...refs.issues] }, ...parsed], kinds, kindsByName, refs.resolve);
+  // Files a manifest names (`{file: …}`) are data, not manifests: never parsed as such (manifest-set.ts).
+  const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, { ...parseOpts, secrets, ...(reserved ? { reserved } : {}) });
+  const { documents, desired, issues, warnings } = validateParsedFiles([{ documents: [], issues: [...found.issues, ...set.refs.issues] }, ...set.files], kinds, kindsByName, set.refs.resolve);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));
   // Never "nothing is wanted": an empty manifest set would plan to change nothing (or, pruning, to delete).
   if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
   return { documents, desired, warnings: sortIssues(warnings) };
-}
-
-async function isReferenced(file: string, referenced: ReadonlySet<string>): Promise<boolean> {
-  if (referenced.size === 0) return false;
-  try {
-    return referenced.has(await realpath(file));
-  } catch {
-    return false;
-  }
 }
 
 function noManifestsMessage(dir: string): string {
@@ -145,7 +135,7 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
     const { size } = await stat(file);
     // Checked before reading so a huge file is never loaded into memory.
     if (size > max) return fail(tooLargeMessage(size, max));
-    return await parseYamlFileLazily(file, await readFile(file), opts);
+    return parseYamlFile(file, await readFile(file), opts);
   } catch (e) {
     // E.g. deleted between discovery and reading (a watched directory) or unreadable: an issue, not a crash.
     return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -2,6 +2,7 @@
  * The three things a saved plan pins, each as a SHA-256 digest plus enough detail to say what changed:
  * the manifest files (per file), the live objects the plan's steps touch (per object), and the steps themselves.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
@@ -26,14 +27,20 @@ export async function manifestsDigest(dir: string): Promise<ManifestsDigest> {
     throw new UsageError(`cannot read manifests directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const files: Record<string, string> = {};
-  const parts: string[] = [];
-  for (const rel of rels) {
+  // The checksum is sha256 of the files' `rel NUL base64(content)` joined by NUL, fed to the hash a slice at a
+  // time: neither a base64 copy of a whole file (a spec may be 25 MiB) nor a string of all files is ever held.
+  const whole = createHash('sha256');
+  for (const [i, rel] of rels.entries()) {
     const content = await readFile(path.join(dir, rel));
     files[rel] = digest(content);
-    parts.push(`${rel}\u0000${content.toString('base64')}`);
+    whole.update(`${i > 0 ? '\u0000' : ''}${rel}\u0000`);
+    for (let at = 0; at < content.length; at += BASE64_SLICE) whole.update(content.subarray(at, at + BASE64_SLICE).toString('base64'));
   }
-  return { checksum: digest(parts.join('\u0000')), files };
+  return { checksum: `sha256:${whole.digest('hex')}`, files };
 }
+
+/** Bytes base64-encoded at a time: a multiple of 3, so the slices' encodings concatenate to the whole's. */
+const BASE64_SLICE = 3 * 256 * 1024;
 
 /** Files added, removed or edited between two digests, sorted. */
 export function changedFiles(before: Record<string, string>, after: Record<string, string>): string[] {

@@ -47,16 +47,17 @@ export function send(res: ServerResponse, reply: Reply): void {
   res.end(text);
 }
 
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** What a request body may be, unless its route says otherwise (RouteDef.maxBodyBytes). */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-/** Read the whole body; `undefined` when empty. Invalid JSON ⇒ 400, too large ⇒ 413. */
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+/** Read the whole body; `undefined` when empty. Invalid JSON ⇒ 400, larger than `max` ⇒ 413. */
+export async function readJsonBody(req: IncomingMessage, max = MAX_BODY_BYTES): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buf = chunk as Buffer;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > max) throw new HttpError(413, `request body exceeds ${max} bytes`);
     chunks.push(buf);
   }
   const text = Buffer.concat(chunks).toString('utf8');

@@ -14,6 +14,8 @@ export interface RouteDef<B = unknown> {
   body?: Validator<B>;
   /** The body may be omitted even though `body` is set (e.g. optional-body PUTs). */
   bodyOptional?: boolean;
+  /** The largest body read (default MAX_BODY_BYTES, http.ts): larger ⇒ 413 before it is parsed. */
+  maxBodyBytes?: number;
   handler: Handler<B>;
 }
 

@@ -44,7 +44,8 @@ export function filesYaml(header: string, docs: readonly object[]): string {
  * names members that only the user's own Members documents list).
  */
 export function desiredFromFiles(files: readonly UndoFile[], kinds: readonly KindDefinition[], header = ''): DesiredState {
-  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), {}));
+  // Undo's own text, not a file anyone wrote: no manifest size limit (a journaled spec's text may be far larger).
+  const parsed = files.map((f) => parseYamlFile(f.name, filesYaml(header, f.documents), { maxFileBytes: Number.POSITIVE_INFINITY }));
   const local = kinds.map(({ crossValidate: _cross, ...k }): KindDefinition => k);
   const { desired, issues } = validateParsedFiles(parsed, local);
   if (issues.length > 0) throw new ValidationError(sortIssues(issues));

@@ -98,6 +98,23 @@ describe('docops export', () => {
     expect(plan.code).toBe(0);
   });
 
+  it('round-trips a 3 MiB OpenAPI spec published through the API: written whole, loaded as data, no changes planned', async () => {
+    const cli = await liveCli();
+    // A YAML spec whose bulk is one block scalar (quick for the sandbox to parse), `${…}` in it as text.
+    const line = '    Lorem ipsum ${HOME} dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.\n';
+    const text = `openapi: 3.1.0\ninfo:\n  title: Big\n  version: "1"\n  description: |\n${line.repeat(Math.ceil((3 * 1024 * 1024) / line.length))}paths: {}\n`;
+    const client = createClient({ baseUrl: cli.sb.url, token: cli.sb.token });
+    await client.request('PUT', `/orgs/${ORG}/openapi/big`, { body: { source: { text } } });
+    const out = path.join(await tempDir(), 'exported');
+    const r = await cli.run(['export', '--org', ORG, '-o', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(await readFile(path.join(out, 'openapi', 'big.yaml'), 'utf8')).toBe(text);
+    const plan = await cli.run(['plan', '-m', out, '--detailed-exitcode']);
+    expect(plan.stdout).toBe('No changes. Live state matches the manifests.\n');
+    expect(plan.code).toBe(0);
+  });
+
   it('exports two teams with one title, ids pinned, and the export plans to no changes', async () => {
     const cli = await liveCli();
     teams(cli.sb.store).put({ id: 'team-dup', orgId: ORG, title: 'Platform', createdAt: T0 });

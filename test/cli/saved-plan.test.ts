@@ -17,6 +17,18 @@ async function savedPlan() {
   return { cli, dir, file };
 }
 
+describe('the manifests checksum', () => {
+  it("is the same value as ever (sha256 of each file's `path NUL base64` joined by NUL), for files large and small", async () => {
+    const dir = await tempDir('docops-digest-');
+    const big = Buffer.alloc(3 * 256 * 1024 * 2 + 7, 'spec: x\n'); // over two hashing slices, not a multiple of 3
+    await writeFile(path.join(dir, 'big.yaml'), big);
+    await writeFile(path.join(dir, 'a.yaml'), 'apiVersion: docops/v1\n');
+    const parts = [`a.yaml\u0000${Buffer.from('apiVersion: docops/v1\n').toString('base64')}`, `big.yaml\u0000${big.toString('base64')}`];
+    expect((await manifestsDigest(dir)).checksum).toBe(`sha256:${sha256(parts.join('\u0000'))}`);
+    expect((await manifestsDigest(await tempDir('docops-digest-empty-'))).checksum).toBe(`sha256:${sha256('')}`);
+  });
+});
+
 describe('docops plan --out', () => {
   it('writes a saved plan whose checksums can be recomputed from its parts', async () => {
     const { dir, file } = await savedPlan();

@@ -61,6 +61,21 @@ describe('docops daemon (in-process, against the sandbox)', () => {
     expect((await teamTitles(t.sandbox)).filter((x) => x.startsWith('Squad '))).toHaveLength(20);
   });
 
+  it('never reads its own config as data: a manifest naming it with {file} is an invalid run that publishes nothing', async () => {
+    const config = 'manifests: .\nreconcileSecret: s3cr3t-reconcile-value\n';
+    const t = await start({ files: { 'support.yaml': SUPPORT, 'docops.yaml': config }, config: (dir) => ({ configFile: join(dir, 'docops.yaml') }) });
+    t.sandbox.resetStats();
+    const next = t.nextRun();
+    t.write('openapi.yaml', `apiVersion: docops/v1\nkind: OpenAPISpec\nmetadata: { organization: ${ORG} }\nspec:\n  slug: leak\n  source: { file: docops.yaml }\n`);
+    const run = await next;
+    expect(run.result).toBe('invalid_manifests');
+    expect(run.issues!.map((i) => `${i.file.slice(t.dir.length + 1)}:${i.line}: ${i.message}`)).toContain(
+      `openapi.yaml:6: source.file "docops.yaml": is the daemon's config file, not data: name the file that holds an OpenAPI spec`,
+    );
+    expect(writes(t.sandbox)).toBe(0);
+    expect(JSON.stringify(t.logs)).not.toContain('s3cr3t-reconcile-value');
+  });
+
   it('keeps the last good state on an invalid edit, reports it, and recovers on the next good edit', async () => {
     const t = await start({ files: { 'support.yaml': SUPPORT } });
     const before = await teamTitles(t.sandbox);

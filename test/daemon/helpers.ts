@@ -42,7 +42,8 @@ export interface TestDaemon {
 
 export async function startTestDaemon(options: {
   files: Record<string, string>;
-  config?: Partial<DaemonConfig>;
+  /** Over the defaults; a function gets the manifests directory (for paths inside it). */
+  config?: Partial<DaemonConfig> | ((dir: string) => Partial<DaemonConfig>);
   deps?: DaemonDeps;
   faults?: string;
   sandbox?: SandboxOptions;
@@ -69,7 +70,7 @@ export async function startTestDaemon(options: {
     logLevel: 'debug',
     journalDir: mkdtempSync(join(tmpdir(), 'docops-journal-')),
     sandbox: false,
-    ...options.config,
+    ...(typeof options.config === 'function' ? options.config(dir) : options.config),
   };
   const daemon = new Daemon(config, {
     env: { DOCOPS_TOKEN: sandbox.token },

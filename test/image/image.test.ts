@@ -119,7 +119,7 @@ describe.skipIf(unavailable !== undefined)(`the container image${unavailable !==
           logs.push({ msg: line });
         }
       });
-      await waitFor(() => url() !== undefined, WAIT, `the daemon to listen:\n${JSON.stringify(logs)}`);
+      await waitFor(() => url() !== undefined, WAIT, () => `the daemon to listen:\n${JSON.stringify(logs)}`);
     }, WAIT + 10_000);
 
     afterAll(async () => {
@@ -127,12 +127,12 @@ describe.skipIf(unavailable !== undefined)(`the container image${unavailable !==
       await leases?.close();
     });
 
-    const url = (): string | undefined => logs.find((l) => l.msg === 'docops daemon started')?.url as string | undefined;
+    const url = (): string | undefined => logs.find((l) => String(l.msg).startsWith('docops daemon started'))?.url as string | undefined;
     const port = (): string => new URL(url()!).port;
 
     it('takes the lease through the Kubernetes client and reconciles its sandbox', async () => {
       await waitFor(() => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('docops-image-'), WAIT, 'the lease');
-      await waitFor(() => logs.some((l) => l.msg === 'reconcile applied'), WAIT, `a reconcile:\n${JSON.stringify(logs.slice(-5))}`);
+      await waitFor(() => logs.some((l) => l.msg === 'reconcile applied'), WAIT, () => `a reconcile:\n${JSON.stringify(logs.slice(-5))}`);
     }, 2 * WAIT);
 
     it('answers /healthz, and the image HEALTHCHECK passes', async () => {

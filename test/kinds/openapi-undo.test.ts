@@ -14,7 +14,7 @@ import { planChanges } from '../../src/safety/counts.js';
 import { createJournal } from '../../src/safety/journal.js';
 import { collectParts, readJournal, undoRecords } from '../../src/safety/undo.js';
 import { openApiSpecs, openApiVersions } from '../../src/sandbox/openapi-records.js';
-import { undoFiles } from '../../src/undo/documents.js';
+import { desiredFromFiles, undoFiles } from '../../src/undo/documents.js';
 import { planUndo } from '../../src/undo/plan.js';
 import { checkRestores } from '../../src/undo/restore.js';
 import { loadDesired, planOnce } from '../helpers/pipeline.js';
@@ -100,5 +100,13 @@ describe('OpenAPISpec prune, journal and undo', () => {
     const pets = openApiSpecs(sb.store).where((s) => s.slug === 'pets')[0]!;
     expect(openApiVersions(sb.store).where((v) => v.specId === pets.id).map((v) => v.text)).toEqual([PETS_V2]);
     expect(openApiSpecs(sb.store).where((s) => s.slug === 'public-api')[0]!.sourceURL).toBe(URL);
+  });
+
+  it('plans the recreation of a spec larger than a manifest file may be (undo writes its text inline)', () => {
+    const line = '    Lorem ipsum ${HOME} dolor sit amet, consectetur adipiscing elit.\n';
+    const text = `openapi: 3.1.0\ninfo:\n  title: Big\n  version: "1"\n  description: |\n${line.repeat(Math.ceil((3 * 1024 * 1024) / line.length))}paths: {}\n`;
+    const documents = [{ apiVersion: 'docops/v1', kind: 'OpenAPISpec', metadata: { organization: ORG }, spec: { slug: 'big', source: { text } } }];
+    const desired = desiredFromFiles(undoFiles(documents), KINDS);
+    expect(desired.get('OpenAPISpec')!.map((e) => (e.spec as { source: { text: string } }).source.text)).toEqual([text]);
   });
 });

@@ -15,6 +15,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { renderJson } from '../../src/render/json.js';
 import { renderText } from '../../src/render/text.js';
+import { orgs } from '../../src/sandbox/records.js';
 import { siteRedirects } from '../../src/sandbox/site-redirects.js';
 import { sites } from '../../src/sandbox/site-records.js';
 import { siteSections } from '../../src/sandbox/site-records.js';
@@ -108,7 +109,8 @@ describe('published', () => {
     const off = await planOf(r, siteDoc({ title: 'Live', spaces: ['Changelog'], published: false }));
     expect(off.plan.steps.map((s) => [s.id, s.action, s.phase])).toEqual([['SitePublication/org-demo/Live#unpublish', 'delete', 'delete']]);
 
-    // A visitor-auth site on the demo's free plan: the API answers with a checkout session.
+    // A visitor-auth site of an organization on the free plan (the demo's is Enterprise): the API answers with a checkout session.
+    orgs(r.sb.store).put({ ...orgs(r.sb.store).get(ORG)!, plan: 'free_2024' });
     const paid = await converge(r, siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: false }));
     expect(paid.report.failed).toEqual([]);
     const again = await converge(r, siteDoc({ title: 'Live', spaces: ['Changelog'], visibility: 'visitor-auth', published: true }));

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
-import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
+import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/core/kind.js';
 import { loadManifests } from '../../src/manifests/index.js';
 
-const holder: KindDefinition<Record<string, unknown>> = {
+const holder: KindDefinition<Record<string, unknown>, LiveObject, unknown, Record<string, unknown>> = {
   kind: 'Holder',
   identity: 'name',
   schema: {
@@ -25,7 +25,7 @@ const holder: KindDefinition<Record<string, unknown>> = {
     },
   },
   depth: 1,
-  fileFields: [['body']],
+  fileFields: [{ path: ['body'], holds: 'a body', maxBytes: 2 * 1024 * 1024 }],
   toDesired: (doc): DesiredEntry<Record<string, unknown>>[] => [{ kind: 'Holder', org: doc.metadata.organization, key: String(doc.spec['name']), spec: doc.spec, source: doc.pos(['spec']), doc }],
   fetch: async () => ({ objects: [] }),
   diff: () => ({ steps: [], unmanaged: [], warnings: [], blocked: [] }),

@@ -178,7 +178,7 @@ describe('npm install -g ./docops-VERSION.tgz', () => {
       const logs: string[] = [];
       createInterface({ input: daemon.stderr! }).on('line', (line) => logs.push(line));
       try {
-        await waitFor(() => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('installed-'), 60_000, `the lease taken:\n${logs.join('\n')}`);
+        await waitFor(() => String(leases.lease('docops', 'docops')?.spec.holderIdentity ?? '').startsWith('installed-'), 60_000, () => `the lease taken:\n${logs.join('\n')}`);
       } finally {
         daemon.kill('SIGTERM');
       }

@@ -1,8 +1,9 @@
 /**
  * OpenAPI specs and versions: slugs as keys (management-api.md pattern), url/text sources, synchronous and
- * deterministic processing (docs/api-differences.md §5), versions and their content, visibility, deletes.
+ * deterministic processing (docs/dev/api-differences.md §5), versions and their content, visibility, deletes.
  */
 import { describe, expect, it } from 'vitest';
+import { OPENAPI_TEXT_MAX_BYTES } from '../../src/api/limits.js';
 import { openApiVersions } from '../../src/sandbox/openapi-records.js';
 import { manualClock, sandbox, type Json } from './helpers.js';
 
@@ -253,5 +254,27 @@ describe('OpenAPI processing (deterministic, finished within the request)', () =
       expect(res.body.lastProcessErrorCode, JSON.stringify(source)).toBeUndefined();
       expect(res.body.lastVersion).toEqual(expect.any(String));
     }
+  });
+});
+
+describe('OpenAPI spec size (no limit in the API; docops and the sandbox share OPENAPI_TEXT_MAX_BYTES)', () => {
+  /** A JSON spec of exactly `bytes` bytes (quick to parse), as sent: its JSON body is larger (quotes escaped). */
+  const specOf = (bytes: number): string => {
+    const shell = JSON.stringify({ openapi: '3.1.0', info: { title: 'Big', version: '1', description: '' }, paths: {} });
+    return shell.replace('"description":""', `"description":"${'a'.repeat(bytes - shell.length)}"`);
+  };
+
+  it('takes a spec as large as docops reads (its JSON body over the 5 MB other bodies may be), and refuses a larger one with 413', async () => {
+    const { call } = await sandbox();
+    const largest = specOf(OPENAPI_TEXT_MAX_BYTES);
+    expect(Buffer.byteLength(largest)).toBe(OPENAPI_TEXT_MAX_BYTES);
+    const made = await call('PUT', `${OA}/big`, { source: { text: largest } });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ lastProcessedErrorCount: 0 });
+    const over = await call('PUT', `${OA}/big`, { source: { text: specOf(OPENAPI_TEXT_MAX_BYTES + 1) } });
+    expect(over.status).toBe(413);
+    expect(over.body.error.message).toBe(`body.source.text: ${OPENAPI_TEXT_MAX_BYTES + 1} bytes; at most 25 MiB`);
+    // Other operations keep the general limit.
+    expect((await call('PATCH', '/orgs/org-demo', { title: 'x'.repeat(6 * 1024 * 1024) })).status).toBe(413);
   });
 });

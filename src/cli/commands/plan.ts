@@ -11,6 +11,7 @@ import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
+import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
 import { BROKEN_LINKS_FLAGS, brokenLinksCheck, checkBrokenLinksFlags } from '../broken-links.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
@@ -25,6 +26,9 @@ export const planCommand: CommandSpec = {
     'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
     '"drifted". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\n' +
     'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
+    'With --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\n' +
+    'needs approval its approval checksum and who may approve (docs/policy.md). --format json follows\n' +
+    'schemas/plan.schema.json.\n' +
     'With --fail-on broken-links it also reads the broken links of each managed space (one request per space),\n' +
     'lists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\n' +
     'run wrote with --broken-links-out FILE (without a baseline, every broken link is new).',
@@ -35,6 +39,7 @@ export const planCommand: CommandSpec = {
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
     'latency-ms': LATENCY_FLAG,
+    policy: POLICY_FLAG,
     ...BROKEN_LINKS_FLAGS,
   },
   examples: [
@@ -43,6 +48,7 @@ export const planCommand: CommandSpec = {
     'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
+    'docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired',
     'docops plan -m manifests --broken-links-out links.json              # on main: the broken links known',
     'docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR',
   ],
@@ -52,13 +58,16 @@ export const planCommand: CommandSpec = {
     const out = ctx.values.out;
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
-    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
+    // A bad policy fails before anything is read, like bad manifests.
+    const policy = await cliPolicy(ctx);
+    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
     const planned = await planFromManifests(ctx);
-    const { plan, live, reads, client } = planned;
+    const { plan, live, reads, client, kinds } = planned;
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
-    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
-    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes));
+    const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
+    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes, ...(verdict ? { policy: verdict } : {}) }));
+    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
     if (typeof out === 'string' && manifests) {
       const saved = createSavedPlan({
         plan,

@@ -9,7 +9,7 @@ import { originOf, type Plan, type Step } from '../../core/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { DriftStep, DriftView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
+import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
@@ -24,6 +24,10 @@ export interface DaemonFacts {
   /** `single` unless leader election says otherwise. */
   role(): string;
   readiness(): { ready: boolean; reason?: string };
+  /** Approvals, when a policy is configured. */
+  approval?(): ApprovalStatus | null;
+  /** The informer's state, when it is on. */
+  informer?(): InformerView | undefined;
 }
 
 export class StatusTracker {
@@ -64,6 +68,8 @@ export class StatusTracker {
       daemon: { mode: this.facts.mode, role: this.facts.role(), schedule: this.facts.schedule ?? null, ready: ready.ready, reason: ready.reason ?? null },
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
+      approval: this.facts.approval?.() ?? null,
+      informer: this.facts.informer?.() ?? null,
       health: [...this.health.values()].sort((a, b) => b.broken - a.broken || a.org.localeCompare(b.org) || a.space.localeCompare(b.space)),
       runs: [...this.runs].reverse(),
     };

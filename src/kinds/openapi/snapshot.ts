@@ -1,7 +1,7 @@
 /**
  * OpenAPISpec in the delete journal and in undo. The API deletes a spec with all its versions and keeps nothing,
  * so the snapshot reads, right before the delete, the spec, its version list and its latest version's raw text
- * (not a secret; a spec is at most what a manifest file may hold, 2 MiB): undo recreates the spec from that text
+ * (not a secret; up to the 25 MiB docops reads from a spec file): undo recreates the spec from that text
  * (`source: {text}`) or from its URL. What cannot come back is said per spec (UndoLoss).
  */
 import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';

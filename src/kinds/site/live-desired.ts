@@ -1,57 +1,38 @@
 /**
- * Readers of a Site document's going-live fields (issue 29), one small function per field: `published`,
- * `publishingAuth` (its private key as text and fingerprint, never kept as written), `redirects`; and the check the
- * schema cannot make (one rule per source and draft flag).
+ * What a Site document's going-live and navigation fields need beyond the schema (issue 29): `publishingAuth`'s
+ * private key read into its text and fingerprint (never kept as written), `redirects` positioned with their
+ * destination's form, `externalLinks` positioned; and the checks the schema cannot make (one rule per source and
+ * draft flag, one link per title).
  */
 import type { Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
-import { isRecord, nullableString } from '../common.js';
+import type { Redirect, SiteManifestSpec } from '../generated/site.js';
 import { keyFingerprint } from './live-reads.js';
 import type { ExternalLinkSpec, PublishingAuthSpec, RedirectSpec, RedirectTarget } from './live-model.js';
 
-export function readPublished(raw: unknown): boolean | undefined {
-  return typeof raw === 'boolean' ? raw : undefined;
-}
+type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
 
-/** `${VAR}` (a string) or `{file}` read by the loader (`{file, text, sha256}`). */
-function readPrivateKey(raw: unknown): PublishingAuthSpec['privateKey'] {
-  if (typeof raw === 'string') return { text: raw, fingerprint: keyFingerprint(raw) };
-  if (isFileContent(raw)) return { text: raw.text, fingerprint: keyFingerprint(raw.text), file: raw.file };
+/** `${VAR}` (a string) or `{file}` as the loader read it (`{file, text, sha256}`): its text and fingerprint. */
+function readPrivateKey(written: Written<'publishingAuth'>['privateKey']): PublishingAuthSpec['privateKey'] {
+  if (typeof written === 'string') return { text: written, fingerprint: keyFingerprint(written) };
+  if (isFileContent(written)) return { text: written.text, fingerprint: keyFingerprint(written.text), file: written.file };
   return undefined;
 }
 
-export function readPublishingAuth(raw: unknown): PublishingAuthSpec | undefined {
-  if (!isRecord(raw)) return undefined;
-  const out: PublishingAuthSpec = {};
-  if (typeof raw['backend'] === 'string') out.backend = raw['backend'];
-  for (const k of ['fallbackURL', 'logoutURL'] as const) {
-    const v = nullableString(raw[k]);
-    if (v !== undefined) out[k] = v;
-  }
-  const key = readPrivateKey(raw['privateKey']);
-  if (key) out.privateKey = key;
-  return out;
+/** The settings as written, the private key read into its text and fingerprint (the schema gives the rest). */
+export function readPublishingAuth(written: Written<'publishingAuth'>): PublishingAuthSpec {
+  const { privateKey, ...settings } = written;
+  const key = readPrivateKey(privateKey);
+  return key ? { ...settings, privateKey: key } : settings;
 }
 
-function readTarget(raw: unknown): RedirectTarget {
-  if (typeof raw === 'string') return { url: raw };
-  const o = isRecord(raw) ? raw : {};
-  const str = (k: string): string | undefined => (typeof o[k] === 'string' ? o[k] : undefined);
-  const [section, space, page] = [str('section'), str('space'), str('page')];
-  if (space === undefined) return { section: section ?? '' };
-  return { ...(section !== undefined ? { section } : {}), space, ...(page !== undefined ? { page } : {}) };
-}
+/** A destination as written: a URL string is `{url}`, so each form is told by its members. */
+const readTarget = (written: Redirect['destination']): RedirectTarget => (typeof written === 'string' ? { url: written } : written);
 
-export function readRedirects(raw: unknown): RedirectSpec[] | undefined {
-  if (!Array.isArray(raw)) return undefined;
-  return raw.map((r, i) => {
-    const o = isRecord(r) ? r : {};
-    const out: RedirectSpec = { source: String(o['source'] ?? ''), destination: readTarget(o['destination']), draft: o['draft'] === true, at: ['spec', 'redirects', i] };
-    if (typeof o['permanent'] === 'boolean') out.permanent = o['permanent'];
-    if (typeof o['captureWildcard'] === 'boolean') out.captureWildcard = o['captureWildcard'];
-    return out;
-  });
+/** The rules as written, each with its position, its destination's form and whether it is a draft (left out: live). */
+export function readRedirects(written: Written<'redirects'>): RedirectSpec[] {
+  return written.map(({ destination, draft, ...rule }, i) => ({ ...rule, destination: readTarget(destination), draft: draft === true, at: ['spec', 'redirects', i] }));
 }
 
 /** A source has at most one live and one draft rule. */
@@ -64,27 +45,9 @@ export function checkRedirects(doc: ManifestDocument, redirects: readonly Redire
   }
 }
 
-/** A written localized text map (language → text). */
-function localizedTexts(v: unknown): Record<string, string> | undefined {
-  return isRecord(v) ? Object.fromEntries(Object.entries(v).map(([lang, text]) => [lang, String(text)])) : undefined;
-}
-
-export function readExternalLinks(raw: unknown): ExternalLinkSpec[] | undefined {
-  if (!Array.isArray(raw)) return undefined;
-  return raw.map((r, i) => {
-    const o = isRecord(r) ? r : {};
-    const out: ExternalLinkSpec = { title: String(o['title'] ?? ''), url: String(o['url'] ?? ''), at: ['spec', 'externalLinks', i] };
-    for (const k of ['description', 'icon', 'condition', 'group'] as const) {
-      const v = nullableString(o[k]);
-      if (v !== undefined) out[k] = v;
-    }
-    if (typeof o['draft'] === 'boolean') out.draft = o['draft'];
-    for (const k of ['localizedTitle', 'localizedDescription'] as const) {
-      const v = localizedTexts(o[k]);
-      if (v !== undefined) out[k] = v;
-    }
-    return out;
-  });
+/** The links as written, each with its position. */
+export function readExternalLinks(written: Written<'externalLinks'>): ExternalLinkSpec[] {
+  return written.map((l, i) => ({ ...l, at: ['spec', 'externalLinks', i] }));
 }
 
 /** Link titles are unique in a site (a link's group is checked when planning: it may be a live group the manifest does not list). */

@@ -5,6 +5,9 @@
  * journal: removing a rule or unpublishing a site is a delete.
  */
 import type { DocPath } from '../../manifests/paths.js';
+import type { Redirect, SiteManifestSpec } from '../generated/site.js';
+
+type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
 
 export const REDIRECT_KIND = 'SiteRedirect';
 export const PUBLICATION_KIND = 'SitePublication';
@@ -12,6 +15,9 @@ export const EXTERNAL_LINK_KIND = 'SiteExternalLink';
 
 /** The bulk upsert's limit (official spec: `maxItems` 500 per `PUT …/redirects`). */
 export const MAX_REDIRECTS_PER_REQUEST = 500;
+
+/** The largest `{file}` a private key is read from (the API never receives it: a generous bound for a PEM key). */
+export const PRIVATE_KEY_FILE_MAX_BYTES = 64 * 1024;
 
 /** Where a redirect sends visitors, as a manifest writes it. */
 export type RedirectTarget =
@@ -22,15 +28,8 @@ export type RedirectTarget =
   /** A site space (by its section's path and its space; no section at a site's root), or one of its pages by id. */
   | { section?: string; space: string; page?: string };
 
-export interface RedirectSpec {
-  source: string;
-  destination: RedirectTarget;
-  permanent?: boolean;
-  captureWildcard?: boolean;
-  /** A draft rule (not live); identity is (source, draft). */
-  draft: boolean;
-  at: DocPath;
-}
+/** A rule as written, positioned: its destination in the form above, `draft` false when left out (identity is (source, draft)). */
+export type RedirectSpec = Omit<Redirect, 'destination' | 'draft'> & { destination: RedirectTarget; draft: boolean; at: DocPath };
 
 /** The API's SiteRedirectDestination. */
 export type ApiDestination =
@@ -60,12 +59,7 @@ export interface RedirectFields {
 export const PUBLISHING_BACKENDS = ['custom', 'integration'] as const;
 
 /** Visitor sign-in settings as written; the private key as `{text, fingerprint}` once read (never shown). */
-export interface PublishingAuthSpec {
-  backend?: string;
-  fallbackURL?: string | null;
-  logoutURL?: string | null;
-  privateKey?: { text: string; fingerprint: string; file?: string };
-}
+export type PublishingAuthSpec = Omit<Written<'publishingAuth'>, 'privateKey'> & { privateKey?: { text: string; fingerprint: string; file?: string } };
 
 /** The live settings as kept: the private key only as its fingerprint (the key itself is dropped when read). */
 export interface LivePublishingAuth {
@@ -78,20 +72,8 @@ export interface LivePublishingAuth {
 /** `<site>/<source>`, `<site>/<source> (draft)` for a draft rule. */
 export const redirectKey = (site: string, source: string, draft: boolean): string => `${site}/${source}${draft ? ' (draft)' : ''}`;
 
-/** An external link of the navigation, as written (identity: its title within the site). */
-export interface ExternalLinkSpec {
-  title: string;
-  url: string;
-  description?: string | null;
-  icon?: string | null;
-  condition?: string | null;
-  draft?: boolean;
-  localizedTitle?: Record<string, string>;
-  localizedDescription?: Record<string, string>;
-  /** The title of the section group holding it; null or absent: the top level. */
-  group?: string | null;
-  at: DocPath;
-}
+/** An external link of the navigation, as written (identity: its title within the site; `group`: a group's title, null the top level). */
+export type ExternalLinkSpec = Written<'externalLinks'>[number] & { at: DocPath };
 
 export interface LiveExternalLink {
   id: string;

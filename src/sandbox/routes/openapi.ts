@@ -6,7 +6,8 @@
  */
 import type { RequestContext } from '../context.js';
 import { param } from '../context.js';
-import { badRequest, created, noContent, ok, resetContent } from '../http.js';
+import { OPENAPI_TEXT_MAX_BYTES } from '../../api/limits.js';
+import { badRequest, created, HttpError, noContent, ok, resetContent } from '../http.js';
 import { loadYaml, processText, processUrl, type OpenApiSource, type Processed } from '../openapi-processing.js';
 import { OPENAPI_VISIBILITIES, openApiSpecs, openApiVersions, type OpenApiSpecRec } from '../openapi-records.js';
 import { pageOf } from '../paginate.js';
@@ -19,7 +20,19 @@ import { openApiVersionRoutes } from './openapi-versions.js';
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = string({ min: 1, max: 100, pattern: SLUG });
 const urlSource = object({ url: string({ max: 2048, format: 'uri' }) }, ['url']);
-const textSource = object({ text: string({ min: 1 }) }, ['text']);
+/**
+ * A spec's text: the API gives no limit beyond `minLength: 1`; the sandbox takes what docops reads from a spec
+ * file (OPENAPI_TEXT_MAX_BYTES, src/api/limits.ts) and refuses more with 413, as a platform's body limit would.
+ */
+const specText: Validator<string> = (v, path) => {
+  const text = string({ min: 1 })(v, path);
+  const size = Buffer.byteLength(text);
+  if (size > OPENAPI_TEXT_MAX_BYTES) throw new HttpError(413, `${path}: ${size} bytes; at most ${OPENAPI_TEXT_MAX_BYTES / (1024 * 1024)} MiB`);
+  return text;
+};
+/** Room for the largest text as a JSON string (escapes, e.g. a JSON spec's quotes, at most double it in practice). */
+const SPEC_BODY_MAX_BYTES = 2 * OPENAPI_TEXT_MAX_BYTES + 64 * 1024;
+const textSource = object({ text: specText }, ['text']);
 
 /** The spec's oneOf: `{url}` or `{text}`, exactly one of them. */
 const source: Validator<OpenApiSource> = (v, path) => {
@@ -81,6 +94,7 @@ export const openApiRoutes: RouteModule = (router) => {
     method: 'POST',
     pattern: SPECS,
     body: createBody,
+    maxBodyBytes: SPEC_BODY_MAX_BYTES,
     handler: async (ctx, b) => {
       const parseYaml = await yamlFor(b.source);
       const org = requireOrg(ctx);
@@ -93,6 +107,7 @@ export const openApiRoutes: RouteModule = (router) => {
     method: 'PUT',
     pattern: SPEC,
     body: putBody,
+    maxBodyBytes: SPEC_BODY_MAX_BYTES,
     handler: async (ctx, b) => {
       const parseYaml = await yamlFor(b.source);
       const org = requireOrg(ctx);

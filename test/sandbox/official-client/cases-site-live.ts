@@ -1,5 +1,6 @@
 /** Redirects, publishing and the publishing-auth settings of a site (issue 29). */
 import { expect } from 'vitest';
+import { orgs } from '../../../src/sandbox/records.js';
 import { ORG, expectStatus, statusOf, type Env } from './harness.js';
 import type { Case } from './cases.js';
 import { newSite, sectionedSite } from './site-fixture.js';
@@ -115,6 +116,8 @@ export const SITE_LIVE_CASES: Case[] = [
       expect((await expectStatus(env.api.orgs.getSiteById(ORG, site.id), 200)).published).toBe(true);
       await expectStatus(env.api.orgs.updateSiteById(ORG, site.id, { visibility: 'visitor-auth' }), 200);
       await expectStatus(env.api.orgs.unpublishSite(ORG, site.id), 200);
+      // The demo organization is on Enterprise; on the free plan a visitor-auth site needs an upgrade.
+      orgs(env.sb.store).put({ ...orgs(env.sb.store).get(ORG)!, plan: 'free_2024' });
       const answer = await expectStatus(env.api.orgs.publishSite(ORG, site.id), 200);
       expect(answer).toEqual({ type: 'checkout', sessionId: expect.any(String) });
       expect((await expectStatus(env.api.orgs.getSiteById(ORG, site.id), 200)).published).toBe(false);

@@ -6,13 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import { computePlan } from '../../src/core/reconcile.js';
-import { readForExport } from '../../src/export/index.js';
-import { KINDS } from '../../src/kinds/index.js';
-import { loadManifests } from '../../src/manifests/index.js';
-import { siteSectionGroups, siteSections, siteSpaces } from '../../src/sandbox/site-records.js';
-import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
+import { applyPlan } from '../../../src/core/apply.js';
+import { computePlan } from '../../../src/core/reconcile.js';
+import { readForExport } from '../../../src/export/index.js';
+import { KINDS } from '../../../src/kinds/index.js';
+import { loadManifests } from '../../../src/manifests/index.js';
+import { siteSectionGroups, siteSections, siteSpaces } from '../../../src/sandbox/site-records.js';
+import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';
 
 const start = sandboxPerTest('site-parity');
 const ORG = 'org-demo';

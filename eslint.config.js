@@ -28,8 +28,10 @@ export const MAY_IMPORT = {
   undo: ['model', 'engine', 'manifests', 'api', 'kinds', 'safety', ...BASE],
   init: ['model', 'export', ...BASE],
   policy: ['model', 'manifests', 'plan-file', 'github', 'render', ...BASE],
-  daemon: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'plan-file', 'safety', 'policy', ...BASE],
-  cli: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'connect', 'plan-file', 'safety', 'export', 'undo', 'init', 'policy', 'daemon', ...BASE],
+  // Docs health: the broken links of the managed spaces, read beside a plan.
+  health: ['model', 'kinds', ...BASE],
+  daemon: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'plan-file', 'safety', 'policy', 'health', ...BASE],
+  cli: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'connect', 'plan-file', 'safety', 'export', 'undo', 'init', 'policy', 'health', 'daemon', ...BASE],
 };
 
 const zones = Object.entries(MAY_IMPORT).map(([place, allowed]) => ({

@@ -26,6 +26,8 @@ export interface DaemonMetrics {
   setBackoff(delayMs: number): void;
   /** 1 while this replica may write (the leader, or the only daemon without `ha`), else 0. */
   setLeader(leader: boolean): void;
+  /** Broken links per managed space; `only`: keep the other spaces' values (a scoped run read some of them). */
+  setBrokenLinks(spaces: readonly { org: string; id: string; space: string; broken: number }[], only?: boolean): void;
   /** An organization's live state read for a run (src/daemon/informer): how, why it was read whole, events followed. */
   informerRead(read: 'informer' | 'full' | 'scoped', reason: string | undefined, events: number): void;
   /** The organizations the informer follows, and those in fallback (full reads: no audit events). */
@@ -66,6 +68,12 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
   const ready = new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', registers });
   const backoff = new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', registers });
 
+  const brokenLinks = new Gauge({
+    name: 'docops_broken_links',
+    help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read after each run.',
+    labelNames: ['org', 'space', 'title'],
+    registers,
+  });
   const leader = new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', registers });
 
   const informerReads = new Counter({
@@ -113,6 +121,10 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
     },
     setInformerOrgs(orgs) {
       for (const mode of ['informer', 'fallback'] as const) informerOrgs.set({ mode }, orgs.filter((o) => o.mode === mode).length);
+    },
+    setBrokenLinks(spaces, only = false) {
+      if (!only) brokenLinks.reset();
+      for (const s of spaces) brokenLinks.set({ org: s.org, space: s.id, title: s.space }, s.broken);
     },
   };
 }

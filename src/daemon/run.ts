@@ -25,6 +25,7 @@ import type { OrgRead } from './informer/informer.js';
 import { pollDecision } from './informer/poll-run.js';
 import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
+import { readHealth, type SpaceHealth } from './health.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -104,6 +105,8 @@ export interface RunRecord {
   violations?: { rule: string; message: string }[];
   /** A refused plan that waits for an approval of this checksum (src/policy). */
   approval?: { checksum: string };
+  /** The broken links of each managed space the run's live state holds (src/daemon/health.ts). */
+  health?: SpaceHealth[];
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -123,8 +126,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   let plan: Plan | undefined;
   let report: ApplyReport | undefined;
   let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead' | 'reads'> = {};
+  let health: SpaceHealth[] | undefined;
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = { ...base, ...record, ...scopeFields, ...(health ? { health } : {}), timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     ctx.observe?.(full, plan, report);
     return full;
@@ -224,6 +228,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     // What the apply wrote is read again now: the next run plans from reads it can vouch for.
     if (ctx.liveSource && outcome.report) await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
+    health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+    if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
     const blocked = outcome.plan.blocked;

@@ -18,6 +18,7 @@
 import type { ApiClient } from '../model/api-client.js';
 import type { ApplyReport } from '../model/apply-report.js';
 import { incompleteCreates, type PartialStep } from './apply-outcome.js';
+import { applyUnits, batchBody, batchOutcomes, batchRequest, elementCount, refusal } from './batch.js';
 import { ApiError } from '../model/errors.js';
 import { mergePatch } from './merge.js';
 import { groups } from './order.js';
@@ -105,14 +106,48 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
     emit({ type: 'skipped', step, reason });
   };
 
-  const runStep = async (step: Step): Promise<void> => {
+  /** Why a step must not start (and skip it, saying so), or false when it may. */
+  const skipped = (step: Step): boolean => {
     const blocker = step.dependsOn.find((d) => notOk.has(d));
-    if (report.unreachable !== undefined) return skip(step, UNREACHABLE_REASON);
-    if (gateClosed() !== undefined) return skip(step, `writing stopped: ${report.stopped}`);
-    if (blocker !== undefined) return skip(step, `depends on ${blocker}, which did not succeed`);
-    if (options.signal?.aborted) return skip(step, 'apply was stopped');
-    const refusal = refused.get(step.kind);
-    if (refusal !== undefined) return skip(step, refusal);
+    const kindRefused = refused.get(step.kind);
+    const why =
+      report.unreachable !== undefined ? UNREACHABLE_REASON
+      : gateClosed() !== undefined ? `writing stopped: ${report.stopped}`
+      : blocker !== undefined ? `depends on ${blocker}, which did not succeed`
+      : options.signal?.aborted ? 'apply was stopped'
+      : kindRefused;
+    if (why === undefined) return false;
+    skip(step, why);
+    return true;
+  };
+
+  const succeeded = (step: Step, outputs: Record<string, string>, started: number): void => {
+    report.outputs[step.id] = outputs;
+    report.applied.push(step.id);
+    emit({ type: 'done', step, durationMs: performance.now() - started });
+  };
+
+  /** A step failed at its request `at` (sent as `sent`), with the outputs it had kept. */
+  const failed = (step: Step, err: unknown, started: number, outputs: Record<string, string> = {}, at = 0, sent = ''): void => {
+    const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
+    if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) {
+      refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+    }
+    notOk.add(step.id);
+    report.failed.push({ stepId: step.id, message: error.message });
+    if (outputs['id'] !== undefined) {
+      // The object exists; what the rest of the step would have done does not.
+      report.outputs[step.id] = outputs;
+      partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
+    }
+    // A request the gate's signal cut short failed because the gate closed: say so.
+    if (options.writeGate?.signal?.aborted === true) gateClosed();
+    if (isUnreachable(error) && report.stopped === undefined) report.unreachable ??= error.message;
+    emit({ type: 'failed', step, error, durationMs: performance.now() - started });
+  };
+
+  const runStep = async (step: Step): Promise<void> => {
+    if (skipped(step)) return;
     const started = performance.now();
     emit({ type: 'start', step });
     const outputs: Record<string, string> = {};
@@ -134,6 +169,8 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         // A read-modify-write sends the object as the server holds it now, with the plan's values laid over it.
         const body = req.merge ? mergePatch(await client.get(path), planned, req.merge) : planned;
         const answer = await send(client, step, req, path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
+        const refused = refusal(req, answer);
+        if (refused !== undefined) throw new Error(refused);
         for (const [name, where] of Object.entries(req.capture ?? {})) {
           const value = pick(answer, where);
           if (value === undefined) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
@@ -141,35 +178,63 @@ export async function applyPlan(client: ApiClient, plan: Plan, options: ApplyOpt
         }
         if (req.settle) await settle(client, req.settle, sent, { ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.signal ? { signal: options.signal } : {}) });
       }
-      report.outputs[step.id] = outputs;
-      report.applied.push(step.id);
-      emit({ type: 'done', step, durationMs: performance.now() - started });
+      succeeded(step, outputs, started);
     } catch (err) {
-      const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
-      if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) {
-        refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+      failed(step, err, started, outputs, at, sent);
+    }
+  };
+
+  /**
+   * Steps whose batched requests go as one (BatchSpec): each is checked and journaled like a step alone, the rest
+   * is sent in one request, and each step succeeds or fails by its own results. A failure of the request itself
+   * fails every step in it.
+   */
+  const runBatch = async (steps: readonly Step[]): Promise<void> => {
+    const ready: { step: Step; path: string; body: unknown; started: number }[] = [];
+    for (const step of steps) {
+      if (skipped(step)) continue;
+      const started = performance.now();
+      emit({ type: 'start', step });
+      try {
+        await options.beforeStep?.(step);
+        const req = step.requests[0]!;
+        const { path, body } = resolveRequest(req, (stepId, output) => {
+          const v = report.outputs[stepId]?.[output];
+          if (v === undefined) throw new Error(`reference ${stepId}.${output} has no value`);
+          return v;
+        });
+        ready.push({ step, path, body, started });
+      } catch (err) {
+        failed(step, err, started);
       }
-      notOk.add(step.id);
-      report.failed.push({ stepId: step.id, message: error.message });
-      if (outputs['id'] !== undefined) {
-        // The object exists; what the rest of the step would have done does not.
-        report.outputs[step.id] = outputs;
-        partial.set(step.id, { id: step.id, failedAt: at, request: sent, message: error.message });
-      }
-      // A request the gate's signal cut short failed because the gate closed: say so.
-      if (options.writeGate?.signal?.aborted === true) gateClosed();
-      if (isUnreachable(error) && report.stopped === undefined) report.unreachable ??= error.message;
-      emit({ type: 'failed', step, error, durationMs: performance.now() - started });
+    }
+    const first = ready[0];
+    if (!first) return;
+    const req = batchRequest(first.step)!;
+    const sent = `${req.method} ${first.path}`;
+    try {
+      const stop = gateClosed();
+      if (stop !== undefined) throw new WritesStoppedError(stop);
+      const body = batchBody(req.batch, ready.map((r) => r.body));
+      const answer = await send(client, first.step, req, first.path, body, emit, { gate: gateClosed, signal: options.writeGate?.signal });
+      const outcomes = batchOutcomes(req.batch, ready.map((r) => elementCount(batchRequest(r.step)!)), answer, sent);
+      ready.forEach((r, i) => {
+        const why = outcomes[i];
+        if (why === undefined) succeeded(r.step, {}, r.started);
+        else failed(r.step, new Error(`${sent}: ${why}`), r.started);
+      });
+    } catch (err) {
+      for (const r of ready) failed(r.step, err, r.started, {}, 0, sent);
     }
   };
 
   for (const group of groups(plan.steps)) {
     // Before every ordered group: a closed gate skips this group and every later one (runStep says why).
     gateClosed();
-    await runBounded(group, concurrency, runStep);
+    await runBounded(applyUnits(group), concurrency, (unit) => (Array.isArray(unit) ? runBatch(unit) : runStep(unit)));
   }
-  const failed = new Set(report.failed.map((f) => f.stepId));
-  report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failed, new Set(report.skipped));
+  const failedIds = new Set(report.failed.map((f) => f.stepId));
+  report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failedIds, new Set(report.skipped));
   return report;
 }
 

@@ -344,6 +344,12 @@ export interface KindUndo<O extends LiveObject = LiveObject, A = unknown> {
   documents?(org: string, state: LiveKindState<O, A>): object[];
   /** What cannot come back for the objects of `state`, beyond a new id: one message per object and loss. */
   losses?(org: string, state: LiveKindState<O, A>, refs: UndoRefs): UndoLoss[];
+  /**
+   * How to bring back an object of one of this kind's sub-kinds (no manifest kind of its own: a site's redirect rule,
+   * its publication) that was deleted on its own, from its journaled fields: the sentence undo shows (what to write
+   * in which manifest). Undefined: not one of this kind's.
+   */
+  loose?(object: LiveObject): string | undefined;
 }
 
 export interface UndoLoss {

@@ -63,6 +63,31 @@ export interface RequestSpec {
    * the body as it is sent.
    */
   masked?: Record<string, string>;
+  /**
+   * A 2xx answer that says the write was not done (a publish answered with a checkout session): the step fails when
+   * the answer's dotted `field` equals `value`, with `message` (the answer's values are not quoted: they may be
+   * secrets, such as a payment session).
+   */
+  refusedWhen?: { field: string; value: string; message: string }[];
+  /** Sent together with the same request of other steps, as one bulk write (see BatchSpec). */
+  batch?: BatchSpec;
+}
+
+/**
+ * A write the API takes in bulk — one request holding up to `max` elements in the body array `list`, answered with
+ * one result per element, in order, at `results` (a site's redirects: `PUT …/redirects`). Each step carries one
+ * such request holding its own element(s), complete on its own (the plan stays plain data: a step applied alone
+ * sends exactly its request). Apply sends the requests with this BatchSpec, method and path of one ordered group
+ * together, at most `max` elements per request, and reads each step's result(s): a result whose `failed.field`
+ * equals `failed.value` fails that step (with the result's `failed.message` field as the reason) while the other
+ * steps of the request stand. A batched request carries nothing else that needs its own answer (no capture,
+ * recover, merge or settle); the rest of its body is the first step's.
+ */
+export interface BatchSpec {
+  list: string;
+  max: number;
+  results: string;
+  failed: { field: string; value: string; message: string };
 }
 
 /**

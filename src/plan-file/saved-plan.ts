@@ -8,7 +8,8 @@
 import { UsageError } from '../model/errors.js';
 import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
-import { parsePlanJson, renderJson } from '../render/json.js';
+import { renderJson } from '../render/json.js';
+import { parsePlanJson } from '../render/json-parse.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 

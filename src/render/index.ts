@@ -25,7 +25,8 @@ export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOption
 
 export { renderText } from './text.js';
 export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
-export { renderJson, parsePlanJson } from './json.js';
+export { renderJson } from './json.js';
+export { parsePlanJson } from './json-parse.js';
 export { applyResultData, renderApplyReport } from './apply-report.js';
 export type { ApplyResult } from './apply-report.js';
 export { shouldColor, createColors } from './ansi.js';

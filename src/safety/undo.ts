@@ -117,7 +117,7 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
         if (seen.has(idOf(obj))) continue; // journaled twice (a retried run, or inside another's cascade)
         seen.add(idOf(obj));
         if (!kind) {
-          const reason = `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
+          const reason = looseReason(kinds, obj) ?? `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
           loose.push({ kind: kindName, org: r.org, key: kindName === r.kind ? r.key : obj.key, ...(obj.id !== '' ? { id: obj.id } : {}), outcome: 'none', reason, losses: [] });
           continue;
         }
@@ -133,6 +133,15 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
   const rank = new Map(kinds.map((k, i) => [k.kind, i]));
   const ordered = [...parts.values()].sort((a, b) => rank.get(a.kind.kind)! - rank.get(b.kind.kind)! || (a.org < b.org ? -1 : a.org > b.org ? 1 : 0));
   return { parts: ordered, loose, notes };
+}
+
+/** What the kind whose sub-object this is says about bringing it back (KindUndo.loose), if one does. */
+function looseReason(kinds: readonly KindDefinition[], object: LiveObject): string | undefined {
+  for (const k of kinds) {
+    const reason = k.undo?.loose?.(object);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
 }
 
 /** Snapshot `aux` of one kind from several snapshots: records merge key by key (the first wins), lists as sets. */

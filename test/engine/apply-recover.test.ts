@@ -10,7 +10,8 @@ import { ApiError, type RequestEffect } from '../../src/model/errors.js';
 import { orderSteps } from '../../src/engine/order.js';
 import { emptyPlan, type HttpMethod, type Plan, type Step } from '../../src/model/plan.js';
 import { ref } from '../../src/model/refs.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

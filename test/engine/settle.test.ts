@@ -9,7 +9,8 @@ import { orderSteps } from '../../src/engine/order.js';
 import { emptyPlan, type Plan, type SettleSpec, type Step } from '../../src/model/plan.js';
 import { SETTLE_DELAYS_MS } from '../../src/engine/settle.js';
 import { estimateCost } from '../../src/plan-file/cost.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { recordingClient, step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

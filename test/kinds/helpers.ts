@@ -76,7 +76,9 @@ export function fakeFetchContext(routes: Record<string, unknown>, prune: string[
   return {
     asked,
     client: undefined as never,
-    list: <T>(path: string) => Promise.resolve(answer(path) as T[]),
+    // A list read with a query answers the route `path?query` (e.g. `…/redirects?draft=true`).
+    list: <T>(path: string, query?: Record<string, string | number | boolean>) =>
+      Promise.resolve(answer(query ? `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : path) as T[]),
     get: <T>(path: string) => Promise.resolve(answer(path) as T),
     prune: (kind) => prune.includes(kind),
   };

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyPlan, type Plan } from '../../src/model/plan.js';
 import { createSavedPlan, parseSavedPlan, renderSavedPlan } from '../../src/plan-file/saved-plan.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBijCCATGgAwIBAgIUbKqxzoHTLeJwL\n-----END CERTIFICATE-----';
 

@@ -12,11 +12,12 @@ import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } f
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
 import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
+import { BROKEN_LINKS_FLAGS, brokenLinksCheck, checkBrokenLinksFlags } from '../broken-links.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
-  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]',
+  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
     'update and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\n' +
@@ -27,7 +28,10 @@ export const planCommand: CommandSpec = {
     'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
     'With --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\n' +
     'needs approval its approval checksum and who may approve (docs/policy.md). --format json follows\n' +
-    'schemas/plan.schema.json.',
+    'schemas/plan.schema.json.\n' +
+    'With --fail-on broken-links it also reads the broken links of each managed space (one request per space),\n' +
+    'lists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\n' +
+    'run wrote with --broken-links-out FILE (without a baseline, every broken link is new).',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
@@ -36,6 +40,7 @@ export const planCommand: CommandSpec = {
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
+    ...BROKEN_LINKS_FLAGS,
   },
   examples: [
     'docops plan -m manifests',
@@ -44,16 +49,20 @@ export const planCommand: CommandSpec = {
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
     'docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired',
+    'docops plan -m manifests --broken-links-out links.json              # on main: the broken links known',
+    'docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
+    checkBrokenLinksFlags(ctx);
     const out = ctx.values.out;
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
     // A bad policy fails before anything is read, like bad manifests.
     const policy = await cliPolicy(ctx);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-    const { plan, live, reads, client, kinds } = await planFromManifests(ctx);
+    const planned = await planFromManifests(ctx);
+    const { plan, live, reads, client, kinds } = planned;
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
     const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
@@ -73,6 +82,7 @@ export const planCommand: CommandSpec = {
       await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
       ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
     }
+    await brokenLinksCheck(ctx, planned, format);
     // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
     if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
     return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;

@@ -51,6 +51,47 @@ export type OrganizationManifestSpec = {
    * Allow invite links.
    */
   inviteLinks?: boolean;
+  /**
+   * Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.
+   */
+  mergeRules?:
+    | {
+        type: 'none';
+      }
+    | {
+        type: 'rules';
+        rules: (
+          | {
+              rule: 'require_specific_reviewers' | 'require_one_of_specific_reviewers' | 'allow_bypass';
+              /**
+               * Organization members by e-mail (case-insensitive).
+               */
+              users: string[];
+            }
+          | {
+              rule:
+                | 'require_at_least_one_review'
+                | 'require_at_least_one_approved_review'
+                | 'require_all_reviews_approved'
+                | 'require_agent_review'
+                | 'require_up_to_date_change_request'
+                | 'require_change_request_subject'
+                | 'require_change_request_description'
+                | 'require_author_to_merge';
+            }
+          | {
+              rule: 'custom';
+              /**
+               * The rule in the platform's expression syntax.
+               */
+              expression: string;
+              /**
+               * Shown when the expression is false.
+               */
+              message?: string;
+            }
+        )[];
+      };
 };
 
 /** schemas/organization.schema.json, whose valid documents have the type OrganizationManifestSpec. */

@@ -20,6 +20,10 @@ import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SI
 import { diffOrder } from './order-diff.js';
 import { push, type SiteScope } from './scope.js';
 import { diffSections } from './sections-diff.js';
+import { diffPublished, diffPublishingAuth } from './live-diff.js';
+import { diffRedirects } from './redirects-diff.js';
+import { diffExternalLinks } from './external-links-diff.js';
+import { PUBLICATION_KIND } from './live-model.js';
 import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
@@ -65,6 +69,10 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
     sectionCascades(scope, nav);
+    diffRedirects(scope, nav);
+    diffExternalLinks(scope, groups);
+    diffPublishingAuth(scope);
+    diffPublished(scope, current?.fields);
     result.warnings.push(...scope.result.warnings);
     result.unmanaged.push(...scope.result.unmanaged);
     // A pruned section whose delete would take a site space listed elsewhere is blocked (its own object); the
@@ -93,7 +101,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     path: (o) => sitePath(org, o.id),
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
-    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
+    // A published site goes offline with it: the gate counts that as an unpublish too.
+    cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...(o.fields.published ? [{ kind: PUBLICATION_KIND, org, key: o.key, id: o.id }] : [])],
   });
   return result;
 }

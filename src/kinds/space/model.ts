@@ -25,6 +25,8 @@ export interface SpaceFields {
   editMode: string | null;
   defaultLevel: string | null;
   parent: string | null;
+  /** The API's form (user ids); a space that sets none inherits its organization's. */
+  mergeRules?: unknown;
 }
 
 export type SpaceObject = LiveObject<SpaceFields>;
@@ -46,6 +48,8 @@ export interface SpaceAux extends AccessAux {
   visibility?: Record<string, string>;
   /** Snapshot: the site spaces that showed the space. */
   shownBy?: Record<string, ShownBy[]>;
+  /** The organization's members (e-mail → user id), when a document writes merge rules (fetch). */
+  members?: Record<string, string>;
 }
 
 export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
@@ -67,6 +71,7 @@ export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
     editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
     defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
     parent: typeof s['parent'] === 'string' ? s['parent'] : null,
+    ...(isRecord(s['mergeRules']) ? { mergeRules: s['mergeRules'] } : {}),
   };
   return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }

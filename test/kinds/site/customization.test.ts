@@ -12,7 +12,8 @@ import { emptyPlan, type Plan } from '../../../src/model/plan.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { customizationChange, customizationRequest, exportedCustomization } from '../../../src/kinds/site/customization.js';
 import { loadManifests } from '../../../src/manifests/index.js';
-import { parsePlanJson, renderJson } from '../../../src/render/json.js';
+import { renderJson } from '../../../src/render/json.js';
+import { parsePlanJson } from '../../../src/render/json-parse.js';
 import { defaultCustomization } from '../../../packages/sandbox/src/customization.js';
 import { tempDir } from '../../helpers/pipeline.js';
 

@@ -18,7 +18,7 @@ import { fastClient, tempDir } from '../../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { ORG } from '../seed.js';
 
-const SITE = { id: 'site-1', title: 'Help', visibility: 'public', basename: null, proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded' };
+const SITE = { id: 'site-1', title: 'Help', visibility: 'public', basename: null, proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded', published: false };
 const ss = (id: string, space: string, title: string, section: string | null, extra: Record<string, unknown> = {}) => ({
   object: 'site-space', id, path: title.toLowerCase().replace(/ /g, '-'), section: section ?? undefined, default: false, space: { id: space, title }, ...extra,
 });

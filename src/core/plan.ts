@@ -11,6 +11,14 @@ export { isRef, placeholder, ref, refsIn, resolveRequest, sealStep, type RefTarg
 export type Action = 'create' | 'update' | 'delete';
 
 /**
+ * How much of a kind's live state docops may write (src/core/modes.ts; docs/kinds.md, "Who owns what"):
+ * `authoritative` — the manifests win; `additive` — create and update what is written, never delete or revert
+ * what is not; `observe` — never write, report the drift. Most cautious first is observe.
+ */
+export const OWNERSHIP_MODES = ['authoritative', 'additive', 'observe'] as const;
+export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
+
+/**
  * Phases run in this order. `prune` = deleting live objects no manifest mentions (only when prune is on);
  * `delete` = deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).
  */
@@ -188,6 +196,29 @@ export interface Step {
    * delete of its own kind. A kind never lets a step take an object a manifest describes.
    */
   cascades?: CascadeObject[];
+  /** The ownership mode that produced the step, when it is not `authoritative` (then only `additive`: observe never writes). */
+  mode?: OwnershipMode;
+}
+
+/**
+ * A change the diff found that the step's ownership mode does not let docops make (an update or create in
+ * `observe`, a delete in `additive`): shown in the plan as report-only, never sent. It has no requests.
+ */
+export interface ReportedChange extends Omit<Step, 'requests' | 'dependsOn' | 'mode'> {
+  mode: Exclude<OwnershipMode, 'authoritative'>;
+}
+
+/**
+ * Live objects another writer owns, which docops leaves alone whatever the manifests say: a site's structure
+ * under Git Sync. `what` names the parts (e.g. "sections, section groups and site spaces"), `owner` the writer.
+ */
+export interface OwnedObject {
+  kind: string;
+  org: string;
+  key: string;
+  id?: string;
+  what: string;
+  owner: string;
 }
 
 /**
@@ -211,6 +242,8 @@ export interface UnmanagedObject {
   org: string;
   key: string;
   id?: string;
+  /** Set when an ownership mode leaves it in place (additive: a written list is not the whole list), not the absence of prune. */
+  mode?: OwnershipMode;
 }
 
 export interface PlanWarning {
@@ -241,6 +274,10 @@ export interface Plan {
   warnings: PlanWarning[];
   /** Manifest objects left out of the plan because it cannot reach them; any entry fails the run. */
   blocked: BlockedObject[];
+  /** Drift the ownership modes leave alone: listed, never applied (absent: none). Never "No changes" beside it. */
+  reported?: ReportedChange[];
+  /** Live objects (or parts of them) another writer owns, left alone (absent: none). */
+  owned?: OwnedObject[];
   /**
    * Who made the live changes the steps revert, from the organization's audit events (src/audit): added after the
    * diff by a separate step, never by a kind's diff. Absent when the plan had no steps or nobody looked.

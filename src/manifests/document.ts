@@ -1,5 +1,6 @@
 /** A parsed manifest document, as produced by the loader (src/manifests/load.ts). */
 import type { SourcePos } from '../core/errors.js';
+import type { OwnershipMode } from '../core/plan.js';
 
 export interface ManifestDocument {
   file: string;
@@ -15,6 +16,11 @@ export interface ManifestDocument {
    * team's `members`, a site's `sections` …), which the safety gate otherwise refuses (docs/safety.md).
    */
   allowEmpty?: boolean;
+  /**
+   * Top-level `mode:`: how much docops may write of what this document describes (authoritative, additive,
+   * observe); the config's mode for the kind applies too, the more cautious one winning (src/core/modes.ts).
+   */
+  mode?: OwnershipMode;
   spec: Record<string, unknown>;
   /** Position of a node inside this document, by path (e.g. ['spec','members',3,'email']); falls back to the nearest parent. */
   pos(path: (string | number)[]): SourcePos;

@@ -6,12 +6,15 @@
  */
 import { UsageError } from '../core/errors.js';
 import { PHASES } from '../core/plan.js';
-import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../core/plan.js';
+import { OWNERSHIP_MODES, type BlockedObject, type CascadeObject, type OwnedObject, type Plan, type PlanWarning, type ReportedChange, type RequestSpec, type Step, type UnmanagedObject } from '../core/plan.js';
 
-const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'attribution'] as const;
+const PLAN_KEYS = ['formatVersion', 'steps', 'unmanaged', 'warnings', 'blocked', 'reported', 'owned', 'attribution'] as const;
 const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
-const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'mode', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
+/** A reported change: a step's keys without requests and dependsOn (it is never sent). */
+const REPORTED_KEYS = STEP_KEYS.filter((k) => k !== 'requests' && k !== 'dependsOn');
+const OWNED_KEYS = ['kind', 'org', 'key', 'id', 'what', 'owner'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge'] as const;
 const MERGE_KEYS = ['omit', 'whole'] as const;
@@ -22,7 +25,7 @@ const RECOVER_KEYS = ['path', 'suffix', 'match', 'exclude', 'each'] as const;
 const RECOVER_MATCH_KEYS = ['field', 'body', 'value', 'ignoreCase', 'not'] as const;
 const SLOT_KEYS = ['at', 'offset', 'pointer', 'step', 'output'] as const;
 const SOURCE_KEYS = ['file', 'line', 'column'] as const;
-const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id'] as const;
+const UNMANAGED_KEYS = ['kind', 'org', 'key', 'id', 'mode'] as const;
 const WARNING_KEYS = ['kind', 'org', 'key', 'message'] as const;
 const BLOCKED_KEYS = ['kind', 'org', 'key', 'message', 'source'] as const;
 const ACTIONS = ['create', 'update', 'delete'] as const;
@@ -60,6 +63,8 @@ function stablePlan(plan: Plan, options: JsonOptions): object {
     if (k === 'steps') return (v as Step[]).map((s) => stableStep(s, options));
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
+    if (k === 'reported') return (v as ReportedChange[]).map((r) => stableStep(r, options, REPORTED_KEYS));
+    if (k === 'owned') return (v as OwnedObject[]).map((o) => ordered(o, OWNED_KEYS));
     if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
     if (k === 'attribution') return ordered(v as object, ATTRIBUTION_KEYS, (ak, av) => (ak === 'changes' ? (av as object[]).map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av)));
     return sortedKeys(v);
@@ -75,8 +80,8 @@ function shownBody(r: RequestSpec): unknown {
   return out;
 }
 
-function stableStep(step: Step, options: JsonOptions): object {
-  return ordered(step, STEP_KEYS, (k, v) => {
+function stableStep(step: Step | ReportedChange, options: JsonOptions, keys: readonly string[] = STEP_KEYS): object {
+  return ordered(step, keys, (k, v) => {
     if (k === 'requests') {
       return (v as RequestSpec[]).map((r) =>
         ordered(options.unmasked ? r : { ...r, body: shownBody(r) }, REQUEST_KEYS, (rk, rv) =>
@@ -217,19 +222,21 @@ function checkSettle(s: Shape, settle: unknown, at: string): void {
   }
 }
 
-function checkStep(s: Shape, st: unknown, at: string): void {
-  if (!s.object(st, at, STEP_KEYS)) return;
+function checkStep(s: Shape, st: unknown, at: string, reported = false): void {
+  if (!s.object(st, at, reported ? REPORTED_KEYS : STEP_KEYS)) return;
   for (const k of ['id', 'kind', 'org', 'key'] as const) s.string(st[k], `${at}.${k}`);
   s.oneOf(st.action, `${at}.action`, ACTIONS);
   s.oneOf(st.phase, `${at}.phase`, PHASES);
   s.int(st.wave, `${at}.wave`, 0);
+  if (reported) s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
+  else if (st.mode !== undefined) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
   s.recordOrNull(st.before, `${at}.before`);
   s.recordOrNull(st.after, `${at}.after`);
   if (st.nulls !== undefined && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls as object))) {
     for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
   }
-  if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
-  if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
+  if (!reported && s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
+  if (!reported && s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
   if (st.cascades !== undefined && s.array(st.cascades, `${at}.cascades`)) {
@@ -285,6 +292,7 @@ export function parsePlanJson(text: string): Plan {
         if (!s.object(u, `plan.unmanaged[${i}]`, UNMANAGED_KEYS)) return;
         for (const k of ['kind', 'org', 'key'] as const) s.string(u[k], `plan.unmanaged[${i}].${k}`);
         s.string(u.id, `plan.unmanaged[${i}].id`, true);
+        if (u.mode !== undefined) s.oneOf(u.mode, `plan.unmanaged[${i}].mode`, OWNERSHIP_MODES);
       });
     }
     if (s.array(data.warnings, 'plan.warnings')) {
@@ -300,6 +308,14 @@ export function parsePlanJson(text: string): Plan {
         if (!s.object(b, `plan.blocked[${i}]`, BLOCKED_KEYS)) return;
         for (const k of ['kind', 'org', 'key', 'message'] as const) s.string(b[k], `plan.blocked[${i}].${k}`);
         checkSource(s, b.source, `plan.blocked[${i}].source`);
+      });
+    }
+    if (data.reported !== undefined && s.array(data.reported, 'plan.reported')) data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
+    if (data.owned !== undefined && s.array(data.owned, 'plan.owned')) {
+      data.owned.forEach((o, i) => {
+        if (!s.object(o, `plan.owned[${i}]`, OWNED_KEYS)) return;
+        for (const k of ['kind', 'org', 'key', 'what', 'owner'] as const) s.string(o[k], `plan.owned[${i}].${k}`);
+        s.string(o.id, `plan.owned[${i}].id`, true);
       });
     }
     if (data.attribution !== undefined && s.object(data.attribution, 'plan.attribution', ATTRIBUTION_KEYS)) {

@@ -6,6 +6,7 @@
  * secrets) through formatField (secret-looking fields masked); request bodies are never shown, and the server
  * passes every answer through the secret registry (src/secrets.ts).
  */
+import type { OwnershipMode } from '../../core/plan.js';
 import type { Revision } from './revision.js';
 
 export interface StatusData {
@@ -50,10 +51,15 @@ export interface DriftView {
   /** Why the audit events could not be read (the plan says who changed what otherwise). */
   attributionUnavailable: string | null;
   blocked: { kind: string; org: string; key: string; message: string; source: string | null }[];
-  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null }[] };
+  /** Drift the ownership modes leave alone (outcome `reported`): listed, never written. */
+  reported: { total: number; items: DriftStep[] };
+  /** Live objects another writer owns (a site's structure under Git Sync), left alone. */
+  owned: { kind: string; org: string; key: string; id: string | null; what: string; owner: string }[];
+  /** `mode`: set when an ownership mode (additive), not the absence of prune, leaves the object in place. */
+  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null; mode: OwnershipMode | null }[] };
 }
 
-export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied';
+export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied' | 'reported';
 
 export interface DriftStep {
   id: string;
@@ -61,6 +67,8 @@ export interface DriftStep {
   org: string;
   key: string;
   action: 'create' | 'update' | 'delete';
+  /** The ownership mode that produced the line (src/core/modes.ts). */
+  mode: OwnershipMode;
   prune: boolean;
   note: string | null;
   /** Field-level diff: live value → the manifests' value (formatted, secret-looking fields masked). */

@@ -6,6 +6,7 @@
 import { manifestRelative } from '../run-view.js';
 import type { ApplyReport } from '../../core/apply.js';
 import { originOf, type Plan, type Step } from '../../core/plan.js';
+import { reportedStep } from '../../render/values.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
@@ -14,6 +15,7 @@ import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
 const MAX_UNMANAGED = 500;
+const MAX_REPORTED = 500;
 const MAX_PROBLEMS = 200;
 const VALUE_MAX = 300;
 
@@ -83,18 +85,17 @@ export class StatusTracker {
       if (s.id in skipped) return ['skipped', skipped[s.id]!];
       return report ? ['not applied', null] : r.mode === 'plan' ? ['pending', null] : ['not applied', r.errorType ?? null];
     };
-    const byKind = new Map<string, DriftStep[]>();
-    for (const s of plan.steps) {
+    const view = (s: Step, [o, detail]: [StepOutcome, string | null]): DriftStep => {
       const origin = originOf(plan, s);
       // A manifest edit has no live author: the audit event on its object is someone else's change.
       const by = origin === 'manifests' ? undefined : changeOf(plan, s);
-      const [o, detail] = outcome(s);
-      const step: DriftStep = {
+      return {
         id: s.id,
         kind: s.kind,
         org: s.org,
         key: s.key,
         action: s.action,
+        mode: s.mode ?? 'authoritative',
         prune: s.phase === 'prune',
         note: s.note ?? null,
         changes: stepChanges(s),
@@ -105,10 +106,15 @@ export class StatusTracker {
         outcomeDetail: detail,
         source: s.source ? `${this.rel(s.source.file)}:${s.source.line}:${s.source.column}` : null,
       };
+    };
+    const byKind = new Map<string, DriftStep[]>();
+    for (const s of plan.steps) {
+      const step = view(s, outcome(s));
       const list = byKind.get(s.kind);
       if (list) list.push(step);
       else byKind.set(s.kind, [step]);
     }
+    const reported = plan.reported ?? [];
     return {
       run: r.id,
       at: r.startedAt,
@@ -118,9 +124,11 @@ export class StatusTracker {
       byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
       attributionUnavailable: plan.attribution?.unavailable ?? null,
       blocked: plan.blocked.map((b) => ({ kind: b.kind, org: b.org, key: b.key, message: b.message, source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null })),
+      reported: { total: reported.length, items: reported.slice(0, MAX_REPORTED).map((x) => view(reportedStep(x), ['reported', null])) },
+      owned: (plan.owned ?? []).map((o) => ({ kind: o.kind, org: o.org, key: o.key, id: o.id ?? null, what: o.what, owner: o.owner })),
       unmanaged: {
         total: plan.unmanaged.length,
-        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null })),
+        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null, mode: u.mode ?? null })),
       },
     };
   }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import type { OwnershipMode } from '../core/plan.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
@@ -37,6 +38,8 @@ export interface DaemonConfig {
   schedule?: string;
   mode: DaemonMode;
   prune: Record<string, boolean>;
+  /** Per manifest kind: how docops owns its objects (`kinds:` in docops.yaml; none when absent). */
+  kinds?: Record<string, KindConfig>;
   invite: boolean;
   listen: ListenAddress;
   /** POST /reconcile is disabled without it. */
@@ -56,6 +59,11 @@ export interface DaemonConfig {
   notify?: NotifyTarget[];
   /** Leader election (absent: off, this daemon is the only writer). */
   ha?: HaConfig;
+}
+
+/** One kind's entry under `kinds:` (a later `drift:` setting sits beside `mode`). */
+export interface KindConfig {
+  mode?: OwnershipMode;
 }
 
 export interface HaConfig {
@@ -172,6 +180,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     ...(schedule !== undefined ? { schedule } : {}),
     mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
     prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
+    kinds: (raw.kinds as Record<string, KindConfig> | undefined) ?? {},
     invite: raw.invite === true,
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
@@ -230,6 +239,7 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
     issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
   }
   issues.push(...haIssues(raw.ha, at));
+  issues.push(...modeIssues(raw, at));
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
@@ -256,6 +266,18 @@ function haIssues(raw: unknown, at: At): ValidationIssue[] {
   }
   if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
     issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
+  }
+  return issues;
+}
+
+/** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/core/modes.ts). */
+function modeIssues(raw: RawConfig, at: At): ValidationIssue[] {
+  if (!isObject(raw.kinds) || !isObject(raw.prune)) return [];
+  const issues: ValidationIssue[] = [];
+  for (const [kind, c] of Object.entries(raw.kinds)) {
+    const mode = isObject(c) ? c.mode : undefined;
+    if (raw.prune[kind] !== true || (mode !== 'additive' && mode !== 'observe')) continue;
+    issues.push({ ...at(['kinds', kind, 'mode']), message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)` });
   }
   return issues;
 }

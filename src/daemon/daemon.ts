@@ -16,7 +16,8 @@ import { attributeDrift } from '../audit/attribute.js';
 import { Notifier } from '../notify/index.js';
 import type { RetryPolicy } from '../notify/sender.js';
 import { documentFingerprints } from '../core/scope.js';
-import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
+import { configModes } from '../core/modes.js';
+import { fetchLive, type DesiredState, type LiveState, type PlanOptions } from '../core/reconcile.js';
 import { fetchWhoami } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { ScopeTracker } from './changes.js';
@@ -132,7 +133,7 @@ export class Daemon extends EventEmitter {
         ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
         : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
-    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
+    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? [], config.kinds ?? {}]);
     this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
   }
 
@@ -314,8 +315,8 @@ export class Daemon extends EventEmitter {
     this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
   }
 
-  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
-    return { prune: this.config.prune, invite: this.config.invite };
+  private planOptions(): PlanOptions {
+    return { prune: this.config.prune, invite: this.config.invite, modes: configModes(this.config.kinds ?? {}) };
   }
 
   private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {

@@ -125,3 +125,22 @@ describe('ha', () => {
     expect(at['8:3']).toMatch(/unknown field "extra"/);
   });
 });
+
+describe('kinds: ownership modes per kind', () => {
+  it('reads each kind\'s mode; a kind the registry does not know or a mode that does not exist is an error at its place', async () => {
+    const config = await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Members: { mode: observe }\n  Team: { mode: additive }\n').file, { env: {} });
+    expect(config.kinds).toEqual({ Members: { mode: 'observe' }, Team: { mode: 'additive' } });
+    const error = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Widget: { mode: observe }\n  Team: { mode: readonly }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.line).sort()).toEqual([3, 4]);
+  });
+
+  it('prune of a kind in additive or observe mode is a contradiction, said at the mode', async () => {
+    const text = ['manifests: ./m', 'prune: { Members: true, Team: true }', 'kinds:', '  Members: { mode: additive }', '  Team: { mode: authoritative }', ''].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
+      '4:20: kinds.Members.mode: additive never deletes what no manifest writes, so prune.Members: true contradicts it (remove one of them)',
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
+import { CONFIG_FLAG } from '../config-file.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
@@ -30,6 +31,7 @@ export const planCommand: CommandSpec = {
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
+    config: CONFIG_FLAG,
     'latency-ms': LATENCY_FLAG,
   },
   examples: [
@@ -45,7 +47,7 @@ export const planCommand: CommandSpec = {
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
-    const { plan, live, reads, client } = await planFromManifests(ctx);
+    const { plan, live, reads, client, modes } = await planFromManifests(ctx);
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
     ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
@@ -56,7 +58,7 @@ export const planCommand: CommandSpec = {
         live,
         manifests,
         cost,
-        options: { prune: ctx.global.prune, invite: ctx.global.invite },
+        options: { prune: ctx.global.prune, invite: ctx.global.invite, modes },
       });
       // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
       // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a

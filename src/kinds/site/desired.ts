@@ -11,6 +11,7 @@ import { crossValidateAccess, parseAccess } from '../access/parse.js';
 import { isRecord, nullableString, titledEntry } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
+import { parseGitSync, warnStructureUnderGitSync } from './git-sync.js';
 import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -88,6 +89,8 @@ export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec 
   } else if (isRecord(customization)) spec.customization = structuredClone(customization);
   const access = parseAccess(doc, report);
   if (access !== undefined) spec.access = access;
+  const gitSync = parseGitSync(s['gitSync']);
+  if (gitSync !== undefined) spec.gitSync = gitSync;
   return spec;
 }
 
@@ -183,6 +186,7 @@ export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: st
  */
 export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   crossValidateAccess(entries, all, report, index, warn);
+  warnStructureUnderGitSync(entries, warn);
   const spaces = all.get('Space') ?? [];
   // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
   const known = namesManifest(all, 'Space', index);

@@ -11,6 +11,7 @@ import { accessSpec } from '../access/export.js';
 import { manifestDoc, sameValue } from '../common.js';
 import { manifestAdaptiveSchema } from './adaptive-schema.js';
 import { exportedCustomization } from './customization.js';
+import { exportedGitSync } from './git-sync.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -107,7 +108,7 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.adaptiveContent.enabled) spec['adaptiveContent'] = { enabled: true };
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
   const structure = aux.structures[o.id];
-  return { ...spec, ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
+  return { ...spec, ...exportedGitSync(aux.gitSync?.[o.id]), ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
 }
 
 export function exportSites(org: string, live: SiteState): object[] {

@@ -110,6 +110,17 @@ export interface SiteSpec {
   customization?: Record<string, unknown>;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
+  /** The manifest says Git Sync owns the site's structure (from this repository): git-sync.ts. */
+  gitSync?: { repository?: string };
+}
+
+/** What docops keeps of a site's GitSyncState (git-sync.ts). */
+export interface GitSyncInfo {
+  /** `repoName` (e.g. `acme/docs`), when the API gives it. */
+  repository?: string;
+  provider: string;
+  /** `active`, `pending` or `unauthenticated`: any of them means Git Sync is connected and owns the structure. */
+  status: string;
 }
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -198,6 +209,8 @@ export interface SiteAux extends AccessAux {
   pruned?: Record<string, SiteStructure>;
   /** Snapshot only: site id → what the fetch does not keep. */
   extras?: Record<string, SiteExtras>;
+  /** Site id → its Git Sync, for the sites a repository owns the structure of (from the sites list). */
+  gitSync?: Record<string, GitSyncInfo>;
 }
 
 /*

@@ -16,9 +16,10 @@ COPY package.json package-lock.json ./
 # the sources are copied (TS5058). The image needs no such link: it stays out of this install.
 RUN --mount=type=cache,target=/root/.npm \
   npm pkg delete devDependencies.docops && npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.spec-types.json ./
 COPY src ./src
-# The build also generates the kind schemas' validators (src/build/precompile-validators.ts): it reads schemas/.
+# The build generates the kinds' spec types from schemas/ (src/build/spec-types.ts), lists the kinds in them
+# (src/build/kind-schemas.ts) and generates their validators (src/build/precompile-validators.ts).
 COPY schemas ./schemas
 COPY config.example ./config.example
 RUN npm run build

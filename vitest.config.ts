@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Fails the run when a test leaves a file in the working tree.
     globalSetup: ['test/worktree-guard.ts'],
+    // Every plan a test prints as JSON is checked against schemas/plan.schema.json.
+    setupFiles: ['test/plan-schema-setup.ts'],
   },
 });

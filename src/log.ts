@@ -6,7 +6,7 @@
  *
  * Importing this module loads pino: commands import it when they make a logger (the CLI once the flags are
  * parsed), never to parse flags or print help, which take level and format names from src/log-options.ts.
- * pino-pretty is loaded only for the pretty format (docs/benchmarks.md, "Start-up").
+ * pino-pretty is loaded only for the pretty format (docs/dev/benchmarks.md, "Start-up").
  */
 import { createRequire } from 'node:module';
 import { pino, type LevelWithSilent, type Logger } from 'pino';

@@ -33209,14 +33209,6 @@ function everyVariable(env) {
 	return { read: (name) => ({ value: env[name] }) };
 }
 /**
-* Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
-* registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
-*/
-function heldSecrets(secrets = []) {
-	const held = [...secrets, ...registeredSecrets()].filter((s) => s !== "");
-	return (text) => held.some((s) => text === s || s.length >= MIN_SECRET_SUBSTRING && text.includes(s));
-}
-/**
 * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one
 * whose value is (or, for secrets of 8+ characters, contains) one of `secrets` (the API token).
 */
@@ -33443,7 +33435,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -33951,12 +33943,17 @@ var init_secret_fields = __esmMin((() => {
 // src/manifests/file-refs.ts
 /**
 * Files a manifest names instead of inlining them (`certificate: { file: certs/idp.pem }`, an OpenAPI spec's
-* `source: { file: specs/petstore.yaml }`): their shapes, and finding them. A kind lists where such references may
-* stand and what the file holds (KindDefinition.fileFields); the loader reads each one (data-files.ts) and replaces
-* `{file}` with `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest
-* instead of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
-* node:crypto (~4 ms of every start) is loaded only by a run that does. The content of a field the kind's schema
-* marks secret (a SAML certificate) is registered as a secret as soon as it is read (data-files.ts, src/secrets.ts).
+* `source: { file: specs/petstore.yaml }`). A kind lists where such references may stand (KindDefinition.fileFields);
+* the loader reads each one relative to the manifest that names it, and replaces `{file}` with
+* `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest instead
+* of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
+* node:crypto (~4 ms of every start) is loaded only by a run that does.
+*
+* Rules: the path is relative and stays inside the manifests directory (its real path, links followed); the file
+* is a regular file of at most the manifest size limit, valid UTF-8. Every problem is an issue at the `file`
+* value's position, never quoting the content. A file named this way is data, not a manifest: a `.yaml` one (an
+* OpenAPI spec) is not loaded as manifest documents. The content of a field the kind's schema marks secret (a
+* SAML certificate) is registered as a secret as soon as it is read (src/secrets.ts).
 */
 /** sha256 (hex) of `data` (a string as UTF-8). node:crypto is loaded on the first call, not with this module. */
 function sha256Hex(data) {
@@ -33976,8 +33973,8 @@ function lazySha256(value, data) {
 		get: () => hex ??= sha256Hex(data())
 	});
 }
-/** Every `{file}` reference of `docs`, at the places their kinds declare. */
-function findFileRefs(docs, kinds) {
+/** Read every file the documents reference. `root` is the manifests directory (absent: references are refused). */
+async function readFileRefs(docs, kinds, root, maxBytes = DEFAULT_MAX_FILE_BYTES) {
 	const refs = [];
 	for (const doc of docs) {
 		const value = doc.value;
@@ -33985,188 +33982,111 @@ function findFileRefs(docs, kinds) {
 		const kind = typeof value["kind"] === "string" ? kinds.get(value["kind"]) : void 0;
 		const spec = value["spec"];
 		if (!kind?.fileFields || typeof spec !== "object" || spec === null) continue;
-		for (const field of kind.fileFields) {
-			const v = field.path.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
+		for (const at of kind.fileFields) {
+			const v = at.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
 			if (isFileRef(v)) refs.push({
 				doc,
-				field,
-				mark: secretMarkAt(kind.schema, spec, [...field.path]),
+				at,
+				mark: secretMarkAt(kind.schema, spec, [...at]),
 				written: v.file,
 				absolute: node_path.default.resolve(node_path.default.dirname(doc.file), v.file)
 			});
 		}
 	}
-	return refs;
-}
-var lazyDigests, hasSha256, isFileRef, isFileContent;
-var init_file_refs = __esmMin((() => {
-	init_secret_fields();
-	lazyDigests = /* @__PURE__ */ new WeakSet();
-	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
-	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
-	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
-}));
-// src/manifests/data-files.ts
-/**
-* Reading the files manifests name with `{file}` (file-refs.ts). Such a file is data of one kind — an OpenAPI
-* spec, a certificate, a brand file — and only that:
-* - its path is relative and stays inside the manifests directory (its real path, links followed), out of hidden
-*   directories, hidden files and node_modules (other tools' files: .git/config, .env);
-* - its limit is its kind's (FileField.maxBytes: a spec up to 25 MiB, a certificate what can hold the API's
-*   10,000 characters), said with the kind's name when refused;
-* - it is read once however many manifests name it, and held once: its text, never its bytes beside it (the
-*   digest is taken from the text when first asked for); it is never parsed as a manifest nor interpolated;
-* - it is not also something else: a docops manifest (that would silently leave the set of manifests), a file
-*   the caller reserves (the daemon's config), another kind of data, or a file holding the API token.
-* Every problem is an issue at the `file` value's position, never quoting the content.
-*/
-function tooLargeForKind(field, size) {
-	return `${field.holds} file may be at most ${formatBytes(field.maxBytes)} (this one is ${size} bytes)${field.limitReason ? `: ${field.limitReason}` : ""}`;
-}
-/** Read every referenced file once. `root` is the manifests directory (absent: references are refused). */
-async function readFileRefs(refs, root, claims) {
 	const issues = [];
-	const fail = (r, message) => {
-		const pos = posOf(r);
-		issues.push({
-			file: pos.file,
-			line: pos.line,
-			column: pos.column,
-			message: `${r.field.path.join(".")}.file "${r.written}": ${message}`
-		});
-	};
-	const byReal = await locate(refs, root, fail);
-	const referenced = /* @__PURE__ */ new Set();
 	const contents = /* @__PURE__ */ new Map();
-	const holdsSecret = heldSecrets(claims.secrets);
-	for (const [real, group] of byReal) {
-		const all = (message) => group.forEach((r) => fail(r, message));
-		const manifest = claims.manifest(real);
-		if (manifest !== void 0) {
-			group.forEach((r) => fail(r, manifestMessage(manifest, r.field)));
-			continue;
-		}
-		referenced.add(real);
-		const reserved = claims.reserved?.get(real);
-		if (reserved !== void 0) {
-			group.forEach((r) => fail(r, `is ${reserved}, not data: name the file that holds ${r.field.holds}`));
-			continue;
-		}
-		if (otherKinds(group, fail)) continue;
-		const field = group[0].field;
-		const text = await readText(real, field, all);
-		if (text === void 0) continue;
-		const named = claims.manifest(real, text);
-		if (named !== void 0) {
-			referenced.delete(real);
-			group.forEach((r) => fail(r, manifestMessage(named, r.field)));
-			continue;
-		}
-		if (holdsSecret(text)) {
-			all("holds the API token (or another secret docops holds): it is never sent as data");
-			continue;
-		}
-		for (const r of group) if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
-		for (const r of group) {
-			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
-			byPath.set(r.field.path.join("\0"), lazySha256({
-				file: r.written,
-				text
-			}, () => text));
-			contents.set(r.doc, byPath);
-		}
-	}
-	return {
-		referenced,
-		issues,
-		resolve: (doc, spec) => resolveSpec(contents.get(doc), spec)
-	};
-}
-/** References grouped by the real path they name; those that cannot name a file inside `root` fail here. */
-async function locate(refs, root, fail) {
-	const byReal = /* @__PURE__ */ new Map();
+	const referenced = /* @__PURE__ */ new Set();
 	const realRoot = root === void 0 ? void 0 : await (0, node_fs_promises.realpath)(root);
 	for (const r of refs) {
+		const fail = (message) => {
+			const pos = r.doc.pos([
+				"spec",
+				...r.at,
+				"file"
+			]);
+			issues.push({
+				file: pos.file,
+				line: pos.line,
+				column: pos.column,
+				message: `${r.at.join(".")}.file "${r.written}": ${message}`
+			});
+		};
 		if (realRoot === void 0) {
-			fail(r, "files are read only from a manifests directory");
+			fail("files are read only from a manifests directory");
 			continue;
 		}
 		if (node_path.default.isAbsolute(r.written) || r.written.trim() === "") {
-			fail(r, "must be a path relative to the manifest");
+			fail("must be a path relative to the manifest");
 			continue;
 		}
 		let real;
 		try {
 			real = await (0, node_fs_promises.realpath)(r.absolute);
 		} catch (e) {
-			fail(r, `cannot read it (${e.code ?? "error"})`);
+			fail(`cannot read it (${e.code ?? "error"})`);
 			continue;
 		}
 		const rel = node_path.default.relative(realRoot, real);
 		if (rel === "" || rel.startsWith("..") || node_path.default.isAbsolute(rel)) {
-			fail(r, "is outside the manifests directory (links are followed); docops reads no file outside it");
+			fail("is outside the manifests directory (links are followed); docops reads no file outside it");
 			continue;
 		}
-		if (rel.split(node_path.default.sep).some(isIgnoredDirectory)) {
-			fail(r, "is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there");
-			continue;
-		}
-		byReal.set(real, [...byReal.get(real) ?? [], r]);
-	}
-	return byReal;
-}
-/** Whether the references name one file as two kinds of data (each one then fails, naming another). */
-function otherKinds(group, fail) {
-	if (group.every((r) => r.field.holds === group[0].field.holds)) return false;
-	for (const r of group) {
-		const other = group.find((o) => o.field.holds !== r.field.holds);
-		const at = posOf(other);
-		fail(r, `is also named as ${other.field.holds} (${at.file}:${at.line}:${at.column}); a file holds one kind of data`);
-	}
-	return true;
-}
-/** The file's text, read once into one buffer and decoded; undefined (and the problem said) when it cannot be. */
-async function readText(real, field, fail) {
-	try {
-		const info = await (0, node_fs_promises.stat)(real);
-		if (!info.isFile()) return void fail("is not a file");
-		if (info.size > field.maxBytes) return void fail(tooLargeForKind(field, info.size));
-		const bytes = await (0, node_fs_promises.readFile)(real);
+		referenced.add(real);
 		try {
-			return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-		} catch {
-			fail("is not valid UTF-8 text");
-			return;
+			const info = await (0, node_fs_promises.stat)(real);
+			if (!info.isFile()) {
+				fail("is not a file");
+				continue;
+			}
+			if (info.size > maxBytes) {
+				fail(tooLargeMessage(info.size, maxBytes));
+				continue;
+			}
+			const bytes = await (0, node_fs_promises.readFile)(real);
+			let text;
+			try {
+				text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+			} catch {
+				fail("is not valid UTF-8 text");
+				continue;
+			}
+			if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
+			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
+			byPath.set(r.at.join("\0"), lazySha256({
+				file: r.written,
+				text
+			}, () => bytes));
+			contents.set(r.doc, byPath);
+		} catch (e) {
+			fail(`cannot read it (${e.code ?? "error"})`);
 		}
-	} catch (e) {
-		fail(`cannot read it (${e.code ?? "error"})`);
-		return;
 	}
+	return {
+		referenced,
+		issues,
+		resolve(doc, spec) {
+			const byPath = contents.get(doc);
+			if (!byPath) return spec;
+			const out = structuredClone(spec);
+			for (const [key, content] of byPath) {
+				const at = key.split("\0");
+				let parent = out;
+				for (const k of at.slice(0, -1)) parent = parent[k];
+				parent[at[at.length - 1]] = content;
+			}
+			return out;
+		}
+	};
 }
-function resolveSpec(byPath, spec) {
-	if (!byPath) return spec;
-	const out = structuredClone(spec);
-	for (const [key, content] of byPath) {
-		const at = key.split("\0");
-		let parent = out;
-		for (const k of at.slice(0, -1)) parent = parent[k];
-		parent[at[at.length - 1]] = content;
-	}
-	return out;
-}
-var posOf, manifestMessage;
-var init_data_files = __esmMin((() => {
+var lazyDigests, hasSha256, isFileRef, isFileContent;
+var init_file_refs = __esmMin((() => {
 	init_decode();
-	init_discover();
-	init_file_refs();
-	init_interpolate();
+	init_secret_fields();
 	init_secrets();
-	posOf = (r) => r.doc.pos([
-		"spec",
-		...r.field.path,
-		"file"
-	]);
-	manifestMessage = (manifest, field) => `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
+	lazyDigests = /* @__PURE__ */ new WeakSet();
+	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
+	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
+	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
 }));
 // src/manifests/paths.ts
 /** `prefix` followed by the path in dotted/bracket form; `spec` + ['members', 3] → `spec.members[3]`. */
@@ -34320,113 +34240,6 @@ var init_envelope = __esmMin((() => {
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
 	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
-}));
-// src/manifests/manifest-set.ts
-/**
-* Which of the discovered files are manifests and which are data named by `{file}` (data-files.ts). Each file is
-* read once. Those whose text says `docops/v1` — every manifest does: its apiVersion — are parsed first; their
-* references name the data files, which are never parsed as manifests (a spec is neither YAML docops reads nor
-* text it interpolates, and may be far larger than a manifest). The other files are parsed unless a manifest
-* names them, so a stray file still gets its own message. A referenced file that is a manifest stays one and the
-* reference is the error: before, it silently left the set, and a prune deleted what it described.
-*/
-async function readManifestSet(files, root, kinds, parse, opts) {
-	const { reserved, secrets, ...parseOpts } = opts;
-	const parseOne = async (f) => {
-		f.parsed = await parse(f.file, f.bytes, parseOpts);
-		f.manifest = holdsManifest(f.parsed, f.bytes);
-		f.bytes = void 0;
-	};
-	const parseAll = (list) => Promise.all(list.map(parseOne));
-	const found = await Promise.all(files.map(async (file) => {
-		const f = await readOnce(file, parseOpts.maxFileBytes ?? 2097152);
-		if (f.bytes?.includes(MARK)) await parseOne(f);
-		return f;
-	}));
-	const docs = () => found.flatMap((f) => f.parsed?.documents ?? []);
-	const reals = new RealPaths();
-	const firstRefs = findFileRefs(docs(), kinds);
-	const named = new Set(await Promise.all(firstRefs.map((r) => reals.of(r.absolute))));
-	const unnamed = async (f) => named.size === 0 || !named.has(await reals.of(f.file));
-	await parseAll(await filterAsync(found, async (f) => f.bytes !== void 0 && await unnamed(f)));
-	const refs = findFileRefs(docs(), kinds);
-	const byReal = /* @__PURE__ */ new Map();
-	if (refs.length > 0) for (const f of found) byReal.set(await reals.of(f.file), f);
-	const realReserved = /* @__PURE__ */ new Map();
-	for (const [file, what] of reserved ?? []) realReserved.set(await reals.of(file), what);
-	const data = await readFileRefs(refs, root, {
-		manifest: (real, text) => {
-			const f = byReal.get(real);
-			if (!f) return void 0;
-			return f.manifest ?? (text !== void 0 && f.unread !== void 0 && MANIFEST_TEXT.test(text)) ? f.file : void 0;
-		},
-		reserved: realReserved,
-		...secrets ? { secrets } : {}
-	});
-	const kept = data.referenced.size === 0 ? found : await filterAsync(found, async (f) => !data.referenced.has(await reals.of(f.file)));
-	await parseAll(kept.filter((f) => f.bytes !== void 0));
-	return {
-		files: kept.map((f) => f.parsed ?? unreadFile(f)),
-		refs: data
-	};
-}
-/** Whether a parsed file is a manifest: a document says so, or (when its YAML did not parse) its text does. */
-function holdsManifest(parsed, bytes) {
-	if (parsed.documents.some((d) => typeof d.value === "object" && d.value !== null && d.value["apiVersion"] === "docops/v1")) return true;
-	return parsed.issues.length > 0 && MANIFEST_TEXT.test(bytes.toString("utf8"));
-}
-async function readOnce(file, max) {
-	try {
-		const { size } = await (0, node_fs_promises.stat)(file);
-		if (size > max) return {
-			file,
-			unread: tooLargeMessage(size, max)
-		};
-		return {
-			file,
-			bytes: await (0, node_fs_promises.readFile)(file)
-		};
-	} catch (e) {
-		return {
-			file,
-			unread: `cannot read file: ${e.code ?? e.message}`
-		};
-	}
-}
-function unreadFile(f) {
-	return {
-		documents: [],
-		issues: [{
-			file: f.file,
-			line: 1,
-			column: 1,
-			message: f.unread ?? "file was not read"
-		}]
-	};
-}
-async function filterAsync(list, keep) {
-	const keeps = await Promise.all(list.map(keep));
-	return list.filter((_, i) => keeps[i]);
-}
-var MANIFEST_TEXT, MARK, RealPaths;
-var init_manifest_set = __esmMin((() => {
-	init_data_files();
-	init_decode();
-	init_envelope();
-	init_file_refs();
-	MANIFEST_TEXT = /["']?\bapiVersion["']?\s*:\s*["']?docops\/v1\b/;
-	MARK = Buffer.from(API_VERSION$1);
-	RealPaths = class {
-		known = /* @__PURE__ */ new Map();
-		of(file) {
-			let p = this.known.get(file);
-			if (!p) {
-				p = (0, node_fs_promises.realpath)(file).catch(() => node_path.default.resolve(file));
-				this.known.set(file, p);
-			}
-			return p;
-		}
-	};
 }));
 // node_modules/js-yaml/dist/js-yaml.mjs
 function getDefaultExportFromCjs(x) {
@@ -34690,15 +34503,15 @@ function requireSchema() {
 	return schema;
 }
 function requireStr() {
-	if (hasRequiredStr) return str$1;
+	if (hasRequiredStr) return str;
 	hasRequiredStr = 1;
-	str$1 = new (requireType())("tag:yaml.org,2002:str", {
+	str = new (requireType())("tag:yaml.org,2002:str", {
 		kind: "scalar",
 		construct: function(data) {
 			return data !== null ? data : "";
 		}
 	});
-	return str$1;
+	return str;
 }
 function requireSeq() {
 	if (hasRequiredSeq) return seq;
@@ -36827,7 +36640,7 @@ function requireJsYaml() {
 	jsYaml.safeDump = renamed("safeDump", "dump");
 	return jsYaml;
 }
-var jsYaml, loader, common, hasRequiredCommon, exception, hasRequiredException, snippet, hasRequiredSnippet, type, hasRequiredType, schema, hasRequiredSchema, str$1, hasRequiredStr, seq, hasRequiredSeq, map, hasRequiredMap, failsafe, hasRequiredFailsafe, _null, hasRequired_null, bool$1, hasRequiredBool, int, hasRequiredInt, float, hasRequiredFloat, json, hasRequiredJson, core, hasRequiredCore, timestamp, hasRequiredTimestamp, merge$1, hasRequiredMerge, binary, hasRequiredBinary, omap, hasRequiredOmap, pairs, hasRequiredPairs, set, hasRequiredSet, _default, hasRequired_default, hasRequiredLoader, dumper, hasRequiredDumper, hasRequiredJsYaml, yaml, Type, Schema, FAILSAFE_SCHEMA, JSON_SCHEMA, CORE_SCHEMA, DEFAULT_SCHEMA, load$2, loadAll, dump, YAMLException, types, safeLoad, safeLoadAll, safeDump;
+var jsYaml, loader, common, hasRequiredCommon, exception, hasRequiredException, snippet, hasRequiredSnippet, type, hasRequiredType, schema, hasRequiredSchema, str, hasRequiredStr, seq, hasRequiredSeq, map, hasRequiredMap, failsafe, hasRequiredFailsafe, _null, hasRequired_null, bool$1, hasRequiredBool, int, hasRequiredInt, float, hasRequiredFloat, json, hasRequiredJson, core, hasRequiredCore, timestamp, hasRequiredTimestamp, merge$1, hasRequiredMerge, binary, hasRequiredBinary, omap, hasRequiredOmap, pairs, hasRequiredPairs, set, hasRequiredSet, _default, hasRequired_default, hasRequiredLoader, dumper, hasRequiredDumper, hasRequiredJsYaml, yaml, Type, Schema, FAILSAFE_SCHEMA, JSON_SCHEMA, CORE_SCHEMA, DEFAULT_SCHEMA, load$2, loadAll, dump, YAMLException, types, safeLoad, safeLoadAll, safeDump;
 var init_js_yaml = __esmMin((() => {
 	jsYaml = {};
 	loader = {};
@@ -37663,7 +37476,7 @@ var init_fast_parse = __esmMin((() => {
 		/** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */
 		interpolateInto(node, container, at) {
 			const value = node.result;
-			if (this.vars === void 0 || typeof value !== "string" || !value.includes("${")) return;
+			if (typeof value !== "string" || !value.includes("${")) return;
 			const r = interpolateString(value, this.vars);
 			if ("errors" in r) for (const message of r.errors) this.problems.push({
 				offset: node.start,
@@ -37678,10 +37491,7 @@ var init_fast_parse = __esmMin((() => {
 	SIMPLE_ESCAPES = "0abtnvfre \"/\\N_LP";
 }));
 // src/manifests/parse-input.ts
-/**
-* The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables (undefined: not
-* interpolated), or the file's only issue.
-*/
+/** The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables, or the file's only issue. */
 function yamlInput(file, content, opts) {
 	const maxBytes = opts.maxFileBytes ?? 2097152;
 	let text;
@@ -37717,7 +37527,7 @@ function yamlInput(file, content, opts) {
 	} };
 	return {
 		text,
-		vars: opts.interpolate === false ? void 0 : opts.vars ?? NOTHING
+		vars: opts.vars ?? NOTHING
 	};
 }
 /** A file without documents and without issues gets one issue saying so. */
@@ -44497,7 +44307,7 @@ var parse_yaml_exports = /* @__PURE__ */ __exportAll({
 	parseWithYaml: () => parseWithYaml,
 	resolvePlain: () => resolvePlain
 });
-/** Every document of `text` (BOM removed, checked by parse-input.ts); `vars` undefined: data, not interpolated. */
+/** Every document of `text` (BOM removed, checked by parse-input.ts). */
 function parseWithYaml(file, text, vars, maxAliasCount) {
 	const lineCounter = new import_dist$1.LineCounter();
 	const docs = (0, import_dist$1.parseAllDocuments)(text, {
@@ -44546,7 +44356,7 @@ function parseWithYaml(file, text, vars, maxAliasCount) {
 		for (const p of unsupported) issues.push(at(p.offset, p.message));
 		if (unsupported.length > 0) return;
 		const locator = createLocator(file, doc, lineCounter);
-		const problems = vars === void 0 ? [] : interpolateDocument(doc, vars);
+		const problems = interpolateDocument(doc, vars);
 		for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
 		if (problems.length > 0) return;
 		try {
@@ -44839,20 +44649,21 @@ var init_schema$1 = __esmMin((() => {
 async function loadManifests(dir, kinds, opts = {}) {
 	const kindsByName = indexKinds(kinds);
 	const found = await manifestFiles(dir);
-	const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFileLazily, reserved, ...rest } = opts;
+	const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
 	const parseOpts = {
 		...rest,
 		vars: allowedVariables(env, allowEnv, secrets)
 	};
-	const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, {
-		...parseOpts,
-		secrets,
-		...reserved ? { reserved } : {}
-	});
+	const read = await Promise.all(found.files.map(async (f) => ({
+		file: f,
+		parsed: await readManifest(f, parseOpts)
+	})));
+	const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
+	const parsed = (await Promise.all(read.map(async (r) => await isReferenced(r.file, refs.referenced) ? void 0 : r.parsed))).filter((r) => r !== void 0);
 	const { documents, desired, issues, warnings } = validateParsedFiles([{
 		documents: [],
-		issues: [...found.issues, ...set.refs.issues]
-	}, ...set.files], kinds, kindsByName, set.refs.resolve);
+		issues: [...found.issues, ...refs.issues]
+	}, ...parsed], kinds, kindsByName, refs.resolve);
 	if (issues.length > 0) throw new ValidationError(sortIssues(issues));
 	if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
 	return {
@@ -44860,6 +44671,14 @@ async function loadManifests(dir, kinds, opts = {}) {
 		desired,
 		warnings: sortIssues(warnings)
 	};
+}
+async function isReferenced(file, referenced) {
+	if (referenced.size === 0) return false;
+	try {
+		return referenced.has(await (0, node_fs_promises.realpath)(file));
+	} catch {
+		return false;
+	}
 }
 function noManifestsMessage(dir) {
 	return `no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`;
@@ -44945,6 +44764,26 @@ async function manifestFiles(dir) {
 		}))
 	};
 }
+/** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
+async function readManifestFile(file, opts = {}) {
+	const max = opts.maxFileBytes ?? 2097152;
+	const fail = (message) => ({
+		documents: [],
+		issues: [{
+			file,
+			line: 1,
+			column: 1,
+			message
+		}]
+	});
+	try {
+		const { size } = await (0, node_fs_promises.stat)(file);
+		if (size > max) return fail(tooLargeMessage(size, max));
+		return await parseYamlFileLazily(file, await (0, node_fs_promises.readFile)(file), opts);
+	} catch (e) {
+		return fail(`cannot read file: ${e.code ?? e.message}`);
+	}
+}
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p, kinds, issues) {
 	const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
@@ -44977,10 +44816,11 @@ function sortIssues(issues) {
 var init_load = __esmMin((() => {
 	init_errors();
 	init_desired$1();
+	init_decode();
 	init_config_hint();
 	init_discover();
 	init_duplicates();
-	init_manifest_set();
+	init_file_refs();
 	init_envelope();
 	init_interpolate();
 	init_parse_lazy();
@@ -45343,9 +45183,6 @@ function withDisplayKeys(entries) {
 function identityTitle(e) {
 	return titles.get(e) ?? e.key;
 }
-function asString(v) {
-	return typeof v === "string" ? v : void 0;
-}
 /** A string, else null (live fields the API may leave unset). */
 function stringOrNull(v) {
 	return typeof v === "string" ? v : null;
@@ -45631,7 +45468,7 @@ function grantOf(item, principal) {
 		principal,
 		id: who["id"],
 		name: typeof name === "string" ? principal === "user" ? name.toLowerCase() : name : "",
-		role: roleOf$2(item["permission"])
+		role: roleOf$1(item["permission"])
 	};
 }
 function teamRefOf(t) {
@@ -45729,12 +45566,12 @@ function accessReader(ctx, org, target, desired) {
 		};
 	} };
 }
-var roleOf$2;
+var roleOf$1;
 var init_fetch$1 = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_model$4();
-	roleOf$2 = (v) => isAccessRole(v) ? v : null;
+	roleOf$1 = (v) => isAccessRole(v) ? v : null;
 }));
 // src/kinds/manifest-refs.ts
 /**
@@ -45768,29 +45605,25 @@ var init_manifest_refs = __esmMin((() => {}));
 * an e-mail a second time is reported (when `report` is given) and left out.
 */
 function parseAccess(doc, report) {
-	const raw = doc.spec["access"];
-	if (!Array.isArray(raw)) return void 0;
+	const written = doc.spec.access;
+	if (written === void 0) return void 0;
 	const out = [];
 	const seen = /* @__PURE__ */ new Map();
-	raw.forEach((item, i) => {
-		if (!isRecord$1(item)) return;
-		const role = roleOf$1(item["role"]);
-		let entry;
-		if (typeof item["team"] === "string") entry = {
+	written.forEach((item, i) => {
+		const entry = "team" in item ? {
 			principal: "team",
-			name: item["team"],
-			role,
+			name: item.team,
+			role: item.role,
 			at: [
 				"spec",
 				"access",
 				i,
 				"team"
 			]
-		};
-		else if (typeof item["email"] === "string") entry = {
+		} : {
 			principal: "user",
-			name: item["email"].toLowerCase(),
-			role,
+			name: item.email.toLowerCase(),
+			role: item.role,
 			at: [
 				"spec",
 				"access",
@@ -45798,7 +45631,6 @@ function parseAccess(doc, report) {
 				"email"
 			]
 		};
-		else return;
 		const label = `${entry.principal === "team" ? "team" : "e-mail"} "${entry.name}"`;
 		const first = seen.get(`${entry.principal}:${entry.name}`);
 		if (first !== void 0) {
@@ -45808,11 +45640,21 @@ function parseAccess(doc, report) {
 		seen.set(`${entry.principal}:${entry.name}`, i);
 		out.push(entry);
 	});
+	parsed$1.set(doc, out);
 	return out;
 }
-/** The access list of any kind's entry (ctx.desired hands them with their spec's type forgotten): parsed again from its document. */
+/** A document's spec as written, with its `access:` list read by parseAccess. */
+function withAccessEntries(doc, report) {
+	const { access: _written, ...spec } = doc.spec;
+	const access = parseAccess(doc, report);
+	return access === void 0 ? spec : {
+		...spec,
+		access
+	};
+}
+/** The access list of any kind's entry (ctx.desired hands them with their spec's type forgotten), as its kind read it. */
 function accessOf(entry) {
-	return parseAccess(entry.doc);
+	return parsed$1.get(entry.doc);
 }
 /**
 * Checks across documents, for the entries of one kind that may write `access`:
@@ -45846,12 +45688,10 @@ function crossValidateAccess(entries, all, report, index, warn) {
 		}
 	}
 }
-var roleOf$1;
+var parsed$1;
 var init_parse$1 = __esmMin((() => {
-	init_common();
 	init_manifest_refs();
-	init_model$4();
-	roleOf$1 = (v) => isAccessRole(v) ? v : null;
+	parsed$1 = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/access/state.ts
 function splitAccess(objects) {
@@ -45876,8 +45716,8 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n",
-		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; keep this file in step with the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"Organizations are never created or deleted: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" }\n  }\n}\n",
@@ -45888,6 +45728,12 @@ var init_schema = __esmMin((() => {
 		"team": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Team spec\",\n  \"description\": \"One team of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"Team title (1..64 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned team id: the team is found by id and renamed when its live title differs.\" },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete membership of the team: members not listed are removed. Every e-mail must be an organization member (and listed in the organization's Members documents when there are any).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (case-insensitive).\" },\n          \"role\": { \"enum\": [\"owner\", \"member\"], \"default\": \"member\", \"description\": \"Team role: owner can manage the team's members.\" }\n        }\n      }\n    }\n  }\n}\n",
 		"translation": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Translation spec\",\n  \"description\": \"Translation settings of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the translation settings (1..100 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live title differs.\" },\n    \"languages\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true,\n      \"description\": \"Read-only here: the API cannot change languages. When written, a difference is reported as a plan warning and nothing is sent.\"\n    }\n  }\n}\n"
 	};
+}));
+// src/kinds/generated/collection.ts
+var collectionSchema;
+var init_collection = __esmMin((() => {
+	init_schema();
+	collectionSchema = loadSchema("collection");
 }));
 // src/manifests/parse.ts
 /** Parse one file's contents (bytes are checked for NULs and invalid UTF-8 first). */
@@ -45912,28 +45758,24 @@ var init_parse = __esmMin((() => {
 * `customization: { file: brand.yaml }`: one brand block kept in a file that several Site manifests name (YAML
 * anchors cannot do that: an anchor lives in one YAML document, and each site is its own document). The loader
 * reads the file (inside the manifests directory; KindDefinition.fileFields) and hands the kind its text; here it
-* is parsed with docops's own YAML rules as data (`${VAR}` is text, never read) and checked against the
-* `customization` schema, with every problem at its line and column in that file. The value is then used as if it
-* were written inline.
+* is parsed with docops's own YAML rules (no `${VAR}` is read) and checked against the `customization` schema, with
+* every problem at its line and column in that file. The value is then used as if it were written inline.
 */
 /**
 * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
 * generates that schema's validator, so no schema is compiled at run time (docs/benchmarks.md, "Start-up").
 */
 function validateBlock(value, locate, locateKey) {
-	siteSchema ??= loadSchema("site");
+	siteSchema$1 ??= loadSchema("site");
 	return validateWithSchema({
 		title: "brand",
 		customization: value
-	}, siteSchema, (p) => locate(p.slice(1)), "", (p) => locateKey(p.slice(1)));
+	}, siteSchema$1, (p) => locate(p.slice(1)), "", (p) => locateKey(p.slice(1)));
 }
 /** The customization a file holds, or the problems that keep it from being one. */
 function readCustomizationFile(doc, content) {
 	const file = node_path.default.join(node_path.default.dirname(doc.file), content.file);
-	const parsed = parseYamlFile(file, content.text, {
-		interpolate: false,
-		maxFileBytes: CUSTOMIZATION_FILE_MAX_BYTES
-	});
+	const parsed = parseYamlFile(file, content.text);
 	if (parsed.issues.length > 0) return { issues: parsed.issues };
 	const [first, ...more] = parsed.documents;
 	if (!first || more.length > 0) return { issues: [{
@@ -45952,134 +45794,93 @@ function readCustomizationFile(doc, content) {
 		issues: []
 	};
 }
-var siteSchema, CUSTOMIZATION_FILE_MAX_BYTES;
+var siteSchema$1;
 var init_customization_file = __esmMin((() => {
-	init_decode();
 	init_parse();
 	init_schema$1();
 	init_common();
 	init_schema();
-	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 }));
 // src/kinds/site/desired.ts
-function siteSpace$1(raw, at) {
-	if (typeof raw === "string") return {
-		space: raw,
+/** A site space as written, positioned: a bare space reference is `{space}`. */
+function siteSpace$1(written, at) {
+	return typeof written === "string" ? {
+		space: written,
 		at
-	};
-	const o = isRecord$1(raw) ? raw : {};
-	const out = {
-		space: String(o["space"] ?? ""),
+	} : {
+		...written,
 		at: [...at, "space"]
 	};
-	if (typeof o["path"] === "string") out.path = o["path"];
-	const condition = nullableString(o["condition"]);
-	if (condition !== void 0) out.condition = condition;
-	return out;
 }
-function siteSpaces(raw, at) {
-	return Array.isArray(raw) ? raw.map((s, i) => siteSpace$1(s, [...at, i])) : [];
-}
-function parseSections(raw) {
-	return raw.map((r, i) => {
-		const o = isRecord$1(r) ? r : {};
+function parseSections(list) {
+	return list.map(({ spaces, ...section }, i) => {
 		const at = [
 			"spec",
 			"sections",
 			i
 		];
-		const s = {
-			path: String(o["path"] ?? ""),
-			spaces: siteSpaces(o["spaces"], [...at, "spaces"]),
+		return {
+			...section,
+			spaces: siteSpaces(spaces, [...at, "spaces"]),
 			at
 		};
-		if (typeof o["title"] === "string") s.title = o["title"];
-		for (const k of [
-			"icon",
-			"description",
-			"condition"
-		]) {
-			const v = nullableString(o[k]);
-			if (v !== void 0) s[k] = v;
-		}
-		return s;
 	});
 }
-function parseGroups(raw) {
-	return raw.map((r, i) => {
-		const o = isRecord$1(r) ? r : {};
-		const g = {
-			title: String(o["title"] ?? ""),
-			sections: Array.isArray(o["sections"]) ? o["sections"].map(String) : [],
-			at: [
-				"spec",
-				"sectionGroups",
-				i
-			]
-		};
-		const icon = nullableString(o["icon"]);
-		if (icon !== void 0) g.icon = icon;
-		return g;
-	});
-}
-function parseShareLinks(raw) {
-	return raw.map((r, i) => {
-		const o = isRecord$1(r) ? r : {};
-		const l = {
-			name: String(o["name"] ?? ""),
-			at: [
-				"spec",
-				"shareLinks",
-				i
-			]
-		};
-		if (typeof o["active"] === "boolean") l.active = o["active"];
-		return l;
-	});
+/** The customization a document writes inline, or the one its `{file}` holds (that file's problems reported). */
+function readCustomization(doc, written, report) {
+	if (!isFileContent(written)) return structuredClone(written);
+	const read = readCustomizationFile(doc, written);
+	for (const i of read.issues) report?.(i, i.message);
+	return read.value ? structuredClone(read.value) : void 0;
 }
 /** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
 function parseSiteSpec(doc, report) {
-	const s = doc.spec;
-	const spec = { title: String(s["title"] ?? "") };
-	for (const k of [
-		"id",
-		"visibility",
-		"basename",
-		"agentsContext",
-		"defaultSection"
-	]) {
-		const v = str(s[k]);
-		if (v !== void 0) spec[k] = v;
-	}
-	if (s["proxy"] !== void 0) spec.proxy = nullableString(s["proxy"]) ?? null;
-	if (isRecord$1(s["adaptiveContent"])) spec.adaptiveContent = { enabled: s["adaptiveContent"]["enabled"] === true };
-	const d = s["defaultSiteSpace"];
-	if (typeof d === "string") spec.defaultSiteSpace = { space: d };
-	else if (isRecord$1(d)) spec.defaultSiteSpace = {
-		space: String(d["space"] ?? ""),
-		...typeof d["section"] === "string" ? { section: d["section"] } : {}
+	const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, ...written } = doc.spec;
+	const spec = written;
+	if (typeof defaultSiteSpace === "string") spec.defaultSiteSpace = {
+		space: defaultSiteSpace,
+		at: ["spec", "defaultSiteSpace"]
 	};
-	if (Array.isArray(s["sections"])) spec.sections = parseSections(s["sections"]);
-	if (Array.isArray(s["sectionGroups"])) spec.sectionGroups = parseGroups(s["sectionGroups"]);
-	if (Array.isArray(s["spaces"])) spec.spaces = siteSpaces(s["spaces"], ["spec", "spaces"]);
-	if (Array.isArray(s["shareLinks"])) spec.shareLinks = parseShareLinks(s["shareLinks"]);
-	if (isRecord$1(s["adaptiveSchema"])) spec.adaptiveSchema = structuredClone(s["adaptiveSchema"]);
-	const customization = s["customization"];
-	if (isFileContent(customization)) {
-		const read = readCustomizationFile(doc, customization);
-		for (const i of read.issues) report?.(i, i.message);
-		if (read.value) spec.customization = structuredClone(read.value);
-	} else if (isRecord$1(customization)) spec.customization = structuredClone(customization);
+	else if (defaultSiteSpace) spec.defaultSiteSpace = {
+		...defaultSiteSpace,
+		at: [
+			"spec",
+			"defaultSiteSpace",
+			"space"
+		]
+	};
+	if (sections) spec.sections = parseSections(sections);
+	if (sectionGroups) spec.sectionGroups = sectionGroups.map((g, i) => ({
+		...g,
+		at: [
+			"spec",
+			"sectionGroups",
+			i
+		]
+	}));
+	if (spaces) spec.spaces = siteSpaces(spaces, ["spec", "spaces"]);
+	if (shareLinks) spec.shareLinks = shareLinks.map((l, i) => ({
+		...l,
+		at: [
+			"spec",
+			"shareLinks",
+			i
+		]
+	}));
+	if (adaptiveSchema) spec.adaptiveSchema = structuredClone(adaptiveSchema);
+	const custom = customization && readCustomization(doc, customization, report);
+	if (custom) spec.customization = custom;
 	const access = parseAccess(doc, report);
 	if (access !== void 0) spec.access = access;
+	parsed.set(doc, spec);
 	return spec;
 }
 /**
-* A Site entry seen from another kind (ctx.desired gives entries with their spec's type forgotten): its spec,
-* parsed again from the entry's validated document.
+* A Site entry seen from another kind (ctx.desired gives entries with their spec's type forgotten): its spec, as
+* parseSiteSpec read it from the entry's document. Undefined for an entry of another kind.
 */
 function siteSpecOf(entry) {
-	return parseSiteSpec(entry.doc);
+	return parsed.get(entry.doc);
 }
 function toDesired$8(doc, report) {
 	const spec = parseSiteSpec(doc, report);
@@ -46146,16 +45947,12 @@ function spaceRefs(spec) {
 	}));
 }
 /** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
-function allSpaceRefs(spec, doc) {
+function allSpaceRefs(spec) {
 	const refs = spaceRefs(spec);
 	const d = spec.defaultSiteSpace;
 	if (d) refs.push({
 		space: d.space,
-		at: isRecord$1(doc.spec["defaultSiteSpace"]) ? [
-			"spec",
-			"defaultSiteSpace",
-			"space"
-		] : ["spec", "defaultSiteSpace"]
+		at: d.at
 	});
 	return refs;
 }
@@ -46174,13 +45971,13 @@ function crossValidate$5(entries, all, report, index, warn) {
 		if (p === void 0) pruning.set(org, p = spaces.some((s) => s.org === org && s.doc.prune === true));
 		return p;
 	};
-	for (const e of entries) for (const r of allSpaceRefs(e.spec, e.doc)) {
+	for (const e of entries) for (const r of allSpaceRefs(e.spec)) {
 		if (known(e.org, r.space)) continue;
 		if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
 		else warn?.(e.doc.pos(r.at), mustExistLive("space", r.space, "Space", e.org));
 	}
 }
-var str;
+var siteSpaces, parsed;
 var init_desired = __esmMin((() => {
 	init_file_refs();
 	init_parse$1();
@@ -46188,7 +45985,8 @@ var init_desired = __esmMin((() => {
 	init_manifest_refs();
 	init_customization_file();
 	init_model$6();
-	str = (v) => typeof v === "string" ? v : void 0;
+	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
+	parsed = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/site/structure.ts
 function siteObject(org, s) {
@@ -46412,7 +46210,10 @@ function usageObjects(org, usage) {
 /** Space names (titles or ids) the org's Site manifests show, each with where it is first written. */
 function siteNamedSpaces(ctx, org) {
 	const named = /* @__PURE__ */ new Map();
-	for (const site of ctx.desired(SITE_KIND, org)) for (const r of spaceRefs(siteSpecOf(site))) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
+	for (const site of ctx.desired(SITE_KIND, org)) {
+		const spec = siteSpecOf(site);
+		for (const r of spec ? spaceRefs(spec) : []) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
+	}
 	return named;
 }
 /**
@@ -46467,7 +46268,7 @@ function describedSections(ctx, org, usage) {
 		fields: {}
 	}));
 	const out = /* @__PURE__ */ new Set();
-	for (const [e, o] of matchByIdOrTitle(SITE_KIND, entries, live).matched) for (const s of siteSpecOf(e).sections ?? []) out.add(`${o.id}\u0000${s.path}`);
+	for (const [e, o] of matchByIdOrTitle(SITE_KIND, entries, live).matched) for (const s of siteSpecOf(e)?.sections ?? []) out.add(`${o.id}\u0000${s.path}`);
 	return out;
 }
 var PURGE_NOTE, SECTION_PURGE_NOTE;
@@ -47526,24 +47327,8 @@ var init_snapshot$6 = __esmMin((() => {
 	collectionUndo = { relink: relink$3 };
 }));
 // src/kinds/collection/kind.ts
-/** The spec of a schema-valid Collection document: the fields it writes, in this order (duplicate access entries reported). */
-function parseCollectionSpec(doc, report) {
-	const s = doc.spec;
-	const spec = { title: asString(s["title"]) ?? "" };
-	const id = asString(s["id"]);
-	if (id !== void 0) spec.id = id;
-	const description = asString(s["description"]);
-	if (description !== void 0) spec.description = description;
-	const defaultLevel = nullableString(s["defaultLevel"]);
-	if (defaultLevel !== void 0) spec.defaultLevel = defaultLevel;
-	const parent = nullableString(s["parent"]);
-	if (parent !== void 0) spec.parent = parent;
-	const access = parseAccess(doc, report);
-	if (access !== void 0) spec.access = access;
-	return spec;
-}
 function toDesired$7(doc, report) {
-	return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc, report))];
+	return [titledEntry(COLLECTION_KIND, doc, withAccessEntries(doc, report))];
 }
 /**
 * A collection cannot be its own parent, directly or through other manifests. A parent naming no Collection
@@ -47656,9 +47441,9 @@ var init_kind$6 = __esmMin((() => {
 	init_parse$1();
 	init_state();
 	init_common();
+	init_collection();
 	init_manifest_refs();
 	init_match$1();
-	init_schema();
 	init_model$5();
 	init_purge();
 	init_diff$4();
@@ -47668,7 +47453,7 @@ var init_kind$6 = __esmMin((() => {
 	collectionKind = {
 		kind: COLLECTION_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
-		schema: loadSchema("collection"),
+		schema: collectionSchema,
 		depth: 24,
 		lists: ["access"],
 		nullMeanings: { Collection: {
@@ -47687,6 +47472,12 @@ var init_kind$6 = __esmMin((() => {
 		snapshot: snapshotCollection,
 		undo: collectionUndo
 	};
+}));
+// src/kinds/generated/members.ts
+var membersSchema;
+var init_members = __esmMin((() => {
+	init_schema();
+	membersSchema = loadSchema("members");
 }));
 // src/kinds/saml/certificate.ts
 /** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
@@ -48104,24 +47895,13 @@ var init_snapshot$5 = __esmMin((() => {
 	};
 }));
 // src/kinds/members/kind.ts
-function toDesired$6(doc, _report) {
+function toDesired$6(doc) {
 	const org = doc.metadata.organization;
-	const invite = doc.spec["invite"] === true;
-	const list = Array.isArray(doc.spec["members"]) ? doc.spec["members"] : [];
-	const out = [];
-	for (let i = 0; i < list.length; i++) {
-		const m = list[i];
-		if (!isRecord$1(m) || typeof m["email"] !== "string") continue;
-		const email = m["email"];
-		const spec = {
-			email,
-			role: roleOf(m["role"])
-		};
-		if (typeof m["sso"] === "boolean") spec.sso = m["sso"];
-		if (invite) spec.invite = true;
-		out.push(new MemberEntry(org, email.toLowerCase(), spec, doc, i));
-	}
-	return out;
+	const invite = doc.spec.invite === true;
+	return doc.spec.members.map((m, i) => new MemberEntry(org, m.email.toLowerCase(), invite ? {
+		...m,
+		invite
+	} : m, doc, i));
 }
 async function fetch$6(ctx, org, desired) {
 	const items = await ctx.list(membersPath(org));
@@ -48286,9 +48066,9 @@ function inviteStep(org, sso, entries) {
 var MemberEntry, membersKind;
 var init_kind$5 = __esmMin((() => {
 	init_plan$1();
-	init_common();
-	init_schema();
 	init_cascades$3();
+	init_common();
+	init_members();
 	init_cascades$2();
 	init_export$4();
 	init_guard();
@@ -48320,7 +48100,7 @@ var init_kind$5 = __esmMin((() => {
 	membersKind = {
 		kind: MEMBERS_KIND,
 		identity: "e-mail address, case-insensitive",
-		schema: loadSchema("members"),
+		schema: membersSchema,
 		guard: memberGuards,
 		snapshot: snapshotMember,
 		undo: membersUndo,
@@ -48333,10 +48113,11 @@ var init_kind$5 = __esmMin((() => {
 		export: exportMembers
 	};
 }));
-// src/api/limits.ts
-var OPENAPI_TEXT_MAX_BYTES;
-var init_limits = __esmMin((() => {
-	OPENAPI_TEXT_MAX_BYTES = 26214400;
+// src/kinds/generated/openapispec.ts
+var openapispecSchema;
+var init_openapispec = __esmMin((() => {
+	init_schema();
+	openapispecSchema = loadSchema("openapispec");
 }));
 // src/kinds/openapi/model.ts
 /** An OpenAPISpec as the API answers it → a live object keyed by slug. */
@@ -48698,8 +48479,13 @@ var init_snapshot$4 = __esmMin((() => {
 	};
 }));
 // src/kinds/openapi/kind.ts
+/**
+* The source as written: a `{file}` the loader read (its content), one it did not (export's probes), a URL or a text.
+* Undefined only for export's first probe, which writes none (src/export/probe.ts).
+*/
 function sourceOf(doc, report) {
-	const raw = doc.spec["source"];
+	const raw = doc.spec.source;
+	if (raw === void 0) return void 0;
 	if (isFileContent(raw)) {
 		if (raw.text === "") report(doc.pos([
 			"spec",
@@ -48708,18 +48494,14 @@ function sourceOf(doc, report) {
 		]), `source.file "${raw.file}": is empty; the API needs a non-empty text`);
 		return textSource(raw.text, raw.file);
 	}
-	if (isFileRef(raw)) return {
+	if ("file" in raw) return {
 		type: "unread",
 		file: raw.file
 	};
-	if (!isRecord$1(raw)) return void 0;
-	const url = asString(raw["url"]);
-	if (url !== void 0) return {
+	return "url" in raw ? {
 		type: "url",
-		url
-	};
-	const text = asString(raw["text"]);
-	return text === void 0 ? void 0 : textSource(text);
+		url: raw.url
+	} : textSource(raw.text);
 }
 /** A text source; its digest is computed when the diff first reads it (`validate` never does). */
 function textSource(text, file) {
@@ -48731,14 +48513,16 @@ function textSource(text, file) {
 	return source;
 }
 function toDesired$5(doc, report) {
-	const slug = asString(doc.spec["slug"]) ?? "";
-	const spec = { slug };
+	const { source: _written, ...written } = doc.spec;
 	const source = sourceOf(doc, report);
-	if (source) spec.source = source;
+	const spec = source ? {
+		...written,
+		source
+	} : written;
 	return [{
 		kind: OPENAPI_KIND,
 		org: doc.metadata.organization,
-		key: slug,
+		key: spec.slug,
 		spec,
 		source: doc.pos(["spec"]),
 		doc
@@ -48779,10 +48563,8 @@ async function fetch$5(ctx, org, desired) {
 }
 var openApiSpecKind;
 var init_kind$4 = __esmMin((() => {
-	init_limits();
 	init_file_refs();
-	init_common();
-	init_schema();
+	init_openapispec();
 	init_diff$3();
 	init_export$3();
 	init_model$1();
@@ -48790,12 +48572,8 @@ var init_kind$4 = __esmMin((() => {
 	openApiSpecKind = {
 		kind: OPENAPI_KIND,
 		identity: "slug (the API keys specs by slug)",
-		fileFields: [{
-			path: ["source"],
-			holds: "an OpenAPI spec",
-			maxBytes: OPENAPI_TEXT_MAX_BYTES
-		}],
-		schema: loadSchema("openapispec"),
+		fileFields: [["source"]],
+		schema: openapispecSchema,
 		depth: 20,
 		scope: {},
 		toDesired: toDesired$5,
@@ -48805,6 +48583,12 @@ var init_kind$4 = __esmMin((() => {
 		snapshot: snapshotSpec,
 		undo: openApiUndo
 	};
+}));
+// src/kinds/generated/organization.ts
+var organizationSchema;
+var init_organization$1 = __esmMin((() => {
+	init_schema();
+	organizationSchema = loadSchema("organization");
 }));
 // src/kinds/organization.ts
 /** Live organization → manifest field names (logo is read back from urls.logo). */
@@ -48837,15 +48621,10 @@ function toDesired$4(doc) {
 		kind: KIND$1,
 		org,
 		key: org,
-		spec: pick$1(doc.spec, ORG_FIELDS),
+		spec: doc.spec,
 		source: doc.pos(["spec"]),
 		doc
 	}];
-}
-/** The site a document's `defaultContent` names, if any. */
-function writtenSite(spec) {
-	const content = spec.defaultContent;
-	return isRecord$1(content) && typeof content["site"] === "string" ? content["site"] : void 0;
 }
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
 function crossValidate$3(entries, all, _report, index, warn) {
@@ -48894,8 +48673,8 @@ function resolveSite(ctx, org, name, live) {
 }
 /** A note when the written site is a title that resolved to another value. */
 function siteNote(written, siteId) {
-	const title = isRecord$1(written) ? written["site"] : void 0;
-	if (siteId === void 0 || typeof title !== "string" || title === siteId) return void 0;
+	const title = written?.site;
+	if (siteId === void 0 || title === void 0 || title === siteId) return void 0;
 	return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
 }
 function diff$2(ctx, org, desired, live) {
@@ -48913,8 +48692,8 @@ function diff$2(ctx, org, desired, live) {
 		}
 		let resolved = entry.spec;
 		const written = entry.spec.defaultContent;
-		if (isRecord$1(written) && typeof written["site"] === "string") {
-			const name = written["site"];
+		if (written) {
+			const name = written.site;
 			const site = resolveSite(ctx, org, name, live);
 			if (site === void 0) {
 				blockEntry(result, entry, entry.doc.pos([
@@ -48975,14 +48754,14 @@ function exportDocs$3(org, live) {
 		return manifestDoc(KIND$1, org, spec);
 	});
 }
-var KIND$1, DEPTH$1, ORG_FIELDS, organizationKind;
+var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, organizationKind;
 var init_organization = __esmMin((() => {
 	init_errors();
 	init_plan$1();
 	init_common();
+	init_organization$1();
 	init_manifest_refs();
 	init_model$6();
-	init_schema();
 	KIND$1 = "Organization";
 	DEPTH$1 = 0;
 	ORG_FIELDS = [
@@ -48996,10 +48775,11 @@ var init_organization = __esmMin((() => {
 		"ai",
 		"inviteLinks"
 	];
+	writtenSite = (spec) => spec.defaultContent?.site;
 	organizationKind = {
 		kind: KIND$1,
 		identity: "the organization id in metadata.organization (one Organization document per organization)",
-		schema: loadSchema("organization"),
+		schema: organizationSchema,
 		depth: DEPTH$1,
 		nullMeanings: { Organization: { defaultRole: "guest" } },
 		prunable: false,
@@ -49012,11 +48792,13 @@ var init_organization = __esmMin((() => {
 		export: exportDocs$3
 	};
 }));
+// src/kinds/generated/samlprovider.ts
+var samlproviderSchema;
+var init_samlprovider = __esmMin((() => {
+	init_schema();
+	samlproviderSchema = loadSchema("samlprovider");
+}));
 // src/kinds/team/model.ts
-/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
-function memberIndex(doc, email) {
-	return (Array.isArray(doc.spec["members"]) ? doc.spec["members"] : []).findIndex((m) => isRecord$1(m) && typeof m["email"] === "string" && m["email"].toLowerCase() === email);
-}
 var TEAM_KIND, teamsPath;
 var init_model = __esmMin((() => {
 	init_common();
@@ -49329,7 +49111,7 @@ var init_snapshot$3 = __esmMin((() => {
 * made of `{file}` (`{file, text, sha256}`; export's documents carry `{file, text}`), whose length is checked here.
 */
 function readCertificate(doc, report) {
-	const raw = doc.spec["certificate"];
+	const raw = doc.spec.certificate;
 	if (typeof raw === "string") {
 		const text = certificateText(raw);
 		return {
@@ -49337,36 +49119,28 @@ function readCertificate(doc, report) {
 			fingerprint: certificateFingerprint(text)
 		};
 	}
-	if (!isRecord$1(raw) || typeof raw["text"] !== "string") return void 0;
-	const file = asString(raw["file"]);
-	const text = certificateText(raw["text"]);
+	if (raw === void 0 || !("text" in raw) || typeof raw.text !== "string") return void 0;
+	const file = raw.file;
+	const text = certificateText(raw.text);
 	const length = [...text].length;
 	if (length > 1e4) report(doc.pos([
 		"spec",
 		"certificate",
 		"file"
-	]), `certificate file "${file ?? ""}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
+	]), `certificate file "${file}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
 	return {
 		text,
 		fingerprint: certificateFingerprint(text),
-		...file !== void 0 ? { file } : {}
+		file
 	};
 }
 function toDesired$3(doc, report) {
-	const s = doc.spec;
-	const spec = { label: asString(s["label"]) ?? "" };
-	const id = asString(s["id"]);
-	if (id !== void 0) spec.id = id;
-	const entityID = asString(s["entityID"]);
-	if (entityID !== void 0) spec.entityID = entityID;
-	const ssoURL = asString(s["ssoURL"]);
-	if (ssoURL !== void 0) spec.ssoURL = ssoURL;
+	const { certificate: _written, ...written } = doc.spec;
 	const certificate = readCertificate(doc, report);
-	if (certificate) spec.certificate = certificate;
-	const defaultTeam = asString(s["defaultTeam"]);
-	if (defaultTeam !== void 0) spec.defaultTeam = defaultTeam;
-	const role = s["defaultRole"];
-	if (role === null || isRole(role)) spec.defaultRole = role;
+	const spec = certificate ? {
+		...written,
+		certificate
+	} : written;
 	const entry = {
 		kind: SAML_KIND,
 		org: doc.metadata.organization,
@@ -49375,7 +49149,7 @@ function toDesired$3(doc, report) {
 		source: doc.pos(["spec"]),
 		doc
 	};
-	if (id !== void 0) entry.id = id;
+	if (spec.id !== void 0) entry.id = spec.id;
 	return [entry];
 }
 /**
@@ -49419,11 +49193,10 @@ async function fetch$3(ctx, org, desired) {
 		aux
 	};
 }
-var CERTIFICATE_MAX, CERTIFICATE_FILE_MAX_BYTES, samlKind;
+var CERTIFICATE_MAX, samlKind;
 var init_kind$3 = __esmMin((() => {
-	init_common();
+	init_samlprovider();
 	init_manifest_refs();
-	init_schema();
 	init_model();
 	init_certificate();
 	init_diff$2();
@@ -49431,17 +49204,11 @@ var init_kind$3 = __esmMin((() => {
 	init_model$3();
 	init_snapshot$3();
 	CERTIFICATE_MAX = 1e4;
-	CERTIFICATE_FILE_MAX_BYTES = 65536;
 	samlKind = {
 		kind: SAML_KIND,
 		identity: "label, or the pinned spec.id (which allows renaming)",
-		fileFields: [{
-			path: ["certificate"],
-			holds: "a certificate",
-			maxBytes: CERTIFICATE_FILE_MAX_BYTES,
-			limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters`
-		}],
-		schema: loadSchema("samlprovider"),
+		fileFields: [["certificate"]],
+		schema: samlproviderSchema,
 		depth: 22,
 		nullMeanings: { SamlProvider: { defaultRole: "guest" } },
 		needs: ["Team"],
@@ -49454,6 +49221,12 @@ var init_kind$3 = __esmMin((() => {
 		snapshot: snapshotSaml,
 		undo: samlUndo
 	};
+}));
+// src/kinds/generated/site.ts
+var siteSchema;
+var init_site = __esmMin((() => {
+	init_schema();
+	siteSchema = loadSchema("site");
 }));
 // src/kinds/site/scope.ts
 function siteStep(scope, s) {
@@ -51796,7 +51569,7 @@ function spaceResolver(ctx, org, spaces) {
 */
 function blockUnresolvedSpaces(result, entry, resolve) {
 	const missing = [];
-	for (const r of allSpaceRefs(entry.spec, entry.doc)) {
+	for (const r of allSpaceRefs(entry.spec)) {
 		const pos = entry.doc.pos(r.at);
 		if (!resolve(r.space, pos)) missing.push({
 			space: r.space,
@@ -52179,7 +51952,7 @@ function probeEntry(object) {
 			sectionGroups: [],
 			spaces: [],
 			shareLinks: [],
-			adaptiveSchema: {},
+			adaptiveSchema: EMPTY_ADAPTIVE_SCHEMA,
 			customization: {}
 		},
 		pos: () => ({
@@ -52315,8 +52088,7 @@ var init_snapshot$2 = __esmMin((() => {
 // src/kinds/site/kind.ts
 var siteKind;
 var init_kind$2 = __esmMin((() => {
-	init_schema();
-	init_customization_file();
+	init_site();
 	init_desired();
 	init_diff$1();
 	init_export$1();
@@ -52326,12 +52098,8 @@ var init_kind$2 = __esmMin((() => {
 	siteKind = {
 		kind: SITE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name",
-		schema: loadSchema("site"),
-		fileFields: [{
-			path: ["customization"],
-			holds: "a customization",
-			maxBytes: CUSTOMIZATION_FILE_MAX_BYTES
-		}],
+		schema: siteSchema,
+		fileFields: [["customization"]],
 		depth: 30,
 		lists: [
 			"sections",
@@ -52351,6 +52119,12 @@ var init_kind$2 = __esmMin((() => {
 		snapshot: snapshotSite,
 		undo: siteUndo
 	};
+}));
+// src/kinds/generated/space.ts
+var spaceSchema;
+var init_space = __esmMin((() => {
+	init_schema();
+	spaceSchema = loadSchema("space");
 }));
 // src/kinds/space/snapshot.ts
 async function sitesShowing(ctx, org, spaceId) {
@@ -52504,26 +52278,8 @@ var init_snapshot$1 = __esmMin((() => {
 	};
 }));
 // src/kinds/space/kind.ts
-/** The spec of a schema-valid Space document: the fields it writes, in this order (duplicate access entries reported). */
-function parseSpaceSpec(doc, report) {
-	const s = doc.spec;
-	const spec = { title: asString(s["title"]) ?? "" };
-	const id = asString(s["id"]);
-	if (id !== void 0) spec.id = id;
-	const emoji = asString(s["emoji"]);
-	if (emoji !== void 0) spec.emoji = emoji;
-	const editMode = s["editMode"];
-	if (editMode === "live" || editMode === "locked") spec.editMode = editMode;
-	const defaultLevel = nullableString(s["defaultLevel"]);
-	if (defaultLevel !== void 0) spec.defaultLevel = defaultLevel;
-	const parent = nullableString(s["parent"]);
-	if (parent !== void 0) spec.parent = parent;
-	const access = parseAccess(doc, report);
-	if (access !== void 0) spec.access = access;
-	return spec;
-}
 function toDesired$2(doc, report) {
-	return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc, report))];
+	return [titledEntry(SPACE_KIND, doc, withAccessEntries(doc, report))];
 }
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
 function crossValidate$1(entries, all, report, index, warn) {
@@ -52776,17 +52532,17 @@ var init_kind$1 = __esmMin((() => {
 	init_parents();
 	init_prune();
 	init_common();
+	init_space();
 	init_manifest_refs();
 	init_match$1();
 	init_recover$1();
-	init_schema();
 	init_model$5();
 	init_purge();
 	init_snapshot$1();
 	spaceKind = {
 		kind: SPACE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
-		schema: loadSchema("space"),
+		schema: spaceSchema,
 		depth: 26,
 		lists: ["access"],
 		nullMeanings: { Space: {
@@ -52805,6 +52561,12 @@ var init_kind$1 = __esmMin((() => {
 		snapshot: snapshotSpace,
 		undo: spaceUndo
 	};
+}));
+// src/kinds/generated/team.ts
+var teamSchema;
+var init_team = __esmMin((() => {
+	init_schema();
+	teamSchema = loadSchema("team");
 }));
 // src/kinds/team/diff.ts
 function resolveMember({ ctx, org, aux }, email) {
@@ -52912,12 +52674,7 @@ function blockUnknownMembers(scope, result, entry, current) {
 	const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
 	const [first, ...more] = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === "unknown").map((m) => ({
 		email: m.email,
-		pos: entry.doc.pos([
-			"spec",
-			"members",
-			memberIndex(entry.doc, m.email),
-			"email"
-		])
+		pos: entry.doc.pos(m.at)
 	}));
 	if (!first) return false;
 	const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at$1(m.pos)})`).join(", ")}` : "";
@@ -53151,35 +52908,42 @@ var init_snapshot = __esmMin((() => {
 	teamUndo = { losses };
 }));
 // src/kinds/team/kind.ts
-function toDesired$1(doc, report) {
-	const title = String(doc.spec["title"] ?? "");
-	const spec = { title };
-	if (typeof doc.spec["id"] === "string") spec.id = doc.spec["id"];
-	const raw = doc.spec["members"];
-	if (Array.isArray(raw)) {
-		const seen = /* @__PURE__ */ new Map();
-		const members = spec.members = [];
-		for (let i = 0; i < raw.length; i++) {
-			const m = raw[i];
-			if (!isRecord$1(m) || typeof m["email"] !== "string") continue;
-			const email = m["email"].toLowerCase();
-			const first = seen.get(email);
-			if (first !== void 0) {
-				report(doc.pos([
-					"spec",
-					"members",
-					i,
-					"email"
-				]), `${email} is listed twice in team "${title}" (first at members[${first}])`);
-				continue;
-			}
-			seen.set(email, i);
-			members.push({
-				email,
-				role: m["role"] === "owner" ? "owner" : "member"
-			});
+/** The members a Team document lists, each once: an e-mail listed again is reported there and left out. */
+function teamMembers(doc, members, report) {
+	const seen = /* @__PURE__ */ new Map();
+	const out = [];
+	members.forEach((m, i) => {
+		const email = m.email.toLowerCase();
+		const first = seen.get(email);
+		if (first !== void 0) {
+			report(doc.pos([
+				"spec",
+				"members",
+				i,
+				"email"
+			]), `${email} is listed twice in team "${doc.spec.title}" (first at members[${first}])`);
+			return;
 		}
-	}
+		seen.set(email, i);
+		out.push({
+			email,
+			role: m.role ?? "member",
+			at: [
+				"spec",
+				"members",
+				i,
+				"email"
+			]
+		});
+	});
+	return out;
+}
+function toDesired$1(doc, report) {
+	const { members, ...written } = doc.spec;
+	const spec = members === void 0 ? written : {
+		...written,
+		members: teamMembers(doc, members, report)
+	};
 	return [titledEntry(TEAM_KIND, doc, spec)];
 }
 /**
@@ -53197,12 +52961,7 @@ function crossValidate(entries, _all, report, index, warn) {
 		}
 		for (const m of e.spec.members ?? []) {
 			if (members.has(m.email)) continue;
-			report(e.doc.pos([
-				"spec",
-				"members",
-				memberIndex(e.doc, m.email),
-				"email"
-			]), `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`);
+			report(e.doc.pos(m.at), `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`);
 		}
 	}
 }
@@ -53301,9 +53060,9 @@ function exportDocs$1(org, live) {
 var teamKind;
 var init_kind = __esmMin((() => {
 	init_common();
+	init_team();
 	init_match$1();
 	init_model$2();
-	init_schema();
 	init_cascades$2();
 	init_diff();
 	init_snapshot();
@@ -53311,7 +53070,7 @@ var init_kind = __esmMin((() => {
 	teamKind = {
 		kind: TEAM_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
-		schema: loadSchema("team"),
+		schema: teamSchema,
 		depth: 20,
 		lists: ["members"],
 		scope: { reads: (entries) => entries.some((e) => (e.spec.members?.length ?? 0) > 0) ? ["Members"] : [] },
@@ -53324,12 +53083,15 @@ var init_kind = __esmMin((() => {
 		undo: teamUndo
 	};
 }));
+// src/kinds/generated/translation.ts
+var translationSchema;
+var init_translation$1 = __esmMin((() => {
+	init_schema();
+	translationSchema = loadSchema("translation");
+}));
 // src/kinds/translation.ts
 function toDesired(doc) {
-	const spec = { title: String(doc.spec["title"] ?? "") };
-	if (typeof doc.spec["id"] === "string") spec.id = doc.spec["id"];
-	if (Array.isArray(doc.spec["languages"])) spec.languages = doc.spec["languages"].map(String);
-	return [titledEntry(KIND, doc, spec)];
+	return [titledEntry(KIND, doc, doc.spec)];
 }
 function translationObject(org, t) {
 	if (!isRecord$1(t) || typeof t["id"] !== "string" || typeof t["title"] !== "string") return void 0;
@@ -53458,9 +53220,9 @@ var KIND, DEPTH, translationsPath, sorted, translationUndo, translationKind;
 var init_translation = __esmMin((() => {
 	init_plan$1();
 	init_common();
+	init_translation$1();
 	init_match$1();
 	init_recover$1();
-	init_schema();
 	KIND = "Translation";
 	DEPTH = 20;
 	translationsPath = (org) => `${orgPath(org)}/translations`;
@@ -53472,7 +53234,7 @@ var init_translation = __esmMin((() => {
 	translationKind = {
 		kind: KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
-		schema: loadSchema("translation"),
+		schema: translationSchema,
 		depth: DEPTH,
 		scope: {},
 		toDesired,
@@ -53742,15 +53504,14 @@ async function manifestsDigest(dir) {
 		throw new UsageError(`cannot read manifests directory ${dir}: ${err.code ?? err.message}`);
 	}
 	const files = {};
-	const whole = (0, node_crypto.createHash)("sha256");
-	for (const [i, rel] of rels.entries()) {
+	const parts = [];
+	for (const rel of rels) {
 		const content = await (0, node_fs_promises.readFile)(node_path.default.join(dir, rel));
 		files[rel] = digest(content);
-		whole.update(`${i > 0 ? "\0" : ""}${rel}\u0000`);
-		for (let at = 0; at < content.length; at += BASE64_SLICE) whole.update(content.subarray(at, at + BASE64_SLICE).toString("base64"));
+		parts.push(`${rel}\u0000${content.toString("base64")}`);
 	}
 	return {
-		checksum: `sha256:${whole.digest("hex")}`,
+		checksum: digest(parts.join("\0")),
 		files
 	};
 }
@@ -53821,13 +53582,12 @@ function touchedObjects(live) {
 function planChecksum(plan) {
 	return digest(canonicalJson(plan.steps));
 }
-var BASE64_SLICE, ABSENT, objectLabel;
+var ABSENT, objectLabel;
 var init_digests = __esmMin((() => {
 	init_errors();
 	init_plan$1();
 	init_discover();
 	init_canonical();
-	BASE64_SLICE = 786432;
 	ABSENT = "absent";
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
@@ -57329,7 +57089,7 @@ var init_config$1 = __esmMin((() => {
 */
 function configSchema() {
 	if (cached) return cached;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\"Members\", \"Team\", \"Translation\", \"OpenAPISpec\", \"SamlProvider\", \"Collection\", \"Space\", \"Site\"]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\"off\", \"kubernetes\"],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
 	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
 	cached = {
 		...root,

@@ -130,35 +130,39 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     payload: string | undefined,
     signal: AbortSignal | undefined,
     urgent: boolean,
+    background: boolean,
   ): Promise<RawResponse> {
     const headers = payload === undefined ? baseHeaders : { ...baseHeaders, 'content-type': 'application/json' };
-    return gate.run(urgent, async () => {
-      // Inside the gate: a paced request holds its slot, so urgent pages still go first once the budget allows.
-      const pending = pacer.acquire(signal);
-      const ticket = pending instanceof Promise ? await pending : pending;
-      let answer: Answer | undefined;
-      let res;
-      try {
-        res = await pool.request({ method, path: target, headers, body: payload, signal });
-        answer = { status: res.statusCode, headers: res.headers };
-      } finally {
-        pacer.settle(ticket, answer);
-      }
-      if (hasNoBody(res.statusCode)) {
-        await res.body.dump();
-        return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
-      }
-      const text = await res.body.text();
-      return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text };
-    });
+    return gate.run(
+      urgent,
+      async () => {
+        // Inside the gate: a paced request holds its slot, so urgent pages still go first once the budget allows.
+        const pending = pacer.acquire(signal, background);
+        const ticket = pending instanceof Promise ? await pending : pending;
+        let answer: Answer | undefined;
+        let res;
+        try {
+          res = await pool.request({ method, path: target, headers, body: payload, signal });
+          answer = { status: res.statusCode, headers: res.headers };
+        } finally {
+          pacer.settle(ticket, answer);
+        }
+        if (hasNoBody(res.statusCode)) {
+          await res.body.dump();
+          return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text: '' };
+        }
+        const text = await res.body.text();
+        return { status: res.statusCode, statusText: res.statusText, headers: res.headers, text };
+      },
+      background,
+    );
   }
 
-  function request<T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-    return send<T>(method, path, options, false);
-  }
-
-  /** `urgent`: a later page of a list being read (see priority-gate.ts). */
-  async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean): Promise<ApiResponse<T>> {
+  /**
+   * `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
+   * `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
+   */
+  async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean, background = false): Promise<ApiResponse<T>> {
     if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
     const route = routeOf(path);
     // The last line of defence for ids in paths (kinds encode and check each one): a request never leaves the
@@ -186,7 +190,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
       let failure: AttemptFailure;
       let lastError: ApiError;
       try {
-        const raw = await attemptOnce(method, target, payload, signal, urgent);
+        const raw = await attemptOnce(method, target, payload, signal, urgent, background);
         answered = true;
         report({ method, route, status: raw.status, durationMs: performance.now() - started, attempt });
         const parsed = parseJsonBody(raw.text);
@@ -252,43 +256,43 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
     }
   }
 
-  async function get<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> {
-    const res = await request<T>('GET', path, query === undefined ? {} : { query });
-    return res.body as T;
+  /** The client's surface; `background`: every request of it yields to the others. */
+  function view(background: boolean): ApiClient {
+    const request = <T = unknown>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> => send<T>(method, path, options, false, background);
+    const get = async <T = unknown>(path: string, query?: RequestOptions['query']): Promise<T> => (await request<T>('GET', path, query === undefined ? {} : { query })).body as T;
+    /** A list's pages: every page after the first is urgent (it continues a chain already started). */
+    const getPage = async (path: string, query: RequestOptions['query']): Promise<unknown> =>
+      (await send('GET', path, query === undefined ? {} : { query }, query?.['page'] !== undefined, background)).body;
+    const paginate = <T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> => paginatePages<T>(getPage, path, query);
+    const listAll = async <T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]> => {
+      const items: T[] = [];
+      for await (const item of paginate<T>(path, query)) items.push(item);
+      return items;
+    };
+    return {
+      baseUrl,
+      request,
+      get,
+      paginate,
+      listAll,
+      background: () => (backgroundView ??= view(true)),
+      rateLimit: () => {
+        const b = pacer.state().budget;
+        return b === undefined ? undefined : { limit: b.limit, remaining: b.remaining, ...(b.resetAt !== undefined ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}) };
+      },
+      // The background view shares the pool: closing it closes nothing.
+      close: background
+        ? () => Promise.resolve()
+        : () => {
+            stopTelling();
+            paced.release();
+            return pool.close();
+          },
+    };
   }
 
-  /** A list's pages: every page after the first is urgent (it continues a chain already started). */
-  async function getPage(path: string, query: RequestOptions['query']): Promise<unknown> {
-    const urgent = query?.['page'] !== undefined;
-    return (await send('GET', path, query === undefined ? {} : { query }, urgent)).body;
-  }
-
-  function paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T> {
-    return paginatePages<T>(getPage, path, query);
-  }
-
-  async function listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]> {
-    const items: T[] = [];
-    for await (const item of paginate<T>(path, query)) items.push(item);
-    return items;
-  }
-
-  return {
-    baseUrl,
-    request,
-    get,
-    paginate,
-    listAll,
-    rateLimit: () => {
-      const b = pacer.state().budget;
-      return b === undefined ? undefined : { limit: b.limit, remaining: b.remaining, ...(b.resetAt !== undefined ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}) };
-    },
-    close: () => {
-      stopTelling();
-      paced.release();
-      return pool.close();
-    },
-  };
+  let backgroundView: ApiClient | undefined;
+  return view(false);
 }
 
 /** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */

@@ -19,6 +19,11 @@
  *
  * Answers without the headers change nothing: until one announces a budget, and again after a success that
  * announces none, `acquire` returns at once (no timer, no queue).
+ *
+ * Background requests (the informer's periodic full read, `acquire(signal, true)`) yield: a waiting request of any
+ * other kind goes first, they leave a tenth of the limit (BACKGROUND_RESERVE) to the others, and while they wait
+ * the others do not spread themselves (the reserve is theirs): a drifted member is read at once, not behind a
+ * 19-minute full read.
  */
 import { createHash } from 'node:crypto';
 import { readRateLimit, type HeaderBag } from './rate-limit-headers.js';
@@ -70,6 +75,9 @@ export interface PacerWait {
   refused: boolean;
 }
 
+/** The share of the limit background requests leave to the others. */
+export const BACKGROUND_RESERVE = 0.1;
+
 /** A wait this long is always told (once). */
 export const LONG_WAIT_MS = 3000;
 /** Shorter waits (pacing spread over the window) are told when pacing starts, then at most once per this. */
@@ -81,8 +89,11 @@ export interface Pacer {
    * wait of LONG_WAIT_MS or more (once each): a run the rate limit slows says so. Returns a function that stops.
    */
   onLongWait(listener: (wait: PacerWait) => void): () => void;
-  /** A ticket at once when a request may go now, else a promise of one (rejected when `signal` aborts). */
-  acquire(signal?: AbortSignal): Ticket | Promise<Ticket>;
+  /**
+   * A ticket at once when a request may go now, else a promise of one (rejected when `signal` aborts).
+   * `background`: it yields to every other request (see the file comment).
+   */
+  acquire(signal?: AbortSignal, background?: boolean): Ticket | Promise<Ticket>;
   /** Exactly once per ticket, as soon as the attempt's answer (status and headers) or its failure is known. */
   settle(ticket: Ticket, answer: Answer | undefined): void;
   state(): PacerState;
@@ -99,6 +110,12 @@ interface Waiter {
   reject(err: unknown): void;
   done: boolean;
   cleanup(): void;
+}
+
+/** A FIFO of waiters with a read index (shift() would be O(n) per grant). */
+interface Queue {
+  items: Waiter[];
+  head: number;
 }
 
 interface Budget {
@@ -121,8 +138,20 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   let blockedUntil = 0;
   /** After a 429: one request may go (once the block ends and nothing is in flight) to learn the budget. */
   let probe = false;
-  let waiters: Waiter[] = [];
-  let head = 0;
+  // Foreground first, then background.
+  const queues: [Queue, Queue] = [
+    { items: [], head: 0 },
+    { items: [], head: 0 },
+  ];
+  const waitingIn = (q: Queue): number => q.items.slice(q.head).filter((w) => !w.done).length;
+  const hasWaiting = (q: Queue): boolean => {
+    while (q.head < q.items.length && q.items[q.head]!.done) q.head++;
+    if (q.head === q.items.length) {
+      q.items = [];
+      q.head = 0;
+    }
+    return q.items.length > 0;
+  };
   let cancelTimer: (() => void) | undefined;
   const listeners = new Set<(wait: PacerWait) => void>();
   /** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
@@ -130,7 +159,7 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   let toldAt = Number.NEGATIVE_INFINITY;
 
   /** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
-  function nextSendAt(now: number): number {
+  function nextSendAt(now: number, background = false): number {
     if (now < blockedUntil) return blockedUntil;
     if (budget === undefined) return now;
     if (budget.resetAt !== undefined && now >= budget.resetAt) {
@@ -138,12 +167,15 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
       budget.remaining = budget.limit;
       budget.resetAt = undefined;
     }
-    const available = budget.remaining - debt;
+    const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
+    const available = budget.remaining - debt - reserve;
     if (available >= 1) {
-      if (available > budget.limit / 2 || budget.resetAt === undefined) return now;
+      // While background requests wait, the reserve they leave is the others' to use at once.
+      if (!background && hasWaiting(queues[1])) return now;
+      if (available > (budget.limit - reserve) / 2 || budget.resetAt === undefined) return now;
       return Math.max(now, lastSentAt + (budget.resetAt - now) / available);
     }
-    if (probe && inFlight === 0) return now;
+    if (probe && inFlight === 0 && !background) return now;
     return budget.resetAt ?? (inFlight > 0 ? Number.POSITIVE_INFINITY : now);
   }
 
@@ -159,14 +191,13 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
   function pump(): void {
     cancelTimer?.();
     cancelTimer = undefined;
-    while (head < waiters.length) {
-      const waiter = waiters[head]!;
-      if (waiter.done) {
-        head++;
-        continue;
-      }
+    for (;;) {
+      const background = !hasWaiting(queues[0]);
+      const q = queues[background ? 1 : 0];
+      if (!hasWaiting(q)) return;
+      const waiter = q.items[q.head]!;
       const now = clock.now();
-      const at = nextSendAt(now);
+      const at = nextSendAt(now, background);
       if (at > now) {
         if (at !== Number.POSITIVE_INFINITY) {
           if (at > toldUntil && (at - now >= LONG_WAIT_MS || now - toldAt >= WAIT_NOTICE_INTERVAL_MS)) {
@@ -180,16 +211,12 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
             pump();
           }, at - now);
         }
-        break;
+        return;
       }
-      head++;
+      q.head++;
       waiter.done = true;
       waiter.cleanup();
       waiter.resolve(grant(now));
-    }
-    if (head === waiters.length) {
-      waiters = [];
-      head = 0;
     }
   }
 
@@ -225,10 +252,10 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
       return () => void listeners.delete(listener);
     },
 
-    acquire(signal?: AbortSignal): Ticket | Promise<Ticket> {
-      if (head === waiters.length) {
+    acquire(signal?: AbortSignal, background = false): Ticket | Promise<Ticket> {
+      if (!hasWaiting(queues[0]) && (!background || !hasWaiting(queues[1]))) {
         const now = clock.now();
-        if (nextSendAt(now) <= now) return grant(now);
+        if (nextSendAt(now, background) <= now) return grant(now);
       }
       return new Promise<Ticket>((resolve, reject) => {
         if (signal?.aborted === true) {
@@ -243,7 +270,7 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
         };
         const waiter: Waiter = { resolve, reject, done: false, cleanup: () => signal?.removeEventListener('abort', onAbort) };
         signal?.addEventListener('abort', onAbort, { once: true });
-        waiters.push(waiter);
+        queues[background ? 1 : 0].items.push(waiter);
         pump();
       });
     },
@@ -259,7 +286,7 @@ export function createPacer(opts: PacerOptions = {}): Pacer {
         budget: budget === undefined ? undefined : { ...budget },
         debt,
         inFlight,
-        waiting: waiters.slice(head).filter((w) => !w.done).length,
+        waiting: waitingIn(queues[0]) + waitingIn(queues[1]),
         blockedUntil,
       };
     },

@@ -39,6 +39,12 @@ export interface ApiClient {
   paginate<T = unknown>(path: string, query?: RequestOptions['query']): AsyncIterable<T>;
   /** All items of a paginated list. */
   listAll<T = unknown>(path: string, query?: RequestOptions['query']): Promise<T[]>;
+  /**
+   * The same client for work that yields to everything else (the informer's background resync): its requests wait
+   * behind every other request for a connection and for the rate-limit budget, and leave part of the budget to
+   * them (src/api/priority-gate.ts, pacer.ts).
+   */
+  background?(): ApiClient;
   /** The rate limit the API announced on its latest answer, if any (the plan's cost estimate paces to it). */
   rateLimit?(): { limit: number; remaining: number; resetInMs?: number } | undefined;
   close(): Promise<void>;

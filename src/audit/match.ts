@@ -24,19 +24,20 @@ export interface TargetMatcher {
 
 const hasRef = (path: string): boolean => path.includes('<<ref:');
 
-/** The default: the objects a step's requests address. */
+/**
+ * The default: the objects a step's requests address. A create whose object is the one created (its path is the
+ * collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+ * section) names the object it is part of.
+ */
 export function defaultTargets(step: Step): TargetMatcher[] {
   const out: TargetMatcher[] = [];
   for (const r of step.requests) {
     if (hasRef(r.path)) continue;
     const t = pathTarget(r.path);
     if (!t) continue;
-    if (step.action === 'create') {
-      if (r.method !== 'DELETE' && t.id === undefined) out.push({ type: t.type, label: step.key });
-      break; // later requests of a create address the object it makes
-    }
     if (t.id !== undefined) out.push({ type: t.type, id: t.id });
-    else if (t.parent) out.push(t.parent);
+    else if (step.action === 'create' && r.method !== 'DELETE') out.push({ type: t.type, label: step.key });
+    if (step.action === 'create') break; // later requests of a create address the object it makes
   }
   return out;
 }

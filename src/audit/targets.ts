@@ -1,36 +1,35 @@
 /**
- * What an audit event names, derived from an API path: the same derivation serves the sandbox (which records an
- * event for every write it accepts) and docops's default matching of events to plan steps, so the two agree by
- * construction. A kind whose objects the real API names differently declares `KindDefinition.auditTargets`.
+ * What an audit event names, derived from an API path: the object the path is about — the first object below the
+ * organization — and the part of it the path addresses. The sandbox names the objects of the rows a write changes
+ * the same way (src/sandbox/audit-objects.ts), docops matches events to plan steps (match.ts) and follows them
+ * (the daemon's informer) with it, so they agree by construction. A kind whose objects the real API names
+ * differently declares `KindDefinition.auditTargets` and its `informer`.
  *
- *   /orgs/o1                       → organization o1
- *   /orgs/o1/members/u1            → member u1
- *   /orgs/o1/teams/t1/members/u1   → team.member u1
- *   /spaces/s1, /orgs/o1/spaces    → space s1 (a create names the id it made)
- *   /spaces/s1/move                → space s1, verb `move`
+ *   /orgs/o1                              → organization o1
+ *   /orgs/o1/members/u1                   → member u1
+ *   /orgs/o1/teams                        → team (no id: the collection a team is created in)
+ *   /orgs/o1/teams/t1/members/u1          → team t1, part member
+ *   /spaces/s1, /spaces/s1/move           → space s1 (part move)
+ *   /orgs/o1/sites/x/sections/y           → site x, part section
  */
 
 export interface AuditTarget {
-  /** Kind of resource, e.g. `member`, `team`, `team.member`, `organization`. */
+  /** Kind of resource, e.g. `member`, `team`, `space`, `site`, `organization`. */
   type: string;
-  /** Stable identifier of the resource (its API id). */
+  /** Stable identifier of the resource (its API id; an OpenAPI spec's slug). */
   id: string;
 }
 
-/**
- * A path's resource: its type (every collection on the way, singular, joined by `.`) and, when the path ends in
- * an id, that id. A path ending in a collection or a verb (`/orgs/o1/teams`, `/spaces/s1/move`) also names the
- * object it sits under (`parent`), when there is one.
- */
+/** A path's object: its type and, when the path names it, its id; and what below it the path addresses. */
 export interface PathTarget {
   type: string;
+  /** Absent when the path is the collection the object is created in (`/orgs/o1/teams`). */
   id?: string;
-  /** The last segment when it is not an id: a collection created in, or a verb. */
-  trailing?: string;
-  parent?: AuditTarget;
+  /** The parts below the object, singular (`['member']`, `['permission', 'team']`, `['move']`); empty: the object. */
+  part: string[];
 }
 
-function singular(collection: string): string {
+export function singular(collection: string): string {
   if (collection === 'orgs') return 'organization';
   if (collection.endsWith('ies')) return `${collection.slice(0, -3)}y`;
   if (collection.endsWith('s')) return collection.slice(0, -1);
@@ -45,22 +44,14 @@ function decode(s: string): string {
   }
 }
 
-/** The organization prefix is dropped from the type unless the path is the organization itself. */
+/** The organization prefix is dropped unless the path is the organization itself. */
 export function pathTarget(path: string): PathTarget | undefined {
   const segs = path.split('?')[0]!.split('/').filter((s) => s !== '').map(decode);
   if (segs[0] === 'v1') segs.shift();
   if (segs.length === 0) return undefined;
-  const pairs: { coll: string; id?: string }[] = [];
-  for (let i = 0; i < segs.length; i += 2) pairs.push({ coll: segs[i]!, ...(segs[i + 1] !== undefined ? { id: segs[i + 1]! } : {}) });
-  const nested = pairs.length > 1 && pairs[0]!.coll === 'orgs' ? pairs.slice(1) : pairs;
-  const typeOf = (ps: typeof pairs): string => ps.map((p) => singular(p.coll)).join('.');
-  const last = nested.at(-1)!;
-  if (last.id !== undefined) return { type: typeOf(nested), id: last.id };
-  const parentPairs = nested.length > 1 ? nested.slice(0, -1) : pairs.length > 1 ? pairs.slice(0, 1) : [];
-  const parentId = parentPairs.at(-1)?.id;
-  return {
-    type: typeOf(nested),
-    trailing: last.coll,
-    ...(parentId !== undefined ? { parent: { type: typeOf(parentPairs), id: parentId } } : {}),
-  };
+  const top = segs[0] === 'orgs' && segs.length > 2 ? segs.slice(2) : segs;
+  const [collection, id, ...rest] = top;
+  const part: string[] = [];
+  for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]!));
+  return { type: singular(collection!), ...(id !== undefined ? { id } : {}), part };
 }

@@ -57,7 +57,7 @@ export const coldPlanMeasure: MeasureModule = {
       if (target !== undefined && m.ratio > target) {
         notes.push(
           `cold plan of ${fmt(m.members)} members above target: ${ms(m.median.beforeFirstRequestMs)} before the first request (start-up and reading the manifests), ` +
-            `I/O ${ratio2(m.ioRatio)}× its bound; see docs/benchmarks.md, "Start-up"`,
+            `I/O ${ratio2(m.ioRatio)}× its bound; see docs/dev/benchmarks.md, "Start-up"`,
         );
       }
     }

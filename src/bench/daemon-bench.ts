@@ -73,10 +73,10 @@ async function bareFetchMs(sb: BenchSandbox, org: string): Promise<number> {
   return Math.round((t.lastResponseAt - t.firstRequestAt) * 10) / 10;
 }
 
-const sleep = (msec: number): Promise<void> => new Promise((r) => setTimeout(r, msec));
+export const sleep = (msec: number): Promise<void> => new Promise((r) => setTimeout(r, msec));
 
 /** Poll `check` every 10 ms until it returns a value (bench code: a test would wait on an event). */
-async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
+export async function until<T>(what: string, check: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + TIMEOUT_MS;
   for (;;) {
     const v = await check();
@@ -86,7 +86,7 @@ async function until<T>(what: string, check: () => Promise<T | undefined>): Prom
   }
 }
 
-interface LastRun {
+export interface LastRun {
   id: number;
   result: string;
   scope?: string;
@@ -95,14 +95,14 @@ interface LastRun {
   timings?: { loadMs?: number; planMs?: number; applyMs?: number };
 }
 
-async function lastRun(url: string): Promise<LastRun | undefined> {
+export async function lastRun(url: string): Promise<LastRun | undefined> {
   const res = await fetch(`${url}/readyz`);
   const body = (await res.json()) as { lastRun: LastRun | null };
   return body.lastRun ?? undefined;
 }
 
 /** Start `docops daemon` and resolve with its HTTP address (from its "started" log line). */
-function startDaemon(configFile: string, sb: BenchSandbox): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+export function startDaemon(configFile: string, sb: BenchSandbox): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const [file, ...args] = docopsCommand();
   const child = spawn(file!, [...args, 'daemon', '-c', configFile, '--log-format', 'json'], { env: cleanEnv({ DOCOPS_TOKEN: sb.token }), stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';

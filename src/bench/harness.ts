@@ -156,7 +156,7 @@ export async function runBench(config: BenchConfig, deps: BenchDeps): Promise<Be
   }
 }
 
-/** Plain statements about results that are off target or suspicious (the interpretation lives in docs/benchmarks.md). */
+/** Plain statements about results that are off target or suspicious (the interpretation lives in docs/dev/benchmarks.md). */
 function findings(r: BenchResult): string[] {
   const out: string[] = [];
   if (r.plan.steps !== 0) out.push(`the no-op plan is not empty: ${r.plan.steps} steps (first: ${r.plan.firstSteps.join(', ')})`);
@@ -164,10 +164,10 @@ function findings(r: BenchResult): string[] {
   if (r.apply.failed > 0 || r.apply.skipped > 0) out.push(`apply: ${r.apply.failed} steps failed, ${r.apply.skipped} skipped`);
   if (r.apply.sentRequests !== r.apply.plannedRequests) out.push(`apply sent ${r.apply.sentRequests} requests for ${r.apply.plannedRequests} planned (retries or extra reads)`);
   if (r.apply.replanSteps !== 0) out.push(`a plan right after the apply still has ${r.apply.replanSteps} steps (did not converge)`);
-  // Misses whose cause was profiled (docs/benchmarks.md, "What does not meet its target").
+  // Misses whose cause was profiled (docs/dev/benchmarks.md, "What does not meet its target").
   if (r.requestsRatio > TARGETS.requestsRatio) out.push(`requests above the lower bound: compare plan.byRoute with the lists in src/bench/needs.ts`);
   if (r.planWallRatio > TARGETS.planWallRatio || r.applyWallRatio > TARGETS.applyWallRatio) {
-    out.push('wall ratios above target: the pool is full ~95 % of the time but each request takes 25–28 ms, not 20: sandbox JSON.stringify + docops JSON.parse of ~12 MB per plan (~0.7 + ~0.9 ms per request) on shared cores; see docs/benchmarks.md');
+    out.push('wall ratios above target: the pool is full ~95 % of the time but each request takes 25–28 ms, not 20: sandbox JSON.stringify + docops JSON.parse of ~12 MB per plan (~0.7 + ~0.9 ms per request) on shared cores; see docs/dev/benchmarks.md');
   }
   return out;
 }

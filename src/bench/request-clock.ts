@@ -26,10 +26,13 @@ export interface RequestClock {
   close(): void;
 }
 
-/** Watch the server listening on `port` (this process's HTTP servers only). */
-export function watchRequests(port: number): RequestClock {
+/**
+ * Watch the server listening on `port` (this process's HTTP servers only). Requests carrying `ignore` as their
+ * Authorization (a benchmark's second actor) are not docops's: not counted.
+ */
+export function watchRequests(port: number, ignore?: string): RequestClock {
   let timing: RequestTiming = { responses: 0 };
-  const ours = (req: IncomingMessage): boolean => req.socket.localPort === port && (req.url ?? '').startsWith('/v1');
+  const ours = (req: IncomingMessage): boolean => req.socket.localPort === port && (req.url ?? '').startsWith('/v1') && (ignore === undefined || req.headers.authorization !== ignore);
   const onStart = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };
     if (!ours(request)) return;

@@ -4,9 +4,11 @@
  * keys at the top level, its details under its name) and latest.md, relative to the working directory (the
  * package root under npm). A new measure is one more module in MEASURES (see measure.ts).
  * `--only NAME[,NAME]` (a module's name) runs those modules and prints their rows without writing the results:
- * for working on one measure; the numbers users see come from a whole run.
+ * for working on one measure; the numbers users see come from a whole run. `--only NAME --merge` also writes
+ * their keys and details into the existing latest.json (noted under `partialRuns` with the date; latest.md is
+ * left as it is): a new measure's numbers on a shared machine without running every other measure again.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { KINDS } from '../kinds/index.js';
@@ -21,6 +23,7 @@ import { headerLine, renderTable } from './report.js';
 import { startInChild } from './sandbox-env.js';
 import { rateLimitMeasure } from './rate-limit-bench.js';
 import { startupMeasure } from './startup-bench.js';
+import { informerMeasure } from './informer-bench.js';
 
 const MEASURES: readonly MeasureModule[] = [
   // The headline (issue 14): cold plans of 1,000, 10,000 and 30,000 members, then start-up.
@@ -29,6 +32,8 @@ const MEASURES: readonly MeasureModule[] = [
   rateLimitMeasure,
   // Issue 15: the running daemon, save → first write of a scoped reconcile.
   daemonSaveMeasure,
+  // Issue 25: the daemon following the audit log instead of reading everything.
+  informerMeasure,
   steadyMeasure({
     measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
     // Each read takes ~1 s; three runs give a median.
@@ -55,7 +60,21 @@ const selected = only ? MEASURES.filter((m) => only.has(m.name)) : MEASURES;
 const outputs: MeasureOutput[] = [];
 for (const m of selected) outputs.push(await m.run(env));
 if (only) {
-  process.stdout.write(renderTable(`Partial run (--only ${[...only].join(',')}), not written to bench/results.`, outputs));
+  const merge = process.argv.includes('--merge');
+  if (merge) {
+    const file = join(process.cwd(), 'bench', 'results', 'latest.json');
+    const result = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    const date = new Date().toISOString();
+    const partial = (result['partialRuns'] ?? {}) as Record<string, unknown>;
+    for (const [i, o] of outputs.entries()) {
+      Object.assign(result, o.keys);
+      result[selected[i]!.name] = o.details;
+      partial[selected[i]!.name] = { date, notes: o.notes };
+    }
+    result['partialRuns'] = partial;
+    await writeFile(file, JSON.stringify(result, null, 2) + '\n');
+  }
+  process.stdout.write(renderTable(`Partial run (--only ${[...only].join(',')}), ${merge ? 'merged into bench/results/latest.json' : 'not written to bench/results'}.`, outputs));
   process.exit(0);
 }
 

@@ -26,6 +26,8 @@ export interface BenchSandbox {
 export interface SandboxRequest {
   sizes: OrgSizes;
   latencyMs: number;
+  /** A second actor's write token (an admin of the organization other than the token's): its requests are not timed. */
+  actor?: { token: string; userId: string };
 }
 
 interface Ready {
@@ -62,9 +64,9 @@ function overHttp(ready: Ready, clock: Clock, close: () => Promise<void>): Bench
 
 /** Start and fill a sandbox in this process. */
 export async function startInProcess(req: SandboxRequest): Promise<BenchSandbox & { reset(): void; timingNow(): RequestTiming }> {
-  const sb = await startSandbox({ seed: 'empty', faults: `latency=${req.latencyMs}ms` });
+  const sb = await startSandbox({ seed: 'empty', faults: `latency=${req.latencyMs}ms`, ...(req.actor ? { actorTokens: [req.actor] } : {}) });
   seedStore(sb.store, generateOrg(req.sizes));
-  const clock = watchRequests(sb.port);
+  const clock = watchRequests(sb.port, req.actor ? `Bearer ${req.actor.token}` : undefined);
   const env = overHttp({ url: sb.url, origin: sb.origin, token: sb.token }, { timing: async () => clock.timing(), reset: async () => clock.reset() }, async () => {
     clock.close();
     await sb.close();

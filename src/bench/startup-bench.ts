@@ -146,7 +146,7 @@ export const startupMeasure: MeasureModule = {
     const m = await measureStartup({ pairs: env.config.startupPairs, cpuRuns: env.config.startupCpuRuns });
     const notes: string[] = [];
     if (m.version.ratio > TARGETS.versionRatio || m.validate.ratio > TARGETS.validateRatio) {
-      notes.push(`start-up above target: files and CPU per command are in latest.json (startup.commands); see docs/benchmarks.md, "Start-up"`);
+      notes.push(`start-up above target: files and CPU per command are in latest.json (startup.commands); see docs/dev/benchmarks.md, "Start-up"`);
     }
     return {
       keys: { versionRatio: m.version.ratio, validateRatio: m.validate.ratio },

@@ -2,13 +2,13 @@
  * Build step (last in package.json "build"): the `docops` command as code-split CommonJS, bundled from src/
  * with source maps. `dist/cli/docops.cjs` (package.json `bin`, the image's entry point) is src/cli/bin.ts, and
  * every module a command loads lazily becomes a `dist/cli/chunk-*.cjs` loaded on demand, so the start-up of each
- * command reads a handful of files instead of hundreds (the numbers that decided it are in docs/benchmarks.md,
+ * command reads a handful of files instead of hundreds (the numbers that decided it are in docs/dev/benchmarks.md,
  * "Start-up"). Everything else in dist/ (the library, the benchmark, this script, tsc's dist/cli/main.js) stays
  * tsc's output.
  *
  * - CommonJS, not ESM: node starts an ES-module entry with its ESM loader (~5 ms of CPU, more under load, for
- *   an empty module), and Node 20 can cache compiled code only for CommonJS (src/cli/compile-cache.ts). The
- *   sources stay ES modules; `import()` becomes a `require` after a tick, `import.meta.url` the file's URL.
+ *   an empty module). The sources stay ES modules; `import()` becomes a `require` after a tick, `import.meta.url`
+ *   the file's URL.
  * - The chunks sit beside tsc's modules, two levels below the package root, so the paths the code builds from
  *   `import.meta.url` (package.json, schemas/, the generated validators) hold in both.
  * - Packages loaded with `createRequire` (pino-pretty, ajv's compiler: rarely needed) stay in node_modules.
@@ -22,8 +22,6 @@
  * - `undici` resolves to its Pool alone: docops uses nothing else of it, and its index loads fetch,
  *   WebSocket, caches and mocks too (~50 ms of every cold plan). Importing any other name from `undici` in
  *   src/ fails this build (the name is not exported), never silently at run time.
- * - `yaml` is loaded from node_modules when a function of it is first called (YAML_ON_DEMAND_MODULE), not when a
- *   module importing it loads: the manifest loader reads common files without it.
  * - Source maps carry the TypeScript sources: in a checkout, `node --enable-source-maps dist/cli/docops.cjs …`
  *   (or NODE_OPTIONS=--enable-source-maps) prints stack traces in src/ lines. The release tarball and the image
  *   ship none (package.json `files` names the .cjs files only).
@@ -71,50 +69,6 @@ export const undiciPoolOnly: Plugin = {
 /** The bundle's entry in outDir (package.json `bin`). */
 export const BIN_FILE = 'docops.cjs';
 
-const YAML_ON_DEMAND = '\0docops:yaml-on-demand';
-
-/**
- * `yaml` for the bundle: the same names src/ imports, each loading the package (from node_modules, with
- * `require`) on its first call. Modules that import `yaml` statically but use it rarely (the synchronous
- * parse.ts, which a kind imports for a referenced file; the loader's fallback for declined files) then cost
- * nothing on `validate`'s common path, where the js-yaml fast path reads every file. A name src/ imports that is
- * not here fails the build (MISSING_EXPORT).
- */
-const YAML_ON_DEMAND_MODULE = [
-  "import { createRequire } from 'node:module';",
-  'let yaml;',
-  "const load = () => (yaml ??= createRequire(import.meta.url)('yaml'));",
-  'const call = (name) => (...args) => load()[name](...args);',
-  "export const isAlias = call('isAlias');",
-  "export const isMap = call('isMap');",
-  "export const isPair = call('isPair');",
-  "export const isScalar = call('isScalar');",
-  "export const isSeq = call('isSeq');",
-  "export const parse = call('parse');",
-  "export const parseAllDocuments = call('parseAllDocuments');",
-  "export const parseDocument = call('parseDocument');",
-  "export const stringify = call('stringify');",
-  "export const visit = call('visit');",
-  "for (const name of ['BREAK', 'SKIP', 'REMOVE']) Object.defineProperty(visit, name, { get: () => load().visit[name] });",
-  '/** `new LineCounter()` returns the package\'s own instance. */',
-  'export function LineCounter() {',
-  '  return new (load().LineCounter)();',
-  '}',
-  '',
-].join('\n');
-
-/** `import … from 'yaml'` in src/ → the on-demand module above. */
-const yamlOnDemand: Plugin = {
-  name: 'docops-yaml-on-demand',
-  resolveId(id, importer) {
-    if (id === 'yaml' && importer !== undefined && !/[\\/]node_modules[\\/]/.test(importer)) return YAML_ON_DEMAND;
-    return null;
-  },
-  load(id) {
-    return id === YAML_ON_DEMAND ? YAML_ON_DEMAND_MODULE : null;
-  },
-};
-
 export interface BundleOptions {
   /** Default: src/cli/bin.ts of this package. */
   entry?: string;
@@ -131,7 +85,7 @@ export async function bundleCli(options: BundleOptions = {}): Promise<string[]> 
     input: { docops: entry },
     platform: 'node',
     tsconfig: join(ROOT, 'tsconfig.build.json'),
-    plugins: [undiciPoolOnly, yamlOnDemand],
+    plugins: [undiciPoolOnly],
     external: EXTERNAL,
     logLevel: 'warn',
     // A missing export (e.g. a new undici import the Pool-only module does not have) fails the build.
@@ -145,6 +99,8 @@ export async function bundleCli(options: BundleOptions = {}): Promise<string[]> 
       sourcemap: true,
       entryFileNames: '[name].cjs',
       chunkFileNames: `${CHUNK_PREFIX}[name]-[hash].cjs`,
+      // The YAML parser's chunk by its name (the automatic name is its folder's, `dist`).
+      codeSplitting: { groups: [{ name: 'yaml', test: /[\\/]node_modules[\\/]yaml[\\/]/ }] },
     },
   });
   return result.output.map((o) => o.fileName);

@@ -14,6 +14,7 @@ import { ENV_OVERRIDES } from '../daemon/config.js';
 import { configSchema } from '../daemon/config-schema.js';
 import { KINDS } from '../kinds/index.js';
 import { createAjv } from '../manifests/schema.js';
+import { policySchemas } from '../policy/schemas.js';
 import { factorRepeats, keepOriginalErrorPaths } from './shared-subschemas.js';
 
 // ajv's standalone module is CommonJS with `exports.default`; depending on the loader the import is either.
@@ -81,14 +82,18 @@ export function standaloneValidator(schema: object): string {
   return toCode(ajv as Ajv, ajv.compile(factored.schema));
 }
 
-/** Every schema a run validates with: the kinds', the daemon config's, and each env-overridable config field's. */
+/** Every schema a run validates with: the kinds', the daemon config's, each env-overridable config field's, the policy's. */
 export function shippedSchemas(): NamedSchema[] {
   const config = configSchema() as { properties: Record<string, object> };
   const fields = [...new Set(Object.values(ENV_OVERRIDES))];
+  const policy = policySchemas();
   return [
     ...KINDS.map((k) => ({ name: k.kind.toLowerCase(), schema: k.schema, inIndex: true })),
     { name: 'config', schema: config },
     ...fields.map((f) => ({ name: `config-${f}`, schema: config.properties[f]! })),
+    { name: 'policy', schema: policy.file },
+    { name: 'policy-rules', schema: policy.list },
+    { name: 'policy-approvers', schema: policy.approvers },
   ];
 }
 

@@ -2,8 +2,8 @@
 /**
  * The installed `docops` command: package.json `bin` is this module bundled as CommonJS (dist/cli/docops.cjs,
  * src/build/bundle-cli.ts). It answers `--version` from what it imports itself; every other command turns on
- * the compile cache (compile-cache.ts) before it loads the dispatcher and the command. Tests and the library
- * call main.ts, which never touches the module loader.
+ * Node's compile cache where Node has one (compile-cache.ts) before it loads the dispatcher and the command. Tests
+ * and the library call main.ts, which never touches the module loader.
  */
 import { enableCompileCache } from './compile-cache.js';
 import { isVersionFlag, packageVersion } from './version.js';

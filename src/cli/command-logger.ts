@@ -1,7 +1,7 @@
 /**
  * What a CLI command logs with (CommandContext.logger): pino's logging methods. The pino logger (src/log.ts)
  * is one; a command that logs only at `debug` (validate) gets a stand-in when the level hides those lines, so
- * it never loads pino (docs/benchmarks.md, "Start-up"): the stand-in drops what pino would drop and keeps any
+ * it never loads pino (docs/dev/benchmarks.md, "Start-up"): the stand-in drops what pino would drop and keeps any
  * line at a shown level, which the dispatcher then writes through pino (replayLines) once the command is done.
  * A command that declares `logs: 'debug'` and logs at `info` or above therefore loses nothing, but its line is
  * written after the command's other output — a broken declaration, not a silent one.

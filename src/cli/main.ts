@@ -3,7 +3,7 @@
  * The docops command line's entry. `main` is callable in-process (tests pass string-collecting streams); run as
  * a program it sets process.exitCode. It answers `--version` itself and imports the dispatcher (run.ts) for
  * everything else: the version needs nothing else, and every module this one imports is paid by every command
- * (docs/benchmarks.md, "Start-up").
+ * (docs/dev/benchmarks.md, "Start-up").
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,10 @@ import type { ApiClient } from '../api/types.js';
 import { UsageError } from '../core/errors.js';
 import type { Plan } from '../core/plan.js';
 import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
+import type { PolicyReport } from '../policy/model.js';
+import { policyData, renderPolicyMarkdown, renderPolicyText } from '../policy/render.js';
 import { MARKDOWN_MAX_LENGTH, renderJson, renderMarkdown, renderText, type PlanFormat } from '../render/index.js';
+import { escapeMarkdown } from '../render/markdown.js';
 import { summaryLine, textTotals } from '../render/values.js';
 import { scopeLines, type PlanScopes } from '../scopes/needs.js';
 import type { FlagSpec } from './args.js';
@@ -33,10 +36,12 @@ export function planCost(ctx: CommandContext, plan: Plan, client?: ApiClient): P
  */
 export const PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
 
-export function markdownPlan(plan: Plan, cost: PlanCost | undefined, scopes?: PlanScopes): string {
+export function markdownPlan(plan: Plan, cost: PlanCost | undefined, scopes?: PlanScopes, policy?: PolicyReport): string {
   // Cost and token scopes matter only when there is something to apply (JSON always carries the scopes).
   const notes = plan.steps.length === 0 ? [] : [...(cost ? [costLine(cost)] : []), ...(scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, '\\_')) : [])];
-  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(notes.length > 0 ? { notes } : {}) });
+  // The rules a policy fired are never cut: a reviewer must see them (and who may approve).
+  const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
+  return renderMarkdown(plan, { maxLength: PR_MARKDOWN_MAX_LENGTH, ...(notes.length > 0 ? { notes } : {}), ...(sections.length > 0 ? { sections } : {}) });
 }
 
 export interface PlanOutputOptions {
@@ -44,12 +49,14 @@ export interface PlanOutputOptions {
   cost?: PlanCost;
   /** The OAuth scopes of the plan's requests (plan prints them: docs/pr-checks.md "Least-privilege tokens"). */
   scopes?: PlanScopes;
+  /** What the configured policy says about the plan (src/policy). */
+  policy?: PolicyReport;
 }
 
 export function renderPlanOutput(plan: Plan, format: PlanFormat, options: PlanOutputOptions): string {
-  if (format === 'json') return renderJson(plan, options.scopes ? { scopes: options.scopes } : {});
-  if (format === 'markdown') return markdownPlan(plan, options.cost, options.scopes);
-  const text = renderText(plan, { color: options.color });
+  if (format === 'json') return renderJson(plan, { ...(options.scopes ? { scopes: options.scopes } : {}), ...(options.policy ? { policy: policyData(options.policy) } : {}) });
+  if (format === 'markdown') return markdownPlan(plan, options.cost, options.scopes, options.policy);
+  const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : '');
   if (plan.steps.length === 0) return text;
   const lines = [...(options.cost ? [costLine(options.cost)] : []), ...(options.scopes ? scopeLines(options.scopes) : [])];
   if (lines.length === 0) return text;

@@ -15,28 +15,32 @@ import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import { CONFIG_FLAG, configFromFlag } from './config-file.js';
 import type { ApplyEvent } from '../core/apply.js';
+import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
   force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)" },
+  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)" },
   'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
 } as const satisfies FlagSpecs;
 
 export interface SafetySettings {
   config: SafetyConfig;
+  /** The `policy:` of --config, when it has one (validated, its rules compiled). */
+  policy?: LoadedPolicy;
   journalDir: string;
   force: boolean;
 }
 
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
-  const fromFile: { safety?: Record<string, unknown>; journalDir?: string } = (await configFromFlag(ctx)) ?? {};
+  const fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = (await configFromFlag(ctx)) ?? {};
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),
     journalDir: typeof flagDir === 'string' && flagDir !== '' ? flagDir : (fromFile.journalDir ?? DEFAULT_JOURNAL_DIR),
     force: ctx.values.force === true,
+    ...(fromFile.policy ? { policy: fromFile.policy } : {}),
   };
 }
 

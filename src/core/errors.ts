@@ -87,6 +87,31 @@ export class SafetyError extends DocopsError {
   }
 }
 
+/** One policy rule that fired on one change (src/policy/model.ts FiredRule, the part a refusal names). */
+export interface PolicyHit {
+  rule: string;
+  outcome: string;
+  message: string;
+  object: string;
+  error?: string;
+}
+
+/**
+ * The policy refused the plan (src/policy): a `deny` rule fired, or a `require-approval` rule fired and no
+ * approval of exactly this plan was given. Exit 3, like the safety gate.
+ */
+export class PolicyError extends DocopsError {
+  override readonly exitCode: number = EXIT.safetyRefused;
+  constructor(
+    readonly hits: readonly PolicyHit[],
+    readonly why: string,
+    /** Set when the plan waits for an approval: the checksum an approval of exactly this plan names. */
+    readonly approvalChecksum?: string,
+  ) {
+    super(`policy refused the plan: ${why}\n` + hits.map((h) => `- [${h.outcome} ${h.rule}] ${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}`).join('\n'));
+  }
+}
+
 /** A manifest object the plan cannot reach (src/core/plan.ts BlockedObject, repeated here to keep errors.ts a leaf). */
 export interface BlockedIssue {
   kind: string;

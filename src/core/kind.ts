@@ -4,25 +4,31 @@
  *
  * The contract is generic over what a kind keeps: `S` the spec of its desired entries, `O` its live objects
  * (`LiveObject<Fields>`, or a union of them discriminated by `kind` when its state holds objects of sub-kinds,
- * as Site's does), `A` the lookup data (`aux`) its fetch and its journal snapshots keep beside them. A kind
- * declares itself as `KindDefinition<S, O, A>` and its code type-checks without casts.
+ * as Site's does), `A` the lookup data (`aux`) its fetch and its journal snapshots keep beside them, and `D` the
+ * spec its documents write: the type the build generates from its schema (src/kinds/generated/), so `toDesired`
+ * reads a schema-valid document typed, without restating the schema. A kind declares itself as
+ * `KindDefinition<S, O, A, D>` and its code type-checks without casts.
  *
  * Without type arguments, `KindDefinition` (and `DesiredEntry`, `LiveObject`, `LiveKindState`) is a kind whose
  * types are forgotten: `unknown` inside. That is what the registry holds and what the core passes around; the
- * core never looks inside a spec, fields or aux. Registering `KindDefinition<S, O, A>` as a `KindDefinition` needs
+ * core never looks inside a spec, fields or aux. Registering `KindDefinition<S, O, A, D>` as a `KindDefinition` needs
  * no cast: every hook is declared as a method, and TypeScript compares method parameters bivariantly. What makes
  * that sound is the registry's one rule, kept by the core: it hands a kind only what that kind made — the entries
  * its `toDesired` returned (grouped under its name), the state its `fetch` returned, the journal parts its own
- * `snapshot` (or the plan's live objects of its kind) wrote under its name.
+ * `snapshot` (or the plan's live objects of its kind) wrote under its name — and, to `toDesired`, only documents
+ * its schema accepted (the loader validates each one first).
  */
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from '../api/types.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import type { BlockedObject, OwnedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from './plan.js';
+import type { KindInformer } from './kind-informer.js';
+
+export type { AuditChange, InformerView, KindInformer, ReadsView, StaleRead } from './kind-informer.js';
 
 /**
  * One object a manifest asks for, normalised. `spec` holds only the fields the manifest writes, as the kind
- * parsed them from its schema-valid document (each kind's `toDesired` is where a validated document becomes `S`).
+ * read them from its schema-valid document (each kind's `toDesired` is where a validated document becomes `S`).
  */
 export interface DesiredEntry<S = unknown> {
   /** Resource kind of this entry (a manifest kind may yield several, e.g. Site → SiteSection). */
@@ -35,7 +41,8 @@ export interface DesiredEntry<S = unknown> {
   spec: S;
   /** Where the manifest writes the object. May be a getter computed on first read: never spread an entry expecting to copy it. */
   readonly source: SourcePos;
-  doc: ManifestDocument;
+  /** The document it comes from, its spec's type forgotten: the kind's own parse of it is `spec`. */
+  doc: ManifestDocument<unknown>;
 }
 
 /**
@@ -151,7 +158,19 @@ export interface FileField {
   limitReason?: string;
 }
 
-export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, A = unknown> {
+declare const specType: unique symbol;
+
+/**
+ * A kind's spec schema (schemas/<name>.schema.json, a JSON Schema object) together with the TypeScript type `D` of the
+ * specs it accepts, which the build generates from it (src/kinds/generated/). The type exists only for the compiler:
+ * at run time this is the schema's JSON.
+ */
+export interface SpecSchema<D = unknown> {
+  readonly [specType]?: D;
+  readonly [keyword: string]: unknown;
+}
+
+export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, A = unknown, D = unknown> {
   /** Manifest `kind:` value, e.g. `Team`. */
   kind: string;
   /** One line for --help and docs: how objects of this kind are identified. */
@@ -162,8 +181,8 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * within the field's limit) and hands the kind `{file, text, sha256}` instead (src/manifests/file-refs.ts).
    */
   fileFields?: readonly FileField[];
-  /** JSON Schema of `spec` (schemas/<kind>.schema.json). */
-  schema: object;
+  /** JSON Schema of `spec` (schemas/<name>.schema.json), typed with the spec type generated from it (src/kinds/generated/). */
+  schema: SpecSchema<D>;
   /** Parent → child depth: creates run in ascending, deletes in descending depth. */
   depth: number;
   /**
@@ -195,8 +214,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * it is affected by, change. Absent: unknown, so every run is a full reconcile.
    */
   scope?: KindScope<S>;
-  /** Documents of this kind → desired entries. Report semantic problems through `report`. */
-  toDesired(doc: ManifestDocument, report: Report): DesiredEntry<S>[];
+  /**
+   * Documents of this kind → desired entries. `doc.spec` passed `schema` (the loader validates every document before
+   * this), so it has the type `D` generated from that schema; export's probe documents are the one exception (see
+   * src/export/probe.ts): they only steer a fetch and must not make this throw. Report semantic problems through `report`.
+   */
+  toDesired(doc: ManifestDocument<D>, report: Report): DesiredEntry<S>[];
   /**
    * Checks across all documents (references to other kinds; duplicates are checked by the loader). `index`
    * finds any kind's entries of an org by identity key without building another set. `warn` takes what is
@@ -234,6 +257,12 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * object is blocked (the plan cannot reach it without deleting).
    */
   withoutDeletes?(step: Step): Step | null;
+  /**
+   * How the daemon's informer (src/daemon/informer) follows this kind's objects through the audit log between
+   * full reads: which events are about them, and which reads each makes stale. Every registered kind declares it;
+   * an event no kind claims is a gap (the organization gets a full read).
+   */
+  informer?: KindInformer;
   /**
    * Live state → manifest documents (for `docops export`); defaults omitted, ids pinned where needed. Undo calls
    * it on merged snapshot parts too, whose aux is what the snapshots kept.

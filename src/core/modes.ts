@@ -50,7 +50,7 @@ export class ModeResolver {
   readonly active: boolean;
   private readonly scopes = new Map<string, OwnershipMode>();
   /** File → its documents, by start position, for finding the document a step's source lies in. */
-  private readonly byFile = new Map<string, { line: number; column: number; doc: ManifestDocument }[]>();
+  private readonly byFile = new Map<string, { line: number; column: number; doc: ManifestDocument<unknown> }[]>();
 
   constructor(
     desired: DesiredState,
@@ -71,7 +71,7 @@ export class ModeResolver {
   }
 
   /** A document's own mode: its `mode:` and its kind's in the config, the more cautious. */
-  ofDocument(doc: ManifestDocument): OwnershipMode {
+  ofDocument(doc: ManifestDocument<unknown>): OwnershipMode {
     return mostCautious(this.config[doc.kind], doc.mode);
   }
 
@@ -88,8 +88,8 @@ export class ModeResolver {
     return doc ? this.ofDocument(doc) : this.ofScope(kind, org);
   }
 
-  private documentAt(pos: { file: string; line: number; column: number }): ManifestDocument | undefined {
-    let found: ManifestDocument | undefined;
+  private documentAt(pos: { file: string; line: number; column: number }): ManifestDocument<unknown> | undefined {
+    let found: ManifestDocument<unknown> | undefined;
     for (const d of this.byFile.get(pos.file) ?? []) {
       if (d.line > pos.line || (d.line === pos.line && d.column > pos.column)) break;
       found = d.doc;
@@ -98,9 +98,9 @@ export class ModeResolver {
   }
 }
 
-function documentsOf(desired: DesiredState): readonly ManifestDocument[] {
+function documentsOf(desired: DesiredState): readonly ManifestDocument<unknown>[] {
   if (desired.documents) return desired.documents;
-  const seen = new Set<ManifestDocument>();
+  const seen = new Set<ManifestDocument<unknown>>();
   for (const entries of desired.values()) for (const e of entries) seen.add(e.doc);
   return [...seen];
 }

@@ -4,7 +4,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { DesiredState } from './desired.js';
-import type { DesiredEntry, DiffContext, DiffOptions, KindDefinition, LiveKindState, LiveObject } from './kind.js';
+import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveKindState, LiveObject } from './kind.js';
 import { DocopsError } from './errors.js';
 import { createFetchContext } from './fetch-context.js';
 import { compareSteps, orderSteps } from './order.js';
@@ -91,7 +91,8 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
  * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
  * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/core/modes.ts).
  */
-export function pruneResolver(desired: DesiredState, configPrune: Record<string, boolean> = {}, modes: ModeResolver = new ModeResolver(desired)) {
+export function pruneResolver(desired: DesiredState, options: Pick<PlanOptions, 'prune' | 'modes'> = {}, modes: ModeResolver = new ModeResolver(desired, options.modes)) {
+  const configPrune = options.prune ?? {};
   const docPrune = new Set<string>();
   if (desired.documents) {
     // Every document counts, also one that yields no entry (an empty list written with `prune: true`).
@@ -104,10 +105,19 @@ export function pruneResolver(desired: DesiredState, configPrune: Record<string,
   return (kind: string, org: string): boolean => (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === 'authoritative';
 }
 
-/** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
-export async function fetchLive(client: ApiClient, kinds: readonly KindDefinition[], desired: DesiredState, options: PlanOptions = {}): Promise<LiveState> {
-  const prune = pruneResolver(desired, options.prune, new ModeResolver(desired, options.modes));
-  const ctx = createFetchContext(client, prune);
+/**
+ * Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+ * through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+ */
+export async function fetchLive(
+  client: ApiClient,
+  kinds: readonly KindDefinition[],
+  desired: DesiredState,
+  options: PlanOptions = {},
+  context?: (prune: (kind: string, org: string) => boolean) => FetchContext,
+): Promise<LiveState> {
+  const prune = pruneResolver(desired, options);
+  const ctx = context ? context(prune) : createFetchContext(client, prune);
   const work = inScope(scopes(kinds, desired), options.scope);
   const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
   const live: LiveState = new Map();
@@ -118,7 +128,7 @@ export async function fetchLive(client: ApiClient, kinds: readonly KindDefinitio
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
 export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
   const modes = new ModeResolver(desired, options.modes);
-  const prune = pruneResolver(desired, options.prune, modes);
+  const prune = pruneResolver(desired, options, modes);
   const ids = new IdIndex(live);
   const diffOptions: DiffOptions = { invite: options.invite === true };
   const base: DiffContext = {

@@ -16,6 +16,8 @@ import { notifyTargets } from '../notify/config.js';
 import type { NotifyTarget } from '../notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
+import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
+import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export type DaemonMode = 'apply' | 'plan';
 
@@ -59,6 +61,20 @@ export interface DaemonConfig {
   notify?: NotifyTarget[];
   /** Leader election (absent: off, this daemon is the only writer). */
   ha?: HaConfig;
+  /** Rules over every plan, and how approvals are taken (src/policy; absent: no policy). */
+  policy?: LoadedPolicy;
+  approvals?: ApprovalsConfig;
+  /** Following the audit log between full reads (docs/daemon.md, "The informer"); absent: off (the loader always sets it). */
+  informer?: InformerSettings;
+}
+
+export interface InformerSettings {
+  enabled: boolean;
+  /** 0: polls only with the runs the other triggers start. */
+  pollMs: number;
+  /** 0: no background resync. */
+  resyncMs: number;
+  overlapMs: number;
 }
 
 /** One kind's entry under `kinds:` (a later `drift:` setting sits beside `mode`). */
@@ -95,6 +111,7 @@ export const CONFIG_DEFAULTS = {
   logLevel: 'info',
   // client-go's leader-election defaults.
   ha: { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+  informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
 } as const;
 
 /** Environment variable → config field it overrides. */
@@ -133,6 +150,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   }
   let raw: RawConfig = {};
   let notify: NotifyTarget[] = [];
+  let policy: ConfigPolicy = { issues: [] };
   if (doc) {
     const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
@@ -143,6 +161,11 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
         const found = notifyTargets(raw.notify, options.env, doc.pos);
         notify = found.targets;
         issues.push(...found.issues);
+      }
+      // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
+      if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
+        policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
+        issues.push(...policy.issues);
       }
     }
   }
@@ -195,7 +218,23 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     statusPage: raw.statusPage !== false,
     notify,
     ...haConfig(raw.ha),
+    ...(policy.policy ? { policy: policy.policy } : {}),
+    ...(policy.approvals ? { approvals: policy.approvals } : {}),
+    informer: informerSettings(raw.informer),
   };
+}
+
+function informerSettings(raw: unknown): InformerSettings {
+  const d = CONFIG_DEFAULTS.informer;
+  const r = isObject(raw) ? raw : {};
+  const num = (k: 'pollSeconds' | 'resyncMinutes' | 'overlapSeconds'): number => (typeof r[k] === 'number' ? r[k] : d[k]);
+  return { enabled: r.enabled !== false, pollMs: num('pollSeconds') * 1000, resyncMs: num('resyncMinutes') * 60_000, overlapMs: num('overlapSeconds') * 1000 };
+}
+
+/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
+async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy> {
+  if (!isObject(raw)) return { issues: [] };
+  return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
 
 function haConfig(raw: unknown): { ha?: HaConfig } {

@@ -27,11 +27,15 @@ import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.
 import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import type { Leadership, LeaseLock } from './ha/leadership.js';
+import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import { positionsOf, publicRun } from './run-view.js';
+import { manifestsRevision } from './status/revision.js';
 import { StatusTracker } from './status/tracker.js';
+import { answerReconcile } from './http-reconcile.js';
+import { createInformerLink, type InformerLink } from './informer/link.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
 
@@ -56,7 +60,6 @@ export interface DaemonDeps {
   leaseLock?: LeaseLock;
 }
 
-const HTTP_STATUS: Record<RunRecord['result'], number> = { success: 200, invalid_manifests: 422, refused: 409, failed: 502, interrupted: 503 };
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -103,6 +106,10 @@ export class Daemon extends EventEmitter {
   private runActive = false;
   /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
   private whoami: Promise<Whoami> | undefined;
+  /** With a `policy:`: its gate and the approvals (src/policy, loaded only then). */
+  approvals: DaemonApprovals | undefined;
+  /** Following the audit log between full reads (src/daemon/informer), when on. */
+  private informer: InformerLink | undefined;
 
   constructor(
     readonly config: DaemonConfig,
@@ -126,6 +133,8 @@ export class Daemon extends EventEmitter {
         const r = this.readiness().body;
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
       },
+      approval: () => this.approvals?.view() ?? null,
+      informer: () => this.informer?.status(),
     });
     const targets = config.notify ?? [];
     this.notifier =
@@ -141,6 +150,7 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
+    if (c.policy) this.approvals = await this.startApprovals(c.policy);
     this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
@@ -148,7 +158,7 @@ export class Daemon extends EventEmitter {
     this.server = await startDaemonServer(c.listen, {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
-      reconcile: (wait) => this.httpReconcile(wait),
+      reconcile: (wait, full) => this.httpReconcile(wait, full === true),
       ...(c.statusPage !== false
         ? {
             status: {
@@ -159,6 +169,7 @@ export class Daemon extends EventEmitter {
           }
         : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
+      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
       logger: this.logger,
     });
     const preloader = (this.preloader = createPreloader(() =>
@@ -178,6 +189,15 @@ export class Daemon extends EventEmitter {
       () => preloader.changed(),
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
+    if (c.informer) {
+      const client = this.connection.client;
+      this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.askWhoami()).id });
+      // A poll between runs, only where a run could follow it: never on a standby, during a run or when stopping.
+      this.informer?.start(
+        () => !this.runActive && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
+        () => this.fire('poll'),
+      );
+    }
     this.logger.info(
       { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
       `docops daemon started; status page ${this.server.url}/`,
@@ -250,6 +270,7 @@ export class Daemon extends EventEmitter {
       const drained = this.runner.stop();
       this.abort.abort();
       this.retrier.cancel();
+      this.informer?.stop();
       await this.cron?.stop();
       await this.watcher?.close();
       this.preloader?.cancel();
@@ -264,6 +285,7 @@ export class Daemon extends EventEmitter {
       // flight, so the lease is left to expire.
       await this.leadership?.stop(graceful);
       await this.server?.close();
+      await this.approvals?.close();
       await this.notifier?.close();
       await this.connection?.close();
       this.logger.info({ graceful }, 'stopped');
@@ -282,23 +304,15 @@ export class Daemon extends EventEmitter {
     });
   }
 
-  private async httpReconcile(wait: boolean): Promise<ReconcileAnswer> {
-    if (this.stopping) return { status: 503, body: { error: 'the daemon is stopping' } };
+  private httpReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
+    const standby = this.leadership !== undefined && !this.leadership.leading;
+    return answerReconcile({ stopping: this.stopping !== undefined, standby, running: this.runner.running, trigger: (r) => this.trigger(r), logger: this.logger, manifestsDir: this.config.manifestsDir }, wait, full);
+  }
+
+  /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
+  private httpApprove(body: unknown): ReconcileAnswer {
     if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
-    const queued = this.runner.running;
-    const run = this.trigger('http');
-    if (!wait) {
-      run.catch(() => {});
-      return { status: 202, body: { accepted: true, queued } };
-    }
-    try {
-      const record = await run;
-      return { status: HTTP_STATUS[record.result], body: publicRun(record, this.config.manifestsDir) };
-    } catch (err) {
-      if (err instanceof RunnerStoppedError) return { status: 503, body: { error: 'the daemon is stopping' } };
-      this.logger.error({ err }, 'POST /reconcile: the run could not be started');
-      return { status: 503, body: { error: 'the run could not be started (see the log)' } };
-    }
+    return this.approvals!.approve(body);
   }
 
   /**
@@ -307,7 +321,8 @@ export class Daemon extends EventEmitter {
    * run is writing, never for what would be a full run; a read that fails is left to the run to repeat.
    */
   private readAhead(desired: DesiredState): void {
-    if (this.runActive || (this.leadership && !this.leadership.leading) || !this.connection) return;
+    // With the informer a run reads from the kept reads: nothing to read ahead.
+    if (this.informer || this.runActive || (this.leadership && !this.leadership.leading) || !this.connection) return;
     const decision = this.scoping.peek(['watch'], desired);
     if (decision.type !== 'scoped') return;
     const live = fetchLive(this.connection.client, this.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
@@ -353,7 +368,9 @@ export class Daemon extends EventEmitter {
         metrics: this.metrics,
         // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
         annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
+        ...(this.approvals ? { policy: (p, l, id, log) => this.approvals!.gate(p, l, id, log) } : {}),
         observe: (record, plan, report) => {
+          this.approvals?.observe(record.approval !== undefined);
           this.status.observe(record, plan, report);
           this.notifier?.onRun(record, plan, report);
         },
@@ -361,19 +378,37 @@ export class Daemon extends EventEmitter {
         loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
         scoping: this.scoping,
         readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
-        whoami: () => {
-          const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
-          asked.catch(() => {
-            if (this.whoami === asked) this.whoami = undefined;
-          });
-          return asked;
-        },
+        whoami: () => this.askWhoami(),
+        ...(this.informer ? { liveSource: this.informer.source } : {}),
       },
       ++this.runId,
       reasons,
     );
     this.record(record);
     return record;
+  }
+
+  private async startApprovals(policy: NonNullable<DaemonConfig['policy']>): Promise<DaemonApprovals> {
+    const c = this.config;
+    const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
+    return DaemonApprovals.start(
+      { policy, manifestsDir: c.manifestsDir, ...(c.approvals ? { approvals: c.approvals } : {}), ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}) },
+      {
+        env: this.env,
+        logger: this.logger.child({ component: 'policy' }),
+        kinds: this.kinds.map((k) => k.kind),
+        trigger: () => this.fire('approval'),
+        commit: async () => ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
+      },
+    );
+  }
+
+  private askWhoami(): Promise<Whoami> {
+    const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
+    asked.catch(() => {
+      if (this.whoami === asked) this.whoami = undefined;
+    });
+    return asked;
   }
 
   /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */

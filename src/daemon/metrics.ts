@@ -26,6 +26,10 @@ export interface DaemonMetrics {
   setBackoff(delayMs: number): void;
   /** 1 while this replica may write (the leader, or the only daemon without `ha`), else 0. */
   setLeader(leader: boolean): void;
+  /** An organization's live state read for a run (src/daemon/informer): how, why it was read whole, events followed. */
+  informerRead(read: 'informer' | 'full' | 'scoped', reason: string | undefined, events: number): void;
+  /** The organizations the informer follows, and those in fallback (full reads: no audit events). */
+  setInformerOrgs(orgs: readonly { mode: 'informer' | 'fallback' }[]): void;
 }
 
 export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
@@ -64,6 +68,16 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
 
   const leader = new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', registers });
 
+  const informerReads = new Counter({
+    name: 'docops_informer_reads_total',
+    help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
+    labelNames: ['read', 'reason'],
+    registers,
+  });
+  const informerEvents = new Counter({ name: 'docops_informer_events_total', help: 'Audit events the informer followed (docops\'s own writes not counted).', registers });
+  const informerOrgs = new Gauge({ name: 'docops_informer_organizations', help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).', labelNames: ['mode'], registers });
+  for (const mode of ['informer', 'fallback']) informerOrgs.set({ mode }, 0);
+
   for (const r of RUN_RESULTS) runs.inc({ result: r }, 0);
   for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc({ scope, result: r }, 0);
   ready.set(0);
@@ -93,5 +107,12 @@ export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}):
     setReady: (value) => ready.set(value ? 1 : 0),
     setBackoff: (delayMs) => backoff.set(delayMs / 1000),
     setLeader: (value) => leader.set(value ? 1 : 0),
+    informerRead(read, reason, events) {
+      informerReads.inc({ read, reason: reason ?? '' });
+      if (events > 0) informerEvents.inc(events);
+    },
+    setInformerOrgs(orgs) {
+      for (const mode of ['informer', 'fallback'] as const) informerOrgs.set({ mode }, orgs.filter((o) => o.mode === mode).length);
+    },
   };
 }

@@ -33,6 +33,10 @@ export function publicRun(r: RunRecord, manifestsDir: string): Record<string, un
     apiStatus: r.apiStatus,
     errorType: r.errorType,
     timings: r.timings,
+    // A checksum (sha256:hex): what an approval must name, safe to show anywhere.
+    approval: r.approval,
+    // How the live state was read: categories and counts, no organization names.
+    reads: r.reads?.map((x) => ({ read: x.read, ...(x.why !== undefined ? { why: x.why } : {}), ...(x.events !== undefined ? { events: x.events } : {}) })),
   };
   for (const [k, v] of Object.entries(optional)) if (v !== undefined) out[k] = v;
   if (r.issues) {

@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/types.js';
 import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
-import { ApiError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
 import type { KindDefinition } from '../core/kind.js';
 import type { Plan, Step } from '../core/plan.js';
 import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js';
@@ -17,8 +17,11 @@ import { stepLine } from '../render/step-line.js';
 import { countDesired, createJournal, fetchWhoami, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { Whoami } from '../safety/gate.js';
 import { scopeNames, type RunScope } from './changes.js';
-import { manifestChanges } from './origin.js';
 import { matchOperation } from '../scopes/operations.js';
+import type { LiveSource } from './informer/link.js';
+import type { OrgRead } from './informer/informer.js';
+import { pollDecision } from './informer/poll-run.js';
+import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
@@ -54,11 +57,15 @@ export interface RunContext {
    * Decides full or scoped after the load (src/daemon/changes.ts); absent: every run is full. `reached` is the
    * desired state of the last successful run: the plan's steps it explains are drift, the others manifest edits.
    */
-  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope; reached?(): DesiredState | undefined };
+  scoping?: { decide(runId: number, reasons: readonly TriggerReason[], desired: DesiredState): RunScope; reached?(): DesiredState | undefined; peek?(reasons: readonly TriggerReason[], desired: DesiredState): RunScope };
   /** The token's user for the safety gate's guards (the daemon keeps it); default: asked for at each gate. */
   whoami?: () => Promise<Whoami>;
   /** The live state of a scoped run's scopes over this very load, read while the debounce waited (daemon.ts). */
   readAhead?: (desired: DesiredState, scopes: readonly string[]) => Promise<LiveState> | undefined;
+  /** The policy gate (src/policy/daemon-gate.ts), after the safety gate; throws PolicyError to refuse or to wait for approval. */
+  policy?: (plan: Plan, live: LiveState, run: number, log: Logger) => Promise<void>;
+  /** Where the live state comes from: the informer (src/daemon/informer); absent: read fresh by every run. */
+  liveSource?: LiveSource;
 }
 
 export interface RunRecord {
@@ -91,8 +98,10 @@ export interface RunRecord {
   timings?: { loadMs?: number; planMs?: number; applyMs?: number };
   /** Whether shutdown or the loss of the lease stopped the apply before every step ran (result `interrupted`). */
   interrupted?: boolean;
-  /** Why the safety gate refused the plan (result `refused`). */
+  /** Why the safety gate or the policy refused the plan (result `refused`). */
   violations?: { rule: string; message: string }[];
+  /** A refused plan that waits for an approval of this checksum (src/policy). */
+  approval?: { checksum: string };
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -101,6 +110,8 @@ export interface RunRecord {
   fullBecause?: string;
   /** The scoped run's scopes as `Kind/org`: those whose documents changed, and all it fetched and diffed. */
   scopes?: { changed: string[]; reconciled: string[] };
+  /** How each organization's live state was read (with an informer): from its audit events, or whole and why. */
+  reads?: OrgRead[];
 }
 
 export async function reconcileRun(ctx: RunContext, id: number, reasons: TriggerReason[]): Promise<RunRecord> {
@@ -109,7 +120,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   const log = ctx.logger.child({ run: id });
   let plan: Plan | undefined;
   let report: ApplyReport | undefined;
-  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead'> = {};
+  let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead' | 'reads'> = {};
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
     const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
@@ -134,7 +145,10 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   }
   ctx.metrics.manifestLoad(0);
   const documents = loaded.documents.length;
-  const decision = ctx.scoping?.decide(id, reasons, loaded.desired) ?? { type: 'full', why: 'scoped reconciles are off' };
+  const decided = ctx.scoping?.decide(id, reasons, loaded.desired) ?? { type: 'full', why: 'scoped reconciles are off' };
+  // A run only the informer's poll started plans the organizations it found changed (and any manifest change).
+  const pending = ctx.liveSource?.takePending();
+  const decision = pending && reasons.every((r) => r === 'poll') ? pollDecision(ctx.scoping, loaded.desired, pending) : decided;
   scopeFields =
     decision.type === 'full'
       ? { scope: 'full', fullBecause: decision.why }
@@ -163,9 +177,15 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       desired: loaded.desired,
       whoami: ctx.whoami ?? (() => fetchWhoami(ctx.client)),
     });
-    const ahead = decision.type === 'scoped' ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    let ahead = decision.type === 'scoped' && !ctx.liveSource ? ctx.readAhead?.(loaded.desired, decision.scopes) : undefined;
+    if (ctx.liveSource) {
+      // The informer's read fails the run when it fails: never a silent full read instead.
+      const read = await ctx.liveSource.read(loaded.desired, ctx.planOptions, { ...(decision.type === 'scoped' ? { scope: new Set(decision.scopes) } : {}), ...(reasons.includes('full') ? { full: true } : {}) });
+      ahead = Promise.resolve(read.live);
+      scopeFields = { ...scopeFields, reads: read.orgs };
+    }
     const reached = ctx.scoping?.reached?.();
-    if (decision.type === 'scoped') scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
+    if (decision.type === 'scoped' && !ctx.liveSource) scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
     const outcome = await reconcileOnce({
       client: ctx.client,
       kinds: ctx.kinds,
@@ -174,13 +194,14 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       planOptions,
       ...(ahead ? { live: ahead } : {}),
       annotate: async (p: Plan, live: LiveState) => {
-        const marked = markManifestChanges(ctx, reached, p, live, planOptions, log);
+        const marked = markManifestChanges(ctx.kinds, reached, p, live, planOptions, log);
         return ctx.annotate ? ctx.annotate(marked) : marked;
       },
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
         setDrift(p);
         await gate(p, live);
+        await ctx.policy?.(p, live, id, log);
         // The journal needs the live state the plan came from: it snapshots each object before its delete.
         journal = createJournal(ctx.journalDir, live, { client: ctx.client, kinds: ctx.kinds }).beforeStep;
         timings.planMs = since(planStarted);
@@ -198,6 +219,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     plan = outcome.plan;
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
     report = outcome.report;
+    // What the apply wrote is read again now: the next run plans from reads it can vouch for.
+    if (ctx.liveSource && outcome.report) await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
@@ -253,6 +276,12 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       log.error({ violations: err.violations }, 'safety gate refused the plan; nothing written');
       return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations: err.violations.map((v) => ({ rule: v.rule, message: v.message })) });
     }
+    if (err instanceof PolicyError) {
+      const waits = err.approvalChecksum !== undefined ? { approval: { checksum: err.approvalChecksum } } : {};
+      log.error({ rules: [...new Set(err.hits.map((h) => h.rule))], ...waits }, err.approvalChecksum !== undefined ? 'the plan waits for approval; nothing written' : 'policy refused the plan; nothing written');
+      const violations = err.hits.map((h) => ({ rule: `policy ${h.rule}`, message: `${h.object}: ${h.message}${h.error ? ` (${h.error})` : ''}` }));
+      return finish({ result: 'refused', documents, ...planned, apiOk: true, error: err.message, errorType: typeOf(err), violations, ...waits });
+    }
     // Errors other than API failures (e.g. live state that cannot be matched) mean the API did answer.
     const apiFailure = err instanceof ApiError || !(err instanceof Error && 'exitCode' in err);
     // One line per failed run; the stack (and cause chain) only at debug level.
@@ -284,18 +313,6 @@ function stepLogger(log: Logger, metrics: DaemonMetrics, apiTrouble: (yes: boole
       log.warn({ ...fields, request: event.request, outcome: event.outcome }, 'create may have reached the server: looked it up');
     }
   };
-}
-
-/** The plan with the steps a manifest edit asked for named (Plan.manifestChanges), when the last successful run tells. */
-function markManifestChanges(ctx: RunContext, reached: DesiredState | undefined, plan: Plan, live: LiveState, options: PlanOptions, log: Logger): Plan {
-  if (!reached) return plan;
-  try {
-    return { ...plan, manifestChanges: manifestChanges(ctx.kinds, reached, plan, live, options) };
-  } catch (err) {
-    // The earlier manifests may name what this run's read did not fetch: then nobody can tell, and the plan says nothing.
-    log.debug({ err }, 'cannot tell manifest edits from drift: the last successful manifests do not diff against this live state');
-    return plan;
-  }
 }
 
 function message(err: unknown): string {

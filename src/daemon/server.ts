@@ -3,8 +3,11 @@
  *   GET  /healthz    200 while the process runs
  *   GET  /readyz     200 when the last manifest load and the last API contact succeeded, else 503 + reason
  *   GET  /metrics    Prometheus text
- *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome.
+ *   POST /reconcile  Bearer <reconcileSecret>; 202 accepted, or with ?wait=1 the run's outcome; ?full=1 reads
+ *                    the whole organization (the informer's full read on demand).
  *                    404 when no secret is configured, 401 without the right secret.
+ *   POST /approve    Bearer <approver token>; {"checksum": "sha256:…"} approves the plan that waits for approval
+ *                    (src/policy): 202, or 409 when no plan with that checksum waits. 404 without an approver token.
  *   GET  /              the status page (HTML; src/daemon/status), read-only
  *   GET  /api/status    the same data as JSON
  *   GET  /api/runs/{n}  one run (n an integer; 404 when unknown)
@@ -29,12 +32,14 @@ export type ReconcileAnswer = { status: number; body: Record<string, unknown> };
 export interface EndpointHandlers {
   readiness(): Readiness;
   metrics(): Promise<{ contentType: string; body: string }>;
-  /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. */
-  reconcile(wait: boolean): Promise<ReconcileAnswer>;
+  /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. `full`: read everything. */
+  reconcile(wait: boolean, full?: boolean): Promise<ReconcileAnswer>;
   /** POST /reconcile is disabled (404) without it. */
   reconcileSecret?: string;
   /** The status page and its JSON (404 without it: `statusPage: false`). */
   status?: StatusHandlers;
+  /** POST /approve (src/policy/daemon-approvals.ts): disabled (404) without it. */
+  approve?: { token: string; handle(body: unknown): ReconcileAnswer };
   logger: Logger;
 }
 
@@ -121,8 +126,29 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
         json(res, 401, { error: 'missing or wrong bearer secret' });
         return;
       }
-      const wait = ['1', 'true', 'yes'].includes(url.searchParams.get('wait') ?? '');
-      const answer = await h.reconcile(wait);
+      const flag = (name: string): boolean => ['1', 'true', 'yes'].includes(url.searchParams.get(name) ?? '');
+      const answer = await h.reconcile(flag('wait'), flag('full'));
+      json(res, answer.status, answer.body);
+      return;
+    }
+    case '/approve': {
+      if (h.approve === undefined) {
+        json(res, 404, { error: 'POST /approve is disabled: no policy with an approver token is configured' });
+        return;
+      }
+      if (!only('POST')) return;
+      if (!bearerMatches(req.headers.authorization, h.approve.token)) {
+        req.resume();
+        res.setHeader('www-authenticate', 'Bearer');
+        json(res, 401, { error: 'missing or wrong approver token' });
+        return;
+      }
+      const body = await readJson(req);
+      if (body === undefined) {
+        json(res, 400, { error: `expected a JSON body of at most ${MAX_BODY} bytes` });
+        return;
+      }
+      const answer = h.approve.handle(body);
       json(res, answer.status, answer.body);
       return;
     }
@@ -144,7 +170,25 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
     else json(res, 200, found);
     return;
   }
-  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
+  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.approve ? ['POST /approve'] : []), ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
+}
+
+const MAX_BODY = 4096;
+
+/** A small JSON body, or undefined when it is too large or not JSON. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Constant-time comparison (of digests, so lengths do not leak either). */

@@ -11,8 +11,12 @@ import { dirname, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { schedule as cronSchedule } from 'node-cron';
 
-/** `leader`: this replica just took the lease (ha); its first run reconciles everything. */
-export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry' | 'leader';
+/**
+ * `leader`: this replica just took the lease (ha); its first run reconciles everything. `poll`: the informer's poll
+ * found changes (src/daemon/informer). `full`: POST /reconcile?full=1, a full read on demand. `approval`: a
+ * waiting plan was approved (src/policy).
+ */
+export type TriggerReason = 'start' | 'watch' | 'schedule' | 'http' | 'retry' | 'leader' | 'poll' | 'full' | 'approval';
 
 export class RunnerStoppedError extends Error {
   constructor() {

@@ -119,7 +119,7 @@ export function makeStep(s: StepInput): Step {
  * `members`): the safety gate refuses that unless the document says `allowEmpty: true` (docs/safety.md), so a
  * reviewer sees both the refusal coming and the override when it is written. Undefined below 2 entries.
  */
-export function deletesAllNote(count: number, list: string, subKind: string, doc: ManifestDocument): string | undefined {
+export function deletesAllNote(count: number, list: string, subKind: string, doc: ManifestDocument<unknown>): string | undefined {
   if (count < 2) return undefined;
   const all = `deletes all ${count} entries of ${list}`;
   return doc.allowEmpty === true ? `${all} (allowEmpty: true)` : `${all}: apply refuses this unless the document says allowEmpty: true (or the config safety.kinds.${subKind}.allowEmpty: true)`;
@@ -221,7 +221,7 @@ export function unmatchedLive<T extends { id: string }>(result: DiffResult, u: U
 }
 
 /** The entry of a document of a title-identified kind: key = spec.title, id = the pinned spec.id, source = `spec`. */
-export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument, spec: S): DesiredEntry<S> {
+export function titledEntry<S extends { title: string; id?: string }>(kind: string, doc: ManifestDocument<unknown>, spec: S): DesiredEntry<S> {
   const entry: DesiredEntry<S> = { kind, org: doc.metadata.organization, key: spec.title, spec, source: doc.pos(['spec']), doc };
   if (spec.id !== undefined) entry.id = spec.id;
   return entry;
@@ -264,10 +264,6 @@ export function identityTitle(e: DesiredEntry): string {
 /** Entries of one organisation. */
 export function forOrg<E extends DesiredEntry>(entries: readonly E[], org: string): E[] {
   return entries.filter((e) => e.org === org);
-}
-
-export function asString(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
 }
 
 /** A string, else null (live fields the API may leave unset). */

@@ -11,23 +11,28 @@ import { ConflictError } from '../core/errors.js';
 import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
 import { isRef } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
-import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, pick, refSteps, stepId } from './common.js';
+import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
+import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
 import { sitesPath } from './site/model.js';
-import { loadSchema } from './schema.js';
+import { actionOf } from './informer-common.js';
 
 const KIND = 'Organization';
 const DEPTH = 0;
 
-/** Settings docops manages, in the order they are compared and sent. */
-export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks'] as const;
-
-export type OrgField = (typeof ORG_FIELDS)[number];
 /**
  * The settings a document writes, as written: the schema checks their shapes, and the diff only compares them
- * with the live values and sends them as JSON (reading `defaultContent.site` with a check).
+ * with the live values and sends them as JSON (resolving `defaultContent.site` to a site id).
  */
-export type OrgSpec = Partial<Record<OrgField, unknown>>;
+export type OrgSpec = OrganizationManifestSpec;
+
+/** Settings docops manages, in the order they are compared and sent: every field of the schema. */
+export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks'] as const satisfies readonly (keyof OrgSpec)[];
+
+export type OrgField = (typeof ORG_FIELDS)[number];
+// A field added to the schema must be listed above (and read back in orgFields): this fails to compile until it is.
+const _everyFieldListed: [Exclude<keyof OrgSpec, OrgField>] extends [never] ? true : never = true;
+void _everyFieldListed;
 /** The live settings under manifest field names. */
 export type OrgFields = Record<OrgField, unknown>;
 export type OrgObject = LiveObject<OrgFields>;
@@ -62,9 +67,9 @@ function normalise(field: string, value: unknown): unknown {
   return value;
 }
 
-function toDesired(doc: ManifestDocument): DesiredEntry<OrgSpec>[] {
+function toDesired(doc: ManifestDocument<OrgSpec>): DesiredEntry<OrgSpec>[] {
   const org = doc.metadata.organization;
-  return [{ kind: KIND, org, key: org, spec: pick(doc.spec, ORG_FIELDS), source: doc.pos(['spec']), doc }];
+  return [{ kind: KIND, org, key: org, spec: doc.spec, source: doc.pos(['spec']), doc }];
 }
 
 /** A live site as the default content resolves it. */
@@ -74,10 +79,7 @@ interface LiveSiteRef {
 }
 
 /** The site a document's `defaultContent` names, if any. */
-function writtenSite(spec: OrgSpec): string | undefined {
-  const content = spec.defaultContent;
-  return isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
-}
+const writtenSite = (spec: OrgSpec): string | undefined => spec.defaultContent?.site;
 
 /** A default content site naming no Site manifest must name a live site: a warning offline (plan blocks the document otherwise). */
 function crossValidate(entries: DesiredEntry<OrgSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, _report: Report, index: IdentityLookup, warn?: Report): void {
@@ -114,9 +116,9 @@ function resolveSite(ctx: DiffContext, org: string, name: string, live: OrgState
 }
 
 /** A note when the written site is a title that resolved to another value. */
-function siteNote(written: unknown, siteId: string | undefined): string | undefined {
-  const title = isRecord(written) ? written['site'] : undefined;
-  if (siteId === undefined || typeof title !== 'string' || title === siteId) return undefined;
+function siteNote(written: OrgSpec['defaultContent'], siteId: string | undefined): string | undefined {
+  const title = written?.site;
+  if (siteId === undefined || title === undefined || title === siteId) return undefined;
   return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
 }
 
@@ -130,8 +132,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
     }
     let resolved = entry.spec;
     const written = entry.spec.defaultContent;
-    if (isRecord(written) && typeof written['site'] === 'string') {
-      const name = written['site'];
+    if (written) {
+      const name = written.site;
       const site = resolveSite(ctx, org, name, live);
       if (site === undefined) {
         blockEntry(result, entry, entry.doc.pos(['spec', 'defaultContent', 'site']), `defaultContent.site "${name}" is neither a Site manifest nor a live site (by title or id); the organization settings are not planned until it names an existing site`);
@@ -181,10 +183,10 @@ function exportDocs(org: string, live: OrgState): object[] {
   });
 }
 
-export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
+export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux, OrganizationManifestSpec> = {
   kind: KIND,
   identity: 'the organization id in metadata.organization (one Organization document per organization)',
-  schema: loadSchema('organization'),
+  schema: organizationSchema,
   depth: DEPTH,
   // The API's MemberRoleOrGuest: null is the guest role.
   nullMeanings: { Organization: { defaultRole: 'guest' } },
@@ -198,4 +200,13 @@ export const organizationKind: KindDefinition<OrgSpec, OrgObject, OrgAux> = {
   fetch,
   diff,
   export: exportDocs,
+  // An event on the organization reads it again; the order of its top-level content is not read.
+  informer: {
+    targets: ['organization'],
+    stale(change, org) {
+      const a = actionOf(change);
+      if (!a || change.id !== org) return undefined;
+      return a.part === '' ? [{ get: orgPath(org) }] : a.part === 'content' ? [] : undefined;
+    },
+  },
 };

@@ -1,12 +1,16 @@
 /**
  * Loads a kind's JSON Schema from schemas/<name>.schema.json at the package root. The path is relative to
- * this module, so it works from src/kinds (vitest) and from dist/kinds (compiled) alike.
+ * this module, so it works from src/kinds (vitest) and from dist/kinds (compiled) alike. A kind's schema is loaded
+ * by its generated module (src/kinds/generated/<name>.ts), which types it with the spec type generated from it.
  */
 import { readFileSync } from 'node:fs';
+import type { SpecSchema } from '../core/kind.js';
 
-export function loadSchema(name: string): object {
+const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function loadSchema<D = unknown>(name: string): SpecSchema<D> {
   const url = new URL(`../../schemas/${name}.schema.json`, import.meta.url);
   const schema: unknown = JSON.parse(readFileSync(url, 'utf8'));
-  if (typeof schema !== 'object' || schema === null) throw new Error(`schemas/${name}.schema.json is not a JSON object`);
+  if (!isJsonObject(schema)) throw new Error(`schemas/${name}.schema.json is not a JSON object`);
   return schema;
 }

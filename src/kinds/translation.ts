@@ -8,18 +8,16 @@ import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinitio
 import { ref } from '../core/plan.js';
 import type { ManifestDocument } from '../manifests/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
+import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
 import { matchByIdOrTitle } from './match.js';
 import { recoverByKey } from './recover.js';
-import { loadSchema } from './schema.js';
+import { actionOf, below, itemRead } from './informer-common.js';
 
 const KIND = 'Translation';
 const DEPTH = 20;
 
-export interface TranslationSpec {
-  title: string;
-  id?: string;
-  languages?: string[];
-}
+/** The spec as written: nothing in it needs normalising. */
+export type TranslationSpec = TranslationManifestSpec;
 
 export interface TranslationFields {
   title: string;
@@ -31,11 +29,8 @@ export type TranslationState = LiveKindState<TranslationObject>;
 
 const translationsPath = (org: string): string => `${orgPath(org)}/translations`;
 
-function toDesired(doc: ManifestDocument): DesiredEntry<TranslationSpec>[] {
-  const spec: TranslationSpec = { title: String(doc.spec['title'] ?? '') };
-  if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
-  if (Array.isArray(doc.spec['languages'])) spec.languages = doc.spec['languages'].map(String);
-  return [titledEntry(KIND, doc, spec)];
+function toDesired(doc: ManifestDocument<TranslationSpec>): DesiredEntry<TranslationSpec>[] {
+  return [titledEntry(KIND, doc, doc.spec)];
 }
 
 function translationObject(org: string, t: unknown): TranslationObject | undefined {
@@ -152,10 +147,10 @@ function undoDocuments(org: string, state: TranslationState): object[] {
 
 const translationUndo: KindUndo<TranslationObject> = { losses: undoLosses, documents: undoDocuments };
 
-export const translationKind: KindDefinition<TranslationSpec, TranslationObject> = {
+export const translationKind: KindDefinition<TranslationSpec, TranslationObject, unknown, TranslationManifestSpec> = {
   kind: KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
-  schema: loadSchema('translation'),
+  schema: translationSchema,
   depth: DEPTH,
   scope: {},
   toDesired,
@@ -163,4 +158,12 @@ export const translationKind: KindDefinition<TranslationSpec, TranslationObject>
   diff,
   export: exportDocs,
   undo: translationUndo,
+  // An event on translation t re-reads t alone in the list.
+  informer: {
+    targets: ['translation'],
+    stale(change, org) {
+      const a = actionOf(change);
+      return a && a.part === '' ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : undefined;
+    },
+  },
 };

@@ -20,7 +20,7 @@ import { isIgnoredDirectory } from './discover.js';
 import { lazySha256, type FileContent, type FileRef } from './file-refs.js';
 import { heldSecrets } from './interpolate.js';
 import { registerSecret } from '../secrets.js';
-import type { ParsedYamlDoc } from './parse-input.js';
+import type { ParsedYamlDoc } from './parse.js';
 
 /** What a data file must not also be. */
 export interface FileClaims {

@@ -2,7 +2,11 @@
 import type { SourcePos } from '../core/errors.js';
 import type { OwnershipMode } from '../core/plan.js';
 
-export interface ManifestDocument {
+/**
+ * `D` is the type of `spec`: any object as parsed; a kind's toDesired gets its documents typed with the spec type
+ * generated from its schema, which they passed (KindDefinition.toDesired).
+ */
+export interface ManifestDocument<D = Record<string, unknown>> {
   file: string;
   /** 0-based index of the document inside its file. */
   index: number;
@@ -21,7 +25,7 @@ export interface ManifestDocument {
    * observe); the config's mode for the kind applies too, the more cautious one winning (src/core/modes.ts).
    */
   mode?: OwnershipMode;
-  spec: Record<string, unknown>;
+  spec: D;
   /** Position of a node inside this document, by path (e.g. ['spec','members',3,'email']); falls back to the nearest parent. */
   pos(path: (string | number)[]): SourcePos;
 }

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import type { FileField, KindDefinition } from '../core/kind.js';
-import type { ParsedYamlDoc } from './parse-input.js';
+import type { ParsedYamlDoc } from './parse.js';
 import { secretMarkAt, type SecretMark } from './secret-fields.js';
 
 /** What a `{file}` reference becomes once read. */

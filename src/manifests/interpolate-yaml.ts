@@ -9,7 +9,7 @@ import { interpolateString, type VarSource } from './interpolate.js';
  * A plain (unquoted) scalar made of a substitution gets its type the way YAML would have resolved the
  * substituted text (`port: ${PORT}` → number). Quoted scalars and block scalars stay strings.
  */
-export function resolvePlain(text: string): unknown {
+function resolvePlain(text: string): unknown {
   if (text.trim() === '') return text;
   // logLevel 'error': the library never prints; text it would warn or fail about stays text.
   const doc = parseDocument(text, { schema: 'core', logLevel: 'error' });
@@ -28,7 +28,6 @@ export function resolvePlain(text: string): unknown {
 /** Interpolate every string scalar value of a document in place; returns one error per bad reference. */
 export function interpolateDocument(doc: Document, vars: VarSource): { node: Node; message: string }[] {
   const problems: { node: Node; message: string }[] = [];
-  const seen = new Set<Node>();
   const visitScalar = (node: Scalar): void => {
     if (typeof node.value !== 'string') return;
     const r = interpolateString(node.value, vars);
@@ -36,9 +35,8 @@ export function interpolateDocument(doc: Document, vars: VarSource): { node: Nod
     else if (r.changed) node.value = node.type === 'PLAIN' ? resolvePlain(r.value) : r.value;
   };
   const walk = (node: unknown): void => {
+    // Aliases are skipped: the node they name is interpolated where it is written.
     if (node === null || typeof node !== 'object' || isAlias(node)) return;
-    if (seen.has(node as Node)) return;
-    seen.add(node as Node);
     if (isScalar(node)) visitScalar(node);
     else if (isMap(node)) for (const pair of node.items) walk(isPair(pair) ? pair.value : null);
     else if (isSeq(node)) for (const item of node.items) walk(item);

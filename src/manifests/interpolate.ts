@@ -9,7 +9,7 @@
  * allow the variable and never show its value.
  *
  * This module reads strings only; what needs the `yaml` package (the tree walk, typing a substituted plain
- * scalar) is in interpolate-yaml.ts, so reading manifests on the fast path never loads it.
+ * scalar) is in interpolate-yaml.ts.
  */
 import { registeredSecrets } from '../secrets.js';
 

@@ -16,8 +16,7 @@ import { findDuplicates } from './duplicates.js';
 import { readManifestSet, type ParseManifest } from './manifest-set.js';
 import { checkEnvelope } from './envelope.js';
 import { allowedVariables, type Env } from './interpolate.js';
-import type { ParseOptions, ParsedYamlDoc } from './parse-input.js';
-import { parseYamlFileLazily } from './parse-lazy.js';
+import { parseYamlFile, type ParseOptions, type ParsedYamlDoc } from './parse.js';
 import { validateWithSchema } from './schema.js';
 
 export interface LoadOptions extends Omit<ParseOptions, 'vars'> {
@@ -44,7 +43,7 @@ export interface LoadResult {
 export async function loadManifests(dir: string, kinds: readonly KindDefinition[], opts: LoadOptions = {}): Promise<LoadResult> {
   const kindsByName = indexKinds(kinds);
   const found = await manifestFiles(dir);
-  const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFileLazily, reserved, ...rest } = opts;
+  const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFile, reserved, ...rest } = opts;
   const parseOpts: ParseOptions = { ...rest, vars: allowedVariables(env, allowEnv, secrets) };
   // Files a manifest names (`{file: …}`) are data, not manifests: never parsed as such (manifest-set.ts).
   const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, { ...parseOpts, secrets, ...(reserved ? { reserved } : {}) });
@@ -136,7 +135,7 @@ export async function readManifestFile(file: string, opts: ParseOptions = {}): P
     const { size } = await stat(file);
     // Checked before reading so a huge file is never loaded into memory.
     if (size > max) return fail(tooLargeMessage(size, max));
-    return await parseYamlFileLazily(file, await readFile(file), opts);
+    return parseYamlFile(file, await readFile(file), opts);
   } catch (e) {
     // E.g. deleted between discovery and reading (a watched directory) or unreadable: an issue, not a crash.
     return fail(`cannot read file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -14,7 +14,7 @@ import { readFileRefs, type FileRefs } from './data-files.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import { API_VERSION } from './envelope.js';
 import { findFileRefs } from './file-refs.js';
-import type { ParseOptions, ParseResult } from './parse-input.js';
+import type { ParseOptions, ParseResult } from './parse.js';
 
 export type ParseManifest = (file: string, bytes: Uint8Array, opts: ParseOptions) => ParseResult | Promise<ParseResult>;
 

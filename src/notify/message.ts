@@ -25,6 +25,7 @@ const TITLE: Record<string, string> = {
   drift: 'Drift detected',
   apply_failed: 'Apply failed',
   refused: 'Refused by the safety gate',
+  awaiting_approval: 'Waiting for approval',
   recovered: 'Recovered',
   manifests_invalid: 'Manifests invalid',
 };
@@ -56,6 +57,7 @@ export function webhookBody(d: Decision, c: NotificationContext): Record<string,
     ...(plan?.attribution?.unavailable ? { attributionUnavailable: plan.attribution.unavailable } : {}),
     ...(r.issues ? { problems: r.issues.slice(0, MAX_CHANGES).map((i) => ({ file: i.file, line: i.line, column: i.column, message: i.message })) } : {}),
     ...(r.violations ? { violations: r.violations } : {}),
+    ...(d.event === 'awaiting_approval' && r.approval ? { approval: { checksum: r.approval.checksum } } : {}),
     ...(d.event === 'apply_failed' && r.error !== undefined ? { error: r.error } : {}),
     ...(c.statusUrl ? { statusUrl: c.statusUrl } : {}),
   };
@@ -79,6 +81,7 @@ export function slackBody(d: Decision, c: NotificationContext): { text: string }
   }
   for (const i of (r.issues ?? []).slice(0, 20)) lines.push(`• \`${slackEscape(`${i.file}:${i.line}:${i.column}`)}\` ${slackEscape(i.message)}`);
   for (const v of r.violations ?? []) lines.push(`• [${slackEscape(v.rule)}] ${slackEscape(v.message)}`);
+  if (d.event === 'awaiting_approval' && r.approval) lines.push(`Approve exactly this plan: \`/docops approve ${r.approval.checksum}\` (a pull-request comment by an approver) or POST /approve.`);
   if (d.event === 'apply_failed' && r.error !== undefined) lines.push(slackEscape(r.error));
   if (c.statusUrl) lines.push(`<${c.statusUrl}|Status page>`);
   return { text: lines.join('\n') };

@@ -73,6 +73,8 @@ function classify(r: RunRecord, plan: Plan | undefined, report: ApplyReport | un
     case 'invalid_manifests':
       return { event: 'manifests_invalid', fingerprint: digest((r.issues ?? []).map((i) => `${i.file}:${i.line}:${i.column}:${i.message}`).join('\n') || (r.errorType ?? '')), open: true };
     case 'refused':
+      // A plan that waits for approval is its own event: one notification per plan (checksum) waiting.
+      if (r.approval) return { event: 'awaiting_approval', fingerprint: r.approval.checksum, open: true };
       return { event: 'refused', fingerprint: planPrint(plan?.steps ?? []), open: true };
     case 'failed': {
       const failed = report?.failed.map((f) => f.stepId).sort() ?? [];

@@ -56,6 +56,8 @@ export interface JsonOptions {
    * data, not part of the plan: the parser accepts and drops it.
    */
   scopes?: object;
+  /** What a policy says about the plan (src/policy), printed as `policy` after `scopes`. Derived too: the parser drops it. */
+  policy?: object;
 }
 
 function stablePlan(plan: Plan, options: JsonOptions): object {
@@ -105,7 +107,8 @@ function stableSettle(settle: object): object {
 
 export function renderJson(plan: Plan, options: JsonOptions = {}): string {
   const doc = stablePlan(plan, options);
-  return JSON.stringify(options.scopes ? { ...doc, scopes: sortedKeys(options.scopes) } : doc, null, 2) + '\n';
+  const derived = { ...(options.scopes ? { scopes: sortedKeys(options.scopes) } : {}), ...(options.policy ? { policy: options.policy } : {}) };
+  return JSON.stringify({ ...doc, ...derived }, null, 2) + '\n';
 }
 
 // ---- parsing -------------------------------------------------------------------------------------------------
@@ -271,8 +274,10 @@ export function parsePlanJson(text: string): Plan {
   }
   const problems: string[] = [];
   const s = new Shape(problems);
-  if (s.object(data, 'plan', [...PLAN_KEYS, 'scopes'])) {
-    delete data.scopes; // derived from the plan when printed (renderJson's `scopes`), never read back
+  if (s.object(data, 'plan', [...PLAN_KEYS, 'scopes', 'policy'])) {
+    // Derived from the plan when printed (renderJson's `scopes` and `policy`), never read back.
+    delete data.scopes;
+    delete data.policy;
     if (data.formatVersion !== 1) s.fail('plan.formatVersion', `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
     if (s.array(data.steps, 'plan.steps')) {
       data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));

@@ -18,6 +18,8 @@ export interface MarkdownOptions {
   title?: string;
   /** Extra Markdown paragraphs shown right after the summary table (e.g. the API cost line); not escaped. */
   notes?: string[];
+  /** Markdown blocks that must be shown (never cut), right after the summary (e.g. the rules a policy fired); not escaped. */
+  sections?: string[];
 }
 
 const VALUE_MAX = 300;
@@ -139,6 +141,7 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     const unknown = unavailableLine(plan);
     if (unknown !== undefined) budget.add(`${escapeMarkdown(unknown)}\n\n`);
   }
+  for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
   for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
 
   // Blocked objects come before everything optional: a reviewer must see that the plan falls short.

@@ -1,13 +1,18 @@
 /**
- * The sandbox's audit log: one event per write it accepts (status < 300), in the official `AuditEvent` shape,
- * served by `GET /orgs/{id}/audit-events` (routes/audit-events.ts). The actor is the token's user; the target is
- * derived from the route (src/audit/targets.ts, the same derivation docops matches with). Kept in memory beside
- * the store — not in state files, not in /_sandbox/state — and bounded (the oldest events go first, as the real
- * API's retention drops them).
+ * The sandbox's audit log: an event for every change any client's write makes (status < 300), in the official
+ * `AuditEvent` shape, served by `GET /orgs/{id}/audit-events` (routes/audit-events.ts). The events come from the
+ * store, not from the route: every row a write puts or deletes — the one it addresses and every one its cascade
+ * takes along (a member leaving takes their team memberships and content grants) — is turned into an event on the
+ * object it belongs to (audit-objects.ts), one per object, part and verb per write. The actor is the caller;
+ * the target the object as src/audit/targets.ts derives it from a path, so docops matches and follows them.
+ *
+ * Kept in memory beside the store — not in state files, not in /_sandbox/state — and bounded (the oldest events go
+ * first, as the real API's retention drops them). Tests make the log misbehave as the real one may (`faults`):
+ * withhold it (403, as for an organization without an Enterprise plan), serve it out of order, or drop old events.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { pathTarget } from '../audit/targets.js';
-import { collections, memberKey, members, spaces, teams, users } from './records.js';
+import { auditedObject, lookupIn, type AuditedObject } from './audit-objects.js';
 import type { SandboxStore } from './store.js';
 
 export interface AuditRecord {
@@ -22,9 +27,18 @@ export interface AuditRecord {
 
 export const AUDIT_LOG_MAX = 10_000;
 
+/** How the log misbehaves (tests): each as the real API might. */
+export interface AuditFaults {
+  /** Organizations whose events are withheld: answered 403, as without an Enterprise plan. */
+  withheld?: ReadonlySet<string>;
+  /** Serve each page's events in a shuffled order instead of newest first. */
+  reorder?: boolean;
+}
+
 export class AuditLog {
   private readonly events: AuditRecord[] = [];
-  constructor(private readonly max = AUDIT_LOG_MAX) {}
+  faults: AuditFaults = {};
+  constructor(private max = AUDIT_LOG_MAX) {}
 
   add(e: AuditRecord): void {
     this.events.push(e);
@@ -36,90 +50,89 @@ export class AuditLog {
     return this.events.filter((e) => e.orgId === orgId).reverse();
   }
 
+  /** Keep only the newest `n` events (what a retention that expired the rest would leave). */
+  keepNewest(n: number): void {
+    if (this.events.length > n) this.events.splice(0, this.events.length - n);
+  }
+
   get size(): number {
     return this.events.length;
   }
 }
 
-/** What a write is about, read before its handler runs (a delete removes the record that has the label). */
-export interface PendingWrite {
-  orgId: string;
-  method: string;
-  path: string;
-  label?: string;
+interface RowChange {
+  table: string;
+  /** The row before the write's first change of it (undefined: the write created it). */
+  before: { id: string } | undefined;
+  after: { id: string } | undefined;
 }
 
-/** The organization and label of a write, from its route parameters and the store as it is before the write. */
-export function beforeWrite(store: SandboxStore, method: string, path: string, params: Record<string, string>): PendingWrite | undefined {
-  const orgId = params.organizationId ?? orgOfTopLevel(store, params);
-  if (orgId === undefined) return undefined;
-  const target = pathTarget(path);
-  const label = target?.id !== undefined ? labelOf(store, orgId, target.type, target.id) : undefined;
-  return { orgId, method, path, ...(label !== undefined ? { label } : {}) };
+/** The rows one write changes, by table and id; a row changed twice keeps its first `before` and last `after`. */
+type Changes = Map<string, RowChange>;
+
+const current = new AsyncLocalStorage<Changes>();
+
+/** Collect the store's changes made by `run` (also across its awaits: handlers may await before they write). */
+export function watchStore(store: SandboxStore): void {
+  store.onChange((table, before, after) => {
+    const changes = current.getStore();
+    if (!changes) return;
+    const key = `${table}\u0000${(before ?? after)!.id}`;
+    const known = changes.get(key);
+    if (known) known.after = after;
+    else changes.set(key, { table, before, after });
+  });
 }
 
-function orgOfTopLevel(store: SandboxStore, params: Record<string, string>): string | undefined {
-  if (params.spaceId !== undefined) return spaces(store).get(params.spaceId)?.orgId;
-  if (params.collectionId !== undefined) return collections(store).get(params.collectionId)?.orgId;
-  return undefined;
+export async function recordingChanges<T>(run: () => Promise<T>): Promise<{ result: T; changes: Changes }> {
+  const changes: Changes = new Map();
+  const result = await current.run(changes, run);
+  return { result, changes };
 }
 
-/** A display label for the kinds whose names people search for (e-mail, title). */
-function labelOf(store: SandboxStore, orgId: string, type: string, id: string): string | undefined {
-  switch (type) {
-    case 'member':
-    case 'team.member':
-      return members(store).has(memberKey(orgId, id)) ? users(store).get(id)?.email : undefined;
-    case 'team':
-      return teams(store).get(id)?.title;
-    case 'space':
-      return spaces(store).get(id)?.title;
-    case 'collection':
-      return collections(store).get(id)?.title;
-    default:
-      return undefined;
-  }
-}
+type Verb = 'created' | 'updated' | 'deleted' | 'restored';
 
-const VERB: Record<string, string> = { PATCH: 'updated', PUT: 'updated', DELETE: 'deleted', POST: 'updated' };
-
-/** The event for a write that succeeded. `body` is the answer (a create names the id it made). */
-export function auditEventFor(store: SandboxStore, w: PendingWrite, userId: string, status: number, body: unknown, now: Date): AuditRecord | undefined {
-  const t = pathTarget(w.path);
-  if (!t) return undefined;
-  // 204 on a delete means "was not there" (except teams, which always answer 204): an event only for what existed.
-  if (w.method === 'DELETE' && status === 204 && w.label === undefined) return undefined;
-  const answered = isRecord(body) ? body : {};
-  let target: { type: string; id: string; label?: string };
-  let action: string;
-  if (t.id !== undefined) {
-    target = { type: t.type, id: t.id };
-    action = `${t.type}.${VERB[w.method] ?? 'updated'}`;
-  } else if (status === 201 && typeof answered.id === 'string') {
-    target = { type: t.type, id: answered.id };
-    action = `${t.type}.created`;
-  } else if (t.parent) {
-    target = { ...t.parent };
-    action = `${t.parent.type}.${t.trailing ?? 'updated'}`;
-  } else return undefined;
-  const label = w.label ?? labelFromAnswer(answered) ?? labelOf(store, w.orgId, target.type, target.id);
-  if (label !== undefined) target.label = label;
-  const user = users(store).get(userId);
-  return {
-    id: randomUUID(),
-    orgId: w.orgId,
-    occurredAt: now.toISOString(),
-    action,
-    actor: { type: 'user', id: userId, ...(user ? { label: user.email } : {}) },
-    source: 'api',
-    target,
+/** The events of one successful write: one per organization, object, part and verb, in the order the rows changed. */
+export function eventsFor(store: SandboxStore, changes: Changes, userId: string, now: Date): AuditRecord[] {
+  const before = new Map<string, { id: string }>();
+  for (const [key, c] of changes) if (c.before) before.set(key, c.before);
+  const find = lookupIn(store, before);
+  const out = new Map<string, AuditRecord>();
+  const user = store.table<{ id: string; email: string }>('users').get(userId);
+  const add = (o: AuditedObject, verb: Verb): void => {
+    const action = `${o.type}.${o.part !== undefined ? `${o.part}.` : ''}${verb}`;
+    const key = `${o.orgId}\u0000${o.type}\u0000${o.id}\u0000${action}`;
+    if (out.has(key)) return;
+    out.set(key, {
+      id: randomUUID(),
+      orgId: o.orgId,
+      occurredAt: now.toISOString(),
+      action,
+      actor: { type: 'user', id: userId, ...(user ? { label: user.email } : {}) },
+      source: 'api',
+      target: { type: o.type, id: o.id, ...(o.label !== undefined ? { label: o.label } : {}) },
+    });
   };
+  for (const c of changes.values()) {
+    const was = c.before ? auditedObject(c.table, c.before, find) : undefined;
+    const is = c.after ? auditedObject(c.table, c.after, find) : undefined;
+    if (was && is && (was.orgId !== is.orgId || was.id !== is.id)) {
+      // Moved to another organization (a transfer), or re-keyed: gone from one, new in the other.
+      add(was, 'deleted');
+      add(is, 'created');
+    } else if (was && is) add(is, verbOf(was, is));
+    else if (is) add(is, is.binned ? 'deleted' : 'created');
+    else if (was && !was.binned) add(was, 'deleted');
+  }
+  // An object created or deleted by this write takes its parts along: one event says it.
+  const whole = new Set([...out.values()].filter((e) => /\.(created|deleted)$/.test(e.action) && e.action.split('.').length === 2).map(objectKey));
+  return [...out.values()].filter((e) => e.action.split('.').length === 2 || !whole.has(objectKey(e)));
 }
 
-function labelFromAnswer(body: Record<string, unknown>): string | undefined {
-  if (typeof body.title === 'string') return body.title;
-  if (isRecord(body.user) && typeof body.user.email === 'string') return body.user.email;
-  return undefined;
-}
+const objectKey = (e: AuditRecord): string => `${e.orgId}\u0000${e.target.type}\u0000${e.target.id}`;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A change of an existing row: a space put in or taken out of the bin is deleted or restored, anything else updated. */
+function verbOf(was: AuditedObject, is: AuditedObject): Verb {
+  if (is.part === undefined && was.binned !== is.binned) return is.binned ? 'deleted' : 'restored';
+  return 'updated';
+}

@@ -1,7 +1,7 @@
 /**
  * Site customization (how a published site looks): the official spec's SiteCustomizationSettingsInput as a
  * body validator, and the settings of a site nobody customized yet. management-api.md does not describe the
- * resource; every field, limit and enumeration here is the spec's (docs/api-differences.md §5). As everywhere in
+ * resource; every field, limit and enumeration here is the spec's (docs/dev/api-differences.md §5). As everywhere in
  * the sandbox, unknown fields are refused even where the spec's schema would let them through.
  */
 import { newSiteCustomization } from '../api/site-customization-defaults.js';

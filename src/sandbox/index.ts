@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AuditLog } from './audit-log.js';
+import { AuditLog, watchStore } from './audit-log.js';
 import { FaultInjector, parseFaults, toFaultSpec, type FaultSpec } from './faults.js';
 import { formatRateLimit, parseRateLimit, RateLimiter, type RateLimitSpec } from './rate-limit.js';
 import { buildApiRouter } from './routes/index.js';
@@ -20,7 +20,7 @@ import { isPlainObject } from './validate.js';
 export { formatRateLimit, parseFaults, parseRateLimit };
 export type { FaultSpec, RateLimitSpec, SandboxStats, SeedName };
 export { SandboxStore } from './store.js';
-export { AuditLog, type AuditRecord } from './audit-log.js';
+export { AuditLog, type AuditFaults, type AuditRecord } from './audit-log.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paginate.js';
 export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID } from './seed.js';
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
@@ -100,6 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   // With a state file, the read-only user joins the organizations the file holds (and the file keeps it).
   const readUserAdded = readToken !== undefined && addReadOnlyUser(store);
   if (opts.stateFile && (!loaded || readUserAdded)) saveStateFile(store, opts.stateFile);
+  watchStore(store);
   const stats = new StatsRecorder();
   const clock = (): number => now().getTime();
   const initial = withRateLimit(toFaultSpec(opts.faults), opts.rateLimit);

@@ -5,7 +5,7 @@
  *
  * `LIMIT/WINDOW` (e.g. `600/min`, `120/s`, `5000/h`, `100/10s`): the bucket holds LIMIT requests and refills
  * continuously at LIMIT per WINDOW. Every request that arrives takes one token; a request that finds less than
- * one is answered 429 (it takes nothing). Header semantics (docs/api-differences.md):
+ * one is answered 429 (it takes nothing). Header semantics (docs/dev/api-differences.md):
  *   X-RateLimit-Limit      LIMIT (the bucket's size)
  *   X-RateLimit-Remaining  whole tokens left after this request
  *   X-RateLimit-Reset      UTC epoch seconds, rounded up, at which the bucket is full again (LIMIT available) if

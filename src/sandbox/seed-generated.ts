@@ -25,7 +25,7 @@ export function seedStore(store: SandboxStore, org: GenOrg): void {
     sso: false,
     ai: false,
     inviteLinks: false,
-    plan: 'free_2024',
+    plan: 'enterprise_2024',
   });
   for (const m of org.members) {
     users(store).put({ id: m.userId, displayName: m.email.split('@')[0]!, email: m.email });

@@ -60,7 +60,7 @@ export function applySeed(store: SandboxStore, seed: SeedName): void {
     sso: false,
     ai: true,
     inviteLinks: true,
-    plan: 'free_2024',
+    plan: 'enterprise_2024',
   });
   const seeded = seed === 'demo' ? DEMO_MEMBERS : DEMO_MEMBERS.slice(0, 1);
   seeded.forEach(([name, displayName, role, lastSeen], i) => {

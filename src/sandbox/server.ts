@@ -8,7 +8,7 @@
  * read-only token (user READ_TOKEN_USER_ID) that answers every GET like the admin token but is refused every
  * write with 403 before the body is read, so a refused write never changes state. Further write tokens
  * (`actorTokens`) each act as an existing user of the state: someone else changing the organization "behind
- * docops's back". Every write that succeeds is recorded in the audit log (audit-log.ts) with its caller as actor.
+ * docops's back". Every change a write that succeeds makes is recorded in the audit log (audit-log.ts), its caller the actor.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,7 +23,7 @@ import type { SandboxStore } from './store.js';
 import { isPlainObject } from './validate.js';
 import { handleIntrospection } from './introspection.js';
 import { READ_TOKEN_USER_ID } from './seed.js';
-import { auditEventFor, beforeWrite, type AuditLog } from './audit-log.js';
+import { eventsFor, recordingChanges, type AuditLog } from './audit-log.js';
 
 export interface PipelineDeps {
   store: SandboxStore;
@@ -180,11 +180,10 @@ async function processApiRequest(req: IncomingMessage, url: URL, resolution: Res
       appUrl: (p) => `https://app.sandbox.test${p}`,
       ...(deps.audit ? { audit: deps.audit } : {}),
     };
-    const pending = deps.audit && WRITE_METHODS.has(method) ? beforeWrite(deps.store, method, url.pathname, params) : undefined;
-    const reply = await route.handler(ctx, body);
-    if (pending && reply.status < 300) {
-      const event = auditEventFor(deps.store, pending, caller.userId, reply.status, reply.body, deps.now());
-      if (event) deps.audit!.add(event);
+    // Every row the write changes becomes an event (audit-log.ts); a refused write changed nothing.
+    const { result: reply, changes } = await recordingChanges(async () => route.handler(ctx, body));
+    if (deps.audit && WRITE_METHODS.has(method) && reply.status < 300) {
+      for (const event of eventsFor(deps.store, changes, caller.userId, deps.now())) deps.audit.add(event);
     }
     if (deps.stateFile && WRITE_METHODS.has(method) && reply.status < 300) saveStateFile(deps.store, deps.stateFile);
     return reply;

@@ -1,5 +1,5 @@
 /**
- * What the official spec adds to a site's navigation (docs/api-differences.md "What the official client meets"):
+ * What the official spec adds to a site's navigation (docs/dev/api-differences.md "What the official client meets"):
  * section groups nested in groups (`parent` on create, `parentSectionGroupId` on PATCH), a section regrouped
  * through its own PATCH (`siteSectionGroupId`), and the deprecated `/move` operations without `position`, which
  * move the item to the end of its container. Like site-structure.ts: check first, change second.

@@ -1,7 +1,7 @@
 /**
  * The navigation model of a site: ordered top-level sections and groups, sections inside groups, site
  * spaces inside sections (or at the root of a site without sections), and the server's own rules
- * (docs/api-differences.md "Sites"): the first section is the default one and takes in the root site spaces,
+ * (docs/dev/api-differences.md "Sites"): the first section is the default one and takes in the root site spaces,
  * defaults cannot be deleted, paths are unique per container, moves stay inside their container except site
  * spaces, which change section by moving next to a site space of another section.
  *

@@ -1,7 +1,7 @@
 /**
  * Request bodies are checked against the official spec's request schemas as well as the sandbox's own
  * validators (which carry management-api.md's limits and refuse unknown fields): a body must pass both, so the
- * stricter of the two rules wherever both speak (docs/api-differences.md "What the official client meets").
+ * stricter of the two rules wherever both speak (docs/dev/api-differences.md "What the official client meets").
  *
  * The spec's validators are generated at build time (src/build/precompile-spec-bodies.ts) into
  * dist/sandbox/spec-bodies/, so the installed package needs neither the spec (`@gitbook/api` is a dev

@@ -15,9 +15,17 @@ export interface Snapshot {
   tables: Record<string, { id: string }[]>;
 }
 
+/** Told of every row a table changes: the row before (undefined: new) and after (undefined: deleted). */
+export type ChangeListener = (table: string, before: { id: string } | undefined, after: { id: string } | undefined) => void;
+
 export class Table<T extends { id: string }> {
   private readonly rows = new Map<string, T>();
   private writes = 0;
+
+  constructor(
+    private readonly name = '',
+    private readonly changed: ChangeListener = () => {},
+  ) {}
 
   /** Grows on every put, delete and clear: values derived from the rows can be cached per version. */
   get version(): number {
@@ -36,11 +44,14 @@ export class Table<T extends { id: string }> {
   /** Insert a new row (at the end) or replace an existing one in place (its position is kept). */
   put(row: T): T {
     this.writes++;
+    this.changed(this.name, this.rows.get(row.id), row);
     this.rows.set(row.id, row);
     return row;
   }
   delete(id: string): boolean {
     this.writes++;
+    const before = this.rows.get(id);
+    if (before !== undefined) this.changed(this.name, before, undefined);
     return this.rows.delete(id);
   }
   /** All rows in insertion order. */
@@ -60,15 +71,25 @@ export class SandboxStore {
   private readonly tables = new Map<string, Table<{ id: string }>>();
   private counters: Record<string, number> = {};
   private readonly tombstones = new Set<string>();
+  private readonly listeners = new Set<ChangeListener>();
+  private loading = false;
   tokenUser = '';
 
   table<T extends { id: string }>(name: string): Table<T> {
     let t = this.tables.get(name);
     if (!t) {
-      t = new Table();
+      t = new Table(name, (table, before, after) => {
+        if (!this.loading) for (const l of this.listeners) l(table, before, after);
+      });
       this.tables.set(name, t);
     }
     return t as unknown as Table<T>;
+  }
+
+  /** Be told of every row put or deleted (not of `load`, which replaces the whole state); returns a function that stops. */
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** A fresh id `<prefix>-<n>`; deterministic for a given history, never one a table already holds. */
@@ -98,10 +119,15 @@ export class SandboxStore {
   /** Replace everything with the snapshot's content. Throws on a malformed snapshot. */
   load(snapshot: unknown): void {
     const s = checkSnapshot(snapshot);
-    for (const t of this.tables.values()) t.clear();
-    for (const [name, rows] of Object.entries(s.tables)) {
-      const t = this.table(name);
-      for (const row of rows) t.put(structuredClone(row));
+    this.loading = true;
+    try {
+      for (const t of this.tables.values()) t.clear();
+      for (const [name, rows] of Object.entries(s.tables)) {
+        const t = this.table(name);
+        for (const row of rows) t.put(structuredClone(row));
+      }
+    } finally {
+      this.loading = false;
     }
     this.counters = { ...s.counters };
     this.tombstones.clear();

@@ -75,6 +75,18 @@ describe('requests', () => {
     expect(t.logs).toEqual([expect.objectContaining({ level: 'warn', msg: 'onResponse hook failed' })]);
   });
 
+  it('a background view sends the same requests on the same connections; closing it closes nothing', async () => {
+    server = await startScriptServer(({ res, received }) => json(res, 200, { items: [{ url: received.url }] }));
+    const t = testClient(server.url);
+    client = t.client;
+    const background = client.background!();
+    expect(background.background!()).toBe(background);
+    expect(await background.listAll('/orgs/o1/members')).toEqual([{ url: '/v1/orgs/o1/members?limit=1000' }]);
+    await background.close();
+    expect(await client.get('/orgs/o1')).toEqual({ items: [{ url: '/v1/orgs/o1' }] });
+    expect(server.received.map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+  });
+
   it('exposes the base URL without a trailing slash', async () => {
     server = await startScriptServer();
     client = testClient(`${server.url}/`).client;

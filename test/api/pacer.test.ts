@@ -108,6 +108,32 @@ describe('pacing to the announced budget (one process)', () => {
   });
 });
 
+describe('background requests yield', () => {
+  // A full read in the background at 60 a minute; 30 s in, five small reads of the informer.
+  const scenario = async (foregroundIsBackground: boolean) => {
+    const sim = new Sim();
+    const pacer = createPacer({ clock: sim.clock });
+    const server = bucketServer(sim, 60, 60_000);
+    const full = startClient(sim, pacer, server, { requests: 200, concurrency: 8, latencyMs: 20, background: true });
+    const small = startClient(sim, pacer, server, { requests: 5, concurrency: 1, latencyMs: 20, delayMs: 30_000, background: foregroundIsBackground });
+    await sim.run();
+    return { full: full.result(), small: small.result() };
+  };
+
+  it('five small reads go at once beside a 200-request full read at 60 a minute; none refused', async () => {
+    const { full, small } = await scenario(false);
+    expect(full.refused + small.refused).toBe(0);
+    expect(small.elapsedMs).toBeLessThan(1000);
+    // The full read still used the budget: about 200 requests at 60 a minute, less the reserve.
+    expect(full.elapsedMs).toBeLessThanOrEqual(1.3 * (200 / 60) * 60_000);
+  });
+
+  it('the same reads queued as background wait behind the full read (the scenario can fail)', async () => {
+    const { small } = await scenario(true);
+    expect(small.elapsedMs).toBeGreaterThan(10_000);
+  });
+});
+
 describe('sharing a token with another process', () => {
   it('two pacing processes on one token: every request done, the limit used, none refused', async () => {
     const sim = new Sim();

@@ -1,4 +1,4 @@
-/** The client's in-flight bound: never more than `limit` running, urgent waiters first, FIFO otherwise. */
+/** The client's in-flight bound: never more than `limit` running, urgent waiters first, FIFO otherwise, background last. */
 import { describe, expect, test } from 'vitest';
 import { createPriorityGate } from '../../src/api/priority-gate.js';
 
@@ -41,6 +41,34 @@ describe('createPriorityGate', () => {
     expect(started).toEqual(['a', 'b', 'u1', 'u2', 'n1', 'n2']);
     t['n2']!.finish();
     expect(await Promise.all(results)).toEqual(['a', 'b', 'n1', 'n2', 'u1', 'u2']);
+  });
+
+  test('background tasks leave a slot to the others and start after every other waiter', async () => {
+    const gate = createPriorityGate(3);
+    const started: string[] = [];
+    const t = Object.fromEntries(['b1', 'b2', 'b3', 'f1', 'f2', 'u1'].map((n) => [n, controllable(started, n)]));
+    const results = [gate.run(false, t['b1']!.task, true), gate.run(false, t['b2']!.task, true), gate.run(false, t['b3']!.task, true)];
+    await flush();
+    expect(started).toEqual(['b1', 'b2']); // the third slot stays free
+    results.push(gate.run(false, t['f1']!.task));
+    await flush();
+    expect(started).toEqual(['b1', 'b2', 'f1']);
+    results.push(gate.run(false, t['f2']!.task), gate.run(true, t['u1']!.task));
+    t['b1']!.finish();
+    await flush();
+    expect(started).toEqual(['b1', 'b2', 'f1', 'u1']); // not b3, which waited longer
+    t['b2']!.finish();
+    await flush();
+    expect(started).toEqual(['b1', 'b2', 'f1', 'u1', 'f2']);
+    t['f1']!.finish();
+    await flush();
+    expect(started).toEqual(['b1', 'b2', 'f1', 'u1', 'f2']); // two others run: b3 would take the last slot
+    t['u1']!.finish();
+    await flush();
+    expect(started).toEqual(['b1', 'b2', 'f1', 'u1', 'f2', 'b3']);
+    t['f2']!.finish();
+    t['b3']!.finish();
+    expect((await Promise.all(results)).sort()).toEqual(['b1', 'b2', 'b3', 'f1', 'f2', 'u1']);
   });
 
   test('a failing task frees its slot and its error reaches the caller', async () => {

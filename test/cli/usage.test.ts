@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.js';
+import { codePaths, exportedIdentifiers, missingPaths } from '../docs/doc-rules.js';
 import { runCli } from './run-cli.js';
 
 describe('docops usage', () => {
@@ -126,5 +127,19 @@ describe('docops usage', () => {
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.stderr).toMatch(message);
     }
+  });
+});
+
+// Help speaks to users, as the user docs do (test/docs/links.test.ts): no source or test path, no name from the
+// code, and a doc it points to is one the repository has.
+describe('docops help names no internal file', () => {
+  const identifiers = exportedIdentifiers();
+  const helps = [{ name: 'docops --help', argv: ['--help'] }, ...COMMANDS.map((c) => ({ name: `docops ${c.name} --help`, argv: [c.name, '--help'] }))];
+  it.each(helps)('$name', async ({ argv }) => {
+    const r = await runCli(argv);
+    expect(r.code, r.stderr).toBe(0);
+    expect(codePaths(r.stdout)).toEqual([]);
+    expect(missingPaths(r.stdout)).toEqual([]);
+    expect([...identifiers].filter((n) => new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(r.stdout))).toEqual([]);
   });
 });

@@ -32,6 +32,17 @@ describe('loadDaemonConfig', () => {
     expect(config.reconcileSecret).toBeUndefined();
   });
 
+  it('follows the audit log by default; informer: sets the poll, the resync and the overlap, or turns it off', async () => {
+    const defaults = await loadDaemonConfig(configFile('manifests: ./m\n').file, { env: {} });
+    expect(defaults.informer).toEqual({ enabled: true, pollMs: 30_000, resyncMs: 240 * 60_000, overlapMs: 60_000 });
+    const set = await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: 10, resyncMinutes: 0, overlapSeconds: 5 }\n').file, { env: {} });
+    expect(set.informer).toEqual({ enabled: true, pollMs: 10_000, resyncMs: 0, overlapMs: 5_000 });
+    expect((await loadDaemonConfig(configFile('manifests: ./m\ninformer: { enabled: false }\n').file, { env: {} })).informer?.enabled).toBe(false);
+    const bad = (await loadDaemonConfig(configFile('manifests: ./m\ninformer: { pollSeconds: -1, every: 3 }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect(bad.issues.map((i) => i.message).join('\n')).toMatch(/pollSeconds[\s\S]*every|every[\s\S]*pollSeconds/);
+  });
+
   it('reports every problem at once with file:line:column', async () => {
     const { file } = configFile(['manifests: ./m', 'mode: dry', 'schedule: "61 * * * *"', 'bogus: 1', 'safety: 3', ''].join('\n'));
     const error = await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e);

@@ -7,6 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadPolicyPath } from '../../src/policy/load.js';
 import { CONFIG_DEFAULTS, type DaemonConfig } from '../../src/daemon/config.js';
 import { Daemon } from '../../src/daemon/daemon.js';
 import { LeaseConflictError, microTime, type LeaseLock, type LeaseRecord } from '../../src/daemon/ha/election.js';
@@ -36,6 +37,13 @@ function memoryLease(record: LeaseRecord): LeaseLock & { record: LeaseRecord; ve
     },
   };
   return lease;
+}
+
+/** A policy file beside (not inside) the manifests directory. */
+function writePolicy(dir: string): string {
+  const file = `${dir}-policy.yaml`;
+  writeFileSync(file, 'rules:\n  - { name: crew, when: \'change.key == "Crew"\', outcome: warn, message: m }\n');
+  return file;
 }
 
 let daemon: Daemon | undefined;
@@ -68,6 +76,9 @@ describe('a daemon standing by', () => {
       journalDir: mkdtempSync(join(tmpdir(), 'docops-journal-')),
       sandbox: false,
       reconcileSecret: 'a-reconcile-secret-for-tests',
+      // A policy with an approver token: POST /approve goes to the leader too (approvals are in its memory).
+      policy: await loadPolicyPath(writePolicy(dir)),
+      approvals: { token: 'an-approver-token-for-tests' },
       ha: { mode: 'kubernetes', leaseName: 'docops', leaseDurationMs: 60_000, renewDeadlineMs: 40_000, retryPeriodMs: 50 },
     };
     const logs: Record<string, unknown>[] = [];
@@ -101,6 +112,8 @@ describe('a daemon standing by', () => {
     const post = await get('/reconcile?wait=1', { method: 'POST', headers: { authorization: 'Bearer a-reconcile-secret-for-tests' } });
     expect(post.status).toBe(503);
     expect(post.body).toMatchObject({ standby: true });
+    const approve = await get('/approve', { method: 'POST', headers: { authorization: 'Bearer an-approver-token-for-tests' }, body: JSON.stringify({ checksum: `sha256:${'a'.repeat(64)}` }) });
+    expect(approve).toMatchObject({ status: 503, body: { standby: true } });
     expect(runs).toEqual([]);
     expect(s.stats().total).toBe(0); // not even a read
 

@@ -1,39 +1,30 @@
 /**
  * The documentation a user reads: the README's first screen says what docops is for and shows the road (try →
- * connect → import → review → run) with the two commands a newcomer needs; every relative link of the README and
- * docs/ names a file the repository has, and every #anchor a heading of that file (as GitHub makes its slugs).
+ * connect → import → review → run) with the two commands a newcomer needs. The user docs (README, docs/*.md,
+ * deploy/docker-run.md) speak to users: they name no `src/` or `test/` path and no identifier of docops's code —
+ * those notes live in the contributor docs (CONTRIBUTING.md, docs/dev/). In every one of them, user or contributor,
+ * each relative link names a file the repository has and each #anchor a heading of that file (as GitHub makes its
+ * slugs), and each repository path written as text names a file that is there.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT, brokenLinks, codePaths, exportedIdentifiers, missingPaths } from './doc-rules.js';
 
-const ROOT = join(import.meta.dirname, '../..');
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'deploy/docker-run.md'];
+const markdownIn = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `${dir}/${f}`);
 
-/** GitHub's heading anchor: lower case, punctuation but hyphens and spaces dropped, spaces to hyphens. */
-export function slug(heading: string): string {
-  return heading
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
+/** What a user reads. */
+export const USER_DOCS = ['README.md', ...markdownIn('docs'), 'deploy/docker-run.md'];
+/** What someone working on docops reads: free to name sources, tests and identifiers. */
+export const CONTRIBUTOR_DOCS = ['CONTRIBUTING.md', ...markdownIn('docs/dev')];
 
-function anchors(file: string): Set<string> {
-  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
-  const seen = new Map<string, number>();
-  const out = new Set<string>();
-  for (const [, h] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = slug(h!);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    out.add(n === 0 ? base : `${base}-${n}`);
-  }
-  return out;
-}
+const read = (doc: string): string => readFileSync(join(ROOT, doc), 'utf8');
 
 describe('the README', () => {
-  const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const text = read('README.md');
   const firstScreen = text.split('\n').slice(0, 40).join('\n');
 
   it('says what docops is for and starts with the two commands', () => {
@@ -50,23 +41,46 @@ describe('the README', () => {
   });
 });
 
-describe('links in the user documentation', () => {
-  it.each(DOCS)('%s: every relative link names a file the repository has, and its anchor a heading', (doc) => {
-    const file = join(ROOT, doc);
-    const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
-    const broken: string[] = [];
-    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^(https?:|mailto:)/.test(target!)) continue;
-      const [path, anchor] = target!.split('#');
-      const linked = path === '' ? file : join(dirname(file), path!);
-      if (!existsSync(linked)) {
-        broken.push(`${target}: no such file`);
-        continue;
-      }
-      if (anchor !== undefined && statSync(linked).isFile() && linked.endsWith('.md') && !anchors(linked).has(anchor)) {
-        broken.push(`${target}: no heading #${anchor} in ${relative(ROOT, linked)}`);
-      }
-    }
-    expect(broken).toEqual([]);
+describe('the user documentation speaks to users', () => {
+  const identifiers = exportedIdentifiers();
+
+  it('the checks find what they look for (a planted source path, identifier, missing file)', () => {
+    const planted = 'Settled by `SETTLE_DELAYS_MS` (src/core/settle.ts, held by test/core/settle.test.ts); see docs/gone.md.';
+    expect(codePaths(planted)).toEqual(['src/core/settle.ts', 'test/core/settle.test.ts']);
+    expect(identifiers.has('SETTLE_DELAYS_MS')).toBe(true);
+    expect(missingPaths(planted)).toEqual(['docs/gone.md']);
+    expect(codePaths('https://github.com/a/b/tree/main/src/x and latest/ and node_modules/y/src/z')).toEqual([]);
+    expect(brokenLinks('[x](nowhere.md) [y](#no-such-heading)', join(ROOT, 'README.md'))).toEqual([
+      'nowhere.md: no such file',
+      '#no-such-heading: no heading #no-such-heading in README.md',
+    ]);
+  });
+
+  it.each(USER_DOCS)('%s names no src/ or test/ path (move such notes to CONTRIBUTING.md or docs/dev/)', (doc) => {
+    expect(codePaths(read(doc))).toEqual([]);
+  });
+
+  it.each(USER_DOCS)("%s names none of docops's code identifiers (say what it does in a user's words)", (doc) => {
+    const text = read(doc);
+    const named = [...identifiers].filter((n) => new RegExp(`(?<![\\w$-])${n.replace(/\$/g, '\\$')}(?![\\w$-])`).test(text));
+    expect(named).toEqual([]);
+  });
+});
+
+describe('links and paths in every doc', () => {
+  it('the contributor docs are there', () => {
+    expect(CONTRIBUTOR_DOCS.filter((d) => !existsSync(join(ROOT, d)))).toEqual([]);
+    expect(CONTRIBUTOR_DOCS.length).toBeGreaterThan(1);
+  });
+
+  it.each([...USER_DOCS, ...CONTRIBUTOR_DOCS].filter((d) => existsSync(join(ROOT, d))))(
+    '%s: every relative link names a file the repository has, and its anchor a heading',
+    (doc) => {
+      expect(brokenLinks(read(doc), join(ROOT, doc))).toEqual([]);
+    },
+  );
+
+  it.each([...USER_DOCS, ...CONTRIBUTOR_DOCS].filter((d) => existsSync(join(ROOT, d))))('%s: every repository path it writes is there', (doc) => {
+    expect(missingPaths(read(doc))).toEqual([]);
   });
 });

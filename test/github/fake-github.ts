@@ -8,6 +8,10 @@
  * token), and GraphQL's `viewer.login` for the same token is that same login, `[bot]` suffix and all (GraphQL's
  * `author.login` on a comment drops the suffix; docops does not read it). Another account (`accounts`) can post
  * comments through the same API: the spoofer of the tests.
+ *
+ * For approvals read by the daemon (src/github/approvals.ts): the pull requests of a commit
+ * (`GET /repos/{owner}/{repo}/commits/{sha}/pulls`, from `pulls`) and team memberships
+ * (`GET /orgs/{org}/teams/{team_slug}/memberships/{username}`, from `teams`: 404 for a non-member, as GitHub answers).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -57,6 +61,10 @@ export interface FakeGitHubOptions {
   graphqlErrors?: string[];
   /** Where the `Link` header's page URLs point (default: this server). */
   linkBase?: string;
+  /** Commit sha → the numbers of its pull requests. */
+  pulls?: Record<string, number[]>;
+  /** `org/team-slug` → login → membership state. */
+  teams?: Record<string, Record<string, 'active' | 'pending'>>;
 }
 
 export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
@@ -106,6 +114,13 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
         const c = { id: nextId++, body: input.body, user: account };
         comments.push(c);
         return send(201, shown(c));
+      }
+      const commitPulls = new RegExp(`^/repos/${options.owner}/${options.repo}/commits/([0-9a-f]{40})/pulls$`).exec(at.pathname);
+      if (commitPulls && method === 'GET') return send(200, (options.pulls?.[commitPulls[1]!] ?? []).map((number) => ({ number, state: 'closed' })));
+      const membership = /^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/.exec(at.pathname);
+      if (membership && method === 'GET') {
+        const state = options.teams?.[`${membership[1]}/${membership[2]}`]?.[decodeURIComponent(membership[3]!)];
+        return state ? send(200, { state, role: 'member' }) : send(404, { message: 'Not Found' });
       }
       const edit = new RegExp(`^${base}/comments/(\\d+)$`).exec(at.pathname);
       if (edit && method === 'PATCH') {

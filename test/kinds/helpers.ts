@@ -8,7 +8,7 @@ import type { ManifestDocument } from '../../src/manifests/document.js';
  * A manifest document whose positions are deterministic and distinct per path: line = 10 + the last
  * numeric index in the path (0 when none), column = path length.
  */
-export function fakeDoc(kind: string, org: string, spec: Record<string, unknown>, file = `${kind.toLowerCase()}.yaml`): ManifestDocument {
+export function fakeDoc<D = Record<string, unknown>>(kind: string, org: string, spec: D, file = `${kind.toLowerCase()}.yaml`): ManifestDocument<D> {
   return {
     file,
     index: 0,

@@ -1,5 +1,6 @@
 import { ref } from '../../src/core/plan.js';
 import { describe, expect, it } from 'vitest';
+import type { MembersManifestSpec } from '../../src/kinds/generated/members.js';
 import { membersKind } from '../../src/kinds/members/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { member, ORG, seedMembers, seedRoutes } from './seed.js';
@@ -181,7 +182,7 @@ describe('Members', () => {
   });
 
   it("looks a member's source position up only when it is read, once", () => {
-    const doc = fakeDoc('Members', ORG, { members: [{ email: 'a@x.test', role: 'read' }, { email: 'b@x.test', role: 'read' }] });
+    const doc = fakeDoc<MembersManifestSpec>('Members', ORG, { members: [{ email: 'a@x.test', role: 'read' }, { email: 'b@x.test', role: 'read' }] });
     const asked: (string | number)[][] = [];
     const counting = { ...doc, pos: (path: (string | number)[]) => (asked.push(path), doc.pos(path)) };
     const entries = membersKind.toDesired(counting, () => {});

@@ -175,7 +175,7 @@ describe('Site export round trip against the sandbox', () => {
 
     await exportOrganization(client, KINDS, 'org-demo', out);
     const loaded = await loadManifests(out, KINDS, { env: {} });
-    const sites = (loaded.desired.get('Site') ?? []).map((e) => e.doc.spec);
+    const sites = loaded.documents.filter((d) => d.kind === 'Site').map((d) => d.spec);
     const exportedSite = sites.find((s) => s['title'] === 'Acme Help Center')!;
     expect(exportedSite).toMatchObject({
       id: siteId,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../src/core/errors.js';
 import type { DesiredEntry } from '../../src/core/kind.js';
 import { membersKind } from '../../src/kinds/members/kind.js';
+import type { TeamManifestSpec } from '../../src/kinds/generated/team.js';
 import { teamKind } from '../../src/kinds/team/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';
@@ -10,8 +11,8 @@ import { ORG, seedRoutes } from './seed.js';
 type TM = { email: string; role?: 'owner' | 'member' };
 const at = (name: string, role?: 'owner' | 'member'): TM => (role ? { email: `${name}@acme.test`, role } : { email: `${name}@acme.test` });
 
-const teamDoc = (spec: Record<string, unknown>, file = 'teams.yaml') => fakeDoc('Team', ORG, spec, file);
-const desired = (...specs: Record<string, unknown>[]) => desiredOf(teamKind, specs.map((s) => teamDoc(s)));
+const teamDoc = (spec: TeamManifestSpec, file = 'teams.yaml') => fakeDoc('Team', ORG, spec, file);
+const desired = (...specs: Record<string, unknown>[]) => desiredOf(teamKind, specs.map((s) => fakeDoc('Team', ORG, s, 'teams.yaml')));
 
 const PLATFORM = { title: 'Platform', members: [at('ada', 'owner'), at('bob'), at('carol')] };
 const WRITERS = { title: 'Writers', members: [at('heidi', 'owner'), at('judy'), at('erin')] };

@@ -73,7 +73,7 @@ const LIMITS: Limit[] = [
     kind: 'Collection',
     spec: (v) => ({ title: 'C', defaultLevel: v }),
     request: (v) => ['PATCH', '/collections/col-internal', { defaultLevel: v }],
-    // The API also takes the spec's "inherit" (docs/api-differences.md §1.1); manifests do not offer it.
+    // The API also takes the spec's "inherit" (docs/dev/api-differences.md §1.1); manifests do not offer it.
     ok: ['admin', null],
     bad: ['guest'],
   },
@@ -92,7 +92,7 @@ const LIMITS: Limit[] = [
     kind: 'Space',
     spec: (v) => ({ title: 'S', defaultLevel: v }),
     request: (v) => ['PATCH', '/spaces/sp-runbooks', { defaultLevel: v }],
-    // The API also takes the spec's "inherit" (docs/api-differences.md §1.1); manifests do not offer it.
+    // The API also takes the spec's "inherit" (docs/dev/api-differences.md §1.1); manifests do not offer it.
     ok: ['read', null],
     bad: ['guest'],
   },

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
-import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
+import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/core/kind.js';
 import { loadManifests } from '../../src/manifests/index.js';
 
-const holder: KindDefinition<Record<string, unknown>> = {
+const holder: KindDefinition<Record<string, unknown>, LiveObject, unknown, Record<string, unknown>> = {
   kind: 'Holder',
   identity: 'name',
   schema: {

@@ -34,6 +34,27 @@ describe('positions', () => {
     expect(at(doc!.keyPos(['spec', 'members', 0, 'missing']))).toBe('4:7');
   });
 
+  test('an alias is found where it is written, and what is below it in the node it names; merged-in keys fall back to their map', () => {
+    const text = ['base: &b {role: read, email: q}', 'x: *b', 'y:', '  <<: *b', '  email: z', 'list:', '  -', '  - a', '  - *b', '"a b": 1', '1: one', ''].join('\n');
+    const [d] = parseYamlFile('a.yaml', text).documents;
+    const both = (path: (string | number)[]): string => `${at(d!.pos(path))} ${at(d!.keyPos(path))}`;
+    expect(both(['x'])).toBe('2:4 2:1');
+    expect(both(['x', 'role'])).toBe('1:17 1:11');
+    expect(both(['list', 2, 'email'])).toBe('1:30 1:23');
+    expect(both(['y', 'email'])).toBe('5:10 5:3');
+    expect(both(['y', 'role'])).toBe('4:3 4:3'); // merged in: not written in y
+    expect(both(['y', '<<'])).toBe('4:3 4:3'); // the merge key is no path segment
+    expect(both(['list', 0])).toBe('7:4 7:4'); // an empty item: where its value would start
+    expect(both(['list', 1])).toBe('8:5 8:5');
+    expect(both(['a b'])).toBe('10:8 10:1');
+    expect(both([1])).toBe('11:4 11:1');
+    expect(both(['1'])).toBe('11:4 11:1');
+    // An anchor named again inside its own node: the alias names the later (inner) one, as its value says.
+    const [again] = parseYamlFile('a.yaml', 'a: &x {c: &x 1}\nb: *x\n').documents;
+    expect(again!.value).toEqual({ a: { c: 1 }, b: 1 });
+    expect(at(again!.pos(['b', 'c']))).toBe('2:4');
+  });
+
   test('documents keep their index and file-relative lines', () => {
     const r = parseYamlFile('m.yaml', '---\na: 1\n---\n# nothing\n---\nb:\n  c: 2\n');
     expect(r.issues).toEqual([]);

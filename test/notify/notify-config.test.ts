@@ -30,7 +30,7 @@ describe('notify config', () => {
     expect(config.statusPage).toBe(false);
     expect(config.notify).toEqual([
       { name: 'notify[0]', type: 'slack', url: SLACK, events: ['drift', 'recovered'] },
-      { name: 'ops', type: 'webhook', url: 'https://ops.test/hook', secret: 'k'.repeat(20), events: ['drift', 'apply_failed', 'refused', 'recovered', 'manifests_invalid'] },
+      { name: 'ops', type: 'webhook', url: 'https://ops.test/hook', secret: 'k'.repeat(20), events: ['drift', 'apply_failed', 'refused', 'awaiting_approval', 'recovered', 'manifests_invalid'] },
     ]);
     expect((await loadDaemonConfig(configFile('manifests: ./m\n'), { env: {} })).statusPage).toBe(true);
     new Notifier(config.notify!, { logger: createLogger({ level: 'silent' }) });

@@ -21,6 +21,18 @@ describe('NotifyPolicy', () => {
     expect(events([[run(), bob], [run(), plan(step('bob', 'read'))]])).toEqual(['drift', 'drift']);
   });
 
+  it('a plan waiting for approval: once per plan (checksum) waiting, its checksum in the message, then recovered', async () => {
+    const { webhookBody, slackBody } = await import('../../src/notify/message.js');
+    const p = new NotifyPolicy();
+    const waits = (c: string): RunRecord => run({ result: 'refused', mode: 'apply', approval: { checksum: `sha256:${c.repeat(64)}` }, violations: [{ rule: 'policy public-sites', message: 'Site o/Help: goes public' }] });
+    const seq = [waits('a'), waits('a'), waits('b'), run({ mode: 'apply' })];
+    const decisions = seq.map((r) => p.decide(r, r.result === 'refused' ? plan(step('bob', 'admin')) : plan(), undefined));
+    expect(decisions.map((d) => d?.event ?? '-')).toEqual(['awaiting_approval', '-', 'awaiting_approval', 'recovered']);
+    const body = webhookBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')), report: undefined });
+    expect(body).toMatchObject({ event: 'awaiting_approval', title: 'Waiting for approval', approval: { checksum: `sha256:${'a'.repeat(64)}` } });
+    expect(slackBody(decisions[0]!, { record: seq[0]!, plan: plan(step('bob', 'admin')), report: undefined }).text).toContain(`/docops approve sha256:${'a'.repeat(64)}`);
+  });
+
   it('failures, refusals and invalid manifests: once per distinct problem, then recovered', () => {
     const p = new NotifyPolicy();
     const issue = { file: 'a.yaml', line: 3, column: 1, message: 'bad' };

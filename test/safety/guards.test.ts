@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KindDefinition, LiveKindState } from '../../src/core/kind.js';
 import { emptyPlan, type Plan } from '../../src/core/plan.js';
 import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
+import type { MembersManifestSpec } from '../../src/kinds/generated/members.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { memberGuards } from '../../src/kinds/members/guard.js';
@@ -88,7 +89,7 @@ describe('member guards', () => {
     const orgLive = membersLive(member('ann@x.io', 'admin', 'u1'), member('bob@x.io', 'edit', 'u2'), member('cy@x.io', 'read', 'u3'));
     const live: LiveState = new Map([[liveKey('Members', 'o1'), orgLive]]);
     // The manifest demotes the only admin and drops bob (the token's user) under prune.
-    const doc = manifest('Members', 'o1', { members: [{ email: 'Ann@x.io', role: 'edit' }, { email: 'cy@x.io', role: 'read' }] }, true);
+    const doc = manifest<MembersManifestSpec>('Members', 'o1', { members: [{ email: 'Ann@x.io', role: 'edit' }, { email: 'cy@x.io', role: 'read' }] }, true);
     const desired = new Map([['Members', membersKind.toDesired(doc, () => {})]]);
     const plan = diffAll([guardedMembers], desired, live);
     expect(plan.steps.map((s) => s.id).sort()).toEqual(['Members/o1/ann@x.io#update', 'Members/o1/bob@x.io#delete']);

@@ -79,7 +79,7 @@ export function fakeKind<A = unknown>(kind: string, extra: Partial<KindDefinitio
 }
 
 /** A manifest document with fixed positions, for driving real kinds' toDesired. */
-export function manifest(kind: string, org: string, spec: Record<string, unknown>, prune?: boolean): ManifestDocument {
+export function manifest<D = Record<string, unknown>>(kind: string, org: string, spec: D, prune?: boolean): ManifestDocument<D> {
   return {
     file: `${kind.toLowerCase()}.yaml`,
     index: 0,

@@ -9,7 +9,7 @@
  *   the one direction where they differ on purpose is unknown fields (the spec's schemas let them through, the
  *   sandbox refuses them) — asserted here so the difference stays visible.
  *
- * Skipped: every 204/205 answer (no body); `…/permissions/aggregate` (not implemented, docs/api-differences.md §5).
+ * Skipped: every 204/205 answer (no body); `…/permissions/aggregate` (not implemented, docs/dev/api-differences.md §5).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultCustomization } from '../../src/sandbox/customization.js';

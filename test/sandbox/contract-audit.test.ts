@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { responseValidator } from './contract-spec.js';
 import { manualClock, sandbox, type Json } from './helpers.js';
+import { orgs } from '../../src/sandbox/index.js';
 
 const SPEC = '/orgs/{organizationId}/audit-events';
 const PATH = '/orgs/org-demo/audit-events';
@@ -44,6 +45,57 @@ describe('contract: audit events', () => {
       ['member.updated', 'u-carol', 'carol@acme.test', 'member', 'u-bob', 'bob@acme.test', '2026-03-01T10:00:00.000Z'],
     ]);
     expect(events.every((e) => e.object === 'audit-event' && e.source === 'api' && e.actor.type === 'user')).toBe(true);
+  });
+
+  it('records every change a write makes, its cascades included, each on the object it belongs to', async () => {
+    const { call } = await sandbox();
+    // A grant for frank on a space, then frank leaves: the membership, his team seat and his grant go.
+    expect((await call('POST', '/spaces/sp-api/permissions', { role: 'edit', users: ['u-frank'] })).status).toBeLessThan(300);
+    expect((await call('DELETE', '/orgs/org-demo/members/u-frank')).status).toBe(204);
+    // A collection deleted takes its spaces along (into the bin).
+    expect((await call('DELETE', '/collections/col-internal')).status).toBeLessThan(300);
+    // A team's member added: an event on the team, part member.
+    expect((await call('PUT', '/orgs/org-demo/teams/team-writers/members/u-bob', { role: 'member' })).status).toBe(204);
+    const events = (await call('GET', `${PATH}?limit=100`)).body.items as Json[];
+    const seen = events.map((e) => `${e.action} ${e.target.type}:${e.target.id}`);
+    expect(seen.slice(0, 7).sort()).toEqual([
+      'team.member.created team:team-writers',
+      'collection.deleted collection:col-internal',
+      'space.deleted space:sp-runbooks',
+      'space.permission.deleted space:sp-api',
+      'team.member.deleted team:team-support',
+      'member.deleted member:u-frank',
+      'space.permission.created space:sp-api',
+    ].sort());
+    // Newest first: the last write's event leads.
+    expect(seen[0]).toBe('team.member.created team:team-writers');
+  });
+
+  it('serves events only on an Enterprise plan, as the organization says (auditLogs), and 403 otherwise', async () => {
+    const { sb, call } = await sandbox();
+    expect((await call('GET', '/orgs/org-demo')).body.auditLogs).toBe(true);
+    orgs(sb.store).put({ ...orgs(sb.store).get('org-demo')!, plan: 'pro_2024' });
+    expect((await call('GET', '/orgs/org-demo')).body.auditLogs).toBe(false);
+    const res = await call('GET', PATH);
+    expect(res.status).toBe(403);
+    expectValid(responseValidator('GET', SPEC, 403), res.body);
+  });
+
+  it('misbehaves on request: withheld (403), out of order, old events expired', async () => {
+    const { sb, call } = await sandbox();
+    for (const role of ['edit', 'review', 'comment']) await call('PATCH', '/orgs/org-demo/members/u-dan', { role });
+    const times = (items: Json[]) => items.map((e) => e.occurredAt as string);
+    sb.audit.faults = { withheld: new Set(['org-demo']) };
+    expect((await call('GET', PATH)).status).toBe(403);
+    sb.audit.faults = { reorder: true };
+    const reordered = (await call('GET', PATH)).body.items as Json[];
+    expect(reordered).toHaveLength(3);
+    sb.audit.faults = {};
+    const ordered = (await call('GET', PATH)).body.items as Json[];
+    expect(reordered.map((e) => e.id)).not.toEqual(ordered.map((e) => e.id));
+    expect(times(ordered)).toEqual([...times(ordered)].sort().reverse());
+    sb.audit.keepNewest(1);
+    expect((await call('GET', PATH)).body.items.map((e: Json) => e.id)).toEqual([ordered[0].id]);
   });
 
   it('pages with limit 1..100 (default 20) and filters by from, to, action, actor and target', async () => {

@@ -10,7 +10,7 @@
  * - deletes: no body; statuses differ on purpose (management-api.md: SAML 204 always, specs 205 / 204 when
  *   absent; spec: 205 deleted / 204 absent) — asserted in saml.test.ts and openapi.test.ts;
  * - a SAML provider created with a label only: its `ssoURL` is "" (the spec requires the field as a URI, but a
- *   provider not yet configured has no URL) — see docs/api-differences.md §5.
+ *   provider not yet configured has no URL) — see docs/dev/api-differences.md §5.
  */
 import { describe, expect, it } from 'vitest';
 import { requestValidator, responseValidator } from './contract-spec.js';

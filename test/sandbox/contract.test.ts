@@ -8,7 +8,7 @@
  *
  * Skipped, and why:
  * - translations: management-api.md describes "translation settings" {title, languages}; the spec's
- *   Translation is a different resource (source/language/instructions, no title) — see docs/api-differences.md;
+ *   Translation is a different resource (source/language/instructions, no title) — see docs/dev/api-differences.md;
  * - deletes: no body, and the status semantics differ (management-api.md: 205 / 204 by resource; spec: 205
  *   deleted, 204 absent) — statuses are asserted in the resource tests instead;
  * - PUT team members (bulk and single): 204 with no body, nothing to validate.

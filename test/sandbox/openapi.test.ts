@@ -1,6 +1,6 @@
 /**
  * OpenAPI specs and versions: slugs as keys (management-api.md pattern), url/text sources, synchronous and
- * deterministic processing (docs/api-differences.md §5), versions and their content, visibility, deletes.
+ * deterministic processing (docs/dev/api-differences.md §5), versions and their content, visibility, deletes.
  */
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_TEXT_MAX_BYTES } from '../../src/api/limits.js';

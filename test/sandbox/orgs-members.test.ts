@@ -13,7 +13,7 @@ describe('organizations', () => {
     const org = list.body.items[0];
     expect(org).toMatchObject({
       object: 'organization', id: 'org-demo', title: 'Acme Docs', emailDomains: ['acme.test'], hostname: 'acme-docs',
-      defaultRole: 'read', inviteLinks: true, sso: false, ai: true, type: 'business', plan: 'free_2024',
+      defaultRole: 'read', inviteLinks: true, sso: false, ai: true, type: 'business', plan: 'enterprise_2024', auditLogs: true,
     });
     const one = await call('GET', ORG);
     expect(one.status).toBe(200);

@@ -15,6 +15,8 @@ import { ALLOW_ENV_FLAG, MANIFESTS_FLAG } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
+import { manifestDir } from '../pipeline.js';
+import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
@@ -57,7 +59,9 @@ export const applyCommand: CommandSpec = {
     'on it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\n' +
     'With --format json, stdout is one JSON document {"plan", "result"}. On a terminal, apply shows the plan and\n' +
     'asks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n' +
-    '--plan FILE (a reviewed plan) it applies without asking.',
+    '--plan FILE (a reviewed plan) it applies without asking. With --policy (or the policy: of --config) a\n' +
+    'plan a deny rule fired on is refused (exit 3), and so is one a require-approval rule fired on unless\n' +
+    '--approved gives the approval checksum of exactly this plan (docs/policy.md).',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
@@ -66,6 +70,8 @@ export const applyCommand: CommandSpec = {
     ...SAFETY_FLAGS,
     yes: { type: 'boolean', description: 'Apply without asking for confirmation on a terminal' },
     'latency-ms': LATENCY_FLAG,
+    policy: POLICY_FLAG,
+    approved: { type: 'string', value: 'CHECKSUM', description: 'The approval checksum of this exact plan, when a require-approval rule fired and it was approved' },
   },
   examples: [
     'docops apply -m manifests',
@@ -74,16 +80,22 @@ export const applyCommand: CommandSpec = {
     'docops apply -m manifests --prune Team --invite --force',
     'docops apply -m manifests --yes                       # no question on a terminal',
     'docops apply -m manifests --format json --log-format json 2>apply.log',
+    'docops apply -m manifests --policy policies/           # refused (exit 3) when a deny rule fires',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
     const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
     const settings = await safetySettings(ctx);
+    const policy = await cliPolicy(ctx, settings.policy);
+    const manifests = await policyDigest(policy, manifestDir(ctx));
     const savedFile = ctx.values.plan;
     const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
     const { plan } = run;
     const cost = planCost(ctx, plan, run.client);
-    if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost }));
+    // The policy is judged on the plan about to be applied, every time (a saved plan's verdict is never trusted).
+    const verdict = policy && manifests ? await policyReport(policy, { ...run, manifests, manifestsDir: manifestDir(ctx) }) : undefined;
+    if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost, ...(verdict ? { policy: verdict } : {}) }));
+    if (verdict) (await import('../../policy/gate.js')).enforcePolicy(verdict, typeof ctx.values.approved === 'string' ? ctx.values.approved : undefined);
 
     if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);
     const applied: { report: ApplyResult; journalFile?: string } =
@@ -91,7 +103,7 @@ export const applyCommand: CommandSpec = {
     const { report: result, journalFile } = applied;
 
     if (format === 'json') {
-      const doc = { plan: JSON.parse(renderJson(plan)) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
+      const doc = { plan: JSON.parse(renderJson(plan, verdict ? { policy: (await import('../../policy/render.js')).policyData(verdict) } : {})) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
       ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
     } else if (plan.steps.length > 0) {
       ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));

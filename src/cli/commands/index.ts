@@ -1,7 +1,7 @@
 /**
  * Every command by name, with the line `docops --help` shows for it and how to load it. A command's module (its
  * flags, help text and code) is imported only when that command runs, so `docops --version` and `docops --help`
- * load none of them, and one command never pays for another's dependencies (docs/benchmarks.md, "Start-up").
+ * load none of them, and one command never pays for another's dependencies (docs/dev/benchmarks.md, "Start-up").
  */
 import type { Logger } from '../../log.js';
 import type { CommandSpec } from '../command.js';

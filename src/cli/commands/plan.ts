@@ -6,12 +6,13 @@ import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
-import { CONFIG_FLAG } from '../config-file.js';
+import { CONFIG_FLAG, configFromFlag } from '../config-file.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
+import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
@@ -24,7 +25,10 @@ export const planCommand: CommandSpec = {
     'which applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\n' +
     'With --detailed-exitcode the exit code is 2 when there are changes, so CI can tell "in sync" from\n' +
     '"drifted". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\n' +
-    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.',
+    'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
+    'With --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\n' +
+    'needs approval its approval checksum and who may approve (docs/policy.md). --format json follows\n' +
+    'schemas/plan.schema.json.',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
@@ -33,6 +37,7 @@ export const planCommand: CommandSpec = {
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
     config: CONFIG_FLAG,
     'latency-ms': LATENCY_FLAG,
+    policy: POLICY_FLAG,
   },
   examples: [
     'docops plan -m manifests',
@@ -40,18 +45,22 @@ export const planCommand: CommandSpec = {
     'docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json',
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
+    'docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired',
   ],
   async run(ctx) {
     const format = planFormat(ctx);
     const out = ctx.values.out;
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
-    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : undefined;
-    const { plan, live, reads, client, modes } = await planFromManifests(ctx);
+    // A bad policy fails before anything is read, like bad manifests (--policy, or the policy: of --config).
+    const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
+    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+    const { plan, live, reads, client, kinds, modes } = await planFromManifests(ctx);
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
-    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes }));
-    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes));
+    const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
+    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes, ...(verdict ? { policy: verdict } : {}) }));
+    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
     if (typeof out === 'string' && manifests) {
       const saved = createSavedPlan({
         plan,

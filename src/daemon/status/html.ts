@@ -160,6 +160,26 @@ function runNote(r: RunView): string {
   return '';
 }
 
+/** How each organization's live state is read: following its audit events, or full reads (and why). */
+function informer(i: StatusData['informer']): string {
+  if (!i) return '';
+  const head = `<h2 id="informer">Live state</h2><p>Audit events polled every ${i.pollSeconds} s; a full read in the background every ${i.resyncMinutes} min.</p>`;
+  if (i.orgs.length === 0) return `<section aria-labelledby="informer">${head}<p>Not read yet.</p></section>`;
+  const rows = i.orgs.map((o) => {
+    const mode = o.mode === 'informer' ? '<span class="badge ok">informer</span>' : `<span class="badge warn">fallback: full reads</span>`;
+    const why = o.why ? `${o.why}${o.status !== undefined ? ` (HTTP ${o.status})` : ''}` : '';
+    const at = (t: string | undefined): string => (t ? esc(formatAt(t)) : '—');
+    return (
+      `<tr><td>${esc(o.org)}</td><td>${mode}</td><td>${esc(why)}</td><td>${at(o.lastPollAt)}</td><td>${at(o.lastFullReadAt)}</td>` +
+      `<td>${o.resyncing ? 'now' : at(o.nextResyncAt)}</td><td>${o.events}</td></tr>`
+    );
+  });
+  return (
+    `<section aria-labelledby="informer">${head}<table><thead><tr><th scope="col">Organization</th><th scope="col">Read by</th><th scope="col">Why</th>` +
+    `<th scope="col">Last poll</th><th scope="col">Last full read</th><th scope="col">Next resync</th><th scope="col">Events followed</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`
+  );
+}
+
 function runs(list: RunView[]): string {
   const head = `<h2 id="runs">Last runs</h2>`;
   if (list.length === 0) return `<section aria-labelledby="runs">${head}<p>No run yet.</p></section>`;
@@ -192,6 +212,26 @@ del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-
 .pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
 footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;
 
+/** A plan waiting for approval: its checksum, the rules that ask for it, and how to approve it. */
+function approvalSection(a: StatusData['approval']): string {
+  if (!a || (!a.waiting && !a.lastApplied)) return '';
+  const head = `<h2 id="approval">Approval</h2>`;
+  const parts = [`<section aria-labelledby="approval">${head}`];
+  if (a.waiting) {
+    const w = a.waiting;
+    const how = [a.githubTeam ? `a member of the GitHub team ${a.githubTeam} comments <code>/docops approve ${esc(w.checksum)}</code> on the pull request` : '', a.endpoint ? 'POST /approve with the approver token' : '']
+      .filter((x) => x !== '')
+      .join(', or ');
+    parts.push(
+      `<p>${badge('Waiting for approval', 'warn')} since ${esc(formatAt(w.since))} (run #${w.run}): nothing is written until this exact plan is approved.</p>` +
+        `<p>Checksum <code data-field="approval-checksum">${esc(w.checksum)}</code>${how ? `; to approve, ${how}` : ''}. Any change to the manifests or to the live objects it touches voids an approval.</p>` +
+        `<ul>${w.rules.map((r) => `<li><strong>${esc(r.rule)}</strong>: ${esc(r.message)} (${esc(r.objects.slice(0, 10).join(', '))}${r.objects.length > 10 ? ', …' : ''})</li>`).join('')}</ul>`,
+    );
+  }
+  if (a.lastApplied) parts.push(`<p class="note">Last approved plan applied: <code>${esc(a.lastApplied.checksum)}</code>, approved by ${esc(a.lastApplied.by)} at ${esc(formatAt(a.lastApplied.at))}.</p>`);
+  return parts.join('') + '</section>';
+}
+
 export function renderStatusHtml(s: StatusData): string {
   const state =
     s.manifests.ok === false
@@ -209,7 +249,9 @@ export function renderStatusHtml(s: StatusData): string {
     `<header><h1>docops status</h1><p>${esc(`${s.daemon.mode} mode · ${s.daemon.role} · ${state}`)}</p></header><main>` +
     overview(s) +
     manifests(s) +
+    approvalSection(s.approval) +
     drift(s.drift) +
+    informer(s.informer) +
     runs(s.runs) +
     `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="/api/status">/api/status</a>.</footer></body></html>\n`
   );

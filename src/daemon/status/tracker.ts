@@ -10,7 +10,7 @@ import { reportedStep } from '../../render/values.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { DriftStep, DriftView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
+import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
@@ -26,6 +26,10 @@ export interface DaemonFacts {
   /** `single` unless leader election says otherwise. */
   role(): string;
   readiness(): { ready: boolean; reason?: string };
+  /** Approvals, when a policy is configured. */
+  approval?(): ApprovalStatus | null;
+  /** The informer's state, when it is on. */
+  informer?(): InformerView | undefined;
 }
 
 export class StatusTracker {
@@ -60,6 +64,8 @@ export class StatusTracker {
       daemon: { mode: this.facts.mode, role: this.facts.role(), schedule: this.facts.schedule ?? null, ready: ready.ready, reason: ready.reason ?? null },
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
+      approval: this.facts.approval?.() ?? null,
+      informer: this.facts.informer?.() ?? null,
       runs: [...this.runs].reverse(),
     };
   }

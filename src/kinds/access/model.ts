@@ -31,6 +31,9 @@ export type AccessEntry =
 
 export type Principal = AccessEntry['principal'];
 
+/** A spec as its schema writes it, with its `access:` list (absent: not managed) as AccessEntry[]. */
+export type WithAccessEntries<T> = Omit<T, 'access'> & { access?: AccessEntry[] };
+
 /** One live grant on an object. */
 export interface LiveGrant {
   principal: Principal;

@@ -5,29 +5,29 @@
  */
 import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { isRecord } from '../common.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
-import { isAccessRole, type AccessEntry, type GrantRole } from './model.js';
+import type { AccessEntry, GrantRole, WithAccessEntries } from './model.js';
 
-/** A role as the schema lets it through: a role name, or null (a site's override without access). */
-const roleOf = (v: unknown): GrantRole => (isAccessRole(v) ? v : null);
+/** An `access:` list as the Collection, Space and Site schemas write it (only a site's roles may be null). */
+type WrittenAccess = readonly ({ team: string; role: GrantRole } | { email: string; role: GrantRole })[];
+
+/** The lists parseAccess read, by document: how another kind reads an entry's list (accessOf). */
+const parsed = new WeakMap<object, AccessEntry[]>();
 
 /**
  * `spec.access` of a schema-valid document (undefined: not written, so not managed). An entry naming a team or
  * an e-mail a second time is reported (when `report` is given) and left out.
  */
-export function parseAccess(doc: ManifestDocument, report?: Report): AccessEntry[] | undefined {
-  const raw = doc.spec['access'];
-  if (!Array.isArray(raw)) return undefined;
+export function parseAccess(doc: ManifestDocument<{ access?: WrittenAccess }>, report?: Report): AccessEntry[] | undefined {
+  const written = doc.spec.access;
+  if (written === undefined) return undefined;
   const out: AccessEntry[] = [];
   const seen = new Map<string, number>();
-  raw.forEach((item: unknown, i) => {
-    if (!isRecord(item)) return;
-    const role = roleOf(item['role']);
-    let entry: AccessEntry;
-    if (typeof item['team'] === 'string') entry = { principal: 'team', name: item['team'], role, at: ['spec', 'access', i, 'team'] };
-    else if (typeof item['email'] === 'string') entry = { principal: 'user', name: item['email'].toLowerCase(), role, at: ['spec', 'access', i, 'email'] };
-    else return;
+  written.forEach((item, i) => {
+    const entry: AccessEntry =
+      'team' in item
+        ? { principal: 'team', name: item.team, role: item.role, at: ['spec', 'access', i, 'team'] }
+        : { principal: 'user', name: item.email.toLowerCase(), role: item.role, at: ['spec', 'access', i, 'email'] };
     const label = `${entry.principal === 'team' ? 'team' : 'e-mail'} "${entry.name}"`;
     const first = seen.get(`${entry.principal}:${entry.name}`);
     if (first !== undefined) {
@@ -37,12 +37,20 @@ export function parseAccess(doc: ManifestDocument, report?: Report): AccessEntry
     seen.set(`${entry.principal}:${entry.name}`, i);
     out.push(entry);
   });
+  parsed.set(doc, out);
   return out;
 }
 
-/** The access list of any kind's entry (ctx.desired hands them with their spec's type forgotten): parsed again from its document. */
+/** A document's spec as written, with its `access:` list read by parseAccess. */
+export function withAccessEntries<T extends { access?: WrittenAccess }>(doc: ManifestDocument<T>, report?: Report): WithAccessEntries<T> {
+  const { access: _written, ...spec } = doc.spec;
+  const access = parseAccess(doc, report);
+  return access === undefined ? spec : { ...spec, access };
+}
+
+/** The access list of any kind's entry (ctx.desired hands them with their spec's type forgotten), as its kind read it. */
 export function accessOf(entry: DesiredEntry): AccessEntry[] | undefined {
-  return parseAccess(entry.doc);
+  return parsed.get(entry.doc);
 }
 
 /**

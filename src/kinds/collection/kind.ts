@@ -13,12 +13,12 @@ import type { ManifestDocument } from '../../manifests/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
 import { COLLECTION_ACCESS, type AccessObject } from '../access/model.js';
-import { crossValidateAccess, parseAccess } from '../access/parse.js';
+import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
-import { asString, exportTitled, isRecord, nullableString, titledEntry, withDisplayKeys } from '../common.js';
+import { exportTitled, isRecord, titledEntry, withDisplayKeys } from '../common.js';
+import { collectionSchema, type CollectionManifestSpec } from '../generated/collection.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
-import { loadSchema } from '../schema.js';
 import { orgSpacesPath } from '../space/model.js';
 import { readSpaceUsage, usageObjects } from '../space/purge.js';
 import { diffCollections } from './diff.js';
@@ -36,26 +36,10 @@ import {
 } from './model.js';
 import { parentNamer } from './parent-refs.js';
 import { collectionUndo, snapshotCollection } from './snapshot.js';
+import { collectionInformer } from './informer.js';
 
-/** The spec of a schema-valid Collection document: the fields it writes, in this order (duplicate access entries reported). */
-function parseCollectionSpec(doc: ManifestDocument, report?: Report): CollectionSpec {
-  const s = doc.spec;
-  const spec: CollectionSpec = { title: asString(s['title']) ?? '' };
-  const id = asString(s['id']);
-  if (id !== undefined) spec.id = id;
-  const description = asString(s['description']);
-  if (description !== undefined) spec.description = description;
-  const defaultLevel = nullableString(s['defaultLevel']);
-  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
-  const parent = nullableString(s['parent']);
-  if (parent !== undefined) spec.parent = parent;
-  const access = parseAccess(doc, report);
-  if (access !== undefined) spec.access = access;
-  return spec;
-}
-
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<CollectionSpec>[] {
-  return [titledEntry(COLLECTION_KIND, doc, parseCollectionSpec(doc, report))];
+function toDesired(doc: ManifestDocument<CollectionManifestSpec>, report: Report): DesiredEntry<CollectionSpec>[] {
+  return [titledEntry(COLLECTION_KIND, doc, withAccessEntries(doc, report))];
 }
 
 /**
@@ -138,10 +122,10 @@ function exportDocs(org: string, state: CollectionKindState): object[] {
  * The snapshot and undo hooks take collections only: the journal calls a kind's snapshot for objects of its own
  * kind (never a CollectionAccess grant), and undo's parts of this kind hold what snapshotCollection wrote.
  */
-export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | AccessObject, CollectionAux> = {
+export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | AccessObject, CollectionAux, CollectionManifestSpec> = {
   kind: COLLECTION_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
-  schema: loadSchema('collection'),
+  schema: collectionSchema,
   depth: COLLECTION_DEPTH,
   lists: ['access'],
   // A move to parent null puts the collection at the top level; a default level of null gives members no access by default.
@@ -155,4 +139,5 @@ export const collectionKind: KindDefinition<CollectionSpec, CollectionObject | A
   export: exportDocs,
   snapshot: snapshotCollection,
   undo: collectionUndo,
+  informer: collectionInformer,
 };

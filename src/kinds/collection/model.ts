@@ -1,22 +1,18 @@
 /** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
+import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
+import type { CollectionManifestSpec } from '../generated/collection.js';
 import type { SpaceUsage } from '../space/purge.js';
 
 export const COLLECTION_KIND = 'Collection';
 export const COLLECTION_DEPTH = 24;
 
-export interface CollectionSpec {
-  title: string;
-  id?: string;
-  description?: string;
-  defaultLevel?: string | null;
-  /** Collection manifest title or collection id; null = top level. */
-  parent?: string | null;
-  /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
-  access?: AccessEntry[];
-}
+/**
+ * The spec as written: `parent` is a Collection manifest title or a collection id (null: top level); `access`, when
+ * written (even empty), the complete list of grants (absent: not managed, not even read).
+ */
+export type CollectionSpec = WithAccessEntries<CollectionManifestSpec>;
 
 export interface CollectionFields {
   title: string;

@@ -7,17 +7,18 @@
  * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
  */
 import type { SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, Report } from '../../core/kind.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition } from '../../core/kind.js';
 import { ref, type Step } from '../../core/plan.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { blockEntry, isRecord, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';
-import { loadSchema } from '../schema.js';
 import { accessNote, knownGrants } from '../access/cascades.js';
+import { blockEntry, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';
+import { membersSchema, type MembersManifestSpec } from '../generated/members.js';
 import { memberCascades, readLeavingMembers, teamsHandledByTeamKind } from '../team/cascades.js';
 import { exportMembers } from './export.js';
 import { memberGuards } from './guard.js';
-import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, roleOf, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
+import { MEMBERS_DEPTH as DEPTH, MEMBERS_KIND as KIND, memberObject, membersPath, type MemberObject, type MembersAux, type MemberSpec, type MembersState } from './model.js';
 import { membersUndo, snapshotMember } from './snapshot.js';
+import { membersInformer } from './informer.js';
 
 /**
  * A member's entry. Its source position is looked up on first read: one Members document may list 60,000
@@ -30,7 +31,7 @@ class MemberEntry implements DesiredEntry<MemberSpec> {
     readonly org: string,
     readonly key: string,
     readonly spec: MemberSpec,
-    readonly doc: ManifestDocument,
+    readonly doc: ManifestDocument<unknown>,
     private readonly index: number,
   ) {}
 
@@ -39,21 +40,10 @@ class MemberEntry implements DesiredEntry<MemberSpec> {
   }
 }
 
-function toDesired(doc: ManifestDocument, _report: Report): DesiredEntry<MemberSpec>[] {
+function toDesired(doc: ManifestDocument<MembersManifestSpec>): DesiredEntry<MemberSpec>[] {
   const org = doc.metadata.organization;
-  const invite = doc.spec['invite'] === true;
-  const list = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
-  const out: DesiredEntry<MemberSpec>[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const m: unknown = list[i];
-    if (!isRecord(m) || typeof m['email'] !== 'string') continue;
-    const email = m['email'];
-    const spec: MemberSpec = { email, role: roleOf(m['role']) };
-    if (typeof m['sso'] === 'boolean') spec.sso = m['sso'];
-    if (invite) spec.invite = true;
-    out.push(new MemberEntry(org, email.toLowerCase(), spec, doc, i));
-  }
-  return out;
+  const invite = doc.spec.invite === true;
+  return doc.spec.members.map((m, i) => new MemberEntry(org, m.email.toLowerCase(), invite ? { ...m, invite } : m, doc, i));
 }
 
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<MemberSpec>[]): Promise<MembersState> {
@@ -202,10 +192,10 @@ function inviteStep(org: string, sso: boolean, entries: DesiredEntry<MemberSpec>
   });
 }
 
-export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> = {
+export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux, MembersManifestSpec> = {
   kind: KIND,
   identity: 'e-mail address, case-insensitive',
-  schema: loadSchema('members'),
+  schema: membersSchema,
   guard: memberGuards,
   snapshot: snapshotMember,
   undo: membersUndo,
@@ -219,4 +209,5 @@ export const membersKind: KindDefinition<MemberSpec, MemberObject, MembersAux> =
   fetch,
   diff,
   export: exportMembers,
+  informer: membersInformer,
 };

@@ -1,20 +1,17 @@
 /** Shapes of the Members kind shared by its manifest side, diff, guard, export and snapshot, and by Team (org members). */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import { isRecord, orgPath } from '../common.js';
+import type { MembersManifestSpec } from '../generated/members.js';
 import type { LeavingMember } from '../team/cascades.js';
 
 export const MEMBERS_KIND = 'Members';
 export const MEMBERS_DEPTH = 10;
 
-export interface MemberSpec {
-  /** As written in the manifest (the entry key is the lower-cased form). */
-  email: string;
-  /** A role name or null (guest), as written: the schema allows only the role names. */
-  role: string | null;
-  sso?: boolean;
-  /** The document's `spec.invite`. */
-  invite?: boolean;
-}
+/**
+ * A member as a Members document lists it (its e-mail as written: the entry key is the lower-cased form; its role, null
+ * for a guest), with the document's `spec.invite` when true.
+ */
+export type MemberSpec = MembersManifestSpec['members'][number] & { invite?: boolean };
 
 export interface MemberFields {
   email: string;

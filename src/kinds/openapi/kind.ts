@@ -6,26 +6,27 @@
 import { OPENAPI_TEXT_MAX_BYTES } from '../../api/limits.js';
 import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { isFileContent, isFileRef, lazySha256 } from '../../manifests/file-refs.js';
-import { asString, isRecord } from '../common.js';
-import { loadSchema } from '../schema.js';
+import { isFileContent, lazySha256 } from '../../manifests/file-refs.js';
+import { openapispecSchema, type OpenAPISpecManifestSpec } from '../generated/openapispec.js';
 import { diffSpecs } from './diff.js';
 import { exportSpecs } from './export.js';
 import { digestOf, mayHaveRawText, OPENAPI_DEPTH, OPENAPI_KIND, readLatestRaw, specPath, specObject, specsPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
 import { openApiUndo, snapshotSpec } from './snapshot.js';
+import { openApiInformer } from './informer.js';
 
-function sourceOf(doc: ManifestDocument, report: Report): SpecSource | undefined {
-  const raw = doc.spec['source'];
+/**
+ * The source as written: a `{file}` the loader read (its content), one it did not (export's probes), a URL or a text.
+ * Undefined only for export's first probe, which writes none (src/export/probe.ts).
+ */
+function sourceOf(doc: ManifestDocument<OpenAPISpecManifestSpec>, report: Report): SpecSource | undefined {
+  const raw: OpenAPISpecManifestSpec['source'] | undefined = doc.spec.source;
+  if (raw === undefined) return undefined;
   if (isFileContent(raw)) {
     if (raw.text === '') report(doc.pos(['spec', 'source', 'file']), `source.file "${raw.file}": is empty; the API needs a non-empty text`);
     return textSource(raw.text, raw.file);
   }
-  if (isFileRef(raw)) return { type: 'unread', file: raw.file };
-  if (!isRecord(raw)) return undefined;
-  const url = asString(raw['url']);
-  if (url !== undefined) return { type: 'url', url };
-  const text = asString(raw['text']);
-  return text === undefined ? undefined : textSource(text);
+  if ('file' in raw) return { type: 'unread', file: raw.file };
+  return 'url' in raw ? { type: 'url', url: raw.url } : textSource(raw.text);
 }
 
 /** A text source; its digest is computed when the diff first reads it (`validate` never does). */
@@ -35,12 +36,11 @@ function textSource(text: string, file?: string): SpecSource {
   return source;
 }
 
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<OpenApiSpecSpec>[] {
-  const slug = asString(doc.spec['slug']) ?? '';
-  const spec: OpenApiSpecSpec = { slug };
+function toDesired(doc: ManifestDocument<OpenAPISpecManifestSpec>, report: Report): DesiredEntry<OpenApiSpecSpec>[] {
+  const { source: _written, ...written } = doc.spec;
   const source = sourceOf(doc, report);
-  if (source) spec.source = source;
-  return [{ kind: OPENAPI_KIND, org: doc.metadata.organization, key: slug, spec, source: doc.pos(['spec']), doc }];
+  const spec: OpenApiSpecSpec = source ? { ...written, source } : written;
+  return [{ kind: OPENAPI_KIND, org: doc.metadata.organization, key: spec.slug, spec, source: doc.pos(['spec']), doc }];
 }
 
 /**
@@ -84,11 +84,11 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OpenA
   return { objects, ...(Object.keys(aux).length > 0 ? { aux } : {}) };
 }
 
-export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, OpenApiAux> = {
+export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, OpenApiAux, OpenAPISpecManifestSpec> = {
   kind: OPENAPI_KIND,
   identity: 'slug (the API keys specs by slug)',
   fileFields: [{ path: ['source'], holds: 'an OpenAPI spec', maxBytes: OPENAPI_TEXT_MAX_BYTES }],
-  schema: loadSchema('openapispec'),
+  schema: openapispecSchema,
   depth: OPENAPI_DEPTH,
   // Scoped reconciles: its diff reads no other kind, and no kind reads it.
   scope: {},
@@ -98,4 +98,5 @@ export const openApiSpecKind: KindDefinition<OpenApiSpecSpec, OpenApiObject, Ope
   export: exportSpecs,
   snapshot: snapshotSpec,
   undo: openApiUndo,
+  informer: openApiInformer,
 };

@@ -8,6 +8,7 @@ import { ApiError } from '../../core/errors.js';
 import type { FetchContext } from '../../core/kind.js';
 import { sha256Hex } from '../../manifests/file-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
+import type { OpenAPISpecManifestSpec } from '../generated/openapispec.js';
 
 export const OPENAPI_KIND = 'OpenAPISpec';
 /** Versions a spec's delete takes along (Step.cascades); read-only, never a kind of its own. */
@@ -23,11 +24,8 @@ export const OPENAPI_DEPTH = 20;
  */
 export type SpecSource = { type: 'url'; url: string } | { type: 'text'; text: string; sha256: string; file?: string } | { type: 'unread'; file: string };
 
-export interface OpenApiSpecSpec {
-  slug: string;
-  /** Always present in a schema-valid manifest; absent only in export's probes. */
-  source?: SpecSource;
-}
+/** The spec as written, with its source read (SpecSource). `source` is absent only in export's first probe. */
+export type OpenApiSpecSpec = Omit<OpenAPISpecManifestSpec, 'source'> & { source?: SpecSource };
 
 export interface OpenApiFields {
   slug: string;

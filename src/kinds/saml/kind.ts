@@ -6,15 +6,15 @@
  */
 import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
-import { asString, isRecord } from '../common.js';
+import { samlproviderSchema, type SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
-import { loadSchema } from '../schema.js';
 import { teamsPath } from '../team/model.js';
 import { certificateDer, certificateFingerprint, certificateText } from './certificate.js';
 import { diffSaml } from './diff.js';
 import { exportSaml } from './export.js';
-import { isRole, SAML_DEPTH, SAML_KIND, samlObject, samlPath, teamRef, type SamlAux, type SamlCertificate, type SamlObject, type SamlSpec, type SamlState, type TeamRef } from './model.js';
+import { SAML_DEPTH, SAML_KIND, samlObject, samlPath, teamRef, type SamlAux, type SamlCertificate, type SamlObject, type SamlSpec, type SamlState, type TeamRef } from './model.js';
 import { samlUndo, snapshotSaml } from './snapshot.js';
+import { samlInformer } from './informer.js';
 
 /** The API's limit on a certificate, in characters. */
 export const CERTIFICATE_MAX = 10000;
@@ -29,39 +29,29 @@ export const CERTIFICATE_FILE_MAX_BYTES = 64 * 1024;
  * The certificate as written: a string (inline or `${VAR}`: the schema checked its length), or what the loader
  * made of `{file}` (`{file, text, sha256}`; export's documents carry `{file, text}`), whose length is checked here.
  */
-function readCertificate(doc: ManifestDocument, report: Report): SamlCertificate | undefined {
-  const raw = doc.spec['certificate'];
+function readCertificate(doc: ManifestDocument<SamlProviderManifestSpec>, report: Report): SamlCertificate | undefined {
+  const raw = doc.spec.certificate;
   if (typeof raw === 'string') {
     const text = certificateText(raw);
     return { text, fingerprint: certificateFingerprint(text) };
   }
-  if (!isRecord(raw) || typeof raw['text'] !== 'string') return undefined;
-  const file = asString(raw['file']);
-  const text = certificateText(raw['text']);
+  // `text` is what the loader added to the `{file}` the schema checked.
+  if (raw === undefined || !('text' in raw) || typeof raw.text !== 'string') return undefined;
+  const file = raw.file;
+  const text = certificateText(raw.text);
   const length = [...text].length;
   if (length > CERTIFICATE_MAX) {
-    report(doc.pos(['spec', 'certificate', 'file']), `certificate file "${file ?? ''}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
+    report(doc.pos(['spec', 'certificate', 'file']), `certificate file "${file}" holds ${length} characters; the API takes at most ${CERTIFICATE_MAX}`);
   }
-  return { text, fingerprint: certificateFingerprint(text), ...(file !== undefined ? { file } : {}) };
+  return { text, fingerprint: certificateFingerprint(text), file };
 }
 
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SamlSpec>[] {
-  const s = doc.spec;
-  const spec: SamlSpec = { label: asString(s['label']) ?? '' };
-  const id = asString(s['id']);
-  if (id !== undefined) spec.id = id;
-  const entityID = asString(s['entityID']);
-  if (entityID !== undefined) spec.entityID = entityID;
-  const ssoURL = asString(s['ssoURL']);
-  if (ssoURL !== undefined) spec.ssoURL = ssoURL;
+function toDesired(doc: ManifestDocument<SamlProviderManifestSpec>, report: Report): DesiredEntry<SamlSpec>[] {
+  const { certificate: _written, ...written } = doc.spec;
   const certificate = readCertificate(doc, report);
-  if (certificate) spec.certificate = certificate;
-  const defaultTeam = asString(s['defaultTeam']);
-  if (defaultTeam !== undefined) spec.defaultTeam = defaultTeam;
-  const role = s['defaultRole'];
-  if (role === null || isRole(role)) spec.defaultRole = role;
+  const spec: SamlSpec = certificate ? { ...written, certificate } : written;
   const entry: DesiredEntry<SamlSpec> = { kind: SAML_KIND, org: doc.metadata.organization, key: spec.label, spec, source: doc.pos(['spec']), doc };
-  if (id !== undefined) entry.id = id;
+  if (spec.id !== undefined) entry.id = spec.id;
   return [entry];
 }
 
@@ -101,13 +91,13 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<SamlS
   return { objects, aux };
 }
 
-export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
+export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux, SamlProviderManifestSpec> = {
   kind: SAML_KIND,
   identity: 'label, or the pinned spec.id (which allows renaming)',
   fileFields: [
     { path: ['certificate'], holds: 'a certificate', maxBytes: CERTIFICATE_FILE_MAX_BYTES, limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters` },
   ],
-  schema: loadSchema('samlprovider'),
+  schema: samlproviderSchema,
   depth: SAML_DEPTH,
   // The API's MemberRoleOrGuest: members signing in through it become guests.
   nullMeanings: { SamlProvider: { defaultRole: 'guest' } },
@@ -122,4 +112,5 @@ export const samlKind: KindDefinition<SamlSpec, SamlObject, SamlAux> = {
   export: (org, live) => exportSaml(org, live),
   snapshot: snapshotSaml,
   undo: samlUndo,
+  informer: samlInformer,
 };

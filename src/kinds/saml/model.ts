@@ -1,6 +1,7 @@
 /** Shapes of the SamlProvider kind shared by its manifest side (kind.ts), diff, export and snapshot. */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import { isRecord, orgPath, seg } from '../common.js';
+import type { SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { certificateFingerprint } from './certificate.js';
 
 export const SAML_KIND = 'SamlProvider';
@@ -22,16 +23,8 @@ export interface SamlCertificate {
   fingerprint: string;
 }
 
-export interface SamlSpec {
-  label: string;
-  id?: string;
-  entityID?: string;
-  ssoURL?: string;
-  certificate?: SamlCertificate;
-  /** A Team manifest title, a live team title or a team id, as written. */
-  defaultTeam?: string;
-  defaultRole?: SamlRole | null;
-}
+/** The spec as written (`defaultTeam`: a Team manifest title, a live team title or a team id), with its certificate read. */
+export type SamlSpec = Omit<SamlProviderManifestSpec, 'certificate'> & { certificate?: SamlCertificate };
 
 export interface TeamRef {
   id: string;

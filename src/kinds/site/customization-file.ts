@@ -27,7 +27,7 @@ export const CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 
 /**
  * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
- * generates that schema's validator, so no schema is compiled at run time (docs/benchmarks.md, "Start-up").
+ * generates that schema's validator, so no schema is compiled at run time (docs/dev/benchmarks.md, "Start-up").
  */
 function validateBlock(value: unknown, locate: (p: DocPath) => SourcePos, locateKey: (p: DocPath) => SourcePos): ValidationIssue[] {
   siteSchema ??= loadSchema('site');

@@ -8,101 +8,68 @@ import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { crossValidateAccess, parseAccess } from '../access/parse.js';
-import { isRecord, nullableString, titledEntry } from '../common.js';
+import { titledEntry } from '../common.js';
+import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
-import { parseGitSync, warnStructureUnderGitSync } from './git-sync.js';
-import { SITE_KIND, type GroupSpec, type SectionSpec, type ShareLinkSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
+import { warnStructureUnderGitSync } from './git-sync.js';
+import { SITE_KIND, type SectionSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
 
-function siteSpace(raw: unknown, at: DocPath): SiteSpaceSpec {
-  if (typeof raw === 'string') return { space: raw, at };
-  const o = isRecord(raw) ? raw : {};
-  const out: SiteSpaceSpec = { space: String(o['space'] ?? ''), at: [...at, 'space'] };
-  if (typeof o['path'] === 'string') out.path = o['path'];
-  const condition = nullableString(o['condition']);
-  if (condition !== undefined) out.condition = condition;
-  return out;
+/** A site space as written, positioned: a bare space reference is `{space}`. */
+function siteSpace(written: WrittenSiteSpace, at: DocPath): SiteSpaceSpec {
+  return typeof written === 'string' ? { space: written, at } : { ...written, at: [...at, 'space'] };
 }
 
-function siteSpaces(raw: unknown, at: DocPath): SiteSpaceSpec[] {
-  return Array.isArray(raw) ? raw.map((s, i) => siteSpace(s, [...at, i])) : [];
-}
+const siteSpaces = (list: readonly WrittenSiteSpace[], at: DocPath): SiteSpaceSpec[] => list.map((s, i) => siteSpace(s, [...at, i]));
 
-function parseSections(raw: unknown[]): SectionSpec[] {
-  return raw.map((r, i) => {
-    const o = isRecord(r) ? r : {};
+function parseSections(list: Written<'sections'>): SectionSpec[] {
+  return list.map(({ spaces, ...section }, i) => {
     const at: DocPath = ['spec', 'sections', i];
-    const s: SectionSpec = { path: String(o['path'] ?? ''), spaces: siteSpaces(o['spaces'], [...at, 'spaces']), at };
-    if (typeof o['title'] === 'string') s.title = o['title'];
-    for (const k of ['icon', 'description', 'condition'] as const) {
-      const v = nullableString(o[k]);
-      if (v !== undefined) s[k] = v;
-    }
-    return s;
+    return { ...section, spaces: siteSpaces(spaces, [...at, 'spaces']), at };
   });
 }
 
-function parseGroups(raw: unknown[]): GroupSpec[] {
-  return raw.map((r, i) => {
-    const o = isRecord(r) ? r : {};
-    const g: GroupSpec = { title: String(o['title'] ?? ''), sections: Array.isArray(o['sections']) ? o['sections'].map(String) : [], at: ['spec', 'sectionGroups', i] };
-    const icon = nullableString(o['icon']);
-    if (icon !== undefined) g.icon = icon;
-    return g;
-  });
+/** The customization a document writes inline, or the one its `{file}` holds (that file's problems reported). */
+function readCustomization(doc: ManifestDocument<SiteManifestSpec>, written: Written<'customization'>, report?: Report): Record<string, unknown> | undefined {
+  if (!isFileContent(written)) return structuredClone(written);
+  const read = readCustomizationFile(doc, written);
+  for (const i of read.issues) report?.(i, i.message);
+  return read.value ? structuredClone(read.value) : undefined;
 }
 
-function parseShareLinks(raw: unknown[]): ShareLinkSpec[] {
-  return raw.map((r, i) => {
-    const o = isRecord(r) ? r : {};
-    const l: ShareLinkSpec = { name: String(o['name'] ?? ''), at: ['spec', 'shareLinks', i] };
-    if (typeof o['active'] === 'boolean') l.active = o['active'];
-    return l;
-  });
-}
+/** Site specs by their document: how another kind reads a Site entry (siteSpecOf). */
+const parsed = new WeakMap<object, SiteSpec>();
 
 /** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
-export function parseSiteSpec(doc: ManifestDocument, report?: Report): SiteSpec {
-  const s = doc.spec;
-  const spec: SiteSpec = { title: String(s['title'] ?? '') };
-  for (const k of ['id', 'visibility', 'basename', 'agentsContext', 'defaultSection'] as const) {
-    const v = str(s[k]);
-    if (v !== undefined) spec[k] = v;
-  }
-  if (s['proxy'] !== undefined) spec.proxy = nullableString(s['proxy']) ?? null;
-  if (isRecord(s['adaptiveContent'])) spec.adaptiveContent = { enabled: s['adaptiveContent']['enabled'] === true };
-  const d = s['defaultSiteSpace'];
-  if (typeof d === 'string') spec.defaultSiteSpace = { space: d };
-  else if (isRecord(d)) spec.defaultSiteSpace = { space: String(d['space'] ?? ''), ...(typeof d['section'] === 'string' ? { section: d['section'] } : {}) };
-  if (Array.isArray(s['sections'])) spec.sections = parseSections(s['sections']);
-  if (Array.isArray(s['sectionGroups'])) spec.sectionGroups = parseGroups(s['sectionGroups']);
-  if (Array.isArray(s['spaces'])) spec.spaces = siteSpaces(s['spaces'], ['spec', 'spaces']);
-  if (Array.isArray(s['shareLinks'])) spec.shareLinks = parseShareLinks(s['shareLinks']);
-  if (isRecord(s['adaptiveSchema'])) spec.adaptiveSchema = structuredClone(s['adaptiveSchema']);
-  const customization = s['customization'];
-  if (isFileContent(customization)) {
-    const read = readCustomizationFile(doc, customization);
-    for (const i of read.issues) report?.(i, i.message);
-    if (read.value) spec.customization = structuredClone(read.value);
-  } else if (isRecord(customization)) spec.customization = structuredClone(customization);
+export function parseSiteSpec(doc: ManifestDocument<SiteManifestSpec>, report?: Report): SiteSpec {
+  const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, ...written } = doc.spec;
+  const spec: SiteSpec = written;
+  if (typeof defaultSiteSpace === 'string') spec.defaultSiteSpace = { space: defaultSiteSpace, at: ['spec', 'defaultSiteSpace'] };
+  else if (defaultSiteSpace) spec.defaultSiteSpace = { ...defaultSiteSpace, at: ['spec', 'defaultSiteSpace', 'space'] };
+  if (sections) spec.sections = parseSections(sections);
+  if (sectionGroups) spec.sectionGroups = sectionGroups.map((g, i) => ({ ...g, at: ['spec', 'sectionGroups', i] }));
+  if (spaces) spec.spaces = siteSpaces(spaces, ['spec', 'spaces']);
+  if (shareLinks) spec.shareLinks = shareLinks.map((l, i) => ({ ...l, at: ['spec', 'shareLinks', i] }));
+  if (adaptiveSchema) spec.adaptiveSchema = structuredClone(adaptiveSchema);
+  const custom = customization && readCustomization(doc, customization, report);
+  if (custom) spec.customization = custom;
   const access = parseAccess(doc, report);
   if (access !== undefined) spec.access = access;
-  const gitSync = parseGitSync(s['gitSync']);
-  if (gitSync !== undefined) spec.gitSync = gitSync;
+  parsed.set(doc, spec);
   return spec;
 }
 
 /**
- * A Site entry seen from another kind (ctx.desired gives entries with their spec's type forgotten): its spec,
- * parsed again from the entry's validated document.
+ * A Site entry seen from another kind (ctx.desired gives entries with their spec's type forgotten): its spec, as
+ * parseSiteSpec read it from the entry's document. Undefined for an entry of another kind.
  */
-export function siteSpecOf(entry: DesiredEntry): SiteSpec {
-  return parseSiteSpec(entry.doc);
+export function siteSpecOf(entry: DesiredEntry): SiteSpec | undefined {
+  return parsed.get(entry.doc);
 }
 
-export function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SiteSpec>[] {
+export function toDesired(doc: ManifestDocument<SiteManifestSpec>, report: Report): DesiredEntry<SiteSpec>[] {
   const spec = parseSiteSpec(doc, report);
   checkStructure(doc, spec, report);
   return [titledEntry(SITE_KIND, doc, spec)];
@@ -172,10 +139,10 @@ export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
 }
 
 /** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
-export function allSpaceRefs(spec: SiteSpec, doc: ManifestDocument): { space: string; at: DocPath }[] {
+export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   const refs = spaceRefs(spec);
   const d = spec.defaultSiteSpace;
-  if (d) refs.push({ space: d.space, at: isRecord(doc.spec['defaultSiteSpace']) ? ['spec', 'defaultSiteSpace', 'space'] : ['spec', 'defaultSiteSpace'] });
+  if (d) refs.push({ space: d.space, at: d.at });
   return refs;
 }
 
@@ -197,7 +164,7 @@ export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMa
     return p;
   };
   for (const e of entries) {
-    for (const r of allSpaceRefs(e.spec, e.doc)) {
+    for (const r of allSpaceRefs(e.spec)) {
       if (known(e.org, r.space)) continue;
       if (prunes(e.org)) report(e.doc.pos(r.at), `space "${r.space}" is not in the Space manifests of ${e.org}, which prune every other space`);
       else warn?.(e.doc.pos(r.at), mustExistLive('space', r.space, 'Space', e.org));

@@ -90,12 +90,6 @@ export function warnStructureUnderGitSync(entries: readonly DesiredEntry<SiteSpe
   }
 }
 
-/** The `gitSync:` a manifest writes, parsed from the schema-valid spec. */
-export function parseGitSync(raw: unknown): SiteSpec['gitSync'] {
-  if (!isRecord(raw)) return undefined;
-  return typeof raw['repository'] === 'string' ? { repository: raw['repository'] } : {};
-}
-
 /** What export writes for a synced site. */
 export function exportedGitSync(g: GitSyncInfo | undefined): { gitSync?: { repository?: string } } {
   if (!g) return {};

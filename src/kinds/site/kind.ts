@@ -6,7 +6,7 @@
  * `<site title>/<path|title|name>`.
  */
 import type { KindDefinition } from '../../core/kind.js';
-import { loadSchema } from '../schema.js';
+import { siteSchema, type SiteManifestSpec } from '../generated/site.js';
 import { CUSTOMIZATION_FILE_MAX_BYTES } from './customization-file.js';
 import { crossValidate, toDesired } from './desired.js';
 import { diffSites } from './diff.js';
@@ -14,11 +14,12 @@ import { exportSites } from './export.js';
 import { fetchSites } from './fetch.js';
 import { siteUndo, snapshotSite } from './snapshot.js';
 import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
+import { siteInformer } from './informer.js';
 
-export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
+export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux, SiteManifestSpec> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
-  schema: loadSchema('site'),
+  schema: siteSchema,
   fileFields: [{ path: ['customization'], holds: 'a customization', maxBytes: CUSTOMIZATION_FILE_MAX_BYTES }],
   depth: SITE_DEPTH,
   lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
@@ -34,4 +35,5 @@ export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux> = {
   export: exportSites,
   snapshot: snapshotSite,
   undo: siteUndo,
+  informer: siteInformer,
 };

@@ -6,6 +6,10 @@ import type { LiveKindState, LiveObject } from '../../core/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
+import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
+
+/** A field of the spec as written. */
+type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
 
 export const SITE_KIND = 'Site';
 export const SECTION_KIND = 'SiteSection';
@@ -42,44 +46,18 @@ export const WAVE = {
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 
-/** One site space as a manifest writes it: the space (Space manifest title or space id) and its own fields. */
-export interface SiteSpaceSpec {
-  space: string;
-  path?: string;
-  condition?: string | null;
-  /** Where it is written (for positions). */
-  at: DocPath;
-}
+/** One site space as a manifest writes it (a bare space reference is `{space}`): the space (Space manifest title or space id), its own fields, and where it is written. */
+export type SiteSpaceSpec = Exclude<WrittenSiteSpace, string> & { at: DocPath };
 
-export interface SectionSpec {
-  path: string;
-  title?: string;
-  icon?: string | null;
-  description?: string | null;
-  condition?: string | null;
-  spaces: SiteSpaceSpec[];
-  at: DocPath;
-}
+export type SectionSpec = Omit<Written<'sections'>[number], 'spaces'> & { spaces: SiteSpaceSpec[]; at: DocPath };
 
-export interface GroupSpec {
-  title: string;
-  icon?: string | null;
-  /** Member section paths, in order. */
-  sections: string[];
-  at: DocPath;
-}
+/** A section group: its member section paths in order. */
+export type GroupSpec = Written<'sectionGroups'>[number] & { at: DocPath };
 
-export interface ShareLinkSpec {
-  name: string;
-  active?: boolean;
-  at: DocPath;
-}
+export type ShareLinkSpec = Written<'shareLinks'>[number] & { at: DocPath };
 
-export interface DefaultSiteSpaceSpec {
-  /** Section path; absent for a site without sections. */
-  section?: string;
-  space: string;
-}
+/** The default site space (a bare space reference is `{space}`: a site without sections), and where it is written. */
+export type DefaultSiteSpaceSpec = Exclude<Written<'defaultSiteSpace'>, string> & { at: DocPath };
 
 /** Site fields compared one to one with the live site (partial management: only the written ones). */
 export const SITE_FIELDS = ['title', 'visibility', 'basename', 'proxy', 'adaptiveContent', 'agentsContext'] as const;
@@ -88,31 +66,21 @@ export const PATCH_ONLY_FIELDS = ['basename', 'proxy', 'adaptiveContent', 'agent
 /** What a new site has (contract): a PATCH of these values is not needed. */
 export const CREATED_SITE_DEFAULTS: Record<string, unknown> = { proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded', visibility: 'public' };
 /** The adaptive schema of a new site. */
-export const EMPTY_ADAPTIVE_SCHEMA = { type: 'object', properties: {}, additionalProperties: false };
+export const EMPTY_ADAPTIVE_SCHEMA: Written<'adaptiveSchema'> = { type: 'object', properties: {}, additionalProperties: false };
 
-export interface SiteSpec {
-  title: string;
-  id?: string;
-  visibility?: string;
-  basename?: string;
-  proxy?: string | null;
-  adaptiveContent?: { enabled: boolean };
-  agentsContext?: string;
-  defaultSection?: string;
+/** The spec as written, with its site spaces, sections, groups and share links positioned, its customization read and its access list parsed (desired.ts). */
+export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 'sectionGroups' | 'spaces' | 'shareLinks' | 'customization' | 'access'> & {
   defaultSiteSpace?: DefaultSiteSpaceSpec;
   sections?: SectionSpec[];
   sectionGroups?: GroupSpec[];
   /** Root site spaces (a site without sections). */
   spaces?: SiteSpaceSpec[];
   shareLinks?: ShareLinkSpec[];
-  adaptiveSchema?: Record<string, unknown>;
-  /** Only the members written are managed (customization.ts). */
+  /** Only the members written are managed (customization.ts); written as `{file}`, what the file holds. */
   customization?: Record<string, unknown>;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
-  /** The manifest says Git Sync owns the site's structure (from this repository): git-sync.ts. */
-  gitSync?: { repository?: string };
-}
+};
 
 /** What docops keeps of a site's GitSyncState (git-sync.ts). */
 export interface GitSyncInfo {

@@ -13,20 +13,21 @@ import { relinkAccess } from '../access/export.js';
 import { SITE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';
 import { isRecord, orgPath, titledEntry } from '../common.js';
+import type { SiteManifestSpec } from '../generated/site.js';
 import { parseSiteSpec } from './desired.js';
 import { fetchSites } from './fetch.js';
-import { SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
+import { EMPTY_ADAPTIVE_SCHEMA, SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
 
 /** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
 function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
   const file = `(journal snapshot of site ${object.id})`;
-  const doc: ManifestDocument = {
+  const doc: ManifestDocument<SiteManifestSpec> = {
     file,
     index: 0,
     apiVersion: 'docops/v1',
     kind: SITE_KIND,
     metadata: { organization: object.org },
-    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: {}, customization: {} },
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: EMPTY_ADAPTIVE_SCHEMA, customization: {} },
     pos: () => ({ file, line: 1, column: 1 }),
   };
   return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));

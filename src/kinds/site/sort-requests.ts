@@ -4,7 +4,7 @@
  * sortSiteStructure: `PATCH …/structure/sort {item: {type, id}, position: {before|after: {type, id}}}`. A site
  * space that arrives from another section cannot be sorted there (sorting "changes sibling order only"), so it
  * keeps the deprecated `POST …/site-spaces/{id}/move` next to a site space of its new section, the one operation
- * management-api.md lists for that (docs/api-differences.md).
+ * management-api.md lists for that (docs/dev/api-differences.md).
  */
 import type { RequestSpec } from '../../core/plan.js';
 import { seg } from '../common.js';

@@ -60,7 +60,7 @@ const at = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
  */
 export function blockUnresolvedSpaces(result: DiffResult, entry: DesiredEntry<SiteSpec>, resolve: SpaceResolver): boolean {
   const missing: { space: string; pos: SourcePos }[] = [];
-  for (const r of allSpaceRefs(entry.spec, entry.doc)) {
+  for (const r of allSpaceRefs(entry.spec)) {
     const pos = entry.doc.pos(r.at);
     if (!resolve(r.space, pos)) missing.push({ space: r.space, pos });
   }

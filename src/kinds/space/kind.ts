@@ -11,42 +11,24 @@ import { accessPlanner } from '../access/diff.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
 import { SPACE_ACCESS, type AccessObject } from '../access/model.js';
-import { crossValidateAccess, parseAccess } from '../access/parse.js';
+import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
 import { ambiguousParent, parentMoveStep, parentNamer, resolveCollection, type LiveCollectionRef } from '../collection/parent-refs.js';
 import { unresolvedParentMessage } from '../collection/parents.js';
 import { SOFT_DELETE } from '../collection/prune.js';
-import { asString, blockEntry, changedFields, exportTitled, makeStep, nullableString, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { blockEntry, changedFields, exportTitled, makeStep, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
+import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
-import { loadSchema } from '../schema.js';
 import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
+import { spaceInformer } from './informer.js';
 
-/** The spec of a schema-valid Space document: the fields it writes, in this order (duplicate access entries reported). */
-function parseSpaceSpec(doc: ManifestDocument, report?: Report): SpaceSpec {
-  const s = doc.spec;
-  const spec: SpaceSpec = { title: asString(s['title']) ?? '' };
-  const id = asString(s['id']);
-  if (id !== undefined) spec.id = id;
-  const emoji = asString(s['emoji']);
-  if (emoji !== undefined) spec.emoji = emoji;
-  const editMode = s['editMode'];
-  if (editMode === 'live' || editMode === 'locked') spec.editMode = editMode;
-  const defaultLevel = nullableString(s['defaultLevel']);
-  if (defaultLevel !== undefined) spec.defaultLevel = defaultLevel;
-  const parent = nullableString(s['parent']);
-  if (parent !== undefined) spec.parent = parent;
-  const access = parseAccess(doc, report);
-  if (access !== undefined) spec.access = access;
-  return spec;
-}
-
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<SpaceSpec>[] {
-  return [titledEntry(SPACE_KIND, doc, parseSpaceSpec(doc, report))];
+function toDesired(doc: ManifestDocument<SpaceManifestSpec>, report: Report): DesiredEntry<SpaceSpec>[] {
+  return [titledEntry(SPACE_KIND, doc, withAccessEntries(doc, report))];
 }
 
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
@@ -208,10 +190,10 @@ function exportDocs(org: string, state: SpaceKindState): object[] {
  * The snapshot and undo hooks take spaces only: the journal calls a kind's snapshot for objects of its own kind
  * (never a SpaceAccess grant), and undo's parts of this kind hold what snapshotSpace wrote.
  */
-export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, SpaceAux> = {
+export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, SpaceAux, SpaceManifestSpec> = {
   kind: SPACE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
-  schema: loadSchema('space'),
+  schema: spaceSchema,
   depth: SPACE_DEPTH,
   lists: ['access'],
   // A move to parent null puts the space at the top level; a default level of null gives members no access by default.
@@ -226,4 +208,5 @@ export const spaceKind: KindDefinition<SpaceSpec, SpaceObject | AccessObject, Sp
   export: exportDocs,
   snapshot: snapshotSpace,
   undo: spaceUndo,
+  informer: spaceInformer,
 };

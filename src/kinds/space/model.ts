@@ -3,25 +3,21 @@
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
+import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
+import type { SpaceManifestSpec } from '../generated/space.js';
 import type { SpaceUsage } from './purge.js';
 
 export const SPACE_KIND = 'Space';
 /** Below Collection (24, 25): a space's parent exists before the space is created or moved. */
 export const SPACE_DEPTH = 26;
 
-export interface SpaceSpec {
-  title: string;
-  id?: string;
-  emoji?: string;
-  editMode?: 'live' | 'locked';
-  defaultLevel?: string | null;
-  parent?: string | null;
-  /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
-  access?: AccessEntry[];
-}
+/**
+ * The spec as written: `parent` is a Collection manifest title or a collection id (null: in no collection); `access`,
+ * when written (even empty), the complete list of grants (absent: not managed, not even read).
+ */
+export type SpaceSpec = WithAccessEntries<SpaceManifestSpec>;
 
 export interface SpaceFields {
   title: string;

@@ -2,7 +2,7 @@
  * What deleting a space takes with it later. A space delete is a soft delete (management-api.md: restorable for
  * 7 days, then permanently removed); management-api.md says nothing about the sites that show it. The sandbox
  * keeps a deleted space's site spaces until the space is purged, then drops them, and drops a section left
- * without site spaces (docs/api-differences.md). So a space delete — a Space prune, or a collection delete that
+ * without site spaces (docs/dev/api-differences.md). So a space delete — a Space prune, or a collection delete that
  * takes the space — lists those site spaces and sections as cascades, noted as happening at the purge.
  *
  * Fetch: only when a space delete can happen, the sites list and each site's sections and site spaces
@@ -54,7 +54,8 @@ export function usageObjects(org: string, usage: SpaceUsage): LiveObject[] {
 export function siteNamedSpaces(ctx: DiffContext, org: string): Map<string, SourcePos> {
   const named = new Map<string, SourcePos>();
   for (const site of ctx.desired(SITE_KIND, org)) {
-    for (const r of spaceRefs(siteSpecOf(site))) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
+    const spec = siteSpecOf(site);
+    for (const r of spec ? spaceRefs(spec) : []) if (!named.has(r.space)) named.set(r.space, site.doc.pos(r.at));
   }
   return named;
 }
@@ -95,7 +96,7 @@ function describedSections(ctx: DiffContext, org: string, usage: SpaceUsage): Se
   const live: LiveObject[] = usage.sites.map((s) => ({ kind: SITE_KIND, org, key: s.title, id: s.id, fields: {} }));
   const out = new Set<string>();
   for (const [e, o] of matchByIdOrTitle(SITE_KIND, entries, live).matched) {
-    for (const s of siteSpecOf(e).sections ?? []) out.add(`${o.id}\u0000${s.path}`);
+    for (const s of siteSpecOf(e)?.sections ?? []) out.add(`${o.id}\u0000${s.path}`);
   }
   return out;
 }

@@ -17,7 +17,7 @@ import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { losingTeamNote, providersLosingTeam } from '../saml/team-ref.js';
 import { TEAM_MEMBER_KIND, membershipKey, teamCascades } from './cascades.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type TeamAux, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
 
 /** How a team member e-mail is addressed in requests. */
 type MemberRef =
@@ -129,7 +129,7 @@ function blockUnknownMembers(scope: TeamScope, result: DiffResult, entry: Desire
   const spec = entry.spec;
   const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
   const unknown = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === 'unknown');
-  const [first, ...more] = unknown.map((m) => ({ email: m.email, pos: entry.doc.pos(['spec', 'members', memberIndex(entry.doc, m.email), 'email']) }));
+  const [first, ...more] = unknown.map((m) => ({ email: m.email, pos: entry.doc.pos(m.at) }));
   if (!first) return false;
   const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at(m.pos)})`).join(', ')}` : '';
   blockEntry(

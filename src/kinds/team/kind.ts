@@ -5,36 +5,36 @@
 import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
+import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
 import { matchByIdOrTitle } from '../match.js';
 import { memberObject, membersPath } from '../members/model.js';
-import { loadSchema } from '../schema.js';
 import { teamWithoutDeletes } from './additive.js';
 import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
-import { TEAM_DEPTH, TEAM_KIND, memberIndex, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import { TEAM_DEPTH, TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamMemberSpec, type TeamObject, type TeamSpec, type TeamState } from './model.js';
+import { teamInformer } from './informer.js';
 
-function toDesired(doc: ManifestDocument, report: Report): DesiredEntry<TeamSpec>[] {
-  const title = String(doc.spec['title'] ?? '');
-  const spec: TeamSpec = { title };
-  if (typeof doc.spec['id'] === 'string') spec.id = doc.spec['id'];
-  const raw = doc.spec['members'];
-  if (Array.isArray(raw)) {
-    const seen = new Map<string, number>();
-    const members: TeamMemberSpec[] = (spec.members = []);
-    for (let i = 0; i < raw.length; i++) {
-      const m: unknown = raw[i];
-      if (!isRecord(m) || typeof m['email'] !== 'string') continue;
-      const email = m['email'].toLowerCase();
-      const first = seen.get(email);
-      if (first !== undefined) {
-        report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${title}" (first at members[${first}])`);
-        continue;
-      }
-      seen.set(email, i);
-      members.push({ email, role: m['role'] === 'owner' ? 'owner' : 'member' });
+/** The members a Team document lists, each once: an e-mail listed again is reported there and left out. */
+function teamMembers(doc: ManifestDocument<TeamManifestSpec>, members: NonNullable<TeamManifestSpec['members']>, report: Report): TeamMemberSpec[] {
+  const seen = new Map<string, number>();
+  const out: TeamMemberSpec[] = [];
+  members.forEach((m, i) => {
+    const email = m.email.toLowerCase();
+    const first = seen.get(email);
+    if (first !== undefined) {
+      report(doc.pos(['spec', 'members', i, 'email']), `${email} is listed twice in team "${doc.spec.title}" (first at members[${first}])`);
+      return;
     }
-  }
+    seen.set(email, i);
+    out.push({ email, role: m.role ?? 'member', at: ['spec', 'members', i, 'email'] });
+  });
+  return out;
+}
+
+function toDesired(doc: ManifestDocument<TeamManifestSpec>, report: Report): DesiredEntry<TeamSpec>[] {
+  const { members, ...written } = doc.spec;
+  const spec: TeamSpec = members === undefined ? written : { ...written, members: teamMembers(doc, members, report) };
   return [titledEntry(TEAM_KIND, doc, spec)];
 }
 
@@ -60,7 +60,7 @@ function crossValidate(entries: DesiredEntry<TeamSpec>[], _all: ReadonlyMap<stri
     for (const m of e.spec.members ?? []) {
       if (members.has(m.email)) continue;
       report(
-        e.doc.pos(['spec', 'members', memberIndex(e.doc, m.email), 'email']),
+        e.doc.pos(m.at),
         `${m.email} is not listed in the Members documents of organization ${e.org}; team members must be organization members`,
       );
     }
@@ -143,10 +143,10 @@ function exportDocs(org: string, live: TeamState): object[] {
   });
 }
 
-export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
+export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux, TeamManifestSpec> = {
   kind: TEAM_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming)',
-  schema: loadSchema('team'),
+  schema: teamSchema,
   depth: TEAM_DEPTH,
   lists: ['members'],
   // Scoped reconciles: listed members are resolved through the Members kind (ids, invite refs).
@@ -159,4 +159,5 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux> = {
   export: exportDocs,
   snapshot: snapshotTeam,
   undo: teamUndo,
+  informer: teamInformer,
 };

@@ -1,7 +1,8 @@
 /** Shapes of the Team kind shared by its manifest side (kind.ts) and its diff (diff.ts). */
 import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
-import { isRecord, orgPath } from '../common.js';
+import type { DocPath } from '../../manifests/paths.js';
+import { orgPath } from '../common.js';
+import type { TeamManifestSpec } from '../generated/team.js';
 import type { PrunedTeam } from './cascades.js';
 
 export const TEAM_KIND = 'Team';
@@ -9,18 +10,11 @@ export const TEAM_DEPTH = 20;
 
 export type TeamRole = 'owner' | 'member';
 
-export interface TeamMemberSpec {
-  /** Lower-cased. */
-  email: string;
-  role: TeamRole;
-}
+/** A member as a Team manifest lists it, with its e-mail lower-cased, its role (default `member`) and where it is listed. */
+export type TeamMemberSpec = Required<NonNullable<TeamManifestSpec['members']>[number]> & { at: DocPath };
 
-export interface TeamSpec {
-  title: string;
-  id?: string;
-  /** Absent: membership is not managed. Present (even empty): authoritative. */
-  members?: TeamMemberSpec[];
-}
+/** The spec as written, with `members` (absent: not managed; present, even empty: authoritative) read by toDesired. */
+export type TeamSpec = Omit<TeamManifestSpec, 'members'> & { members?: TeamMemberSpec[] };
 
 export interface LiveTeamMember {
   email: string;
@@ -49,9 +43,3 @@ export interface TeamAux {
 export type TeamState = LiveKindState<TeamObject, TeamAux>;
 
 export const teamsPath = (org: string): string => `${orgPath(org)}/teams`;
-
-/** Index of an e-mail (lower-cased) in a Team document's raw members list, for positions. */
-export function memberIndex(doc: ManifestDocument, email: string): number {
-  const raw = Array.isArray(doc.spec['members']) ? doc.spec['members'] : [];
-  return raw.findIndex((m: unknown) => isRecord(m) && typeof m['email'] === 'string' && m['email'].toLowerCase() === email);
-}

@@ -2,14 +2,18 @@
  * GET /orgs/{organizationId}/audit-events (listOrganizationAuditEvents): the events the sandbox recorded for the
  * writes it accepted (src/sandbox/audit-log.ts), newest first, paginated (`limit` 1..100, default 20), filtered
  * by the spec's `from`, `to` (date-time, inclusive), `action`, `actor` and `target` (exact ids). Only organization
- * admins may read them (403 otherwise, as the spec says).
+ * admins may read them, and only on an Enterprise plan (403 otherwise, as the spec says: `auditLogsAvailable`).
  */
 import { param, type RequestContext } from '../context.js';
 import type { AuditRecord } from '../audit-log.js';
-import { badRequest, HttpError } from '../http.js';
+import { badRequest, HttpError, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryString } from '../query.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import type { OrgRec } from '../records.js';
+
+/** The spec: "An active Enterprise plan is required except for GitBook's own organization" (plan `internal`). */
+export const auditLogsAvailable = (org: OrgRec): boolean => org.plan === 'enterprise_2024' || org.plan === 'internal';
 
 const LIST = '/v1/orgs/:organizationId/audit-events';
 export const AUDIT_DEFAULT_LIMIT = 20;
@@ -45,6 +49,9 @@ export const auditEventRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const org = requireOrg(ctx);
       if (!isOrgAdmin(ctx, org.id)) throw new HttpError(403, `forbidden: only organization admins may list the audit events of "${param(ctx, 'organizationId')}"`);
+      if (!auditLogsAvailable(org) || ctx.audit?.faults.withheld?.has(org.id)) {
+        throw new HttpError(403, `forbidden: audit logs need an active Enterprise plan; organization "${org.id}" has none`);
+      }
       const size = limitOf(ctx.query);
       const from = timeOf(ctx.query, 'from');
       const to = timeOf(ctx.query, 'to');
@@ -61,7 +68,15 @@ export const auditEventRoutes: RouteModule = (router) => {
           (target === undefined || e.target.id === target)
         );
       });
-      return pageOf(ctx, events, (e) => present(ctx, e), size);
+      const page = pageOf(ctx, events, (e) => present(ctx, e), size);
+      return ctx.audit?.faults.reorder ? shuffled(page) : page;
     },
   });
 };
+
+/** A page whose events are out of order (the `reorder` fault): the newest event last. */
+function shuffled(page: Reply): Reply {
+  const body = page.body as { items?: unknown[] } | undefined;
+  if (!body?.items || body.items.length < 2) return page;
+  return { ...page, body: { ...body, items: [...body.items.slice(1), body.items[0]] } };
+}

@@ -1,5 +1,6 @@
 /** Organizations: list the caller's, get one, patch one. */
 import type { RequestContext } from '../context.js';
+import { auditLogsAvailable } from './audit-events.js';
 import { badRequest, ok } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { OrgRec } from '../records.js';
@@ -29,6 +30,7 @@ export function presentOrg(ctx: RequestContext, org: OrgRec): Record<string, unk
     ai: org.ai,
     inviteLinks: org.inviteLinks,
     plan: org.plan,
+    auditLogs: auditLogsAvailable(org),
     mergeRules: structuredClone(org.mergeRules ?? { type: 'none' }),
     urls: {
       location: ctx.apiUrl(`/orgs/${org.id}`),

@@ -7,7 +7,7 @@
  * Roles are the member role enum. The spec's bodies allow `null` (MemberRoleOrGuest) in places: on a site it is
  * stored as an override that takes access away (the site lists may show null); on spaces and collections the
  * lists cannot show it (their `permission` is a non-null MemberRole), so null is refused there — DELETE removes
- * access. See docs/api-differences.md §5.
+ * access. See docs/dev/api-differences.md §5.
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, noContent, notFound, resetContent, type Reply } from '../http.js';

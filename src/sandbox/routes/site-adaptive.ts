@@ -7,7 +7,7 @@
  * descriptions (management-api.md is silent about them; the spec requires them) is refused like the platform
  * refuses it, so a client that drops them fails here too; a schema stored in that form earlier (a state file) is
  * still answered as stored. The schema is answered exactly as it was PUT. Anything else ⇒ 400 naming the
- * offending path (docs/api-differences.md §5.3).
+ * offending path (docs/dev/api-differences.md §5.3).
  */
 import type { RequestContext } from '../context.js';
 import { badRequest, ok } from '../http.js';

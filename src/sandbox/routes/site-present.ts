@@ -1,7 +1,7 @@
 /**
  * API objects of sites and their children, computed from the records. Fields the official spec requires
  * but management-api.md does not list (`appliedType`, `defaultLevel`, `permissions`, `features`,
- * `urls.preview`, `draft`, a group's `children`) are filled with fixed values (docs/api-differences.md).
+ * `urls.preview`, `draft`, a group's `children`) are filled with fixed values (docs/dev/api-differences.md).
  */
 import type { RequestContext } from '../context.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '../site-records.js';

@@ -1,6 +1,6 @@
 /**
  * Translation settings in the management-api.md shape (title + languages). The official spec has a
- * different translation resource (source/language/instructions); see docs/api-differences.md.
+ * different translation resource (source/language/instructions); see docs/dev/api-differences.md.
  */
 import { param, type RequestContext } from '../context.js';
 import { created, noContent, notFound, ok, resetContent } from '../http.js';

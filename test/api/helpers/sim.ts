@@ -119,14 +119,14 @@ export function startClient(
   sim: Sim,
   pacer: Pacer,
   server: SimServer,
-  opts: { requests: number; concurrency: number; latencyMs: number },
+  opts: { requests: number; concurrency: number; latencyMs: number; background?: boolean; delayMs?: number },
 ): { result(): RunResult } {
-  const started = sim.t;
+  const started = sim.t + (opts.delayMs ?? 0);
   const out: RunResult = { elapsedMs: 0, refused: 0, paced: 0, arrivals: [] };
   let next = 0;
   let done = 0;
   const send = async (): Promise<Answer> => {
-    const pending = pacer.acquire();
+    const pending = pacer.acquire(undefined, opts.background === true);
     if (pending instanceof Promise) out.paced++;
     const ticket = pending instanceof Promise ? await pending : pending;
     await sim.sleep(opts.latencyMs / 2);
@@ -149,7 +149,11 @@ export function startClient(
       done++;
     }
   };
-  for (let i = 0; i < opts.concurrency; i++) void worker();
+  const begin = (): void => {
+    for (let i = 0; i < opts.concurrency; i++) void worker();
+  };
+  if (opts.delayMs) sim.schedule(opts.delayMs, begin);
+  else begin();
   return {
     result: () => {
       if (done !== opts.requests) throw new Error(`stuck: ${done} of ${opts.requests} requests done when no event was left`);

@@ -1,6 +1,6 @@
 /**
  * Every case of the official-client test, and the two lists that say what it does not hold the sandbox to:
- * the differences management-api.md makes normative (each in docs/api-differences.md §1.1) and the operations
+ * the differences management-api.md makes normative (each in docs/dev/api-differences.md §1.1) and the operations
  * the sandbox serves that the official spec does not have (so its client cannot call them).
  */
 import type { Env } from './harness.js';
@@ -22,7 +22,7 @@ export const operationIdOf = (c: Case): string => c.name.split(':')[0]!.trim();
 /**
  * Cases written to the official spec that the sandbox answers otherwise on purpose, because management-api.md
  * (normative) says otherwise. They run as expected failures: one that starts passing fails the test, so the
- * list cannot go stale. Each is named in docs/api-differences.md, "What the official client meets".
+ * list cannot go stale. Each is named in docs/dev/api-differences.md, "What the official client meets".
  */
 export const NORMATIVE: Record<string, string> = {
   listTranslations: 'translation settings {title, languages}, not the spec\'s Translation',

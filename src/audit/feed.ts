@@ -1,0 +1,128 @@
+/**
+ * Following an organization's audit log (`GET /orgs/{id}/audit-events`, newest first): the events since a cursor,
+ * or why they cannot be trusted to be all of them. The daemon's informer (src/daemon/informer) re-reads only what
+ * the events name, so a poll must never miss one silently:
+ *
+ * - **late events**: each poll reads from `overlapMs` before the newest event it saw, and skips the ids it saw,
+ *   so an event recorded a little after its `occurredAt` is still found;
+ * - **expired**: the newest event of the last poll (the anchor) must be read again; when it is gone, the log no
+ *   longer keeps what came after the cursor → a gap. A cursor taken on an empty log has no anchor: it starts
+ *   at the server's time (the answer's `Date` header), and the events after it are all new (a log drops its
+ *   oldest events first); without a `Date` either, the first events are a gap (nothing tells what expired);
+ * - **out of order**: the log promises newest first; an answer that is not → a gap;
+ * - **too many**: more than `maxPages` pages of events since the cursor → a gap (re-reading that many objects
+ *   costs about as much as reading everything);
+ * - **unavailable**: 401/403 (not an admin, no Enterprise plan) or 404 → no events at all for this organization.
+ * Any other failure is thrown (the run fails and is retried: nothing is planned from a state it cannot vouch for).
+ */
+import type { ApiClient } from '../api/types.js';
+import { ApiError } from '../core/errors.js';
+import type { AuditEvent } from './match.js';
+
+export const FEED_PAGE_SIZE = 100;
+
+/** Where a poll starts: the newest event seen and the ids seen near it. Plain data. */
+export interface FeedCursor {
+  /** `occurredAt` (ms) of the newest event seen; undefined while the log was empty. */
+  at?: number;
+  /** That event's id: it must be found again by the next poll. */
+  anchor?: string;
+  /** Ids of the events seen from `at - overlapMs` on (never handed out twice). */
+  seen: string[];
+}
+
+export interface FeedEvent extends AuditEvent {
+  id: string;
+}
+
+export type GapReason = 'expired' | 'out-of-order' | 'too-many';
+
+export type PollResult =
+  /** The new events, oldest first. */
+  | { type: 'events'; events: FeedEvent[]; cursor: FeedCursor; requests: number }
+  | { type: 'gap'; reason: GapReason; requests: number }
+  | { type: 'unavailable'; status: number; requests: number };
+
+export interface FeedOptions {
+  overlapMs: number;
+  maxPages: number;
+}
+
+interface Page {
+  items?: unknown[];
+  next?: { page: string };
+}
+
+const eventsPath = (org: string): string => `/orgs/${encodeURIComponent(org)}/audit-events`;
+
+/** The cursor to follow the log from now on: its newest events (one request). */
+export async function latestCursor(client: ApiClient, org: string, options: FeedOptions): Promise<{ type: 'cursor'; cursor: FeedCursor } | { type: 'unavailable'; status: number }> {
+  try {
+    const res = await client.request<Page>('GET', eventsPath(org), { query: { limit: FEED_PAGE_SIZE } });
+    const items = eventsOf(res.body);
+    const serverTime = Date.parse(res.headers['date'] ?? '');
+    const empty: FeedCursor = Number.isNaN(serverTime) ? { seen: [] } : { at: serverTime, seen: [] };
+    return { type: 'cursor', cursor: items.length > 0 ? advance({ seen: [] }, items, options) : empty };
+  } catch (err) {
+    const status = unavailableStatus(err);
+    if (status === undefined) throw err;
+    return { type: 'unavailable', status };
+  }
+}
+
+/** The events since `cursor` (see the file comment). */
+export async function poll(client: ApiClient, org: string, cursor: FeedCursor, options: FeedOptions): Promise<PollResult> {
+  const from = cursor.at === undefined ? undefined : new Date(cursor.at - options.overlapMs).toISOString();
+  const items: FeedEvent[] = [];
+  let requests = 0;
+  let page: string | undefined;
+  try {
+    do {
+      if (requests >= options.maxPages) return { type: 'gap', reason: 'too-many', requests };
+      const body = await client.get<Page>(eventsPath(org), { limit: FEED_PAGE_SIZE, ...(from !== undefined ? { from } : {}), ...(page !== undefined ? { page } : {}) });
+      requests++;
+      items.push(...eventsOf(body));
+      page = body?.next?.page;
+    } while (page !== undefined);
+  } catch (err) {
+    const status = unavailableStatus(err);
+    if (status === undefined) throw err;
+    return { type: 'unavailable', status, requests: requests + 1 };
+  }
+  for (let i = 1; i < items.length; i++) if (time(items[i]!) > time(items[i - 1]!)) return { type: 'gap', reason: 'out-of-order', requests };
+  const anchored = cursor.anchor !== undefined ? items.some((e) => e.id === cursor.anchor) : cursor.at !== undefined || items.length === 0;
+  if (!anchored) return { type: 'gap', reason: 'expired', requests };
+  const seen = new Set(cursor.seen);
+  const fresh = items.filter((e) => !seen.has(e.id)).reverse();
+  return { type: 'events', events: fresh, cursor: advance(cursor, items, options), requests };
+}
+
+/**
+ * The cursor after reading `items` (newest first). Every id seen before that is still inside the overlap was read
+ * again (the poll started `overlapMs` before the old cursor), so the ids of `items` are all that must be kept.
+ */
+function advance(cursor: FeedCursor, items: readonly FeedEvent[], options: FeedOptions): FeedCursor {
+  const newest = items[0];
+  const at = newest ? Math.max(time(newest), cursor.at ?? Number.NEGATIVE_INFINITY) : cursor.at;
+  if (at === undefined) return { seen: [] };
+  const anchor = newest?.id ?? cursor.anchor;
+  const seen = items.filter((e) => time(e) >= at - options.overlapMs).map((e) => e.id);
+  return { at, ...(anchor !== undefined ? { anchor } : {}), seen };
+}
+
+const time = (e: FeedEvent): number => Date.parse(e.occurredAt);
+
+function eventsOf(page: Page | undefined): FeedEvent[] {
+  return (Array.isArray(page?.items) ? page.items : []).filter(isEvent);
+}
+
+function unavailableStatus(err: unknown): number | undefined {
+  return err instanceof ApiError && err.status !== undefined && [401, 403, 404].includes(err.status) ? err.status : undefined;
+}
+
+function isEvent(v: unknown): v is FeedEvent {
+  if (v === null || typeof v !== 'object') return false;
+  const e = v as Record<string, unknown>;
+  const part = (x: unknown): boolean => x !== null && typeof x === 'object' && typeof (x as Record<string, unknown>).type === 'string' && typeof (x as Record<string, unknown>).id === 'string';
+  return typeof e.id === 'string' && typeof e.occurredAt === 'string' && !Number.isNaN(Date.parse(e.occurredAt)) && typeof e.action === 'string' && part(e.actor) && part(e.target);
+}

@@ -1,0 +1,57 @@
+// Generated from schemas/organization.schema.json by src/build/spec-types.ts (npm run build): edit the schema, not this file.
+import type { SpecSchema } from '../../core/kind.js';
+import { loadSchema } from '../schema.js';
+
+/**
+ * Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.
+ */
+export type OrganizationManifestSpec = {
+  /**
+   * Organization title (2..255 characters).
+   */
+  title?: string;
+  /**
+   * E-mail domains whose users may join the organization. Compared as a set (order does not matter).
+   */
+  emailDomains?: string[];
+  /**
+   * Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).
+   */
+  hostname?: string;
+  /**
+   * Role given to new members; null makes them guests.
+   */
+  defaultRole?: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | null;
+  /**
+   * Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.
+   */
+  defaultContent?: {
+    /**
+     * Always `site`.
+     */
+    type: 'site';
+    /**
+     * Site id, or the title of a Site manifest of this organization.
+     */
+    site: string;
+  } | null;
+  /**
+   * Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.
+   */
+  logo?: string | null;
+  /**
+   * Enforce SSO organization-wide.
+   */
+  sso?: boolean;
+  /**
+   * Enable AI features.
+   */
+  ai?: boolean;
+  /**
+   * Allow invite links.
+   */
+  inviteLinks?: boolean;
+};
+
+/** schemas/organization.schema.json, whose valid documents have the type OrganizationManifestSpec. */
+export const organizationSchema: SpecSchema<OrganizationManifestSpec> = loadSchema('organization');

@@ -1,0 +1,90 @@
+/**
+ * The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
+ * `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
+ * file:line:column, reported with the config's own.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
+import type { Locate } from '../manifests/schema.js';
+import type { LoadedPolicy } from './evaluate.js';
+import { combinePolicy, inlinePolicyPart, policyPathPart } from './load.js';
+
+/** `policy.approvals`, paths resolved; the tokens are read when the daemon starts. */
+export interface ApprovalsConfig {
+  token?: string;
+  tokenFile?: string;
+  github?: { repository: string; apiUrl: string; tokenFile?: string; pollMs: number };
+}
+
+export interface ConfigPolicy {
+  policy?: LoadedPolicy;
+  approvals?: ApprovalsConfig;
+  issues: ValidationIssue[];
+}
+
+export interface ConfigDoc {
+  file: string;
+  text: string;
+  pos: Locate;
+  keyPos: Locate;
+  /** The config file's directory. */
+  base: string;
+}
+
+const DEFAULT_POLL_MS = 60_000;
+
+export async function policyFromConfig(raw: Record<string, unknown>, doc: ConfigDoc): Promise<ConfigPolicy> {
+  const parts = [];
+  const issues: ValidationIssue[] = [];
+  if (typeof raw.path === 'string') {
+    const full = resolve(doc.base, raw.path);
+    const rel = relative(process.cwd(), full);
+    try {
+      parts.push(await policyPathPart(rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : full));
+    } catch (err) {
+      issues.push({ ...doc.pos(['policy', 'path']), message: `policy.path: ${(err as Error).message}` });
+    }
+  }
+  if (raw.rules !== undefined || raw.approvers !== undefined) {
+    parts.push(
+      await inlinePolicyPart({
+        file: doc.file,
+        text: doc.text,
+        rules: raw.rules ?? [],
+        at: ['policy', 'rules'],
+        pos: doc.pos,
+        keyPos: doc.keyPos,
+        ...(raw.approvers !== undefined ? { approvers: { value: raw.approvers, at: ['policy', 'approvers'] } } : {}),
+      }),
+    );
+  }
+  const approvals = approvalsConfig(raw.approvals, doc.base);
+  if (issues.length > 0) return { issues };
+  const nothing: SourcePos = doc.keyPos(['policy']);
+  try {
+    return { policy: combinePolicy(parts, doc.file, nothing), ...(approvals ? { approvals } : {}), issues: [] };
+  } catch (err) {
+    if (err instanceof ValidationError) return { issues: err.issues };
+    throw err;
+  }
+}
+
+function approvalsConfig(raw: unknown, base: string): ApprovalsConfig | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const a = raw as Record<string, unknown>;
+  const gh = typeof a.github === 'object' && a.github !== null ? (a.github as Record<string, unknown>) : undefined;
+  return {
+    ...(typeof a.token === 'string' ? { token: a.token } : {}),
+    ...(typeof a.tokenFile === 'string' ? { tokenFile: resolve(base, a.tokenFile) } : {}),
+    ...(gh && typeof gh.repository === 'string'
+      ? {
+          github: {
+            repository: gh.repository,
+            apiUrl: typeof gh.apiUrl === 'string' ? gh.apiUrl : 'https://api.github.com',
+            ...(typeof gh.tokenFile === 'string' ? { tokenFile: resolve(base, gh.tokenFile) } : {}),
+            pollMs: typeof gh.pollSeconds === 'number' ? gh.pollSeconds * 1000 : DEFAULT_POLL_MS,
+          },
+        }
+      : {}),
+  };
+}

@@ -16,7 +16,7 @@
 import type { ManifestDocument } from '../manifests/document.js';
 import type { DesiredState } from './desired.js';
 import type { DiffResult, KindDefinition } from './kind.js';
-import type { BlockedObject, OwnershipMode, Plan, ReportedChange, Step, UnmanagedObject } from './plan.js';
+import type { BlockedObject, DriftPolicy, OwnershipMode, Plan, ReportedChange, Step, UnmanagedObject } from './plan.js';
 
 export const DEFAULT_MODE: OwnershipMode = 'authoritative';
 
@@ -40,6 +40,12 @@ export function mostCautious(...modes: (OwnershipMode | undefined)[]): Ownership
 export const MODE_REASON: Record<Exclude<OwnershipMode, 'authoritative'>, string> = {
   additive: 'additive: never deletes what no manifest writes',
   observe: 'observe: report only, never writes',
+};
+
+/** Why the daemon keeps a drifted object as it is (src/daemon/drift). */
+export const DRIFT_REASON: Record<Exclude<DriftPolicy, 'revert'>, string> = {
+  report: 'drift report: kept, not reverted',
+  propose: 'drift propose: proposed as a manifest change, not reverted',
 };
 
 const key = (kind: string, org: string): string => `${kind}\u0000${org}`;

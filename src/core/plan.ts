@@ -201,12 +201,17 @@ export interface Step {
 }
 
 /**
- * A change the diff found that the step's ownership mode does not let docops make (an update or create in
- * `observe`, a delete in `additive`): shown in the plan as report-only, never sent. It has no requests.
+ * A change the diff found that docops does not make: its ownership mode forbids it (`mode`: an update or create in
+ * `observe`, a delete in `additive`), or it would revert drift the daemon's drift setting keeps (`drift`: report,
+ * or propose as a pull request; src/daemon/drift). Shown as report-only, never sent. It has no requests.
  */
 export interface ReportedChange extends Omit<Step, 'requests' | 'dependsOn' | 'mode'> {
-  mode: Exclude<OwnershipMode, 'authoritative'>;
+  mode?: Exclude<OwnershipMode, 'authoritative'>;
+  drift?: DriftPolicy;
 }
+
+/** What the daemon does with drift of a kind: revert it (default), report it, or propose it as a manifest change. */
+export type DriftPolicy = 'revert' | 'report' | 'propose';
 
 /**
  * Live objects another writer owns, which docops leaves alone whatever the manifests say: a site's structure

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
-import type { OwnershipMode } from '../core/plan.js';
+import type { DriftPolicy, OwnershipMode } from '../core/plan.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
@@ -42,6 +42,8 @@ export interface DaemonConfig {
   prune: Record<string, boolean>;
   /** Per manifest kind: how docops owns its objects (`kinds:` in docops.yaml; none when absent). */
   kinds?: Record<string, KindConfig>;
+  /** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
+  proposals?: { github: { repository: string; apiUrl: string; tokenFile?: string; branch: string; base?: string; path?: string } };
   invite: boolean;
   listen: ListenAddress;
   /** POST /reconcile is disabled without it. */
@@ -77,8 +79,9 @@ export interface InformerSettings {
   overlapMs: number;
 }
 
-/** One kind's entry under `kinds:` (a later `drift:` setting sits beside `mode`). */
+/** One kind's entry under `kinds:`: its ownership mode and what a run does with its drift (src/daemon/drift). */
 export interface KindConfig {
+  drift?: DriftPolicy;
   mode?: OwnershipMode;
 }
 
@@ -204,6 +207,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
     prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
     kinds: (raw.kinds as Record<string, KindConfig> | undefined) ?? {},
+    ...proposalsConfig(raw.proposals, dirname(configFile)),
     invite: raw.invite === true,
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
@@ -279,6 +283,7 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   }
   issues.push(...haIssues(raw.ha, at));
   issues.push(...modeIssues(raw, at));
+  issues.push(...driftIssues(raw, at));
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
@@ -305,6 +310,38 @@ function haIssues(raw: unknown, at: At): ValidationIssue[] {
   }
   if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
     issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
+  }
+  return issues;
+}
+
+function proposalsConfig(raw: unknown, base: string): Pick<DaemonConfig, 'proposals'> {
+  const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
+  if (!gh || typeof gh.repository !== 'string') return {};
+  const str = (k: string): string | undefined => (typeof gh[k] === 'string' ? (gh[k] as string) : undefined);
+  const tokenFile = str('tokenFile');
+  return {
+    proposals: {
+      github: {
+        repository: gh.repository,
+        apiUrl: str('apiUrl') ?? 'https://api.github.com',
+        ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
+        branch: str('branch') ?? 'docops/drift',
+        ...(str('base') !== undefined ? { base: str('base')! } : {}),
+        ...(str('path') !== undefined ? { path: str('path')! } : {}),
+      },
+    },
+  };
+}
+
+/** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
+function driftIssues(raw: RawConfig, at: At): ValidationIssue[] {
+  if (!isObject(raw.kinds)) return [];
+  const issues: ValidationIssue[] = [];
+  const github = isObject(raw.proposals) && isObject(raw.proposals.github);
+  for (const [kind, c] of Object.entries(raw.kinds)) {
+    if (!isObject(c) || c.drift === undefined || c.drift === 'revert') continue;
+    if (c.mode === 'observe') issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)` });
+    else if (c.drift === 'propose' && !github) issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in` });
   }
   return issues;
 }

@@ -28,6 +28,7 @@ import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import type { Leadership, LeaseLock } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
+import type { DriftKeeper } from './drift/propose.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
@@ -108,6 +109,8 @@ export class Daemon extends EventEmitter {
   private whoami: Promise<Whoami> | undefined;
   /** With a `policy:`: its gate and the approvals (src/policy, loaded only then). */
   approvals: DaemonApprovals | undefined;
+  /** With a kind whose drift is reported or proposed (`kinds: {K: {drift: …}}`): src/daemon/drift. */
+  private driftKeeper: DriftKeeper | undefined;
   /** Following the audit log between full reads (src/daemon/informer), when on. */
   private informer: InformerLink | undefined;
 
@@ -134,6 +137,7 @@ export class Daemon extends EventEmitter {
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
       },
       approval: () => this.approvals?.view() ?? null,
+      proposal: () => this.driftKeeper?.view ?? null,
       informer: () => this.informer?.status(),
     });
     const targets = config.notify ?? [];
@@ -151,6 +155,9 @@ export class Daemon extends EventEmitter {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
     if (c.policy) this.approvals = await this.startApprovals(c.policy);
+    if (Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert')) {
+      this.driftKeeper = await (await import('./drift/start.js')).startDriftKeeper(c, this.kinds, this.env);
+    }
     this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
@@ -380,6 +387,7 @@ export class Daemon extends EventEmitter {
         readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
         whoami: () => this.askWhoami(),
         ...(this.informer ? { liveSource: this.informer.source } : {}),
+        ...(this.driftKeeper ? { drift: this.driftKeeper } : {}),
       },
       ++this.runId,
       reasons,

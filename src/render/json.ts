@@ -13,7 +13,7 @@ const ATTRIBUTION_KEYS = ['changes', 'unavailable'] as const;
 const CHANGE_KEYS = ['step', 'actor', 'at', 'action'] as const;
 const STEP_KEYS = ['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'mode', 'before', 'after', 'nulls', 'dependsOn', 'requests', 'source', 'note', 'cascades'] as const;
 /** A reported change: a step's keys without requests and dependsOn (it is never sent). */
-const REPORTED_KEYS = STEP_KEYS.filter((k) => k !== 'requests' && k !== 'dependsOn');
+const REPORTED_KEYS = [...STEP_KEYS.filter((k) => k !== 'requests' && k !== 'dependsOn'), 'drift'];
 const OWNED_KEYS = ['kind', 'org', 'key', 'id', 'what', 'owner'] as const;
 const CASCADE_KEYS = ['kind', 'org', 'key', 'id', 'note'] as const;
 const REQUEST_KEYS = ['method', 'path', 'body', 'capture', 'refs', 'recover', 'idempotent', 'settle', 'masked', 'merge'] as const;
@@ -231,7 +231,8 @@ function checkStep(s: Shape, st: unknown, at: string, reported = false): void {
   s.oneOf(st.action, `${at}.action`, ACTIONS);
   s.oneOf(st.phase, `${at}.phase`, PHASES);
   s.int(st.wave, `${at}.wave`, 0);
-  if (reported) s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
+  if (reported && (st.mode !== undefined || st.drift === undefined)) s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
+  if (reported && st.drift !== undefined) s.oneOf(st.drift, `${at}.drift`, ['report', 'propose']);
   else if (st.mode !== undefined) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
   s.recordOrNull(st.before, `${at}.before`);
   s.recordOrNull(st.after, `${at}.after`);

@@ -2,7 +2,7 @@
  * Shared formatting of plan values for the human renderers: secret-looking fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
  * field-level changes are computed for updates.
  */
-import { MODE_REASON } from '../core/modes.js';
+import { DRIFT_REASON, MODE_REASON } from '../core/modes.js';
 import type { CascadeObject, OwnedObject, ReportedChange, Step, UnmanagedObject } from '../core/plan.js';
 
 export const SENSITIVE = '(sensitive)';
@@ -189,6 +189,7 @@ export const reportedStep = (r: ReportedChange): Step => ({ ...r, requests: [], 
 
 /** What a line says of its ownership mode: a reported change why it is not applied, an additive step its mode. */
 export function modeTag(s: Pick<Step, 'mode'> | ReportedChange, reported = false): string | undefined {
+  if (reported && 'drift' in s && s.drift !== undefined && s.drift !== 'revert') return DRIFT_REASON[s.drift];
   if (s.mode === undefined || s.mode === 'authoritative') return undefined;
   return reported ? MODE_REASON[s.mode] : s.mode;
 }

@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, ValidationError } from '../../src/core/errors.js';
 import { loadDaemonConfig, parseListen } from '../../src/daemon/config.js';
@@ -155,3 +155,26 @@ describe('kinds: ownership modes per kind', () => {
     ]);
   });
 });
+
+describe('kinds: drift per kind, and where proposals go', () => {
+  it('reads drift and proposals.github (branch defaulted, tokenFile resolved beside the config)', async () => {
+    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: additive, drift: report }', 'proposals:', '  github: { repository: acme/docs-org, tokenFile: gh-token }', ''].join('\n');
+    const { file } = configFile(text);
+    const config = await loadDaemonConfig(file, { env: {} });
+    expect(config.kinds).toEqual({ Members: { drift: 'propose' }, Team: { mode: 'additive', drift: 'report' } });
+    expect(config.proposals).toEqual({ github: { repository: 'acme/docs-org', apiUrl: 'https://api.github.com', tokenFile: join(dirname(file), 'gh-token'), branch: 'docops/drift' } });
+  });
+
+  it('propose without proposals.github, and any kept drift beside observe, are errors at the drift', async () => {
+    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: observe, drift: report }', '  Space: { drift: revert }', ''].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
+      '3:21: kinds.Members.drift: propose needs proposals.github (the manifests\' repository) to propose in',
+      '4:33: kinds.Team.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)',
+    ]);
+    const bad = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(bad.issues.map((i) => i.line)).toEqual([3]);
+  });
+});
+

@@ -108,7 +108,7 @@ function drift(d: DriftView | null): string {
   const when = `run #${d.run}, ${formatAt(d.at)}`;
   const parts = [`<section aria-labelledby="drift">${head}`];
   const reported = d.reported.total;
-  if (d.total === 0 && reported > 0) parts.push(`<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode leaves them as they are.</p>`);
+  if (d.total === 0 && reported > 0) parts.push(`<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode or drift setting leaves them as they are.</p>`);
   else if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
   else parts.push(`<p>${badge(`${d.total} change(s)`, 'warn')} found by the last plan (${esc(when)}).</p>`);
   if (d.scopedTo) parts.push(`<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`);
@@ -212,6 +212,19 @@ del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-
 .pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
 footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;
 
+/** The pull request proposing drift (kinds with drift: propose), and why it could not be updated. */
+function proposalSection(p: StatusData['proposal']): string {
+  if (!p) return '';
+  const head = `<h2 id="proposal">Drift proposal</h2>`;
+  const pr = p.pullRequest;
+  const parts = [`<section aria-labelledby="proposal">${head}`];
+  if (pr) parts.push(`<p>Pull request <a href="${esc(pr.url)}">#${pr.number}</a> (${esc(pr.state)}) proposes ${p.objects} drifted object(s) as a manifest change.</p>`);
+  else parts.push(`<p>No drift proposed.</p>`);
+  if (p.problem) parts.push(`<p>${badge('not updated', 'warn')} ${esc(p.problem)}</p>`);
+  if (p.skipped.length > 0) parts.push(`<ul>${p.skipped.map((x) => `<li>${esc(x.step)}: kept, not proposed (${esc(x.why)})</li>`).join('')}</ul>`);
+  return parts.join('') + '</section>';
+}
+
 /** A plan waiting for approval: its checksum, the rules that ask for it, and how to approve it. */
 function approvalSection(a: StatusData['approval']): string {
   if (!a || (!a.waiting && !a.lastApplied)) return '';
@@ -250,6 +263,7 @@ export function renderStatusHtml(s: StatusData): string {
     overview(s) +
     manifests(s) +
     approvalSection(s.approval) +
+    proposalSection(s.proposal) +
     drift(s.drift) +
     informer(s.informer) +
     runs(s.runs) +

@@ -7,6 +7,7 @@
  * passes every answer through the secret registry (src/secrets.ts).
  */
 import type { OwnershipMode } from '../../core/plan.js';
+import type { ProposalView } from '../drift/propose.js';
 import type { Revision } from './revision.js';
 
 export interface StatusData {
@@ -30,6 +31,8 @@ export interface StatusData {
   drift: DriftView | null;
   /** Approvals (src/policy): null without a policy. */
   approval: ApprovalStatus | null;
+  /** The pull request proposing drift (kinds with drift: propose); null when no kind proposes. */
+  proposal: ProposalView | null;
   /** How the live state is read: following the audit log, or full reads (null: the informer is off). */
   informer: InformerView | null;
   runs: RunView[];

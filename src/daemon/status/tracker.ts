@@ -10,6 +10,8 @@ import { reportedStep } from '../../render/values.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
+import type { ProposalView } from '../drift/propose.js';
+import { DRIFT_REASON } from '../../core/modes.js';
 import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
@@ -28,6 +30,7 @@ export interface DaemonFacts {
   readiness(): { ready: boolean; reason?: string };
   /** Approvals, when a policy is configured. */
   approval?(): ApprovalStatus | null;
+  proposal?(): ProposalView | null;
   /** The informer's state, when it is on. */
   informer?(): InformerView | undefined;
 }
@@ -65,6 +68,7 @@ export class StatusTracker {
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
+      proposal: this.facts.proposal?.() ?? null,
       informer: this.facts.informer?.() ?? null,
       runs: [...this.runs].reverse(),
     };
@@ -130,7 +134,7 @@ export class StatusTracker {
       byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
       attributionUnavailable: plan.attribution?.unavailable ?? null,
       blocked: plan.blocked.map((b) => ({ kind: b.kind, org: b.org, key: b.key, message: b.message, source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null })),
-      reported: { total: reported.length, items: reported.slice(0, MAX_REPORTED).map((x) => view(reportedStep(x), ['reported', null])) },
+      reported: { total: reported.length, items: reported.slice(0, MAX_REPORTED).map((x) => view(reportedStep(x), ['reported', x.drift && x.drift !== 'revert' ? DRIFT_REASON[x.drift] : null])) },
       owned: (plan.owned ?? []).map((o) => ({ kind: o.kind, org: o.org, key: o.key, id: o.id ?? null, what: o.what, owner: o.owner })),
       unmanaged: {
         total: plan.unmanaged.length,

@@ -4,8 +4,8 @@
  * its extra members shown as left in place. A site under Git Sync shows its structure as owned by Git Sync.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { teamMembers } from '../../src/sandbox/records.js';
-import { sites } from '../../src/sandbox/site-records.js';
+import { teamMembers } from '@docops/sandbox';
+import { sites } from '../../packages/sandbox/src/site-records.js';
 import { membersYaml } from '../audit/fixtures.js';
 import { startTestDaemon, teamYaml, type TestDaemon } from './helpers.js';
 

@@ -6,7 +6,7 @@
  * conflicting change on the default branch is never overwritten.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { members as memberRows, teamMembers } from '../../src/sandbox/records.js';
+import { members as memberRows, teamMembers } from '@docops/sandbox';
 import { CAROL, membersYaml } from '../audit/fixtures.js';
 import { startTestDaemon, SUPPORT, type TestDaemon } from '../daemon/helpers.js';
 import { startFakeGitHub, type FakeGitHub } from '../github/fake-github.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import { renderJson, renderMarkdown, renderText } from '../../src/render/index.js';
 import { NO_CHANGES } from '../../src/render/values.js';
-import { teamMembers } from '../../src/sandbox/records.js';
+import { teamMembers } from '@docops/sandbox';
 import { loadDesired, planOnce } from '../helpers/pipeline.js';
 import { sandboxPerTest } from '../kinds/sandbox-per-test.js';
 

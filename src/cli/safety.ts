@@ -15,13 +15,14 @@ import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGa
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
 import type { ApplyEvent } from '../engine/apply.js';
+import { CONFIG_FLAG, configFromFlag } from './config-file.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
   force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)' },
+  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)" },
   'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
 } as const satisfies FlagSpecs;
 
@@ -34,15 +35,7 @@ export interface SafetySettings {
 }
 
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
-  const file = ctx.values.config;
-  let fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = {};
-  if (typeof file === 'string') {
-    // The daemon's config loader (file:line errors for the whole file); -m stands in for its `manifests`.
-    // Imported only with --config: it brings node-cron and compiles the config schema.
-    const { loadDaemonConfig } = await import('../daemon/config.js');
-    const manifests = typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.';
-    fromFile = await loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
-  }
+  const fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = (await configFromFlag(ctx)) ?? {};
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),

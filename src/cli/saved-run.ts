@@ -5,9 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../model/errors.js';
 import { fetchLive } from '../engine/reconcile.js';
+import type { OwnershipMode } from '../model/plan.js';
 import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedPlan } from '../plan-file/index.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
+import { configuredModes } from './config-file.js';
 import { connect, requireCredentials } from './connect.js';
 import { loadDesired, manifestDir } from './pipeline.js';
 import type { PlannedRun } from './plan-run.js';
@@ -21,6 +23,8 @@ export async function plannedFromSavedPlan(ctx: CommandContext, file: string): P
   }
   const saved = parseSavedPlan(text, file);
   checkSameOptions(ctx, saved);
+  const modes = saved.options.modes ?? {};
+  await checkSameModes(ctx, modes);
   requireCredentials(ctx);
   const dir = manifestDir(ctx);
   verifyOffline(saved, await manifestsDigest(dir));
@@ -28,10 +32,18 @@ export async function plannedFromSavedPlan(ctx: CommandContext, file: string): P
   const client = await connect(ctx);
   const prune = Object.fromEntries(saved.options.prune.map((k) => [k, true]));
   const reads: ApiCall[] = [];
-  const live = await fetchLive(recordingClient(client, reads), kinds, desired, { prune, invite: saved.options.invite });
+  const live = await fetchLive(recordingClient(client, reads), kinds, desired, { prune, invite: saved.options.invite, modes });
   verifyLive(saved, live);
   ctx.logger.info({ file, steps: saved.plan.steps.length, createdAt: saved.createdAt }, 'saved plan still matches manifests and live state');
-  return { plan: saved.plan, live, desired, client, kinds, reads, saved };
+  return { plan: saved.plan, live, desired, client, kinds, reads, modes, saved };
+}
+
+/** The kinds' ownership modes are fixed when the plan is made too: a --config that says otherwise needs a new plan. */
+async function checkSameModes(ctx: CommandContext, saved: Record<string, OwnershipMode>): Promise<void> {
+  if (typeof ctx.values.config !== 'string') return;
+  const given = await configuredModes(ctx);
+  const show = (m: Record<string, OwnershipMode>): string => Object.keys(m).sort().map((k) => `${k}: ${m[k]!}`).join(', ') || '(every kind authoritative)';
+  if (show(given) !== show(saved)) throw new UsageError(`the kinds' modes are fixed when the plan is made (this plan: ${show(saved)}; --config says ${show(given)}); make a new plan`);
 }
 
 /** --prune/--invite are fixed when the plan is made; repeating them is fine, changing them is not. */

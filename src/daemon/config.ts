@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
 import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
+import type { DriftPolicy, OwnershipMode } from '../model/plan.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
@@ -15,6 +16,7 @@ import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
+import { driftIssues, modeIssues, proposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 
@@ -39,6 +41,10 @@ export interface DaemonConfig {
   schedule?: string;
   mode: DaemonMode;
   prune: Record<string, boolean>;
+  /** Per manifest kind: how docops owns its objects (`kinds:` in docops.yaml; none when absent). */
+  kinds?: Record<string, KindConfig>;
+  /** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
+  proposals?: { github: { repository: string; apiUrl: string; tokenFile?: string; branch: string; base?: string; path?: string } };
   invite: boolean;
   listen: ListenAddress;
   /** POST /reconcile is disabled without it. */
@@ -72,6 +78,12 @@ export interface InformerSettings {
   /** 0: no background resync. */
   resyncMs: number;
   overlapMs: number;
+}
+
+/** One kind's entry under `kinds:`: its ownership mode and what a run does with its drift (src/daemon/drift). */
+export interface KindConfig {
+  drift?: DriftPolicy;
+  mode?: OwnershipMode;
 }
 
 export interface HaConfig {
@@ -195,6 +207,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     ...(schedule !== undefined ? { schedule } : {}),
     mode: (merged.mode as DaemonMode | undefined) ?? CONFIG_DEFAULTS.mode,
     prune: (raw.prune as Record<string, boolean> | undefined) ?? {},
+    kinds: (raw.kinds as Record<string, KindConfig> | undefined) ?? {},
+    ...proposalsConfig(raw.proposals, dirname(configFile)),
     invite: raw.invite === true,
     listen: parseListen(overrides.listen ?? str('listen') ?? CONFIG_DEFAULTS.listen)!,
     ...(secret !== undefined ? { reconcileSecret: secret } : {}),
@@ -268,7 +282,7 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
     issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
   }
-  issues.push(...haIssues(raw.ha, at));
+  issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
@@ -304,9 +318,8 @@ const PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})
 /** node-cron's own validation, with its field-level reason. */
 export function cronProblem(expression: string): string | undefined {
   const result = validateDetailed(expression);
-  if (result.valid) return undefined;
-  const why = result.errors.map((e) => e.message).join('; ');
-  return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ''}`;
+  const why = result.valid ? '' : result.errors.map((e) => e.message).join('; ');
+  return result.valid ? undefined : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ''}`;
 }
 
 function envOverrides(env: Env): { values: RawConfig; problems: string[] } {

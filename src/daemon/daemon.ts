@@ -19,12 +19,13 @@ import type { DaemonConfig } from './config.js';
 import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
 import type { Leadership, LeaseLock } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
+import type { DriftKeeper } from './drift/propose.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import type { LoadManifests, RunRecord } from './run.js';
 import { Reconciler } from './reconciler.js';
+import { startApprovals } from './start-approvals.js';
 import { positionsOf, publicRun } from './run-view.js';
-import { manifestsRevision } from './status/revision.js';
 import { StatusTracker } from './status/tracker.js';
 import { answerReconcile } from './http-reconcile.js';
 import { createInformerLink, type InformerLink } from './informer/link.js';
@@ -87,6 +88,8 @@ export class Daemon extends EventEmitter {
   private readonly scoping: ScopeTracker;
   /** With a `policy:`: its gate and the approvals (src/policy, loaded only then). */
   approvals: DaemonApprovals | undefined;
+  /** With a kind whose drift is reported or proposed (`kinds: {K: {drift: …}}`): src/daemon/drift. */
+  private driftKeeper: DriftKeeper | undefined;
   /** Following the audit log between full reads (src/daemon/informer), when on. */
   private informer: InformerLink | undefined;
 
@@ -113,6 +116,7 @@ export class Daemon extends EventEmitter {
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
       },
       approval: () => this.approvals?.view() ?? null,
+      proposal: () => this.driftKeeper?.view ?? null,
       informer: () => this.informer?.status(),
     });
     const targets = config.notify ?? [];
@@ -121,7 +125,7 @@ export class Daemon extends EventEmitter {
         ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
         : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
-    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
+    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? [], config.kinds ?? {}]);
     this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
     this.reconciler = new Reconciler({
       config,
@@ -138,6 +142,7 @@ export class Daemon extends EventEmitter {
       leadership: () => this.leadership,
       informer: () => this.informer,
       approvals: () => this.approvals,
+      driftKeeper: () => this.driftKeeper,
       record: (r) => this.record(r),
     });
   }
@@ -146,7 +151,10 @@ export class Daemon extends EventEmitter {
   async start(): Promise<void> {
     const c = this.config;
     resolveSafetyConfig(c.safety ?? {}); // a bad safety section fails the start, not the first apply
-    if (c.policy) this.approvals = await this.startApprovals(c.policy);
+    if (c.policy) this.approvals = await startApprovals(c, c.policy, { env: this.env, logger: this.logger, kinds: this.kinds, fire: () => this.fire('approval') });
+    if (Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert')) {
+      this.driftKeeper = await (await import('./drift/start.js')).startDriftKeeper(c, this.kinds, this.env);
+    }
     this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
@@ -304,21 +312,6 @@ export class Daemon extends EventEmitter {
   private httpApprove(body: unknown): ReconcileAnswer {
     if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
     return this.approvals!.approve(body);
-  }
-
-  private async startApprovals(policy: NonNullable<DaemonConfig['policy']>): Promise<DaemonApprovals> {
-    const c = this.config;
-    const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
-    return DaemonApprovals.start(
-      { policy, manifestsDir: c.manifestsDir, ...(c.approvals ? { approvals: c.approvals } : {}), ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}) },
-      {
-        env: this.env,
-        logger: this.logger.child({ component: 'policy' }),
-        kinds: this.kinds.map((k) => k.kind),
-        trigger: () => this.fire('approval'),
-        commit: async () => ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
-      },
-    );
   }
 
   /** A finished run → readiness state, retry schedule, history, 'run' event. */

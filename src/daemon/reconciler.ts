@@ -5,7 +5,8 @@
  * the Daemon's (daemon.ts).
  */
 import { attributeDrift } from '../audit/attribute.js';
-import { fetchLive } from '../engine/reconcile.js';
+import { configModes } from '../engine/modes.js';
+import { fetchLive, type PlanOptions } from '../engine/reconcile.js';
 import { documentFingerprints } from '../engine/scope.js';
 import type { Logger } from '../log.js';
 import { loadManifests } from '../manifests/index.js';
@@ -20,6 +21,7 @@ import type { DaemonConfig } from './config.js';
 import type { Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { InformerLink } from './informer/link.js';
+import type { DriftKeeper } from './drift/propose.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { Notifier } from './notify/index.js';
 import { createParseCache } from './parse-cache.js';
@@ -47,6 +49,8 @@ export interface ReconcilerParts {
   leadership(): Leadership | undefined;
   informer(): InformerLink | undefined;
   approvals(): DaemonApprovals | undefined;
+  /** With a kind whose drift is reported or proposed (`kinds: {K: {drift: …}}`): src/daemon/drift. */
+  driftKeeper(): DriftKeeper | undefined;
   /** A finished run's record (not a standby's, which never started). */
   record(record: RunRecord): void;
 }
@@ -106,8 +110,8 @@ export class Reconciler {
     this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
   }
 
-  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
-    return { prune: this.p.config.prune, invite: this.p.config.invite };
+  private planOptions(): PlanOptions {
+    return { prune: this.p.config.prune, invite: this.p.config.invite, modes: configModes(this.p.config.kinds ?? {}) };
   }
 
   async run(reasons: TriggerReason[]): Promise<RunRecord> {
@@ -131,6 +135,7 @@ export class Reconciler {
     const client = this.p.connection()!.client;
     const approvals = this.p.approvals();
     const informer = this.p.informer();
+    const drift = this.p.driftKeeper();
     const record = await reconcileRun(
       {
         manifestsDir: c.manifestsDir,
@@ -160,6 +165,7 @@ export class Reconciler {
         readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
         whoami: () => this.askWhoami(),
         ...(informer ? { liveSource: informer.source } : {}),
+        ...(drift ? { drift } : {}),
       },
       ++this.runId,
       reasons,

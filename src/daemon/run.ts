@@ -23,6 +23,7 @@ import { matchOperation } from '../scopes/operations.js';
 import type { LiveSource } from './informer/link.js';
 import type { OrgRead } from './informer/informer.js';
 import { pollDecision } from './informer/poll-run.js';
+import type { DriftKeeper } from './drift/propose.js';
 import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
 import { readHealth, type SpaceHealth } from './health.js';
@@ -69,6 +70,8 @@ export interface RunContext {
   policy?: (plan: Plan, live: LiveState, run: number, log: Logger) => Promise<void>;
   /** Where the live state comes from: the informer (src/daemon/informer); absent: read fresh by every run. */
   liveSource?: LiveSource;
+  /** Drift the config keeps (`drift: report | propose`, src/daemon/drift); absent: all drift is reverted. Must not throw. */
+  drift?: Pick<DriftKeeper, 'settle' | 'quiet'>;
 }
 
 export interface RunRecord {
@@ -191,6 +194,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       scopeFields = { ...scopeFields, reads: read.orgs };
     }
     const reached = ctx.scoping?.reached?.();
+    let settled = false;
     if (decision.type === 'scoped' && !ctx.liveSource) scopeFields = { ...scopeFields, readAhead: ahead !== undefined };
     const outcome = await reconcileOnce({
       client: ctx.client,
@@ -201,7 +205,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       ...(ahead ? { live: ahead } : {}),
       annotate: async (p: Plan, live: LiveState) => {
         const marked = markManifestChanges(ctx.kinds, reached, p, live, planOptions, log);
-        return ctx.annotate ? ctx.annotate(marked) : marked;
+        const annotated = ctx.annotate ? await ctx.annotate(marked) : marked;
+        settled = true;
+        return ctx.drift ? ctx.drift.settle({ plan: annotated, desired: loaded.desired, live, options: planOptions, writes: ctx.mode === 'apply', log }) : annotated;
       },
       gate: async (p: Plan, live: LiveState) => {
         plan = p;
@@ -223,6 +229,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
       },
     });
     plan = outcome.plan;
+    // No step at all: no drift lasts, so a proposal still open is for drift that is gone.
+    if (!settled) await ctx.drift?.quiet({ plan: outcome.plan, desired: loaded.desired, live: outcome.live, options: planOptions, writes: ctx.mode === 'apply', log });
     if (applyStarted !== undefined && outcome.report) timings.applyMs = since(applyStarted);
     report = outcome.report;
     // What the apply wrote is read again now: the next run plans from reads it can vouch for.
@@ -235,6 +243,10 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const blocked = outcome.plan.blocked;
     for (const b of blocked) log.error({ kind: b.kind, org: b.org, key: b.key, ...(b.source ? { source: b.source } : {}) }, `blocked: ${b.message}`);
     const blockedError = blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
+    // Drift the ownership modes leave alone is said in either mode: it is never written (src/core/modes.ts).
+    for (const x of outcome.plan.reported ?? []) {
+      log.info({ step: x.id, kind: x.kind, org: x.org, key: x.key, action: x.action, ...(x.mode ? { mode: x.mode } : {}), ...(x.drift ? { drift: x.drift } : {}), before: x.before, after: x.after }, x.drift ? `drift kept (drift: ${x.drift}): not reverted` : 'drift reported (ownership mode: not written)');
+    }
     if (!outcome.report) {
       // Plan mode: say what drifted, not only how much (steps carry no secrets by design).
       for (const step of outcome.plan.steps) {

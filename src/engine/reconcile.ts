@@ -7,11 +7,12 @@ import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
 import type { DesiredEntry, DiffContext, DiffOptions, FetchContext, KindDefinition, LiveObject } from '../model/kind.js';
 import { DocopsError } from '../model/errors.js';
 import { createFetchContext } from './fetch-context.js';
-import { orderSteps } from './order.js';
+import { compareSteps, orderSteps } from './order.js';
 import { dedupeCascades, withoutCascaded } from './cascades.js';
 import { withNullMeanings } from './null-meanings.js';
-import { emptyPlan, type Plan } from '../model/plan.js';
+import { emptyPlan, type Plan, type OwnershipMode } from '../model/plan.js';
 import { sealStep } from '../model/refs.js';
+import { ModeResolver, applyModes, blockWaitingOnDropped } from './modes.js';
 import { checkScopedSteps, managedScopes, scopedDiffContext, type ScopeSet } from './scope.js';
 
 export interface PlanOptions {
@@ -19,6 +20,8 @@ export interface PlanOptions {
   prune?: Record<string, boolean>;
   /** Invite missing members by e-mail. */
   invite?: boolean;
+  /** Ownership mode per manifest kind from the config (documents can also say `mode:`); src/core/modes.ts. */
+  modes?: Record<string, OwnershipMode>;
   /**
    * A scoped reconcile (src/engine/scope.ts): fetch and diff only these (kind, org)s (liveKey). Reading or planning
    * outside them is a ScopeError. Absent: every managed (kind, org), a full reconcile.
@@ -78,8 +81,12 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
   return out;
 }
 
-/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
-export function pruneResolver(desired: DesiredState, configPrune: Record<string, boolean> = {}) {
+/**
+ * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
+ * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/core/modes.ts).
+ */
+export function pruneResolver(desired: DesiredState, options: Pick<PlanOptions, 'prune' | 'modes'> = {}, modes: ModeResolver = new ModeResolver(desired, options.modes)) {
+  const configPrune = options.prune ?? {};
   const docPrune = new Set<string>();
   if (desired.documents) {
     // Every document counts, also one that yields no entry (an empty list written with `prune: true`).
@@ -89,7 +96,7 @@ export function pruneResolver(desired: DesiredState, configPrune: Record<string,
       for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
     }
   }
-  return (kind: string, org: string): boolean => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
+  return (kind: string, org: string): boolean => (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === 'authoritative';
 }
 
 /**
@@ -103,7 +110,7 @@ export async function fetchLive(
   options: PlanOptions = {},
   context?: (prune: (kind: string, org: string) => boolean) => FetchContext,
 ): Promise<LiveState> {
-  const prune = pruneResolver(desired, options.prune);
+  const prune = pruneResolver(desired, options);
   const ctx = context ? context(prune) : createFetchContext(client, prune);
   const work = inScope(scopes(kinds, desired), options.scope);
   const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
@@ -114,7 +121,8 @@ export async function fetchLive(
 
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
 export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState, live: LiveState, options: PlanOptions = {}): Plan {
-  const prune = pruneResolver(desired, options.prune);
+  const modes = new ModeResolver(desired, options.modes);
+  const prune = pruneResolver(desired, options, modes);
   const ids = new IdIndex(live);
   const diffOptions: DiffOptions = { invite: options.invite === true };
   const base: DiffContext = {
@@ -129,16 +137,24 @@ export function diffAll(kinds: readonly KindDefinition[], desired: DesiredState,
   const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
   const registered = new Set(kinds.map((k) => k.kind));
   const plan = emptyPlan();
+  const dropped = new Map<string, string>();
   for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
     const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
     const result = kind.diff(ctx, org, entries, state);
     if (scope) checkScopedSteps(result.steps, { kind: kind.kind, org }, scope, registered);
-    for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
-    plan.unmanaged.push(...result.unmanaged);
+    const sealed = result.steps.map((step) => sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
+    const moded = applyModes({ ...result, steps: sealed }, kind, org, modes);
+    plan.steps.push(...moded.steps);
+    plan.unmanaged.push(...result.unmanaged, ...moded.unmanaged);
     plan.warnings.push(...result.warnings);
-    plan.blocked.push(...result.blocked);
+    plan.blocked.push(...result.blocked, ...moded.blocked);
+    if (moded.reported.length > 0) (plan.reported ??= []).push(...moded.reported);
+    if (result.owned && result.owned.length > 0) (plan.owned ??= []).push(...result.owned);
+    for (const [id, why] of moded.dropped) dropped.set(id, why);
   }
+  blockWaitingOnDropped(plan, dropped);
   plan.steps = dedupeCascades(orderSteps(plan.steps));
+  plan.reported?.sort(compareSteps);
   plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
   return plan;
 }

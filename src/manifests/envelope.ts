@@ -1,17 +1,18 @@
 /**
- * The manifest envelope every document shares: apiVersion, kind, metadata.organization, optional prune and
- * allowEmpty, spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
+ * The manifest envelope every document shares: apiVersion, kind, metadata.organization, optional prune,
+ * allowEmpty and mode, spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
  * can name the known kinds and the allowed fields.
  */
 import type { ValidationIssue } from '../model/errors.js';
 import type { KindDefinition } from '../model/kind.js';
 import type { ManifestDocument } from '../model/document.js';
+import { OWNERSHIP_MODES } from '../model/plan.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { describeValue, jsonType } from './paths.js';
 import { NOT_SHOWN, isHidden, markAt, markedValues, registerMarkedValues } from './secret-fields.js';
 
 export const API_VERSION = 'docops/v1';
-export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'allowEmpty', 'spec'] as const;
+export const ENVELOPE_FIELDS = ['apiVersion', 'kind', 'metadata', 'prune', 'allowEmpty', 'mode', 'spec'] as const;
 const REQUIRED = ['apiVersion', 'kind', 'metadata', 'spec'] as const;
 export const METADATA_FIELDS = ['organization'] as const;
 /** The API's EntityId: what organization, team, space and collection ids look like (spec-notes §1.7). */
@@ -77,7 +78,13 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
       }
     }
   }
+  const mode = OWNERSHIP_MODES.find((m) => m === v.mode);
+  if ('mode' in v && mode === undefined) issue(['mode'], `mode: must be one of ${OWNERSHIP_MODES.join(', ')} (got ${got(v.mode)})`);
   if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);
+  // Prune deletes what no manifest writes; additive and observe never do (src/core/modes.ts).
+  else if (v.prune === true && mode !== undefined && mode !== 'authoritative') {
+    issue(['prune'], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
+  }
   // A flag that means nothing for this kind must not look as if it did something.
   else if (v.prune === true && kind?.prunable === false) {
     issue(['prune'], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
@@ -107,5 +114,6 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
   };
   if (typeof v.prune === 'boolean') doc.prune = v.prune;
   if (typeof v.allowEmpty === 'boolean') doc.allowEmpty = v.allowEmpty;
+  if (mode !== undefined) doc.mode = mode;
   return { issues, kind, spec, doc };
 }

@@ -1,5 +1,6 @@
 /** A parsed manifest document, as produced by the loader (src/manifests/load.ts). */
 import type { SourcePos } from './errors.js';
+import type { OwnershipMode } from './plan.js';
 
 /**
  * `D` is the type of `spec`: any object as parsed; a kind's toDesired gets its documents typed with the spec type
@@ -19,6 +20,11 @@ export interface ManifestDocument<D = Record<string, unknown>> {
    * team's `members`, a site's `sections` …), which the safety gate otherwise refuses (docs/safety.md).
    */
   allowEmpty?: boolean;
+  /**
+   * Top-level `mode:`: how much docops may write of what this document describes (authoritative, additive,
+   * observe); the config's mode for the kind applies too, the more cautious one winning (src/core/modes.ts).
+   */
+  mode?: OwnershipMode;
   spec: D;
   /** Position of a node inside this document, by path (e.g. ['spec','members',3,'email']); falls back to the nearest parent. */
   pos(path: (string | number)[]): SourcePos;

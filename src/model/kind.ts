@@ -21,7 +21,7 @@
 import type { SourcePos } from './errors.js';
 import type { ApiClient } from './api-client.js';
 import type { ManifestDocument } from './document.js';
-import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from './plan.js';
+import type { BlockedObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject, OwnedObject } from './plan.js';
 import type { KindInformer } from './kind-informer.js';
 
 export type { AuditChange, InformerView, KindInformer, ReadsView, StaleRead } from './kind-informer.js';
@@ -142,6 +142,8 @@ export interface DiffResult {
    * blocked in turn; the rest of the plan goes on and the run fails.
    */
   blocked: BlockedObject[];
+  /** Live objects (or parts of them) another writer owns, which this diff left alone (Plan.owned). */
+  owned?: OwnedObject[];
 }
 
 /** A place in a kind's spec that may name a data file (KindDefinition.fileFields). */
@@ -248,6 +250,13 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    * (a create), `label`: its last label, matched on delete events.
    */
   auditTargets?(step: Step): { type: string; id?: string; label?: string }[];
+  /**
+   * Additive mode (src/core/modes.ts): one of this kind's create or update steps that also deletes what no
+   * manifest writes (its `cascades`, e.g. a team's member-list PUT that adds and removes) → the same step without
+   * the deletes, or null when nothing else is left. Without it such a step is not sent in additive mode and its
+   * object is blocked (the plan cannot reach it without deleting).
+   */
+  withoutDeletes?(step: Step): Step | null;
   /**
    * How the daemon's informer (src/daemon/informer) follows this kind's objects through the audit log between
    * full reads: which events are about them, and which reads each makes stale. Every registered kind declares it;

@@ -11,6 +11,14 @@ import type { HttpMethod } from '@docops/api-shared';
 export type Action = 'create' | 'update' | 'delete';
 
 /**
+ * How much of a kind's live state docops may write (src/core/modes.ts; docs/kinds.md, "Who owns what"):
+ * `authoritative` — the manifests win; `additive` — create and update what is written, never delete or revert
+ * what is not; `observe` — never write, report the drift. Most cautious first is observe.
+ */
+export const OWNERSHIP_MODES = ['authoritative', 'additive', 'observe'] as const;
+export type OwnershipMode = (typeof OWNERSHIP_MODES)[number];
+
+/**
  * Phases run in this order. `prune` = deleting live objects no manifest mentions (only when prune is on);
  * `delete` = deletes a manifest asks for implicitly (e.g. a membership dropped from a managed team).
  */
@@ -214,6 +222,47 @@ export interface Step {
    * delete of its own kind. A kind never lets a step take an object a manifest describes.
    */
   cascades?: CascadeObject[];
+  /** The ownership mode that produced the step, when it is not `authoritative` (then only `additive`: observe never writes). */
+  mode?: OwnershipMode;
+}
+
+/**
+ * A change the diff found that docops does not make: its ownership mode forbids it (`mode`: an update or create in
+ * `observe`, a delete in `additive`), or it would revert drift the daemon's drift setting keeps (`drift`: report,
+ * or propose as a pull request; src/daemon/drift). Shown as report-only, never sent. It has no requests.
+ */
+export interface ReportedChange extends Omit<Step, 'requests' | 'dependsOn' | 'mode'> {
+  mode?: Exclude<OwnershipMode, 'authoritative'>;
+  drift?: DriftPolicy;
+}
+
+/** What the daemon does with drift of a kind: revert it (default), report it, or propose it as a manifest change. */
+export type DriftPolicy = 'revert' | 'report' | 'propose';
+
+/** What each mode never does, for the lines that say why a change is only reported. */
+export const MODE_REASON: Record<Exclude<OwnershipMode, 'authoritative'>, string> = {
+  additive: 'additive: never deletes what no manifest writes',
+  observe: 'observe: report only, never writes',
+};
+
+/** Why the daemon keeps a drifted object as it is (src/daemon/drift). */
+export const DRIFT_REASON: Record<Exclude<DriftPolicy, 'revert'>, string> = {
+  report: 'drift report: kept, not reverted',
+  propose: 'drift propose: proposed as a manifest change, not reverted',
+};
+
+
+/**
+ * Live objects another writer owns, which docops leaves alone whatever the manifests say: a site's structure
+ * under Git Sync. `what` names the parts (e.g. "sections, section groups and site spaces"), `owner` the writer.
+ */
+export interface OwnedObject {
+  kind: string;
+  org: string;
+  key: string;
+  id?: string;
+  what: string;
+  owner: string;
 }
 
 /**
@@ -237,6 +286,8 @@ export interface UnmanagedObject {
   org: string;
   key: string;
   id?: string;
+  /** Set when an ownership mode leaves it in place (additive: a written list is not the whole list), not the absence of prune. */
+  mode?: OwnershipMode;
 }
 
 export interface PlanWarning {
@@ -267,6 +318,10 @@ export interface Plan {
   warnings: PlanWarning[];
   /** Manifest objects left out of the plan because it cannot reach them; any entry fails the run. */
   blocked: BlockedObject[];
+  /** Drift the ownership modes leave alone: listed, never applied (absent: none). Never "No changes" beside it. */
+  reported?: ReportedChange[];
+  /** Live objects (or parts of them) another writer owns, left alone (absent: none). */
+  owned?: OwnedObject[];
   /**
    * Who made the live changes the steps revert, from the organization's audit events (src/audit): added after the
    * diff by a separate step, never by a kind's diff. Absent when the plan had no steps or nobody looked.

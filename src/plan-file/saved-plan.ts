@@ -10,6 +10,7 @@ import type { Plan } from '../model/plan.js';
 import type { LiveState } from '../model/state.js';
 import { renderJson } from '../render/json.js';
 import { parsePlanJson } from '../render/json-parse.js';
+import { OWNERSHIP_MODES, type OwnershipMode } from '../model/plan.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 
@@ -19,6 +20,8 @@ export const SAVED_PLAN_VERSION = 1;
 export interface SavedPlanOptions {
   prune: string[];
   invite: boolean;
+  /** The config's ownership mode per kind (`--config`'s `kinds:`); absent when none was given. */
+  modes?: Record<string, OwnershipMode>;
 }
 
 export interface SavedPlan {
@@ -41,7 +44,7 @@ export function createSavedPlan(input: { plan: Plan; live: LiveState; manifests:
   return {
     formatVersion: SAVED_PLAN_VERSION,
     createdAt: (input.now ?? new Date()).toISOString(),
-    options: { prune: [...new Set(input.options.prune)].sort(), invite: input.options.invite },
+    options: { prune: [...new Set(input.options.prune)].sort(), invite: input.options.invite, ...savedModes(input.options.modes) },
     manifestsChecksum: input.manifests.checksum,
     manifestFiles: input.manifests.files,
     liveFingerprint: live.fingerprint,
@@ -50,6 +53,12 @@ export function createSavedPlan(input: { plan: Plan; live: LiveState; manifests:
     cost: input.cost,
     plan: input.plan,
   };
+}
+
+/** Modes in a stable key order, left out when there are none (a plan made without --config reads as before). */
+function savedModes(modes: Record<string, OwnershipMode> | undefined): { modes?: Record<string, OwnershipMode> } {
+  const keys = Object.keys(modes ?? {}).sort();
+  return keys.length === 0 ? {} : { modes: Object.fromEntries(keys.map((k) => [k, modes![k]!])) };
 }
 
 /** Stable JSON: fixed key order, the plan in its own stable form with request bodies as sent (apply sends them). */
@@ -84,6 +93,8 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
   const options = data['options'];
   if (!isRecord(options) || !Array.isArray(options['prune']) || options['prune'].some((p) => typeof p !== 'string') || typeof options['invite'] !== 'boolean') {
     problems.push('options: expected {prune: string[], invite: boolean}');
+  } else if (options['modes'] !== undefined && (!isRecord(options['modes']) || Object.values(options['modes']).some((m) => !(OWNERSHIP_MODES as readonly unknown[]).includes(m)))) {
+    problems.push(`options.modes: expected an object of ${OWNERSHIP_MODES.join(' | ')}`);
   }
   const cost = data['cost'];
   if (!isRecord(cost) || ['requests', 'estimatedMs', 'concurrency', 'latencyMs'].some((k) => typeof cost[k] !== 'number')) {

@@ -4,8 +4,8 @@
  */
 import { UsageError } from '../model/errors.js';
 import { PHASES } from '../model/plan.js';
-import type { Plan, Step } from '../model/plan.js';
-import { PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS } from './json-keys.js';
+import { OWNERSHIP_MODES, type Plan, type Step } from '../model/plan.js';
+import { REPORTED_KEYS, OWNED_KEYS, PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS } from './json-keys.js';
 class Shape {
   constructor(private readonly problems: string[]) {}
   fail(at: string, message: string): void {
@@ -130,19 +130,22 @@ function checkSettle(s: Shape, settle: unknown, at: string): void {
   }
 }
 
-function checkStep(s: Shape, st: unknown, at: string): void {
-  if (!s.object(st, at, STEP_KEYS)) return;
+function checkStep(s: Shape, st: unknown, at: string, reported = false): void {
+  if (!s.object(st, at, reported ? REPORTED_KEYS : STEP_KEYS)) return;
   for (const k of ['id', 'kind', 'org', 'key'] as const) s.string(st[k], `${at}.${k}`);
   s.oneOf(st.action, `${at}.action`, ACTIONS);
   s.oneOf(st.phase, `${at}.phase`, PHASES);
   s.int(st.wave, `${at}.wave`, 0);
+  if (reported && (st.mode !== undefined || st.drift === undefined)) s.oneOf(st.mode, `${at}.mode`, ['additive', 'observe']);
+  if (reported && st.drift !== undefined) s.oneOf(st.drift, `${at}.drift`, ['report', 'propose']);
+  else if (st.mode !== undefined) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
   s.recordOrNull(st.before, `${at}.before`);
   s.recordOrNull(st.after, `${at}.after`);
   if (st.nulls !== undefined && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls as object))) {
     for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
   }
-  if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
-  if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
+  if (!reported && s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
+  if (!reported && s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
   checkSource(s, st.source, `${at}.source`);
   s.string(st.note, `${at}.note`, true);
   if (st.cascades !== undefined && s.array(st.cascades, `${at}.cascades`)) {
@@ -200,6 +203,7 @@ export function parsePlanJson(text: string): Plan {
         if (!s.object(u, `plan.unmanaged[${i}]`, UNMANAGED_KEYS)) return;
         for (const k of ['kind', 'org', 'key'] as const) s.string(u[k], `plan.unmanaged[${i}].${k}`);
         s.string(u.id, `plan.unmanaged[${i}].id`, true);
+        if (u.mode !== undefined) s.oneOf(u.mode, `plan.unmanaged[${i}].mode`, OWNERSHIP_MODES);
       });
     }
     if (s.array(data.warnings, 'plan.warnings')) {
@@ -215,6 +219,14 @@ export function parsePlanJson(text: string): Plan {
         if (!s.object(b, `plan.blocked[${i}]`, BLOCKED_KEYS)) return;
         for (const k of ['kind', 'org', 'key', 'message'] as const) s.string(b[k], `plan.blocked[${i}].${k}`);
         checkSource(s, b.source, `plan.blocked[${i}].source`);
+      });
+    }
+    if (data.reported !== undefined && s.array(data.reported, 'plan.reported')) data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
+    if (data.owned !== undefined && s.array(data.owned, 'plan.owned')) {
+      data.owned.forEach((o, i) => {
+        if (!s.object(o, `plan.owned[${i}]`, OWNED_KEYS)) return;
+        for (const k of ['kind', 'org', 'key', 'what', 'owner'] as const) s.string(o[k], `plan.owned[${i}].${k}`);
+        s.string(o.id, `plan.owned[${i}].id`, true);
       });
     }
     if (data.attribution !== undefined && s.object(data.attribution, 'plan.attribution', ATTRIBUTION_KEYS)) {

@@ -4,8 +4,8 @@
  * also accepts a saved-plan file and returns the plan inside it. Printed, a request's `masked` body fields show
  * their stand-in text (a SAML certificate's fingerprint); the saved-plan file renders the bodies as sent.
  */
-import type { BlockedObject, CascadeObject, Plan, PlanWarning, RequestSpec, Step, UnmanagedObject } from '../model/plan.js';
-import { PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS } from './json-keys.js';
+import type { BlockedObject, CascadeObject, OwnedObject, Plan, PlanWarning, ReportedChange, RequestSpec, Step, UnmanagedObject } from '../model/plan.js';
+import { REPORTED_KEYS, OWNED_KEYS, PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS } from './json-keys.js';
 
 /** Free-form data with object keys sorted, recursively. */
 function sortedKeys(value: unknown): unknown {
@@ -41,6 +41,8 @@ function stablePlan(plan: Plan, options: JsonOptions): object {
     if (k === 'steps') return (v as Step[]).map((s) => stableStep(s, options));
     if (k === 'unmanaged') return (v as UnmanagedObject[]).map((u) => ordered(u, UNMANAGED_KEYS));
     if (k === 'warnings') return (v as PlanWarning[]).map((w) => ordered(w, WARNING_KEYS));
+    if (k === 'reported') return (v as ReportedChange[]).map((r) => stableStep(r, options, REPORTED_KEYS));
+    if (k === 'owned') return (v as OwnedObject[]).map((o) => ordered(o, OWNED_KEYS));
     if (k === 'blocked') return (v as BlockedObject[]).map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => (bk === 'source' ? ordered(bv as object, SOURCE_KEYS) : sortedKeys(bv))));
     if (k === 'attribution') return ordered(v as object, ATTRIBUTION_KEYS, (ak, av) => (ak === 'changes' ? (av as object[]).map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av)));
     return sortedKeys(v);
@@ -56,8 +58,8 @@ function shownBody(r: RequestSpec): unknown {
   return out;
 }
 
-function stableStep(step: Step, options: JsonOptions): object {
-  return ordered(step, STEP_KEYS, (k, v) => {
+function stableStep(step: Step | ReportedChange, options: JsonOptions, keys: readonly string[] = STEP_KEYS): object {
+  return ordered(step, keys, (k, v) => {
     if (k === 'requests') {
       return (v as RequestSpec[]).map((r) =>
         ordered(options.unmasked ? r : { ...r, body: shownBody(r) }, REQUEST_KEYS, (rk, rv) =>

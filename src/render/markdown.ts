@@ -6,7 +6,8 @@
 import type { Plan, Step } from '../model/plan.js';
 import { stepCounts } from '../model/plan.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, hasShownValue, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
+import { stepLine } from './step-line.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, unmanagedTags, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, hasShownValue, modeTag, ownedHeading, ownedLine, reportedHeading, reportedOnly, reportedStep, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 
 export const MARKDOWN_MAX_LENGTH = 65_536;
 
@@ -36,7 +37,7 @@ export function escapeMarkdown(text: string): string {
 
 /** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
 function stepDiffLines(plan: Plan, step: Step, followUps: readonly Step[] = []): string[] {
-  const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const tags = [modeTag(step), step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join('; ')})` : ''}`;
   const lines = [step.action === 'update' ? `! ${head.slice(2)}` : head];
   if (step.action === 'create') {
@@ -131,8 +132,9 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
   const budget = new Budget(maxLength);
   budget.add(`### ${options.title ?? 'docops plan'}\n\n`);
 
+  const reported = plan.reported ?? [];
   if (plan.steps.length === 0) {
-    budget.add(`${plan.blocked.length === 0 ? NO_CHANGES : `**${NOTHING_ELSE}**`}\n\n`);
+    budget.add(`${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`);
   } else {
     const t = totals(plan.steps);
     budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
@@ -147,6 +149,19 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
     const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
     if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
     budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join('\n')}\n\n`, reserve);
+  }
+
+  // Drift the ownership modes leave alone, and what another writer owns: one line each (after Blocked).
+  if (reported.length > 0) {
+    const items = reported.slice(0, MAX_LISTED).map((r) => `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join('; ')})`)}`);
+    if (reported.length > MAX_LISTED) items.push(`- … and ${reported.length - MAX_LISTED} more`);
+    budget.tryAdd(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n${items.join('\n')}\n\n`, reserve);
+  }
+  const owned = plan.owned ?? [];
+  if (owned.length > 0) {
+    const items = owned.slice(0, MAX_LISTED).map((o) => `- ${escapeMarkdown(ownedLine(o))}`);
+    if (owned.length > MAX_LISTED) items.push(`- … and ${owned.length - MAX_LISTED} more`);
+    budget.tryAdd(`**${escapeMarkdown(ownedHeading(owned.length))}**\n\n${items.join('\n')}\n\n`, reserve);
   }
 
   if (plan.warnings.length > 0) {
@@ -194,7 +209,7 @@ export function renderMarkdown(fullPlan: Plan, options: MarkdownOptions = {}): s
 
   if (plan.unmanaged.length > 0) {
     const n = plan.unmanaged.length;
-    const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(stepLabel(u))}`);
+    const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== undefined ? unmanagedTags({ mode: u.mode }) : ''}`)}`);
     if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
     const section =
       `<details><summary>Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone)</summary>\n\n` +

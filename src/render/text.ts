@@ -3,7 +3,7 @@ import type { Plan, Step } from '../model/plan.js';
 import { createColors } from './ansi.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';
-import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
+import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, unmanagedTags, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, modeTag, ownedHeading, ownedLine, reportedHeading, reportedOnly, reportedStep, sourcePrefix, stepLabel, summaryLine, textTotals } from './values.js';
 
 export interface TextOptions {
   color?: boolean;
@@ -26,9 +26,9 @@ function followUpLines(update: Step, c: Colors): string[] {
     .map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
 }
 
-function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[] = []): string[] {
+function stepLines(plan: Plan, step: Step, c: Colors, followUps: readonly Step[] = [], reported = false): string[] {
   const paint = colorFor(c, step.action);
-  const tags = [step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
+  const tags = [modeTag(step, reported), step.phase === 'prune' ? 'prune: not in any manifest' : undefined, step.note].filter(Boolean);
   const suffix = tags.length > 0 ? c.dim(` (${tags.join('; ')})`) : '';
   const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
   if (step.action === 'create') {
@@ -52,8 +52,9 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
   const maxUnmanaged = options.maxUnmanaged ?? 50;
   const out: string[] = [];
 
+  const reported = plan.reported ?? [];
   if (plan.steps.length === 0) {
-    out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
+    out.push(plan.blocked.length > 0 ? c.red(NOTHING_ELSE) : reported.length > 0 ? c.yellow(reportedOnly(reported.length)) : c.green(NO_CHANGES));
   } else {
     out.push('docops will perform the following actions:', '');
     const { byCreate, folded } = createFollowUps(plan.steps);
@@ -68,10 +69,21 @@ export function renderText(plan: Plan, options: TextOptions = {}): string {
     for (const b of plan.blocked) out.push(`${INDENT}${c.red('✗')} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
   }
 
+  if (reported.length > 0) {
+    out.push('', c.yellow(reportedHeading(reported.length)));
+    for (const r of reported) out.push(...stepLines(plan, reportedStep(r), c, [], true));
+  }
+
+  const owned = plan.owned ?? [];
+  if (owned.length > 0) {
+    out.push('', ownedHeading(owned.length));
+    for (const o of owned) out.push(`${INDENT}${ownedLine(o)}`);
+  }
+
   if (plan.unmanaged.length > 0) {
     const n = plan.unmanaged.length;
     out.push('', `Unmanaged: ${n} live object${n === 1 ? '' : 's'} not in any manifest (left alone; enable prune to delete):`);
-    for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ''}`);
+    for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${c.dim(unmanagedTags(u))}`);
     if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
   }
 

@@ -2,7 +2,8 @@
  * Shared formatting of plan values for the human renderers: secret-looking fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
  * field-level changes are computed for updates.
  */
-import type { CascadeObject, Step } from '../model/plan.js';
+import type { CascadeObject, Step, OwnedObject, ReportedChange, UnmanagedObject } from '../model/plan.js';
+import { DRIFT_REASON, MODE_REASON } from '../model/plan.js';
 
 export const SENSITIVE = '(sensitive)';
 
@@ -171,3 +172,30 @@ export const blockedHeading = (n: number): string => `Blocked: ${n} manifest obj
 /** `file:line:column: ` of a blocked object, or nothing when it has no source. */
 export const sourcePrefix = (b: { source?: { file: string; line: number; column: number } }): string =>
   b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : '';
+
+/** Said instead of NO_CHANGES when nothing is planned but the ownership modes leave drift alone: never "no changes". */
+export const reportedOnly = (n: number): string =>
+  `No changes to apply, but ${n} drifted object${n === 1 ? ' is' : 's are'} only reported: ${n === 1 ? 'its' : 'their'} ownership mode leaves ${n === 1 ? 'it' : 'them'} as ${n === 1 ? 'it is' : 'they are'} (see Reported).`;
+
+export const reportedHeading = (n: number): string => `Reported, not applied: ${n} change${n === 1 ? '' : 's'} the ownership modes leave alone:`;
+
+export const ownedHeading = (n: number): string => `Owned by another writer: ${n} object${n === 1 ? '' : 's'} docops leaves alone:`;
+
+/** `Site org/Help center: sections, section groups and site spaces owned by Git Sync (repository acme/docs)`. */
+export const ownedLine = (o: OwnedObject): string => `${stepLabel(o)}: ${o.what} owned by ${o.owner}${o.id !== undefined ? ` (id ${o.id})` : ''}`;
+
+/** A reported change as a step for the step renderers (it has no requests; nothing depends on it). */
+export const reportedStep = (r: ReportedChange): Step => ({ ...r, requests: [], dependsOn: [] });
+
+/** What a line says of its ownership mode: a reported change why it is not applied, an additive step its mode. */
+export function modeTag(s: Pick<Step, 'mode'> | ReportedChange, reported = false): string | undefined {
+  if (reported && 'drift' in s && s.drift !== undefined && s.drift !== 'revert') return DRIFT_REASON[s.drift];
+  if (s.mode === undefined || s.mode === 'authoritative') return undefined;
+  return reported ? MODE_REASON[s.mode] : s.mode;
+}
+
+/** What an unmanaged line adds after its label: its id, and the mode that leaves it in place when one does. */
+export function unmanagedTags(u: Pick<UnmanagedObject, 'id' | 'mode'>): string {
+  const tags = [u.mode === 'additive' ? 'additive: left in place, a written list is not the whole list' : undefined, u.id ? `id ${u.id}` : undefined].filter(Boolean);
+  return tags.length > 0 ? ` (${tags.join('; ')})` : '';
+}

@@ -9,6 +9,7 @@ import type { Plan } from '../model/plan.js';
 import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
 import type { SafetyConfig } from './config.js';
 import { liveIndex, planChanges } from './counts.js';
+import { modeViolations } from './modes.js';
 import { emptyListViolations, pruneAllViolations, thresholdViolations, type ParentDocument, type SafetyViolation } from './rules.js';
 
 export type { SafetyViolation } from './rules.js';
@@ -46,6 +47,7 @@ export function evaluatePlan(plan: Plan, live: LiveState, kinds: readonly KindDe
   const index = liveIndex(live);
   const changes = planChanges(plan, index);
   const all = [
+    ...modeViolations(plan),
     ...guardViolations(plan, live, kinds, opts.whoami),
     ...pruneAllViolations(changes, index, opts.config, opts.desiredCount),
     ...emptyListViolations(changes, index, opts.config, parentDocuments(opts.desired)),

@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError, ValidationError } from '../../src/model/errors.js';
 import { loadDaemonConfig, parseListen } from '../../src/daemon/config.js';
@@ -136,3 +136,45 @@ describe('ha', () => {
     expect(at['8:3']).toMatch(/unknown field "extra"/);
   });
 });
+
+describe('kinds: ownership modes per kind', () => {
+  it('reads each kind\'s mode; a kind the registry does not know or a mode that does not exist is an error at its place', async () => {
+    const config = await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Members: { mode: observe }\n  Team: { mode: additive }\n').file, { env: {} });
+    expect(config.kinds).toEqual({ Members: { mode: 'observe' }, Team: { mode: 'additive' } });
+    const error = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Widget: { mode: observe }\n  Team: { mode: readonly }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.line).sort()).toEqual([3, 4]);
+  });
+
+  it('prune of a kind in additive or observe mode is a contradiction, said at the mode', async () => {
+    const text = ['manifests: ./m', 'prune: { Members: true, Team: true }', 'kinds:', '  Members: { mode: additive }', '  Team: { mode: authoritative }', ''].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
+      '4:20: kinds.Members.mode: additive never deletes what no manifest writes, so prune.Members: true contradicts it (remove one of them)',
+    ]);
+  });
+});
+
+describe('kinds: drift per kind, and where proposals go', () => {
+  it('reads drift and proposals.github (branch defaulted, tokenFile resolved beside the config)', async () => {
+    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: additive, drift: report }', 'proposals:', '  github: { repository: acme/docs-org, tokenFile: gh-token }', ''].join('\n');
+    const { file } = configFile(text);
+    const config = await loadDaemonConfig(file, { env: {} });
+    expect(config.kinds).toEqual({ Members: { drift: 'propose' }, Team: { mode: 'additive', drift: 'report' } });
+    expect(config.proposals).toEqual({ github: { repository: 'acme/docs-org', apiUrl: 'https://api.github.com', tokenFile: join(dirname(file), 'gh-token'), branch: 'docops/drift' } });
+  });
+
+  it('propose without proposals.github, and any kept drift beside observe, are errors at the drift', async () => {
+    const text = ['manifests: ./m', 'kinds:', '  Members: { drift: propose }', '  Team: { mode: observe, drift: report }', '  Space: { drift: revert }', ''].join('\n');
+    const error = (await loadDaemonConfig(configFile(text).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => `${i.line}:${i.column}: ${i.message}`)).toEqual([
+      '3:21: kinds.Members.drift: propose needs proposals.github (the manifests\' repository) to propose in',
+      '4:33: kinds.Team.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)',
+    ]);
+    const bad = (await loadDaemonConfig(configFile('manifests: ./m\nkinds:\n  Team: { drift: adopt }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(bad.issues.map((i) => i.line)).toEqual([3]);
+  });
+});
+

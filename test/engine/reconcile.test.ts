@@ -177,7 +177,7 @@ describe('diffAll: ids for resolve', () => {
 
 describe('pruneResolver', () => {
   it('is on where a document says prune: true or the config enables the kind', () => {
-    const prune = pruneResolver(new Map([['Parent', [entry('Parent', 'o1', 'a', true), entry('Parent', 'o2', 'b')]]]), { Child: true });
+    const prune = pruneResolver(new Map([['Parent', [entry('Parent', 'o1', 'a', true), entry('Parent', 'o2', 'b')]]]), { prune: { Child: true } });
     expect(prune('Parent', 'o1')).toBe(true);
     expect(prune('Parent', 'o2')).toBe(false);
     expect(prune('Child', 'o9')).toBe(true);

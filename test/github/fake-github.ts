@@ -12,9 +12,13 @@
  * For approvals read by the daemon (src/github/approvals.ts): the pull requests of a commit
  * (`GET /repos/{owner}/{repo}/commits/{sha}/pulls`, from `pulls`) and team memberships
  * (`GET /orgs/{org}/teams/{team_slug}/memberships/{username}`, from `teams`: 404 for a non-member, as GitHub answers).
+ *
+ * For drift proposals (src/github/drift-pr.ts): a repository's branches, files, commits and pull requests, from
+ * `repository` (fake-repo.ts).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeRepo } from './fake-repo.js';
 
 export interface Account {
   login: string;
@@ -65,6 +69,8 @@ export interface FakeGitHubOptions {
   pulls?: Record<string, number[]>;
   /** `org/team-slug` → login → membership state. */
   teams?: Record<string, Record<string, 'active' | 'pending'>>;
+  /** A repository whose git and pull-request routes the fake answers (drift proposals). */
+  repository?: FakeRepo;
 }
 
 export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
@@ -96,6 +102,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       const account = token === undefined ? undefined : accounts.get(token);
       if (!account) return send(401, { message: 'Bad credentials' });
       const input = chunks.length > 0 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { body?: unknown; query?: unknown }) : {};
+      const inRepo = options.repository?.handle(method, at.pathname, at.searchParams, input as Record<string, unknown>);
+      if (inRepo) return inRepo.status === 204 ? void res.writeHead(204).end() : send(inRepo.status, inRepo.body);
       if (at.pathname === '/graphql' && method === 'POST') {
         if (options.graphqlErrors) return send(200, { data: null, errors: options.graphqlErrors.map((message) => ({ type: 'FORBIDDEN', message })) });
         if (typeof input.query !== 'string' || !/\bviewer\s*\{\s*login\s*\}/.test(input.query)) return send(200, { errors: [{ message: 'the fake answers only viewer { login }' }] });

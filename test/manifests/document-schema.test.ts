@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
+import { OWNERSHIP_MODES } from '../../src/model/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { isFileContent } from '../../src/manifests/file-refs.js';
 import { ALLOW_ENTRY, API_VERSION, ENVELOPE_FIELDS, loadManifests } from '../../src/manifests/index.js';
@@ -36,6 +37,13 @@ describe('document.schema.json', () => {
     for (const k of KINDS) expect(pruneRule(k.kind), k.kind).toEqual(k.prunable === false ? expect.objectContaining({ const: false }) : undefined);
     const config = readJson('config.schema.json') as { properties: { prune: { propertyNames: { enum: string[] } } } };
     expect(config.properties.prune.propertyNames.enum).toEqual(KINDS.filter((k) => k.prunable !== false).map((k) => k.kind));
+  });
+
+  test('the daemon config names every registered kind under kinds:, and the ownership modes here and there are the same', () => {
+    const config = readJson('config.schema.json') as { properties: { kinds: { propertyNames: { enum: string[] }; additionalProperties: { properties: { mode: { enum: string[] } } } } } };
+    expect(config.properties.kinds.propertyNames.enum).toEqual(KINDS.map((k) => k.kind));
+    expect(config.properties.kinds.additionalProperties.properties.mode.enum).toEqual([...OWNERSHIP_MODES]);
+    expect(documentSchema.properties.mode!.enum).toEqual([...OWNERSHIP_MODES]);
   });
 
   test('allowEmpty is refused exactly for the kinds that declare no lists', () => {

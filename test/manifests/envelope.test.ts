@@ -87,3 +87,24 @@ describe('ids that go into request paths', () => {
     expect(ids.filter((id) => !ENTITY_ID.test(id))).toEqual([]);
   });
 });
+
+describe('mode (ownership)', () => {
+  test('takes authoritative, additive or observe; anything else is an error at the value', () => {
+    expect(issues(doc('Team', 'o', 'mode: additive\n'), [fakeTeamKind()])).toEqual([]);
+    expect(issues(doc('Team', 'o', 'mode: observe\n'), [fakeTeamKind()])).toEqual([]);
+    expect(issues(doc('Team', 'o', 'mode: readonly\n'), [fakeTeamKind()])).toEqual(['m.yaml:5:7: mode: must be one of authoritative, additive, observe (got string "readonly")']);
+  });
+
+  test('prune: true contradicts additive and observe (they never delete what no manifest writes)', () => {
+    expect(issues(doc('Team', 'o', 'mode: additive\nprune: true\n'), [fakeTeamKind()])).toEqual([
+      'm.yaml:6:1: prune: a document in mode additive never deletes what no manifest writes, so prune: true contradicts it (remove one of them)',
+    ]);
+    expect(issues(doc('Team', 'o', 'mode: observe\nprune: true\n'), [fakeTeamKind()])).toHaveLength(1);
+    expect(issues(doc('Team', 'o', 'mode: authoritative\nprune: true\n'), [fakeTeamKind()])).toEqual([]);
+  });
+
+  test('the loaded document carries it', () => {
+    const parsed = parseYamlFile('m.yaml', doc('Team', 'o', 'mode: observe\n'), {});
+    expect(validateParsedFiles([parsed], [fakeTeamKind()]).documents.map((d) => d.mode)).toEqual(['observe']);
+  });
+});

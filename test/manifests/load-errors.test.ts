@@ -21,7 +21,7 @@ const cases: [file: string, expected: string[]][] = [
   ['missing-organization.yaml', ['4:3: metadata: missing required field "organization"', '4:3: metadata: unknown field "name" (allowed: organization)']],
   // prune belongs beside kind; under metadata it would silently do nothing.
   ['unknown-metadata-field.yaml', ['5:3: metadata: unknown field "prune" (allowed: organization)']],
-  ['unknown-top-level.yaml', ['5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, spec)']],
+  ['unknown-top-level.yaml', ['5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, mode, spec)']],
   ['wrong-type.yaml', ['6:10: spec.title: must be string (got integer 42)']],
   ['enum.yaml', [`15:13: spec.members[3].role: must be one of ${ROLES} (got "owner")`]],
   [

@@ -57,7 +57,7 @@ export const MANIFEST_CASES: BadCase[] = [
   { path: 'organization-empty.yaml', expected: 'organization-empty.yaml:4:17: metadata.organization: must be a non-empty string (got string "")' },
   { path: 'organization-dot-dot.yaml', expected: 'organization-dot-dot.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "..")' },
   { path: 'organization-encoded-slash.yaml', expected: 'organization-encoded-slash.yaml:4:17: metadata.organization: must be an organization id, matching ^[a-zA-Z0-9_-]+$ (got "org-demo%2F..%2Fother")' },
-  { path: 'unknown-top-level-field.yaml', expected: 'unknown-top-level-field.yaml:5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, spec)' },
+  { path: 'unknown-top-level-field.yaml', expected: 'unknown-top-level-field.yaml:5:1: unknown field "labels" (allowed: apiVersion, kind, metadata, prune, allowEmpty, mode, spec)' },
   { path: 'prune-not-boolean.yaml', expected: 'prune-not-boolean.yaml:5:8: prune: must be boolean (got string "yes")' },
   { path: 'missing-spec.yaml', expected: 'missing-spec.yaml:1:1: missing required field "spec"' },
   { path: 'spec-is-list.yaml', expected: 'spec-is-list.yaml:6:3: spec: must be object (got array)' },

@@ -15,6 +15,33 @@ describe('renderJson / parsePlanJson', () => {
     }
   });
 
+  it('round-trips what the ownership modes add: a step mode, reported changes, owned objects, unmanaged by mode', () => {
+    const plan = samplePlan();
+    plan.steps[0]!.mode = 'additive';
+    plan.reported = [{ id: 'Members/acme/bob@x.io#update', action: 'update', phase: 'update', kind: 'Members', org: 'acme', key: 'bob@x.io', wave: 3, before: { role: 'read' }, after: { role: 'edit' }, mode: 'observe', source: { file: 'm.yaml', line: 7, column: 7 } }];
+    plan.owned = [{ kind: 'Site', org: 'acme', key: 'Docs', id: 'site-1', what: 'sections, section groups and site spaces', owner: 'Git Sync (repository acme/docs)' }];
+    plan.unmanaged.push({ kind: 'TeamMember', org: 'acme', key: 'platform/carol@x.io', mode: 'additive' });
+    const text = renderJson(plan);
+    expect(parsePlanJson(text)).toStrictEqual(JSON.parse(JSON.stringify(plan)));
+    expect(renderJson(parsePlanJson(text))).toBe(text);
+    const printed = JSON.parse(text) as { steps: Record<string, unknown>[]; reported: Record<string, unknown>[] };
+    expect(Object.keys(printed.steps[0]!).slice(0, 8)).toEqual(['id', 'action', 'phase', 'kind', 'org', 'key', 'wave', 'mode']);
+    expect(printed.reported[0]).not.toHaveProperty('requests');
+    const bad = JSON.parse(text) as { reported: Record<string, unknown>[] };
+    bad.reported[0]!.mode = 'authoritative';
+    bad.reported[0]!.requests = [];
+    const message = (() => {
+      try {
+        parsePlanJson(JSON.stringify(bad));
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(message).toContain('plan.reported[0].mode: expected one of additive, observe');
+    expect(message).toContain('plan.reported[0].requests: unknown field');
+  });
+
   it('is stable: 2-space indent, fixed step key order, sorted keys inside free-form values', () => {
     const plan = samplePlan();
     const step = plan.steps[1]!;

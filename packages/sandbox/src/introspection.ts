@@ -6,10 +6,12 @@
  *   PUT  /_sandbox/state         replace the state with a snapshot
  *   GET  /_sandbox/faults        the current fault spec
  *   PUT  /_sandbox/faults        set faults: {"spec": "429=0.1,seed=3"} or {"spec": null} to clear
+ *   PUT  /_sandbox/sites/{siteId}/git-sync   a site's Git Sync state (the spec's GitSyncState), or null to disconnect
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, errorBody, readJsonBody, send, type Reply } from './http.js';
 import type { PipelineDeps } from './pipeline.js';
+import { setSiteGitSync } from './git-sync.js';
 import { saveStateFile } from './state.js';
 import { isPlainObject } from './validate.js';
 
@@ -51,7 +53,14 @@ async function route(req: IncomingMessage, path: string, deps: PipelineDeps): Pr
       deps.setFaults(body['spec'] ?? undefined);
       return { status: 200, body: { spec: deps.faults()?.spec ?? null } };
     }
-    default:
+    default: {
+      const gitSync = /^PUT \/_sandbox\/sites\/([^/]+)\/git-sync$/.exec(key);
+      if (gitSync) {
+        const state = setSiteGitSync(deps.store, decodeURIComponent(gitSync[1]!), await readJsonBody(req));
+        if (deps.stateFile) saveStateFile(deps.store, deps.stateFile);
+        return { status: 200, body: { gitSync: state } };
+      }
       throw new HttpError(404, `no sandbox introspection route ${key}`);
+    }
   }
 }

@@ -45,6 +45,8 @@ export interface SiteRec {
   rootSpaces: string[];
   defaultRootSpace?: string;
   defaultSection?: string;
+  /** The official spec's GitSyncState when a repository owns the site's structure (set through /_sandbox, git-sync.ts). */
+  gitSync?: Record<string, unknown>;
 }
 
 export interface SectionRec {

@@ -6,6 +6,7 @@ import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
 import type { CommandSpec } from '../command.js';
+import { CONFIG_FLAG, configFromFlag } from '../config-file.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
@@ -38,6 +39,7 @@ export const planCommand: CommandSpec = {
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
+    config: CONFIG_FLAG,
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
     ...BROKEN_LINKS_FLAGS,
@@ -58,11 +60,11 @@ export const planCommand: CommandSpec = {
     const out = ctx.values.out;
     // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
     requireCredentials(ctx);
-    // A bad policy fails before anything is read, like bad manifests.
-    const policy = await cliPolicy(ctx);
+    // A bad policy fails before anything is read, like bad manifests (--policy, or the policy: of --config).
+    const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
     const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
     const planned = await planFromManifests(ctx);
-    const { plan, live, reads, client, kinds } = planned;
+    const { plan, live, reads, client, kinds, modes } = planned;
     const cost = planCost(ctx, plan, client);
     const scopes = planScopes(plan, reads);
     const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
@@ -74,7 +76,7 @@ export const planCommand: CommandSpec = {
         live,
         manifests,
         cost,
-        options: { prune: ctx.global.prune, invite: ctx.global.invite },
+        options: { prune: ctx.global.prune, invite: ctx.global.invite, modes },
       });
       // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
       // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a

@@ -255,7 +255,7 @@ export class Informer {
   }
 
   private async fetchThrough(cache: ReadCache, client: ApiClient, scopes: Set<string>, desired: DesiredState, options: PlanOptions, st?: OrgState): Promise<LiveState> {
-    const prune = pruneResolver(desired, options.prune);
+    const prune = pruneResolver(desired, options);
     if (st) st.prune = prune;
     const pass = cache.pass(client, prune);
     const live = await fetchLive(client, this.deps.kinds, desired, { ...options, scope: scopes }, () => pass.context);

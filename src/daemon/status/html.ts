@@ -26,6 +26,13 @@ const OUTCOME_LABEL: Record<string, string> = {
   pending: 'pending (plan mode: not written)',
   refused: 'not written (refused)',
   'not applied': 'not applied',
+  reported: 'reported only (not written)',
+};
+
+/** What a line's ownership mode lets docops do (docs/kinds.md, "Who owns what"). */
+const MODE_LABEL: Record<string, string> = {
+  additive: 'additive: creates and updates only',
+  observe: 'observe: reports, never writes',
 };
 
 function badge(text: string, tone: 'ok' | 'bad' | 'warn' | 'info'): string {
@@ -88,9 +95,10 @@ function stepRow(st: DriftStep): string {
         : '<small>unknown</small>';
   const label = st.outcome === 'applied' && st.origin !== 'drift' ? 'applied' : (OUTCOME_LABEL[st.outcome] ?? st.outcome);
   const outcome = `${esc(label)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
+  const mode = MODE_LABEL[st.mode];
   return (
     `<tr><td>${esc(st.action)}</td><td><strong>${esc(st.key)}</strong><br><small>${esc(st.org)}${st.source ? ` · ${esc(st.source)}` : ''}</small>` +
-    `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td>${changes}</td><td>${by}</td><td>${outcome}</td></tr>`
+    `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td>${changes}</td><td>${by}</td><td>${outcome}${mode ? `<br><small data-mode="${esc(st.mode)}">mode ${esc(mode)}</small>` : ''}</td></tr>`
   );
 }
 
@@ -99,7 +107,9 @@ function drift(d: DriftView | null): string {
   if (!d) return `<section aria-labelledby="drift">${head}<p>No plan computed yet.</p></section>`;
   const when = `run #${d.run}, ${formatAt(d.at)}`;
   const parts = [`<section aria-labelledby="drift">${head}`];
-  if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
+  const reported = d.reported.total;
+  if (d.total === 0 && reported > 0) parts.push(`<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode or drift setting leaves them as they are.</p>`);
+  else if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
   else parts.push(`<p>${badge(`${d.total} change(s)`, 'warn')} found by the last plan (${esc(when)}).</p>`);
   if (d.scopedTo) parts.push(`<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`);
   if (d.attributionUnavailable) parts.push(`<p class="note">Who changed it: unknown, ${esc(d.attributionUnavailable)}.</p>`);
@@ -116,12 +126,26 @@ function drift(d: DriftView | null): string {
         .join('')}</ul>`,
     );
   }
+  if (reported > 0) {
+    parts.push(
+      `<table class="drift reported"><caption>Reported, not written (${reported})</caption><thead><tr><th scope="col">Action</th><th scope="col">Object</th>` +
+        `<th scope="col">Live → manifests</th><th scope="col">Changed by</th><th scope="col">Outcome</th></tr></thead><tbody>${d.reported.items.map(stepRow).join('')}</tbody></table>` +
+        (reported > d.reported.items.length ? `<p>… and ${reported - d.reported.items.length} more</p>` : ''),
+    );
+  }
+  if (d.owned.length > 0) {
+    parts.push(
+      `<h3 id="owned">Owned by another writer (${d.owned.length})</h3><ul class="owned">${d.owned
+        .map((o) => `<li>${esc(`${o.kind} ${o.org}/${o.key}`)}: ${esc(o.what)} owned by ${esc(o.owner)}</li>`)
+        .join('')}</ul>`,
+    );
+  }
   parts.push(`<h3 id="unmanaged">Unmanaged objects (${d.unmanaged.total})</h3>`);
   if (d.unmanaged.total === 0) parts.push('<p>None: every live object is in a manifest.</p>');
   else {
     parts.push(
       `<p>Live objects no manifest mentions (left alone unless prune is on):</p><ul class="unmanaged">${d.unmanaged.items
-        .map((u) => `<li>${esc(`${u.kind} ${u.org}/${u.key}`)}${u.id ? ` <small>(id ${esc(u.id)})</small>` : ''}</li>`)
+        .map((u) => `<li>${esc(`${u.kind} ${u.org}/${u.key}`)}${u.id ? ` <small>(id ${esc(u.id)})</small>` : ''}${u.mode ? ` <small>(${esc(u.mode)}: left in place)</small>` : ''}</li>`)
         .join('')}</ul>${d.unmanaged.total > d.unmanaged.items.length ? `<p>… and ${d.unmanaged.total - d.unmanaged.items.length} more</p>` : ''}`,
     );
   }
@@ -203,6 +227,19 @@ del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-
 .pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
 footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;
 
+/** The pull request proposing drift (kinds with drift: propose), and why it could not be updated. */
+function proposalSection(p: StatusData['proposal']): string {
+  if (!p) return '';
+  const head = `<h2 id="proposal">Drift proposal</h2>`;
+  const pr = p.pullRequest;
+  const parts = [`<section aria-labelledby="proposal">${head}`];
+  if (pr) parts.push(`<p>Pull request <a href="${esc(pr.url)}">#${pr.number}</a> (${esc(pr.state)}) proposes ${p.objects} drifted object(s) as a manifest change.</p>`);
+  else parts.push(`<p>No drift proposed.</p>`);
+  if (p.problem) parts.push(`<p>${badge('not updated', 'warn')} ${esc(p.problem)}</p>`);
+  if (p.skipped.length > 0) parts.push(`<ul>${p.skipped.map((x) => `<li>${esc(x.step)}: kept, not proposed (${esc(x.why)})</li>`).join('')}</ul>`);
+  return parts.join('') + '</section>';
+}
+
 /** A plan waiting for approval: its checksum, the rules that ask for it, and how to approve it. */
 function approvalSection(a: StatusData['approval']): string {
   if (!a || (!a.waiting && !a.lastApplied)) return '';
@@ -224,7 +261,16 @@ function approvalSection(a: StatusData['approval']): string {
 }
 
 export function renderStatusHtml(s: StatusData): string {
-  const state = s.manifests.ok === false ? 'manifests invalid' : s.drift && s.drift.total > 0 ? `${s.drift.total} change(s)` : s.drift ? 'in sync' : 'starting';
+  const state =
+    s.manifests.ok === false
+      ? 'manifests invalid'
+      : s.drift && s.drift.total > 0
+        ? `${s.drift.total} change(s)`
+        : s.drift && s.drift.reported.total > 0
+          ? `${s.drift.reported.total} reported`
+          : s.drift
+            ? 'in sync'
+            : 'starting';
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<meta http-equiv="refresh" content="${REFRESH_SECONDS}"><title>${esc(`docops: ${state}`)}</title><style>${STYLE}</style></head><body>` +
@@ -232,6 +278,7 @@ export function renderStatusHtml(s: StatusData): string {
     overview(s) +
     manifests(s) +
     approvalSection(s.approval) +
+    proposalSection(s.proposal) +
     drift(s.drift) +
     health(s.health) +
     informer(s.informer) +

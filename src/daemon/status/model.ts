@@ -6,6 +6,8 @@
  * secrets) through formatField (secret-looking fields masked); request bodies are never shown, and the server
  * passes every answer through the secret registry (src/secrets.ts).
  */
+import type { OwnershipMode } from '../../model/plan.js';
+import type { ProposalView } from '../drift/propose.js';
 import type { Revision } from './revision.js';
 
 export interface StatusData {
@@ -29,6 +31,8 @@ export interface StatusData {
   drift: DriftView | null;
   /** Approvals (src/policy): null without a policy. */
   approval: ApprovalStatus | null;
+  /** The pull request proposing drift (kinds with drift: propose); null when no kind proposes. */
+  proposal: ProposalView | null;
   /** How the live state is read: following the audit log, or full reads (null: the informer is off). */
   informer: InformerView | null;
   /** Broken links per managed space, as the last run that read each found them; empty before any was read. */
@@ -98,10 +102,15 @@ export interface DriftView {
   /** Why the audit events could not be read (the plan says who changed what otherwise). */
   attributionUnavailable: string | null;
   blocked: { kind: string; org: string; key: string; message: string; source: string | null }[];
-  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null }[] };
+  /** Drift the ownership modes leave alone (outcome `reported`): listed, never written. */
+  reported: { total: number; items: DriftStep[] };
+  /** Live objects another writer owns (a site's structure under Git Sync), left alone. */
+  owned: { kind: string; org: string; key: string; id: string | null; what: string; owner: string }[];
+  /** `mode`: set when an ownership mode (additive), not the absence of prune, leaves the object in place. */
+  unmanaged: { total: number; items: { kind: string; org: string; key: string; id: string | null; mode: OwnershipMode | null }[] };
 }
 
-export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied';
+export type StepOutcome = 'applied' | 'failed' | 'skipped' | 'pending' | 'refused' | 'not applied' | 'reported';
 
 export interface DriftStep {
   id: string;
@@ -109,6 +118,8 @@ export interface DriftStep {
   org: string;
   key: string;
   action: 'create' | 'update' | 'delete';
+  /** The ownership mode that produced the line (src/core/modes.ts). */
+  mode: OwnershipMode;
   prune: boolean;
   note: string | null;
   /** Field-level diff: live value → the manifests' value (formatted, secret-looking fields masked). */

@@ -7,13 +7,16 @@ import { manifestRelative } from '../run-view.js';
 import type { ApplyReport } from '../../model/apply-report.js';
 import { originOf, type Plan, type Step } from '../../model/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
-import { fieldChanges, formatStepField } from '../../render/values.js';
+import { fieldChanges, formatStepField, reportedStep } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
 import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
+import type { ProposalView } from '../drift/propose.js';
+import { DRIFT_REASON } from '../../engine/modes.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
 const MAX_UNMANAGED = 500;
+const MAX_REPORTED = 500;
 const MAX_PROBLEMS = 200;
 const VALUE_MAX = 300;
 
@@ -26,6 +29,7 @@ export interface DaemonFacts {
   readiness(): { ready: boolean; reason?: string };
   /** Approvals, when a policy is configured. */
   approval?(): ApprovalStatus | null;
+  proposal?(): ProposalView | null;
   /** The informer's state, when it is on. */
   informer?(): InformerView | undefined;
 }
@@ -69,6 +73,7 @@ export class StatusTracker {
       manifests: { dir: this.facts.manifestsDir, revision: (await this.revision) ?? null, ok: this.loadOk, problems: this.problems },
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
+      proposal: this.facts.proposal?.() ?? null,
       informer: this.facts.informer?.() ?? null,
       health: [...this.health.values()].sort((a, b) => b.broken - a.broken || a.org.localeCompare(b.org) || a.space.localeCompare(b.space)),
       runs: [...this.runs].reverse(),
@@ -96,18 +101,17 @@ export class StatusTracker {
       if (s.id in skipped) return ['skipped', skipped[s.id]!];
       return report ? ['not applied', null] : r.mode === 'plan' ? ['pending', null] : ['not applied', r.errorType ?? null];
     };
-    const byKind = new Map<string, DriftStep[]>();
-    for (const s of plan.steps) {
+    const view = (s: Step, [o, detail]: [StepOutcome, string | null]): DriftStep => {
       const origin = originOf(plan, s);
       // A manifest edit has no live author: the audit event on its object is someone else's change.
       const by = origin === 'manifests' ? undefined : changeOf(plan, s);
-      const [o, detail] = outcome(s);
-      const step: DriftStep = {
+      return {
         id: s.id,
         kind: s.kind,
         org: s.org,
         key: s.key,
         action: s.action,
+        mode: s.mode ?? 'authoritative',
         prune: s.phase === 'prune',
         note: s.note ?? null,
         changes: stepChanges(s),
@@ -118,10 +122,15 @@ export class StatusTracker {
         outcomeDetail: detail,
         source: s.source ? `${this.rel(s.source.file)}:${s.source.line}:${s.source.column}` : null,
       };
+    };
+    const byKind = new Map<string, DriftStep[]>();
+    for (const s of plan.steps) {
+      const step = view(s, outcome(s));
       const list = byKind.get(s.kind);
       if (list) list.push(step);
       else byKind.set(s.kind, [step]);
     }
+    const reported = plan.reported ?? [];
     return {
       run: r.id,
       at: r.startedAt,
@@ -131,9 +140,11 @@ export class StatusTracker {
       byKind: [...byKind].map(([kind, steps]) => ({ kind, steps })),
       attributionUnavailable: plan.attribution?.unavailable ?? null,
       blocked: plan.blocked.map((b) => ({ kind: b.kind, org: b.org, key: b.key, message: b.message, source: b.source ? `${this.rel(b.source.file)}:${b.source.line}:${b.source.column}` : null })),
+      reported: { total: reported.length, items: reported.slice(0, MAX_REPORTED).map((x) => view(reportedStep(x), ['reported', x.drift && x.drift !== 'revert' ? DRIFT_REASON[x.drift] : null])) },
+      owned: (plan.owned ?? []).map((o) => ({ kind: o.kind, org: o.org, key: o.key, id: o.id ?? null, what: o.what, owner: o.owner })),
       unmanaged: {
         total: plan.unmanaged.length,
-        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null })),
+        items: plan.unmanaged.slice(0, MAX_UNMANAGED).map((u) => ({ kind: u.kind, org: u.org, key: u.key, id: u.id ?? null, mode: u.mode ?? null })),
       },
     };
   }

@@ -125,6 +125,15 @@ export type SiteManifestSpec = {
    */
   spaces?: SiteSpace[];
   /**
+   * Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.
+   */
+  gitSync?: {
+    /**
+     * The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one.
+     */
+    repository?: string;
+  };
+  /**
    * Share links by name. Their secret URLs are never read into plans or logs.
    */
   shareLinks?: {

@@ -13,6 +13,7 @@ import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generat
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
 import { checkExternalLinks, checkRedirects, readExternalLinks, readPublishingAuth, readRedirects } from './live-desired.js';
+import { warnStructureUnderGitSync } from './git-sync.js';
 import { SITE_KIND, type SectionSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
@@ -160,6 +161,7 @@ export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
  */
 export function crossValidate(entries: DesiredEntry<SiteSpec>[], all: ReadonlyMap<string, DesiredEntry[]>, report: Report, index: IdentityLookup, warn?: Report): void {
   crossValidateAccess(entries, all, report, index, warn);
+  warnStructureUnderGitSync(entries, warn);
   const spaces = all.get('Space') ?? [];
   // Per org, once (not per entry: 100 sites × 6,000 spaces): whether any Space document of the org prunes.
   const known = namesManifest(all, 'Space', index);

@@ -15,6 +15,7 @@ import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
 import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';
 import { diffDefaults } from './defaults-diff.js';
+import { standAside, warnNotSynced } from './git-sync.js';
 import { diffGroups } from './groups-diff.js';
 import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState, SITE_ACCESS } from './model.js';
 import { diffOrder } from './order-diff.js';
@@ -38,10 +39,13 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
   const access = accessPlanner(ctx, org, SITE_ACCESS, { objects: live.objects.filter(isAccessObject), aux });
 
   for (const entry of desired) {
-    const spec = entry.spec;
     const current = matched.get(entry);
+    // A site whose structure Git Sync owns: its structure is neither read nor written (git-sync.ts).
+    const synced = current && aux.gitSync?.[current.id];
+    if (!synced) warnNotSynced(result, entry);
+    const spec = synced ? standAside(result, entry, current.id, synced) : entry.spec;
     // A space reference that names nothing blocks the whole site, before it registers or plans anything.
-    if (blockUnresolvedSpaces(result, entry, space)) continue;
+    if (!synced && blockUnresolvedSpaces(result, entry, space)) continue;
     if (access.block(result, entry)) continue;
     const scope: SiteScope = {
       ctx,

@@ -12,6 +12,7 @@ import { manifestDoc, sameValue } from '../common.js';
 import { manifestAdaptiveSchema } from './adaptive-schema.js';
 import { exportedCustomization } from './customization.js';
 import { liveSpec } from './live-export.js';
+import { exportedGitSync } from './git-sync.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -120,7 +121,7 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
   if (f.published) spec['published'] = true;
   const structure = aux.structures[o.id];
-  return { ...spec, ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
+  return { ...spec, ...exportedGitSync(aux.gitSync?.[o.id]), ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
 }
 
 export function exportSites(org: string, live: SiteState): object[] {

@@ -10,6 +10,7 @@ import { accessReader } from '../access/fetch.js';
 import { isRecord } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { spaceRefs } from './desired.js';
+import { gitSyncBySite } from './git-sync.js';
 import { SITE_KIND, sitesPath, spacesPath, type LiveSpaceRef, type SiteAux, type SiteSpec, type SiteState, type SiteStructure, SITE_ACCESS } from './model.js';
 import { childObjects, readSiteTrees, readStructure, siteObject } from './structure.js';
 import { publicationObjects, readExternalLinks, readPublishingAuth, readRedirects } from './live-reads.js';
@@ -22,12 +23,16 @@ export function needsStructure(spec: SiteSpec): boolean {
   return named || spec.externalLinks !== undefined || spec.sections !== undefined || spec.sectionGroups !== undefined || spec.spaces !== undefined || spec.defaultSection !== undefined || spec.defaultSiteSpace !== undefined;
 }
 
-async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec): Promise<SiteStructure> {
+/**
+ * `synced`: Git Sync owns the site's structure (its sections, groups, site spaces and external links), which docops
+ * then never reads (git-sync.ts); the site's other settings are read as usual.
+ */
+async function fetchStructure(ctx: FetchContext, org: string, siteId: string, spec: SiteSpec, synced: boolean): Promise<SiteStructure> {
   const [structure, redirects, publishingAuth, links] = await Promise.all([
-    readStructure(ctx, org, siteId, { structure: needsStructure(spec), shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined, customization: spec.customization !== undefined }),
+    readStructure(ctx, org, siteId, { structure: needsStructure(spec) && !synced, shareLinks: spec.shareLinks !== undefined, adaptiveSchema: spec.adaptiveSchema !== undefined, customization: spec.customization !== undefined }),
     spec.redirects ? readRedirects(ctx, org, siteId) : undefined,
     spec.publishingAuth ? readPublishingAuth(ctx, org, siteId) : undefined,
-    spec.externalLinks ? readExternalLinks(ctx, org, siteId) : undefined,
+    spec.externalLinks && !synced ? readExternalLinks(ctx, org, siteId) : undefined,
   ]);
   if (redirects) structure.redirects = redirects;
   if (publishingAuth) structure.publishingAuth = publishingAuth;
@@ -44,11 +49,13 @@ export async function fetchSites(ctx: FetchContext, org: string, desired: Desire
   const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
   const sites = items.map((s) => siteObject(org, s)).filter(defined);
   const aux: SiteAux = { structures: {}, spaces: spaces.filter(isRecord).map((s): LiveSpaceRef => ({ id: String(s['id']), title: String(s['title'] ?? '') })) };
+  const gitSync = gitSyncBySite(items);
+  if (Object.keys(gitSync).length > 0) aux.gitSync = gitSync;
   // Children only for managed sites (throws ConflictError when an unpinned title matches two sites).
   const { matched, unmatched } = matchByIdOrTitle(SITE_KIND, desired, sites);
   const children = await Promise.all(
     [...matched].map(async ([e, site]) => {
-      const structure = await fetchStructure(ctx, org, site.id, e.spec);
+      const structure = await fetchStructure(ctx, org, site.id, e.spec, gitSync[site.id] !== undefined);
       aux.structures[site.id] = structure;
       return childObjects(org, site, structure);
     }),

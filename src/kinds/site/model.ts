@@ -99,6 +99,15 @@ export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 
   externalLinks?: ExternalLinkSpec[];
 };
 
+/** What docops keeps of a site's GitSyncState (git-sync.ts). */
+export interface GitSyncInfo {
+  /** `repoName` (e.g. `acme/docs`), when the API gives it. */
+  repository?: string;
+  provider: string;
+  /** `active`, `pending` or `unauthenticated`: any of them means Git Sync is connected and owns the structure. */
+  status: string;
+}
+
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
 export interface SiteFields {
   title: string;
@@ -199,6 +208,8 @@ export interface SiteAux extends AccessAux {
   pruned?: Record<string, SiteStructure>;
   /** Snapshot only: site id → what the fetch does not keep. */
   extras?: Record<string, SiteExtras>;
+  /** Site id → its Git Sync, for the sites a repository owns the structure of (from the sites list). */
+  gitSync?: Record<string, GitSyncInfo>;
 }
 
 /*

@@ -8,6 +8,7 @@ import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
 import { matchByIdOrTitle } from '../match.js';
 import { memberObject, membersPath } from '../members/model.js';
+import { teamWithoutDeletes } from './additive.js';
 import { TEAM_MEMBER_KIND, membershipKey, readPrunedTeams } from './cascades.js';
 import { diffTeams } from './diff.js';
 import { snapshotTeam, teamUndo } from './snapshot.js';
@@ -154,6 +155,7 @@ export const teamKind: KindDefinition<TeamSpec, TeamObject, TeamAux, TeamManifes
   crossValidate,
   fetch,
   diff: diffTeams,
+  withoutDeletes: teamWithoutDeletes,
   export: exportDocs,
   snapshot: snapshotTeam,
   undo: teamUndo,

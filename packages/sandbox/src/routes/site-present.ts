@@ -35,6 +35,7 @@ export function presentSite(ctx: RequestContext, site: SiteRec): Obj {
     createdAt: site.createdAt,
     adaptiveContent: { enabled: site.adaptiveContent },
     ...(site.styleguide !== undefined ? { styleguide: { kind: 'space', space: site.styleguide } } : {}),
+    ...(site.gitSync !== undefined ? { gitSync: structuredClone(site.gitSync) } : {}),
     agentsContext: site.agentsContext,
     features: [],
     urls: {

@@ -1,0 +1,55 @@
+/**
+ * The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
+ * `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
+ */
+import { resolve } from 'node:path';
+import type { ValidationIssue } from '../model/errors.js';
+import type { DaemonConfig } from './config.js';
+
+type RawConfig = Record<string, unknown>;
+type At = (path: string[]) => { file: string; line: number; column: number };
+const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function proposalsConfig(raw: unknown, base: string): Pick<DaemonConfig, 'proposals'> {
+  const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
+  if (!gh || typeof gh.repository !== 'string') return {};
+  const str = (k: string): string | undefined => (typeof gh[k] === 'string' ? (gh[k] as string) : undefined);
+  const tokenFile = str('tokenFile');
+  return {
+    proposals: {
+      github: {
+        repository: gh.repository,
+        apiUrl: str('apiUrl') ?? 'https://api.github.com',
+        ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
+        branch: str('branch') ?? 'docops/drift',
+        ...(str('base') !== undefined ? { base: str('base')! } : {}),
+        ...(str('path') !== undefined ? { path: str('path')! } : {}),
+      },
+    },
+  };
+}
+
+/** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
+export function driftIssues(raw: RawConfig, at: At): ValidationIssue[] {
+  if (!isObject(raw.kinds)) return [];
+  const issues: ValidationIssue[] = [];
+  const github = isObject(raw.proposals) && isObject(raw.proposals.github);
+  for (const [kind, c] of Object.entries(raw.kinds)) {
+    if (!isObject(c) || c.drift === undefined || c.drift === 'revert') continue;
+    if (c.mode === 'observe') issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)` });
+    else if (c.drift === 'propose' && !github) issues.push({ ...at(['kinds', kind, 'drift']), message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in` });
+  }
+  return issues;
+}
+
+/** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
+export function modeIssues(raw: RawConfig, at: At): ValidationIssue[] {
+  if (!isObject(raw.kinds) || !isObject(raw.prune)) return [];
+  const issues: ValidationIssue[] = [];
+  for (const [kind, c] of Object.entries(raw.kinds)) {
+    const mode = isObject(c) ? c.mode : undefined;
+    if (raw.prune[kind] !== true || (mode !== 'additive' && mode !== 'observe')) continue;
+    issues.push({ ...at(['kinds', kind, 'mode']), message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)` });
+  }
+  return issues;
+}

@@ -48,10 +48,10 @@ let node_timers_promises = require("node:timers/promises");
 let node_buffer = require("node:buffer");
 let node_http = require("node:http");
 let node_crypto = require("node:crypto");
-let node_vm = require("node:vm");
 let path = require("path");
 path = __toESM(path, 1);
 let url = require("url");
+let node_vm = require("node:vm");
 // src/secrets.ts
 /**
 * Remember a secret value; from now on no printer of this process shows it. Short or empty values are ignored.
@@ -2448,6 +2448,16 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				"type": "array",
 				"items": { "$ref": "#/definitions/siteSpace" },
 				"description": "Root site spaces of a site without sections, in order."
+			},
+			"gitSync": {
+				"type": "object",
+				"additionalProperties": false,
+				"description": "Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.",
+				"properties": { "repository": {
+					"type": "string",
+					"minLength": 1,
+					"description": "The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one."
+				} }
 			},
 			"shareLinks": {
 				"type": "array",
@@ -11192,223 +11202,279 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
+			if (data.gitSync !== void 0) {
+				let data34 = data.gitSync;
+				if (data34 && typeof data34 == "object" && !Array.isArray(data34)) {
+					for (const key5 in data34) if (!(key5 === "repository")) {
+						const err54 = {
+							instancePath: instancePath + "/gitSync",
+							schemaPath: "#/properties/gitSync/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key5 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err54];
+						else vErrors.push(err54);
+						errors++;
+					}
+					if (data34.repository !== void 0) {
+						let data35 = data34.repository;
+						if (typeof data35 === "string") {
+							if (func1(data35) < 1) {
+								const err55 = {
+									instancePath: instancePath + "/gitSync/repository",
+									schemaPath: "#/properties/gitSync/properties/repository/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err55];
+								else vErrors.push(err55);
+								errors++;
+							}
+						} else {
+							const err56 = {
+								instancePath: instancePath + "/gitSync/repository",
+								schemaPath: "#/properties/gitSync/properties/repository/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err56];
+							else vErrors.push(err56);
+							errors++;
+						}
+					}
+				} else {
+					const err57 = {
+						instancePath: instancePath + "/gitSync",
+						schemaPath: "#/properties/gitSync/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err57];
+					else vErrors.push(err57);
+					errors++;
+				}
+			}
 			if (data.shareLinks !== void 0) {
-				let data34 = data.shareLinks;
-				if (Array.isArray(data34)) {
-					const len5 = data34.length;
+				let data36 = data.shareLinks;
+				if (Array.isArray(data36)) {
+					const len5 = data36.length;
 					for (let i15 = 0; i15 < len5; i15++) {
-						let data35 = data34[i15];
-						if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
-							if (data35.name === void 0) {
-								const err54 = {
+						let data37 = data36[i15];
+						if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
+							if (data37.name === void 0) {
+								const err58 = {
 									instancePath: instancePath + "/shareLinks/" + i15,
 									schemaPath: "#/properties/shareLinks/items/required",
 									keyword: "required",
 									params: { missingProperty: "name" },
 									message: "must have required property 'name'"
 								};
-								if (vErrors === null) vErrors = [err54];
-								else vErrors.push(err54);
+								if (vErrors === null) vErrors = [err58];
+								else vErrors.push(err58);
 								errors++;
 							}
-							for (const key5 in data35) if (!(key5 === "name" || key5 === "active")) {
-								const err55 = {
+							for (const key6 in data37) if (!(key6 === "name" || key6 === "active")) {
+								const err59 = {
 									instancePath: instancePath + "/shareLinks/" + i15,
 									schemaPath: "#/properties/shareLinks/items/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key5 },
+									params: { additionalProperty: key6 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err55];
-								else vErrors.push(err55);
+								if (vErrors === null) vErrors = [err59];
+								else vErrors.push(err59);
 								errors++;
 							}
-							if (data35.name !== void 0) {
-								let data36 = data35.name;
-								if (typeof data36 === "string") {
-									if (func1(data36) > 50) {
-										const err56 = {
+							if (data37.name !== void 0) {
+								let data38 = data37.name;
+								if (typeof data38 === "string") {
+									if (func1(data38) > 50) {
+										const err60 = {
 											instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 											schemaPath: "#/properties/shareLinks/items/properties/name/maxLength",
 											keyword: "maxLength",
 											params: { limit: 50 },
 											message: "must NOT have more than 50 characters"
 										};
-										if (vErrors === null) vErrors = [err56];
-										else vErrors.push(err56);
+										if (vErrors === null) vErrors = [err60];
+										else vErrors.push(err60);
 										errors++;
 									}
-									if (func1(data36) < 1) {
-										const err57 = {
+									if (func1(data38) < 1) {
+										const err61 = {
 											instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 											schemaPath: "#/properties/shareLinks/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err57];
-										else vErrors.push(err57);
+										if (vErrors === null) vErrors = [err61];
+										else vErrors.push(err61);
 										errors++;
 									}
 								} else {
-									const err58 = {
+									const err62 = {
 										instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 										schemaPath: "#/properties/shareLinks/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err58];
-									else vErrors.push(err58);
+									if (vErrors === null) vErrors = [err62];
+									else vErrors.push(err62);
 									errors++;
 								}
 							}
-							if (data35.active !== void 0) {
-								if (typeof data35.active !== "boolean") {
-									const err59 = {
+							if (data37.active !== void 0) {
+								if (typeof data37.active !== "boolean") {
+									const err63 = {
 										instancePath: instancePath + "/shareLinks/" + i15 + "/active",
 										schemaPath: "#/properties/shareLinks/items/properties/active/type",
 										keyword: "type",
 										params: { type: "boolean" },
 										message: "must be boolean"
 									};
-									if (vErrors === null) vErrors = [err59];
-									else vErrors.push(err59);
+									if (vErrors === null) vErrors = [err63];
+									else vErrors.push(err63);
 									errors++;
 								}
 							}
 						} else {
-							const err60 = {
+							const err64 = {
 								instancePath: instancePath + "/shareLinks/" + i15,
 								schemaPath: "#/properties/shareLinks/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err60];
-							else vErrors.push(err60);
+							if (vErrors === null) vErrors = [err64];
+							else vErrors.push(err64);
 							errors++;
 						}
 					}
 				} else {
-					const err61 = {
+					const err65 = {
 						instancePath: instancePath + "/shareLinks",
 						schemaPath: "#/properties/shareLinks/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err61];
-					else vErrors.push(err61);
+					if (vErrors === null) vErrors = [err65];
+					else vErrors.push(err65);
 					errors++;
 				}
 			}
 			if (data.customization !== void 0) {
-				let data38 = data.customization;
-				if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
-					const err62 = {
+				let data40 = data.customization;
+				if (!(data40 && typeof data40 == "object" && !Array.isArray(data40))) {
+					const err66 = {
 						instancePath: instancePath + "/customization",
 						schemaPath: "#/properties/customization/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err62];
-					else vErrors.push(err62);
+					if (vErrors === null) vErrors = [err66];
+					else vErrors.push(err66);
 					errors++;
 				}
-				const _errs75 = errors;
-				let valid19 = true;
-				const _errs76 = errors;
-				if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-					if (data38.file === void 0 && "file") {
-						const err63 = {};
-						if (vErrors === null) vErrors = [err63];
-						else vErrors.push(err63);
+				const _errs80 = errors;
+				let valid20 = true;
+				const _errs81 = errors;
+				if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
+					if (data40.file === void 0 && "file") {
+						const err67 = {};
+						if (vErrors === null) vErrors = [err67];
+						else vErrors.push(err67);
 						errors++;
 					}
 				}
-				var _valid1 = _errs76 === errors;
-				errors = _errs75;
+				var _valid1 = _errs81 === errors;
+				errors = _errs80;
 				if (vErrors !== null) {
-					if (_errs75) vErrors.length = _errs75;
+					if (_errs80) vErrors.length = _errs80;
 					else vErrors = null;
 				}
 				let ifClause0;
 				if (_valid1) {
-					const _errs77 = errors;
-					if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
-						if (data38.file === void 0) {
-							const err64 = {
+					const _errs82 = errors;
+					if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
+						if (data40.file === void 0) {
+							const err68 = {
 								instancePath: instancePath + "/customization",
 								schemaPath: "#/properties/customization/then/required",
 								keyword: "required",
 								params: { missingProperty: "file" },
 								message: "must have required property 'file'"
 							};
-							if (vErrors === null) vErrors = [err64];
-							else vErrors.push(err64);
+							if (vErrors === null) vErrors = [err68];
+							else vErrors.push(err68);
 							errors++;
 						}
-						for (const key6 in data38) if (!(key6 === "file")) {
-							const err65 = {
+						for (const key7 in data40) if (!(key7 === "file")) {
+							const err69 = {
 								instancePath: instancePath + "/customization",
 								schemaPath: "#/properties/customization/then/additionalProperties",
 								keyword: "additionalProperties",
-								params: { additionalProperty: key6 },
+								params: { additionalProperty: key7 },
 								message: "must NOT have additional properties"
 							};
-							if (vErrors === null) vErrors = [err65];
-							else vErrors.push(err65);
+							if (vErrors === null) vErrors = [err69];
+							else vErrors.push(err69);
 							errors++;
 						}
-						if (data38.file !== void 0) {
-							let data39 = data38.file;
-							if (typeof data39 === "string") {
-								if (func1(data39) < 1) {
-									const err66 = {
+						if (data40.file !== void 0) {
+							let data41 = data40.file;
+							if (typeof data41 === "string") {
+								if (func1(data41) < 1) {
+									const err70 = {
 										instancePath: instancePath + "/customization/file",
 										schemaPath: "#/properties/customization/then/properties/file/minLength",
 										keyword: "minLength",
 										params: { limit: 1 },
 										message: "must NOT have fewer than 1 characters"
 									};
-									if (vErrors === null) vErrors = [err66];
-									else vErrors.push(err66);
+									if (vErrors === null) vErrors = [err70];
+									else vErrors.push(err70);
 									errors++;
 								}
 							} else {
-								const err67 = {
+								const err71 = {
 									instancePath: instancePath + "/customization/file",
 									schemaPath: "#/properties/customization/then/properties/file/type",
 									keyword: "type",
 									params: { type: "string" },
 									message: "must be string"
 								};
-								if (vErrors === null) vErrors = [err67];
-								else vErrors.push(err67);
+								if (vErrors === null) vErrors = [err71];
+								else vErrors.push(err71);
 								errors++;
 							}
 						}
 					} else {
-						const err68 = {
+						const err72 = {
 							instancePath: instancePath + "/customization",
 							schemaPath: "#/properties/customization/then/type",
 							keyword: "type",
 							params: { type: "object" },
 							message: "must be object"
 						};
-						if (vErrors === null) vErrors = [err68];
-						else vErrors.push(err68);
+						if (vErrors === null) vErrors = [err72];
+						else vErrors.push(err72);
 						errors++;
 					}
-					var _valid1 = _errs77 === errors;
-					valid19 = _valid1;
+					var _valid1 = _errs82 === errors;
+					valid20 = _valid1;
 					ifClause0 = "then";
 				} else {
-					const _errs82 = errors;
+					const _errs87 = errors;
 					const errorsBefore10 = errors;
-					if (!validate23(data38, {
+					if (!validate23(data40, {
 						instancePath: instancePath + "/customization",
 						parentData: data,
 						parentDataProperty: "customization",
@@ -11418,741 +11484,741 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						errors = vErrors.length;
 					}
 					for (let i16 = errorsBefore10; i16 < errors; i16++) vErrors[i16].schemaPath = "#/definitions/customization" + vErrors[i16].schemaPath.slice(1);
-					var _valid1 = _errs82 === errors;
-					valid19 = _valid1;
+					var _valid1 = _errs87 === errors;
+					valid20 = _valid1;
 					ifClause0 = "else";
 				}
-				if (!valid19) {
-					const err69 = {
+				if (!valid20) {
+					const err73 = {
 						instancePath: instancePath + "/customization",
 						schemaPath: "#/properties/customization/if",
 						keyword: "if",
 						params: { failingKeyword: ifClause0 },
 						message: "must match \"" + ifClause0 + "\" schema"
 					};
-					if (vErrors === null) vErrors = [err69];
-					else vErrors.push(err69);
+					if (vErrors === null) vErrors = [err73];
+					else vErrors.push(err73);
 					errors++;
 				}
 			}
 			if (data.access !== void 0) {
-				let data40 = data.access;
-				if (Array.isArray(data40)) {
-					const len6 = data40.length;
+				let data42 = data.access;
+				if (Array.isArray(data42)) {
+					const len6 = data42.length;
 					for (let i17 = 0; i17 < len6; i17++) {
-						let data41 = data40[i17];
-						const _errs86 = errors;
-						let valid23 = false;
+						let data43 = data42[i17];
+						const _errs91 = errors;
+						let valid24 = false;
 						let passing1 = null;
-						const _errs87 = errors;
-						if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-							if (data41.team === void 0) {
-								const err70 = {
+						const _errs92 = errors;
+						if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+							if (data43.team === void 0) {
+								const err74 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/required",
 									keyword: "required",
 									params: { missingProperty: "team" },
 									message: "must have required property 'team'"
 								};
-								if (vErrors === null) vErrors = [err70];
-								else vErrors.push(err70);
+								if (vErrors === null) vErrors = [err74];
+								else vErrors.push(err74);
 								errors++;
 							}
-							if (data41.role === void 0) {
-								const err71 = {
+							if (data43.role === void 0) {
+								const err75 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/required",
 									keyword: "required",
 									params: { missingProperty: "role" },
 									message: "must have required property 'role'"
 								};
-								if (vErrors === null) vErrors = [err71];
-								else vErrors.push(err71);
+								if (vErrors === null) vErrors = [err75];
+								else vErrors.push(err75);
 								errors++;
 							}
-							for (const key7 in data41) if (!(key7 === "team" || key7 === "role")) {
-								const err72 = {
+							for (const key8 in data43) if (!(key8 === "team" || key8 === "role")) {
+								const err76 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key7 },
+									params: { additionalProperty: key8 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err72];
-								else vErrors.push(err72);
+								if (vErrors === null) vErrors = [err76];
+								else vErrors.push(err76);
 								errors++;
 							}
-							if (data41.team !== void 0) {
-								let data42 = data41.team;
-								if (typeof data42 === "string") {
-									if (func1(data42) < 1) {
-										const err73 = {
+							if (data43.team !== void 0) {
+								let data44 = data43.team;
+								if (typeof data44 === "string") {
+									if (func1(data44) < 1) {
+										const err77 = {
 											instancePath: instancePath + "/access/" + i17 + "/team",
 											schemaPath: "#/properties/access/items/oneOf/0/properties/team/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err73];
-										else vErrors.push(err73);
+										if (vErrors === null) vErrors = [err77];
+										else vErrors.push(err77);
 										errors++;
 									}
 								} else {
-									const err74 = {
+									const err78 = {
 										instancePath: instancePath + "/access/" + i17 + "/team",
 										schemaPath: "#/properties/access/items/oneOf/0/properties/team/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err74];
-									else vErrors.push(err74);
+									if (vErrors === null) vErrors = [err78];
+									else vErrors.push(err78);
 									errors++;
 								}
 							}
-							if (data41.role !== void 0) {
-								let data43 = data41.role;
-								if (!(data43 === "admin" || data43 === "create" || data43 === "review" || data43 === "edit" || data43 === "comment" || data43 === "read" || data43 === null)) {
-									const err75 = {
+							if (data43.role !== void 0) {
+								let data45 = data43.role;
+								if (!(data45 === "admin" || data45 === "create" || data45 === "review" || data45 === "edit" || data45 === "comment" || data45 === "read" || data45 === null)) {
+									const err79 = {
 										instancePath: instancePath + "/access/" + i17 + "/role",
 										schemaPath: "#/properties/access/items/oneOf/0/properties/role/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.access.items.oneOf[0].properties.role.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err75];
-									else vErrors.push(err75);
+									if (vErrors === null) vErrors = [err79];
+									else vErrors.push(err79);
 									errors++;
 								}
 							}
 						} else {
-							const err76 = {
+							const err80 = {
 								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf/0/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err76];
-							else vErrors.push(err76);
+							if (vErrors === null) vErrors = [err80];
+							else vErrors.push(err80);
 							errors++;
 						}
-						var _valid2 = _errs87 === errors;
+						var _valid2 = _errs92 === errors;
 						if (_valid2) {
-							valid23 = true;
+							valid24 = true;
 							passing1 = 0;
 						}
-						const _errs93 = errors;
-						if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-							if (data41.email === void 0) {
-								const err77 = {
+						const _errs98 = errors;
+						if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+							if (data43.email === void 0) {
+								const err81 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/required",
 									keyword: "required",
 									params: { missingProperty: "email" },
 									message: "must have required property 'email'"
 								};
-								if (vErrors === null) vErrors = [err77];
-								else vErrors.push(err77);
+								if (vErrors === null) vErrors = [err81];
+								else vErrors.push(err81);
 								errors++;
 							}
-							if (data41.role === void 0) {
-								const err78 = {
+							if (data43.role === void 0) {
+								const err82 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/required",
 									keyword: "required",
 									params: { missingProperty: "role" },
 									message: "must have required property 'role'"
 								};
-								if (vErrors === null) vErrors = [err78];
-								else vErrors.push(err78);
+								if (vErrors === null) vErrors = [err82];
+								else vErrors.push(err82);
 								errors++;
 							}
-							for (const key8 in data41) if (!(key8 === "email" || key8 === "role")) {
-								const err79 = {
+							for (const key9 in data43) if (!(key9 === "email" || key9 === "role")) {
+								const err83 = {
 									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key8 },
+									params: { additionalProperty: key9 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err79];
-								else vErrors.push(err79);
+								if (vErrors === null) vErrors = [err83];
+								else vErrors.push(err83);
 								errors++;
 							}
-							if (data41.email !== void 0) {
-								let data44 = data41.email;
-								if (typeof data44 === "string") {
-									if (func1(data44) > 320) {
-										const err80 = {
+							if (data43.email !== void 0) {
+								let data46 = data43.email;
+								if (typeof data46 === "string") {
+									if (func1(data46) > 320) {
+										const err84 = {
 											instancePath: instancePath + "/access/" + i17 + "/email",
 											schemaPath: "#/properties/access/items/oneOf/1/properties/email/maxLength",
 											keyword: "maxLength",
 											params: { limit: 320 },
 											message: "must NOT have more than 320 characters"
 										};
-										if (vErrors === null) vErrors = [err80];
-										else vErrors.push(err80);
+										if (vErrors === null) vErrors = [err84];
+										else vErrors.push(err84);
 										errors++;
 									}
-									if (!formats18.test(data44)) {
-										const err81 = {
+									if (!formats18.test(data46)) {
+										const err85 = {
 											instancePath: instancePath + "/access/" + i17 + "/email",
 											schemaPath: "#/properties/access/items/oneOf/1/properties/email/format",
 											keyword: "format",
 											params: { format: "email" },
 											message: "must match format \"email\""
 										};
-										if (vErrors === null) vErrors = [err81];
-										else vErrors.push(err81);
+										if (vErrors === null) vErrors = [err85];
+										else vErrors.push(err85);
 										errors++;
 									}
 								} else {
-									const err82 = {
+									const err86 = {
 										instancePath: instancePath + "/access/" + i17 + "/email",
 										schemaPath: "#/properties/access/items/oneOf/1/properties/email/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err82];
-									else vErrors.push(err82);
+									if (vErrors === null) vErrors = [err86];
+									else vErrors.push(err86);
 									errors++;
 								}
 							}
-							if (data41.role !== void 0) {
-								let data45 = data41.role;
-								if (!(data45 === "admin" || data45 === "create" || data45 === "review" || data45 === "edit" || data45 === "comment" || data45 === "read" || data45 === null)) {
-									const err83 = {
+							if (data43.role !== void 0) {
+								let data47 = data43.role;
+								if (!(data47 === "admin" || data47 === "create" || data47 === "review" || data47 === "edit" || data47 === "comment" || data47 === "read" || data47 === null)) {
+									const err87 = {
 										instancePath: instancePath + "/access/" + i17 + "/role",
 										schemaPath: "#/properties/access/items/oneOf/1/properties/role/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.access.items.oneOf[1].properties.role.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err83];
-									else vErrors.push(err83);
+									if (vErrors === null) vErrors = [err87];
+									else vErrors.push(err87);
 									errors++;
 								}
 							}
 						} else {
-							const err84 = {
+							const err88 = {
 								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf/1/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err84];
-							else vErrors.push(err84);
+							if (vErrors === null) vErrors = [err88];
+							else vErrors.push(err88);
 							errors++;
 						}
-						var _valid2 = _errs93 === errors;
-						if (_valid2 && valid23) {
-							valid23 = false;
+						var _valid2 = _errs98 === errors;
+						if (_valid2 && valid24) {
+							valid24 = false;
 							passing1 = [passing1, 1];
 						} else if (_valid2) {
-							valid23 = true;
+							valid24 = true;
 							passing1 = 1;
 						}
-						if (!valid23) {
-							const err85 = {
+						if (!valid24) {
+							const err89 = {
 								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf",
 								keyword: "oneOf",
 								params: { passingSchemas: passing1 },
 								message: "must match exactly one schema in oneOf"
 							};
-							if (vErrors === null) vErrors = [err85];
-							else vErrors.push(err85);
+							if (vErrors === null) vErrors = [err89];
+							else vErrors.push(err89);
 							errors++;
 						} else {
-							errors = _errs86;
+							errors = _errs91;
 							if (vErrors !== null) {
-								if (_errs86) vErrors.length = _errs86;
+								if (_errs91) vErrors.length = _errs91;
 								else vErrors = null;
 							}
 						}
 					}
 				} else {
-					const err86 = {
+					const err90 = {
 						instancePath: instancePath + "/access",
 						schemaPath: "#/properties/access/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err86];
-					else vErrors.push(err86);
+					if (vErrors === null) vErrors = [err90];
+					else vErrors.push(err90);
 					errors++;
 				}
 			}
 			if (data.published !== void 0) {
 				if (typeof data.published !== "boolean") {
-					const err87 = {
+					const err91 = {
 						instancePath: instancePath + "/published",
 						schemaPath: "#/properties/published/type",
 						keyword: "type",
 						params: { type: "boolean" },
 						message: "must be boolean"
 					};
-					if (vErrors === null) vErrors = [err87];
-					else vErrors.push(err87);
+					if (vErrors === null) vErrors = [err91];
+					else vErrors.push(err91);
 					errors++;
 				}
 			}
 			if (data.publishingAuth !== void 0) {
-				let data47 = data.publishingAuth;
-				if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
-					for (const key9 in data47) if (!(key9 === "backend" || key9 === "fallbackURL" || key9 === "logoutURL" || key9 === "privateKey")) {
-						const err88 = {
+				let data49 = data.publishingAuth;
+				if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
+					for (const key10 in data49) if (!(key10 === "backend" || key10 === "fallbackURL" || key10 === "logoutURL" || key10 === "privateKey")) {
+						const err92 = {
 							instancePath: instancePath + "/publishingAuth",
 							schemaPath: "#/properties/publishingAuth/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key9 },
+							params: { additionalProperty: key10 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err88];
-						else vErrors.push(err88);
+						if (vErrors === null) vErrors = [err92];
+						else vErrors.push(err92);
 						errors++;
 					}
-					if (data47.backend !== void 0) {
-						let data48 = data47.backend;
-						if (!(data48 === "custom" || data48 === "integration")) {
-							const err89 = {
+					if (data49.backend !== void 0) {
+						let data50 = data49.backend;
+						if (!(data50 === "custom" || data50 === "integration")) {
+							const err93 = {
 								instancePath: instancePath + "/publishingAuth/backend",
 								schemaPath: "#/properties/publishingAuth/properties/backend/enum",
 								keyword: "enum",
 								params: { allowedValues: schema0.properties.publishingAuth.properties.backend.enum },
 								message: "must be equal to one of the allowed values"
 							};
-							if (vErrors === null) vErrors = [err89];
-							else vErrors.push(err89);
+							if (vErrors === null) vErrors = [err93];
+							else vErrors.push(err93);
 							errors++;
 						}
 					}
-					if (data47.fallbackURL !== void 0) {
-						let data49 = data47.fallbackURL;
-						if (typeof data49 !== "string" && data49 !== null) {
-							const err90 = {
+					if (data49.fallbackURL !== void 0) {
+						let data51 = data49.fallbackURL;
+						if (typeof data51 !== "string" && data51 !== null) {
+							const err94 = {
 								instancePath: instancePath + "/publishingAuth/fallbackURL",
 								schemaPath: "#/properties/publishingAuth/properties/fallbackURL/type",
 								keyword: "type",
 								params: { type: schema0.properties.publishingAuth.properties.fallbackURL.type },
 								message: "must be string,null"
 							};
-							if (vErrors === null) vErrors = [err90];
-							else vErrors.push(err90);
+							if (vErrors === null) vErrors = [err94];
+							else vErrors.push(err94);
 							errors++;
 						}
-						if (typeof data49 === "string") {
-							if (func1(data49) > 2048) {
-								const err91 = {
+						if (typeof data51 === "string") {
+							if (func1(data51) > 2048) {
+								const err95 = {
 									instancePath: instancePath + "/publishingAuth/fallbackURL",
 									schemaPath: "#/properties/publishingAuth/properties/fallbackURL/maxLength",
 									keyword: "maxLength",
 									params: { limit: 2048 },
 									message: "must NOT have more than 2048 characters"
 								};
-								if (vErrors === null) vErrors = [err91];
-								else vErrors.push(err91);
+								if (vErrors === null) vErrors = [err95];
+								else vErrors.push(err95);
 								errors++;
 							}
-							if (!formats0(data49)) {
-								const err92 = {
+							if (!formats0(data51)) {
+								const err96 = {
 									instancePath: instancePath + "/publishingAuth/fallbackURL",
 									schemaPath: "#/properties/publishingAuth/properties/fallbackURL/format",
 									keyword: "format",
 									params: { format: "uri" },
 									message: "must match format \"uri\""
 								};
-								if (vErrors === null) vErrors = [err92];
-								else vErrors.push(err92);
+								if (vErrors === null) vErrors = [err96];
+								else vErrors.push(err96);
 								errors++;
 							}
 						}
 					}
-					if (data47.logoutURL !== void 0) {
-						let data50 = data47.logoutURL;
-						if (typeof data50 !== "string" && data50 !== null) {
-							const err93 = {
+					if (data49.logoutURL !== void 0) {
+						let data52 = data49.logoutURL;
+						if (typeof data52 !== "string" && data52 !== null) {
+							const err97 = {
 								instancePath: instancePath + "/publishingAuth/logoutURL",
 								schemaPath: "#/properties/publishingAuth/properties/logoutURL/type",
 								keyword: "type",
 								params: { type: schema0.properties.publishingAuth.properties.logoutURL.type },
 								message: "must be string,null"
 							};
-							if (vErrors === null) vErrors = [err93];
-							else vErrors.push(err93);
+							if (vErrors === null) vErrors = [err97];
+							else vErrors.push(err97);
 							errors++;
 						}
-						if (typeof data50 === "string") {
-							if (func1(data50) > 2048) {
-								const err94 = {
+						if (typeof data52 === "string") {
+							if (func1(data52) > 2048) {
+								const err98 = {
 									instancePath: instancePath + "/publishingAuth/logoutURL",
 									schemaPath: "#/properties/publishingAuth/properties/logoutURL/maxLength",
 									keyword: "maxLength",
 									params: { limit: 2048 },
 									message: "must NOT have more than 2048 characters"
 								};
-								if (vErrors === null) vErrors = [err94];
-								else vErrors.push(err94);
+								if (vErrors === null) vErrors = [err98];
+								else vErrors.push(err98);
 								errors++;
 							}
-							if (!formats0(data50)) {
-								const err95 = {
+							if (!formats0(data52)) {
+								const err99 = {
 									instancePath: instancePath + "/publishingAuth/logoutURL",
 									schemaPath: "#/properties/publishingAuth/properties/logoutURL/format",
 									keyword: "format",
 									params: { format: "uri" },
 									message: "must match format \"uri\""
 								};
-								if (vErrors === null) vErrors = [err95];
-								else vErrors.push(err95);
+								if (vErrors === null) vErrors = [err99];
+								else vErrors.push(err99);
 								errors++;
 							}
 						}
 					}
-					if (data47.privateKey !== void 0) {
-						let data51 = data47.privateKey;
-						const _errs110 = errors;
-						let valid27 = false;
+					if (data49.privateKey !== void 0) {
+						let data53 = data49.privateKey;
+						const _errs115 = errors;
+						let valid28 = false;
 						let passing2 = null;
-						const _errs111 = errors;
-						if (typeof data51 === "string") {
-							if (func1(data51) > 1e4) {
-								const err96 = {
+						const _errs116 = errors;
+						if (typeof data53 === "string") {
+							if (func1(data53) > 1e4) {
+								const err100 = {
 									instancePath: instancePath + "/publishingAuth/privateKey",
 									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/maxLength",
 									keyword: "maxLength",
 									params: { limit: 1e4 },
 									message: "must NOT have more than 10000 characters"
 								};
-								if (vErrors === null) vErrors = [err96];
-								else vErrors.push(err96);
+								if (vErrors === null) vErrors = [err100];
+								else vErrors.push(err100);
 								errors++;
 							}
-							if (func1(data51) < 1) {
-								const err97 = {
+							if (func1(data53) < 1) {
+								const err101 = {
 									instancePath: instancePath + "/publishingAuth/privateKey",
 									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/minLength",
 									keyword: "minLength",
 									params: { limit: 1 },
 									message: "must NOT have fewer than 1 characters"
 								};
-								if (vErrors === null) vErrors = [err97];
-								else vErrors.push(err97);
+								if (vErrors === null) vErrors = [err101];
+								else vErrors.push(err101);
 								errors++;
 							}
 						} else {
-							const err98 = {
+							const err102 = {
 								instancePath: instancePath + "/publishingAuth/privateKey",
 								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/type",
 								keyword: "type",
 								params: { type: "string" },
 								message: "must be string"
 							};
-							if (vErrors === null) vErrors = [err98];
-							else vErrors.push(err98);
+							if (vErrors === null) vErrors = [err102];
+							else vErrors.push(err102);
 							errors++;
 						}
-						var _valid3 = _errs111 === errors;
+						var _valid3 = _errs116 === errors;
 						if (_valid3) {
-							valid27 = true;
+							valid28 = true;
 							passing2 = 0;
 						}
-						const _errs113 = errors;
-						if (data51 && typeof data51 == "object" && !Array.isArray(data51)) {
-							if (data51.file === void 0) {
-								const err99 = {
+						const _errs118 = errors;
+						if (data53 && typeof data53 == "object" && !Array.isArray(data53)) {
+							if (data53.file === void 0) {
+								const err103 = {
 									instancePath: instancePath + "/publishingAuth/privateKey",
 									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/required",
 									keyword: "required",
 									params: { missingProperty: "file" },
 									message: "must have required property 'file'"
 								};
-								if (vErrors === null) vErrors = [err99];
-								else vErrors.push(err99);
+								if (vErrors === null) vErrors = [err103];
+								else vErrors.push(err103);
 								errors++;
 							}
-							for (const key10 in data51) if (!(key10 === "file")) {
-								const err100 = {
+							for (const key11 in data53) if (!(key11 === "file")) {
+								const err104 = {
 									instancePath: instancePath + "/publishingAuth/privateKey",
 									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key10 },
+									params: { additionalProperty: key11 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err100];
-								else vErrors.push(err100);
+								if (vErrors === null) vErrors = [err104];
+								else vErrors.push(err104);
 								errors++;
 							}
-							if (data51.file !== void 0) {
-								let data52 = data51.file;
-								if (typeof data52 === "string") {
-									if (func1(data52) < 1) {
-										const err101 = {
+							if (data53.file !== void 0) {
+								let data54 = data53.file;
+								if (typeof data54 === "string") {
+									if (func1(data54) < 1) {
+										const err105 = {
 											instancePath: instancePath + "/publishingAuth/privateKey/file",
 											schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/properties/file/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err101];
-										else vErrors.push(err101);
+										if (vErrors === null) vErrors = [err105];
+										else vErrors.push(err105);
 										errors++;
 									}
 								} else {
-									const err102 = {
+									const err106 = {
 										instancePath: instancePath + "/publishingAuth/privateKey/file",
 										schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/properties/file/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err102];
-									else vErrors.push(err102);
+									if (vErrors === null) vErrors = [err106];
+									else vErrors.push(err106);
 									errors++;
 								}
 							}
 						} else {
-							const err103 = {
+							const err107 = {
 								instancePath: instancePath + "/publishingAuth/privateKey",
 								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err103];
-							else vErrors.push(err103);
+							if (vErrors === null) vErrors = [err107];
+							else vErrors.push(err107);
 							errors++;
 						}
-						var _valid3 = _errs113 === errors;
-						if (_valid3 && valid27) {
-							valid27 = false;
+						var _valid3 = _errs118 === errors;
+						if (_valid3 && valid28) {
+							valid28 = false;
 							passing2 = [passing2, 1];
 						} else if (_valid3) {
-							valid27 = true;
+							valid28 = true;
 							passing2 = 1;
 						}
-						if (!valid27) {
-							const err104 = {
+						if (!valid28) {
+							const err108 = {
 								instancePath: instancePath + "/publishingAuth/privateKey",
 								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf",
 								keyword: "oneOf",
 								params: { passingSchemas: passing2 },
 								message: "must match exactly one schema in oneOf"
 							};
-							if (vErrors === null) vErrors = [err104];
-							else vErrors.push(err104);
+							if (vErrors === null) vErrors = [err108];
+							else vErrors.push(err108);
 							errors++;
 						} else {
-							errors = _errs110;
+							errors = _errs115;
 							if (vErrors !== null) {
-								if (_errs110) vErrors.length = _errs110;
+								if (_errs115) vErrors.length = _errs115;
 								else vErrors = null;
 							}
 						}
 					}
 				} else {
-					const err105 = {
+					const err109 = {
 						instancePath: instancePath + "/publishingAuth",
 						schemaPath: "#/properties/publishingAuth/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err105];
-					else vErrors.push(err105);
+					if (vErrors === null) vErrors = [err109];
+					else vErrors.push(err109);
 					errors++;
 				}
 			}
 			if (data.externalLinks !== void 0) {
-				let data53 = data.externalLinks;
-				if (Array.isArray(data53)) {
-					const len7 = data53.length;
+				let data55 = data.externalLinks;
+				if (Array.isArray(data55)) {
+					const len7 = data55.length;
 					for (let i18 = 0; i18 < len7; i18++) {
-						let data54 = data53[i18];
-						if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
-							if (data54.title === void 0) {
-								const err106 = {
+						let data56 = data55[i18];
+						if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+							if (data56.title === void 0) {
+								const err110 = {
 									instancePath: instancePath + "/externalLinks/" + i18,
 									schemaPath: "#/properties/externalLinks/items/required",
 									keyword: "required",
 									params: { missingProperty: "title" },
 									message: "must have required property 'title'"
 								};
-								if (vErrors === null) vErrors = [err106];
-								else vErrors.push(err106);
+								if (vErrors === null) vErrors = [err110];
+								else vErrors.push(err110);
 								errors++;
 							}
-							if (data54.url === void 0) {
-								const err107 = {
+							if (data56.url === void 0) {
+								const err111 = {
 									instancePath: instancePath + "/externalLinks/" + i18,
 									schemaPath: "#/properties/externalLinks/items/required",
 									keyword: "required",
 									params: { missingProperty: "url" },
 									message: "must have required property 'url'"
 								};
-								if (vErrors === null) vErrors = [err107];
-								else vErrors.push(err107);
+								if (vErrors === null) vErrors = [err111];
+								else vErrors.push(err111);
 								errors++;
 							}
-							for (const key11 in data54) if (!func0.call(schema0.properties.externalLinks.items.properties, key11)) {
-								const err108 = {
+							for (const key12 in data56) if (!func0.call(schema0.properties.externalLinks.items.properties, key12)) {
+								const err112 = {
 									instancePath: instancePath + "/externalLinks/" + i18,
 									schemaPath: "#/properties/externalLinks/items/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key11 },
+									params: { additionalProperty: key12 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err108];
-								else vErrors.push(err108);
+								if (vErrors === null) vErrors = [err112];
+								else vErrors.push(err112);
 								errors++;
 							}
-							if (data54.title !== void 0) {
-								let data55 = data54.title;
-								if (typeof data55 === "string") {
-									if (func1(data55) > 128) {
-										const err109 = {
+							if (data56.title !== void 0) {
+								let data57 = data56.title;
+								if (typeof data57 === "string") {
+									if (func1(data57) > 128) {
+										const err113 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/title",
 											schemaPath: "#/properties/externalLinks/items/properties/title/maxLength",
 											keyword: "maxLength",
 											params: { limit: 128 },
 											message: "must NOT have more than 128 characters"
 										};
-										if (vErrors === null) vErrors = [err109];
-										else vErrors.push(err109);
+										if (vErrors === null) vErrors = [err113];
+										else vErrors.push(err113);
 										errors++;
 									}
-									if (func1(data55) < 2) {
-										const err110 = {
+									if (func1(data57) < 2) {
+										const err114 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/title",
 											schemaPath: "#/properties/externalLinks/items/properties/title/minLength",
 											keyword: "minLength",
 											params: { limit: 2 },
 											message: "must NOT have fewer than 2 characters"
 										};
-										if (vErrors === null) vErrors = [err110];
-										else vErrors.push(err110);
+										if (vErrors === null) vErrors = [err114];
+										else vErrors.push(err114);
 										errors++;
 									}
 								} else {
-									const err111 = {
+									const err115 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/title",
 										schemaPath: "#/properties/externalLinks/items/properties/title/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err111];
-									else vErrors.push(err111);
+									if (vErrors === null) vErrors = [err115];
+									else vErrors.push(err115);
 									errors++;
 								}
 							}
-							if (data54.url !== void 0) {
-								let data56 = data54.url;
-								if (typeof data56 === "string") {
-									if (func1(data56) > 2048) {
-										const err112 = {
+							if (data56.url !== void 0) {
+								let data58 = data56.url;
+								if (typeof data58 === "string") {
+									if (func1(data58) > 2048) {
+										const err116 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/url",
 											schemaPath: "#/properties/externalLinks/items/properties/url/maxLength",
 											keyword: "maxLength",
 											params: { limit: 2048 },
 											message: "must NOT have more than 2048 characters"
 										};
-										if (vErrors === null) vErrors = [err112];
-										else vErrors.push(err112);
+										if (vErrors === null) vErrors = [err116];
+										else vErrors.push(err116);
 										errors++;
 									}
-									if (!formats0(data56)) {
-										const err113 = {
+									if (!formats0(data58)) {
+										const err117 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/url",
 											schemaPath: "#/properties/externalLinks/items/properties/url/format",
 											keyword: "format",
 											params: { format: "uri" },
 											message: "must match format \"uri\""
 										};
-										if (vErrors === null) vErrors = [err113];
-										else vErrors.push(err113);
+										if (vErrors === null) vErrors = [err117];
+										else vErrors.push(err117);
 										errors++;
 									}
 								} else {
-									const err114 = {
+									const err118 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/url",
 										schemaPath: "#/properties/externalLinks/items/properties/url/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err114];
-									else vErrors.push(err114);
+									if (vErrors === null) vErrors = [err118];
+									else vErrors.push(err118);
 									errors++;
 								}
 							}
-							if (data54.description !== void 0) {
-								let data57 = data54.description;
-								if (typeof data57 !== "string" && data57 !== null) {
-									const err115 = {
+							if (data56.description !== void 0) {
+								let data59 = data56.description;
+								if (typeof data59 !== "string" && data59 !== null) {
+									const err119 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/description",
 										schemaPath: "#/properties/externalLinks/items/properties/description/type",
 										keyword: "type",
 										params: { type: schema0.properties.externalLinks.items.properties.description.type },
 										message: "must be string,null"
 									};
-									if (vErrors === null) vErrors = [err115];
-									else vErrors.push(err115);
+									if (vErrors === null) vErrors = [err119];
+									else vErrors.push(err119);
 									errors++;
 								}
-								if (typeof data57 === "string") {
-									if (func1(data57) > 256) {
-										const err116 = {
+								if (typeof data59 === "string") {
+									if (func1(data59) > 256) {
+										const err120 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/description",
 											schemaPath: "#/properties/externalLinks/items/properties/description/maxLength",
 											keyword: "maxLength",
 											params: { limit: 256 },
 											message: "must NOT have more than 256 characters"
 										};
-										if (vErrors === null) vErrors = [err116];
-										else vErrors.push(err116);
+										if (vErrors === null) vErrors = [err120];
+										else vErrors.push(err120);
 										errors++;
 									}
 								}
 							}
-							if (data54.icon !== void 0) {
-								let data58 = data54.icon;
-								if (typeof data58 !== "string" && data58 !== null) {
-									const err117 = {
+							if (data56.icon !== void 0) {
+								let data60 = data56.icon;
+								if (typeof data60 !== "string" && data60 !== null) {
+									const err121 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/icon",
 										schemaPath: "#/properties/externalLinks/items/properties/icon/type",
 										keyword: "type",
 										params: { type: schema0.properties.externalLinks.items.properties.icon.type },
 										message: "must be string,null"
 									};
-									if (vErrors === null) vErrors = [err117];
-									else vErrors.push(err117);
+									if (vErrors === null) vErrors = [err121];
+									else vErrors.push(err121);
 									errors++;
 								}
-								if (typeof data58 === "string") {
-									if (func1(data58) > 50) {
-										const err118 = {
+								if (typeof data60 === "string") {
+									if (func1(data60) > 50) {
+										const err122 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/icon",
 											schemaPath: "#/properties/externalLinks/items/properties/icon/maxLength",
 											keyword: "maxLength",
 											params: { limit: 50 },
 											message: "must NOT have more than 50 characters"
 										};
-										if (vErrors === null) vErrors = [err118];
-										else vErrors.push(err118);
+										if (vErrors === null) vErrors = [err122];
+										else vErrors.push(err122);
 										errors++;
 									}
 								}
 							}
-							if (data54.condition !== void 0) {
+							if (data56.condition !== void 0) {
 								const errorsBefore11 = errors;
-								if (!validate8(data54.condition, {
+								if (!validate8(data56.condition, {
 									instancePath: instancePath + "/externalLinks/" + i18 + "/condition",
-									parentData: data54,
+									parentData: data56,
 									parentDataProperty: "condition",
 									rootData
 								})) {
@@ -12161,25 +12227,25 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 								for (let i19 = errorsBefore11; i19 < errors; i19++) vErrors[i19].schemaPath = "#/definitions/condition" + vErrors[i19].schemaPath.slice(1);
 							}
-							if (data54.draft !== void 0) {
-								if (typeof data54.draft !== "boolean") {
-									const err119 = {
+							if (data56.draft !== void 0) {
+								if (typeof data56.draft !== "boolean") {
+									const err123 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/draft",
 										schemaPath: "#/properties/externalLinks/items/properties/draft/type",
 										keyword: "type",
 										params: { type: "boolean" },
 										message: "must be boolean"
 									};
-									if (vErrors === null) vErrors = [err119];
-									else vErrors.push(err119);
+									if (vErrors === null) vErrors = [err123];
+									else vErrors.push(err123);
 									errors++;
 								}
 							}
-							if (data54.localizedTitle !== void 0) {
+							if (data56.localizedTitle !== void 0) {
 								const errorsBefore12 = errors;
-								if (!validate10(data54.localizedTitle, {
+								if (!validate10(data56.localizedTitle, {
 									instancePath: instancePath + "/externalLinks/" + i18 + "/localizedTitle",
-									parentData: data54,
+									parentData: data56,
 									parentDataProperty: "localizedTitle",
 									rootData
 								})) {
@@ -12188,11 +12254,11 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 								for (let i20 = errorsBefore12; i20 < errors; i20++) vErrors[i20].schemaPath = "#/definitions/localized128" + vErrors[i20].schemaPath.slice(1);
 							}
-							if (data54.localizedDescription !== void 0) {
+							if (data56.localizedDescription !== void 0) {
 								const errorsBefore13 = errors;
-								if (!validate12(data54.localizedDescription, {
+								if (!validate12(data56.localizedDescription, {
 									instancePath: instancePath + "/externalLinks/" + i18 + "/localizedDescription",
-									parentData: data54,
+									parentData: data56,
 									parentDataProperty: "localizedDescription",
 									rootData
 								})) {
@@ -12201,80 +12267,80 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 								for (let i21 = errorsBefore13; i21 < errors; i21++) vErrors[i21].schemaPath = "#/definitions/localized256" + vErrors[i21].schemaPath.slice(1);
 							}
-							if (data54.group !== void 0) {
-								let data63 = data54.group;
-								if (typeof data63 !== "string" && data63 !== null) {
-									const err120 = {
+							if (data56.group !== void 0) {
+								let data65 = data56.group;
+								if (typeof data65 !== "string" && data65 !== null) {
+									const err124 = {
 										instancePath: instancePath + "/externalLinks/" + i18 + "/group",
 										schemaPath: "#/properties/externalLinks/items/properties/group/type",
 										keyword: "type",
 										params: { type: schema0.properties.externalLinks.items.properties.group.type },
 										message: "must be string,null"
 									};
-									if (vErrors === null) vErrors = [err120];
-									else vErrors.push(err120);
+									if (vErrors === null) vErrors = [err124];
+									else vErrors.push(err124);
 									errors++;
 								}
-								if (typeof data63 === "string") {
-									if (func1(data63) > 100) {
-										const err121 = {
+								if (typeof data65 === "string") {
+									if (func1(data65) > 100) {
+										const err125 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/group",
 											schemaPath: "#/properties/externalLinks/items/properties/group/maxLength",
 											keyword: "maxLength",
 											params: { limit: 100 },
 											message: "must NOT have more than 100 characters"
 										};
-										if (vErrors === null) vErrors = [err121];
-										else vErrors.push(err121);
+										if (vErrors === null) vErrors = [err125];
+										else vErrors.push(err125);
 										errors++;
 									}
-									if (func1(data63) < 1) {
-										const err122 = {
+									if (func1(data65) < 1) {
+										const err126 = {
 											instancePath: instancePath + "/externalLinks/" + i18 + "/group",
 											schemaPath: "#/properties/externalLinks/items/properties/group/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err122];
-										else vErrors.push(err122);
+										if (vErrors === null) vErrors = [err126];
+										else vErrors.push(err126);
 										errors++;
 									}
 								}
 							}
 						} else {
-							const err123 = {
+							const err127 = {
 								instancePath: instancePath + "/externalLinks/" + i18,
 								schemaPath: "#/properties/externalLinks/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err123];
-							else vErrors.push(err123);
+							if (vErrors === null) vErrors = [err127];
+							else vErrors.push(err127);
 							errors++;
 						}
 					}
 				} else {
-					const err124 = {
+					const err128 = {
 						instancePath: instancePath + "/externalLinks",
 						schemaPath: "#/properties/externalLinks/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err124];
-					else vErrors.push(err124);
+					if (vErrors === null) vErrors = [err128];
+					else vErrors.push(err128);
 					errors++;
 				}
 			}
 			if (data.redirects !== void 0) {
-				let data64 = data.redirects;
-				if (Array.isArray(data64)) {
-					const len8 = data64.length;
-					for (let i22 = 0; i22 < len8; i22++) if (!validate52(data64[i22], {
+				let data66 = data.redirects;
+				if (Array.isArray(data66)) {
+					const len8 = data66.length;
+					for (let i22 = 0; i22 < len8; i22++) if (!validate52(data66[i22], {
 						instancePath: instancePath + "/redirects/" + i22,
-						parentData: data64,
+						parentData: data66,
 						parentDataProperty: i22,
 						rootData
 					})) {
@@ -12282,150 +12348,150 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						errors = vErrors.length;
 					}
 				} else {
-					const err125 = {
+					const err129 = {
 						instancePath: instancePath + "/redirects",
 						schemaPath: "#/properties/redirects/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err125];
-					else vErrors.push(err125);
+					if (vErrors === null) vErrors = [err129];
+					else vErrors.push(err129);
 					errors++;
 				}
 			}
 			if (data.adaptiveSchema !== void 0) {
-				let data66 = data.adaptiveSchema;
-				if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
-					if (data66.type === void 0) {
-						const err126 = {
+				let data68 = data.adaptiveSchema;
+				if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
+					if (data68.type === void 0) {
+						const err130 = {
 							instancePath: instancePath + "/adaptiveSchema",
 							schemaPath: "#/properties/adaptiveSchema/required",
 							keyword: "required",
 							params: { missingProperty: "type" },
 							message: "must have required property 'type'"
 						};
-						if (vErrors === null) vErrors = [err126];
-						else vErrors.push(err126);
+						if (vErrors === null) vErrors = [err130];
+						else vErrors.push(err130);
 						errors++;
 					}
-					if (data66.properties === void 0) {
-						const err127 = {
+					if (data68.properties === void 0) {
+						const err131 = {
 							instancePath: instancePath + "/adaptiveSchema",
 							schemaPath: "#/properties/adaptiveSchema/required",
 							keyword: "required",
 							params: { missingProperty: "properties" },
 							message: "must have required property 'properties'"
 						};
-						if (vErrors === null) vErrors = [err127];
-						else vErrors.push(err127);
+						if (vErrors === null) vErrors = [err131];
+						else vErrors.push(err131);
 						errors++;
 					}
-					if (data66.additionalProperties === void 0) {
-						const err128 = {
+					if (data68.additionalProperties === void 0) {
+						const err132 = {
 							instancePath: instancePath + "/adaptiveSchema",
 							schemaPath: "#/properties/adaptiveSchema/required",
 							keyword: "required",
 							params: { missingProperty: "additionalProperties" },
 							message: "must have required property 'additionalProperties'"
 						};
-						if (vErrors === null) vErrors = [err128];
-						else vErrors.push(err128);
+						if (vErrors === null) vErrors = [err132];
+						else vErrors.push(err132);
 						errors++;
 					}
-					for (const key12 in data66) if (!(key12 === "$schema" || key12 === "type" || key12 === "additionalProperties" || key12 === "properties")) {
-						const err129 = {
+					for (const key13 in data68) if (!(key13 === "$schema" || key13 === "type" || key13 === "additionalProperties" || key13 === "properties")) {
+						const err133 = {
 							instancePath: instancePath + "/adaptiveSchema",
 							schemaPath: "#/properties/adaptiveSchema/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key12 },
+							params: { additionalProperty: key13 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err129];
-						else vErrors.push(err129);
+						if (vErrors === null) vErrors = [err133];
+						else vErrors.push(err133);
 						errors++;
 					}
-					if (data66.$schema !== void 0) {
-						if ("http://json-schema.org/draft-07/schema#" !== data66.$schema) {
-							const err130 = {
+					if (data68.$schema !== void 0) {
+						if ("http://json-schema.org/draft-07/schema#" !== data68.$schema) {
+							const err134 = {
 								instancePath: instancePath + "/adaptiveSchema/$schema",
 								schemaPath: "#/properties/adaptiveSchema/properties/%24schema/const",
 								keyword: "const",
 								params: { allowedValue: "http://json-schema.org/draft-07/schema#" },
 								message: "must be equal to constant"
 							};
-							if (vErrors === null) vErrors = [err130];
-							else vErrors.push(err130);
+							if (vErrors === null) vErrors = [err134];
+							else vErrors.push(err134);
 							errors++;
 						}
 					}
-					if (data66.type !== void 0) {
-						if ("object" !== data66.type) {
-							const err131 = {
+					if (data68.type !== void 0) {
+						if ("object" !== data68.type) {
+							const err135 = {
 								instancePath: instancePath + "/adaptiveSchema/type",
 								schemaPath: "#/properties/adaptiveSchema/properties/type/const",
 								keyword: "const",
 								params: { allowedValue: "object" },
 								message: "must be equal to constant"
 							};
-							if (vErrors === null) vErrors = [err131];
-							else vErrors.push(err131);
+							if (vErrors === null) vErrors = [err135];
+							else vErrors.push(err135);
 							errors++;
 						}
 					}
-					if (data66.additionalProperties !== void 0) {
-						if (false !== data66.additionalProperties) {
-							const err132 = {
+					if (data68.additionalProperties !== void 0) {
+						if (false !== data68.additionalProperties) {
+							const err136 = {
 								instancePath: instancePath + "/adaptiveSchema/additionalProperties",
 								schemaPath: "#/properties/adaptiveSchema/properties/additionalProperties/const",
 								keyword: "const",
 								params: { allowedValue: false },
 								message: "must be equal to constant"
 							};
-							if (vErrors === null) vErrors = [err132];
-							else vErrors.push(err132);
+							if (vErrors === null) vErrors = [err136];
+							else vErrors.push(err136);
 							errors++;
 						}
 					}
-					if (data66.properties !== void 0) {
-						let data70 = data66.properties;
-						if (data70 && typeof data70 == "object" && !Array.isArray(data70)) {
-							for (const key13 in data70) {
-								const _errs149 = errors;
-								if (typeof key13 === "string") {
-									if (func1(key13) < 1) {
-										const err133 = {
+					if (data68.properties !== void 0) {
+						let data72 = data68.properties;
+						if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
+							for (const key14 in data72) {
+								const _errs154 = errors;
+								if (typeof key14 === "string") {
+									if (func1(key14) < 1) {
+										const err137 = {
 											instancePath: instancePath + "/adaptiveSchema/properties",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/propertyNames/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters",
-											propertyName: key13
+											propertyName: key14
 										};
-										if (vErrors === null) vErrors = [err133];
-										else vErrors.push(err133);
+										if (vErrors === null) vErrors = [err137];
+										else vErrors.push(err137);
 										errors++;
 									}
 								}
-								if (!(_errs149 === errors)) {
-									const err134 = {
+								if (!(_errs154 === errors)) {
+									const err138 = {
 										instancePath: instancePath + "/adaptiveSchema/properties",
 										schemaPath: "#/properties/adaptiveSchema/properties/properties/propertyNames",
 										keyword: "propertyNames",
-										params: { propertyName: key13 },
+										params: { propertyName: key14 },
 										message: "property name must be valid"
 									};
-									if (vErrors === null) vErrors = [err134];
-									else vErrors.push(err134);
+									if (vErrors === null) vErrors = [err138];
+									else vErrors.push(err138);
 									errors++;
 								}
 							}
-							for (const key14 in data70) if (!(key14 === "unsigned")) {
+							for (const key15 in data72) if (!(key15 === "unsigned")) {
 								const errorsBefore14 = errors;
-								if (!validate57(data70[key14], {
-									instancePath: instancePath + "/adaptiveSchema/properties/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),
-									parentData: data70,
-									parentDataProperty: key14,
+								if (!validate57(data72[key15], {
+									instancePath: instancePath + "/adaptiveSchema/properties/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),
+									parentData: data72,
+									parentDataProperty: key15,
 									rootData
 								})) {
 									vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
@@ -12433,89 +12499,89 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 								for (let i23 = errorsBefore14; i23 < errors; i23++) vErrors[i23].schemaPath = "#/definitions/claim" + vErrors[i23].schemaPath.slice(1);
 							}
-							if (data70.unsigned !== void 0) {
-								let data72 = data70.unsigned;
-								if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
-									if (data72.type === void 0) {
-										const err135 = {
+							if (data72.unsigned !== void 0) {
+								let data74 = data72.unsigned;
+								if (data74 && typeof data74 == "object" && !Array.isArray(data74)) {
+									if (data74.type === void 0) {
+										const err139 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "type" },
 											message: "must have required property 'type'"
 										};
-										if (vErrors === null) vErrors = [err135];
-										else vErrors.push(err135);
+										if (vErrors === null) vErrors = [err139];
+										else vErrors.push(err139);
 										errors++;
 									}
-									if (data72.properties === void 0) {
-										const err136 = {
+									if (data74.properties === void 0) {
+										const err140 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "properties" },
 											message: "must have required property 'properties'"
 										};
-										if (vErrors === null) vErrors = [err136];
-										else vErrors.push(err136);
+										if (vErrors === null) vErrors = [err140];
+										else vErrors.push(err140);
 										errors++;
 									}
-									if (data72.additionalProperties === void 0) {
-										const err137 = {
+									if (data74.additionalProperties === void 0) {
+										const err141 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "additionalProperties" },
 											message: "must have required property 'additionalProperties'"
 										};
-										if (vErrors === null) vErrors = [err137];
-										else vErrors.push(err137);
+										if (vErrors === null) vErrors = [err141];
+										else vErrors.push(err141);
 										errors++;
 									}
-									for (const key15 in data72) if (!(key15 === "type" || key15 === "description" || key15 === "properties" || key15 === "additionalProperties")) {
-										const err138 = {
+									for (const key16 in data74) if (!(key16 === "type" || key16 === "description" || key16 === "properties" || key16 === "additionalProperties")) {
+										const err142 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/additionalProperties",
 											keyword: "additionalProperties",
-											params: { additionalProperty: key15 },
+											params: { additionalProperty: key16 },
 											message: "must NOT have additional properties"
 										};
-										if (vErrors === null) vErrors = [err138];
-										else vErrors.push(err138);
+										if (vErrors === null) vErrors = [err142];
+										else vErrors.push(err142);
 										errors++;
 									}
-									if (data72.type !== void 0) {
-										if ("object" !== data72.type) {
-											const err139 = {
+									if (data74.type !== void 0) {
+										if ("object" !== data74.type) {
+											const err143 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/type",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/type/const",
 												keyword: "const",
 												params: { allowedValue: "object" },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err139];
-											else vErrors.push(err139);
+											if (vErrors === null) vErrors = [err143];
+											else vErrors.push(err143);
 											errors++;
 										}
 									}
-									if (data72.description !== void 0) {
-										if ("Unsigned claims of the site visitor." !== data72.description) {
-											const err140 = {
+									if (data74.description !== void 0) {
+										if ("Unsigned claims of the site visitor." !== data74.description) {
+											const err144 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/description",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/description/const",
 												keyword: "const",
 												params: { allowedValue: "Unsigned claims of the site visitor." },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err140];
-											else vErrors.push(err140);
+											if (vErrors === null) vErrors = [err144];
+											else vErrors.push(err144);
 											errors++;
 										}
 									}
-									if (data72.properties !== void 0) {
-										if (!validate59(data72.properties, {
+									if (data74.properties !== void 0) {
+										if (!validate59(data74.properties, {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned/properties",
-											parentData: data72,
+											parentData: data74,
 											parentDataProperty: "properties",
 											rootData
 										})) {
@@ -12523,69 +12589,69 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											errors = vErrors.length;
 										}
 									}
-									if (data72.additionalProperties !== void 0) {
-										if (false !== data72.additionalProperties) {
-											const err141 = {
+									if (data74.additionalProperties !== void 0) {
+										if (false !== data74.additionalProperties) {
+											const err145 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/additionalProperties",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/additionalProperties/const",
 												keyword: "const",
 												params: { allowedValue: false },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err141];
-											else vErrors.push(err141);
+											if (vErrors === null) vErrors = [err145];
+											else vErrors.push(err145);
 											errors++;
 										}
 									}
 								} else {
-									const err142 = {
+									const err146 = {
 										instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 										schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/type",
 										keyword: "type",
 										params: { type: "object" },
 										message: "must be object"
 									};
-									if (vErrors === null) vErrors = [err142];
-									else vErrors.push(err142);
+									if (vErrors === null) vErrors = [err146];
+									else vErrors.push(err146);
 									errors++;
 								}
 							}
 						} else {
-							const err143 = {
+							const err147 = {
 								instancePath: instancePath + "/adaptiveSchema/properties",
 								schemaPath: "#/properties/adaptiveSchema/properties/properties/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err143];
-							else vErrors.push(err143);
+							if (vErrors === null) vErrors = [err147];
+							else vErrors.push(err147);
 							errors++;
 						}
 					}
 				} else {
-					const err144 = {
+					const err148 = {
 						instancePath: instancePath + "/adaptiveSchema",
 						schemaPath: "#/properties/adaptiveSchema/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err144];
-					else vErrors.push(err144);
+					if (vErrors === null) vErrors = [err148];
+					else vErrors.push(err148);
 					errors++;
 				}
 			}
 		} else {
-			const err145 = {
+			const err149 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err145];
-			else vErrors.push(err145);
+			if (vErrors === null) vErrors = [err149];
+			else vErrors.push(err149);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -12696,6 +12762,90 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					"Site"
 				] },
 				"additionalProperties": { "type": "boolean" }
+			},
+			"kinds": {
+				"type": "object",
+				"description": "Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.",
+				"propertyNames": { "enum": [
+					"Organization",
+					"Members",
+					"Team",
+					"Translation",
+					"OpenAPISpec",
+					"SamlProvider",
+					"Collection",
+					"Space",
+					"Site"
+				] },
+				"additionalProperties": {
+					"type": "object",
+					"additionalProperties": false,
+					"properties": {
+						"mode": {
+							"enum": [
+								"authoritative",
+								"additive",
+								"observe"
+							],
+							"default": "authoritative",
+							"description": "authoritative, additive or observe (see kinds)."
+						},
+						"drift": {
+							"enum": [
+								"revert",
+								"report",
+								"propose"
+							],
+							"default": "revert",
+							"description": "What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says."
+						}
+					}
+				}
+			},
+			"proposals": {
+				"type": "object",
+				"additionalProperties": false,
+				"description": "Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.",
+				"properties": { "github": {
+					"type": "object",
+					"additionalProperties": false,
+					"required": ["repository"],
+					"properties": {
+						"repository": {
+							"type": "string",
+							"pattern": "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$",
+							"description": "OWNER/NAME of the manifests' repository."
+						},
+						"apiUrl": {
+							"type": "string",
+							"x-secret": "userinfo",
+							"pattern": "^https?://",
+							"description": "GitHub's API (default https://api.github.com)."
+						},
+						"tokenFile": {
+							"type": "string",
+							"x-secret": false,
+							"minLength": 1,
+							"description": "File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN."
+						},
+						"branch": {
+							"type": "string",
+							"pattern": "^[A-Za-z0-9][A-Za-z0-9._/-]*$",
+							"default": "docops/drift",
+							"description": "docops's branch: force-moved to each new proposal."
+						},
+						"base": {
+							"type": "string",
+							"pattern": "^[A-Za-z0-9][A-Za-z0-9._/-]*$",
+							"description": "The branch proposed onto (default: the repository's default branch)."
+						},
+						"path": {
+							"type": "string",
+							"pattern": "^[A-Za-z0-9._-][A-Za-z0-9._/-]*$",
+							"description": "Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root)."
+						}
+					}
+				} }
 			},
 			"invite": {
 				"type": "boolean",
@@ -13034,15 +13184,17 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	};
 	const func0 = Object.prototype.hasOwnProperty;
 	const func1 = require_ucs2length().default;
-	const func8 = require_equal().default;
+	const func9 = require_equal().default;
 	const pattern0 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*\\*?$", "u");
 	const pattern1 = /* @__PURE__ */ new RegExp("^https?://", "u");
-	const pattern2 = /* @__PURE__ */ new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$", "u");
-	const pattern4 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "u");
-	const pattern5 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
-	const pattern7 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
-	const pattern3 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+	const pattern2 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
+	const pattern4 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9._/-]*$", "u");
+	const pattern6 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9._-][A-Za-z0-9._/-]*$", "u");
+	const pattern7 = /* @__PURE__ */ new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$", "u");
+	const pattern9 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "u");
+	const pattern10 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
+	const pattern12 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 	function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
@@ -13355,7 +13507,7 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					for (const key3 in data9) {
 						const _errs26 = errors;
 						if (typeof key3 === "string") {
-							if (!pattern3.test(key3)) {
+							if (!pattern8.test(key3)) {
 								const err20 = {
 									instancePath: instancePath + "/kinds",
 									schemaPath: "#/properties/kinds/propertyNames/pattern",
@@ -14033,121 +14185,459 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
-			if (data.invite !== void 0) {
-				if (typeof data.invite !== "boolean") {
-					const err20 = {
-						instancePath: instancePath + "/invite",
-						schemaPath: "#/properties/invite/type",
-						keyword: "type",
-						params: { type: "boolean" },
-						message: "must be boolean"
-					};
-					if (vErrors === null) vErrors = [err20];
-					else vErrors.push(err20);
-					errors++;
-				}
-			}
-			if (data.listen !== void 0) {
-				let data11 = data.listen;
-				if (typeof data11 === "string") {
-					if (!pattern2.test(data11)) {
-						const err21 = {
-							instancePath: instancePath + "/listen",
-							schemaPath: "#/properties/listen/pattern",
-							keyword: "pattern",
-							params: { pattern: "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$" },
-							message: "must match pattern \"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\""
-						};
-						if (vErrors === null) vErrors = [err21];
-						else vErrors.push(err21);
-						errors++;
+			if (data.kinds !== void 0) {
+				let data10 = data.kinds;
+				if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+					for (const key3 in data10) {
+						const _errs25 = errors;
+						if (!(key3 === "Organization" || key3 === "Members" || key3 === "Team" || key3 === "Translation" || key3 === "OpenAPISpec" || key3 === "SamlProvider" || key3 === "Collection" || key3 === "Space" || key3 === "Site")) {
+							const err20 = {
+								instancePath: instancePath + "/kinds",
+								schemaPath: "#/properties/kinds/propertyNames/enum",
+								keyword: "enum",
+								params: { allowedValues: schema0.properties.kinds.propertyNames.enum },
+								message: "must be equal to one of the allowed values",
+								propertyName: key3
+							};
+							if (vErrors === null) vErrors = [err20];
+							else vErrors.push(err20);
+							errors++;
+						}
+						if (!(_errs25 === errors)) {
+							const err21 = {
+								instancePath: instancePath + "/kinds",
+								schemaPath: "#/properties/kinds/propertyNames",
+								keyword: "propertyNames",
+								params: { propertyName: key3 },
+								message: "property name must be valid"
+							};
+							if (vErrors === null) vErrors = [err21];
+							else vErrors.push(err21);
+							errors++;
+						}
 					}
-				} else {
-					const err22 = {
-						instancePath: instancePath + "/listen",
-						schemaPath: "#/properties/listen/type",
-						keyword: "type",
-						params: { type: "string" },
-						message: "must be string"
-					};
-					if (vErrors === null) vErrors = [err22];
-					else vErrors.push(err22);
-					errors++;
-				}
-			}
-			if (data.reconcileSecret !== void 0) {
-				let data12 = data.reconcileSecret;
-				if (typeof data12 === "string") {
-					if (func1(data12) < 16) {
-						const err23 = {
-							instancePath: instancePath + "/reconcileSecret",
-							schemaPath: "#/properties/reconcileSecret/minLength",
-							keyword: "minLength",
-							params: { limit: 16 },
-							message: "must NOT have fewer than 16 characters"
-						};
-						if (vErrors === null) vErrors = [err23];
-						else vErrors.push(err23);
-						errors++;
-					}
-				} else {
-					const err24 = {
-						instancePath: instancePath + "/reconcileSecret",
-						schemaPath: "#/properties/reconcileSecret/type",
-						keyword: "type",
-						params: { type: "string" },
-						message: "must be string"
-					};
-					if (vErrors === null) vErrors = [err24];
-					else vErrors.push(err24);
-					errors++;
-				}
-			}
-			if (data.reconcileSecretFile !== void 0) {
-				let data13 = data.reconcileSecretFile;
-				if (typeof data13 === "string") {
-					if (func1(data13) < 1) {
-						const err25 = {
-							instancePath: instancePath + "/reconcileSecretFile",
-							schemaPath: "#/properties/reconcileSecretFile/minLength",
-							keyword: "minLength",
-							params: { limit: 1 },
-							message: "must NOT have fewer than 1 characters"
-						};
-						if (vErrors === null) vErrors = [err25];
-						else vErrors.push(err25);
-						errors++;
+					for (const key4 in data10) {
+						let data11 = data10[key4];
+						if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+							for (const key5 in data11) if (!(key5 === "mode" || key5 === "drift")) {
+								const err22 = {
+									instancePath: instancePath + "/kinds/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+									schemaPath: "#/properties/kinds/additionalProperties/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key5 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err22];
+								else vErrors.push(err22);
+								errors++;
+							}
+							if (data11.mode !== void 0) {
+								let data12 = data11.mode;
+								if (!(data12 === "authoritative" || data12 === "additive" || data12 === "observe")) {
+									const err23 = {
+										instancePath: instancePath + "/kinds/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/mode",
+										schemaPath: "#/properties/kinds/additionalProperties/properties/mode/enum",
+										keyword: "enum",
+										params: { allowedValues: schema0.properties.kinds.additionalProperties.properties.mode.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err23];
+									else vErrors.push(err23);
+									errors++;
+								}
+							}
+							if (data11.drift !== void 0) {
+								let data13 = data11.drift;
+								if (!(data13 === "revert" || data13 === "report" || data13 === "propose")) {
+									const err24 = {
+										instancePath: instancePath + "/kinds/" + key4.replace(/~/g, "~0").replace(/\//g, "~1") + "/drift",
+										schemaPath: "#/properties/kinds/additionalProperties/properties/drift/enum",
+										keyword: "enum",
+										params: { allowedValues: schema0.properties.kinds.additionalProperties.properties.drift.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err24];
+									else vErrors.push(err24);
+									errors++;
+								}
+							}
+						} else {
+							const err25 = {
+								instancePath: instancePath + "/kinds/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),
+								schemaPath: "#/properties/kinds/additionalProperties/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err25];
+							else vErrors.push(err25);
+							errors++;
+						}
 					}
 				} else {
 					const err26 = {
-						instancePath: instancePath + "/reconcileSecretFile",
-						schemaPath: "#/properties/reconcileSecretFile/type",
+						instancePath: instancePath + "/kinds",
+						schemaPath: "#/properties/kinds/type",
 						keyword: "type",
-						params: { type: "string" },
-						message: "must be string"
+						params: { type: "object" },
+						message: "must be object"
 					};
 					if (vErrors === null) vErrors = [err26];
 					else vErrors.push(err26);
 					errors++;
 				}
 			}
+			if (data.proposals !== void 0) {
+				let data14 = data.proposals;
+				if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
+					for (const key6 in data14) if (!(key6 === "github")) {
+						const err27 = {
+							instancePath: instancePath + "/proposals",
+							schemaPath: "#/properties/proposals/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key6 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err27];
+						else vErrors.push(err27);
+						errors++;
+					}
+					if (data14.github !== void 0) {
+						let data15 = data14.github;
+						if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
+							if (data15.repository === void 0) {
+								const err28 = {
+									instancePath: instancePath + "/proposals/github",
+									schemaPath: "#/properties/proposals/properties/github/required",
+									keyword: "required",
+									params: { missingProperty: "repository" },
+									message: "must have required property 'repository'"
+								};
+								if (vErrors === null) vErrors = [err28];
+								else vErrors.push(err28);
+								errors++;
+							}
+							for (const key7 in data15) if (!(key7 === "repository" || key7 === "apiUrl" || key7 === "tokenFile" || key7 === "branch" || key7 === "base" || key7 === "path")) {
+								const err29 = {
+									instancePath: instancePath + "/proposals/github",
+									schemaPath: "#/properties/proposals/properties/github/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key7 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err29];
+								else vErrors.push(err29);
+								errors++;
+							}
+							if (data15.repository !== void 0) {
+								let data16 = data15.repository;
+								if (typeof data16 === "string") {
+									if (!pattern2.test(data16)) {
+										const err30 = {
+											instancePath: instancePath + "/proposals/github/repository",
+											schemaPath: "#/properties/proposals/properties/github/properties/repository/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
+											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
+										};
+										if (vErrors === null) vErrors = [err30];
+										else vErrors.push(err30);
+										errors++;
+									}
+								} else {
+									const err31 = {
+										instancePath: instancePath + "/proposals/github/repository",
+										schemaPath: "#/properties/proposals/properties/github/properties/repository/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err31];
+									else vErrors.push(err31);
+									errors++;
+								}
+							}
+							if (data15.apiUrl !== void 0) {
+								let data17 = data15.apiUrl;
+								if (typeof data17 === "string") {
+									if (!pattern1.test(data17)) {
+										const err32 = {
+											instancePath: instancePath + "/proposals/github/apiUrl",
+											schemaPath: "#/properties/proposals/properties/github/properties/apiUrl/pattern",
+											keyword: "pattern",
+											params: { pattern: "^https?://" },
+											message: "must match pattern \"^https?://\""
+										};
+										if (vErrors === null) vErrors = [err32];
+										else vErrors.push(err32);
+										errors++;
+									}
+								} else {
+									const err33 = {
+										instancePath: instancePath + "/proposals/github/apiUrl",
+										schemaPath: "#/properties/proposals/properties/github/properties/apiUrl/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err33];
+									else vErrors.push(err33);
+									errors++;
+								}
+							}
+							if (data15.tokenFile !== void 0) {
+								let data18 = data15.tokenFile;
+								if (typeof data18 === "string") {
+									if (func1(data18) < 1) {
+										const err34 = {
+											instancePath: instancePath + "/proposals/github/tokenFile",
+											schemaPath: "#/properties/proposals/properties/github/properties/tokenFile/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err34];
+										else vErrors.push(err34);
+										errors++;
+									}
+								} else {
+									const err35 = {
+										instancePath: instancePath + "/proposals/github/tokenFile",
+										schemaPath: "#/properties/proposals/properties/github/properties/tokenFile/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err35];
+									else vErrors.push(err35);
+									errors++;
+								}
+							}
+							if (data15.branch !== void 0) {
+								let data19 = data15.branch;
+								if (typeof data19 === "string") {
+									if (!pattern4.test(data19)) {
+										const err36 = {
+											instancePath: instancePath + "/proposals/github/branch",
+											schemaPath: "#/properties/proposals/properties/github/properties/branch/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9._/-]*$" },
+											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\""
+										};
+										if (vErrors === null) vErrors = [err36];
+										else vErrors.push(err36);
+										errors++;
+									}
+								} else {
+									const err37 = {
+										instancePath: instancePath + "/proposals/github/branch",
+										schemaPath: "#/properties/proposals/properties/github/properties/branch/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err37];
+									else vErrors.push(err37);
+									errors++;
+								}
+							}
+							if (data15.base !== void 0) {
+								let data20 = data15.base;
+								if (typeof data20 === "string") {
+									if (!pattern4.test(data20)) {
+										const err38 = {
+											instancePath: instancePath + "/proposals/github/base",
+											schemaPath: "#/properties/proposals/properties/github/properties/base/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9._/-]*$" },
+											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\""
+										};
+										if (vErrors === null) vErrors = [err38];
+										else vErrors.push(err38);
+										errors++;
+									}
+								} else {
+									const err39 = {
+										instancePath: instancePath + "/proposals/github/base",
+										schemaPath: "#/properties/proposals/properties/github/properties/base/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err39];
+									else vErrors.push(err39);
+									errors++;
+								}
+							}
+							if (data15.path !== void 0) {
+								let data21 = data15.path;
+								if (typeof data21 === "string") {
+									if (!pattern6.test(data21)) {
+										const err40 = {
+											instancePath: instancePath + "/proposals/github/path",
+											schemaPath: "#/properties/proposals/properties/github/properties/path/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9._-][A-Za-z0-9._/-]*$" },
+											message: "must match pattern \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\""
+										};
+										if (vErrors === null) vErrors = [err40];
+										else vErrors.push(err40);
+										errors++;
+									}
+								} else {
+									const err41 = {
+										instancePath: instancePath + "/proposals/github/path",
+										schemaPath: "#/properties/proposals/properties/github/properties/path/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err41];
+									else vErrors.push(err41);
+									errors++;
+								}
+							}
+						} else {
+							const err42 = {
+								instancePath: instancePath + "/proposals/github",
+								schemaPath: "#/properties/proposals/properties/github/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err42];
+							else vErrors.push(err42);
+							errors++;
+						}
+					}
+				} else {
+					const err43 = {
+						instancePath: instancePath + "/proposals",
+						schemaPath: "#/properties/proposals/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err43];
+					else vErrors.push(err43);
+					errors++;
+				}
+			}
+			if (data.invite !== void 0) {
+				if (typeof data.invite !== "boolean") {
+					const err44 = {
+						instancePath: instancePath + "/invite",
+						schemaPath: "#/properties/invite/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err44];
+					else vErrors.push(err44);
+					errors++;
+				}
+			}
+			if (data.listen !== void 0) {
+				let data23 = data.listen;
+				if (typeof data23 === "string") {
+					if (!pattern7.test(data23)) {
+						const err45 = {
+							instancePath: instancePath + "/listen",
+							schemaPath: "#/properties/listen/pattern",
+							keyword: "pattern",
+							params: { pattern: "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$" },
+							message: "must match pattern \"^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\""
+						};
+						if (vErrors === null) vErrors = [err45];
+						else vErrors.push(err45);
+						errors++;
+					}
+				} else {
+					const err46 = {
+						instancePath: instancePath + "/listen",
+						schemaPath: "#/properties/listen/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err46];
+					else vErrors.push(err46);
+					errors++;
+				}
+			}
+			if (data.reconcileSecret !== void 0) {
+				let data24 = data.reconcileSecret;
+				if (typeof data24 === "string") {
+					if (func1(data24) < 16) {
+						const err47 = {
+							instancePath: instancePath + "/reconcileSecret",
+							schemaPath: "#/properties/reconcileSecret/minLength",
+							keyword: "minLength",
+							params: { limit: 16 },
+							message: "must NOT have fewer than 16 characters"
+						};
+						if (vErrors === null) vErrors = [err47];
+						else vErrors.push(err47);
+						errors++;
+					}
+				} else {
+					const err48 = {
+						instancePath: instancePath + "/reconcileSecret",
+						schemaPath: "#/properties/reconcileSecret/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err48];
+					else vErrors.push(err48);
+					errors++;
+				}
+			}
+			if (data.reconcileSecretFile !== void 0) {
+				let data25 = data.reconcileSecretFile;
+				if (typeof data25 === "string") {
+					if (func1(data25) < 1) {
+						const err49 = {
+							instancePath: instancePath + "/reconcileSecretFile",
+							schemaPath: "#/properties/reconcileSecretFile/minLength",
+							keyword: "minLength",
+							params: { limit: 1 },
+							message: "must NOT have fewer than 1 characters"
+						};
+						if (vErrors === null) vErrors = [err49];
+						else vErrors.push(err49);
+						errors++;
+					}
+				} else {
+					const err50 = {
+						instancePath: instancePath + "/reconcileSecretFile",
+						schemaPath: "#/properties/reconcileSecretFile/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err50];
+					else vErrors.push(err50);
+					errors++;
+				}
+			}
 			if (data.debounceMs !== void 0) {
-				let data14 = data.debounceMs;
-				if (!(typeof data14 == "number" && !(data14 % 1) && !isNaN(data14))) {
-					const err27 = {
+				let data26 = data.debounceMs;
+				if (!(typeof data26 == "number" && !(data26 % 1) && !isNaN(data26))) {
+					const err51 = {
 						instancePath: instancePath + "/debounceMs",
 						schemaPath: "#/properties/debounceMs/type",
 						keyword: "type",
 						params: { type: "integer" },
 						message: "must be integer"
 					};
-					if (vErrors === null) vErrors = [err27];
-					else vErrors.push(err27);
+					if (vErrors === null) vErrors = [err51];
+					else vErrors.push(err51);
 					errors++;
 				}
-				if (typeof data14 == "number") {
-					if (data14 > 6e4 || isNaN(data14)) {
-						const err28 = {
+				if (typeof data26 == "number") {
+					if (data26 > 6e4 || isNaN(data26)) {
+						const err52 = {
 							instancePath: instancePath + "/debounceMs",
 							schemaPath: "#/properties/debounceMs/maximum",
 							keyword: "maximum",
@@ -14157,12 +14647,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							},
 							message: "must be <= 60000"
 						};
-						if (vErrors === null) vErrors = [err28];
-						else vErrors.push(err28);
+						if (vErrors === null) vErrors = [err52];
+						else vErrors.push(err52);
 						errors++;
 					}
-					if (data14 < 0 || isNaN(data14)) {
-						const err29 = {
+					if (data26 < 0 || isNaN(data26)) {
+						const err53 = {
 							instancePath: instancePath + "/debounceMs",
 							schemaPath: "#/properties/debounceMs/minimum",
 							keyword: "minimum",
@@ -14172,44 +14662,44 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							},
 							message: "must be >= 0"
 						};
-						if (vErrors === null) vErrors = [err29];
-						else vErrors.push(err29);
+						if (vErrors === null) vErrors = [err53];
+						else vErrors.push(err53);
 						errors++;
 					}
 				}
 			}
 			if (data.retry !== void 0) {
-				let data15 = data.retry;
-				if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
-					for (const key3 in data15) if (!(key3 === "initialMs" || key3 === "maxMs")) {
-						const err30 = {
+				let data27 = data.retry;
+				if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
+					for (const key8 in data27) if (!(key8 === "initialMs" || key8 === "maxMs")) {
+						const err54 = {
 							instancePath: instancePath + "/retry",
 							schemaPath: "#/properties/retry/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key3 },
+							params: { additionalProperty: key8 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err30];
-						else vErrors.push(err30);
+						if (vErrors === null) vErrors = [err54];
+						else vErrors.push(err54);
 						errors++;
 					}
-					if (data15.initialMs !== void 0) {
-						let data16 = data15.initialMs;
-						if (!(typeof data16 == "number" && !(data16 % 1) && !isNaN(data16))) {
-							const err31 = {
+					if (data27.initialMs !== void 0) {
+						let data28 = data27.initialMs;
+						if (!(typeof data28 == "number" && !(data28 % 1) && !isNaN(data28))) {
+							const err55 = {
 								instancePath: instancePath + "/retry/initialMs",
 								schemaPath: "#/properties/retry/properties/initialMs/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err31];
-							else vErrors.push(err31);
+							if (vErrors === null) vErrors = [err55];
+							else vErrors.push(err55);
 							errors++;
 						}
-						if (typeof data16 == "number") {
-							if (data16 < 1 || isNaN(data16)) {
-								const err32 = {
+						if (typeof data28 == "number") {
+							if (data28 < 1 || isNaN(data28)) {
+								const err56 = {
 									instancePath: instancePath + "/retry/initialMs",
 									schemaPath: "#/properties/retry/properties/initialMs/minimum",
 									keyword: "minimum",
@@ -14219,29 +14709,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err32];
-								else vErrors.push(err32);
+								if (vErrors === null) vErrors = [err56];
+								else vErrors.push(err56);
 								errors++;
 							}
 						}
 					}
-					if (data15.maxMs !== void 0) {
-						let data17 = data15.maxMs;
-						if (!(typeof data17 == "number" && !(data17 % 1) && !isNaN(data17))) {
-							const err33 = {
+					if (data27.maxMs !== void 0) {
+						let data29 = data27.maxMs;
+						if (!(typeof data29 == "number" && !(data29 % 1) && !isNaN(data29))) {
+							const err57 = {
 								instancePath: instancePath + "/retry/maxMs",
 								schemaPath: "#/properties/retry/properties/maxMs/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err33];
-							else vErrors.push(err33);
+							if (vErrors === null) vErrors = [err57];
+							else vErrors.push(err57);
 							errors++;
 						}
-						if (typeof data17 == "number") {
-							if (data17 < 1 || isNaN(data17)) {
-								const err34 = {
+						if (typeof data29 == "number") {
+							if (data29 < 1 || isNaN(data29)) {
+								const err58 = {
 									instancePath: instancePath + "/retry/maxMs",
 									schemaPath: "#/properties/retry/properties/maxMs/minimum",
 									keyword: "minimum",
@@ -14251,42 +14741,42 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err34];
-								else vErrors.push(err34);
+								if (vErrors === null) vErrors = [err58];
+								else vErrors.push(err58);
 								errors++;
 							}
 						}
 					}
 				} else {
-					const err35 = {
+					const err59 = {
 						instancePath: instancePath + "/retry",
 						schemaPath: "#/properties/retry/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err35];
-					else vErrors.push(err35);
+					if (vErrors === null) vErrors = [err59];
+					else vErrors.push(err59);
 					errors++;
 				}
 			}
 			if (data.shutdownGraceMs !== void 0) {
-				let data18 = data.shutdownGraceMs;
-				if (!(typeof data18 == "number" && !(data18 % 1) && !isNaN(data18))) {
-					const err36 = {
+				let data30 = data.shutdownGraceMs;
+				if (!(typeof data30 == "number" && !(data30 % 1) && !isNaN(data30))) {
+					const err60 = {
 						instancePath: instancePath + "/shutdownGraceMs",
 						schemaPath: "#/properties/shutdownGraceMs/type",
 						keyword: "type",
 						params: { type: "integer" },
 						message: "must be integer"
 					};
-					if (vErrors === null) vErrors = [err36];
-					else vErrors.push(err36);
+					if (vErrors === null) vErrors = [err60];
+					else vErrors.push(err60);
 					errors++;
 				}
-				if (typeof data18 == "number") {
-					if (data18 < 0 || isNaN(data18)) {
-						const err37 = {
+				if (typeof data30 == "number") {
+					if (data30 < 0 || isNaN(data30)) {
+						const err61 = {
 							instancePath: instancePath + "/shutdownGraceMs",
 							schemaPath: "#/properties/shutdownGraceMs/minimum",
 							keyword: "minimum",
@@ -14296,8 +14786,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							},
 							message: "must be >= 0"
 						};
-						if (vErrors === null) vErrors = [err37];
-						else vErrors.push(err37);
+						if (vErrors === null) vErrors = [err61];
+						else vErrors.push(err61);
 						errors++;
 					}
 				}
@@ -14314,136 +14804,136 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				}
 			}
 			if (data.journalDir !== void 0) {
-				let data20 = data.journalDir;
-				if (typeof data20 === "string") {
-					if (func1(data20) < 1) {
-						const err38 = {
+				let data32 = data.journalDir;
+				if (typeof data32 === "string") {
+					if (func1(data32) < 1) {
+						const err62 = {
 							instancePath: instancePath + "/journalDir",
 							schemaPath: "#/properties/journalDir/minLength",
 							keyword: "minLength",
 							params: { limit: 1 },
 							message: "must NOT have fewer than 1 characters"
 						};
-						if (vErrors === null) vErrors = [err38];
-						else vErrors.push(err38);
+						if (vErrors === null) vErrors = [err62];
+						else vErrors.push(err62);
 						errors++;
 					}
 				} else {
-					const err39 = {
+					const err63 = {
 						instancePath: instancePath + "/journalDir",
 						schemaPath: "#/properties/journalDir/type",
 						keyword: "type",
 						params: { type: "string" },
 						message: "must be string"
 					};
-					if (vErrors === null) vErrors = [err39];
-					else vErrors.push(err39);
+					if (vErrors === null) vErrors = [err63];
+					else vErrors.push(err63);
 					errors++;
 				}
 			}
 			if (data.ha !== void 0) {
-				let data21 = data.ha;
-				if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
-					for (const key4 in data21) if (!(key4 === "mode" || key4 === "namespace" || key4 === "leaseName" || key4 === "leaseDurationMs" || key4 === "renewDeadlineMs" || key4 === "retryPeriodMs")) {
-						const err40 = {
+				let data33 = data.ha;
+				if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
+					for (const key9 in data33) if (!(key9 === "mode" || key9 === "namespace" || key9 === "leaseName" || key9 === "leaseDurationMs" || key9 === "renewDeadlineMs" || key9 === "retryPeriodMs")) {
+						const err64 = {
 							instancePath: instancePath + "/ha",
 							schemaPath: "#/properties/ha/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key4 },
+							params: { additionalProperty: key9 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err40];
-						else vErrors.push(err40);
+						if (vErrors === null) vErrors = [err64];
+						else vErrors.push(err64);
 						errors++;
 					}
-					if (data21.mode !== void 0) {
-						let data22 = data21.mode;
-						if (!(data22 === "off" || data22 === "kubernetes")) {
-							const err41 = {
+					if (data33.mode !== void 0) {
+						let data34 = data33.mode;
+						if (!(data34 === "off" || data34 === "kubernetes")) {
+							const err65 = {
 								instancePath: instancePath + "/ha/mode",
 								schemaPath: "#/properties/ha/properties/mode/enum",
 								keyword: "enum",
 								params: { allowedValues: schema0.properties.ha.properties.mode.enum },
 								message: "must be equal to one of the allowed values"
 							};
-							if (vErrors === null) vErrors = [err41];
-							else vErrors.push(err41);
+							if (vErrors === null) vErrors = [err65];
+							else vErrors.push(err65);
 							errors++;
 						}
 					}
-					if (data21.namespace !== void 0) {
-						let data23 = data21.namespace;
-						if (typeof data23 === "string") {
-							if (!pattern4.test(data23)) {
-								const err42 = {
+					if (data33.namespace !== void 0) {
+						let data35 = data33.namespace;
+						if (typeof data35 === "string") {
+							if (!pattern9.test(data35)) {
+								const err66 = {
 									instancePath: instancePath + "/ha/namespace",
 									schemaPath: "#/properties/ha/properties/namespace/pattern",
 									keyword: "pattern",
 									params: { pattern: "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$" },
 									message: "must match pattern \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\""
 								};
-								if (vErrors === null) vErrors = [err42];
-								else vErrors.push(err42);
+								if (vErrors === null) vErrors = [err66];
+								else vErrors.push(err66);
 								errors++;
 							}
 						} else {
-							const err43 = {
+							const err67 = {
 								instancePath: instancePath + "/ha/namespace",
 								schemaPath: "#/properties/ha/properties/namespace/type",
 								keyword: "type",
 								params: { type: "string" },
 								message: "must be string"
 							};
-							if (vErrors === null) vErrors = [err43];
-							else vErrors.push(err43);
+							if (vErrors === null) vErrors = [err67];
+							else vErrors.push(err67);
 							errors++;
 						}
 					}
-					if (data21.leaseName !== void 0) {
-						let data24 = data21.leaseName;
-						if (typeof data24 === "string") {
-							if (!pattern5.test(data24)) {
-								const err44 = {
+					if (data33.leaseName !== void 0) {
+						let data36 = data33.leaseName;
+						if (typeof data36 === "string") {
+							if (!pattern10.test(data36)) {
+								const err68 = {
 									instancePath: instancePath + "/ha/leaseName",
 									schemaPath: "#/properties/ha/properties/leaseName/pattern",
 									keyword: "pattern",
 									params: { pattern: "^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$" },
 									message: "must match pattern \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\""
 								};
-								if (vErrors === null) vErrors = [err44];
-								else vErrors.push(err44);
+								if (vErrors === null) vErrors = [err68];
+								else vErrors.push(err68);
 								errors++;
 							}
 						} else {
-							const err45 = {
+							const err69 = {
 								instancePath: instancePath + "/ha/leaseName",
 								schemaPath: "#/properties/ha/properties/leaseName/type",
 								keyword: "type",
 								params: { type: "string" },
 								message: "must be string"
 							};
-							if (vErrors === null) vErrors = [err45];
-							else vErrors.push(err45);
+							if (vErrors === null) vErrors = [err69];
+							else vErrors.push(err69);
 							errors++;
 						}
 					}
-					if (data21.leaseDurationMs !== void 0) {
-						let data25 = data21.leaseDurationMs;
-						if (!(typeof data25 == "number" && !(data25 % 1) && !isNaN(data25))) {
-							const err46 = {
+					if (data33.leaseDurationMs !== void 0) {
+						let data37 = data33.leaseDurationMs;
+						if (!(typeof data37 == "number" && !(data37 % 1) && !isNaN(data37))) {
+							const err70 = {
 								instancePath: instancePath + "/ha/leaseDurationMs",
 								schemaPath: "#/properties/ha/properties/leaseDurationMs/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err46];
-							else vErrors.push(err46);
+							if (vErrors === null) vErrors = [err70];
+							else vErrors.push(err70);
 							errors++;
 						}
-						if (typeof data25 == "number") {
-							if (data25 < 1e3 || isNaN(data25)) {
-								const err47 = {
+						if (typeof data37 == "number") {
+							if (data37 < 1e3 || isNaN(data37)) {
+								const err71 = {
 									instancePath: instancePath + "/ha/leaseDurationMs",
 									schemaPath: "#/properties/ha/properties/leaseDurationMs/minimum",
 									keyword: "minimum",
@@ -14453,29 +14943,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1000"
 								};
-								if (vErrors === null) vErrors = [err47];
-								else vErrors.push(err47);
+								if (vErrors === null) vErrors = [err71];
+								else vErrors.push(err71);
 								errors++;
 							}
 						}
 					}
-					if (data21.renewDeadlineMs !== void 0) {
-						let data26 = data21.renewDeadlineMs;
-						if (!(typeof data26 == "number" && !(data26 % 1) && !isNaN(data26))) {
-							const err48 = {
+					if (data33.renewDeadlineMs !== void 0) {
+						let data38 = data33.renewDeadlineMs;
+						if (!(typeof data38 == "number" && !(data38 % 1) && !isNaN(data38))) {
+							const err72 = {
 								instancePath: instancePath + "/ha/renewDeadlineMs",
 								schemaPath: "#/properties/ha/properties/renewDeadlineMs/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err48];
-							else vErrors.push(err48);
+							if (vErrors === null) vErrors = [err72];
+							else vErrors.push(err72);
 							errors++;
 						}
-						if (typeof data26 == "number") {
-							if (data26 < 1 || isNaN(data26)) {
-								const err49 = {
+						if (typeof data38 == "number") {
+							if (data38 < 1 || isNaN(data38)) {
+								const err73 = {
 									instancePath: instancePath + "/ha/renewDeadlineMs",
 									schemaPath: "#/properties/ha/properties/renewDeadlineMs/minimum",
 									keyword: "minimum",
@@ -14485,29 +14975,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err49];
-								else vErrors.push(err49);
+								if (vErrors === null) vErrors = [err73];
+								else vErrors.push(err73);
 								errors++;
 							}
 						}
 					}
-					if (data21.retryPeriodMs !== void 0) {
-						let data27 = data21.retryPeriodMs;
-						if (!(typeof data27 == "number" && !(data27 % 1) && !isNaN(data27))) {
-							const err50 = {
+					if (data33.retryPeriodMs !== void 0) {
+						let data39 = data33.retryPeriodMs;
+						if (!(typeof data39 == "number" && !(data39 % 1) && !isNaN(data39))) {
+							const err74 = {
 								instancePath: instancePath + "/ha/retryPeriodMs",
 								schemaPath: "#/properties/ha/properties/retryPeriodMs/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err50];
-							else vErrors.push(err50);
+							if (vErrors === null) vErrors = [err74];
+							else vErrors.push(err74);
 							errors++;
 						}
-						if (typeof data27 == "number") {
-							if (data27 < 1 || isNaN(data27)) {
-								const err51 = {
+						if (typeof data39 == "number") {
+							if (data39 < 1 || isNaN(data39)) {
+								const err75 = {
 									instancePath: instancePath + "/ha/retryPeriodMs",
 									schemaPath: "#/properties/ha/properties/retryPeriodMs/minimum",
 									keyword: "minimum",
@@ -14517,71 +15007,71 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err51];
-								else vErrors.push(err51);
+								if (vErrors === null) vErrors = [err75];
+								else vErrors.push(err75);
 								errors++;
 							}
 						}
 					}
 				} else {
-					const err52 = {
+					const err76 = {
 						instancePath: instancePath + "/ha",
 						schemaPath: "#/properties/ha/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err52];
-					else vErrors.push(err52);
+					if (vErrors === null) vErrors = [err76];
+					else vErrors.push(err76);
 					errors++;
 				}
 			}
 			if (data.informer !== void 0) {
-				let data28 = data.informer;
-				if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
-					for (const key5 in data28) if (!(key5 === "enabled" || key5 === "pollSeconds" || key5 === "resyncMinutes" || key5 === "overlapSeconds")) {
-						const err53 = {
+				let data40 = data.informer;
+				if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
+					for (const key10 in data40) if (!(key10 === "enabled" || key10 === "pollSeconds" || key10 === "resyncMinutes" || key10 === "overlapSeconds")) {
+						const err77 = {
 							instancePath: instancePath + "/informer",
 							schemaPath: "#/properties/informer/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key5 },
+							params: { additionalProperty: key10 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err53];
-						else vErrors.push(err53);
+						if (vErrors === null) vErrors = [err77];
+						else vErrors.push(err77);
 						errors++;
 					}
-					if (data28.enabled !== void 0) {
-						if (typeof data28.enabled !== "boolean") {
-							const err54 = {
+					if (data40.enabled !== void 0) {
+						if (typeof data40.enabled !== "boolean") {
+							const err78 = {
 								instancePath: instancePath + "/informer/enabled",
 								schemaPath: "#/properties/informer/properties/enabled/type",
 								keyword: "type",
 								params: { type: "boolean" },
 								message: "must be boolean"
 							};
-							if (vErrors === null) vErrors = [err54];
-							else vErrors.push(err54);
+							if (vErrors === null) vErrors = [err78];
+							else vErrors.push(err78);
 							errors++;
 						}
 					}
-					if (data28.pollSeconds !== void 0) {
-						let data30 = data28.pollSeconds;
-						if (!(typeof data30 == "number" && !(data30 % 1) && !isNaN(data30))) {
-							const err55 = {
+					if (data40.pollSeconds !== void 0) {
+						let data42 = data40.pollSeconds;
+						if (!(typeof data42 == "number" && !(data42 % 1) && !isNaN(data42))) {
+							const err79 = {
 								instancePath: instancePath + "/informer/pollSeconds",
 								schemaPath: "#/properties/informer/properties/pollSeconds/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err55];
-							else vErrors.push(err55);
+							if (vErrors === null) vErrors = [err79];
+							else vErrors.push(err79);
 							errors++;
 						}
-						if (typeof data30 == "number") {
-							if (data30 > 86400 || isNaN(data30)) {
-								const err56 = {
+						if (typeof data42 == "number") {
+							if (data42 > 86400 || isNaN(data42)) {
+								const err80 = {
 									instancePath: instancePath + "/informer/pollSeconds",
 									schemaPath: "#/properties/informer/properties/pollSeconds/maximum",
 									keyword: "maximum",
@@ -14591,12 +15081,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be <= 86400"
 								};
-								if (vErrors === null) vErrors = [err56];
-								else vErrors.push(err56);
+								if (vErrors === null) vErrors = [err80];
+								else vErrors.push(err80);
 								errors++;
 							}
-							if (data30 < 0 || isNaN(data30)) {
-								const err57 = {
+							if (data42 < 0 || isNaN(data42)) {
+								const err81 = {
 									instancePath: instancePath + "/informer/pollSeconds",
 									schemaPath: "#/properties/informer/properties/pollSeconds/minimum",
 									keyword: "minimum",
@@ -14606,29 +15096,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 0"
 								};
-								if (vErrors === null) vErrors = [err57];
-								else vErrors.push(err57);
+								if (vErrors === null) vErrors = [err81];
+								else vErrors.push(err81);
 								errors++;
 							}
 						}
 					}
-					if (data28.resyncMinutes !== void 0) {
-						let data31 = data28.resyncMinutes;
-						if (!(typeof data31 == "number" && !(data31 % 1) && !isNaN(data31))) {
-							const err58 = {
+					if (data40.resyncMinutes !== void 0) {
+						let data43 = data40.resyncMinutes;
+						if (!(typeof data43 == "number" && !(data43 % 1) && !isNaN(data43))) {
+							const err82 = {
 								instancePath: instancePath + "/informer/resyncMinutes",
 								schemaPath: "#/properties/informer/properties/resyncMinutes/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err58];
-							else vErrors.push(err58);
+							if (vErrors === null) vErrors = [err82];
+							else vErrors.push(err82);
 							errors++;
 						}
-						if (typeof data31 == "number") {
-							if (data31 > 1e5 || isNaN(data31)) {
-								const err59 = {
+						if (typeof data43 == "number") {
+							if (data43 > 1e5 || isNaN(data43)) {
+								const err83 = {
 									instancePath: instancePath + "/informer/resyncMinutes",
 									schemaPath: "#/properties/informer/properties/resyncMinutes/maximum",
 									keyword: "maximum",
@@ -14638,12 +15128,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be <= 100000"
 								};
-								if (vErrors === null) vErrors = [err59];
-								else vErrors.push(err59);
+								if (vErrors === null) vErrors = [err83];
+								else vErrors.push(err83);
 								errors++;
 							}
-							if (data31 < 0 || isNaN(data31)) {
-								const err60 = {
+							if (data43 < 0 || isNaN(data43)) {
+								const err84 = {
 									instancePath: instancePath + "/informer/resyncMinutes",
 									schemaPath: "#/properties/informer/properties/resyncMinutes/minimum",
 									keyword: "minimum",
@@ -14653,29 +15143,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 0"
 								};
-								if (vErrors === null) vErrors = [err60];
-								else vErrors.push(err60);
+								if (vErrors === null) vErrors = [err84];
+								else vErrors.push(err84);
 								errors++;
 							}
 						}
 					}
-					if (data28.overlapSeconds !== void 0) {
-						let data32 = data28.overlapSeconds;
-						if (!(typeof data32 == "number" && !(data32 % 1) && !isNaN(data32))) {
-							const err61 = {
+					if (data40.overlapSeconds !== void 0) {
+						let data44 = data40.overlapSeconds;
+						if (!(typeof data44 == "number" && !(data44 % 1) && !isNaN(data44))) {
+							const err85 = {
 								instancePath: instancePath + "/informer/overlapSeconds",
 								schemaPath: "#/properties/informer/properties/overlapSeconds/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err61];
-							else vErrors.push(err61);
+							if (vErrors === null) vErrors = [err85];
+							else vErrors.push(err85);
 							errors++;
 						}
-						if (typeof data32 == "number") {
-							if (data32 > 3600 || isNaN(data32)) {
-								const err62 = {
+						if (typeof data44 == "number") {
+							if (data44 > 3600 || isNaN(data44)) {
+								const err86 = {
 									instancePath: instancePath + "/informer/overlapSeconds",
 									schemaPath: "#/properties/informer/properties/overlapSeconds/maximum",
 									keyword: "maximum",
@@ -14685,12 +15175,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be <= 3600"
 								};
-								if (vErrors === null) vErrors = [err62];
-								else vErrors.push(err62);
+								if (vErrors === null) vErrors = [err86];
+								else vErrors.push(err86);
 								errors++;
 							}
-							if (data32 < 0 || isNaN(data32)) {
-								const err63 = {
+							if (data44 < 0 || isNaN(data44)) {
+								const err87 = {
 									instancePath: instancePath + "/informer/overlapSeconds",
 									schemaPath: "#/properties/informer/properties/overlapSeconds/minimum",
 									keyword: "minimum",
@@ -14700,232 +15190,232 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 0"
 								};
-								if (vErrors === null) vErrors = [err63];
-								else vErrors.push(err63);
+								if (vErrors === null) vErrors = [err87];
+								else vErrors.push(err87);
 								errors++;
 							}
 						}
 					}
 				} else {
-					const err64 = {
+					const err88 = {
 						instancePath: instancePath + "/informer",
 						schemaPath: "#/properties/informer/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err64];
-					else vErrors.push(err64);
+					if (vErrors === null) vErrors = [err88];
+					else vErrors.push(err88);
 					errors++;
 				}
 			}
 			if (data.logLevel !== void 0) {
-				let data33 = data.logLevel;
-				if (!(data33 === "trace" || data33 === "debug" || data33 === "info" || data33 === "warn" || data33 === "error" || data33 === "fatal" || data33 === "silent")) {
-					const err65 = {
+				let data45 = data.logLevel;
+				if (!(data45 === "trace" || data45 === "debug" || data45 === "info" || data45 === "warn" || data45 === "error" || data45 === "fatal" || data45 === "silent")) {
+					const err89 = {
 						instancePath: instancePath + "/logLevel",
 						schemaPath: "#/properties/logLevel/enum",
 						keyword: "enum",
 						params: { allowedValues: schema0.properties.logLevel.enum },
 						message: "must be equal to one of the allowed values"
 					};
-					if (vErrors === null) vErrors = [err65];
-					else vErrors.push(err65);
+					if (vErrors === null) vErrors = [err89];
+					else vErrors.push(err89);
 					errors++;
 				}
 			}
 			if (data.statusPage !== void 0) {
 				if (typeof data.statusPage !== "boolean") {
-					const err66 = {
+					const err90 = {
 						instancePath: instancePath + "/statusPage",
 						schemaPath: "#/properties/statusPage/type",
 						keyword: "type",
 						params: { type: "boolean" },
 						message: "must be boolean"
 					};
-					if (vErrors === null) vErrors = [err66];
-					else vErrors.push(err66);
+					if (vErrors === null) vErrors = [err90];
+					else vErrors.push(err90);
 					errors++;
 				}
 			}
 			if (data.notify !== void 0) {
-				let data35 = data.notify;
-				if (Array.isArray(data35)) {
-					const len1 = data35.length;
+				let data47 = data.notify;
+				if (Array.isArray(data47)) {
+					const len1 = data47.length;
 					for (let i1 = 0; i1 < len1; i1++) {
-						let data36 = data35[i1];
-						if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-							if (data36.type === void 0) {
-								const err67 = {
+						let data48 = data47[i1];
+						if (data48 && typeof data48 == "object" && !Array.isArray(data48)) {
+							if (data48.type === void 0) {
+								const err91 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "type" },
 									message: "must have required property 'type'"
 								};
-								if (vErrors === null) vErrors = [err67];
-								else vErrors.push(err67);
+								if (vErrors === null) vErrors = [err91];
+								else vErrors.push(err91);
 								errors++;
 							}
-							if (data36.url === void 0) {
-								const err68 = {
+							if (data48.url === void 0) {
+								const err92 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "url" },
 									message: "must have required property 'url'"
 								};
-								if (vErrors === null) vErrors = [err68];
-								else vErrors.push(err68);
+								if (vErrors === null) vErrors = [err92];
+								else vErrors.push(err92);
 								errors++;
 							}
-							for (const key6 in data36) if (!(key6 === "name" || key6 === "type" || key6 === "url" || key6 === "secretEnv" || key6 === "events")) {
-								const err69 = {
+							for (const key11 in data48) if (!(key11 === "name" || key11 === "type" || key11 === "url" || key11 === "secretEnv" || key11 === "events")) {
+								const err93 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key6 },
+									params: { additionalProperty: key11 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err69];
-								else vErrors.push(err69);
+								if (vErrors === null) vErrors = [err93];
+								else vErrors.push(err93);
 								errors++;
 							}
-							if (data36.name !== void 0) {
-								let data37 = data36.name;
-								if (typeof data37 === "string") {
-									if (func1(data37) < 1) {
-										const err70 = {
+							if (data48.name !== void 0) {
+								let data49 = data48.name;
+								if (typeof data49 === "string") {
+									if (func1(data49) < 1) {
+										const err94 = {
 											instancePath: instancePath + "/notify/" + i1 + "/name",
 											schemaPath: "#/properties/notify/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err70];
-										else vErrors.push(err70);
+										if (vErrors === null) vErrors = [err94];
+										else vErrors.push(err94);
 										errors++;
 									}
 								} else {
-									const err71 = {
+									const err95 = {
 										instancePath: instancePath + "/notify/" + i1 + "/name",
 										schemaPath: "#/properties/notify/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err71];
-									else vErrors.push(err71);
+									if (vErrors === null) vErrors = [err95];
+									else vErrors.push(err95);
 									errors++;
 								}
 							}
-							if (data36.type !== void 0) {
-								let data38 = data36.type;
-								if (!(data38 === "webhook" || data38 === "slack")) {
-									const err72 = {
+							if (data48.type !== void 0) {
+								let data50 = data48.type;
+								if (!(data50 === "webhook" || data50 === "slack")) {
+									const err96 = {
 										instancePath: instancePath + "/notify/" + i1 + "/type",
 										schemaPath: "#/properties/notify/items/properties/type/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.notify.items.properties.type.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err72];
-									else vErrors.push(err72);
+									if (vErrors === null) vErrors = [err96];
+									else vErrors.push(err96);
 									errors++;
 								}
 							}
-							if (data36.url !== void 0) {
-								let data39 = data36.url;
-								if (typeof data39 === "string") {
-									if (!pattern1.test(data39)) {
-										const err73 = {
+							if (data48.url !== void 0) {
+								let data51 = data48.url;
+								if (typeof data51 === "string") {
+									if (!pattern1.test(data51)) {
+										const err97 = {
 											instancePath: instancePath + "/notify/" + i1 + "/url",
 											schemaPath: "#/properties/notify/items/properties/url/pattern",
 											keyword: "pattern",
 											params: { pattern: "^https?://" },
 											message: "must match pattern \"^https?://\""
 										};
-										if (vErrors === null) vErrors = [err73];
-										else vErrors.push(err73);
+										if (vErrors === null) vErrors = [err97];
+										else vErrors.push(err97);
 										errors++;
 									}
 								} else {
-									const err74 = {
+									const err98 = {
 										instancePath: instancePath + "/notify/" + i1 + "/url",
 										schemaPath: "#/properties/notify/items/properties/url/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err74];
-									else vErrors.push(err74);
+									if (vErrors === null) vErrors = [err98];
+									else vErrors.push(err98);
 									errors++;
 								}
 							}
-							if (data36.secretEnv !== void 0) {
-								let data40 = data36.secretEnv;
-								if (typeof data40 === "string") {
-									if (!pattern7.test(data40)) {
-										const err75 = {
+							if (data48.secretEnv !== void 0) {
+								let data52 = data48.secretEnv;
+								if (typeof data52 === "string") {
+									if (!pattern12.test(data52)) {
+										const err99 = {
 											instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 											schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 										};
-										if (vErrors === null) vErrors = [err75];
-										else vErrors.push(err75);
+										if (vErrors === null) vErrors = [err99];
+										else vErrors.push(err99);
 										errors++;
 									}
 								} else {
-									const err76 = {
+									const err100 = {
 										instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 										schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err76];
-									else vErrors.push(err76);
+									if (vErrors === null) vErrors = [err100];
+									else vErrors.push(err100);
 									errors++;
 								}
 							}
-							if (data36.events !== void 0) {
-								let data41 = data36.events;
-								if (Array.isArray(data41)) {
-									if (data41.length < 1) {
-										const err77 = {
+							if (data48.events !== void 0) {
+								let data53 = data48.events;
+								if (Array.isArray(data53)) {
+									if (data53.length < 1) {
+										const err101 = {
 											instancePath: instancePath + "/notify/" + i1 + "/events",
 											schemaPath: "#/properties/notify/items/properties/events/minItems",
 											keyword: "minItems",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 items"
 										};
-										if (vErrors === null) vErrors = [err77];
-										else vErrors.push(err77);
+										if (vErrors === null) vErrors = [err101];
+										else vErrors.push(err101);
 										errors++;
 									}
-									const len2 = data41.length;
+									const len2 = data53.length;
 									for (let i2 = 0; i2 < len2; i2++) {
-										let data42 = data41[i2];
-										if (!(data42 === "drift" || data42 === "apply_failed" || data42 === "refused" || data42 === "awaiting_approval" || data42 === "recovered" || data42 === "manifests_invalid")) {
-											const err78 = {
+										let data54 = data53[i2];
+										if (!(data54 === "drift" || data54 === "apply_failed" || data54 === "refused" || data54 === "awaiting_approval" || data54 === "recovered" || data54 === "manifests_invalid")) {
+											const err102 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events/" + i2,
 												schemaPath: "#/properties/notify/items/properties/events/items/enum",
 												keyword: "enum",
 												params: { allowedValues: schema0.properties.notify.items.properties.events.items.enum },
 												message: "must be equal to one of the allowed values"
 											};
-											if (vErrors === null) vErrors = [err78];
-											else vErrors.push(err78);
+											if (vErrors === null) vErrors = [err102];
+											else vErrors.push(err102);
 											errors++;
 										}
 									}
-									let i3 = data41.length;
+									let i3 = data53.length;
 									let j0;
 									if (i3 > 1) {
-										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func8(data41[i3], data41[j0])) {
-											const err79 = {
+										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func9(data53[i3], data53[j0])) {
+											const err103 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events",
 												schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 												keyword: "uniqueItems",
@@ -14935,359 +15425,19 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												},
 												message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)"
 											};
-											if (vErrors === null) vErrors = [err79];
-											else vErrors.push(err79);
+											if (vErrors === null) vErrors = [err103];
+											else vErrors.push(err103);
 											errors++;
 											break outer0;
 										}
 									}
 								} else {
-									const err80 = {
+									const err104 = {
 										instancePath: instancePath + "/notify/" + i1 + "/events",
 										schemaPath: "#/properties/notify/items/properties/events/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
-									};
-									if (vErrors === null) vErrors = [err80];
-									else vErrors.push(err80);
-									errors++;
-								}
-							}
-						} else {
-							const err81 = {
-								instancePath: instancePath + "/notify/" + i1,
-								schemaPath: "#/properties/notify/items/type",
-								keyword: "type",
-								params: { type: "object" },
-								message: "must be object"
-							};
-							if (vErrors === null) vErrors = [err81];
-							else vErrors.push(err81);
-							errors++;
-						}
-					}
-				} else {
-					const err82 = {
-						instancePath: instancePath + "/notify",
-						schemaPath: "#/properties/notify/type",
-						keyword: "type",
-						params: { type: "array" },
-						message: "must be array"
-					};
-					if (vErrors === null) vErrors = [err82];
-					else vErrors.push(err82);
-					errors++;
-				}
-			}
-			if (data.policy !== void 0) {
-				let data43 = data.policy;
-				if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
-					for (const key7 in data43) if (!(key7 === "path" || key7 === "rules" || key7 === "approvers" || key7 === "approvals")) {
-						const err83 = {
-							instancePath: instancePath + "/policy",
-							schemaPath: "#/properties/policy/additionalProperties",
-							keyword: "additionalProperties",
-							params: { additionalProperty: key7 },
-							message: "must NOT have additional properties"
-						};
-						if (vErrors === null) vErrors = [err83];
-						else vErrors.push(err83);
-						errors++;
-					}
-					if (data43.path !== void 0) {
-						let data44 = data43.path;
-						if (typeof data44 === "string") {
-							if (func1(data44) < 1) {
-								const err84 = {
-									instancePath: instancePath + "/policy/path",
-									schemaPath: "#/properties/policy/properties/path/minLength",
-									keyword: "minLength",
-									params: { limit: 1 },
-									message: "must NOT have fewer than 1 characters"
-								};
-								if (vErrors === null) vErrors = [err84];
-								else vErrors.push(err84);
-								errors++;
-							}
-						} else {
-							const err85 = {
-								instancePath: instancePath + "/policy/path",
-								schemaPath: "#/properties/policy/properties/path/type",
-								keyword: "type",
-								params: { type: "string" },
-								message: "must be string"
-							};
-							if (vErrors === null) vErrors = [err85];
-							else vErrors.push(err85);
-							errors++;
-						}
-					}
-					if (data43.rules !== void 0) {
-						if (!Array.isArray(data43.rules)) {
-							const err86 = {
-								instancePath: instancePath + "/policy/rules",
-								schemaPath: "#/properties/policy/properties/rules/type",
-								keyword: "type",
-								params: { type: "array" },
-								message: "must be array"
-							};
-							if (vErrors === null) vErrors = [err86];
-							else vErrors.push(err86);
-							errors++;
-						}
-					}
-					if (data43.approvers !== void 0) {
-						let data46 = data43.approvers;
-						if (!(data46 && typeof data46 == "object" && !Array.isArray(data46))) {
-							const err87 = {
-								instancePath: instancePath + "/policy/approvers",
-								schemaPath: "#/properties/policy/properties/approvers/type",
-								keyword: "type",
-								params: { type: "object" },
-								message: "must be object"
-							};
-							if (vErrors === null) vErrors = [err87];
-							else vErrors.push(err87);
-							errors++;
-						}
-					}
-					if (data43.approvals !== void 0) {
-						let data47 = data43.approvals;
-						if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
-							for (const key8 in data47) if (!(key8 === "token" || key8 === "tokenFile" || key8 === "github")) {
-								const err88 = {
-									instancePath: instancePath + "/policy/approvals",
-									schemaPath: "#/properties/policy/properties/approvals/additionalProperties",
-									keyword: "additionalProperties",
-									params: { additionalProperty: key8 },
-									message: "must NOT have additional properties"
-								};
-								if (vErrors === null) vErrors = [err88];
-								else vErrors.push(err88);
-								errors++;
-							}
-							if (data47.token !== void 0) {
-								let data48 = data47.token;
-								if (typeof data48 === "string") {
-									if (func1(data48) < 16) {
-										const err89 = {
-											instancePath: instancePath + "/policy/approvals/token",
-											schemaPath: "#/properties/policy/properties/approvals/properties/token/minLength",
-											keyword: "minLength",
-											params: { limit: 16 },
-											message: "must NOT have fewer than 16 characters"
-										};
-										if (vErrors === null) vErrors = [err89];
-										else vErrors.push(err89);
-										errors++;
-									}
-								} else {
-									const err90 = {
-										instancePath: instancePath + "/policy/approvals/token",
-										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err90];
-									else vErrors.push(err90);
-									errors++;
-								}
-							}
-							if (data47.tokenFile !== void 0) {
-								let data49 = data47.tokenFile;
-								if (typeof data49 === "string") {
-									if (func1(data49) < 1) {
-										const err91 = {
-											instancePath: instancePath + "/policy/approvals/tokenFile",
-											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
-											keyword: "minLength",
-											params: { limit: 1 },
-											message: "must NOT have fewer than 1 characters"
-										};
-										if (vErrors === null) vErrors = [err91];
-										else vErrors.push(err91);
-										errors++;
-									}
-								} else {
-									const err92 = {
-										instancePath: instancePath + "/policy/approvals/tokenFile",
-										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err92];
-									else vErrors.push(err92);
-									errors++;
-								}
-							}
-							if (data47.github !== void 0) {
-								let data50 = data47.github;
-								if (data50 && typeof data50 == "object" && !Array.isArray(data50)) {
-									if (data50.repository === void 0) {
-										const err93 = {
-											instancePath: instancePath + "/policy/approvals/github",
-											schemaPath: "#/properties/policy/properties/approvals/properties/github/required",
-											keyword: "required",
-											params: { missingProperty: "repository" },
-											message: "must have required property 'repository'"
-										};
-										if (vErrors === null) vErrors = [err93];
-										else vErrors.push(err93);
-										errors++;
-									}
-									for (const key9 in data50) if (!(key9 === "repository" || key9 === "apiUrl" || key9 === "tokenFile" || key9 === "pollSeconds")) {
-										const err94 = {
-											instancePath: instancePath + "/policy/approvals/github",
-											schemaPath: "#/properties/policy/properties/approvals/properties/github/additionalProperties",
-											keyword: "additionalProperties",
-											params: { additionalProperty: key9 },
-											message: "must NOT have additional properties"
-										};
-										if (vErrors === null) vErrors = [err94];
-										else vErrors.push(err94);
-										errors++;
-									}
-									if (data50.repository !== void 0) {
-										let data51 = data50.repository;
-										if (typeof data51 === "string") {
-											if (!pattern8.test(data51)) {
-												const err95 = {
-													instancePath: instancePath + "/policy/approvals/github/repository",
-													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/pattern",
-													keyword: "pattern",
-													params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
-													message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
-												};
-												if (vErrors === null) vErrors = [err95];
-												else vErrors.push(err95);
-												errors++;
-											}
-										} else {
-											const err96 = {
-												instancePath: instancePath + "/policy/approvals/github/repository",
-												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/type",
-												keyword: "type",
-												params: { type: "string" },
-												message: "must be string"
-											};
-											if (vErrors === null) vErrors = [err96];
-											else vErrors.push(err96);
-											errors++;
-										}
-									}
-									if (data50.apiUrl !== void 0) {
-										let data52 = data50.apiUrl;
-										if (typeof data52 === "string") {
-											if (!pattern1.test(data52)) {
-												const err97 = {
-													instancePath: instancePath + "/policy/approvals/github/apiUrl",
-													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/pattern",
-													keyword: "pattern",
-													params: { pattern: "^https?://" },
-													message: "must match pattern \"^https?://\""
-												};
-												if (vErrors === null) vErrors = [err97];
-												else vErrors.push(err97);
-												errors++;
-											}
-										} else {
-											const err98 = {
-												instancePath: instancePath + "/policy/approvals/github/apiUrl",
-												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/type",
-												keyword: "type",
-												params: { type: "string" },
-												message: "must be string"
-											};
-											if (vErrors === null) vErrors = [err98];
-											else vErrors.push(err98);
-											errors++;
-										}
-									}
-									if (data50.tokenFile !== void 0) {
-										let data53 = data50.tokenFile;
-										if (typeof data53 === "string") {
-											if (func1(data53) < 1) {
-												const err99 = {
-													instancePath: instancePath + "/policy/approvals/github/tokenFile",
-													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/minLength",
-													keyword: "minLength",
-													params: { limit: 1 },
-													message: "must NOT have fewer than 1 characters"
-												};
-												if (vErrors === null) vErrors = [err99];
-												else vErrors.push(err99);
-												errors++;
-											}
-										} else {
-											const err100 = {
-												instancePath: instancePath + "/policy/approvals/github/tokenFile",
-												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/type",
-												keyword: "type",
-												params: { type: "string" },
-												message: "must be string"
-											};
-											if (vErrors === null) vErrors = [err100];
-											else vErrors.push(err100);
-											errors++;
-										}
-									}
-									if (data50.pollSeconds !== void 0) {
-										let data54 = data50.pollSeconds;
-										if (!(typeof data54 == "number" && !(data54 % 1) && !isNaN(data54))) {
-											const err101 = {
-												instancePath: instancePath + "/policy/approvals/github/pollSeconds",
-												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/type",
-												keyword: "type",
-												params: { type: "integer" },
-												message: "must be integer"
-											};
-											if (vErrors === null) vErrors = [err101];
-											else vErrors.push(err101);
-											errors++;
-										}
-										if (typeof data54 == "number") {
-											if (data54 > 3600 || isNaN(data54)) {
-												const err102 = {
-													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
-													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/maximum",
-													keyword: "maximum",
-													params: {
-														comparison: "<=",
-														limit: 3600
-													},
-													message: "must be <= 3600"
-												};
-												if (vErrors === null) vErrors = [err102];
-												else vErrors.push(err102);
-												errors++;
-											}
-											if (data54 < 5 || isNaN(data54)) {
-												const err103 = {
-													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
-													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/minimum",
-													keyword: "minimum",
-													params: {
-														comparison: ">=",
-														limit: 5
-													},
-													message: "must be >= 5"
-												};
-												if (vErrors === null) vErrors = [err103];
-												else vErrors.push(err103);
-												errors++;
-											}
-										}
-									}
-								} else {
-									const err104 = {
-										instancePath: instancePath + "/policy/approvals/github",
-										schemaPath: "#/properties/policy/properties/approvals/properties/github/type",
-										keyword: "type",
-										params: { type: "object" },
-										message: "must be object"
 									};
 									if (vErrors === null) vErrors = [err104];
 									else vErrors.push(err104);
@@ -15296,8 +15446,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							}
 						} else {
 							const err105 = {
-								instancePath: instancePath + "/policy/approvals",
-								schemaPath: "#/properties/policy/properties/approvals/type",
+								instancePath: instancePath + "/notify/" + i1,
+								schemaPath: "#/properties/notify/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
@@ -15309,27 +15459,367 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 				} else {
 					const err106 = {
-						instancePath: instancePath + "/policy",
-						schemaPath: "#/properties/policy/type",
+						instancePath: instancePath + "/notify",
+						schemaPath: "#/properties/notify/type",
 						keyword: "type",
-						params: { type: "object" },
-						message: "must be object"
+						params: { type: "array" },
+						message: "must be array"
 					};
 					if (vErrors === null) vErrors = [err106];
 					else vErrors.push(err106);
 					errors++;
 				}
 			}
+			if (data.policy !== void 0) {
+				let data55 = data.policy;
+				if (data55 && typeof data55 == "object" && !Array.isArray(data55)) {
+					for (const key12 in data55) if (!(key12 === "path" || key12 === "rules" || key12 === "approvers" || key12 === "approvals")) {
+						const err107 = {
+							instancePath: instancePath + "/policy",
+							schemaPath: "#/properties/policy/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key12 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err107];
+						else vErrors.push(err107);
+						errors++;
+					}
+					if (data55.path !== void 0) {
+						let data56 = data55.path;
+						if (typeof data56 === "string") {
+							if (func1(data56) < 1) {
+								const err108 = {
+									instancePath: instancePath + "/policy/path",
+									schemaPath: "#/properties/policy/properties/path/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err108];
+								else vErrors.push(err108);
+								errors++;
+							}
+						} else {
+							const err109 = {
+								instancePath: instancePath + "/policy/path",
+								schemaPath: "#/properties/policy/properties/path/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err109];
+							else vErrors.push(err109);
+							errors++;
+						}
+					}
+					if (data55.rules !== void 0) {
+						if (!Array.isArray(data55.rules)) {
+							const err110 = {
+								instancePath: instancePath + "/policy/rules",
+								schemaPath: "#/properties/policy/properties/rules/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err110];
+							else vErrors.push(err110);
+							errors++;
+						}
+					}
+					if (data55.approvers !== void 0) {
+						let data58 = data55.approvers;
+						if (!(data58 && typeof data58 == "object" && !Array.isArray(data58))) {
+							const err111 = {
+								instancePath: instancePath + "/policy/approvers",
+								schemaPath: "#/properties/policy/properties/approvers/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err111];
+							else vErrors.push(err111);
+							errors++;
+						}
+					}
+					if (data55.approvals !== void 0) {
+						let data59 = data55.approvals;
+						if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+							for (const key13 in data59) if (!(key13 === "token" || key13 === "tokenFile" || key13 === "github")) {
+								const err112 = {
+									instancePath: instancePath + "/policy/approvals",
+									schemaPath: "#/properties/policy/properties/approvals/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key13 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err112];
+								else vErrors.push(err112);
+								errors++;
+							}
+							if (data59.token !== void 0) {
+								let data60 = data59.token;
+								if (typeof data60 === "string") {
+									if (func1(data60) < 16) {
+										const err113 = {
+											instancePath: instancePath + "/policy/approvals/token",
+											schemaPath: "#/properties/policy/properties/approvals/properties/token/minLength",
+											keyword: "minLength",
+											params: { limit: 16 },
+											message: "must NOT have fewer than 16 characters"
+										};
+										if (vErrors === null) vErrors = [err113];
+										else vErrors.push(err113);
+										errors++;
+									}
+								} else {
+									const err114 = {
+										instancePath: instancePath + "/policy/approvals/token",
+										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err114];
+									else vErrors.push(err114);
+									errors++;
+								}
+							}
+							if (data59.tokenFile !== void 0) {
+								let data61 = data59.tokenFile;
+								if (typeof data61 === "string") {
+									if (func1(data61) < 1) {
+										const err115 = {
+											instancePath: instancePath + "/policy/approvals/tokenFile",
+											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err115];
+										else vErrors.push(err115);
+										errors++;
+									}
+								} else {
+									const err116 = {
+										instancePath: instancePath + "/policy/approvals/tokenFile",
+										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err116];
+									else vErrors.push(err116);
+									errors++;
+								}
+							}
+							if (data59.github !== void 0) {
+								let data62 = data59.github;
+								if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
+									if (data62.repository === void 0) {
+										const err117 = {
+											instancePath: instancePath + "/policy/approvals/github",
+											schemaPath: "#/properties/policy/properties/approvals/properties/github/required",
+											keyword: "required",
+											params: { missingProperty: "repository" },
+											message: "must have required property 'repository'"
+										};
+										if (vErrors === null) vErrors = [err117];
+										else vErrors.push(err117);
+										errors++;
+									}
+									for (const key14 in data62) if (!(key14 === "repository" || key14 === "apiUrl" || key14 === "tokenFile" || key14 === "pollSeconds")) {
+										const err118 = {
+											instancePath: instancePath + "/policy/approvals/github",
+											schemaPath: "#/properties/policy/properties/approvals/properties/github/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key14 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err118];
+										else vErrors.push(err118);
+										errors++;
+									}
+									if (data62.repository !== void 0) {
+										let data63 = data62.repository;
+										if (typeof data63 === "string") {
+											if (!pattern2.test(data63)) {
+												const err119 = {
+													instancePath: instancePath + "/policy/approvals/github/repository",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/pattern",
+													keyword: "pattern",
+													params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
+													message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
+												};
+												if (vErrors === null) vErrors = [err119];
+												else vErrors.push(err119);
+												errors++;
+											}
+										} else {
+											const err120 = {
+												instancePath: instancePath + "/policy/approvals/github/repository",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err120];
+											else vErrors.push(err120);
+											errors++;
+										}
+									}
+									if (data62.apiUrl !== void 0) {
+										let data64 = data62.apiUrl;
+										if (typeof data64 === "string") {
+											if (!pattern1.test(data64)) {
+												const err121 = {
+													instancePath: instancePath + "/policy/approvals/github/apiUrl",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/pattern",
+													keyword: "pattern",
+													params: { pattern: "^https?://" },
+													message: "must match pattern \"^https?://\""
+												};
+												if (vErrors === null) vErrors = [err121];
+												else vErrors.push(err121);
+												errors++;
+											}
+										} else {
+											const err122 = {
+												instancePath: instancePath + "/policy/approvals/github/apiUrl",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err122];
+											else vErrors.push(err122);
+											errors++;
+										}
+									}
+									if (data62.tokenFile !== void 0) {
+										let data65 = data62.tokenFile;
+										if (typeof data65 === "string") {
+											if (func1(data65) < 1) {
+												const err123 = {
+													instancePath: instancePath + "/policy/approvals/github/tokenFile",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/minLength",
+													keyword: "minLength",
+													params: { limit: 1 },
+													message: "must NOT have fewer than 1 characters"
+												};
+												if (vErrors === null) vErrors = [err123];
+												else vErrors.push(err123);
+												errors++;
+											}
+										} else {
+											const err124 = {
+												instancePath: instancePath + "/policy/approvals/github/tokenFile",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err124];
+											else vErrors.push(err124);
+											errors++;
+										}
+									}
+									if (data62.pollSeconds !== void 0) {
+										let data66 = data62.pollSeconds;
+										if (!(typeof data66 == "number" && !(data66 % 1) && !isNaN(data66))) {
+											const err125 = {
+												instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err125];
+											else vErrors.push(err125);
+											errors++;
+										}
+										if (typeof data66 == "number") {
+											if (data66 > 3600 || isNaN(data66)) {
+												const err126 = {
+													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/maximum",
+													keyword: "maximum",
+													params: {
+														comparison: "<=",
+														limit: 3600
+													},
+													message: "must be <= 3600"
+												};
+												if (vErrors === null) vErrors = [err126];
+												else vErrors.push(err126);
+												errors++;
+											}
+											if (data66 < 5 || isNaN(data66)) {
+												const err127 = {
+													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 5
+													},
+													message: "must be >= 5"
+												};
+												if (vErrors === null) vErrors = [err127];
+												else vErrors.push(err127);
+												errors++;
+											}
+										}
+									}
+								} else {
+									const err128 = {
+										instancePath: instancePath + "/policy/approvals/github",
+										schemaPath: "#/properties/policy/properties/approvals/properties/github/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err128];
+									else vErrors.push(err128);
+									errors++;
+								}
+							}
+						} else {
+							const err129 = {
+								instancePath: instancePath + "/policy/approvals",
+								schemaPath: "#/properties/policy/properties/approvals/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err129];
+							else vErrors.push(err129);
+							errors++;
+						}
+					}
+				} else {
+					const err130 = {
+						instancePath: instancePath + "/policy",
+						schemaPath: "#/properties/policy/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err130];
+					else vErrors.push(err130);
+					errors++;
+				}
+			}
 		} else {
-			const err107 = {
+			const err131 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err107];
-			else vErrors.push(err107);
+			if (vErrors === null) vErrors = [err131];
+			else vErrors.push(err131);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -20928,8 +21418,8 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			return module.exports;
 		})],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"gitSync\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.\",\"properties\":{\"repository\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one.\"}}},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"kinds\":{\"type\":\"object\",\"description\":\"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\"propertyNames\":{\"enum\":[\"Organization\",\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"mode\":{\"enum\":[\"authoritative\",\"additive\",\"observe\"],\"default\":\"authoritative\",\"description\":\"authoritative, additive or observe (see kinds).\"},\"drift\":{\"enum\":[\"revert\",\"report\",\"propose\"],\"default\":\"revert\",\"description\":\"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"}}}},\"proposals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\"properties\":{\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"branch\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"default\":\"docops/drift\",\"description\":\"docops's branch: force-moved to each new proposal.\"},\"base\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"description\":\"The branch proposed onto (default: the repository's default branch).\"},\"path\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\"description\":\"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"}}}}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -37713,7 +38203,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -37724,7 +38214,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-	if (!isObject$3(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -37749,7 +38239,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-	if (!isObject$3(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -37757,9 +38247,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-var isObject$3, configFields;
+var isObject$4, configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/manifests/discover.ts
 /**
@@ -38438,6 +38928,78 @@ var init_data_files = __esmMin((() => {
 	]);
 	manifestMessage = (manifest, field) => `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
 }));
+// src/model/plan.ts
+/** A request's RecoverSpecs (none, one or several) as a list. */
+function recoverSpecs(r) {
+	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
+}
+function originOf(plan, step) {
+	if (plan.manifestChanges === void 0) return "unknown";
+	let ids = edits.get(plan);
+	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
+	return ids.has(step.id) ? "manifests" : "drift";
+}
+function emptyPlan() {
+	return {
+		formatVersion: 1,
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+}
+/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
+function pathSegments(step, methods) {
+	const out = /* @__PURE__ */ new Set();
+	for (const r of step.requests) {
+		if (methods && !methods.includes(r.method)) continue;
+		for (const s of r.path.split("/")) out.add(decodeSegment(s));
+	}
+	return out;
+}
+function decodeSegment(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+function stepCounts(plan) {
+	const out = {};
+	for (const s of plan.steps) {
+		const c = out[s.kind] ??= {
+			create: 0,
+			update: 0,
+			delete: 0
+		};
+		c[s.action]++;
+	}
+	return out;
+}
+var OWNERSHIP_MODES, PHASES, recoverPath, MODE_REASON, DRIFT_REASON, edits;
+var init_plan$1 = __esmMin((() => {
+	OWNERSHIP_MODES = [
+		"authoritative",
+		"additive",
+		"observe"
+	];
+	PHASES = [
+		"create",
+		"update",
+		"delete",
+		"prune"
+	];
+	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
+	MODE_REASON = {
+		additive: "additive: never deletes what no manifest writes",
+		observe: "observe: report only, never writes"
+	};
+	DRIFT_REASON = {
+		report: "drift report: kept, not reverted",
+		propose: "drift propose: proposed as a manifest change, not reverted"
+	};
+	edits = /* @__PURE__ */ new WeakMap();
+}));
 // src/manifests/paths.ts
 /** `prefix` followed by the path in dotted/bracket form; `spec` + ['members', 3] → `spec.members[3]`. */
 function formatPath(prefix, path) {
@@ -38509,7 +39071,7 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-	if (!isObject$2(v)) {
+	if (!isObject$3(v)) {
 		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
 		return { issues };
 	}
@@ -38526,25 +39088,28 @@ function checkEnvelope(parsed, kinds) {
 	}
 	const metadata = v.metadata;
 	if ("metadata" in v) {
-		if (!isObject$2(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
+		if (!isObject$3(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
 		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
 		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
 		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$2(metadata)) {
+		if (isObject$3(metadata)) {
 			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
 		}
 	}
+	const mode = OWNERSHIP_MODES.find((m) => m === v.mode);
+	if ("mode" in v && mode === void 0) issue(["mode"], `mode: must be one of ${OWNERSHIP_MODES.join(", ")} (got ${got(v.mode)})`);
 	if ("prune" in v && typeof v.prune !== "boolean") issue(["prune"], `prune: must be boolean (got ${got(v.prune)})`);
+	else if (v.prune === true && mode !== void 0 && mode !== "authoritative") issue(["prune"], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
 	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
 	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
 	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-	const spec = isObject$2(v.spec) ? v.spec : void 0;
+	const spec = isObject$3(v.spec) ? v.spec : void 0;
 	if ("spec" in v && !spec) {
 		const marked = kind ? markedValues(kind.schema, v.spec) : [];
 		registerMarkedValues(marked);
 		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
 	}
-	if (issues.length > 0 || !kind || !spec || !isObject$2(metadata)) return {
+	if (issues.length > 0 || !kind || !spec || !isObject$3(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -38560,6 +39125,7 @@ function checkEnvelope(parsed, kinds) {
 	};
 	if (typeof v.prune === "boolean") doc.prune = v.prune;
 	if (typeof v.allowEmpty === "boolean") doc.allowEmpty = v.allowEmpty;
+	if (mode !== void 0) doc.mode = mode;
 	return {
 		issues,
 		kind,
@@ -38567,8 +39133,9 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$2, got;
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$3, got;
 var init_envelope = __esmMin((() => {
+	init_plan$1();
 	init_paths$1();
 	init_secret_fields();
 	API_VERSION$1 = "docops/v1";
@@ -38578,6 +39145,7 @@ var init_envelope = __esmMin((() => {
 		"metadata",
 		"prune",
 		"allowEmpty",
+		"mode",
 		"spec"
 	];
 	REQUIRED = [
@@ -38588,7 +39156,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
@@ -45859,8 +46427,8 @@ function createAjv(schema, code = {}, options = {}) {
 		}
 	};
 	const which = dialectOf(schema);
-	const ajv = which === "2020" ? new (load$1("ajv/dist/2020.js")).Ajv2020(opts) : which === "2019" ? new (load$1("ajv/dist/2019.js")).Ajv2019(opts) : new (load$1("ajv")).Ajv(opts);
-	load$1("ajv-formats")(ajv);
+	const ajv = which === "2020" ? new (load$2("ajv/dist/2020.js")).Ajv2020(opts) : which === "2019" ? new (load$2("ajv/dist/2019.js")).Ajv2019(opts) : new (load$2("ajv")).Ajv(opts);
+	load$2("ajv-formats")(ajv);
 	return ajv;
 }
 function dialectOf(schema) {
@@ -45928,13 +46496,13 @@ function validateWithSchema(value, schema, locate, prefix, locateKey = locate, s
 function toPointer(path) {
 	return path.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }
-var load$1, instances, PRECOMPILED_INDEX, precompiled, compiled;
+var load$2, instances, PRECOMPILED_INDEX, precompiled, compiled;
 var init_schema$1 = __esmMin((() => {
 	init__docops_action_require();
 	init_ajv_messages();
 	init_schema_text();
 	init_secret_fields();
-	load$1 = bundledRequire;
+	load$2 = bundledRequire;
 	instances = /* @__PURE__ */ new Map();
 	PRECOMPILED_INDEX = "../manifests/validators/index.cjs";
 	compiled = /* @__PURE__ */ new WeakMap();
@@ -46802,16 +47370,16 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
-		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"authoritative\",\n        \"additive\",\n        \"observe\"\n      ],\n      \"description\": \"How much docops may write of what this document describes. authoritative (default): the manifests win. additive: create and update what is written, never delete or revert what is not (no prune). observe: never write; the plan reports the drift. The config's mode for the kind applies too; the more cautious one wins.\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": { \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"] },\n                      \"users\": { \"type\": \"array\", \"uniqueItems\": true, \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 }, \"description\": \"Organization members by e-mail (case-insensitive).\" }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The rule in the platform's expression syntax.\" },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
-		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/step\" }, \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\" },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": { \"step\": { \"type\": \"string\" }, \"actor\": { \"type\": \"string\" }, \"at\": { \"type\": \"string\" }, \"action\": { \"type\": \"string\" } }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": { \"type\": \"array\", \"items\": { \"type\": \"string\" }, \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\" },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": { \"file\": { \"type\": \"string\" }, \"line\": { \"type\": \"integer\", \"minimum\": 1 }, \"column\": { \"type\": \"integer\", \"minimum\": 1 } }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" } }\n    },\n    \"fields\": { \"type\": [\"object\", \"null\"], \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\" },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\", \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" }, \"description\": \"What a null value of a field means (e.g. role: guest).\" },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" }, \"note\": { \"type\": \"string\" } }\n          }\n        }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": { \"oneOf\": [{ \"$ref\": \"#/definitions/recover\" }, { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }] },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"field\", \"value\"], \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } } }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"detail\": { \"type\": \"string\" } }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": { \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }, \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } } }\n        },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\", \"message\"],\n            \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n          }\n        },\n        \"batch\": {\n          \"type\": \"object\",\n          \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step.\",\n          \"additionalProperties\": false,\n          \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n          \"properties\": {\n            \"list\": { \"type\": \"string\" },\n            \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n            \"results\": { \"type\": \"string\" },\n            \"failed\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"field\", \"value\", \"message\"],\n              \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": { \"type\": \"array\", \"x-secret\": false, \"items\": { \"type\": \"string\" }, \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\" },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\", \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\" },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": { \"type\": \"string\", \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\" }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"githubTeam\"], \"properties\": { \"githubTeam\": { \"type\": \"string\" } } }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/step\" }, \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\" },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"reported\": {\n      \"type\": \"array\",\n      \"description\": \"Changes the diff found that their ownership mode does not let docops make (observe: any; additive: a delete): shown, never sent, counted by no safety threshold.\",\n      \"items\": { \"$ref\": \"#/definitions/reported\" }\n    },\n    \"owned\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects (or parts of them) another writer owns, which docops leaves alone: a site's structure under Git Sync.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"what\", \"owner\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"id\": { \"type\": \"string\" },\n          \"what\": { \"type\": \"string\", \"description\": \"The parts owned, e.g. sections, section groups and site spaces.\" },\n          \"owner\": { \"type\": \"string\", \"description\": \"The writer, e.g. Git Sync (repository acme/docs).\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": { \"step\": { \"type\": \"string\" }, \"actor\": { \"type\": \"string\" }, \"at\": { \"type\": \"string\" }, \"action\": { \"type\": \"string\" } }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": { \"type\": \"array\", \"items\": { \"type\": \"string\" }, \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\" },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": { \"file\": { \"type\": \"string\" }, \"line\": { \"type\": \"integer\", \"minimum\": 1 }, \"column\": { \"type\": \"integer\", \"minimum\": 1 } }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": {\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"id\": { \"type\": \"string\" },\n        \"mode\": { \"$ref\": \"#/definitions/mode\", \"description\": \"Set when an ownership mode leaves the object in place (additive), rather than prune being off.\" }\n      }\n    },\n    \"mode\": { \"enum\": [\"authoritative\", \"additive\", \"observe\"], \"description\": \"Ownership mode (docs/kinds.md, \\\"Who owns what\\\").\" },\n    \"fields\": { \"type\": [\"object\", \"null\"], \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\" },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\", \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"mode\": { \"$ref\": \"#/definitions/mode\", \"description\": \"The ownership mode that produced the step, when not authoritative.\" },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" }, \"description\": \"What a null value of a field means (e.g. role: guest).\" },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" }, \"note\": { \"type\": \"string\" } }\n          }\n        }\n      }\n    },\n    \"reported\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"A step as the diff found it, without its requests (never sent), with the mode that keeps it out.\",\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"mode\": { \"enum\": [\"additive\", \"observe\"], \"description\": \"The ownership mode that keeps the change out.\" },\n        \"drift\": { \"enum\": [\"report\", \"propose\"], \"description\": \"The daemon's drift setting that keeps the drift (not reverted).\" },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": { \"$ref\": \"#/definitions/step/properties/cascades\" }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": { \"oneOf\": [{ \"$ref\": \"#/definitions/recover\" }, { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }] },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"field\", \"value\"], \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } } }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"detail\": { \"type\": \"string\" } }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": { \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }, \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } } }\n        },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\", \"message\"],\n            \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n          }\n        },\n        \"batch\": {\n          \"type\": \"object\",\n          \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step.\",\n          \"additionalProperties\": false,\n          \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n          \"properties\": {\n            \"list\": { \"type\": \"string\" },\n            \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n            \"results\": { \"type\": \"string\" },\n            \"failed\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"field\", \"value\", \"message\"],\n              \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": { \"type\": \"array\", \"x-secret\": false, \"items\": { \"type\": \"string\" }, \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\" },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\", \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\" },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": { \"type\": \"string\", \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\" }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"githubTeam\"], \"properties\": { \"githubTeam\": { \"type\": \"string\" } } }\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"policy": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n",
 		"safety": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n",
 		"samlprovider": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"SamlProvider spec\",\n  \"description\": \"A SAML identity provider of the organization, identified by its label, or by a pinned id (which allows renaming). Only the fields written here are compared and changed. The certificate is never printed: plans show its fingerprint.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"label\"],\n  \"properties\": {\n    \"label\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 30, \"description\": \"Label shown on the login page (1..30 characters); unique per organization in the manifests unless ids are pinned.\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live label differs.\" },\n    \"entityID\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The identity provider's entity id (at most 1024 characters).\" },\n    \"ssoURL\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The identity provider's single sign-on URL (at most 2048 characters).\" },\n    \"certificate\": {\n      \"x-secret\": \"payload\",\n      \"description\": \"The identity provider's signing certificate (PEM, or the base64 of its DER; at most 10000 characters), inline (`${VAR}` works) or read from a file next to the manifest. Compared by its DER bytes; plans show only its fingerprint.\",\n      \"oneOf\": [\n        { \"type\": \"string\", \"maxLength\": 10000 },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory, e.g. certs/idp.pem.\" } }\n        }\n      ]\n    },\n    \"defaultTeam\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Team new SSO members join: a Team manifest title (also one created in the same plan), a live team title, or a team id. The API cannot clear it once set.\" },\n    \"defaultRole\": {\n      \"description\": \"Role given to members who join through this provider; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    }\n  }\n}\n",
-		"site": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Site spec\",\n  \"description\": \"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"definitions\": {\n    \"spaceRef\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A space: the title of a Space manifest, or a space id (a live space title also works).\" },\n    \"path\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"pattern\": \"^[^/\\\\s]+$\", \"description\": \"Path on the site (1..100 characters, no slash or space).\" },\n    \"condition\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 1024, \"description\": \"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\" },\n    \"siteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" },\n            \"path\": { \"$ref\": \"#/definitions/path\" },\n            \"condition\": { \"$ref\": \"#/definitions/condition\" },\n            \"hidden\": { \"type\": \"boolean\", \"description\": \"Hidden from the site's navigation (still reachable by its URL).\" },\n            \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" }\n          }\n        }\n      ],\n      \"description\": \"A site space: a space reference, or {space, path, condition, hidden, draft}.\"\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"title\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128},\n        \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}},\n        \"styling\": {\"type\": \"object\", \"properties\": {\"theme\": {\"type\": \"string\", \"enum\": [\"clean\", \"muted\", \"bold\", \"gradient\"]}, \"primaryColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"tint\": {\"type\": \"object\", \"properties\": {\"color\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"infoColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"successColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"warningColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"dangerColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"corners\": {\"type\": \"string\", \"enum\": [\"straight\", \"rounded\", \"circular\"]}, \"depth\": {\"type\": \"string\", \"enum\": [\"subtle\", \"flat\"]}, \"links\": {\"type\": \"string\", \"enum\": [\"default\", \"accent\"]}, \"font\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"headingFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}, {\"type\": \"null\"}]}, \"monospaceFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"FiraCode\", \"IBMPlexMono\", \"JetBrainsMono\", \"SourceCodePro\", \"RobotoMono\", \"SpaceMono\", \"DMMono\", \"Inconsolata\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"background\": {\"type\": \"string\", \"enum\": [\"plain\", \"match\"]}, \"icons\": {\"type\": \"string\", \"enum\": [\"regular\", \"solid\", \"duotone\", \"light\", \"thin\"]}, \"codeTheme\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}, \"openapi\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"sidebar\": {\"type\": \"object\", \"properties\": {\"background\": {\"type\": \"string\", \"enum\": [\"default\", \"filled\"]}, \"list\": {\"type\": \"string\", \"enum\": [\"default\", \"pill\", \"line\"]}}, \"additionalProperties\": false}, \"search\": {\"type\": \"string\", \"enum\": [\"prominent\", \"subtle\"]}}, \"additionalProperties\": false},\n        \"internationalization\": {\"type\": \"object\", \"properties\": {\"locale\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"es\", \"zh\", \"ja\", \"de\", \"nl\", \"no\", \"pt-br\", \"ru\"]}}, \"additionalProperties\": false},\n        \"favicon\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"icon\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"light\", \"dark\"], \"additionalProperties\": false}}, \"required\": [\"icon\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"emoji\": {\"type\": \"string\", \"maxLength\": 50}}, \"required\": [\"emoji\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}]},\n        \"header\": {\"type\": \"object\", \"properties\": {\"preset\": {\"type\": \"string\", \"enum\": [\"default\", \"bold\", \"contrast\", \"custom\", \"none\"]}, \"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"primaryLink\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, \"backgroundColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"linkColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"style\": {\"type\": \"string\", \"enum\": [\"link\", \"button-primary\", \"button-secondary\"]}, \"to\": {\"oneOf\": [{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, {\"type\": \"null\"}]}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}, \"condition\": {\"type\": \"string\", \"minLength\": 0, \"maxLength\": 1024}}, \"required\": [\"title\", \"links\", \"to\"], \"additionalProperties\": false}}}, \"additionalProperties\": false},\n        \"footer\": {\"type\": \"object\", \"properties\": {\"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"groups\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}}, \"required\": [\"title\", \"links\"], \"additionalProperties\": false}}, \"copyright\": {\"type\": \"string\", \"maxLength\": 512}}, \"additionalProperties\": false},\n        \"announcement\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128}, \"localizedMessage\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"link\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}, \"style\": {\"type\": \"string\", \"enum\": [\"info\", \"warning\", \"danger\", \"success\"]}}, \"additionalProperties\": false},\n        \"themes\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\", \"system\"]}, \"toggeable\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"feedback\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"ai\": {\"type\": \"object\", \"properties\": {\"mode\": {\"type\": \"string\", \"enum\": [\"none\", \"search\", \"assistant\"]}, \"greeting\": {\"type\": \"string\", \"maxLength\": 256}, \"localizedGreeting\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"suggestions\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 3, \"maxLength\": 64}, \"maxItems\": 5}, \"instructions\": {\"type\": \"string\", \"maxLength\": 10000}}, \"additionalProperties\": false},\n        \"advancedCustomization\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"pageActions\": {\"type\": \"object\", \"properties\": {\"items\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"assistant\", \"external-ai\", \"markdown\", \"mcp\", \"git\", \"pdf\"]}}}, \"additionalProperties\": false},\n        \"externalLinks\": {\"type\": \"object\", \"properties\": {\"target\": {\"type\": \"string\", \"enum\": [\"self\", \"blank\"]}}, \"additionalProperties\": false},\n        \"pagination\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"trademark\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"privacyPolicy\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialPreview\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialAccounts\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"platform\": {\"type\": \"string\", \"enum\": [\"twitter\", \"instagram\", \"facebook\", \"linkedin\", \"github\", \"discord\", \"slack\", \"youtube\", \"tiktok\", \"reddit\", \"bluesky\", \"mastodon\", \"threads\", \"medium\"]}, \"handle\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 128}, \"display\": {\"type\": \"object\", \"properties\": {\"footer\": {\"type\": \"boolean\"}, \"header\": {\"type\": \"boolean\"}}, \"required\": [\"footer\", \"header\"], \"additionalProperties\": false}}, \"required\": [\"platform\", \"handle\", \"display\"], \"additionalProperties\": false}, \"maxItems\": 10},\n        \"insights\": {\"type\": \"object\", \"properties\": {\"trackingCookie\": {\"type\": \"boolean\"}}, \"additionalProperties\": false}\n      },\n      \"additionalProperties\": false,\n      \"description\": \"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"\n    },\n    \"claim\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\"],\n      \"properties\": {\n        \"type\": { \"const\": \"boolean\", \"description\": \"Claims are booleans.\" },\n        \"description\": { \"type\": \"string\", \"description\": \"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\" }\n      }\n    },\n    \"claims\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"minLength\": 1 },\n      \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" },\n      \"description\": \"Claim name → {type: boolean, description}.\"\n    },\n    \"localized128\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 128 },\n      \"description\": \"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"\n    },\n    \"localized256\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 256 },\n      \"description\": \"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"\n    },\n    \"redirect\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"source\", \"destination\"],\n      \"properties\": {\n        \"source\": {\n          \"type\": \"string\",\n          \"maxLength\": 512,\n          \"pattern\": \"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\n          \"description\": \"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"\n        },\n        \"destination\": {\n          \"description\": \"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 },\n            { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"section\"], \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" } } },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"space\"],\n              \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" }, \"space\": { \"$ref\": \"#/definitions/spaceRef\" }, \"page\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A page of the space, by id.\" } }\n            }\n          ]\n        },\n        \"permanent\": { \"type\": \"boolean\", \"description\": \"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\" },\n        \"captureWildcard\": { \"type\": \"boolean\", \"description\": \"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\" },\n        \"draft\": { \"type\": \"boolean\", \"description\": \"A draft rule (not live). One live and one draft rule may share a source.\" }\n      }\n    }\n  },\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Site title (2..128 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned site id: the site is found by id and renamed when its live title differs.\" },\n    \"visibility\": { \"enum\": [\"public\", \"unlisted\", \"share-link\", \"visitor-auth\"], \"description\": \"Who can see the published site.\" },\n    \"basename\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Base path of the site (1..100 characters).\" },\n    \"proxy\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"maxLength\": 512,\n      \"pattern\": \"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\n      \"description\": \"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"\n    },\n    \"adaptiveContent\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"enabled\"],\n      \"properties\": { \"enabled\": { \"type\": \"boolean\" } },\n      \"description\": \"Adaptive content on or off.\"\n    },\n    \"agentsContext\": { \"enum\": [\"included\", \"excluded\"], \"description\": \"Whether AI agents can access the site.\" },\n    \"defaultSection\": { \"$ref\": \"#/definitions/path\", \"description\": \"Path of the default section (one of `sections`).\" },\n    \"defaultSiteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"section\": { \"$ref\": \"#/definitions/path\" },\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" }\n          }\n        }\n      ],\n      \"description\": \"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"\n    },\n    \"sections\": {\n      \"type\": \"array\",\n      \"description\": \"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"path\", \"spaces\"],\n        \"properties\": {\n          \"path\": { \"$ref\": \"#/definitions/path\" },\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"spaces\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Site spaces of the section, in order (at least one).\" }\n        }\n      }\n    },\n    \"sectionGroups\": {\n      \"type\": \"array\",\n      \"description\": \"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"sections\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"sections\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/path\" }, \"description\": \"Paths of the member sections, in order.\" }\n        }\n      }\n    },\n    \"spaces\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Root site spaces of a site without sections, in order.\" },\n    \"shareLinks\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Share links by name. Their secret URLs are never read into plans or logs.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"name\"],\n        \"properties\": { \"name\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50 }, \"active\": { \"type\": \"boolean\" } }\n      }\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"description\": \"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\n      \"if\": { \"required\": [\"file\"] },\n      \"then\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"file\"], \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\" } } },\n      \"else\": { \"$ref\": \"#/definitions/customization\" }\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"published\": {\n      \"type\": \"boolean\",\n      \"description\": \"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"\n    },\n    \"publishingAuth\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\n      \"properties\": {\n        \"backend\": { \"enum\": [\"custom\", \"integration\"], \"description\": \"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\" },\n        \"fallbackURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors go when signing in fails; null unsets it.\" },\n        \"logoutURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors are sent to sign out of your backend; null unsets it.\" },\n        \"privateKey\": {\n          \"x-secret\": \"payload\",\n          \"description\": \"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 10000 },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"file\"],\n              \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory.\" } }\n            }\n          ]\n        }\n      }\n    },\n    \"externalLinks\": {\n      \"type\": \"array\",\n      \"description\": \"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"url\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Title (2..128 characters); the link's identity within the site.\" },\n          \"url\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The absolute http(s) URL it opens.\" },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"group\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\" }\n        }\n      }\n    },\n    \"redirects\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\n      \"items\": { \"$ref\": \"#/definitions/redirect\" }\n    },\n    \"adaptiveSchema\": {\n      \"type\": \"object\",\n      \"description\": \"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n      \"properties\": {\n        \"$schema\": { \"const\": \"http://json-schema.org/draft-07/schema#\" },\n        \"type\": { \"const\": \"object\" },\n        \"additionalProperties\": { \"const\": false },\n        \"properties\": {\n          \"type\": \"object\",\n          \"propertyNames\": { \"minLength\": 1 },\n          \"properties\": {\n            \"unsigned\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n              \"properties\": {\n                \"type\": { \"const\": \"object\" },\n                \"description\": { \"const\": \"Unsigned claims of the site visitor.\", \"description\": \"The API's fixed text; docops fills it in when left out.\" },\n                \"properties\": { \"$ref\": \"#/definitions/claims\" },\n                \"additionalProperties\": { \"const\": false }\n              }\n            }\n          },\n          \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" }\n        }\n      }\n    }\n  }\n}\n",
+		"site": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Site spec\",\n  \"description\": \"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"definitions\": {\n    \"spaceRef\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A space: the title of a Space manifest, or a space id (a live space title also works).\" },\n    \"path\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"pattern\": \"^[^/\\\\s]+$\", \"description\": \"Path on the site (1..100 characters, no slash or space).\" },\n    \"condition\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 1024, \"description\": \"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\" },\n    \"siteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" },\n            \"path\": { \"$ref\": \"#/definitions/path\" },\n            \"condition\": { \"$ref\": \"#/definitions/condition\" },\n            \"hidden\": { \"type\": \"boolean\", \"description\": \"Hidden from the site's navigation (still reachable by its URL).\" },\n            \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" }\n          }\n        }\n      ],\n      \"description\": \"A site space: a space reference, or {space, path, condition, hidden, draft}.\"\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"title\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128},\n        \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}},\n        \"styling\": {\"type\": \"object\", \"properties\": {\"theme\": {\"type\": \"string\", \"enum\": [\"clean\", \"muted\", \"bold\", \"gradient\"]}, \"primaryColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"tint\": {\"type\": \"object\", \"properties\": {\"color\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"infoColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"successColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"warningColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"dangerColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"corners\": {\"type\": \"string\", \"enum\": [\"straight\", \"rounded\", \"circular\"]}, \"depth\": {\"type\": \"string\", \"enum\": [\"subtle\", \"flat\"]}, \"links\": {\"type\": \"string\", \"enum\": [\"default\", \"accent\"]}, \"font\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"headingFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}, {\"type\": \"null\"}]}, \"monospaceFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"FiraCode\", \"IBMPlexMono\", \"JetBrainsMono\", \"SourceCodePro\", \"RobotoMono\", \"SpaceMono\", \"DMMono\", \"Inconsolata\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"background\": {\"type\": \"string\", \"enum\": [\"plain\", \"match\"]}, \"icons\": {\"type\": \"string\", \"enum\": [\"regular\", \"solid\", \"duotone\", \"light\", \"thin\"]}, \"codeTheme\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}, \"openapi\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"sidebar\": {\"type\": \"object\", \"properties\": {\"background\": {\"type\": \"string\", \"enum\": [\"default\", \"filled\"]}, \"list\": {\"type\": \"string\", \"enum\": [\"default\", \"pill\", \"line\"]}}, \"additionalProperties\": false}, \"search\": {\"type\": \"string\", \"enum\": [\"prominent\", \"subtle\"]}}, \"additionalProperties\": false},\n        \"internationalization\": {\"type\": \"object\", \"properties\": {\"locale\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"es\", \"zh\", \"ja\", \"de\", \"nl\", \"no\", \"pt-br\", \"ru\"]}}, \"additionalProperties\": false},\n        \"favicon\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"icon\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"light\", \"dark\"], \"additionalProperties\": false}}, \"required\": [\"icon\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"emoji\": {\"type\": \"string\", \"maxLength\": 50}}, \"required\": [\"emoji\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}]},\n        \"header\": {\"type\": \"object\", \"properties\": {\"preset\": {\"type\": \"string\", \"enum\": [\"default\", \"bold\", \"contrast\", \"custom\", \"none\"]}, \"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"primaryLink\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, \"backgroundColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"linkColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"style\": {\"type\": \"string\", \"enum\": [\"link\", \"button-primary\", \"button-secondary\"]}, \"to\": {\"oneOf\": [{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, {\"type\": \"null\"}]}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}, \"condition\": {\"type\": \"string\", \"minLength\": 0, \"maxLength\": 1024}}, \"required\": [\"title\", \"links\", \"to\"], \"additionalProperties\": false}}}, \"additionalProperties\": false},\n        \"footer\": {\"type\": \"object\", \"properties\": {\"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"groups\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}}, \"required\": [\"title\", \"links\"], \"additionalProperties\": false}}, \"copyright\": {\"type\": \"string\", \"maxLength\": 512}}, \"additionalProperties\": false},\n        \"announcement\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128}, \"localizedMessage\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"link\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}, \"style\": {\"type\": \"string\", \"enum\": [\"info\", \"warning\", \"danger\", \"success\"]}}, \"additionalProperties\": false},\n        \"themes\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\", \"system\"]}, \"toggeable\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"feedback\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"ai\": {\"type\": \"object\", \"properties\": {\"mode\": {\"type\": \"string\", \"enum\": [\"none\", \"search\", \"assistant\"]}, \"greeting\": {\"type\": \"string\", \"maxLength\": 256}, \"localizedGreeting\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"suggestions\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 3, \"maxLength\": 64}, \"maxItems\": 5}, \"instructions\": {\"type\": \"string\", \"maxLength\": 10000}}, \"additionalProperties\": false},\n        \"advancedCustomization\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"pageActions\": {\"type\": \"object\", \"properties\": {\"items\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"assistant\", \"external-ai\", \"markdown\", \"mcp\", \"git\", \"pdf\"]}}}, \"additionalProperties\": false},\n        \"externalLinks\": {\"type\": \"object\", \"properties\": {\"target\": {\"type\": \"string\", \"enum\": [\"self\", \"blank\"]}}, \"additionalProperties\": false},\n        \"pagination\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"trademark\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"privacyPolicy\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialPreview\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialAccounts\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"platform\": {\"type\": \"string\", \"enum\": [\"twitter\", \"instagram\", \"facebook\", \"linkedin\", \"github\", \"discord\", \"slack\", \"youtube\", \"tiktok\", \"reddit\", \"bluesky\", \"mastodon\", \"threads\", \"medium\"]}, \"handle\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 128}, \"display\": {\"type\": \"object\", \"properties\": {\"footer\": {\"type\": \"boolean\"}, \"header\": {\"type\": \"boolean\"}}, \"required\": [\"footer\", \"header\"], \"additionalProperties\": false}}, \"required\": [\"platform\", \"handle\", \"display\"], \"additionalProperties\": false}, \"maxItems\": 10},\n        \"insights\": {\"type\": \"object\", \"properties\": {\"trackingCookie\": {\"type\": \"boolean\"}}, \"additionalProperties\": false}\n      },\n      \"additionalProperties\": false,\n      \"description\": \"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"\n    },\n    \"claim\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\"],\n      \"properties\": {\n        \"type\": { \"const\": \"boolean\", \"description\": \"Claims are booleans.\" },\n        \"description\": { \"type\": \"string\", \"description\": \"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\" }\n      }\n    },\n    \"claims\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"minLength\": 1 },\n      \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" },\n      \"description\": \"Claim name → {type: boolean, description}.\"\n    },\n    \"localized128\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 128 },\n      \"description\": \"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"\n    },\n    \"localized256\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 256 },\n      \"description\": \"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"\n    },\n    \"redirect\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"source\", \"destination\"],\n      \"properties\": {\n        \"source\": {\n          \"type\": \"string\",\n          \"maxLength\": 512,\n          \"pattern\": \"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\n          \"description\": \"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"\n        },\n        \"destination\": {\n          \"description\": \"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 },\n            { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"section\"], \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" } } },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"space\"],\n              \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" }, \"space\": { \"$ref\": \"#/definitions/spaceRef\" }, \"page\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A page of the space, by id.\" } }\n            }\n          ]\n        },\n        \"permanent\": { \"type\": \"boolean\", \"description\": \"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\" },\n        \"captureWildcard\": { \"type\": \"boolean\", \"description\": \"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\" },\n        \"draft\": { \"type\": \"boolean\", \"description\": \"A draft rule (not live). One live and one draft rule may share a source.\" }\n      }\n    }\n  },\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Site title (2..128 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned site id: the site is found by id and renamed when its live title differs.\" },\n    \"visibility\": { \"enum\": [\"public\", \"unlisted\", \"share-link\", \"visitor-auth\"], \"description\": \"Who can see the published site.\" },\n    \"basename\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Base path of the site (1..100 characters).\" },\n    \"proxy\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"maxLength\": 512,\n      \"pattern\": \"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\n      \"description\": \"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"\n    },\n    \"adaptiveContent\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"enabled\"],\n      \"properties\": { \"enabled\": { \"type\": \"boolean\" } },\n      \"description\": \"Adaptive content on or off.\"\n    },\n    \"agentsContext\": { \"enum\": [\"included\", \"excluded\"], \"description\": \"Whether AI agents can access the site.\" },\n    \"defaultSection\": { \"$ref\": \"#/definitions/path\", \"description\": \"Path of the default section (one of `sections`).\" },\n    \"defaultSiteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"section\": { \"$ref\": \"#/definitions/path\" },\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" }\n          }\n        }\n      ],\n      \"description\": \"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"\n    },\n    \"sections\": {\n      \"type\": \"array\",\n      \"description\": \"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"path\", \"spaces\"],\n        \"properties\": {\n          \"path\": { \"$ref\": \"#/definitions/path\" },\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"spaces\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Site spaces of the section, in order (at least one).\" }\n        }\n      }\n    },\n    \"sectionGroups\": {\n      \"type\": \"array\",\n      \"description\": \"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"sections\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"sections\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/path\" }, \"description\": \"Paths of the member sections, in order.\" }\n        }\n      }\n    },\n    \"spaces\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Root site spaces of a site without sections, in order.\" },\n    \"gitSync\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.\",\n      \"properties\": { \"repository\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one.\" } }\n    },\n    \"shareLinks\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Share links by name. Their secret URLs are never read into plans or logs.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"name\"],\n        \"properties\": { \"name\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50 }, \"active\": { \"type\": \"boolean\" } }\n      }\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"description\": \"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\n      \"if\": { \"required\": [\"file\"] },\n      \"then\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"file\"], \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\" } } },\n      \"else\": { \"$ref\": \"#/definitions/customization\" }\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"published\": {\n      \"type\": \"boolean\",\n      \"description\": \"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"\n    },\n    \"publishingAuth\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\n      \"properties\": {\n        \"backend\": { \"enum\": [\"custom\", \"integration\"], \"description\": \"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\" },\n        \"fallbackURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors go when signing in fails; null unsets it.\" },\n        \"logoutURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors are sent to sign out of your backend; null unsets it.\" },\n        \"privateKey\": {\n          \"x-secret\": \"payload\",\n          \"description\": \"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 10000 },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"file\"],\n              \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory.\" } }\n            }\n          ]\n        }\n      }\n    },\n    \"externalLinks\": {\n      \"type\": \"array\",\n      \"description\": \"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"url\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Title (2..128 characters); the link's identity within the site.\" },\n          \"url\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The absolute http(s) URL it opens.\" },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"group\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\" }\n        }\n      }\n    },\n    \"redirects\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\n      \"items\": { \"$ref\": \"#/definitions/redirect\" }\n    },\n    \"adaptiveSchema\": {\n      \"type\": \"object\",\n      \"description\": \"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n      \"properties\": {\n        \"$schema\": { \"const\": \"http://json-schema.org/draft-07/schema#\" },\n        \"type\": { \"const\": \"object\" },\n        \"additionalProperties\": { \"const\": false },\n        \"properties\": {\n          \"type\": \"object\",\n          \"propertyNames\": { \"minLength\": 1 },\n          \"properties\": {\n            \"unsigned\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n              \"properties\": {\n                \"type\": { \"const\": \"object\" },\n                \"description\": { \"const\": \"Unsigned claims of the site visitor.\", \"description\": \"The API's fixed text; docops fills it in when left out.\" },\n                \"properties\": { \"$ref\": \"#/definitions/claims\" },\n                \"additionalProperties\": { \"const\": false }\n              }\n            }\n          },\n          \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" }\n        }\n      }\n    }\n  }\n}\n",
 		"space": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Space spec\",\n  \"description\": \"One space of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Space title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned space id: found by id and renamed when its live title differs.\" },\n    \"emoji\": { \"type\": \"string\", \"maxLength\": 50, \"description\": \"Emoji of the space.\" },\n    \"editMode\": { \"enum\": [\"live\", \"locked\"], \"description\": \"live: direct edits; locked: all edits locked.\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the space; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: a Collection manifest title or a collection id; null = not in a collection.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the space: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges in this space: {type: rules, rules: [...]}, {type: none}, or {type: inherit} (the organization's rules). Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"inherit\", \"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": { \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"] },\n                      \"users\": { \"type\": \"array\", \"uniqueItems\": true, \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 }, \"description\": \"Organization members by e-mail (case-insensitive).\" }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The rule in the platform's expression syntax.\" },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"team": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Team spec\",\n  \"description\": \"One team of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"Team title (1..64 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned team id: the team is found by id and renamed when its live title differs.\" },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete membership of the team: members not listed are removed. Every e-mail must be an organization member (and listed in the organization's Members documents when there are any).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (case-insensitive).\" },\n          \"role\": { \"enum\": [\"owner\", \"member\"], \"default\": \"member\", \"description\": \"Team role: owner can manage the team's members.\" }\n        }\n      }\n    }\n  }\n}\n",
 		"translation": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Translation spec\",\n  \"description\": \"Translation settings of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the translation settings (1..100 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live title differs.\" },\n    \"languages\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true,\n      \"description\": \"Read-only here: the API cannot change languages. When written, a difference is reported as a plan warning and nothing is sent.\"\n    }\n  }\n}\n"
@@ -47304,6 +47872,110 @@ var init_live_desired = __esmMin((() => {
 	init_live_reads();
 	readTarget = (written) => typeof written === "string" ? { url: written } : written;
 }));
+// src/kinds/site/git-sync.ts
+/** Site id → its Git Sync, for the listed sites that have one (an installation id, provider and status). */
+function gitSyncBySite(items) {
+	const out = {};
+	for (const s of items) {
+		if (!isRecord$1(s) || typeof s["id"] !== "string" || !isRecord$1(s["gitSync"])) continue;
+		const g = s["gitSync"];
+		if (typeof g["installationId"] !== "string" || typeof g["installationProvider"] !== "string" || typeof g["installationStatus"] !== "string") continue;
+		out[s["id"]] = {
+			provider: g["installationProvider"],
+			status: g["installationStatus"],
+			...typeof g["repoName"] === "string" && g["repoName"] !== "" ? { repository: g["repoName"] } : {}
+		};
+	}
+	return out;
+}
+/** `Git Sync (repository acme/docs)`, with the provider when the repository is unknown and the status unless active. */
+function ownerLabel(g) {
+	return `Git Sync (${[g.repository !== void 0 ? `repository ${g.repository}` : `${g.provider}, repository not named`, g.status === "active" ? void 0 : g.status].filter(Boolean).join(", ")})`;
+}
+/** The structure fields a spec writes. */
+function writtenStructure(spec) {
+	return STRUCTURE_FIELDS.filter((f) => spec[f] !== void 0);
+}
+/** The spec without its structure: what docops still manages of a synced site. */
+function withoutStructure(spec) {
+	const out = { ...spec };
+	for (const f of STRUCTURE_FIELDS) delete out[f];
+	return out;
+}
+/**
+* Plan one synced site: list its structure as owned, block every structure field its manifest writes (at that
+* field), warn when the manifest names another repository; returns the spec docops still plans.
+*/
+function standAside(result, entry, siteId, g) {
+	const owner = ownerLabel(g);
+	const owned = {
+		kind: entry.kind,
+		org: entry.org,
+		key: entry.key,
+		id: siteId,
+		what: OWNED_PARTS,
+		owner
+	};
+	(result.owned ??= []).push(owned);
+	for (const f of writtenStructure(entry.spec)) {
+		const at = entry.doc.pos(["spec", f]);
+		result.blocked.push({
+			kind: entry.kind,
+			org: entry.org,
+			key: entry.key,
+			message: `${f}: the site's ${OWNED_PARTS} are owned by ${owner}; docops writes none of them. Change them in the repository, and remove ${f} from this manifest (the site's other settings are still managed)`,
+			source: {
+				file: at.file,
+				line: at.line,
+				column: at.column
+			}
+		});
+	}
+	const declared = entry.spec.gitSync?.repository;
+	if (declared !== void 0 && g.repository !== void 0 && declared !== g.repository) result.warnings.push({
+		kind: entry.kind,
+		org: entry.org,
+		key: entry.key,
+		message: `gitSync.repository says ${declared}, but the site is synced from ${g.repository}`
+	});
+	return withoutStructure(entry.spec);
+}
+/** A manifest that says Git Sync owns its site's structure while the site has no Git Sync: its structure is not written, so nothing is managed. */
+function warnNotSynced(result, entry) {
+	if (entry.spec.gitSync === void 0) return;
+	result.warnings.push({
+		kind: entry.kind,
+		org: entry.org,
+		key: entry.key,
+		message: "the manifest says Git Sync owns this site's structure (gitSync), but the site has no Git Sync connected: its structure is left as it is"
+	});
+}
+/** Validate (offline): a manifest that says Git Sync owns its structure and also writes structure gets a warning at each such field. */
+function warnStructureUnderGitSync(entries, warn) {
+	if (!warn) return;
+	for (const e of entries) {
+		if (e.spec.gitSync === void 0) continue;
+		const from = e.spec.gitSync.repository !== void 0 ? ` (repository ${e.spec.gitSync.repository})` : "";
+		for (const f of writtenStructure(e.spec)) warn(e.doc.pos(["spec", f]), `${f}: this site's ${OWNED_PARTS} are owned by Git Sync${from}, as gitSync says: docops writes none of them, and plan blocks this field while Git Sync is connected`);
+	}
+}
+/** What export writes for a synced site. */
+function exportedGitSync(g) {
+	if (!g) return {};
+	return { gitSync: g.repository !== void 0 ? { repository: g.repository } : {} };
+}
+var STRUCTURE_FIELDS, OWNED_PARTS;
+var init_git_sync = __esmMin((() => {
+	init_common();
+	STRUCTURE_FIELDS = [
+		"sections",
+		"sectionGroups",
+		"spaces",
+		"defaultSection",
+		"defaultSiteSpace"
+	];
+	OWNED_PARTS = "sections, section groups and site spaces";
+}));
 // src/kinds/site/desired.ts
 /** A site space as written, positioned: a bare space reference is `{space}`. */
 function siteSpace$1(written, at) {
@@ -47480,6 +48152,7 @@ function allSpaceRefs(spec) {
 */
 function crossValidate$5(entries, all, report, index, warn) {
 	crossValidateAccess(entries, all, report, index, warn);
+	warnStructureUnderGitSync(entries, warn);
 	const spaces = all.get("Space") ?? [];
 	const known = namesManifest(all, "Space", index);
 	const pruning = /* @__PURE__ */ new Map();
@@ -47502,6 +48175,7 @@ var init_desired = __esmMin((() => {
 	init_manifest_refs();
 	init_customization_file();
 	init_live_desired();
+	init_git_sync();
 	init_model$5();
 	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
 	parsed = /* @__PURE__ */ new WeakMap();
@@ -51151,65 +51825,6 @@ var init_site = __esmMin((() => {
 	init_schema();
 	siteSchema = loadSchema("site");
 }));
-// src/model/plan.ts
-/** A request's RecoverSpecs (none, one or several) as a list. */
-function recoverSpecs(r) {
-	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
-}
-function originOf(plan, step) {
-	if (plan.manifestChanges === void 0) return "unknown";
-	let ids = edits.get(plan);
-	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
-	return ids.has(step.id) ? "manifests" : "drift";
-}
-function emptyPlan() {
-	return {
-		formatVersion: 1,
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-}
-/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
-function pathSegments(step, methods) {
-	const out = /* @__PURE__ */ new Set();
-	for (const r of step.requests) {
-		if (methods && !methods.includes(r.method)) continue;
-		for (const s of r.path.split("/")) out.add(decodeSegment(s));
-	}
-	return out;
-}
-function decodeSegment(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-function stepCounts(plan) {
-	const out = {};
-	for (const s of plan.steps) {
-		const c = out[s.kind] ??= {
-			create: 0,
-			update: 0,
-			delete: 0
-		};
-		c[s.action]++;
-	}
-	return out;
-}
-var PHASES, recoverPath, edits;
-var init_plan$1 = __esmMin((() => {
-	PHASES = [
-		"create",
-		"update",
-		"delete",
-		"prune"
-	];
-	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
-	edits = /* @__PURE__ */ new WeakMap();
-}));
 // src/kinds/site/scope.ts
 function siteStep(scope, s) {
 	const id = stepId(s.kind, scope.org, s.key, s.suffix);
@@ -53612,7 +54227,7 @@ function sectionId(scope, nav, path) {
 	return nav.sections.find((s) => s.path === path)?.id ?? scope.live.sections.find((s) => s.path === path)?.id;
 }
 /** The API destination a rule's target names, or why it names nothing of the site (the site is then blocked). */
-function resolve$3(scope, nav, r) {
+function resolve$4(scope, nav, r) {
 	const d = r.destination;
 	if ("url" in d) return {
 		kind: "external",
@@ -53663,7 +54278,7 @@ function diffRedirects(scope, nav) {
 	const titleOf = new Map(scope.live.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
 	const shown = (d) => manifestDestination(d, scope.live, (id) => titleOf.get(id) ?? id);
 	for (const r of wanted) {
-		const destination = resolve$3(scope, nav, r);
+		const destination = resolve$4(scope, nav, r);
 		if ("missing" in destination) {
 			block(scope, [...r.at, "destination"], `redirect from "${r.source}": ${destination.missing}; nothing of the site is planned until it names one`);
 			continue;
@@ -53951,9 +54566,11 @@ function diffSites(ctx, org, entries, live) {
 		aux
 	});
 	for (const entry of desired) {
-		const spec = entry.spec;
 		const current = matched.get(entry);
-		if (blockUnresolvedSpaces(result, entry, space)) continue;
+		const synced = current && aux.gitSync?.[current.id];
+		if (!synced) warnNotSynced(result, entry);
+		const spec = synced ? standAside(result, entry, current.id, synced) : entry.spec;
+		if (!synced && blockUnresolvedSpaces(result, entry, space)) continue;
 		if (access.block(result, entry)) continue;
 		const scope = {
 			ctx,
@@ -54091,6 +54708,7 @@ var init_diff$1 = __esmMin((() => {
 	init_cascades$1();
 	init_children_diff();
 	init_defaults_diff();
+	init_git_sync();
 	init_groups_diff();
 	init_model$5();
 	init_order_diff();
@@ -54266,6 +54884,7 @@ function siteSpec(o, aux, name) {
 	const structure = aux.structures[o.id];
 	return {
 		...spec,
+		...exportedGitSync(aux.gitSync?.[o.id]),
 		...structure ? structureSpec(structure, name) : {},
 		...accessSpec(aux, o.id)
 	};
@@ -54284,6 +54903,7 @@ var init_export$1 = __esmMin((() => {
 	init_adaptive_schema();
 	init_customization();
 	init_live_export();
+	init_git_sync();
 	init_model$5();
 }));
 // src/kinds/site/fetch.ts
@@ -54291,17 +54911,21 @@ var init_export$1 = __esmMin((() => {
 function needsStructure(spec) {
 	return (spec.redirects ?? []).some((r) => !("url" in r.destination)) || spec.externalLinks !== void 0 || spec.sections !== void 0 || spec.sectionGroups !== void 0 || spec.spaces !== void 0 || spec.defaultSection !== void 0 || spec.defaultSiteSpace !== void 0;
 }
-async function fetchStructure(ctx, org, siteId, spec) {
+/**
+* `synced`: Git Sync owns the site's structure (its sections, groups, site spaces and external links), which docops
+* then never reads (git-sync.ts); the site's other settings are read as usual.
+*/
+async function fetchStructure(ctx, org, siteId, spec, synced) {
 	const [structure, redirects, publishingAuth, links] = await Promise.all([
 		readStructure(ctx, org, siteId, {
-			structure: needsStructure(spec),
+			structure: needsStructure(spec) && !synced,
 			shareLinks: spec.shareLinks !== void 0,
 			adaptiveSchema: spec.adaptiveSchema !== void 0,
 			customization: spec.customization !== void 0
 		}),
 		spec.redirects ? readRedirects$1(ctx, org, siteId) : void 0,
 		spec.publishingAuth ? readPublishingAuth$1(ctx, org, siteId) : void 0,
-		spec.externalLinks ? readExternalLinks$1(ctx, org, siteId) : void 0
+		spec.externalLinks && !synced ? readExternalLinks$1(ctx, org, siteId) : void 0
 	]);
 	if (redirects) structure.redirects = redirects;
 	if (publishingAuth) structure.publishingAuth = publishingAuth;
@@ -54321,9 +54945,11 @@ async function fetchSites(ctx, org, desired) {
 			title: String(s["title"] ?? "")
 		}))
 	};
+	const gitSync = gitSyncBySite(items);
+	if (Object.keys(gitSync).length > 0) aux.gitSync = gitSync;
 	const { matched, unmatched } = matchByIdOrTitle(SITE_KIND, desired, sites);
 	const children = await Promise.all([...matched].map(async ([e, site]) => {
-		const structure = await fetchStructure(ctx, org, site.id, e.spec);
+		const structure = await fetchStructure(ctx, org, site.id, e.spec, gitSync[site.id] !== void 0);
 		aux.structures[site.id] = structure;
 		return childObjects(org, site, structure);
 	}));
@@ -54351,6 +54977,7 @@ var init_fetch = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_desired();
+	init_git_sync();
 	init_model$5();
 	init_structure();
 	init_live_reads();
@@ -55163,6 +55790,38 @@ var init_team = __esmMin((() => {
 	init_schema();
 	teamSchema = loadSchema("team");
 }));
+// src/kinds/team/additive.ts
+/** The step without its removals; null when removing was all it did. */
+function teamWithoutDeletes(step) {
+	const requests = step.requests.map((r) => {
+		if (!isRecord$1(r.body) || !("remove" in r.body)) return r;
+		const { remove: _remove, ...body } = r.body;
+		return {
+			...r,
+			body
+		};
+	});
+	if (requests.every((r) => isRecord$1(r.body) && Object.keys(r.body).length === 0)) return null;
+	const removed = new Set(Object.entries(membersOf(step.after)).filter(([, role]) => role === null).map(([email]) => email));
+	const keep = (side) => side && {
+		...side,
+		members: Object.fromEntries(Object.entries(membersOf(side)).filter(([email]) => !removed.has(email)))
+	};
+	const { cascades: _cascades, note: _note, ...rest } = step;
+	return {
+		...rest,
+		before: keep(step.before),
+		after: keep(step.after),
+		requests
+	};
+}
+function membersOf(side) {
+	const m = side?.["members"];
+	return isRecord$1(m) ? m : {};
+}
+var init_additive = __esmMin((() => {
+	init_common();
+}));
 // src/kinds/team/diff.ts
 function resolveMember({ ctx, org, aux }, email) {
 	const r = ctx.resolve("Members", org, email);
@@ -55694,6 +56353,7 @@ var init_kind = __esmMin((() => {
 	init_team();
 	init_match$1();
 	init_model$3();
+	init_additive();
 	init_cascades$2();
 	init_diff();
 	init_snapshot();
@@ -55710,6 +56370,7 @@ var init_kind = __esmMin((() => {
 		crossValidate,
 		fetch: fetch$1,
 		diff: diffTeams,
+		withoutDeletes: teamWithoutDeletes,
 		export: exportDocs$1,
 		snapshot: snapshotTeam,
 		undo: teamUndo,
@@ -56415,7 +57076,7 @@ var init_digests = __esmMin((() => {
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
 // src/render/json-keys.ts
-var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS;
+var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, REPORTED_KEYS, OWNED_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS;
 var init_json_keys = __esmMin((() => {
 	PLAN_KEYS = [
 		"formatVersion",
@@ -56423,6 +57084,8 @@ var init_json_keys = __esmMin((() => {
 		"unmanaged",
 		"warnings",
 		"blocked",
+		"reported",
+		"owned",
 		"attribution"
 	];
 	ATTRIBUTION_KEYS = ["changes", "unavailable"];
@@ -56440,6 +57103,7 @@ var init_json_keys = __esmMin((() => {
 		"org",
 		"key",
 		"wave",
+		"mode",
 		"before",
 		"after",
 		"nulls",
@@ -56448,6 +57112,15 @@ var init_json_keys = __esmMin((() => {
 		"source",
 		"note",
 		"cascades"
+	];
+	REPORTED_KEYS = [...STEP_KEYS.filter((k) => k !== "requests" && k !== "dependsOn"), "drift"];
+	OWNED_KEYS = [
+		"kind",
+		"org",
+		"key",
+		"id",
+		"what",
+		"owner"
 	];
 	CASCADE_KEYS = [
 		"kind",
@@ -56524,7 +57197,8 @@ var init_json_keys = __esmMin((() => {
 		"kind",
 		"org",
 		"key",
-		"id"
+		"id",
+		"mode"
 	];
 	WARNING_KEYS = [
 		"kind",
@@ -56573,6 +57247,8 @@ function stablePlan(plan, options) {
 		if (k === "steps") return v.map((s) => stableStep(s, options));
 		if (k === "unmanaged") return v.map((u) => ordered(u, UNMANAGED_KEYS));
 		if (k === "warnings") return v.map((w) => ordered(w, WARNING_KEYS));
+		if (k === "reported") return v.map((r) => stableStep(r, options, REPORTED_KEYS));
+		if (k === "owned") return v.map((o) => ordered(o, OWNED_KEYS));
 		if (k === "blocked") return v.map((b) => ordered(b, BLOCKED_KEYS, (bk, bv) => bk === "source" ? ordered(bv, SOURCE_KEYS) : sortedKeys(bv)));
 		if (k === "attribution") return ordered(v, ATTRIBUTION_KEYS, (ak, av) => ak === "changes" ? av.map((c) => ordered(c, CHANGE_KEYS)) : sortedKeys(av));
 		return sortedKeys(v);
@@ -56586,8 +57262,8 @@ function shownBody(r) {
 	for (const [field, text] of Object.entries(r.masked)) if (field in out) out[field] = text;
 	return out;
 }
-function stableStep(step, options) {
-	return ordered(step, STEP_KEYS, (k, v) => {
+function stableStep(step, options, keys = STEP_KEYS) {
+	return ordered(step, keys, (k, v) => {
 		if (k === "requests") return v.map((r) => ordered(options.unmasked ? r : {
 			...r,
 			body: shownBody(r)
@@ -56693,8 +57369,8 @@ function checkSettle(s, settle, at) {
 		s.string(f.detail, `${at}.failWhen[${i}].detail`, true);
 	});
 }
-function checkStep(s, st, at) {
-	if (!s.object(st, at, STEP_KEYS)) return;
+function checkStep(s, st, at, reported = false) {
+	if (!s.object(st, at, reported ? REPORTED_KEYS : STEP_KEYS)) return;
 	for (const k of [
 		"id",
 		"kind",
@@ -56704,11 +57380,14 @@ function checkStep(s, st, at) {
 	s.oneOf(st.action, `${at}.action`, ACTIONS);
 	s.oneOf(st.phase, `${at}.phase`, PHASES);
 	s.int(st.wave, `${at}.wave`, 0);
+	if (reported && (st.mode !== void 0 || st.drift === void 0)) s.oneOf(st.mode, `${at}.mode`, ["additive", "observe"]);
+	if (reported && st.drift !== void 0) s.oneOf(st.drift, `${at}.drift`, ["report", "propose"]);
+	else if (st.mode !== void 0) s.oneOf(st.mode, `${at}.mode`, OWNERSHIP_MODES);
 	s.recordOrNull(st.before, `${at}.before`);
 	s.recordOrNull(st.after, `${at}.after`);
 	if (st.nulls !== void 0 && s.object(st.nulls, `${at}.nulls`, Object.keys(st.nulls))) for (const [k, v] of Object.entries(st.nulls)) s.string(v, `${at}.nulls.${k}`);
-	if (s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
-	if (s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
+	if (!reported && s.array(st.dependsOn, `${at}.dependsOn`)) st.dependsOn.forEach((d, i) => s.string(d, `${at}.dependsOn[${i}]`));
+	if (!reported && s.array(st.requests, `${at}.requests`)) st.requests.forEach((r, i) => checkRequest(s, r, `${at}.requests[${i}]`));
 	checkSource(s, st.source, `${at}.source`);
 	s.string(st.note, `${at}.note`, true);
 	if (st.cascades !== void 0 && s.array(st.cascades, `${at}.cascades`)) st.cascades.forEach((c, i) => {
@@ -56765,6 +57444,7 @@ function parsePlanJson(text) {
 				"key"
 			]) s.string(u[k], `plan.unmanaged[${i}].${k}`);
 			s.string(u.id, `plan.unmanaged[${i}].id`, true);
+			if (u.mode !== void 0) s.oneOf(u.mode, `plan.unmanaged[${i}].mode`, OWNERSHIP_MODES);
 		});
 		if (s.array(data.warnings, "plan.warnings")) data.warnings.forEach((w, i) => {
 			if (!s.object(w, `plan.warnings[${i}]`, WARNING_KEYS)) return;
@@ -56780,6 +57460,18 @@ function parsePlanJson(text) {
 				"message"
 			]) s.string(b[k], `plan.blocked[${i}].${k}`);
 			checkSource(s, b.source, `plan.blocked[${i}].source`);
+		});
+		if (data.reported !== void 0 && s.array(data.reported, "plan.reported")) data.reported.forEach((r, i) => checkStep(s, r, `plan.reported[${i}]`, true));
+		if (data.owned !== void 0 && s.array(data.owned, "plan.owned")) data.owned.forEach((o, i) => {
+			if (!s.object(o, `plan.owned[${i}]`, OWNED_KEYS)) return;
+			for (const k of [
+				"kind",
+				"org",
+				"key",
+				"what",
+				"owner"
+			]) s.string(o[k], `plan.owned[${i}].${k}`);
+			s.string(o.id, `plan.owned[${i}].id`, true);
 		});
 		if (data.attribution !== void 0 && s.object(data.attribution, "plan.attribution", ATTRIBUTION_KEYS)) {
 			const a = data.attribution;
@@ -56846,7 +57538,8 @@ function createSavedPlan(input) {
 		createdAt: (input.now ?? /* @__PURE__ */ new Date()).toISOString(),
 		options: {
 			prune: [...new Set(input.options.prune)].sort(),
-			invite: input.options.invite
+			invite: input.options.invite,
+			...savedModes(input.options.modes)
 		},
 		manifestsChecksum: input.manifests.checksum,
 		manifestFiles: input.manifests.files,
@@ -56856,6 +57549,11 @@ function createSavedPlan(input) {
 		cost: input.cost,
 		plan: input.plan
 	};
+}
+/** Modes in a stable key order, left out when there are none (a plan made without --config reads as before). */
+function savedModes(modes) {
+	const keys = Object.keys(modes ?? {}).sort();
+	return keys.length === 0 ? {} : { modes: Object.fromEntries(keys.map((k) => [k, modes[k]])) };
 }
 /** Stable JSON: fixed key order, the plan in its own stable form with request bodies as sent (apply sends them). */
 function renderSavedPlan(saved) {
@@ -56887,6 +57585,7 @@ function parseSavedPlan(text, file = "plan file") {
 	}
 	const options = data["options"];
 	if (!isRecord(options) || !Array.isArray(options["prune"]) || options["prune"].some((p) => typeof p !== "string") || typeof options["invite"] !== "boolean") problems.push("options: expected {prune: string[], invite: boolean}");
+	else if (options["modes"] !== void 0 && (!isRecord(options["modes"]) || Object.values(options["modes"]).some((m) => !OWNERSHIP_MODES.includes(m)))) problems.push(`options.modes: expected an object of ${OWNERSHIP_MODES.join(" | ")}`);
 	const cost = data["cost"];
 	if (!isRecord(cost) || [
 		"requests",
@@ -56914,6 +57613,7 @@ var init_saved_plan = __esmMin((() => {
 	init_errors$1();
 	init_json();
 	init_json_parse();
+	init_plan$1();
 	init_digests();
 	HEAD_KEYS = [
 		"formatVersion",
@@ -57079,1247 +57779,594 @@ var init_needs = __esmMin((() => {
 	init_operations();
 	list = (items) => items.length === 0 ? "none" : items.join(", ");
 }));
-// src/cli/io.ts
-function processIO() {
-	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-	return {
-		stdout: process.stdout,
-		stderr: process.stderr,
-		env: process.env,
-		isTTY: process.stdout.isTTY === true,
-		...interactive ? { ask: askOnTerminal } : {}
-	};
+// node_modules/node-cron/dist/_shared.js
+function resolveNickname(expression) {
+	const key = expression.trim().toLowerCase();
+	return NICKNAMES[key] ?? expression;
 }
-/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
-async function askOnTerminal(question) {
-	const { createInterface } = await import("node:readline/promises");
-	const rl = createInterface({
-		input: process.stdin,
-		output: process.stderr
-	});
-	try {
-		return await rl.question(question);
-	} finally {
-		rl.close();
-	}
+function isNthWeekdayToken(value) {
+	return typeof value === "string" && NTH_WEEKDAY_REGEX.test(value);
 }
-var stdoutIsTTY;
-var init_io = __esmMin((() => {
-	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
-}));
-// src/policy/render.ts
-var render_exports = /* @__PURE__ */ __exportAll({
-	approvalLines: () => approvalLines,
-	policyData: () => policyData,
-	policyHeadline: () => policyHeadline,
-	renderPolicyMarkdown: () => renderPolicyMarkdown,
-	renderPolicyText: () => renderPolicyText
-});
-function groups(report) {
-	const byRule = /* @__PURE__ */ new Map();
-	for (const f of report.fired) {
-		const g = byRule.get(f.rule);
-		if (g) g.hits.push(f);
-		else byRule.set(f.rule, {
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			hits: [f]
-		});
-	}
-	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
-}
-function policyHeadline(report) {
-	const n = new Set(report.fired.map((f) => f.rule)).size;
-	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
-	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
-}
-/** `/docops approve sha256:…` and who may say it. */
-function approvalLines(report) {
-	if (report.decision !== "require-approval") return [];
-	const checksum = report.approval?.checksum;
-	const team = report.approval?.approvers?.githubTeam;
-	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
-}
-function renderPolicyText(report) {
-	const lines = ["", policyHeadline(report)];
-	for (const g of groups(report)) {
-		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
-		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
-		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
-	}
-	for (const l of approvalLines(report)) lines.push(`  ${l}`);
-	return lines.join("\n") + "\n";
-}
-/** `escape` is the markdown renderer's escaping of user text. */
-function renderPolicyMarkdown(report, escape) {
-	const out = [`**${escape(policyHeadline(report))}**`, ""];
-	for (const g of groups(report)) {
-		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
-		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
-		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
-	}
-	const approval = approvalLines(report);
-	if (approval.length > 0) {
-		const checksum = report.approval?.checksum;
-		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
-		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
-	}
-	return out.join("\n");
-}
-/** The JSON form: plain data with stable keys. */
-function policyData(report) {
-	return {
-		rules: report.rules,
-		decision: report.decision,
-		fired: report.fired.map((f) => ({
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			step: f.step,
-			object: f.object,
-			...f.source ? { source: {
-				file: f.source.file,
-				line: f.source.line,
-				column: f.source.column
-			} } : {},
-			ruleSource: {
-				file: f.ruleSource.file,
-				line: f.ruleSource.line,
-				column: f.ruleSource.column
+var monthNamesConversion, weekDayNamesConversion, convertAsterisksToRanges, convertRanges, NICKNAMES, convertExpression, NTH_WEEKDAY_REGEX;
+var init__shared = __esmMin((() => {
+	monthNamesConversion = (() => {
+		const months = [
+			"january",
+			"february",
+			"march",
+			"april",
+			"may",
+			"june",
+			"july",
+			"august",
+			"september",
+			"october",
+			"november",
+			"december"
+		];
+		const shortMonths = [
+			"jan",
+			"feb",
+			"mar",
+			"apr",
+			"may",
+			"jun",
+			"jul",
+			"aug",
+			"sep",
+			"oct",
+			"nov",
+			"dec"
+		];
+		function convertMonthName(expression, items) {
+			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i + 1);
+			return expression;
+		}
+		function interpret(monthExpression) {
+			monthExpression = convertMonthName(monthExpression, months);
+			monthExpression = convertMonthName(monthExpression, shortMonths);
+			return monthExpression;
+		}
+		return interpret;
+	})();
+	weekDayNamesConversion = (() => {
+		const weekDays = [
+			"sunday",
+			"monday",
+			"tuesday",
+			"wednesday",
+			"thursday",
+			"friday",
+			"saturday"
+		];
+		const shortWeekDays = [
+			"sun",
+			"mon",
+			"tue",
+			"wed",
+			"thu",
+			"fri",
+			"sat"
+		];
+		function convertWeekDayName(expression, items) {
+			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i);
+			return expression;
+		}
+		function convertWeekDays(expression) {
+			expression = convertWeekDayName(expression, weekDays);
+			return convertWeekDayName(expression, shortWeekDays);
+		}
+		return convertWeekDays;
+	})();
+	convertAsterisksToRanges = (() => {
+		function convertAsterisk(expression, replecement) {
+			return expression.split(",").map((token) => token.indexOf("*") !== -1 ? token.replace("*", replecement) : token).join(",");
+		}
+		function convertAsterisksToRanges(expressions) {
+			expressions[0] = convertAsterisk(expressions[0], "0-59");
+			expressions[1] = convertAsterisk(expressions[1], "0-59");
+			expressions[2] = convertAsterisk(expressions[2], "0-23");
+			expressions[3] = convertAsterisk(expressions[3], "1-31");
+			expressions[4] = convertAsterisk(expressions[4], "1-12");
+			expressions[5] = convertAsterisk(expressions[5], "0-6");
+			return expressions;
+		}
+		return convertAsterisksToRanges;
+	})();
+	convertRanges = (() => {
+		const rangeRegEx = /^(\d+)-(\d+)(?:\/(\d+))?$/;
+		const FIELD_BOUNDS = [
+			{
+				min: 0,
+				max: 59
 			},
-			...f.error !== void 0 ? { error: f.error } : {}
-		})),
-		...report.approval ? { approval: {
-			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
-			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
-		} } : {}
-	};
-}
-var ORDER, MAX_OBJECTS, where, hitLine, ICON;
-var init_render$1 = __esmMin((() => {
-	ORDER = [
-		"deny",
-		"require-approval",
-		"warn"
-	];
-	MAX_OBJECTS = 20;
-	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
-	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
-	ICON = {
-		deny: ":no_entry:",
-		"require-approval": ":raised_hand:",
-		warn: ":warning:"
-	};
-}));
-// src/render/values.ts
-function isSecretField$1(name) {
-	return SECRET_FIELD_RE.test(name);
-}
-/**
-* Mask secret-looking keys, recursively, so the value is safe to print. `before`/`after` hold no refs (sealStep
-* refuses them), so text that reads like a ref is a user's text and is printed as it is.
-*/
-function sanitize(value) {
-	if (Array.isArray(value)) return value.map(sanitize);
-	if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretField$1(k) && v !== null && v !== void 0 ? SENSITIVE : sanitize(v)]));
-	return value;
-}
-/** One value as a short string (JSON); absent and null are MISSING. */
-function formatValue(value, maxLength = 400) {
-	if (value === void 0 || value === null) return MISSING;
-	const text = JSON.stringify(sanitize(value)) ?? String(value);
-	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
-}
-/** Format a field's value, masking it whole when the field name looks secret. */
-function formatField(field, value, maxLength) {
-	if (value !== void 0 && value !== null && isSecretField$1(field)) return SENSITIVE;
-	return formatValue(value, maxLength);
-}
-/**
-* A field's value in a step: a null the step's kind gives a meaning (Step.nulls, e.g. a member's role) is
-* `null (guest)`; any other value as formatField shows it (absent and other nulls: MISSING).
-*/
-function formatStepField(step, field, value, maxLength) {
-	const meaning = value === null ? step.nulls?.[field] : void 0;
-	return meaning !== void 0 ? `null (${meaning})` : formatField(field, value, maxLength);
-}
-/** Key-order-insensitive equality of plain JSON-like data. */
-function sameValue(a, b) {
-	if (a === b) return true;
-	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-	if (a && b && typeof a === "object" && typeof b === "object") {
-		const ka = Object.keys(a);
-		const kb = Object.keys(b);
-		return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
-	}
-	return false;
-}
-/**
-* Fields that differ between before and after (after's key order first, then fields only before has). Where both
-* sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
-* map does not print the whole map twice.
-*/
-function fieldChanges(before, after, prefix = "") {
-	const b = before ?? {};
-	const a = after ?? {};
-	const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
-	const out = [];
-	for (const f of fields) {
-		if (sameValue(b[f], a[f])) continue;
-		const bv = b[f];
-		const av = a[f];
-		if (isPlainObject$3(bv) && isPlainObject$3(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
-		else out.push({
-			field: `${prefix}${f}`,
-			before: bv,
-			after: av
-		});
-	}
-	return out;
-}
-/**
-* Later steps of objects a create of the same plan makes (fields the create request cannot set, members invited
-* and added right after it), by the create's step id. The text and markdown plans show them under the create
-* instead of as separate steps, so one new object is one add; the plan data (JSON, saved plans, apply) keeps them
-* as they are.
-*/
-function createFollowUps(steps) {
-	const creates = /* @__PURE__ */ new Map();
-	const byCreate = /* @__PURE__ */ new Map();
-	const folded = /* @__PURE__ */ new Set();
-	const keyOf = (s) => JSON.stringify([
-		s.kind,
-		s.org,
-		s.key
-	]);
-	for (const s of steps) if (s.action === "create" && !creates.has(keyOf(s))) creates.set(keyOf(s), s.id);
-	for (const s of steps) {
-		const create = s.action === "delete" ? void 0 : creates.get(keyOf(s));
-		if (create === void 0 || create === s.id) continue;
-		byCreate.set(create, [...byCreate.get(create) ?? [], s]);
-		folded.add(s.id);
-	}
-	return {
-		byCreate,
-		folded
-	};
-}
-/** Totals as people read them (text, markdown, notifications): a step folded under its create is part of the add. */
-function textTotals(steps) {
-	const { folded } = createFollowUps(steps);
-	return totals(steps.filter((s) => !folded.has(s.id)));
-}
-function totals(steps) {
-	const t = {
-		add: 0,
-		change: 0,
-		delete: 0,
-		cascaded: 0
-	};
-	for (const s of steps) {
-		if (s.action === "create") t.add++;
-		else if (s.action === "update") t.change++;
-		else t.delete++;
-		t.cascaded += s.cascades?.length ?? 0;
-	}
-	return t;
-}
-/** One object a step takes with it: `Space org/Getting Started (soft delete: restorable for 7 days; id sp-1)`. */
-function cascadeLabel(c) {
-	const extra = [c.note, c.id !== void 0 ? `id ${c.id}` : void 0].filter(Boolean);
-	return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
-}
-var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix;
-var init_values = __esmMin((() => {
-	SENSITIVE = "(sensitive)";
-	SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
-	MISSING = "(unset)";
-	hasShownValue = (step, field, value) => value !== void 0 && (value !== null || step.nulls?.[field] !== void 0);
-	isPlainObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	stepLabel = (s) => `${s.kind} ${s.org}/${s.key}`;
-	ACTION_SYMBOL = {
-		create: "+",
-		update: "~",
-		delete: "-"
-	};
-	summaryLine = (t) => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete${t.cascaded > 0 ? ` (taking ${t.cascaded} more object${t.cascaded === 1 ? "" : "s"} with them)` : ""}.`;
-	CASCADE_PREFIX = "also deletes: ";
-	NO_CHANGES = "No changes. Live state matches the manifests.";
-	NOTHING_ELSE = "Nothing else to change, but the plan cannot reach the manifests (see Blocked).";
-	blockedHeading = (n) => `Blocked: ${n} manifest object${n === 1 ? "" : "s"} the plan cannot reach (nothing is planned for ${n === 1 ? "it" : "them"}; the run fails):`;
-	sourcePrefix = (b) => b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : "";
-}));
-// src/render/attribution.ts
-function changeOf(plan, step) {
-	return plan.attribution?.changes.find((c) => c.step === step.id);
-}
-/** `2026-11-24 10:02 UTC` (the ISO text as it is when it does not parse). */
-function formatAt(iso) {
-	const t = Date.parse(iso);
-	if (Number.isNaN(t)) return iso;
-	return `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-/** Under a step: `changed by carol@acme.test at 2026-11-24 10:02 UTC (member.updated)`. */
-function changedByLine(c) {
-	return `changed by ${c.actor} at ${formatAt(c.at)} (${c.action})`;
-}
-/** The plan-level line when the events could not be read. */
-function unavailableLine(plan) {
-	const u = plan.attribution?.unavailable;
-	return u === void 0 ? void 0 : `Who changed it: unknown, ${u}.`;
-}
-var init_attribution = __esmMin((() => {}));
-// src/render/markdown.ts
-/** Escape text for inline Markdown/HTML (table cells, list items, <summary>). */
-function escapeMarkdown(text) {
-	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|#~])/g, "\\$1").replace(/\r?\n/g, " ");
-}
-/** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
-function stepDiffLines(plan, step, followUps = []) {
-	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
-	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join("; ")})` : ""}`;
-	const lines = [step.action === "update" ? `! ${head.slice(2)}` : head];
-	if (step.action === "create") {
-		for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX$1)}`);
-		for (const u of followUps) {
-			const why = ["set right after the create", u.note].filter(Boolean).join("; ");
-			for (const ch of fieldChanges(u.before, u.after)) if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX$1)} (${why})`);
-		}
-	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX$1)}`);
-		if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX$1)}`);
-	}
-	const cascades = step.cascades ?? [];
-	for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
-	if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
-	const by = changeOf(plan, step);
-	if (by) lines.push(`      ${changedByLine(by).replace(/\r?\n/g, " ")}`);
-	return lines.map((l) => l.replace(/```/g, "`​`​`"));
-}
-function truncationNote(shown, total) {
-	return `> **Note:** details truncated to stay under the ${MARKDOWN_MAX_LENGTH.toLocaleString("en-US")}-character comment limit: ${shown} of ${total} steps shown. Run \`docops plan --format text\` for the full plan.\n`;
-}
-/** Counts per kind; a "Taken along" column (objects deletes take with them, by their kind) only when there are any. */
-function summaryTable(plan, t) {
-	const byKind = stepCounts(plan);
-	const along = /* @__PURE__ */ new Map();
-	for (const s of plan.steps) for (const c of s.cascades ?? []) along.set(c.kind, (along.get(c.kind) ?? 0) + 1);
-	if (along.size === 0) return `| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n${Object.entries(byKind).map(([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |`;
-	return `| Kind | Add | Change | Delete | Taken along |\n| --- | ---: | ---: | ---: | ---: |\n${[...Object.keys(byKind), ...[...along.keys()].filter((k) => !(k in byKind)).sort()].map((kind) => {
-		const c = byKind[kind] ?? {
-			create: 0,
-			update: 0,
-			delete: 0
-		};
-		return `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} | ${along.get(kind) ?? 0} |`;
-	}).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} | ${t.cascaded} |`;
-}
-function renderMarkdown(fullPlan, options = {}) {
-	const { byCreate, folded } = createFollowUps(fullPlan.steps);
-	const plan = {
-		...fullPlan,
-		steps: fullPlan.steps.filter((s) => !folded.has(s.id))
-	};
-	const maxLength = options.maxLength ?? 65536;
-	const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
-	const budget = new Budget(maxLength);
-	budget.add(`### ${options.title ?? "docops plan"}\n\n`);
-	if (plan.steps.length === 0) budget.add(`${plan.blocked.length === 0 ? NO_CHANGES : `**${NOTHING_ELSE}**`}\n\n`);
-	else {
-		const t = totals(plan.steps);
-		budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
-		const unknown = unavailableLine(plan);
-		if (unknown !== void 0) budget.add(`${escapeMarkdown(unknown)}\n\n`);
-	}
-	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
-	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
-	if (plan.blocked.length > 0) {
-		const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
-		if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
-		budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	if (plan.warnings.length > 0) {
-		const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
-		if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
-		budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	const byKind = /* @__PURE__ */ new Map();
-	for (const s of plan.steps) {
-		const list = byKind.get(s.kind);
-		if (list) list.push(s);
-		else byKind.set(s.kind, [s]);
-	}
-	const stepCountByKind = stepCounts(plan);
-	const kinds = [...byKind].map(([kind, steps]) => ({
-		kind,
-		steps,
-		head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind])}</summary>\n\n`
-	}));
-	const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
-	let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
-	let shown = 0;
-	let truncated = false;
-	for (const { head, steps } of kinds) {
-		laterReserve -= collapsedBlock(head, steps.length).length;
-		const reserveHere = reserve + laterReserve + unmanagedReserve;
-		const body = [];
-		let bodyLength = 0;
-		for (const [i, step] of steps.entries()) {
-			const text = stepDiffLines(plan, step, byCreate.get(step.id)).join("\n") + "\n";
-			const tail = i === steps.length - 1 ? "```\n\n</details>\n\n" : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
-			if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;
-			body.push(text);
-			bodyLength += text.length;
-		}
-		shown += body.length;
-		const hidden = steps.length - body.length;
-		if (hidden > 0) truncated = true;
-		if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
-		else budget.add(head + FENCE_OPEN + body.join("") + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : "") + DETAILS_CLOSE);
-	}
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(stepLabel(u))}`);
-		if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
-		const section = `<details><summary>Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)</summary>\n\n${items.join("\n")}\n\n</details>\n\n`;
-		if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
-	}
-	if (truncated) budget.add(truncationNote(shown, plan.steps.length));
-	return budget.parts.join("").trimEnd() + "\n";
-}
-var MARKDOWN_MAX_LENGTH, VALUE_MAX$1, MAX_LISTED, counts, Budget, FENCE_OPEN, FENCE_CLOSE, DETAILS_CLOSE, collapsedBlock, moreLine, unmanagedLine;
-var init_markdown = __esmMin((() => {
-	init_plan$1();
-	init_attribution();
-	init_values();
-	MARKDOWN_MAX_LENGTH = 65536;
-	VALUE_MAX$1 = 300;
-	MAX_LISTED = 100;
-	counts = (c) => `${c.create} to add, ${c.update} to change, ${c.delete} to delete`;
-	Budget = class {
-		limit;
-		parts = [];
-		used = 0;
-		constructor(limit) {
-			this.limit = limit;
-		}
-		fits(text, reserve = 0) {
-			return this.used + text.length + reserve <= this.limit;
-		}
-		add(text) {
-			this.parts.push(text);
-			this.used += text.length;
-		}
-		tryAdd(text, reserve = 0) {
-			if (!this.fits(text, reserve)) return false;
-			this.add(text);
-			return true;
-		}
-	};
-	FENCE_OPEN = "```diff\n";
-	FENCE_CLOSE = "```\n\n";
-	DETAILS_CLOSE = "</details>\n\n";
-	collapsedBlock = (head, hidden) => `${head}_${hidden} step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
-	moreLine = (hidden) => `_… and ${hidden} more step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n`;
-	unmanagedLine = (n) => `_Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)._\n\n`;
-}));
-// src/render/text.ts
-function colorFor(c, action) {
-	return action === "create" ? c.green : action === "update" ? c.yellow : c.red;
-}
-/** The fields a follow-up update of a created object sets, as lines under the create. */
-function followUpLines(update, c) {
-	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
-	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
-}
-function stepLines(plan, step, c, followUps = []) {
-	const paint = colorFor(c, step.action);
-	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
-	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
-	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
-	if (step.action === "create") {
-		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
-		for (const u of followUps) lines.push(...followUpLines(u, c));
-	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		const before = formatStepField(step, ch.field, ch.before);
-		const after = formatStepField(step, ch.field, ch.after);
-		lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
-	}
-	for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
-	const by = changeOf(plan, step);
-	if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
-	return lines;
-}
-function renderText(plan, options = {}) {
-	const c = createColors(options.color ?? false);
-	const maxUnmanaged = options.maxUnmanaged ?? 50;
-	const out = [];
-	if (plan.steps.length === 0) out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
-	else {
-		out.push("docops will perform the following actions:", "");
-		const { byCreate, folded } = createFollowUps(plan.steps);
-		for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
-		out.push("", c.bold(summaryLine(textTotals(plan.steps))));
-		const unknown = unavailableLine(plan);
-		if (unknown !== void 0) out.push(c.yellow(unknown));
-	}
-	if (plan.blocked.length > 0) {
-		out.push("", c.red(c.bold(blockedHeading(plan.blocked.length))));
-		for (const b of plan.blocked) out.push(`${INDENT}${c.red("✗")} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
-	}
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
-		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ""}`);
-		if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
-	}
-	if (plan.warnings.length > 0) {
-		out.push("", c.yellow("Warnings:"));
-		for (const w of plan.warnings) out.push(`${INDENT}${c.yellow("!")} ${stepLabel(w)}: ${w.message}`);
-	}
-	return out.join("\n") + "\n";
-}
-var INDENT, FIELD_INDENT;
-var init_text = __esmMin((() => {
-	init_ansi();
-	init_attribution();
-	init_values();
-	INDENT = "  ";
-	FIELD_INDENT = "      ";
-}));
-// src/render/format.ts
-function isPlanFormat(value) {
-	return PLAN_FORMATS.includes(value);
-}
-var PLAN_FORMATS;
-var init_format = __esmMin((() => {
-	PLAN_FORMATS = [
-		"text",
-		"markdown",
-		"json"
-	];
-}));
-// src/render/apply-report.ts
-function headline(r) {
-	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
-	if (r.unreachable !== void 0) return `Apply stopped, the API is unreachable: ${counts}`;
-	return `Apply ${r.failed.length === 0 ? "complete" : "finished with errors"}: ${counts}`;
-}
-function text(r, color) {
-	const c = createColors(color);
-	const ok = r.failed.length === 0 && r.unreachable === void 0;
-	const head = headline(r);
-	const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
-	if (r.unreachable !== void 0) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
-	for (const f of r.failed) lines.push(`  ${c.red("✗")} ${f.stepId}: ${f.message}`);
-	for (const s of r.skipped) lines.push(`  ${c.dim("○")} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
-	if ((r.incomplete ?? []).length > 0) {
-		lines.push("", c.bold("Left behind:"));
-		for (const x of r.incomplete ?? []) lines.push(`  ${c.red("!")} ${x.summary}`);
-	}
-	return lines.join("\n") + "\n";
-}
-function markdown(r) {
-	const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
-	if (r.unreachable !== void 0) lines.push("", escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
-	if (r.failed.length > 0) lines.push("", "**Failed**", "", ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
-	if (r.skipped.length > 0) lines.push("", "**Not attempted**", "", ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
-	if ((r.incomplete ?? []).length > 0) lines.push("", "**Left behind**", "", ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
-	return lines.join("\n") + "\n";
-}
-/** The result as plain data (the JSON form, and `result` of `apply --format json`). */
-function applyResultData(r) {
-	const { applied, failed, skipped } = r;
-	return {
-		applied,
-		failed,
-		skipped,
-		skipReasons: r.skipReasons ?? {},
-		...r.unreachable !== void 0 ? { unreachable: r.unreachable } : {},
-		incomplete: r.incomplete ?? []
-	};
-}
-function renderApplyReport(result, format, options = {}) {
-	if (format === "json") return JSON.stringify(applyResultData(result), null, 2) + "\n";
-	return format === "markdown" ? markdown(result) : text(result, options.color ?? false);
-}
-var reasonOf;
-var init_apply_report = __esmMin((() => {
-	init_ansi();
-	init_markdown();
-	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
-}));
-// src/render/index.ts
-var init_render = __esmMin((() => {
-	init_format();
-	init_text();
-	init_markdown();
-	init_json();
-	init_json_parse();
-	init_apply_report();
-	init_ansi();
-}));
-// src/cli/plan-output.ts
-/** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
-function planCost(ctx, plan, client) {
-	const raw = ctx.values["latency-ms"];
-	let latencyMs = 100;
-	if (typeof raw === "string") {
-		latencyMs = Number(raw);
-		if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
-	}
-	return estimateCost(plan, {
-		concurrency: ctx.global.concurrency,
-		latencyMs,
-		rateLimit: client?.rateLimit?.()
-	});
-}
-function markdownPlan(plan, cost, scopes, policy) {
-	const notes = plan.steps.length === 0 ? [] : [...cost ? [costLine(cost)] : [], ...scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, "\\_")) : []];
-	const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
-	return renderMarkdown(plan, {
-		maxLength: PR_MARKDOWN_MAX_LENGTH,
-		...notes.length > 0 ? { notes } : {},
-		...sections.length > 0 ? { sections } : {}
-	});
-}
-function renderPlanOutput(plan, format, options) {
-	if (format === "json") return renderJson(plan, {
-		...options.scopes ? { scopes: options.scopes } : {},
-		...options.policy ? { policy: policyData(options.policy) } : {}
-	});
-	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes, options.policy);
-	const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : "");
-	if (plan.steps.length === 0) return text;
-	const lines = [...options.cost ? [costLine(options.cost)] : [], ...options.scopes ? scopeLines(options.scopes) : []];
-	if (lines.length === 0) return text;
-	const at = text.indexOf(summaryLine(textTotals(plan.steps)));
-	const eol = at < 0 ? -1 : text.indexOf("\n", at);
-	const block = lines.join("\n") + "\n";
-	return eol < 0 ? text + block : text.slice(0, eol + 1) + block + text.slice(eol + 1);
-}
-/**
-* In GitHub Actions, the markdown plan (and apply result) goes to the job's step summary. The markdown is made
-* only then: rendering it formats numbers with `toLocaleString`, whose first call sets up ICU's number format
-* (~15 ms, every plan otherwise paid it for nothing).
-*/
-async function stepSummary(ctx, markdown) {
-	if (!willAppendStepSummary(ctx.io)) return;
-	if (await appendStepSummary(ctx.io, markdown())) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, "plan appended to the step summary");
-}
-var LATENCY_FLAG, PR_MARKDOWN_MAX_LENGTH;
-var init_plan_output = __esmMin((() => {
-	init_errors$1();
-	init_plan_file();
-	init_render$1();
-	init_render();
-	init_markdown();
-	init_values();
-	init_needs();
-	init_github();
-	LATENCY_FLAG = {
-		type: "string",
-		value: "MS",
-		description: `Assumed latency per API request for the plan's time estimate (default 100)`
-	};
-	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
-}));
-// src/engine/fetch-context.ts
-function createFetchContext(client, prune) {
-	const memo = /* @__PURE__ */ new Map();
-	const once = (key, load) => {
-		let p = memo.get(key);
-		if (!p) {
-			p = load();
-			memo.set(key, p);
-		}
-		return p;
-	};
-	return {
-		client,
-		prune,
-		list: (path, query) => once(`L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : ""}`, () => client.listAll(path, query)),
-		get: (path) => once(`G ${path}`, () => client.get(path))
-	};
-}
-var init_fetch_context = __esmMin((() => {}));
-// src/engine/cascades.ts
-/** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
-function objectIdentity(o) {
-	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
-}
-/** Every cascade object of the plan's steps, in step order. */
-function cascadesOf(steps) {
-	return steps.flatMap((s) => s.cascades ?? []);
-}
-/**
-* The unmanaged entries no step's cascade takes. Objects are compared by id where both sides have one (two
-* spaces may share a title), else by key.
-*/
-function withoutCascaded(unmanaged, steps) {
-	const cascades = cascadesOf(steps);
-	if (cascades.length === 0) return [...unmanaged];
-	const byId = /* @__PURE__ */ new Set();
-	const byKeyWithoutId = /* @__PURE__ */ new Set();
-	const byKey = /* @__PURE__ */ new Set();
-	for (const c of cascades) {
-		const key = objectIdentity({
-			kind: c.kind,
-			org: c.org,
-			key: c.key
-		});
-		byKey.add(key);
-		if (c.id !== void 0 && c.id !== "") byId.add(objectIdentity(c));
-		else byKeyWithoutId.add(key);
-	}
-	return unmanaged.filter((u) => {
-		const key = objectIdentity({
-			kind: u.kind,
-			org: u.org,
-			key: u.key
-		});
-		if (u.id !== void 0 && u.id !== "") return !byId.has(objectIdentity(u)) && !byKeyWithoutId.has(key);
-		return !byKey.has(key);
-	});
-}
-/**
-* Each cascaded object once, in the ordered steps: dropped where a delete step of its own kind and org deletes it
-* (its id in that step's DELETE path, or its key when it has no id), and after its first listing. Returns new step
-* objects only where cascades change.
-*/
-function dedupeCascades(steps) {
-	if (!steps.some((s) => s.cascades !== void 0)) return [...steps];
-	const own = /* @__PURE__ */ new Set();
-	for (const s of steps) {
-		if (s.action !== "delete") continue;
-		own.add(objectIdentity({
-			kind: s.kind,
-			org: s.org,
-			key: s.key
-		}));
-		for (const id of pathSegments(s, ["DELETE"])) own.add(objectIdentity({
-			kind: s.kind,
-			org: s.org,
-			key: "",
-			id
-		}));
-	}
-	const listed = /* @__PURE__ */ new Set();
-	return steps.map((s) => {
-		if (!s.cascades) return s;
-		const kept = s.cascades.filter((c) => {
-			const identity = objectIdentity(c);
-			const hasId = c.id !== void 0 && c.id !== "";
-			if (own.has(identity) || !hasId && own.has(objectIdentity({
-				kind: c.kind,
-				org: c.org,
-				key: c.key
-			}))) return false;
-			if (listed.has(identity)) return false;
-			listed.add(identity);
-			return true;
-		});
-		if (kept.length === s.cascades.length) return s;
-		const { cascades: _all, ...rest } = s;
-		return kept.length > 0 ? {
-			...rest,
-			cascades: kept
-		} : rest;
-	});
-}
-var init_cascades = __esmMin((() => {
-	init_plan$1();
-}));
-// src/engine/null-meanings.ts
-/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
-function withNullMeanings(step, meanings) {
-	if (!meanings) return step;
-	const nulls = {};
-	for (const side of [step.before, step.after]) for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== void 0) nulls[field] = meanings[field];
-	return Object.keys(nulls).length > 0 ? {
-		...step,
-		nulls
-	} : step;
-}
-var init_null_meanings = __esmMin((() => {}));
-// src/engine/scope.ts
-/** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
-function managedScopes(desired) {
-	const out = /* @__PURE__ */ new Set();
-	for (const d of desired.documents ?? []) out.add(scopeKey(d.kind, d.metadata.organization));
-	for (const [kind, entries] of desired) for (const e of entries) out.add(scopeKey(kind, e.org));
-	return out;
-}
-/**
-* The diff context of a scoped run: looking up the live state or ids of a (kind, org) a full run would have
-* fetched but this run did not is a ScopeError — the answer would differ from a full run's.
-*/
-function scopedDiffContext(ctx, managed, scope) {
-	const check = (kind, org, what) => {
-		const key = scopeKey(kind, org);
-		if (managed.has(key) && !scope.has(key)) throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
-	};
-	return {
-		...ctx,
-		resolve: (kind, org, key) => (check(kind, org, "the ids"), ctx.resolve(kind, org, key)),
-		live: (kind, org) => (check(kind, org, "the live state"), ctx.live(kind, org))
-	};
-}
-/**
-* Every step the diff of scope (kind, org) emitted must stay in the scope set: its org is the scope's org, and a
-* step on objects of a registered kind (its own or another's) needs that kind's scope in the set. Steps on a
-* kind's sub-objects (a site's sections) belong to the kind that emitted them.
-*/
-function checkScopedSteps(steps, emitter, scope, registered) {
-	for (const s of steps) {
-		const owner = registered.has(s.kind) ? s.kind : emitter.kind;
-		if (s.org !== emitter.org || !scope.has(scopeKey(owner, s.org)) || !scope.has(scopeKey(emitter.kind, emitter.org))) throw new ScopeError(`the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`);
-	}
-}
-var scopeKey, ScopeError;
-var init_scope = __esmMin((() => {
-	init_errors$1();
-	scopeKey = (kind, org) => `${kind}\u0000${org}`;
-	ScopeError = class extends DocopsError {
-		constructor(message) {
-			super(`scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`);
-			this.name = "ScopeError";
-		}
-	};
-}));
-// src/engine/reconcile.ts
-/** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
-function scopes(kinds, desired) {
-	const out = [];
-	const emptyScopes = /* @__PURE__ */ new Map();
-	for (const d of desired.documents ?? []) {
-		let orgs = emptyScopes.get(d.kind);
-		if (!orgs) emptyScopes.set(d.kind, orgs = /* @__PURE__ */ new Set());
-		orgs.add(d.metadata.organization);
-	}
-	for (const kind of diffOrder(kinds)) {
-		const byOrg = /* @__PURE__ */ new Map();
-		let org;
-		let list = [];
-		for (const e of desired.get(kind.kind) ?? []) {
-			if (e.doc.metadata.organization !== org) {
-				org = e.doc.metadata.organization;
-				const known = byOrg.get(org);
-				if (known) list = known;
-				else byOrg.set(org, list = []);
+			{
+				min: 0,
+				max: 59
+			},
+			{
+				min: 0,
+				max: 23
+			},
+			{
+				min: 1,
+				max: 31
+			},
+			{
+				min: 1,
+				max: 12
+			},
+			{
+				min: 0,
+				max: 6
 			}
-			list.push(e);
+		];
+		function expandRange(initTxt, endTxt, stepTxt, bounds) {
+			const step = parseInt(stepTxt, 10);
+			if (!(step >= 1)) return `${initTxt}-${endTxt}/${stepTxt}`;
+			const first = parseInt(initTxt, 10);
+			const last = parseInt(endTxt, 10);
+			const numbers = [];
+			if (first <= last) {
+				for (let i = first; i <= last; i += step) numbers.push(i);
+				return numbers.join();
+			}
+			const { min, max } = bounds;
+			const size = max - min + 1;
+			const span = ((last - first) % size + size) % size;
+			for (let offset = 0; offset <= span; offset += step) {
+				let value = first + offset;
+				if (value > max) value -= size;
+				numbers.push(value);
+			}
+			return numbers.join();
 		}
-		for (const org of emptyScopes.get(kind.kind) ?? []) if (!byOrg.has(org)) byOrg.set(org, []);
-		for (const org of [...byOrg.keys()].sort()) out.push({
-			kind,
-			org,
-			entries: byOrg.get(org)
+		function convertRange(expression, bounds) {
+			return expression.split(",").map((token) => {
+				const match = rangeRegEx.exec(token.trim());
+				return match ? expandRange(match[1], match[2], match[3] || "1", bounds) : token;
+			}).join();
+		}
+		function convertAllRanges(expressions) {
+			for (let i = 0; i < expressions.length; i++) expressions[i] = convertRange(expressions[i], FIELD_BOUNDS[i]);
+			return expressions;
+		}
+		return convertAllRanges;
+	})();
+	NICKNAMES = {
+		"@yearly": "0 0 1 1 *",
+		"@annually": "0 0 1 1 *",
+		"@monthly": "0 0 1 * *",
+		"@weekly": "0 0 * * 0",
+		"@daily": "0 0 * * *",
+		"@midnight": "0 0 * * *",
+		"@hourly": "0 * * * *"
+	};
+	convertExpression = (() => {
+		function appendSecondExpression(expressions) {
+			if (expressions.length === 5) return ["0"].concat(expressions);
+			return expressions;
+		}
+		function removeSpaces(str) {
+			return str.replace(/\s{2,}/g, " ").trim();
+		}
+		function normalizeIntegers(expressions) {
+			for (let i = 0; i < expressions.length; i++) {
+				const numbers = expressions[i].split(",");
+				for (let j = 0; j < numbers.length; j++) {
+					const token = String(numbers[j]).trim();
+					if (/^l$/i.test(token)) numbers[j] = "L";
+					else if (/^l-\d{1,2}$/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (/^[0-7]l$/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (/w/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (token.indexOf("#") !== -1) numbers[j] = token;
+					else if (/^\d+$/.test(token)) numbers[j] = parseInt(token, 10);
+					else numbers[j] = token;
+				}
+				expressions[i] = numbers;
+			}
+			return expressions;
+		}
+		function convertQuestionMarks(expressions) {
+			if (expressions[3] === "?") expressions[3] = "*";
+			if (expressions[5] === "?") expressions[5] = "*";
+			return expressions;
+		}
+		function interpret(expression) {
+			let expressions = removeSpaces(resolveNickname(`${expression}`)).split(" ");
+			expressions = appendSecondExpression(expressions);
+			expressions = convertQuestionMarks(expressions);
+			expressions[4] = monthNamesConversion(expressions[4]);
+			expressions[5] = weekDayNamesConversion(expressions[5]);
+			expressions = convertAsterisksToRanges(expressions);
+			expressions = convertRanges(expressions);
+			expressions = normalizeIntegers(expressions);
+			const weekdays = expressions[5];
+			for (let i = 0; i < weekdays.length; i++) if (weekdays[i] === 7) weekdays[i] = 0;
+			else if (typeof weekdays[i] === "string" && weekdays[i].startsWith("7")) weekdays[i] = "0" + weekdays[i].slice(1);
+			expressions[5] = [...new Set(weekdays)];
+			return expressions;
+		}
+		return interpret;
+	})();
+	NTH_WEEKDAY_REGEX = /^([0-7])#([1-5])$/;
+}));
+// node_modules/node-cron/dist/node-cron.js
+function splitFields(resolved) {
+	return resolved.replace(/\s{2,}/g, " ").trim().split(" ");
+}
+function isValidExpression(expression, min, max) {
+	const options = expression;
+	for (const option of options) {
+		const optionAsInt = parseInt(option, 10);
+		if (!Number.isNaN(optionAsInt) && (optionAsInt < min || optionAsInt > max) || !validationRegex.test(option)) return false;
+	}
+	return true;
+}
+function isInvalidSecond(expression) {
+	return !isValidExpression(expression, 0, 59);
+}
+function isInvalidMinute(expression) {
+	return !isValidExpression(expression, 0, 59);
+}
+function isInvalidHour(expression) {
+	return !isValidExpression(expression, 0, 23);
+}
+function isInvalidDayOfMonth(expression) {
+	return !isValidExpression(expression.filter((value) => {
+		if (value === "L") return false;
+		const weekday = DAY_OF_MONTH_W_TOKEN.exec(String(value));
+		if (weekday) {
+			if (weekday[1] === "L") return false;
+			const target = parseInt(weekday[1], 10);
+			return target < 1 || target > 31;
+		}
+		const offset = DAY_OF_MONTH_OFFSET_TOKEN.exec(String(value));
+		if (offset) {
+			const n = parseInt(offset[1], 10);
+			return n < 1 || n > 30;
+		}
+		return true;
+	}), 1, 31);
+}
+function hasInvalidWModifier(rawDayOfMonth) {
+	if (!/w/i.test(rawDayOfMonth)) return false;
+	return rawDayOfMonth.split(",").some((token) => {
+		const value = token.trim();
+		if (!/w/i.test(value)) return false;
+		return !DAY_OF_MONTH_W_TOKEN.test(value);
+	});
+}
+function isInvalidMonth(expression) {
+	return !isValidExpression(expression, 1, 12);
+}
+function isInvalidWeekDay(expression) {
+	return !isValidExpression(expression.filter((value) => !isNthWeekdayToken(value) && !/^[0-7]L$/.test(value)), 0, 7);
+}
+function isImpossibleDayOfMonth(days, months) {
+	if (days.some((day) => typeof day !== "number")) return false;
+	return !months.some((month) => days.some((day) => day <= MAX_DAYS_IN_MONTH[month]));
+}
+function validateDetailed$1(pattern) {
+	if (typeof pattern !== "string") return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			message: "pattern must be a string"
+		}]
+	};
+	const resolved = resolveNickname(pattern);
+	if (!ALLOWED_CHARS_REGEX.test(resolved)) return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			value: pattern,
+			message: "pattern includes illegal characters"
+		}]
+	};
+	const raw = splitFields(resolved);
+	if (raw.length !== 5 && raw.length !== 6) return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			value: pattern,
+			message: `expected 5 or 6 fields but got ${raw.length}`
+		}]
+	};
+	const patterns = raw.length === 5 ? ["0", ...raw] : raw;
+	const executable = convertExpression(pattern);
+	const errors = [];
+	FIELDS.forEach((f, i) => {
+		const rawWMisuse = f.key === "dayOfMonth" && hasInvalidWModifier(patterns[i]);
+		if (f.invalid(executable[i]) || rawWMisuse) errors.push({
+			field: f.key,
+			value: patterns[i],
+			message: `${patterns[i]} is a invalid expression for ${f.label}`
 		});
-	}
-	return out;
-}
-/** Kinds by depth, except that a kind comes after every kind it `needs` (a cycle is a registration bug). */
-function diffOrder(kinds) {
-	const pending = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
-	const known = new Set(kinds.map((k) => k.kind));
-	const placed = /* @__PURE__ */ new Set();
-	const out = [];
-	while (pending.length > 0) {
-		const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
-		if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(", ")}`);
-		const [k] = pending.splice(i, 1);
-		placed.add(k.kind);
-		out.push(k);
-	}
-	return out;
-}
-/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
-function pruneResolver(desired, configPrune = {}) {
-	const docPrune = /* @__PURE__ */ new Set();
-	if (desired.documents) {
-		for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
-	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
-	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
-}
-/**
-* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
-* through kept reads instead of a fresh memo (the daemon's informer, src/engine/read-cache.ts).
-*/
-async function fetchLive(client, kinds, desired, options = {}, context) {
-	const prune = pruneResolver(desired, options.prune);
-	const ctx = context ? context(prune) : createFetchContext(client, prune);
-	const work = inScope(scopes(kinds, desired), options.scope);
-	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
-	const live = /* @__PURE__ */ new Map();
-	work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]));
-	return live;
-}
-/** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
-function diffAll(kinds, desired, live, options = {}) {
-	const prune = pruneResolver(desired, options.prune);
-	const ids = new IdIndex(live);
-	const base = {
-		prune,
-		options: { invite: options.invite === true },
-		resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
-		register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
-		live: (kind, org) => live.get(liveKey(kind, org)),
-		desired: (kind, org) => desiredOf(desired, kind, org)
+	});
+	if (!errors.length && isImpossibleDayOfMonth(executable[3], executable[4])) errors.push({
+		field: "dayOfMonth",
+		value: patterns[3],
+		message: `${patterns[3]} ${patterns[4]} is an impossible day of month for the given month`
+	});
+	if (errors.length) return {
+		valid: false,
+		errors
 	};
-	const scope = options.scope;
-	const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
-	const registered = new Set(kinds.map((k) => k.kind));
-	const plan = emptyPlan();
-	for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
-		const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
-		const result = kind.diff(ctx, org, entries, state);
-		if (scope) checkScopedSteps(result.steps, {
-			kind: kind.kind,
-			org
-		}, scope, registered);
-		for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
-		plan.unmanaged.push(...result.unmanaged);
-		plan.warnings.push(...result.warnings);
-		plan.blocked.push(...result.blocked);
-	}
-	plan.steps = dedupeCascades(orderSteps(plan.steps));
-	plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
-	return plan;
-}
-/** The scopes of a scoped run (all of them without one). */
-function inScope(work, scope) {
-	return scope ? work.filter((w) => scope.has(liveKey(w.kind.kind, w.org))) : work;
-}
-function desiredOf(desired, kind, org) {
-	let index = byOrgCache.get(desired);
-	if (!index) {
-		index = /* @__PURE__ */ new Map();
-		for (const [k, entries] of desired) for (const e of entries) {
-			const key = liveKey(k, e.org);
-			const list = index.get(key);
-			if (list) list.push(e);
-			else index.set(key, [e]);
-		}
-		byOrgCache.set(desired, index);
-	}
-	return index.get(liveKey(kind, org)) ?? [];
-}
-async function computePlan(client, kinds, desired, options = {}) {
-	const live = await fetchLive(client, kinds, desired, options);
 	return {
-		plan: diffAll(kinds, desired, live, options),
-		live
+		valid: true,
+		errors: [],
+		fields: {
+			second: executable[0],
+			minute: executable[1],
+			hour: executable[2],
+			dayOfMonth: executable[3],
+			month: executable[4],
+			dayOfWeek: executable[5]
+		}
 	};
 }
-var byOrgCache, IdIndex;
-var init_reconcile = __esmMin((() => {
-	init_state$1();
-	init_errors$1();
-	init_fetch_context();
-	init_order();
-	init_cascades();
-	init_null_meanings();
-	init_plan$1();
-	init_refs();
-	init_scope();
-	byOrgCache = /* @__PURE__ */ new WeakMap();
-	IdIndex = class {
-		live;
-		byKind = /* @__PURE__ */ new Map();
-		seededKeys = /* @__PURE__ */ new Set();
-		last;
-		/** `${kind}\u0000${org}` → the live object lists holding objects of that kind and org; built on first seed. */
-		sources;
-		constructor(live) {
-			this.live = live;
+var tasks, TaskRegistry, validationRegex, ALLOWED_CHARS_REGEX, DAY_OF_MONTH_W_TOKEN, DAY_OF_MONTH_OFFSET_TOKEN, MAX_DAYS_IN_MONTH, FIELDS, registry, validateDetailed;
+var init_node_cron = __esmMin((() => {
+	init__shared();
+	tasks = /* @__PURE__ */ new Map();
+	TaskRegistry = class {
+		add(task) {
+			if (this.has(task.id)) throw Error(`task ${task.id} already registered!`);
+			tasks.set(task.id, task);
+			task.on("task:destroyed", () => {
+				this.remove(task);
+			});
 		}
-		/** The registered keys of (kind, org), created empty when absent. */
-		keys(kind, org) {
-			const last = this.last;
-			if (last && last.kind === kind && last.org === org) return last.keys;
-			let byOrg = this.byKind.get(kind);
-			if (!byOrg) this.byKind.set(kind, byOrg = /* @__PURE__ */ new Map());
-			let keys = byOrg.get(org);
-			if (!keys) byOrg.set(org, keys = /* @__PURE__ */ new Map());
-			this.last = {
-				kind,
-				org,
-				keys
-			};
-			return keys;
+		get(taskId) {
+			return tasks.get(taskId);
 		}
-		/** The keys of (kind, org) including its live objects' ids (the first live object of a key wins). */
-		seeded(kind, org) {
-			const keys = this.keys(kind, org);
-			if (this.seededKeys.has(keys)) return keys;
-			this.seededKeys.add(keys);
-			for (const objects of this.liveLists().get(liveKey(kind, org)) ?? []) for (const o of objects) if (o.kind === kind && o.org === org && !keys.has(o.key)) keys.set(o.key, o.id);
-			return keys;
+		remove(task) {
+			if (this.has(task.id)) {
+				tasks.delete(task.id);
+				task.destroy();
+			}
 		}
-		/** Which live lists hold objects of which (kind, org): a kind's state may hold objects of child kinds. */
-		liveLists() {
-			if (this.sources) return this.sources;
-			const sources = /* @__PURE__ */ new Map();
-			for (const state of this.live.values()) {
-				let kind;
-				let org;
-				for (const o of state.objects) {
-					if (o.kind === kind && o.org === org) continue;
-					kind = o.kind;
-					org = o.org;
-					const k = liveKey(kind, org);
-					const lists = sources.get(k);
-					if (!lists) sources.set(k, [state.objects]);
-					else if (!lists.includes(state.objects)) lists.push(state.objects);
+		all() {
+			return tasks;
+		}
+		has(taskId) {
+			return tasks.has(taskId);
+		}
+		killAll() {
+			tasks.forEach((id) => this.remove(id));
+		}
+	};
+	validationRegex = /^(?:\d+|\*|\*\/\d+)$/;
+	ALLOWED_CHARS_REGEX = /^[a-zA-Z0-9-*/,#? ]+$/;
+	DAY_OF_MONTH_W_TOKEN = /^(\d{1,2}|L)W$/i;
+	DAY_OF_MONTH_OFFSET_TOKEN = /^L-(\d{1,2})$/i;
+	MAX_DAYS_IN_MONTH = {
+		1: 31,
+		2: 29,
+		3: 31,
+		4: 30,
+		5: 31,
+		6: 30,
+		7: 31,
+		8: 31,
+		9: 30,
+		10: 31,
+		11: 30,
+		12: 31
+	};
+	FIELDS = [
+		{
+			key: "second",
+			label: "second",
+			invalid: isInvalidSecond
+		},
+		{
+			key: "minute",
+			label: "minute",
+			invalid: isInvalidMinute
+		},
+		{
+			key: "hour",
+			label: "hour",
+			invalid: isInvalidHour
+		},
+		{
+			key: "dayOfMonth",
+			label: "day of month",
+			invalid: isInvalidDayOfMonth
+		},
+		{
+			key: "month",
+			label: "month",
+			invalid: isInvalidMonth
+		},
+		{
+			key: "dayOfWeek",
+			label: "week day",
+			invalid: isInvalidWeekDay
+		}
+	];
+	(0, path.resolve)((0, path.dirname)((0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href)), "daemon.js");
+	(0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href);
+	registry = new TaskRegistry();
+	validateDetailed = validateDetailed$1;
+	registry.all;
+	registry.get;
+}));
+// src/daemon/notify/types.ts
+var NOTIFY_EVENTS;
+var init_types = __esmMin((() => {
+	NOTIFY_EVENTS = [
+		"drift",
+		"apply_failed",
+		"refused",
+		"awaiting_approval",
+		"recovered",
+		"manifests_invalid"
+	];
+}));
+// src/daemon/notify/config.ts
+/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
+function notifyTargets(raw, env, at) {
+	const targets = [];
+	const issues = [];
+	if (!Array.isArray(raw)) return {
+		targets,
+		issues
+	};
+	raw.forEach((item, i) => {
+		if (!isObject$2(item)) return;
+		const where = (field) => at([
+			"notify",
+			String(i),
+			field
+		]);
+		const type = item.type;
+		const url = typeof item.url === "string" ? item.url : "";
+		let ok = true;
+		try {
+			const u = new URL(url);
+			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
+		} catch {
+			issues.push({
+				...where("url"),
+				message: `notify[${i}].url: not an http(s) URL`
+			});
+			ok = false;
+		}
+		let secret;
+		if (typeof item.secretEnv === "string") {
+			if (type !== "webhook") {
+				issues.push({
+					...where("secretEnv"),
+					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
+				});
+				ok = false;
+			} else {
+				secret = env[item.secretEnv];
+				if (secret === void 0 || secret.trim().length < 16) {
+					issues.push({
+						...where("secretEnv"),
+						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
+					});
+					ok = false;
 				}
 			}
-			return this.sources = sources;
 		}
+		if (!ok) return;
+		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
+		targets.push({
+			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
+			type,
+			url,
+			...secret !== void 0 ? { secret: secret.trim() } : {},
+			events
+		});
+	});
+	return {
+		targets,
+		issues
 	};
+}
+var isObject$2;
+var init_config$3 = __esmMin((() => {
+	init_types();
+	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
-// src/cli/progress.ts
-function createProgress(stream, title, now = Date.now) {
-	if (stream.isTTY !== true) return NOOP;
-	let reads = 0;
-	let label = "";
-	let last = 0;
-	let shown = false;
-	const draw = () => {
-		last = now();
-		shown = true;
-		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
-	};
-	return {
-		tick: () => {
-			reads++;
-			if (now() - last >= 100) draw();
-		},
-		phase: (l) => {
-			label = l;
-			draw();
-		},
-		done: () => {
-			if (shown) stream.write("\r\x1B[K");
-		}
-	};
-}
-/** The same client, calling `onRead` after every GET and every complete list. */
-function countingClient(client, onRead) {
-	const after = (p) => p.finally(onRead);
-	return {
-		get baseUrl() {
-			return client.baseUrl;
-		},
-		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
-		get: (path, query) => after(client.get(path, query)),
-		paginate: (path, query) => client.paginate(path, query),
-		listAll: (path, query) => after(client.listAll(path, query)),
-		close: () => client.close()
-	};
-}
-var NOOP;
-var init_progress = __esmMin((() => {
-	NOOP = {
-		tick: () => {},
-		phase: () => {},
-		done: () => {}
-	};
-}));
-// src/audit/targets.ts
-function singular(collection) {
-	if (collection === "orgs") return "organization";
-	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
-	if (collection.endsWith("s")) return collection.slice(0, -1);
-	return collection;
-}
-function decode(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-/** The organization prefix is dropped unless the path is the organization itself. */
-function pathTarget(path) {
-	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
-	if (segs[0] === "v1") segs.shift();
-	if (segs.length === 0) return void 0;
-	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
-	const part = [];
-	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
-	return {
-		type: singular(collection),
-		...id !== void 0 ? { id } : {},
-		part
-	};
-}
-var init_targets = __esmMin((() => {}));
-// src/audit/match.ts
+// src/daemon/config-schema.ts
 /**
-* The default: the objects a step's requests address. A create whose object is the one created (its path is the
-* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
-* section) names the object it is part of.
+* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
+* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
+* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
+* accepted there.
 */
-function defaultTargets(step) {
-	const out = [];
-	for (const r of step.requests) {
-		if (hasRef(r.path)) continue;
-		const t = pathTarget(r.path);
-		if (!t) continue;
-		if (t.id !== void 0) out.push({
-			type: t.type,
-			id: t.id
-		});
-		else if (step.action === "create" && r.method !== "DELETE") out.push({
-			type: t.type,
-			label: step.key
-		});
-		if (step.action === "create") break;
-	}
-	return out;
-}
-function matches(e, m) {
-	if (e.target.type !== m.type) return false;
-	if (m.id !== void 0) return e.target.id === m.id;
-	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
-}
-function matchEvents(steps, events, kinds) {
-	const byKind = new Map(kinds.map((k) => [k.kind, k]));
-	const out = [];
-	for (const step of steps) {
-		const kind = byKind.get(step.kind);
-		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
-		if (targets.length === 0) continue;
-		const event = events.find((e) => targets.some((t) => matches(e, t)));
-		if (event) out.push({
-			step: step.id,
-			actor: event.actor.label ?? event.actor.id,
-			at: event.occurredAt,
-			action: event.action
-		});
-	}
-	return out;
-}
-var hasRef;
-var init_match = __esmMin((() => {
-	init_targets();
-	hasRef = (path) => path.includes("<<ref:");
-}));
-// src/audit/attribute.ts
-var attribute_exports = /* @__PURE__ */ __exportAll({
-	AUDIT_PAGE_SIZE: () => 100,
-	LOOKBACK_MS: () => LOOKBACK_MS,
-	MAX_PAGES: () => 5,
-	attributeDrift: () => attributeDrift
-});
-async function attributeDrift(client, plan, kinds, options = {}) {
-	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
-	if (drift.length === 0) return plan;
-	const now = options.now ?? /* @__PURE__ */ new Date();
-	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
-	const changes = [];
-	const problems = [];
-	for (const org of [...new Set(drift.map((s) => s.org))]) {
-		const steps = drift.filter((s) => s.org === org);
-		const events = [];
-		try {
-			let page;
-			for (let n = 0; n < (options.maxPages ?? 5); n++) {
-				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
-					limit: 100,
-					from,
-					...page !== void 0 ? { page } : {}
-				});
-				events.push(...Array.isArray(body?.items) ? body.items.filter(isEvent) : []);
-				page = body?.next?.page;
-				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
+function configSchema() {
+	if (cached$1) return cached$1;
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
+	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
+	cached$1 = {
+		...root,
+		definitions: {
+			...root.definitions,
+			safetySchema: {
+				...embedded,
+				$id: new URL(SAFETY_REF, root.$id).href
 			}
-		} catch (err) {
-			problems.push(`${org}: ${whyUnreadable(err)}`);
-		}
-		changes.push(...matchEvents(steps, events, kinds));
-	}
-	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
-	return {
-		...plan,
-		attribution: {
-			changes,
-			...unavailable !== void 0 ? { unavailable } : {}
 		}
 	};
+	return cached$1;
 }
-function whyUnreadable(err) {
-	if (err instanceof ApiError && err.status !== void 0) {
-		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
-		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
-		return `HTTP ${err.status}`;
-	}
-	return err instanceof Error ? err.name : "unknown error";
-}
-function isEvent(v) {
-	if (v === null || typeof v !== "object") return false;
-	const e = v;
-	const part = (x) => x !== null && typeof x === "object" && typeof x.type === "string" && typeof x.id === "string";
-	return typeof e.occurredAt === "string" && typeof e.action === "string" && part(e.actor) && part(e.target);
-}
-var LOOKBACK_MS;
-var init_attribute = __esmMin((() => {
-	init_errors$1();
-	init_plan$1();
-	init_match();
-	LOOKBACK_MS = 2592e6;
+var SAFETY_REF, cached$1;
+var init_config_schema = __esmMin((() => {
+	SAFETY_REF = "safety.schema.json";
 }));
-// src/cli/plan-run.ts
-function pruneOptions(kinds, prune) {
-	const names = kinds.map((k) => k.kind);
-	const unknown = prune.filter((p) => !names.includes(p));
-	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
-	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
-	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
-	return Object.fromEntries(prune.map((p) => [p, true]));
+// src/daemon/config-ownership.ts
+/**
+* The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
+* `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
+*/
+function proposalsConfig(raw, base) {
+	const gh = isObject$1(raw) && isObject$1(raw.github) ? raw.github : void 0;
+	if (!gh || typeof gh.repository !== "string") return {};
+	const str = (k) => typeof gh[k] === "string" ? gh[k] : void 0;
+	const tokenFile = str("tokenFile");
+	return { proposals: { github: {
+		repository: gh.repository,
+		apiUrl: str("apiUrl") ?? "https://api.github.com",
+		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
+		branch: str("branch") ?? "docops/drift",
+		...str("base") !== void 0 ? { base: str("base") } : {},
+		...str("path") !== void 0 ? { path: str("path") } : {}
+	} } };
 }
-async function planFromManifests(ctx) {
-	requireCredentials(ctx);
-	const { kinds, desired } = await loadDesired(ctx);
-	const prune = pruneOptions(kinds, ctx.global.prune);
-	const client = await connect(ctx);
-	const reads = [];
-	const progress = createProgress(ctx.io.stderr, "Reading live state");
-	const reading = countingClient(recordingClient(client, reads), () => progress.tick());
-	let computed;
-	try {
-		computed = await computePlan(reading, kinds, desired, {
-			prune,
-			invite: ctx.global.invite
+/** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
+function driftIssues(raw, at) {
+	if (!isObject$1(raw.kinds)) return [];
+	const issues = [];
+	const github = isObject$1(raw.proposals) && isObject$1(raw.proposals.github);
+	for (const [kind, c] of Object.entries(raw.kinds)) {
+		if (!isObject$1(c) || c.drift === void 0 || c.drift === "revert") continue;
+		if (c.mode === "observe") issues.push({
+			...at([
+				"kinds",
+				kind,
+				"drift"
+			]),
+			message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)`
 		});
-	} finally {
-		progress.done();
+		else if (c.drift === "propose" && !github) issues.push({
+			...at([
+				"kinds",
+				kind,
+				"drift"
+			]),
+			message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in`
+		});
 	}
-	const live = computed.live;
-	const plan = computed.plan.steps.length > 0 ? await (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(reading, computed.plan, kinds) : computed.plan;
-	ctx.logger.info({
-		steps: plan.steps.length,
-		unmanaged: plan.unmanaged.length,
-		warnings: plan.warnings.length
-	}, "plan computed");
-	return {
-		plan,
-		live,
-		desired,
-		client,
-		kinds,
-		reads
-	};
+	return issues;
 }
-var init_plan_run = __esmMin((() => {
-	init_errors$1();
-	init_reconcile();
-	init_needs();
-	init_connect();
-	init_pipeline();
-	init_progress();
+/** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
+function modeIssues(raw, at) {
+	if (!isObject$1(raw.kinds) || !isObject$1(raw.prune)) return [];
+	const issues = [];
+	for (const [kind, c] of Object.entries(raw.kinds)) {
+		const mode = isObject$1(c) ? c.mode : void 0;
+		if (raw.prune[kind] !== true || mode !== "additive" && mode !== "observe") continue;
+		issues.push({
+			...at([
+				"kinds",
+				kind,
+				"mode"
+			]),
+			message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)`
+		});
+	}
+	return issues;
+}
+var isObject$1;
+var init_config_ownership = __esmMin((() => {
+	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // node_modules/@marcbachmann/cel-js/lib/errors.js
 function normalizeArgs(name, defaultCode, message, node, cause) {
@@ -62714,14 +62761,14 @@ var init_scalar_pos = __esmMin((() => {
 * build precompiles all three (tools/build/precompile-validators.ts), so no schema compiler loads at run time.
 */
 function policySchemas() {
-	if (cached$1) return cached$1;
+	if (cached) return cached;
 	const file = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n");
 	const sub = (extra) => ({
 		$schema: file.$schema,
 		definitions: file.definitions,
 		...extra
 	});
-	cached$1 = {
+	cached = {
 		file,
 		list: sub({
 			type: "array",
@@ -62730,9 +62777,9 @@ function policySchemas() {
 		}),
 		approvers: sub({ $ref: "#/definitions/approvers" })
 	};
-	return cached$1;
+	return cached;
 }
-var cached$1;
+var cached;
 var init_schemas = __esmMin((() => {}));
 // src/policy/load.ts
 /**
@@ -62903,6 +62950,1947 @@ var init_load = __esmMin((() => {
 	init_cel();
 	init_scalar_pos();
 	init_schemas();
+}));
+// src/policy/config.ts
+/**
+* The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
+* `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
+* file:line:column, reported with the config's own.
+*/
+var config_exports$1 = /* @__PURE__ */ __exportAll({ policyFromConfig: () => policyFromConfig });
+async function policyFromConfig(raw, doc) {
+	const parts = [];
+	const issues = [];
+	if (typeof raw.path === "string") {
+		const full = (0, node_path.resolve)(doc.base, raw.path);
+		const rel = (0, node_path.relative)(process.cwd(), full);
+		try {
+			parts.push(await policyPathPart(rel !== "" && !rel.startsWith("..") && !(0, node_path.isAbsolute)(rel) ? rel : full));
+		} catch (err) {
+			issues.push({
+				...doc.pos(["policy", "path"]),
+				message: `policy.path: ${err.message}`
+			});
+		}
+	}
+	if (raw.rules !== void 0 || raw.approvers !== void 0) parts.push(await inlinePolicyPart({
+		file: doc.file,
+		text: doc.text,
+		rules: raw.rules ?? [],
+		at: ["policy", "rules"],
+		pos: doc.pos,
+		keyPos: doc.keyPos,
+		...raw.approvers !== void 0 ? { approvers: {
+			value: raw.approvers,
+			at: ["policy", "approvers"]
+		} } : {}
+	}));
+	const approvals = approvalsConfig(raw.approvals, doc.base);
+	if (issues.length > 0) return { issues };
+	const nothing = doc.keyPos(["policy"]);
+	try {
+		return {
+			policy: combinePolicy(parts, doc.file, nothing),
+			...approvals ? { approvals } : {},
+			issues: []
+		};
+	} catch (err) {
+		if (err instanceof ValidationError) return { issues: err.issues };
+		throw err;
+	}
+}
+function approvalsConfig(raw, base) {
+	if (typeof raw !== "object" || raw === null) return void 0;
+	const a = raw;
+	const gh = typeof a.github === "object" && a.github !== null ? a.github : void 0;
+	return {
+		...typeof a.token === "string" ? { token: a.token } : {},
+		...typeof a.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, a.tokenFile) } : {},
+		...gh && typeof gh.repository === "string" ? { github: {
+			repository: gh.repository,
+			apiUrl: typeof gh.apiUrl === "string" ? gh.apiUrl : "https://api.github.com",
+			...typeof gh.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, gh.tokenFile) } : {},
+			pollMs: typeof gh.pollSeconds === "number" ? gh.pollSeconds * 1e3 : DEFAULT_POLL_MS
+		} } : {}
+	};
+}
+var DEFAULT_POLL_MS;
+var init_config$2 = __esmMin((() => {
+	init_errors$1();
+	init_load();
+	DEFAULT_POLL_MS = 6e4;
+}));
+// src/daemon/config.ts
+/**
+* docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
+* validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
+* Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
+*/
+var config_exports = /* @__PURE__ */ __exportAll({
+	CONFIG_DEFAULTS: () => CONFIG_DEFAULTS,
+	DEFAULT_JOURNAL_DIR: () => DEFAULT_JOURNAL_DIR$1,
+	ENV_OVERRIDES: () => ENV_OVERRIDES,
+	cronProblem: () => cronProblem,
+	loadDaemonConfig: () => loadDaemonConfig,
+	parseListen: () => parseListen
+});
+async function loadDaemonConfig(file, options) {
+	const configFile = (0, node_path.resolve)(options.cwd ?? process.cwd(), file);
+	let text;
+	try {
+		text = await (0, node_fs_promises.readFile)(configFile);
+	} catch (err) {
+		throw new UsageError(`cannot read config file ${file}: ${err.code ?? err.message}`);
+	}
+	const read = /* @__PURE__ */ new Set();
+	const every = everyVariable(options.env);
+	const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
+	const secrets = {
+		env: options.env,
+		variables: [...read].map((n) => options.env[n]).filter((v) => v !== void 0)
+	};
+	const issues = [...parsed.issues];
+	const doc = parsed.documents[0];
+	if (parsed.documents.length > 1) {
+		const extra = parsed.documents[1];
+		issues.push({
+			...extra.pos([]),
+			message: "the config file must hold one YAML document"
+		});
+	}
+	let raw = {};
+	let notify = [];
+	let policy = { issues: [] };
+	if (doc) {
+		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
+		issues.push(...schemaIssues);
+		if (isObject(doc.value)) {
+			raw = doc.value;
+			issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
+			if (schemaIssues.length === 0) {
+				const found = notifyTargets(raw.notify, options.env, doc.pos);
+				notify = found.targets;
+				issues.push(...found.issues);
+			}
+			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
+				policy = await configPolicy(raw.policy, {
+					file,
+					text: text.toString("utf8"),
+					pos: doc.pos,
+					keyPos: doc.keyPos,
+					base: (0, node_path.dirname)(configFile)
+				});
+				issues.push(...policy.issues);
+			}
+		}
+	}
+	const { values: fromEnv, problems } = envOverrides(options.env);
+	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0) issues.push({
+		...doc ? doc.pos([]) : {
+			file,
+			line: 1,
+			column: 1
+		},
+		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
+	});
+	const cliProblems = options.overrides?.listen !== void 0 && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+	issues.sort((a, b) => a.line - b.line || a.column - b.column);
+	if (problems.length > 0 || cliProblems.length > 0) throw new UsageError([
+		"invalid configuration:",
+		...issues.map(formatIssue),
+		...problems,
+		...cliProblems
+	].join("\n"));
+	if (issues.length > 0) throw new ValidationError(issues);
+	const base = (0, node_path.dirname)(configFile);
+	const cwd = options.cwd ?? process.cwd();
+	const merged = {
+		...raw,
+		...fromEnv
+	};
+	const secret = await readSecret(raw, base, fromEnv.reconcileSecret);
+	const overrides = options.overrides ?? {};
+	const str = (k) => typeof merged[k] === "string" ? merged[k] : void 0;
+	const apiUrl = overrides.apiUrl ?? str("apiUrl");
+	const tokenFile = str("tokenFile");
+	const allowEnv = merged.allowEnv;
+	const schedule = str("schedule");
+	const journalDir = str("journalDir");
+	const retry = raw.retry ?? {};
+	return {
+		configFile,
+		manifestsDir: fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
+		...allowEnv !== void 0 ? { allowEnv } : {},
+		...apiUrl !== void 0 ? { apiUrl } : {},
+		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
+		concurrency: merged.concurrency ?? CONFIG_DEFAULTS.concurrency,
+		...schedule !== void 0 ? { schedule } : {},
+		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
+		prune: raw.prune ?? {},
+		kinds: raw.kinds ?? {},
+		...proposalsConfig(raw.proposals, (0, node_path.dirname)(configFile)),
+		invite: raw.invite === true,
+		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
+		...secret !== void 0 ? { reconcileSecret: secret } : {},
+		debounceMs: raw.debounceMs ?? CONFIG_DEFAULTS.debounceMs,
+		retry: {
+			initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs,
+			maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs
+		},
+		shutdownGraceMs: raw.shutdownGraceMs ?? CONFIG_DEFAULTS.shutdownGraceMs,
+		...raw.safety !== void 0 ? { safety: raw.safety } : {},
+		journalDir: journalDir !== void 0 ? (0, node_path.resolve)(base, journalDir) : (0, node_path.resolve)(cwd, DEFAULT_JOURNAL_DIR$1),
+		logLevel: raw.logLevel ?? CONFIG_DEFAULTS.logLevel,
+		sandbox: overrides.sandbox === true,
+		statusPage: raw.statusPage !== false,
+		notify,
+		...haConfig(raw.ha),
+		...policy.policy ? { policy: policy.policy } : {},
+		...policy.approvals ? { approvals: policy.approvals } : {},
+		informer: informerSettings(raw.informer)
+	};
+}
+function informerSettings(raw) {
+	const d = CONFIG_DEFAULTS.informer;
+	const r = isObject(raw) ? raw : {};
+	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
+	return {
+		enabled: r.enabled !== false,
+		pollMs: num("pollSeconds") * 1e3,
+		resyncMs: num("resyncMinutes") * 6e4,
+		overlapMs: num("overlapSeconds") * 1e3
+	};
+}
+/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
+async function configPolicy(raw, doc) {
+	if (!isObject(raw)) return { issues: [] };
+	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
+}
+function haConfig(raw) {
+	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
+	const d = CONFIG_DEFAULTS.ha;
+	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
+	return { ha: {
+		mode: "kubernetes",
+		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
+		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
+		leaseDurationMs: num("leaseDurationMs"),
+		renewDeadlineMs: num("renewDeadlineMs"),
+		retryPeriodMs: num("retryPeriodMs")
+	} };
+}
+/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
+function parseListen(value) {
+	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
+	if (!m) return void 0;
+	const port = Number(m[3]);
+	if (port > 65535) return void 0;
+	return {
+		host: m[1] ?? m[2],
+		port
+	};
+}
+/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
+function semanticIssues(raw, at, atKey) {
+	const issues = [];
+	if (typeof raw.schedule === "string" && raw.schedule !== "") {
+		const problem = cronProblem(raw.schedule);
+		if (problem) issues.push({
+			...at(["schedule"]),
+			message: `schedule: ${problem}`
+		});
+	}
+	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
+		...at(["listen"]),
+		message: "listen: the port must be 0..65535"
+	});
+	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
+		...atKey(["reconcileSecretFile"]),
+		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
+	});
+	issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
+	const retry = isObject(raw.retry) ? raw.retry : {};
+	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
+		...at(["retry", "maxMs"]),
+		message: "retry.maxMs: must not be smaller than retry.initialMs"
+	});
+	return issues;
+}
+/**
+* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+* client-go's jitter factor).
+*/
+function haIssues(raw, at) {
+	if (!isObject(raw)) return [];
+	const d = CONFIG_DEFAULTS.ha;
+	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
+	const lease = value("leaseDurationMs");
+	const renew = value("renewDeadlineMs");
+	const retry = value("retryPeriodMs");
+	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
+	const issues = [];
+	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
+		...where("renewDeadlineMs"),
+		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	});
+	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
+		...where("retryPeriodMs"),
+		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	});
+	return issues;
+}
+/** node-cron's own validation, with its field-level reason. */
+function cronProblem(expression) {
+	const result = validateDetailed(expression);
+	const why = result.valid ? "" : result.errors.map((e) => e.message).join("; ");
+	return result.valid ? void 0 : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
+}
+function envOverrides(env) {
+	const values = {};
+	const problems = [];
+	const schema = configSchema();
+	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
+		const text = env[name];
+		if (text === void 0 || text === "") continue;
+		let value = text;
+		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
+		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
+		const where = {
+			file: name,
+			line: 1,
+			column: 1
+		};
+		const fieldSchema = schema.properties[field];
+		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
+		const mark = secretMarkAt(fieldSchema, value, []);
+		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
+		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
+		if (field === "schedule") {
+			const problem = cronProblem(text);
+			if (problem) problems.push(`${name}: ${problem}`);
+		}
+		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+		values[field] = value;
+	}
+	return {
+		values,
+		problems
+	};
+}
+async function readSecret(raw, base, fromEnv) {
+	if (fromEnv !== void 0) return fromEnv;
+	if (typeof raw.reconcileSecret === "string") return raw.reconcileSecret;
+	if (typeof raw.reconcileSecretFile !== "string") return void 0;
+	const path = (0, node_path.resolve)(base, raw.reconcileSecretFile);
+	let secret;
+	try {
+		secret = (await (0, node_fs_promises.readFile)(path, "utf8")).trim();
+	} catch (err) {
+		throw new UsageError(`cannot read reconcileSecretFile ${path}: ${err.code ?? err.message}`);
+	}
+	registerSecret(secret);
+	if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
+	return secret;
+}
+var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
+var init_config$1 = __esmMin((() => {
+	init_node_cron();
+	init_errors$1();
+	init_interpolate();
+	init_parse$1();
+	init_schema$1();
+	init_secret_fields();
+	init_config$3();
+	init_secrets();
+	init_config_schema();
+	init_config_ownership();
+	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
+	CONFIG_DEFAULTS = {
+		concurrency: 8,
+		mode: "apply",
+		listen: "0.0.0.0:8080",
+		debounceMs: 500,
+		retry: {
+			initialMs: 1e3,
+			maxMs: 3e5
+		},
+		shutdownGraceMs: 3e4,
+		logLevel: "info",
+		ha: {
+			leaseName: "docops",
+			leaseDurationMs: 15e3,
+			renewDeadlineMs: 1e4,
+			retryPeriodMs: 2e3
+		},
+		informer: {
+			enabled: true,
+			pollSeconds: 30,
+			resyncMinutes: 240,
+			overlapSeconds: 60
+		}
+	};
+	ENV_OVERRIDES = {
+		DOCOPS_API_URL: "apiUrl",
+		DOCOPS_MANIFESTS: "manifests",
+		DOCOPS_ALLOW_ENV: "allowEnv",
+		DOCOPS_MODE: "mode",
+		DOCOPS_SCHEDULE: "schedule",
+		DOCOPS_LISTEN: "listen",
+		DOCOPS_CONCURRENCY: "concurrency",
+		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
+	};
+	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
+}));
+// src/engine/modes.ts
+var modes_exports = /* @__PURE__ */ __exportAll({
+	DEFAULT_MODE: () => DEFAULT_MODE,
+	DRIFT_REASON: () => DRIFT_REASON,
+	MODE_REASON: () => MODE_REASON,
+	ModeResolver: () => ModeResolver,
+	applyModes: () => applyModes,
+	blockWaitingOnDropped: () => blockWaitingOnDropped,
+	configModes: () => configModes,
+	mostCautious: () => mostCautious
+});
+/** A config's `kinds:` section (kind → `{mode}`) → the mode per manifest kind, for PlanOptions.modes. */
+function configModes(kinds = {}) {
+	const out = {};
+	for (const [kind, c] of Object.entries(kinds)) if (c.mode !== void 0) out[kind] = c.mode;
+	return out;
+}
+/** The most cautious of the modes given (undefined ones ignored); authoritative when none is. */
+function mostCautious(...modes) {
+	let out = DEFAULT_MODE;
+	for (const m of modes) if (m !== void 0 && CAUTION[m] > CAUTION[out]) out = m;
+	return out;
+}
+function documentsOf(desired) {
+	if (desired.documents) return desired.documents;
+	const seen = /* @__PURE__ */ new Set();
+	for (const entries of desired.values()) for (const e of entries) seen.add(e.doc);
+	return [...seen];
+}
+/**
+* One kind's diff result in (kind, org) under the modes: the steps to send (additive ones marked), the changes only
+* reported (observe), the objects additive leaves in place (unmanaged: a written list is no longer the whole list),
+* and the objects blocked because additive mode cannot reach them without deleting.
+*/
+function applyModes(result, kind, org, modes) {
+	const out = {
+		steps: [],
+		reported: [],
+		unmanaged: [],
+		blocked: [],
+		dropped: /* @__PURE__ */ new Map()
+	};
+	if (!modes.active) return {
+		...out,
+		steps: result.steps
+	};
+	const leave = (o) => {
+		out.unmanaged.push({
+			kind: o.kind,
+			org: o.org,
+			key: o.key,
+			...o.id !== void 0 ? { id: o.id } : {},
+			mode: "additive"
+		});
+	};
+	for (const step of result.steps) {
+		const mode = modes.ofStep(kind.kind, org, step);
+		if (mode !== "authoritative") out.dropped.set(step.id, `${step.kind} "${step.key}", which ${mode} mode does not ${step.action}`);
+		if (mode === "authoritative") out.steps.push(step);
+		else if (mode === "observe") out.reported.push(report$1(step, mode));
+		else if (step.action === "delete") leave(step);
+		else if ((step.cascades ?? []).length === 0) {
+			out.steps.push({
+				...step,
+				mode
+			});
+			out.dropped.delete(step.id);
+		} else {
+			const kept = kind.withoutDeletes ? kind.withoutDeletes(step) : void 0;
+			if (kept === void 0) {
+				const n = step.cascades.length;
+				out.reported.push(report$1(step, mode));
+				out.blocked.push({
+					kind: step.kind,
+					org,
+					key: step.key,
+					message: `additive mode: this change also deletes ${n} object${n === 1 ? "" : "s"} no manifest writes and cannot be made without ${n === 1 ? "it" : "them"}; nothing of it is sent`,
+					...step.source ? { source: step.source } : {}
+				});
+				continue;
+			}
+			if (kept) {
+				out.steps.push({
+					...kept,
+					mode
+				});
+				out.dropped.delete(step.id);
+			}
+			for (const o of step.cascades ?? []) leave(o);
+		}
+	}
+	return out;
+}
+/**
+* Steps that need a step the modes kept out of the plan (dependsOn, or a ref to its output; `dropped`: step id →
+* what it was): they cannot run, so they leave the plan and their objects are blocked — transitively. Mutates `plan`.
+*/
+function blockWaitingOnDropped(plan, dropped) {
+	if (dropped.size === 0) return;
+	const gone = new Map(dropped);
+	let changed = true;
+	while (changed) {
+		changed = false;
+		for (const s of plan.steps) {
+			if (gone.has(s.id)) continue;
+			const needs = [...s.dependsOn, ...s.requests.flatMap((r) => (r.refs ?? []).map((slot) => slot.step))].find((id) => gone.has(id));
+			if (needs === void 0) continue;
+			const why = gone.get(needs);
+			gone.set(s.id, `${s.kind} "${s.key}", which needs ${why}`);
+			plan.blocked.push({
+				kind: s.kind,
+				org: s.org,
+				key: s.key,
+				message: `needs ${why}: the plan cannot reach it`,
+				...s.source ? { source: s.source } : {}
+			});
+			changed = true;
+		}
+	}
+	plan.steps = plan.steps.filter((s) => !gone.has(s.id));
+}
+var DEFAULT_MODE, CAUTION, key, ModeResolver, report$1;
+var init_modes$1 = __esmMin((() => {
+	init_plan$1();
+	DEFAULT_MODE = "authoritative";
+	CAUTION = {
+		authoritative: 0,
+		additive: 1,
+		observe: 2
+	};
+	key = (kind, org) => `${kind}\u0000${org}`;
+	ModeResolver = class {
+		config;
+		/** Whether any mode is not authoritative (otherwise nothing is looked up). */
+		active;
+		scopes = /* @__PURE__ */ new Map();
+		/** File → its documents, by start position, for finding the document a step's source lies in. */
+		byFile = /* @__PURE__ */ new Map();
+		constructor(desired, config = {}) {
+			this.config = config;
+			const docs = documentsOf(desired);
+			this.active = Object.values(config).some((m) => m !== "authoritative") || docs.some((d) => d.mode !== void 0 && d.mode !== "authoritative");
+			if (!this.active) return;
+			for (const d of docs) {
+				const k = key(d.kind, d.metadata.organization);
+				this.scopes.set(k, mostCautious(this.scopes.get(k) ?? config[d.kind], d.mode));
+				const start = d.pos([]);
+				const list = this.byFile.get(d.file) ?? [];
+				list.push({
+					line: start.line,
+					column: start.column,
+					doc: d
+				});
+				this.byFile.set(d.file, list);
+			}
+			for (const list of this.byFile.values()) list.sort((a, b) => a.line - b.line || a.column - b.column);
+		}
+		/** A document's own mode: its `mode:` and its kind's in the config, the more cautious. */
+		ofDocument(doc) {
+			return mostCautious(this.config[doc.kind], doc.mode);
+		}
+		/** The mode of what no one document asks for in (kind, org): prunes, cascades. */
+		ofScope(kind, org) {
+			if (!this.active) return DEFAULT_MODE;
+			return this.scopes.get(key(kind, org)) ?? mostCautious(this.config[kind]);
+		}
+		/** The mode of a step a kind's diff made for (kind, org): its source's document's, else the scope's. */
+		ofStep(kind, org, step) {
+			if (!this.active) return DEFAULT_MODE;
+			const doc = step.source ? this.documentAt(step.source) : void 0;
+			return doc ? this.ofDocument(doc) : this.ofScope(kind, org);
+		}
+		documentAt(pos) {
+			let found;
+			for (const d of this.byFile.get(pos.file) ?? []) {
+				if (d.line > pos.line || d.line === pos.line && d.column > pos.column) break;
+				found = d.doc;
+			}
+			return found;
+		}
+	};
+	report$1 = (step, mode) => {
+		const { requests: _requests, dependsOn: _dependsOn, mode: _mode, ...rest } = step;
+		return {
+			...rest,
+			mode
+		};
+	};
+}));
+// src/cli/config-file.ts
+function configFromFlag(ctx) {
+	let config = read.get(ctx);
+	if (!config) read.set(ctx, config = load$1(ctx));
+	return config;
+}
+async function load$1(ctx) {
+	const file = ctx.values.config;
+	if (typeof file !== "string") return void 0;
+	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
+	const manifests = typeof ctx.values.manifests === "string" ? ctx.values.manifests : ".";
+	return loadDaemonConfig(file, { env: {
+		...ctx.io.env,
+		DOCOPS_MANIFESTS: manifests
+	} });
+}
+/** The ownership mode per manifest kind that --config names (none without it). */
+async function configuredModes(ctx) {
+	const config = await configFromFlag(ctx);
+	const { configModes } = await Promise.resolve().then(() => (init_modes$1(), modes_exports));
+	return configModes(config?.kinds ?? {});
+}
+var CONFIG_FLAG, read;
+var init_config_file = __esmMin((() => {
+	CONFIG_FLAG = {
+		type: "string",
+		value: "FILE",
+		description: "Read the kinds' ownership modes (`kinds:`) from this docops.yaml (default: every kind authoritative)"
+	};
+	read = /* @__PURE__ */ new WeakMap();
+}));
+// src/cli/io.ts
+function processIO() {
+	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+	return {
+		stdout: process.stdout,
+		stderr: process.stderr,
+		env: process.env,
+		isTTY: process.stdout.isTTY === true,
+		...interactive ? { ask: askOnTerminal } : {}
+	};
+}
+/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
+async function askOnTerminal(question) {
+	const { createInterface } = await import("node:readline/promises");
+	const rl = createInterface({
+		input: process.stdin,
+		output: process.stderr
+	});
+	try {
+		return await rl.question(question);
+	} finally {
+		rl.close();
+	}
+}
+var stdoutIsTTY;
+var init_io = __esmMin((() => {
+	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
+}));
+// src/policy/render.ts
+var render_exports = /* @__PURE__ */ __exportAll({
+	approvalLines: () => approvalLines,
+	policyData: () => policyData,
+	policyHeadline: () => policyHeadline,
+	renderPolicyMarkdown: () => renderPolicyMarkdown,
+	renderPolicyText: () => renderPolicyText
+});
+function groups(report) {
+	const byRule = /* @__PURE__ */ new Map();
+	for (const f of report.fired) {
+		const g = byRule.get(f.rule);
+		if (g) g.hits.push(f);
+		else byRule.set(f.rule, {
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			hits: [f]
+		});
+	}
+	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
+}
+function policyHeadline(report) {
+	const n = new Set(report.fired.map((f) => f.rule)).size;
+	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
+	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
+}
+/** `/docops approve sha256:…` and who may say it. */
+function approvalLines(report) {
+	if (report.decision !== "require-approval") return [];
+	const checksum = report.approval?.checksum;
+	const team = report.approval?.approvers?.githubTeam;
+	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
+}
+function renderPolicyText(report) {
+	const lines = ["", policyHeadline(report)];
+	for (const g of groups(report)) {
+		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
+		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
+		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
+	}
+	for (const l of approvalLines(report)) lines.push(`  ${l}`);
+	return lines.join("\n") + "\n";
+}
+/** `escape` is the markdown renderer's escaping of user text. */
+function renderPolicyMarkdown(report, escape) {
+	const out = [`**${escape(policyHeadline(report))}**`, ""];
+	for (const g of groups(report)) {
+		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
+		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
+		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
+	}
+	const approval = approvalLines(report);
+	if (approval.length > 0) {
+		const checksum = report.approval?.checksum;
+		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
+		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
+	}
+	return out.join("\n");
+}
+/** The JSON form: plain data with stable keys. */
+function policyData(report) {
+	return {
+		rules: report.rules,
+		decision: report.decision,
+		fired: report.fired.map((f) => ({
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			step: f.step,
+			object: f.object,
+			...f.source ? { source: {
+				file: f.source.file,
+				line: f.source.line,
+				column: f.source.column
+			} } : {},
+			ruleSource: {
+				file: f.ruleSource.file,
+				line: f.ruleSource.line,
+				column: f.ruleSource.column
+			},
+			...f.error !== void 0 ? { error: f.error } : {}
+		})),
+		...report.approval ? { approval: {
+			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
+			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
+		} } : {}
+	};
+}
+var ORDER, MAX_OBJECTS, where, hitLine, ICON;
+var init_render$1 = __esmMin((() => {
+	ORDER = [
+		"deny",
+		"require-approval",
+		"warn"
+	];
+	MAX_OBJECTS = 20;
+	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
+	ICON = {
+		deny: ":no_entry:",
+		"require-approval": ":raised_hand:",
+		warn: ":warning:"
+	};
+}));
+// src/render/values.ts
+function isSecretField$1(name) {
+	return SECRET_FIELD_RE.test(name);
+}
+/**
+* Mask secret-looking keys, recursively, so the value is safe to print. `before`/`after` hold no refs (sealStep
+* refuses them), so text that reads like a ref is a user's text and is printed as it is.
+*/
+function sanitize(value) {
+	if (Array.isArray(value)) return value.map(sanitize);
+	if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretField$1(k) && v !== null && v !== void 0 ? SENSITIVE : sanitize(v)]));
+	return value;
+}
+/** One value as a short string (JSON); absent and null are MISSING. */
+function formatValue(value, maxLength = 400) {
+	if (value === void 0 || value === null) return MISSING;
+	const text = JSON.stringify(sanitize(value)) ?? String(value);
+	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+}
+/** Format a field's value, masking it whole when the field name looks secret. */
+function formatField(field, value, maxLength) {
+	if (value !== void 0 && value !== null && isSecretField$1(field)) return SENSITIVE;
+	return formatValue(value, maxLength);
+}
+/**
+* A field's value in a step: a null the step's kind gives a meaning (Step.nulls, e.g. a member's role) is
+* `null (guest)`; any other value as formatField shows it (absent and other nulls: MISSING).
+*/
+function formatStepField(step, field, value, maxLength) {
+	const meaning = value === null ? step.nulls?.[field] : void 0;
+	return meaning !== void 0 ? `null (${meaning})` : formatField(field, value, maxLength);
+}
+/** Key-order-insensitive equality of plain JSON-like data. */
+function sameValue(a, b) {
+	if (a === b) return true;
+	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
+	if (a && b && typeof a === "object" && typeof b === "object") {
+		const ka = Object.keys(a);
+		const kb = Object.keys(b);
+		return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
+	}
+	return false;
+}
+/**
+* Fields that differ between before and after (after's key order first, then fields only before has). Where both
+* sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
+* map does not print the whole map twice.
+*/
+function fieldChanges(before, after, prefix = "") {
+	const b = before ?? {};
+	const a = after ?? {};
+	const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
+	const out = [];
+	for (const f of fields) {
+		if (sameValue(b[f], a[f])) continue;
+		const bv = b[f];
+		const av = a[f];
+		if (isPlainObject$3(bv) && isPlainObject$3(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
+		else out.push({
+			field: `${prefix}${f}`,
+			before: bv,
+			after: av
+		});
+	}
+	return out;
+}
+/**
+* Later steps of objects a create of the same plan makes (fields the create request cannot set, members invited
+* and added right after it), by the create's step id. The text and markdown plans show them under the create
+* instead of as separate steps, so one new object is one add; the plan data (JSON, saved plans, apply) keeps them
+* as they are.
+*/
+function createFollowUps(steps) {
+	const creates = /* @__PURE__ */ new Map();
+	const byCreate = /* @__PURE__ */ new Map();
+	const folded = /* @__PURE__ */ new Set();
+	const keyOf = (s) => JSON.stringify([
+		s.kind,
+		s.org,
+		s.key
+	]);
+	for (const s of steps) if (s.action === "create" && !creates.has(keyOf(s))) creates.set(keyOf(s), s.id);
+	for (const s of steps) {
+		const create = s.action === "delete" ? void 0 : creates.get(keyOf(s));
+		if (create === void 0 || create === s.id) continue;
+		byCreate.set(create, [...byCreate.get(create) ?? [], s]);
+		folded.add(s.id);
+	}
+	return {
+		byCreate,
+		folded
+	};
+}
+/** Totals as people read them (text, markdown, notifications): a step folded under its create is part of the add. */
+function textTotals(steps) {
+	const { folded } = createFollowUps(steps);
+	return totals(steps.filter((s) => !folded.has(s.id)));
+}
+function totals(steps) {
+	const t = {
+		add: 0,
+		change: 0,
+		delete: 0,
+		cascaded: 0
+	};
+	for (const s of steps) {
+		if (s.action === "create") t.add++;
+		else if (s.action === "update") t.change++;
+		else t.delete++;
+		t.cascaded += s.cascades?.length ?? 0;
+	}
+	return t;
+}
+/** One object a step takes with it: `Space org/Getting Started (soft delete: restorable for 7 days; id sp-1)`. */
+function cascadeLabel(c) {
+	const extra = [c.note, c.id !== void 0 ? `id ${c.id}` : void 0].filter(Boolean);
+	return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
+}
+/** What a line says of its ownership mode: a reported change why it is not applied, an additive step its mode. */
+function modeTag(s, reported = false) {
+	if (reported && "drift" in s && s.drift !== void 0 && s.drift !== "revert") return DRIFT_REASON[s.drift];
+	if (s.mode === void 0 || s.mode === "authoritative") return void 0;
+	return reported ? MODE_REASON[s.mode] : s.mode;
+}
+/** What an unmanaged line adds after its label: its id, and the mode that leaves it in place when one does. */
+function unmanagedTags(u) {
+	const tags = [u.mode === "additive" ? "additive: left in place, a written list is not the whole list" : void 0, u.id ? `id ${u.id}` : void 0].filter(Boolean);
+	return tags.length > 0 ? ` (${tags.join("; ")})` : "";
+}
+var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix, reportedOnly, reportedHeading, ownedHeading, ownedLine, reportedStep;
+var init_values = __esmMin((() => {
+	init_plan$1();
+	SENSITIVE = "(sensitive)";
+	SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
+	MISSING = "(unset)";
+	hasShownValue = (step, field, value) => value !== void 0 && (value !== null || step.nulls?.[field] !== void 0);
+	isPlainObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	stepLabel = (s) => `${s.kind} ${s.org}/${s.key}`;
+	ACTION_SYMBOL = {
+		create: "+",
+		update: "~",
+		delete: "-"
+	};
+	summaryLine = (t) => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete${t.cascaded > 0 ? ` (taking ${t.cascaded} more object${t.cascaded === 1 ? "" : "s"} with them)` : ""}.`;
+	CASCADE_PREFIX = "also deletes: ";
+	NO_CHANGES = "No changes. Live state matches the manifests.";
+	NOTHING_ELSE = "Nothing else to change, but the plan cannot reach the manifests (see Blocked).";
+	blockedHeading = (n) => `Blocked: ${n} manifest object${n === 1 ? "" : "s"} the plan cannot reach (nothing is planned for ${n === 1 ? "it" : "them"}; the run fails):`;
+	sourcePrefix = (b) => b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : "";
+	reportedOnly = (n) => `No changes to apply, but ${n} drifted object${n === 1 ? " is" : "s are"} only reported: ${n === 1 ? "its" : "their"} ownership mode leaves ${n === 1 ? "it" : "them"} as ${n === 1 ? "it is" : "they are"} (see Reported).`;
+	reportedHeading = (n) => `Reported, not applied: ${n} change${n === 1 ? "" : "s"} the ownership modes leave alone:`;
+	ownedHeading = (n) => `Owned by another writer: ${n} object${n === 1 ? "" : "s"} docops leaves alone:`;
+	ownedLine = (o) => `${stepLabel(o)}: ${o.what} owned by ${o.owner}${o.id !== void 0 ? ` (id ${o.id})` : ""}`;
+	reportedStep = (r) => ({
+		...r,
+		requests: [],
+		dependsOn: []
+	});
+}));
+// src/render/attribution.ts
+function changeOf(plan, step) {
+	return plan.attribution?.changes.find((c) => c.step === step.id);
+}
+/** `2026-11-24 10:02 UTC` (the ISO text as it is when it does not parse). */
+function formatAt(iso) {
+	const t = Date.parse(iso);
+	if (Number.isNaN(t)) return iso;
+	return `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+/** Under a step: `changed by carol@acme.test at 2026-11-24 10:02 UTC (member.updated)`. */
+function changedByLine(c) {
+	return `changed by ${c.actor} at ${formatAt(c.at)} (${c.action})`;
+}
+/** The plan-level line when the events could not be read. */
+function unavailableLine(plan) {
+	const u = plan.attribution?.unavailable;
+	return u === void 0 ? void 0 : `Who changed it: unknown, ${u}.`;
+}
+var init_attribution = __esmMin((() => {}));
+// src/render/step-line.ts
+function stepLine(step, max = 240) {
+	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}`;
+	const changes = step.action === "update" ? fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX$1)} → ${formatStepField(step, ch.field, ch.after, VALUE_MAX$1)}`) : step.action === "create" ? Object.entries(step.after ?? {}).map(([field, value]) => `${field}: ${formatStepField(step, field, value, VALUE_MAX$1)}`) : [];
+	const line = changes.length > 0 ? `${head}  ${changes.join(", ")}` : head;
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+var VALUE_MAX$1;
+var init_step_line = __esmMin((() => {
+	init_values();
+	VALUE_MAX$1 = 60;
+}));
+// src/render/markdown.ts
+/** Escape text for inline Markdown/HTML (table cells, list items, <summary>). */
+function escapeMarkdown(text) {
+	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|#~])/g, "\\$1").replace(/\r?\n/g, " ");
+}
+/** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
+function stepDiffLines(plan, step, followUps = []) {
+	const tags = [
+		modeTag(step),
+		step.phase === "prune" ? "prune: not in any manifest" : void 0,
+		step.note
+	].filter(Boolean);
+	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join("; ")})` : ""}`;
+	const lines = [step.action === "update" ? `! ${head.slice(2)}` : head];
+	if (step.action === "create") {
+		for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX)}`);
+		for (const u of followUps) {
+			const why = ["set right after the create", u.note].filter(Boolean).join("; ");
+			for (const ch of fieldChanges(u.before, u.after)) if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX)} (${why})`);
+		}
+	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
+		if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)}`);
+		if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`);
+	}
+	const cascades = step.cascades ?? [];
+	for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
+	if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
+	const by = changeOf(plan, step);
+	if (by) lines.push(`      ${changedByLine(by).replace(/\r?\n/g, " ")}`);
+	return lines.map((l) => l.replace(/```/g, "`​`​`"));
+}
+function truncationNote(shown, total) {
+	return `> **Note:** details truncated to stay under the ${MARKDOWN_MAX_LENGTH.toLocaleString("en-US")}-character comment limit: ${shown} of ${total} steps shown. Run \`docops plan --format text\` for the full plan.\n`;
+}
+/** Counts per kind; a "Taken along" column (objects deletes take with them, by their kind) only when there are any. */
+function summaryTable(plan, t) {
+	const byKind = stepCounts(plan);
+	const along = /* @__PURE__ */ new Map();
+	for (const s of plan.steps) for (const c of s.cascades ?? []) along.set(c.kind, (along.get(c.kind) ?? 0) + 1);
+	if (along.size === 0) return `| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n${Object.entries(byKind).map(([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |`;
+	return `| Kind | Add | Change | Delete | Taken along |\n| --- | ---: | ---: | ---: | ---: |\n${[...Object.keys(byKind), ...[...along.keys()].filter((k) => !(k in byKind)).sort()].map((kind) => {
+		const c = byKind[kind] ?? {
+			create: 0,
+			update: 0,
+			delete: 0
+		};
+		return `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} | ${along.get(kind) ?? 0} |`;
+	}).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} | ${t.cascaded} |`;
+}
+function renderMarkdown(fullPlan, options = {}) {
+	const { byCreate, folded } = createFollowUps(fullPlan.steps);
+	const plan = {
+		...fullPlan,
+		steps: fullPlan.steps.filter((s) => !folded.has(s.id))
+	};
+	const maxLength = options.maxLength ?? 65536;
+	const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
+	const budget = new Budget(maxLength);
+	budget.add(`### ${options.title ?? "docops plan"}\n\n`);
+	const reported = plan.reported ?? [];
+	if (plan.steps.length === 0) budget.add(`${plan.blocked.length > 0 ? `**${NOTHING_ELSE}**` : reported.length > 0 ? `**${reportedOnly(reported.length)}**` : NO_CHANGES}\n\n`);
+	else {
+		const t = totals(plan.steps);
+		budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
+		const unknown = unavailableLine(plan);
+		if (unknown !== void 0) budget.add(`${escapeMarkdown(unknown)}\n\n`);
+	}
+	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
+	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
+	if (plan.blocked.length > 0) {
+		const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
+		if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
+		budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join("\n")}\n\n`, reserve);
+	}
+	if (reported.length > 0) {
+		const items = reported.slice(0, MAX_LISTED).map((r) => `- ${escapeMarkdown(`${stepLine(reportedStep(r), 400)} (${[modeTag(r, true), r.note].filter(Boolean).join("; ")})`)}`);
+		if (reported.length > MAX_LISTED) items.push(`- … and ${reported.length - MAX_LISTED} more`);
+		budget.tryAdd(`**${escapeMarkdown(reportedHeading(reported.length))}**\n\n${items.join("\n")}\n\n`, reserve);
+	}
+	const owned = plan.owned ?? [];
+	if (owned.length > 0) {
+		const items = owned.slice(0, MAX_LISTED).map((o) => `- ${escapeMarkdown(ownedLine(o))}`);
+		if (owned.length > MAX_LISTED) items.push(`- … and ${owned.length - MAX_LISTED} more`);
+		budget.tryAdd(`**${escapeMarkdown(ownedHeading(owned.length))}**\n\n${items.join("\n")}\n\n`, reserve);
+	}
+	if (plan.warnings.length > 0) {
+		const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
+		if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
+		budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join("\n")}\n\n`, reserve);
+	}
+	const byKind = /* @__PURE__ */ new Map();
+	for (const s of plan.steps) {
+		const list = byKind.get(s.kind);
+		if (list) list.push(s);
+		else byKind.set(s.kind, [s]);
+	}
+	const stepCountByKind = stepCounts(plan);
+	const kinds = [...byKind].map(([kind, steps]) => ({
+		kind,
+		steps,
+		head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind])}</summary>\n\n`
+	}));
+	const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
+	let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
+	let shown = 0;
+	let truncated = false;
+	for (const { head, steps } of kinds) {
+		laterReserve -= collapsedBlock(head, steps.length).length;
+		const reserveHere = reserve + laterReserve + unmanagedReserve;
+		const body = [];
+		let bodyLength = 0;
+		for (const [i, step] of steps.entries()) {
+			const text = stepDiffLines(plan, step, byCreate.get(step.id)).join("\n") + "\n";
+			const tail = i === steps.length - 1 ? "```\n\n</details>\n\n" : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
+			if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;
+			body.push(text);
+			bodyLength += text.length;
+		}
+		shown += body.length;
+		const hidden = steps.length - body.length;
+		if (hidden > 0) truncated = true;
+		if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
+		else budget.add(head + FENCE_OPEN + body.join("") + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : "") + DETAILS_CLOSE);
+	}
+	if (plan.unmanaged.length > 0) {
+		const n = plan.unmanaged.length;
+		const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(`${stepLabel(u)}${u.mode !== void 0 ? unmanagedTags({ mode: u.mode }) : ""}`)}`);
+		if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
+		const section = `<details><summary>Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)</summary>\n\n${items.join("\n")}\n\n</details>\n\n`;
+		if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
+	}
+	if (truncated) budget.add(truncationNote(shown, plan.steps.length));
+	return budget.parts.join("").trimEnd() + "\n";
+}
+var MARKDOWN_MAX_LENGTH, VALUE_MAX, MAX_LISTED, counts, Budget, FENCE_OPEN, FENCE_CLOSE, DETAILS_CLOSE, collapsedBlock, moreLine, unmanagedLine;
+var init_markdown = __esmMin((() => {
+	init_plan$1();
+	init_attribution();
+	init_step_line();
+	init_values();
+	MARKDOWN_MAX_LENGTH = 65536;
+	VALUE_MAX = 300;
+	MAX_LISTED = 100;
+	counts = (c) => `${c.create} to add, ${c.update} to change, ${c.delete} to delete`;
+	Budget = class {
+		limit;
+		parts = [];
+		used = 0;
+		constructor(limit) {
+			this.limit = limit;
+		}
+		fits(text, reserve = 0) {
+			return this.used + text.length + reserve <= this.limit;
+		}
+		add(text) {
+			this.parts.push(text);
+			this.used += text.length;
+		}
+		tryAdd(text, reserve = 0) {
+			if (!this.fits(text, reserve)) return false;
+			this.add(text);
+			return true;
+		}
+	};
+	FENCE_OPEN = "```diff\n";
+	FENCE_CLOSE = "```\n\n";
+	DETAILS_CLOSE = "</details>\n\n";
+	collapsedBlock = (head, hidden) => `${head}_${hidden} step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
+	moreLine = (hidden) => `_… and ${hidden} more step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n`;
+	unmanagedLine = (n) => `_Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)._\n\n`;
+}));
+// src/render/text.ts
+function colorFor(c, action) {
+	return action === "create" ? c.green : action === "update" ? c.yellow : c.red;
+}
+/** The fields a follow-up update of a created object sets, as lines under the create. */
+function followUpLines(update, c) {
+	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
+	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
+}
+function stepLines(plan, step, c, followUps = [], reported = false) {
+	const paint = colorFor(c, step.action);
+	const tags = [
+		modeTag(step, reported),
+		step.phase === "prune" ? "prune: not in any manifest" : void 0,
+		step.note
+	].filter(Boolean);
+	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
+	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
+	if (step.action === "create") {
+		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
+		for (const u of followUps) lines.push(...followUpLines(u, c));
+	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
+		const before = formatStepField(step, ch.field, ch.before);
+		const after = formatStepField(step, ch.field, ch.after);
+		lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
+	}
+	for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
+	const by = changeOf(plan, step);
+	if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
+	return lines;
+}
+function renderText(plan, options = {}) {
+	const c = createColors(options.color ?? false);
+	const maxUnmanaged = options.maxUnmanaged ?? 50;
+	const out = [];
+	const reported = plan.reported ?? [];
+	if (plan.steps.length === 0) out.push(plan.blocked.length > 0 ? c.red(NOTHING_ELSE) : reported.length > 0 ? c.yellow(reportedOnly(reported.length)) : c.green(NO_CHANGES));
+	else {
+		out.push("docops will perform the following actions:", "");
+		const { byCreate, folded } = createFollowUps(plan.steps);
+		for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
+		out.push("", c.bold(summaryLine(textTotals(plan.steps))));
+		const unknown = unavailableLine(plan);
+		if (unknown !== void 0) out.push(c.yellow(unknown));
+	}
+	if (plan.blocked.length > 0) {
+		out.push("", c.red(c.bold(blockedHeading(plan.blocked.length))));
+		for (const b of plan.blocked) out.push(`${INDENT}${c.red("✗")} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
+	}
+	if (reported.length > 0) {
+		out.push("", c.yellow(reportedHeading(reported.length)));
+		for (const r of reported) out.push(...stepLines(plan, reportedStep(r), c, [], true));
+	}
+	const owned = plan.owned ?? [];
+	if (owned.length > 0) {
+		out.push("", ownedHeading(owned.length));
+		for (const o of owned) out.push(`${INDENT}${ownedLine(o)}`);
+	}
+	if (plan.unmanaged.length > 0) {
+		const n = plan.unmanaged.length;
+		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
+		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${c.dim(unmanagedTags(u))}`);
+		if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
+	}
+	if (plan.warnings.length > 0) {
+		out.push("", c.yellow("Warnings:"));
+		for (const w of plan.warnings) out.push(`${INDENT}${c.yellow("!")} ${stepLabel(w)}: ${w.message}`);
+	}
+	return out.join("\n") + "\n";
+}
+var INDENT, FIELD_INDENT;
+var init_text = __esmMin((() => {
+	init_ansi();
+	init_attribution();
+	init_values();
+	INDENT = "  ";
+	FIELD_INDENT = "      ";
+}));
+// src/render/format.ts
+function isPlanFormat(value) {
+	return PLAN_FORMATS.includes(value);
+}
+var PLAN_FORMATS;
+var init_format = __esmMin((() => {
+	PLAN_FORMATS = [
+		"text",
+		"markdown",
+		"json"
+	];
+}));
+// src/render/apply-report.ts
+function headline(r) {
+	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
+	if (r.unreachable !== void 0) return `Apply stopped, the API is unreachable: ${counts}`;
+	return `Apply ${r.failed.length === 0 ? "complete" : "finished with errors"}: ${counts}`;
+}
+function text(r, color) {
+	const c = createColors(color);
+	const ok = r.failed.length === 0 && r.unreachable === void 0;
+	const head = headline(r);
+	const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
+	if (r.unreachable !== void 0) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
+	for (const f of r.failed) lines.push(`  ${c.red("✗")} ${f.stepId}: ${f.message}`);
+	for (const s of r.skipped) lines.push(`  ${c.dim("○")} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
+	if ((r.incomplete ?? []).length > 0) {
+		lines.push("", c.bold("Left behind:"));
+		for (const x of r.incomplete ?? []) lines.push(`  ${c.red("!")} ${x.summary}`);
+	}
+	return lines.join("\n") + "\n";
+}
+function markdown(r) {
+	const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
+	if (r.unreachable !== void 0) lines.push("", escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
+	if (r.failed.length > 0) lines.push("", "**Failed**", "", ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
+	if (r.skipped.length > 0) lines.push("", "**Not attempted**", "", ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
+	if ((r.incomplete ?? []).length > 0) lines.push("", "**Left behind**", "", ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
+	return lines.join("\n") + "\n";
+}
+/** The result as plain data (the JSON form, and `result` of `apply --format json`). */
+function applyResultData(r) {
+	const { applied, failed, skipped } = r;
+	return {
+		applied,
+		failed,
+		skipped,
+		skipReasons: r.skipReasons ?? {},
+		...r.unreachable !== void 0 ? { unreachable: r.unreachable } : {},
+		incomplete: r.incomplete ?? []
+	};
+}
+function renderApplyReport(result, format, options = {}) {
+	if (format === "json") return JSON.stringify(applyResultData(result), null, 2) + "\n";
+	return format === "markdown" ? markdown(result) : text(result, options.color ?? false);
+}
+var reasonOf;
+var init_apply_report = __esmMin((() => {
+	init_ansi();
+	init_markdown();
+	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
+}));
+// src/render/index.ts
+var init_render = __esmMin((() => {
+	init_json();
+	init_format();
+	init_text();
+	init_markdown();
+	init_json_parse();
+	init_apply_report();
+	init_ansi();
+}));
+// src/cli/plan-output.ts
+/** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
+function planCost(ctx, plan, client) {
+	const raw = ctx.values["latency-ms"];
+	let latencyMs = 100;
+	if (typeof raw === "string") {
+		latencyMs = Number(raw);
+		if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
+	}
+	return estimateCost(plan, {
+		concurrency: ctx.global.concurrency,
+		latencyMs,
+		rateLimit: client?.rateLimit?.()
+	});
+}
+function markdownPlan(plan, cost, scopes, policy) {
+	const notes = plan.steps.length === 0 ? [] : [...cost ? [costLine(cost)] : [], ...scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, "\\_")) : []];
+	const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
+	return renderMarkdown(plan, {
+		maxLength: PR_MARKDOWN_MAX_LENGTH,
+		...notes.length > 0 ? { notes } : {},
+		...sections.length > 0 ? { sections } : {}
+	});
+}
+function renderPlanOutput(plan, format, options) {
+	if (format === "json") return renderJson(plan, {
+		...options.scopes ? { scopes: options.scopes } : {},
+		...options.policy ? { policy: policyData(options.policy) } : {}
+	});
+	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes, options.policy);
+	const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : "");
+	if (plan.steps.length === 0) return text;
+	const lines = [...options.cost ? [costLine(options.cost)] : [], ...options.scopes ? scopeLines(options.scopes) : []];
+	if (lines.length === 0) return text;
+	const at = text.indexOf(summaryLine(textTotals(plan.steps)));
+	const eol = at < 0 ? -1 : text.indexOf("\n", at);
+	const block = lines.join("\n") + "\n";
+	return eol < 0 ? text + block : text.slice(0, eol + 1) + block + text.slice(eol + 1);
+}
+/**
+* In GitHub Actions, the markdown plan (and apply result) goes to the job's step summary. The markdown is made
+* only then: rendering it formats numbers with `toLocaleString`, whose first call sets up ICU's number format
+* (~15 ms, every plan otherwise paid it for nothing).
+*/
+async function stepSummary(ctx, markdown) {
+	if (!willAppendStepSummary(ctx.io)) return;
+	if (await appendStepSummary(ctx.io, markdown())) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, "plan appended to the step summary");
+}
+var LATENCY_FLAG, PR_MARKDOWN_MAX_LENGTH;
+var init_plan_output = __esmMin((() => {
+	init_errors$1();
+	init_plan_file();
+	init_render$1();
+	init_render();
+	init_markdown();
+	init_values();
+	init_needs();
+	init_github();
+	LATENCY_FLAG = {
+		type: "string",
+		value: "MS",
+		description: `Assumed latency per API request for the plan's time estimate (default 100)`
+	};
+	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
+}));
+// src/engine/fetch-context.ts
+function createFetchContext(client, prune) {
+	const memo = /* @__PURE__ */ new Map();
+	const once = (key, load) => {
+		let p = memo.get(key);
+		if (!p) {
+			p = load();
+			memo.set(key, p);
+		}
+		return p;
+	};
+	return {
+		client,
+		prune,
+		list: (path, query) => once(`L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : ""}`, () => client.listAll(path, query)),
+		get: (path) => once(`G ${path}`, () => client.get(path))
+	};
+}
+var init_fetch_context = __esmMin((() => {}));
+// src/engine/cascades.ts
+/** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
+function objectIdentity(o) {
+	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
+}
+/** Every cascade object of the plan's steps, in step order. */
+function cascadesOf(steps) {
+	return steps.flatMap((s) => s.cascades ?? []);
+}
+/**
+* The unmanaged entries no step's cascade takes. Objects are compared by id where both sides have one (two
+* spaces may share a title), else by key.
+*/
+function withoutCascaded(unmanaged, steps) {
+	const cascades = cascadesOf(steps);
+	if (cascades.length === 0) return [...unmanaged];
+	const byId = /* @__PURE__ */ new Set();
+	const byKeyWithoutId = /* @__PURE__ */ new Set();
+	const byKey = /* @__PURE__ */ new Set();
+	for (const c of cascades) {
+		const key = objectIdentity({
+			kind: c.kind,
+			org: c.org,
+			key: c.key
+		});
+		byKey.add(key);
+		if (c.id !== void 0 && c.id !== "") byId.add(objectIdentity(c));
+		else byKeyWithoutId.add(key);
+	}
+	return unmanaged.filter((u) => {
+		const key = objectIdentity({
+			kind: u.kind,
+			org: u.org,
+			key: u.key
+		});
+		if (u.id !== void 0 && u.id !== "") return !byId.has(objectIdentity(u)) && !byKeyWithoutId.has(key);
+		return !byKey.has(key);
+	});
+}
+/**
+* Each cascaded object once, in the ordered steps: dropped where a delete step of its own kind and org deletes it
+* (its id in that step's DELETE path, or its key when it has no id), and after its first listing. Returns new step
+* objects only where cascades change.
+*/
+function dedupeCascades(steps) {
+	if (!steps.some((s) => s.cascades !== void 0)) return [...steps];
+	const own = /* @__PURE__ */ new Set();
+	for (const s of steps) {
+		if (s.action !== "delete") continue;
+		own.add(objectIdentity({
+			kind: s.kind,
+			org: s.org,
+			key: s.key
+		}));
+		for (const id of pathSegments(s, ["DELETE"])) own.add(objectIdentity({
+			kind: s.kind,
+			org: s.org,
+			key: "",
+			id
+		}));
+	}
+	const listed = /* @__PURE__ */ new Set();
+	return steps.map((s) => {
+		if (!s.cascades) return s;
+		const kept = s.cascades.filter((c) => {
+			const identity = objectIdentity(c);
+			const hasId = c.id !== void 0 && c.id !== "";
+			if (own.has(identity) || !hasId && own.has(objectIdentity({
+				kind: c.kind,
+				org: c.org,
+				key: c.key
+			}))) return false;
+			if (listed.has(identity)) return false;
+			listed.add(identity);
+			return true;
+		});
+		if (kept.length === s.cascades.length) return s;
+		const { cascades: _all, ...rest } = s;
+		return kept.length > 0 ? {
+			...rest,
+			cascades: kept
+		} : rest;
+	});
+}
+var init_cascades = __esmMin((() => {
+	init_plan$1();
+}));
+// src/engine/null-meanings.ts
+/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
+function withNullMeanings(step, meanings) {
+	if (!meanings) return step;
+	const nulls = {};
+	for (const side of [step.before, step.after]) for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== void 0) nulls[field] = meanings[field];
+	return Object.keys(nulls).length > 0 ? {
+		...step,
+		nulls
+	} : step;
+}
+var init_null_meanings = __esmMin((() => {}));
+// src/engine/scope.ts
+/** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
+function managedScopes(desired) {
+	const out = /* @__PURE__ */ new Set();
+	for (const d of desired.documents ?? []) out.add(scopeKey(d.kind, d.metadata.organization));
+	for (const [kind, entries] of desired) for (const e of entries) out.add(scopeKey(kind, e.org));
+	return out;
+}
+/**
+* The diff context of a scoped run: looking up the live state or ids of a (kind, org) a full run would have
+* fetched but this run did not is a ScopeError — the answer would differ from a full run's.
+*/
+function scopedDiffContext(ctx, managed, scope) {
+	const check = (kind, org, what) => {
+		const key = scopeKey(kind, org);
+		if (managed.has(key) && !scope.has(key)) throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
+	};
+	return {
+		...ctx,
+		resolve: (kind, org, key) => (check(kind, org, "the ids"), ctx.resolve(kind, org, key)),
+		live: (kind, org) => (check(kind, org, "the live state"), ctx.live(kind, org))
+	};
+}
+/**
+* Every step the diff of scope (kind, org) emitted must stay in the scope set: its org is the scope's org, and a
+* step on objects of a registered kind (its own or another's) needs that kind's scope in the set. Steps on a
+* kind's sub-objects (a site's sections) belong to the kind that emitted them.
+*/
+function checkScopedSteps(steps, emitter, scope, registered) {
+	for (const s of steps) {
+		const owner = registered.has(s.kind) ? s.kind : emitter.kind;
+		if (s.org !== emitter.org || !scope.has(scopeKey(owner, s.org)) || !scope.has(scopeKey(emitter.kind, emitter.org))) throw new ScopeError(`the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`);
+	}
+}
+var scopeKey, ScopeError;
+var init_scope = __esmMin((() => {
+	init_errors$1();
+	scopeKey = (kind, org) => `${kind}\u0000${org}`;
+	ScopeError = class extends DocopsError {
+		constructor(message) {
+			super(`scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`);
+			this.name = "ScopeError";
+		}
+	};
+}));
+// src/engine/reconcile.ts
+/** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
+function scopes(kinds, desired) {
+	const out = [];
+	const emptyScopes = /* @__PURE__ */ new Map();
+	for (const d of desired.documents ?? []) {
+		let orgs = emptyScopes.get(d.kind);
+		if (!orgs) emptyScopes.set(d.kind, orgs = /* @__PURE__ */ new Set());
+		orgs.add(d.metadata.organization);
+	}
+	for (const kind of diffOrder(kinds)) {
+		const byOrg = /* @__PURE__ */ new Map();
+		let org;
+		let list = [];
+		for (const e of desired.get(kind.kind) ?? []) {
+			if (e.doc.metadata.organization !== org) {
+				org = e.doc.metadata.organization;
+				const known = byOrg.get(org);
+				if (known) list = known;
+				else byOrg.set(org, list = []);
+			}
+			list.push(e);
+		}
+		for (const org of emptyScopes.get(kind.kind) ?? []) if (!byOrg.has(org)) byOrg.set(org, []);
+		for (const org of [...byOrg.keys()].sort()) out.push({
+			kind,
+			org,
+			entries: byOrg.get(org)
+		});
+	}
+	return out;
+}
+/** Kinds by depth, except that a kind comes after every kind it `needs` (a cycle is a registration bug). */
+function diffOrder(kinds) {
+	const pending = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
+	const known = new Set(kinds.map((k) => k.kind));
+	const placed = /* @__PURE__ */ new Set();
+	const out = [];
+	while (pending.length > 0) {
+		const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
+		if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(", ")}`);
+		const [k] = pending.splice(i, 1);
+		placed.add(k.kind);
+		out.push(k);
+	}
+	return out;
+}
+/**
+* Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
+* ownership mode is authoritative: additive and observe never delete what no manifest writes (src/core/modes.ts).
+*/
+function pruneResolver(desired, options = {}, modes = new ModeResolver(desired, options.modes)) {
+	const configPrune = options.prune ?? {};
+	const docPrune = /* @__PURE__ */ new Set();
+	if (desired.documents) {
+		for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
+	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
+	return (kind, org) => (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === "authoritative";
+}
+/**
+* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+* through kept reads instead of a fresh memo (the daemon's informer, src/engine/read-cache.ts).
+*/
+async function fetchLive(client, kinds, desired, options = {}, context) {
+	const prune = pruneResolver(desired, options);
+	const ctx = context ? context(prune) : createFetchContext(client, prune);
+	const work = inScope(scopes(kinds, desired), options.scope);
+	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
+	const live = /* @__PURE__ */ new Map();
+	work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]));
+	return live;
+}
+/** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
+function diffAll(kinds, desired, live, options = {}) {
+	const modes = new ModeResolver(desired, options.modes);
+	const prune = pruneResolver(desired, options, modes);
+	const ids = new IdIndex(live);
+	const base = {
+		prune,
+		options: { invite: options.invite === true },
+		resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
+		register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
+		live: (kind, org) => live.get(liveKey(kind, org)),
+		desired: (kind, org) => desiredOf(desired, kind, org)
+	};
+	const scope = options.scope;
+	const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
+	const registered = new Set(kinds.map((k) => k.kind));
+	const plan = emptyPlan();
+	const dropped = /* @__PURE__ */ new Map();
+	for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
+		const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
+		const result = kind.diff(ctx, org, entries, state);
+		if (scope) checkScopedSteps(result.steps, {
+			kind: kind.kind,
+			org
+		}, scope, registered);
+		const sealed = result.steps.map((step) => sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
+		const moded = applyModes({
+			...result,
+			steps: sealed
+		}, kind, org, modes);
+		plan.steps.push(...moded.steps);
+		plan.unmanaged.push(...result.unmanaged, ...moded.unmanaged);
+		plan.warnings.push(...result.warnings);
+		plan.blocked.push(...result.blocked, ...moded.blocked);
+		if (moded.reported.length > 0) (plan.reported ??= []).push(...moded.reported);
+		if (result.owned && result.owned.length > 0) (plan.owned ??= []).push(...result.owned);
+		for (const [id, why] of moded.dropped) dropped.set(id, why);
+	}
+	blockWaitingOnDropped(plan, dropped);
+	plan.steps = dedupeCascades(orderSteps(plan.steps));
+	plan.reported?.sort(compareSteps);
+	plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
+	return plan;
+}
+/** The scopes of a scoped run (all of them without one). */
+function inScope(work, scope) {
+	return scope ? work.filter((w) => scope.has(liveKey(w.kind.kind, w.org))) : work;
+}
+function desiredOf(desired, kind, org) {
+	let index = byOrgCache.get(desired);
+	if (!index) {
+		index = /* @__PURE__ */ new Map();
+		for (const [k, entries] of desired) for (const e of entries) {
+			const key = liveKey(k, e.org);
+			const list = index.get(key);
+			if (list) list.push(e);
+			else index.set(key, [e]);
+		}
+		byOrgCache.set(desired, index);
+	}
+	return index.get(liveKey(kind, org)) ?? [];
+}
+async function computePlan(client, kinds, desired, options = {}) {
+	const live = await fetchLive(client, kinds, desired, options);
+	return {
+		plan: diffAll(kinds, desired, live, options),
+		live
+	};
+}
+var byOrgCache, IdIndex;
+var init_reconcile = __esmMin((() => {
+	init_state$1();
+	init_errors$1();
+	init_fetch_context();
+	init_order();
+	init_cascades();
+	init_null_meanings();
+	init_plan$1();
+	init_refs();
+	init_modes$1();
+	init_scope();
+	byOrgCache = /* @__PURE__ */ new WeakMap();
+	IdIndex = class {
+		live;
+		byKind = /* @__PURE__ */ new Map();
+		seededKeys = /* @__PURE__ */ new Set();
+		last;
+		/** `${kind}\u0000${org}` → the live object lists holding objects of that kind and org; built on first seed. */
+		sources;
+		constructor(live) {
+			this.live = live;
+		}
+		/** The registered keys of (kind, org), created empty when absent. */
+		keys(kind, org) {
+			const last = this.last;
+			if (last && last.kind === kind && last.org === org) return last.keys;
+			let byOrg = this.byKind.get(kind);
+			if (!byOrg) this.byKind.set(kind, byOrg = /* @__PURE__ */ new Map());
+			let keys = byOrg.get(org);
+			if (!keys) byOrg.set(org, keys = /* @__PURE__ */ new Map());
+			this.last = {
+				kind,
+				org,
+				keys
+			};
+			return keys;
+		}
+		/** The keys of (kind, org) including its live objects' ids (the first live object of a key wins). */
+		seeded(kind, org) {
+			const keys = this.keys(kind, org);
+			if (this.seededKeys.has(keys)) return keys;
+			this.seededKeys.add(keys);
+			for (const objects of this.liveLists().get(liveKey(kind, org)) ?? []) for (const o of objects) if (o.kind === kind && o.org === org && !keys.has(o.key)) keys.set(o.key, o.id);
+			return keys;
+		}
+		/** Which live lists hold objects of which (kind, org): a kind's state may hold objects of child kinds. */
+		liveLists() {
+			if (this.sources) return this.sources;
+			const sources = /* @__PURE__ */ new Map();
+			for (const state of this.live.values()) {
+				let kind;
+				let org;
+				for (const o of state.objects) {
+					if (o.kind === kind && o.org === org) continue;
+					kind = o.kind;
+					org = o.org;
+					const k = liveKey(kind, org);
+					const lists = sources.get(k);
+					if (!lists) sources.set(k, [state.objects]);
+					else if (!lists.includes(state.objects)) lists.push(state.objects);
+				}
+			}
+			return this.sources = sources;
+		}
+	};
+}));
+// src/cli/progress.ts
+function createProgress(stream, title, now = Date.now) {
+	if (stream.isTTY !== true) return NOOP;
+	let reads = 0;
+	let label = "";
+	let last = 0;
+	let shown = false;
+	const draw = () => {
+		last = now();
+		shown = true;
+		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
+	};
+	return {
+		tick: () => {
+			reads++;
+			if (now() - last >= 100) draw();
+		},
+		phase: (l) => {
+			label = l;
+			draw();
+		},
+		done: () => {
+			if (shown) stream.write("\r\x1B[K");
+		}
+	};
+}
+/** The same client, calling `onRead` after every GET and every complete list. */
+function countingClient(client, onRead) {
+	const after = (p) => p.finally(onRead);
+	return {
+		get baseUrl() {
+			return client.baseUrl;
+		},
+		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
+		get: (path, query) => after(client.get(path, query)),
+		paginate: (path, query) => client.paginate(path, query),
+		listAll: (path, query) => after(client.listAll(path, query)),
+		close: () => client.close()
+	};
+}
+var NOOP;
+var init_progress = __esmMin((() => {
+	NOOP = {
+		tick: () => {},
+		phase: () => {},
+		done: () => {}
+	};
+}));
+// src/audit/targets.ts
+function singular(collection) {
+	if (collection === "orgs") return "organization";
+	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
+	if (collection.endsWith("s")) return collection.slice(0, -1);
+	return collection;
+}
+function decode(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+/** The organization prefix is dropped unless the path is the organization itself. */
+function pathTarget(path) {
+	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
+	if (segs[0] === "v1") segs.shift();
+	if (segs.length === 0) return void 0;
+	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
+	const part = [];
+	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
+	return {
+		type: singular(collection),
+		...id !== void 0 ? { id } : {},
+		part
+	};
+}
+var init_targets = __esmMin((() => {}));
+// src/audit/match.ts
+/**
+* The default: the objects a step's requests address. A create whose object is the one created (its path is the
+* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+* section) names the object it is part of.
+*/
+function defaultTargets(step) {
+	const out = [];
+	for (const r of step.requests) {
+		if (hasRef(r.path)) continue;
+		const t = pathTarget(r.path);
+		if (!t) continue;
+		if (t.id !== void 0) out.push({
+			type: t.type,
+			id: t.id
+		});
+		else if (step.action === "create" && r.method !== "DELETE") out.push({
+			type: t.type,
+			label: step.key
+		});
+		if (step.action === "create") break;
+	}
+	return out;
+}
+function matches(e, m) {
+	if (e.target.type !== m.type) return false;
+	if (m.id !== void 0) return e.target.id === m.id;
+	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
+}
+function matchEvents(steps, events, kinds) {
+	const byKind = new Map(kinds.map((k) => [k.kind, k]));
+	const out = [];
+	for (const step of steps) {
+		const kind = byKind.get(step.kind);
+		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
+		if (targets.length === 0) continue;
+		const event = events.find((e) => targets.some((t) => matches(e, t)));
+		if (event) out.push({
+			step: step.id,
+			actor: event.actor.label ?? event.actor.id,
+			at: event.occurredAt,
+			action: event.action
+		});
+	}
+	return out;
+}
+var hasRef;
+var init_match = __esmMin((() => {
+	init_targets();
+	hasRef = (path) => path.includes("<<ref:");
+}));
+// src/audit/attribute.ts
+var attribute_exports = /* @__PURE__ */ __exportAll({
+	AUDIT_PAGE_SIZE: () => 100,
+	LOOKBACK_MS: () => LOOKBACK_MS,
+	MAX_PAGES: () => 5,
+	attributeDrift: () => attributeDrift
+});
+async function attributeDrift(client, plan, kinds, options = {}) {
+	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
+	if (drift.length === 0) return plan;
+	const now = options.now ?? /* @__PURE__ */ new Date();
+	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
+	const changes = [];
+	const problems = [];
+	for (const org of [...new Set(drift.map((s) => s.org))]) {
+		const steps = drift.filter((s) => s.org === org);
+		const events = [];
+		try {
+			let page;
+			for (let n = 0; n < (options.maxPages ?? 5); n++) {
+				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
+					limit: 100,
+					from,
+					...page !== void 0 ? { page } : {}
+				});
+				events.push(...Array.isArray(body?.items) ? body.items.filter(isEvent) : []);
+				page = body?.next?.page;
+				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
+			}
+		} catch (err) {
+			problems.push(`${org}: ${whyUnreadable(err)}`);
+		}
+		changes.push(...matchEvents(steps, events, kinds));
+	}
+	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
+	return {
+		...plan,
+		attribution: {
+			changes,
+			...unavailable !== void 0 ? { unavailable } : {}
+		}
+	};
+}
+function whyUnreadable(err) {
+	if (err instanceof ApiError && err.status !== void 0) {
+		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
+		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
+		return `HTTP ${err.status}`;
+	}
+	return err instanceof Error ? err.name : "unknown error";
+}
+function isEvent(v) {
+	if (v === null || typeof v !== "object") return false;
+	const e = v;
+	const part = (x) => x !== null && typeof x === "object" && typeof x.type === "string" && typeof x.id === "string";
+	return typeof e.occurredAt === "string" && typeof e.action === "string" && part(e.actor) && part(e.target);
+}
+var LOOKBACK_MS;
+var init_attribute = __esmMin((() => {
+	init_errors$1();
+	init_plan$1();
+	init_match();
+	LOOKBACK_MS = 2592e6;
+}));
+// src/cli/plan-run.ts
+function pruneOptions(kinds, prune, modes) {
+	const names = kinds.map((k) => k.kind);
+	const unknown = prune.filter((p) => !names.includes(p));
+	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
+	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
+	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
+	const owned = prune.filter((p) => modes[p] === "additive" || modes[p] === "observe");
+	if (owned.length > 0) throw new UsageError(`--prune ${owned.join(", ")}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]}`).join(", ")}, which never deletes what no manifest writes`);
+	return Object.fromEntries(prune.map((p) => [p, true]));
+}
+async function planFromManifests(ctx) {
+	requireCredentials(ctx);
+	const { kinds, desired } = await loadDesired(ctx);
+	const modes = await configuredModes(ctx);
+	const prune = pruneOptions(kinds, ctx.global.prune, modes);
+	const client = await connect(ctx);
+	const reads = [];
+	const progress = createProgress(ctx.io.stderr, "Reading live state");
+	const reading = countingClient(recordingClient(client, reads), () => progress.tick());
+	let computed;
+	try {
+		computed = await computePlan(reading, kinds, desired, {
+			prune,
+			invite: ctx.global.invite,
+			modes
+		});
+	} finally {
+		progress.done();
+	}
+	const live = computed.live;
+	const plan = computed.plan.steps.length > 0 ? await (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(reading, computed.plan, kinds) : computed.plan;
+	ctx.logger.info({
+		steps: plan.steps.length,
+		unmanaged: plan.unmanaged.length,
+		warnings: plan.warnings.length
+	}, "plan computed");
+	return {
+		plan,
+		live,
+		desired,
+		client,
+		kinds,
+		reads,
+		modes
+	};
+}
+var init_plan_run = __esmMin((() => {
+	init_errors$1();
+	init_reconcile();
+	init_needs();
+	init_config_file();
+	init_connect();
+	init_pipeline();
+	init_progress();
 }));
 // src/policy/approval.ts
 /**
@@ -63374,6 +65362,7 @@ var init_plan = __esmMin((() => {
 	init_ansi();
 	init_needs();
 	init_secrets();
+	init_config_file();
 	init_connect();
 	init_io();
 	init_plan_output();
@@ -63399,6 +65388,7 @@ var init_plan = __esmMin((() => {
 				value: "FILE",
 				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
 			},
+			config: CONFIG_FLAG,
 			"latency-ms": LATENCY_FLAG,
 			policy: POLICY_FLAG,
 			...BROKEN_LINKS_FLAGS
@@ -63418,10 +65408,10 @@ var init_plan = __esmMin((() => {
 			checkBrokenLinksFlags(ctx);
 			const out = ctx.values.out;
 			requireCredentials(ctx);
-			const policy = await cliPolicy(ctx);
+			const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
 			const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
 			const planned = await planFromManifests(ctx);
-			const { plan, live, reads, client, kinds } = planned;
+			const { plan, live, reads, client, kinds, modes } = planned;
 			const cost = planCost(ctx, plan, client);
 			const scopes = planScopes(plan, reads);
 			const verdict = policy && manifests ? await policyReport(policy, {
@@ -63446,7 +65436,8 @@ var init_plan = __esmMin((() => {
 					cost,
 					options: {
 						prune: ctx.global.prune,
-						invite: ctx.global.invite
+						invite: ctx.global.invite,
+						modes
 					}
 				});
 				await (0, node_fs_promises.writeFile)(out, redactCredentials(renderSavedPlan(saved)), "utf8");
@@ -63460,18 +65451,6 @@ var init_plan = __esmMin((() => {
 			return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
 		}
 	};
-}));
-// src/render/step-line.ts
-function stepLine(step, max = 240) {
-	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}`;
-	const changes = step.action === "update" ? fieldChanges(step.before, step.after).map((ch) => `${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX)} → ${formatStepField(step, ch.field, ch.after, VALUE_MAX)}`) : step.action === "create" ? Object.entries(step.after ?? {}).map(([field, value]) => `${field}: ${formatStepField(step, field, value, VALUE_MAX)}`) : [];
-	const line = changes.length > 0 ? `${head}  ${changes.join(", ")}` : head;
-	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-var VALUE_MAX;
-var init_step_line = __esmMin((() => {
-	init_values();
-	VALUE_MAX = 60;
 }));
 // src/engine/apply-outcome.ts
 function incompleteCreates(steps, outputs, partial, failed, skipped) {
@@ -64021,7 +66000,7 @@ function defined(o) {
 	return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== void 0));
 }
 var DEFAULT_SAFETY;
-var init_config$3 = __esmMin((() => {
+var init_config = __esmMin((() => {
 	init_errors$1();
 	DEFAULT_SAFETY = Object.freeze({
 		deletes: Object.freeze({
@@ -64169,6 +66148,25 @@ var init_counts = __esmMin((() => {
 		c.parent?.key ?? ""
 	].join("\0");
 }));
+// src/safety/modes.ts
+function modeViolations(plan) {
+	const out = [];
+	for (const s of plan.steps) {
+		if (s.mode === void 0 || s.mode === "authoritative") continue;
+		const deletes = s.action === "delete" || (s.cascades ?? []).length > 0;
+		if (s.mode === "additive" && !deletes) continue;
+		const what = s.mode === "observe" ? "writes" : "deletes";
+		out.push({
+			rule: "mode",
+			kind: s.kind,
+			org: s.org,
+			overridable: false,
+			message: `${s.kind} in ${s.org}: step ${s.id} ${what}, which its ownership mode ${s.mode} never does. --force does not lift this; make the plan again (a plan docops computes never holds such a step).`
+		});
+	}
+	return out;
+}
+var init_modes = __esmMin((() => {}));
 // src/safety/rules.ts
 /**
 * The fractions per population (skipped for a list whose parent this plan deletes: that delete is measured as the
@@ -64279,7 +66277,7 @@ function emptyListViolations(changes, index, config, documentOf) {
 }
 var FORCE_HINT, percent, alongWith, whereOf, at;
 var init_rules = __esmMin((() => {
-	init_config$3();
+	init_config();
 	init_counts();
 	FORCE_HINT = "Re-run with --force to apply anyway.";
 	percent = (x) => `${Math.round(x * 1e3) / 10}%`;
@@ -64293,6 +66291,7 @@ function evaluatePlan(plan, live, kinds, opts) {
 	const index = liveIndex(live);
 	const changes = planChanges(plan, index);
 	const all = [
+		...modeViolations(plan),
 		...guardViolations(plan, live, kinds, opts.whoami),
 		...pruneAllViolations(changes, index, opts.config, opts.desiredCount),
 		...emptyListViolations(changes, index, opts.config, parentDocuments(opts.desired)),
@@ -64372,6 +66371,7 @@ var init_gate = __esmMin((() => {
 	init_errors$1();
 	init_state$1();
 	init_counts();
+	init_modes();
 	init_rules();
 }));
 // src/safety/redact.ts
@@ -64565,937 +66565,16 @@ var init_whoami = __esmMin((() => {
 }));
 // src/safety/index.ts
 var init_safety$1 = __esmMin((() => {
-	init_config$3();
+	init_config();
 	init_gate();
 	init_journal();
 	init_redact();
 	init_errors$1();
 	init_whoami();
 }));
-// node_modules/node-cron/dist/_shared.js
-function resolveNickname(expression) {
-	const key = expression.trim().toLowerCase();
-	return NICKNAMES[key] ?? expression;
-}
-function isNthWeekdayToken(value) {
-	return typeof value === "string" && NTH_WEEKDAY_REGEX.test(value);
-}
-var monthNamesConversion, weekDayNamesConversion, convertAsterisksToRanges, convertRanges, NICKNAMES, convertExpression, NTH_WEEKDAY_REGEX;
-var init__shared = __esmMin((() => {
-	monthNamesConversion = (() => {
-		const months = [
-			"january",
-			"february",
-			"march",
-			"april",
-			"may",
-			"june",
-			"july",
-			"august",
-			"september",
-			"october",
-			"november",
-			"december"
-		];
-		const shortMonths = [
-			"jan",
-			"feb",
-			"mar",
-			"apr",
-			"may",
-			"jun",
-			"jul",
-			"aug",
-			"sep",
-			"oct",
-			"nov",
-			"dec"
-		];
-		function convertMonthName(expression, items) {
-			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i + 1);
-			return expression;
-		}
-		function interpret(monthExpression) {
-			monthExpression = convertMonthName(monthExpression, months);
-			monthExpression = convertMonthName(monthExpression, shortMonths);
-			return monthExpression;
-		}
-		return interpret;
-	})();
-	weekDayNamesConversion = (() => {
-		const weekDays = [
-			"sunday",
-			"monday",
-			"tuesday",
-			"wednesday",
-			"thursday",
-			"friday",
-			"saturday"
-		];
-		const shortWeekDays = [
-			"sun",
-			"mon",
-			"tue",
-			"wed",
-			"thu",
-			"fri",
-			"sat"
-		];
-		function convertWeekDayName(expression, items) {
-			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i);
-			return expression;
-		}
-		function convertWeekDays(expression) {
-			expression = convertWeekDayName(expression, weekDays);
-			return convertWeekDayName(expression, shortWeekDays);
-		}
-		return convertWeekDays;
-	})();
-	convertAsterisksToRanges = (() => {
-		function convertAsterisk(expression, replecement) {
-			return expression.split(",").map((token) => token.indexOf("*") !== -1 ? token.replace("*", replecement) : token).join(",");
-		}
-		function convertAsterisksToRanges(expressions) {
-			expressions[0] = convertAsterisk(expressions[0], "0-59");
-			expressions[1] = convertAsterisk(expressions[1], "0-59");
-			expressions[2] = convertAsterisk(expressions[2], "0-23");
-			expressions[3] = convertAsterisk(expressions[3], "1-31");
-			expressions[4] = convertAsterisk(expressions[4], "1-12");
-			expressions[5] = convertAsterisk(expressions[5], "0-6");
-			return expressions;
-		}
-		return convertAsterisksToRanges;
-	})();
-	convertRanges = (() => {
-		const rangeRegEx = /^(\d+)-(\d+)(?:\/(\d+))?$/;
-		const FIELD_BOUNDS = [
-			{
-				min: 0,
-				max: 59
-			},
-			{
-				min: 0,
-				max: 59
-			},
-			{
-				min: 0,
-				max: 23
-			},
-			{
-				min: 1,
-				max: 31
-			},
-			{
-				min: 1,
-				max: 12
-			},
-			{
-				min: 0,
-				max: 6
-			}
-		];
-		function expandRange(initTxt, endTxt, stepTxt, bounds) {
-			const step = parseInt(stepTxt, 10);
-			if (!(step >= 1)) return `${initTxt}-${endTxt}/${stepTxt}`;
-			const first = parseInt(initTxt, 10);
-			const last = parseInt(endTxt, 10);
-			const numbers = [];
-			if (first <= last) {
-				for (let i = first; i <= last; i += step) numbers.push(i);
-				return numbers.join();
-			}
-			const { min, max } = bounds;
-			const size = max - min + 1;
-			const span = ((last - first) % size + size) % size;
-			for (let offset = 0; offset <= span; offset += step) {
-				let value = first + offset;
-				if (value > max) value -= size;
-				numbers.push(value);
-			}
-			return numbers.join();
-		}
-		function convertRange(expression, bounds) {
-			return expression.split(",").map((token) => {
-				const match = rangeRegEx.exec(token.trim());
-				return match ? expandRange(match[1], match[2], match[3] || "1", bounds) : token;
-			}).join();
-		}
-		function convertAllRanges(expressions) {
-			for (let i = 0; i < expressions.length; i++) expressions[i] = convertRange(expressions[i], FIELD_BOUNDS[i]);
-			return expressions;
-		}
-		return convertAllRanges;
-	})();
-	NICKNAMES = {
-		"@yearly": "0 0 1 1 *",
-		"@annually": "0 0 1 1 *",
-		"@monthly": "0 0 1 * *",
-		"@weekly": "0 0 * * 0",
-		"@daily": "0 0 * * *",
-		"@midnight": "0 0 * * *",
-		"@hourly": "0 * * * *"
-	};
-	convertExpression = (() => {
-		function appendSecondExpression(expressions) {
-			if (expressions.length === 5) return ["0"].concat(expressions);
-			return expressions;
-		}
-		function removeSpaces(str) {
-			return str.replace(/\s{2,}/g, " ").trim();
-		}
-		function normalizeIntegers(expressions) {
-			for (let i = 0; i < expressions.length; i++) {
-				const numbers = expressions[i].split(",");
-				for (let j = 0; j < numbers.length; j++) {
-					const token = String(numbers[j]).trim();
-					if (/^l$/i.test(token)) numbers[j] = "L";
-					else if (/^l-\d{1,2}$/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (/^[0-7]l$/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (/w/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (token.indexOf("#") !== -1) numbers[j] = token;
-					else if (/^\d+$/.test(token)) numbers[j] = parseInt(token, 10);
-					else numbers[j] = token;
-				}
-				expressions[i] = numbers;
-			}
-			return expressions;
-		}
-		function convertQuestionMarks(expressions) {
-			if (expressions[3] === "?") expressions[3] = "*";
-			if (expressions[5] === "?") expressions[5] = "*";
-			return expressions;
-		}
-		function interpret(expression) {
-			let expressions = removeSpaces(resolveNickname(`${expression}`)).split(" ");
-			expressions = appendSecondExpression(expressions);
-			expressions = convertQuestionMarks(expressions);
-			expressions[4] = monthNamesConversion(expressions[4]);
-			expressions[5] = weekDayNamesConversion(expressions[5]);
-			expressions = convertAsterisksToRanges(expressions);
-			expressions = convertRanges(expressions);
-			expressions = normalizeIntegers(expressions);
-			const weekdays = expressions[5];
-			for (let i = 0; i < weekdays.length; i++) if (weekdays[i] === 7) weekdays[i] = 0;
-			else if (typeof weekdays[i] === "string" && weekdays[i].startsWith("7")) weekdays[i] = "0" + weekdays[i].slice(1);
-			expressions[5] = [...new Set(weekdays)];
-			return expressions;
-		}
-		return interpret;
-	})();
-	NTH_WEEKDAY_REGEX = /^([0-7])#([1-5])$/;
-}));
-// node_modules/node-cron/dist/node-cron.js
-function splitFields(resolved) {
-	return resolved.replace(/\s{2,}/g, " ").trim().split(" ");
-}
-function isValidExpression(expression, min, max) {
-	const options = expression;
-	for (const option of options) {
-		const optionAsInt = parseInt(option, 10);
-		if (!Number.isNaN(optionAsInt) && (optionAsInt < min || optionAsInt > max) || !validationRegex.test(option)) return false;
-	}
-	return true;
-}
-function isInvalidSecond(expression) {
-	return !isValidExpression(expression, 0, 59);
-}
-function isInvalidMinute(expression) {
-	return !isValidExpression(expression, 0, 59);
-}
-function isInvalidHour(expression) {
-	return !isValidExpression(expression, 0, 23);
-}
-function isInvalidDayOfMonth(expression) {
-	return !isValidExpression(expression.filter((value) => {
-		if (value === "L") return false;
-		const weekday = DAY_OF_MONTH_W_TOKEN.exec(String(value));
-		if (weekday) {
-			if (weekday[1] === "L") return false;
-			const target = parseInt(weekday[1], 10);
-			return target < 1 || target > 31;
-		}
-		const offset = DAY_OF_MONTH_OFFSET_TOKEN.exec(String(value));
-		if (offset) {
-			const n = parseInt(offset[1], 10);
-			return n < 1 || n > 30;
-		}
-		return true;
-	}), 1, 31);
-}
-function hasInvalidWModifier(rawDayOfMonth) {
-	if (!/w/i.test(rawDayOfMonth)) return false;
-	return rawDayOfMonth.split(",").some((token) => {
-		const value = token.trim();
-		if (!/w/i.test(value)) return false;
-		return !DAY_OF_MONTH_W_TOKEN.test(value);
-	});
-}
-function isInvalidMonth(expression) {
-	return !isValidExpression(expression, 1, 12);
-}
-function isInvalidWeekDay(expression) {
-	return !isValidExpression(expression.filter((value) => !isNthWeekdayToken(value) && !/^[0-7]L$/.test(value)), 0, 7);
-}
-function isImpossibleDayOfMonth(days, months) {
-	if (days.some((day) => typeof day !== "number")) return false;
-	return !months.some((month) => days.some((day) => day <= MAX_DAYS_IN_MONTH[month]));
-}
-function validateDetailed$1(pattern) {
-	if (typeof pattern !== "string") return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			message: "pattern must be a string"
-		}]
-	};
-	const resolved = resolveNickname(pattern);
-	if (!ALLOWED_CHARS_REGEX.test(resolved)) return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			value: pattern,
-			message: "pattern includes illegal characters"
-		}]
-	};
-	const raw = splitFields(resolved);
-	if (raw.length !== 5 && raw.length !== 6) return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			value: pattern,
-			message: `expected 5 or 6 fields but got ${raw.length}`
-		}]
-	};
-	const patterns = raw.length === 5 ? ["0", ...raw] : raw;
-	const executable = convertExpression(pattern);
-	const errors = [];
-	FIELDS.forEach((f, i) => {
-		const rawWMisuse = f.key === "dayOfMonth" && hasInvalidWModifier(patterns[i]);
-		if (f.invalid(executable[i]) || rawWMisuse) errors.push({
-			field: f.key,
-			value: patterns[i],
-			message: `${patterns[i]} is a invalid expression for ${f.label}`
-		});
-	});
-	if (!errors.length && isImpossibleDayOfMonth(executable[3], executable[4])) errors.push({
-		field: "dayOfMonth",
-		value: patterns[3],
-		message: `${patterns[3]} ${patterns[4]} is an impossible day of month for the given month`
-	});
-	if (errors.length) return {
-		valid: false,
-		errors
-	};
-	return {
-		valid: true,
-		errors: [],
-		fields: {
-			second: executable[0],
-			minute: executable[1],
-			hour: executable[2],
-			dayOfMonth: executable[3],
-			month: executable[4],
-			dayOfWeek: executable[5]
-		}
-	};
-}
-var tasks, TaskRegistry, validationRegex, ALLOWED_CHARS_REGEX, DAY_OF_MONTH_W_TOKEN, DAY_OF_MONTH_OFFSET_TOKEN, MAX_DAYS_IN_MONTH, FIELDS, registry, validateDetailed;
-var init_node_cron = __esmMin((() => {
-	init__shared();
-	tasks = /* @__PURE__ */ new Map();
-	TaskRegistry = class {
-		add(task) {
-			if (this.has(task.id)) throw Error(`task ${task.id} already registered!`);
-			tasks.set(task.id, task);
-			task.on("task:destroyed", () => {
-				this.remove(task);
-			});
-		}
-		get(taskId) {
-			return tasks.get(taskId);
-		}
-		remove(task) {
-			if (this.has(task.id)) {
-				tasks.delete(task.id);
-				task.destroy();
-			}
-		}
-		all() {
-			return tasks;
-		}
-		has(taskId) {
-			return tasks.has(taskId);
-		}
-		killAll() {
-			tasks.forEach((id) => this.remove(id));
-		}
-	};
-	validationRegex = /^(?:\d+|\*|\*\/\d+)$/;
-	ALLOWED_CHARS_REGEX = /^[a-zA-Z0-9-*/,#? ]+$/;
-	DAY_OF_MONTH_W_TOKEN = /^(\d{1,2}|L)W$/i;
-	DAY_OF_MONTH_OFFSET_TOKEN = /^L-(\d{1,2})$/i;
-	MAX_DAYS_IN_MONTH = {
-		1: 31,
-		2: 29,
-		3: 31,
-		4: 30,
-		5: 31,
-		6: 30,
-		7: 31,
-		8: 31,
-		9: 30,
-		10: 31,
-		11: 30,
-		12: 31
-	};
-	FIELDS = [
-		{
-			key: "second",
-			label: "second",
-			invalid: isInvalidSecond
-		},
-		{
-			key: "minute",
-			label: "minute",
-			invalid: isInvalidMinute
-		},
-		{
-			key: "hour",
-			label: "hour",
-			invalid: isInvalidHour
-		},
-		{
-			key: "dayOfMonth",
-			label: "day of month",
-			invalid: isInvalidDayOfMonth
-		},
-		{
-			key: "month",
-			label: "month",
-			invalid: isInvalidMonth
-		},
-		{
-			key: "dayOfWeek",
-			label: "week day",
-			invalid: isInvalidWeekDay
-		}
-	];
-	(0, path.resolve)((0, path.dirname)((0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href)), "daemon.js");
-	(0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href);
-	registry = new TaskRegistry();
-	validateDetailed = validateDetailed$1;
-	registry.all;
-	registry.get;
-}));
-// src/daemon/notify/types.ts
-var NOTIFY_EVENTS;
-var init_types = __esmMin((() => {
-	NOTIFY_EVENTS = [
-		"drift",
-		"apply_failed",
-		"refused",
-		"awaiting_approval",
-		"recovered",
-		"manifests_invalid"
-	];
-}));
-// src/daemon/notify/config.ts
-/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
-function notifyTargets(raw, env, at) {
-	const targets = [];
-	const issues = [];
-	if (!Array.isArray(raw)) return {
-		targets,
-		issues
-	};
-	raw.forEach((item, i) => {
-		if (!isObject$1(item)) return;
-		const where = (field) => at([
-			"notify",
-			String(i),
-			field
-		]);
-		const type = item.type;
-		const url = typeof item.url === "string" ? item.url : "";
-		let ok = true;
-		try {
-			const u = new URL(url);
-			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
-		} catch {
-			issues.push({
-				...where("url"),
-				message: `notify[${i}].url: not an http(s) URL`
-			});
-			ok = false;
-		}
-		let secret;
-		if (typeof item.secretEnv === "string") {
-			if (type !== "webhook") {
-				issues.push({
-					...where("secretEnv"),
-					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
-				});
-				ok = false;
-			} else {
-				secret = env[item.secretEnv];
-				if (secret === void 0 || secret.trim().length < 16) {
-					issues.push({
-						...where("secretEnv"),
-						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
-					});
-					ok = false;
-				}
-			}
-		}
-		if (!ok) return;
-		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
-		targets.push({
-			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
-			type,
-			url,
-			...secret !== void 0 ? { secret: secret.trim() } : {},
-			events
-		});
-	});
-	return {
-		targets,
-		issues
-	};
-}
-var isObject$1;
-var init_config$2 = __esmMin((() => {
-	init_types();
-	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-schema.ts
-/**
-* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
-* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
-* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
-* accepted there.
-*/
-function configSchema() {
-	if (cached) return cached;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
-	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
-	cached = {
-		...root,
-		definitions: {
-			...root.definitions,
-			safetySchema: {
-				...embedded,
-				$id: new URL(SAFETY_REF, root.$id).href
-			}
-		}
-	};
-	return cached;
-}
-var SAFETY_REF, cached;
-var init_config_schema = __esmMin((() => {
-	SAFETY_REF = "safety.schema.json";
-}));
-// src/policy/config.ts
-/**
-* The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
-* `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
-* file:line:column, reported with the config's own.
-*/
-var config_exports$1 = /* @__PURE__ */ __exportAll({ policyFromConfig: () => policyFromConfig });
-async function policyFromConfig(raw, doc) {
-	const parts = [];
-	const issues = [];
-	if (typeof raw.path === "string") {
-		const full = (0, node_path.resolve)(doc.base, raw.path);
-		const rel = (0, node_path.relative)(process.cwd(), full);
-		try {
-			parts.push(await policyPathPart(rel !== "" && !rel.startsWith("..") && !(0, node_path.isAbsolute)(rel) ? rel : full));
-		} catch (err) {
-			issues.push({
-				...doc.pos(["policy", "path"]),
-				message: `policy.path: ${err.message}`
-			});
-		}
-	}
-	if (raw.rules !== void 0 || raw.approvers !== void 0) parts.push(await inlinePolicyPart({
-		file: doc.file,
-		text: doc.text,
-		rules: raw.rules ?? [],
-		at: ["policy", "rules"],
-		pos: doc.pos,
-		keyPos: doc.keyPos,
-		...raw.approvers !== void 0 ? { approvers: {
-			value: raw.approvers,
-			at: ["policy", "approvers"]
-		} } : {}
-	}));
-	const approvals = approvalsConfig(raw.approvals, doc.base);
-	if (issues.length > 0) return { issues };
-	const nothing = doc.keyPos(["policy"]);
-	try {
-		return {
-			policy: combinePolicy(parts, doc.file, nothing),
-			...approvals ? { approvals } : {},
-			issues: []
-		};
-	} catch (err) {
-		if (err instanceof ValidationError) return { issues: err.issues };
-		throw err;
-	}
-}
-function approvalsConfig(raw, base) {
-	if (typeof raw !== "object" || raw === null) return void 0;
-	const a = raw;
-	const gh = typeof a.github === "object" && a.github !== null ? a.github : void 0;
-	return {
-		...typeof a.token === "string" ? { token: a.token } : {},
-		...typeof a.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, a.tokenFile) } : {},
-		...gh && typeof gh.repository === "string" ? { github: {
-			repository: gh.repository,
-			apiUrl: typeof gh.apiUrl === "string" ? gh.apiUrl : "https://api.github.com",
-			...typeof gh.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, gh.tokenFile) } : {},
-			pollMs: typeof gh.pollSeconds === "number" ? gh.pollSeconds * 1e3 : DEFAULT_POLL_MS
-		} } : {}
-	};
-}
-var DEFAULT_POLL_MS;
-var init_config$1 = __esmMin((() => {
-	init_errors$1();
-	init_load();
-	DEFAULT_POLL_MS = 6e4;
-}));
-// src/daemon/config.ts
-/**
-* docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
-* validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
-* Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
-*/
-var config_exports = /* @__PURE__ */ __exportAll({
-	CONFIG_DEFAULTS: () => CONFIG_DEFAULTS,
-	DEFAULT_JOURNAL_DIR: () => DEFAULT_JOURNAL_DIR$1,
-	ENV_OVERRIDES: () => ENV_OVERRIDES,
-	cronProblem: () => cronProblem,
-	loadDaemonConfig: () => loadDaemonConfig,
-	parseListen: () => parseListen
-});
-async function loadDaemonConfig(file, options) {
-	const configFile = (0, node_path.resolve)(options.cwd ?? process.cwd(), file);
-	let text;
-	try {
-		text = await (0, node_fs_promises.readFile)(configFile);
-	} catch (err) {
-		throw new UsageError(`cannot read config file ${file}: ${err.code ?? err.message}`);
-	}
-	const read = /* @__PURE__ */ new Set();
-	const every = everyVariable(options.env);
-	const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
-	const secrets = {
-		env: options.env,
-		variables: [...read].map((n) => options.env[n]).filter((v) => v !== void 0)
-	};
-	const issues = [...parsed.issues];
-	const doc = parsed.documents[0];
-	if (parsed.documents.length > 1) {
-		const extra = parsed.documents[1];
-		issues.push({
-			...extra.pos([]),
-			message: "the config file must hold one YAML document"
-		});
-	}
-	let raw = {};
-	let notify = [];
-	let policy = { issues: [] };
-	if (doc) {
-		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
-		issues.push(...schemaIssues);
-		if (isObject(doc.value)) {
-			raw = doc.value;
-			issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
-			if (schemaIssues.length === 0) {
-				const found = notifyTargets(raw.notify, options.env, doc.pos);
-				notify = found.targets;
-				issues.push(...found.issues);
-			}
-			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
-				policy = await configPolicy(raw.policy, {
-					file,
-					text: text.toString("utf8"),
-					pos: doc.pos,
-					keyPos: doc.keyPos,
-					base: (0, node_path.dirname)(configFile)
-				});
-				issues.push(...policy.issues);
-			}
-		}
-	}
-	const { values: fromEnv, problems } = envOverrides(options.env);
-	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0) issues.push({
-		...doc ? doc.pos([]) : {
-			file,
-			line: 1,
-			column: 1
-		},
-		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
-	});
-	const cliProblems = options.overrides?.listen !== void 0 && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
-	issues.sort((a, b) => a.line - b.line || a.column - b.column);
-	if (problems.length > 0 || cliProblems.length > 0) throw new UsageError([
-		"invalid configuration:",
-		...issues.map(formatIssue),
-		...problems,
-		...cliProblems
-	].join("\n"));
-	if (issues.length > 0) throw new ValidationError(issues);
-	const base = (0, node_path.dirname)(configFile);
-	const cwd = options.cwd ?? process.cwd();
-	const merged = {
-		...raw,
-		...fromEnv
-	};
-	const secret = await readSecret(raw, base, fromEnv.reconcileSecret);
-	const overrides = options.overrides ?? {};
-	const str = (k) => typeof merged[k] === "string" ? merged[k] : void 0;
-	const apiUrl = overrides.apiUrl ?? str("apiUrl");
-	const tokenFile = str("tokenFile");
-	const allowEnv = merged.allowEnv;
-	const schedule = str("schedule");
-	const journalDir = str("journalDir");
-	const retry = raw.retry ?? {};
-	return {
-		configFile,
-		manifestsDir: fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
-		...allowEnv !== void 0 ? { allowEnv } : {},
-		...apiUrl !== void 0 ? { apiUrl } : {},
-		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
-		concurrency: merged.concurrency ?? CONFIG_DEFAULTS.concurrency,
-		...schedule !== void 0 ? { schedule } : {},
-		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
-		prune: raw.prune ?? {},
-		invite: raw.invite === true,
-		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
-		...secret !== void 0 ? { reconcileSecret: secret } : {},
-		debounceMs: raw.debounceMs ?? CONFIG_DEFAULTS.debounceMs,
-		retry: {
-			initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs,
-			maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs
-		},
-		shutdownGraceMs: raw.shutdownGraceMs ?? CONFIG_DEFAULTS.shutdownGraceMs,
-		...raw.safety !== void 0 ? { safety: raw.safety } : {},
-		journalDir: journalDir !== void 0 ? (0, node_path.resolve)(base, journalDir) : (0, node_path.resolve)(cwd, DEFAULT_JOURNAL_DIR$1),
-		logLevel: raw.logLevel ?? CONFIG_DEFAULTS.logLevel,
-		sandbox: overrides.sandbox === true,
-		statusPage: raw.statusPage !== false,
-		notify,
-		...haConfig(raw.ha),
-		...policy.policy ? { policy: policy.policy } : {},
-		...policy.approvals ? { approvals: policy.approvals } : {},
-		informer: informerSettings(raw.informer)
-	};
-}
-function informerSettings(raw) {
-	const d = CONFIG_DEFAULTS.informer;
-	const r = isObject(raw) ? raw : {};
-	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
-	return {
-		enabled: r.enabled !== false,
-		pollMs: num("pollSeconds") * 1e3,
-		resyncMs: num("resyncMinutes") * 6e4,
-		overlapMs: num("overlapSeconds") * 1e3
-	};
-}
-/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
-async function configPolicy(raw, doc) {
-	if (!isObject(raw)) return { issues: [] };
-	return (await Promise.resolve().then(() => (init_config$1(), config_exports$1))).policyFromConfig(raw, doc);
-}
-function haConfig(raw) {
-	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
-	const d = CONFIG_DEFAULTS.ha;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
-/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
-function parseListen(value) {
-	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
-	if (!m) return void 0;
-	const port = Number(m[3]);
-	if (port > 65535) return void 0;
-	return {
-		host: m[1] ?? m[2],
-		port
-	};
-}
-/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
-function semanticIssues(raw, at, atKey) {
-	const issues = [];
-	if (typeof raw.schedule === "string" && raw.schedule !== "") {
-		const problem = cronProblem(raw.schedule);
-		if (problem) issues.push({
-			...at(["schedule"]),
-			message: `schedule: ${problem}`
-		});
-	}
-	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
-		...at(["listen"]),
-		message: "listen: the port must be 0..65535"
-	});
-	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
-		...atKey(["reconcileSecretFile"]),
-		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
-	});
-	issues.push(...haIssues(raw.ha, at));
-	const retry = isObject(raw.retry) ? raw.retry : {};
-	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
-		...at(["retry", "maxMs"]),
-		message: "retry.maxMs: must not be smaller than retry.initialMs"
-	});
-	return issues;
-}
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject(raw)) return [];
-	const d = CONFIG_DEFAULTS.ha;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
-	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
-	});
-	return issues;
-}
-/** node-cron's own validation, with its field-level reason. */
-function cronProblem(expression) {
-	const result = validateDetailed(expression);
-	if (result.valid) return void 0;
-	const why = result.errors.map((e) => e.message).join("; ");
-	return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
-}
-function envOverrides(env) {
-	const values = {};
-	const problems = [];
-	const schema = configSchema();
-	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
-		const text = env[name];
-		if (text === void 0 || text === "") continue;
-		let value = text;
-		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
-		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
-		const where = {
-			file: name,
-			line: 1,
-			column: 1
-		};
-		const fieldSchema = schema.properties[field];
-		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
-		const mark = secretMarkAt(fieldSchema, value, []);
-		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
-		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
-		if (field === "schedule") {
-			const problem = cronProblem(text);
-			if (problem) problems.push(`${name}: ${problem}`);
-		}
-		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
-		values[field] = value;
-	}
-	return {
-		values,
-		problems
-	};
-}
-async function readSecret(raw, base, fromEnv) {
-	if (fromEnv !== void 0) return fromEnv;
-	if (typeof raw.reconcileSecret === "string") return raw.reconcileSecret;
-	if (typeof raw.reconcileSecretFile !== "string") return void 0;
-	const path = (0, node_path.resolve)(base, raw.reconcileSecretFile);
-	let secret;
-	try {
-		secret = (await (0, node_fs_promises.readFile)(path, "utf8")).trim();
-	} catch (err) {
-		throw new UsageError(`cannot read reconcileSecretFile ${path}: ${err.code ?? err.message}`);
-	}
-	registerSecret(secret);
-	if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
-	return secret;
-}
-var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
-var init_config = __esmMin((() => {
-	init_node_cron();
-	init_errors$1();
-	init_interpolate();
-	init_parse$1();
-	init_schema$1();
-	init_secret_fields();
-	init_config$2();
-	init_secrets();
-	init_config_schema();
-	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
-	CONFIG_DEFAULTS = {
-		concurrency: 8,
-		mode: "apply",
-		listen: "0.0.0.0:8080",
-		debounceMs: 500,
-		retry: {
-			initialMs: 1e3,
-			maxMs: 3e5
-		},
-		shutdownGraceMs: 3e4,
-		logLevel: "info",
-		ha: {
-			leaseName: "docops",
-			leaseDurationMs: 15e3,
-			renewDeadlineMs: 1e4,
-			retryPeriodMs: 2e3
-		},
-		informer: {
-			enabled: true,
-			pollSeconds: 30,
-			resyncMinutes: 240,
-			overlapSeconds: 60
-		}
-	};
-	ENV_OVERRIDES = {
-		DOCOPS_API_URL: "apiUrl",
-		DOCOPS_MANIFESTS: "manifests",
-		DOCOPS_ALLOW_ENV: "allowEnv",
-		DOCOPS_MODE: "mode",
-		DOCOPS_SCHEDULE: "schedule",
-		DOCOPS_LISTEN: "listen",
-		DOCOPS_CONCURRENCY: "concurrency",
-		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
-	};
-	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
-}));
 // src/cli/safety.ts
 async function safetySettings(ctx) {
-	const file = ctx.values.config;
-	let fromFile = {};
-	if (typeof file === "string") {
-		const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config(), config_exports));
-		const manifests = typeof ctx.values.manifests === "string" ? ctx.values.manifests : ".";
-		fromFile = await loadDaemonConfig(file, { env: {
-			...ctx.io.env,
-			DOCOPS_MANIFESTS: manifests
-		} });
-	}
+	const fromFile = await configFromFlag(ctx) ?? {};
 	const flagDir = ctx.values["journal-dir"];
 	return {
 		config: resolveSafetyConfig(fromFile.safety ?? {}),
@@ -65548,6 +66627,7 @@ var init_safety = __esmMin((() => {
 	init_operations();
 	init_apply$1();
 	init_safety$1();
+	init_config_file();
 	DEFAULT_JOURNAL_DIR = ".docops/journal";
 	SAFETY_FLAGS = {
 		force: {
@@ -65555,9 +66635,8 @@ var init_safety = __esmMin((() => {
 			description: "Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)"
 		},
 		config: {
-			type: "string",
-			value: "FILE",
-			description: "Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)"
+			...CONFIG_FLAG,
+			description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)"
 		},
 		"journal-dir": {
 			type: "string",
@@ -65580,6 +66659,8 @@ async function plannedFromSavedPlan(ctx, file) {
 	}
 	const saved = parseSavedPlan(text, file);
 	checkSameOptions(ctx, saved);
+	const modes = saved.options.modes ?? {};
+	await checkSameModes(ctx, modes);
 	requireCredentials(ctx);
 	verifyOffline(saved, await manifestsDigest(manifestDir(ctx)));
 	const { kinds, desired } = await loadDesired(ctx);
@@ -65588,7 +66669,8 @@ async function plannedFromSavedPlan(ctx, file) {
 	const reads = [];
 	const live = await fetchLive(recordingClient(client, reads), kinds, desired, {
 		prune,
-		invite: saved.options.invite
+		invite: saved.options.invite,
+		modes
 	});
 	verifyLive(saved, live);
 	ctx.logger.info({
@@ -65603,8 +66685,16 @@ async function plannedFromSavedPlan(ctx, file) {
 		client,
 		kinds,
 		reads,
+		modes,
 		saved
 	};
+}
+/** The kinds' ownership modes are fixed when the plan is made too: a --config that says otherwise needs a new plan. */
+async function checkSameModes(ctx, saved) {
+	if (typeof ctx.values.config !== "string") return;
+	const given = await configuredModes(ctx);
+	const show = (m) => Object.keys(m).sort().map((k) => `${k}: ${m[k]}`).join(", ") || "(every kind authoritative)";
+	if (show(given) !== show(saved)) throw new UsageError(`the kinds' modes are fixed when the plan is made (this plan: ${show(saved)}; --config says ${show(given)}); make a new plan`);
 }
 /** --prune/--invite are fixed when the plan is made; repeating them is fine, changing them is not. */
 function checkSameOptions(ctx, saved) {
@@ -65620,6 +66710,7 @@ var init_saved_run = __esmMin((() => {
 	init_reconcile();
 	init_plan_file();
 	init_needs();
+	init_config_file();
 	init_connect();
 	init_pipeline();
 }));

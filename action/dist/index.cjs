@@ -64485,7 +64485,7 @@ function diffOrder(kinds) {
 }
 /**
 * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
-* ownership mode is authoritative: additive and observe never delete what no manifest writes (src/core/modes.ts).
+* ownership mode is authoritative: additive and observe never delete what no manifest writes (src/engine/modes.ts).
 */
 function pruneResolver(desired, options = {}, modes = new ModeResolver(desired, options.modes)) {
 	const configPrune = options.prune ?? {};

@@ -243,7 +243,7 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     const blocked = outcome.plan.blocked;
     for (const b of blocked) log.error({ kind: b.kind, org: b.org, key: b.key, ...(b.source ? { source: b.source } : {}) }, `blocked: ${b.message}`);
     const blockedError = blocked.length > 0 ? { error: `${blocked.length} manifest object(s) blocked: the plan cannot reach them` } : {};
-    // Drift the ownership modes leave alone is said in either mode: it is never written (src/core/modes.ts).
+    // Drift the ownership modes leave alone is said in either mode: it is never written (src/engine/modes.ts).
     for (const x of outcome.plan.reported ?? []) {
       log.info({ step: x.id, kind: x.kind, org: x.org, key: x.key, action: x.action, ...(x.mode ? { mode: x.mode } : {}), ...(x.drift ? { drift: x.drift } : {}), before: x.before, after: x.after }, x.drift ? `drift kept (drift: ${x.drift}): not reverted` : 'drift reported (ownership mode: not written)');
     }

@@ -20,7 +20,7 @@ export interface PlanOptions {
   prune?: Record<string, boolean>;
   /** Invite missing members by e-mail. */
   invite?: boolean;
-  /** Ownership mode per manifest kind from the config (documents can also say `mode:`); src/core/modes.ts. */
+  /** Ownership mode per manifest kind from the config (documents can also say `mode:`); src/engine/modes.ts. */
   modes?: Record<string, OwnershipMode>;
   /**
    * A scoped reconcile (src/engine/scope.ts): fetch and diff only these (kind, org)s (liveKey). Reading or planning
@@ -83,7 +83,7 @@ export function diffOrder(kinds: readonly KindDefinition[]): KindDefinition[] {
 
 /**
  * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
- * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/core/modes.ts).
+ * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/engine/modes.ts).
  */
 export function pruneResolver(desired: DesiredState, options: Pick<PlanOptions, 'prune' | 'modes'> = {}, modes: ModeResolver = new ModeResolver(desired, options.modes)) {
   const configPrune = options.prune ?? {};

@@ -81,7 +81,7 @@ export function checkEnvelope(parsed: ParsedYamlDoc, kinds: ReadonlyMap<string, 
   const mode = OWNERSHIP_MODES.find((m) => m === v.mode);
   if ('mode' in v && mode === undefined) issue(['mode'], `mode: must be one of ${OWNERSHIP_MODES.join(', ')} (got ${got(v.mode)})`);
   if ('prune' in v && typeof v.prune !== 'boolean') issue(['prune'], `prune: must be boolean (got ${got(v.prune)})`);
-  // Prune deletes what no manifest writes; additive and observe never do (src/core/modes.ts).
+  // Prune deletes what no manifest writes; additive and observe never do (src/engine/modes.ts).
   else if (v.prune === true && mode !== undefined && mode !== 'authoritative') {
     issue(['prune'], `prune: a document in mode ${mode} never deletes what no manifest writes, so prune: true contradicts it (remove one of them)`, true);
   }

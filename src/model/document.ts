@@ -22,7 +22,7 @@ export interface ManifestDocument<D = Record<string, unknown>> {
   allowEmpty?: boolean;
   /**
    * Top-level `mode:`: how much docops may write of what this document describes (authoritative, additive,
-   * observe); the config's mode for the kind applies too, the more cautious one winning (src/core/modes.ts).
+   * observe); the config's mode for the kind applies too, the more cautious one winning (src/engine/modes.ts).
    */
   mode?: OwnershipMode;
   spec: D;

@@ -251,7 +251,7 @@ export interface KindDefinition<S = unknown, O extends LiveObject = LiveObject, 
    */
   auditTargets?(step: Step): { type: string; id?: string; label?: string }[];
   /**
-   * Additive mode (src/core/modes.ts): one of this kind's create or update steps that also deletes what no
+   * Additive mode (src/engine/modes.ts): one of this kind's create or update steps that also deletes what no
    * manifest writes (its `cascades`, e.g. a team's member-list PUT that adds and removes) → the same step without
    * the deletes, or null when nothing else is left. Without it such a step is not sent in additive mode and its
    * object is blocked (the plan cannot reach it without deleting).

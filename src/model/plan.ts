@@ -11,7 +11,7 @@ import type { HttpMethod } from '@docops/api-shared';
 export type Action = 'create' | 'update' | 'delete';
 
 /**
- * How much of a kind's live state docops may write (src/core/modes.ts; docs/kinds.md, "Who owns what"):
+ * How much of a kind's live state docops may write (src/engine/modes.ts; docs/kinds.md, "Who owns what"):
  * `authoritative` — the manifests win; `additive` — create and update what is written, never delete or revert
  * what is not; `observe` — never write, report the drift. Most cautious first is observe.
  */

@@ -1,5 +1,5 @@
 /**
- * The gate's view of ownership modes (src/core/modes.ts): a step the plan would send must be one its mode allows —
+ * The gate's view of ownership modes (src/engine/modes.ts): a step the plan would send must be one its mode allows —
  * nothing in observe, no delete (nor a create or update that deletes along, `cascades`) in additive. The diff
  * never plans such a step; the rule holds the line for a plan that did not come from it (an edited plan file, a
  * bug), and `--force` does not lift it. Reported changes are no steps, so no threshold ever counts them.

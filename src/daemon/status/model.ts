@@ -118,7 +118,7 @@ export interface DriftStep {
   org: string;
   key: string;
   action: 'create' | 'update' | 'delete';
-  /** The ownership mode that produced the line (src/core/modes.ts). */
+  /** The ownership mode that produced the line (src/engine/modes.ts). */
   mode: OwnershipMode;
   prune: boolean;
   note: string | null;

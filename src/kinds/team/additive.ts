@@ -1,5 +1,5 @@
 /**
- * Team in additive mode (src/core/modes.ts): a team's member-list step adds, removes and changes roles in one PUT
+ * Team in additive mode (src/engine/modes.ts): a team's member-list step adds, removes and changes roles in one PUT
  * (`{add, remove, memberships}`); without its `remove` it adds and changes roles only, leaving every member no
  * manifest lists in the team. The memberships it no longer removes are reported by the core from its cascades.
  */

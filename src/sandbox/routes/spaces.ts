@@ -6,7 +6,7 @@
  * order of a parent's content, which collection moves share, lives here because collections.ts imports this file.
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
+import { badRequest, conflict, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { SpaceRec } from '../records.js';
 import { collections, memberKey, members, orgs, spaces } from '../records.js';
@@ -183,10 +183,14 @@ export function moveTarget(ctx: RequestContext, orgId: string, item: string, cur
   return { parent, position: { [side]: ref } };
 }
 
-/** The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body). */
-export function transferTarget(ctx: RequestContext, orgId: string): string {
+/**
+ * The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body), and
+ * not the one that owns the object already (the spec's 409 "Transfer would not result in any update").
+ */
+export function transferTarget(ctx: RequestContext, orgId: string, object: { kind: string; id: string; orgId: string }): string {
   const target = orgs(ctx.store).get(orgId);
   if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId))) throw badRequest(`body.organization: organization "${orgId}" not found`);
+  if (target.id === object.orgId) throw conflict(`${object.kind} "${object.id}" already belongs to organization "${orgId}"; the transfer would change nothing`);
   return target.id;
 }
 
@@ -216,8 +220,7 @@ function moveSpace(ctx: RequestContext, b: MoveBody): Reply {
 
 function transferSpace(ctx: RequestContext, b: { organization: string }): Reply {
   const s = requireSpace(ctx, { active: true });
-  const target = transferTarget(ctx, b.organization);
-  if (target === s.orgId) return ok(presentSpace(ctx, s));
+  const target = transferTarget(ctx, b.organization, { kind: 'space', id: s.id, orgId: s.orgId });
   refuseIfOnSite(ctx, new Set([s.id]));
   const next: SpaceRec = { ...s, orgId: target, visibility: visibilityFor(s, undefined), updatedAt: ctx.now().toISOString() };
   delete next.parent;

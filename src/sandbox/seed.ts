@@ -7,6 +7,7 @@
 import type { MemberRole, TeamRole } from './records.js';
 import { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
 import type { SandboxStore } from './store.js';
+import { seedContent } from './seed-content.js';
 
 export type SeedName = 'demo' | 'empty';
 
@@ -104,6 +105,7 @@ export function applySeed(store: SandboxStore, seed: SeedName): void {
       updatedAt: day(40 + i),
     });
   });
+  seedContent(store);
 }
 
 /**

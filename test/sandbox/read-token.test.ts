@@ -33,8 +33,12 @@ function concretePath(pattern: string, f: ContractSite): string {
     organizationId: 'org-demo', userId: 'u-bob', teamId: 'team-platform', spaceId: 'sp-api', collectionId: 'col-product',
     translationId: 'tr-fr', siteId: f.site, siteSectionId: f.a, siteSectionGroupId: f.group, siteSpaceId: f.aFirst, shareLinkId: f.link,
     ...SSO_OPENAPI_IDS,
+    // The demo seed's content and discussions (src/sandbox/seed-content.ts): a change request's comment is its own.
+    ...(pattern.includes('/change-requests/') ? { commentId: 'cm-cr-1', commentReplyId: 'cm-cr-1-r1' } : { commentId: 'cm-api-1', commentReplyId: 'cm-api-1-r1' }),
+    changeRequestId: 'cr-api-1', pageId: 'pg-api-auth', fileId: 'file-api-diagram', integrationName: 'acme-analytics', emailDomain: 'acme.test',
   };
-  return pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
+  const path = pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
+  return path.endsWith('/search') ? `${path}?query=token` : path; // search takes a required query
 }
 
 /** A body with the caller-dependent `permissions` objects removed. */

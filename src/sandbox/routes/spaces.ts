@@ -16,6 +16,7 @@ import { isPlainObject, literal, nullable, object, oneOf, string, type Validator
 import { defaultLevel, language, mergeRules } from '../validate-spec-fields.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
+import { discussionCounts, dropSpaceContent } from '../content-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,10 +47,7 @@ export function presentSpace(ctx: RequestContext, s: SpaceRec): Record<string, u
     revision: s.revision,
     defaultLevel: s.defaultLevel,
     ...(s.language !== undefined ? { language: s.language } : {}),
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    ...discussionCounts(ctx.store, s.id),
     permissions: Object.fromEntries(SPACE_PERMISSIONS.map((p) => [p, admin || p === 'view' || p === 'access'])),
   };
 }
@@ -63,6 +61,7 @@ export function sweepExpiredSpaces(ctx: RequestContext): void {
     if (s.deletedAt !== undefined && now - Date.parse(s.deletedAt) > SPACE_RETENTION_MS) {
       spaces(ctx.store).delete(s.id);
       dropPurgedSpace(ctx.store, s.id);
+      dropSpaceContent(ctx.store, s.id);
       dropGrantsOn(ctx.store, 'space', [s.id]);
       ctx.store.bury('space', s.id);
     }
@@ -80,7 +79,7 @@ function findSpace(ctx: RequestContext): SpaceRec | undefined {
   return s && members(ctx.store).has(memberKey(s.orgId, ctx.userId)) ? s : undefined;
 }
 
-function requireSpace(ctx: RequestContext, opts: { active: boolean }): SpaceRec {
+export function requireSpace(ctx: RequestContext, opts: { active: boolean }): SpaceRec {
   const s = findSpace(ctx);
   if (!s || (opts.active && s.deletedAt !== undefined)) throw notFound(`space "${param(ctx, 'spaceId')}" not found`);
   return s;

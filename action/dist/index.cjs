@@ -1,4 +1,4 @@
-// The docops GitHub Action, bundled by `npm run build:action` (src/build/bundle-action.ts) from action/main.ts: do not edit.
+// The docops GitHub Action, bundled by `npm run build:action` (tools/build/bundle-action.ts) from action/main.ts: do not edit.
 // \0rolldown/runtime.js
 var __create = Object.create;
 var __defProp = Object.defineProperty;
@@ -21958,7 +21958,7 @@ var init__docops_action_require = __esmMin((() => {
 * operation (method + path template).
 *
 * The spec is a dev dependency (1.7 MB): `npm run build` extracts the table into dist/api/operation-scopes.json
-* (src/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
+* (tools/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
 * extracted from the spec on first use.
 */
 /** The table out of the spec: every operation with its `oauth` scopes (operations without own `security` have none). */
@@ -24077,9 +24077,9 @@ var init_render$2 = __esmMin((() => {
 		unknown: "May: not known — the API did not say whether its user is an admin."
 	};
 }));
-// \0docops-action-left-out:src/sandbox/index.ts
-var sandbox_exports$1 = /* @__PURE__ */ __exportAll({});
-var init_sandbox$1 = __esmMin((() => {
+// \0docops-action-left-out:packages/sandbox/src/index.ts
+var src_exports = /* @__PURE__ */ __exportAll({});
+var init_src$1 = __esmMin((() => {
 	init_errors$1();
 	throw new UsageError("the in-process sandbox (--sandbox) is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
@@ -34518,7 +34518,7 @@ async function connect(ctx) {
 	let settings;
 	if (global.sandbox) {
 		if (global.tokenFile !== void 0) logger.warn("--token-file is ignored with --sandbox (the sandbox has its own token)");
-		const { startSandbox } = await Promise.resolve().then(() => (init_sandbox$1(), sandbox_exports$1));
+		const { startSandbox } = await Promise.resolve().then(() => (init_src$1(), src_exports));
 		const sandbox = await startSandbox({
 			host: "127.0.0.1",
 			port: 0,
@@ -43031,7 +43031,7 @@ var init_ajv_messages = __esmMin((() => {
 * JSON Schema validation with ajv, reporting every error with a source position. Compiled validators are
 * cached per schema object, so each schema is compiled once per process.
 *
-* Every schema docops ships has a validator generated at build time (src/build/precompile-validators.ts), so a
+* Every schema docops ships has a validator generated at build time (tools/build/precompile-validators.ts), so a
 * normal run loads neither ajv's compiler nor any meta-schema: ajv, ajv-formats and the one dialect a schema
 * declares are loaded here only when a schema without a generated validator is compiled (tests run from
 * src/, a changed schema, a build without the step).
@@ -43039,7 +43039,7 @@ var init_ajv_messages = __esmMin((() => {
 /**
 * A new ajv for a schema's dialect (chosen by its `$schema`), with the options docops validates with.
 * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators;
-* `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, src/build/shared-subschemas.ts).
+* `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, tools/build/shared-subschemas.ts).
 */
 function createAjv(schema, code = {}, options = {}) {
 	const opts = {
@@ -46692,10 +46692,80 @@ var init_kind$5 = __esmMin((() => {
 		informer: membersInformer
 	};
 }));
-// src/api/limits.ts
+// packages/api-shared/src/limits.ts
 var OPENAPI_TEXT_MAX_BYTES;
 var init_limits = __esmMin((() => {
 	OPENAPI_TEXT_MAX_BYTES = 26214400;
+}));
+// packages/api-shared/src/site-customization.ts
+/** A fresh copy each call (callers may change it). */
+function newSiteCustomization() {
+	return {
+		styling: {
+			theme: "clean",
+			primaryColor: same("#346DDB"),
+			infoColor: same("#787878"),
+			successColor: same("#00C950"),
+			warningColor: same("#FE9A00"),
+			dangerColor: same("#FB2C36"),
+			corners: "rounded",
+			depth: "subtle",
+			links: "default",
+			font: "Inter",
+			monospaceFont: "IBMPlexMono",
+			codeTheme: {
+				default: {
+					light: "default-light",
+					dark: "default-dark"
+				},
+				openapi: {
+					light: "default-light",
+					dark: "default-dark"
+				}
+			},
+			background: "plain",
+			icons: "regular",
+			sidebar: {
+				background: "default",
+				list: "default"
+			},
+			search: "subtle"
+		},
+		internationalization: { locale: "en" },
+		favicon: {},
+		header: {
+			preset: "default",
+			links: []
+		},
+		footer: { groups: [] },
+		themes: {
+			default: "system",
+			toggeable: true
+		},
+		feedback: { enabled: false },
+		ai: { mode: "search" },
+		advancedCustomization: { enabled: true },
+		pageActions: { items: [] },
+		externalLinks: { target: "self" },
+		pagination: { enabled: true },
+		trademark: { enabled: true },
+		privacyPolicy: {},
+		socialPreview: {},
+		socialAccounts: [],
+		insights: { trackingCookie: true }
+	};
+}
+var same;
+var init_site_customization = __esmMin((() => {
+	same = (c) => ({
+		light: c,
+		dark: c
+	});
+}));
+// packages/api-shared/src/index.ts
+var init_src = __esmMin((() => {
+	init_limits();
+	init_site_customization();
 }));
 // src/kinds/generated/openapispec.ts
 var openapispecSchema;
@@ -47162,7 +47232,7 @@ async function fetch$5(ctx, org, desired) {
 }
 var openApiSpecKind;
 var init_kind$4 = __esmMin((() => {
-	init_limits();
+	init_src();
 	init_file_refs();
 	init_openapispec();
 	init_diff$3();
@@ -48066,71 +48136,6 @@ var init_adaptive_schema = __esmMin((() => {
 		return rest;
 	};
 }));
-// src/api/site-customization-defaults.ts
-/** A fresh copy each call (callers may change it). */
-function newSiteCustomization() {
-	return {
-		styling: {
-			theme: "clean",
-			primaryColor: same("#346DDB"),
-			infoColor: same("#787878"),
-			successColor: same("#00C950"),
-			warningColor: same("#FE9A00"),
-			dangerColor: same("#FB2C36"),
-			corners: "rounded",
-			depth: "subtle",
-			links: "default",
-			font: "Inter",
-			monospaceFont: "IBMPlexMono",
-			codeTheme: {
-				default: {
-					light: "default-light",
-					dark: "default-dark"
-				},
-				openapi: {
-					light: "default-light",
-					dark: "default-dark"
-				}
-			},
-			background: "plain",
-			icons: "regular",
-			sidebar: {
-				background: "default",
-				list: "default"
-			},
-			search: "subtle"
-		},
-		internationalization: { locale: "en" },
-		favicon: {},
-		header: {
-			preset: "default",
-			links: []
-		},
-		footer: { groups: [] },
-		themes: {
-			default: "system",
-			toggeable: true
-		},
-		feedback: { enabled: false },
-		ai: { mode: "search" },
-		advancedCustomization: { enabled: true },
-		pageActions: { items: [] },
-		externalLinks: { target: "self" },
-		pagination: { enabled: true },
-		trademark: { enabled: true },
-		privacyPolicy: {},
-		socialPreview: {},
-		socialAccounts: [],
-		insights: { trackingCookie: true }
-	};
-}
-var same;
-var init_site_customization_defaults = __esmMin((() => {
-	same = (c) => ({
-		light: c,
-		dark: c
-	});
-}));
 // src/kinds/site/customization.ts
 /** The written values, one per member compared as a whole (a scalar, a list, or an object replaced whole). */
 function leaves(written, path = []) {
@@ -48207,7 +48212,7 @@ function differing(live, base, path) {
 }
 var CUSTOMIZATION_WHOLE, CUSTOMIZATION_READ_ONLY, escapePointer$1, merges, pointerOf, CREATED_SITE_CUSTOMIZATION;
 var init_customization = __esmMin((() => {
-	init_site_customization_defaults();
+	init_src();
 	init_common();
 	CUSTOMIZATION_WHOLE = [
 		"/favicon",
@@ -58603,7 +58608,7 @@ var init_scalar_pos = __esmMin((() => {
 /**
 * The schemas policy rules are validated with: a policy file (schemas/policy.schema.json), and the rule list and
 * approvers written inline in docops.yaml (`policy.rules`, `policy.approvers`), made from its definitions. The
-* build precompiles all three (src/build/precompile-validators.ts), so no schema compiler loads at run time.
+* build precompiles all three (tools/build/precompile-validators.ts), so no schema compiler loads at run time.
 */
 function policySchemas() {
 	if (cached$1) return cached$1;

@@ -9,7 +9,7 @@ import type { Case } from './cases.js';
 
 type Call = (...args: unknown[]) => Promise<{ status: number; data: Json }>;
 
-/** The seeded comment, reply and page of each host (src/sandbox/seed-content.ts). */
+/** The seeded comment, reply and page of each host (packages/sandbox/src/seed-content.ts). */
 const HOSTS = [
   { suffix: 'InSpace', ids: ['sp-api'], comment: 'cm-api-1', reply: 'cm-api-1-r1', page: 'pg-api-auth', comments: ['cm-api-2', 'cm-api-1'] },
   { suffix: 'InChangeRequest', ids: ['sp-api', 'cr-api-1'], comment: 'cm-cr-1', reply: 'cm-cr-1-r1', page: 'pg-api-limits', comments: ['cm-cr-1'] },

@@ -4,7 +4,7 @@
  * every such route has one). Their answers are checked against management-api.md's shapes here, not the spec's.
  */
 import { expect } from 'vitest';
-import { changeRequestHost, spaceContent } from '../../../src/sandbox/content-records.js';
+import { changeRequestHost, spaceContent } from '../../../packages/sandbox/src/content-records.js';
 import { request, type Json, type Res } from '../helpers.js';
 import { siteWithTwoSections } from '../site-fixture.js';
 import type { Env } from './harness.js';

@@ -1,10 +1,10 @@
 /**
  * Space and change-request content, search, space duplicate, integrations and the small organization operations
  * (e-mail domains, ping, invite links), through the official client, against the demo seed's content
- * (src/sandbox/seed-content.ts).
+ * (packages/sandbox/src/seed-content.ts).
  */
 import { expect } from 'vitest';
-import { linkInvites, members, memberKey } from '../../../src/sandbox/records.js';
+import { linkInvites, members, memberKey } from '../../../packages/sandbox/src/records.js';
 import type { Json } from '../helpers.js';
 import { ORG, expectStatus, statusOf, type Env } from './harness.js';
 import type { Case } from './cases.js';

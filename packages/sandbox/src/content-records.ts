@@ -92,6 +92,31 @@ export function flattenPages(pages: readonly PageRec[], prefix = ''): { page: Pa
   });
 }
 
+/** What a link in a page points to: a page or a file of the same content, or a URL. */
+export type LinkTarget = { page: string } | { file: string } | { url: string };
+
+/** A link as page markdown writes it: `/pages/<id>`, `/files/<id>` or the URL (content-links.ts reads it back). */
+export function linkMarkdown(target: LinkTarget, text = 'link'): string {
+  const to = 'page' in target ? `/pages/${target.page}` : 'file' in target ? `/files/${target.file}` : target.url;
+  return `[${text}](${to})`;
+}
+
+/**
+ * Add a link to a page of a host's content — a space's (`spaceHost(id)`) or a change request's
+ * (`changeRequestHost(id)`, whose record must exist for its space's `stats` to count it) — adding the page when the
+ * content lacks it. A page or file the content lacks makes the link `broken`. For tests and seeds: links are only
+ * ever read from content (`GET …/links`), so this is how a test gives a space a broken link. The revision is kept.
+ */
+export function putPageLink(store: SandboxStore, host: HostKey, pageId: string, target: LinkTarget): ContentRec {
+  const at = new Date(0).toISOString();
+  const c = structuredClone(spaceContent(store).get(host)) ?? { id: host, revision: `rev-${host.slice(host.indexOf(':') + 1)}`, parents: [], pages: [], files: [], createdAt: at };
+  const found = flattenPages(c.pages).find((x) => x.page.id === pageId)?.page;
+  const page = found ?? { id: pageId, title: pageId, slug: pageId, kind: 'sheet' as const, markdown: `# ${pageId}`, pages: [], createdAt: at, updatedAt: at };
+  page.markdown = `${page.markdown ?? ''}\n\n${linkMarkdown(target)}`;
+  if (!found) c.pages.push(page);
+  return spaceContent(store).put(c);
+}
+
 /** Forget what a purged space held: its content, its change requests with theirs, and every comment. */
 export function dropSpaceContent(store: SandboxStore, spaceId: string): void {
   for (const cr of changeRequests(store).where((c) => c.spaceId === spaceId)) {

@@ -49805,7 +49805,7 @@ function samlObject(org, item) {
 	const fields = {
 		label: item["label"],
 		entityID: text$1(item["entityID"]),
-		ssoURL: text$1(item["ssoURL"]),
+		ssoURL: ssoUrl(item["ssoURL"]),
 		certificate: certificateFingerprint(certificate),
 		defaultTeam: teamRef(item["defaultTeam"]),
 		defaultRole: isRole(item["defaultRole"]) ? item["defaultRole"] : null
@@ -49828,7 +49828,7 @@ function serviceOf(item) {
 	if (typeof s["entityID"] === "string") out.entityID = s["entityID"];
 	return out;
 }
-var SAML_KIND, ROLES, isRole, samlPath, samlProviderPath, text$1;
+var SAML_KIND, ROLES, isRole, samlPath, samlProviderPath, text$1, ssoUrl;
 var init_model$4 = __esmMin((() => {
 	init_common();
 	init_certificate();
@@ -49845,6 +49845,7 @@ var init_model$4 = __esmMin((() => {
 	samlPath = (org) => `${orgPath(org)}/saml`;
 	samlProviderPath = (org, id) => `${samlPath(org)}/${seg(id)}`;
 	text$1 = (v) => typeof v === "string" ? v : "";
+	ssoUrl = (v) => v === "about:blank" ? "" : text$1(v);
 }));
 // src/kinds/saml/team-ref.ts
 /** `defaultTeam` → a team id or a ref to a Team create step; undefined: it names nothing. */

@@ -34,9 +34,9 @@ export interface BrokenLink {
 }
 
 export interface SpaceLinks extends ManagedSpace {
-  /** Broken links in the space's live revision and change requests (`stats.broken.total`). */
+  /** Broken links in the space's live revision (`stats.broken.total`). */
   broken: number;
-  /** Of them, those written in change requests (`stats.broken.changeRequest`). */
+  /** Broken links in the space's open change requests, not among `broken` (`stats.broken.changeRequest`). */
   inChangeRequests: number;
   /** The broken links listed (the first page: all of them unless there are more than LINKS_PER_SPACE). */
   links: BrokenLink[];

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { brokenFileLink, spaceLinks } from '../../packages/sandbox/src/space-links.js';
+import { putPageLink, spaceHost } from '../../packages/sandbox/src/content-records.js';
 import { doc, liveCli, manifestsOf, tempDir } from './safety-cli-helpers.js';
 
 const SPACES = [doc('Space', '  title: API Reference\n'), doc('Space', '  title: Runbooks\n')].join('---\n');
@@ -22,7 +22,7 @@ describe('docops plan --fail-on broken-links', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('Broken links in 2 managed space(s): 1, 1 new');
     expect(r.stdout).toContain('org-demo/API Reference: 1 broken, 1 new');
-    expect(r.stdout).toContain('    - new: file file-missing-2 (in page page-auth)');
+    expect(r.stdout).toContain('    - new: page pg-api-limits (in page pg-api-auth)');
     expect(r.stderr).toContain('--fail-on broken-links: 1 new broken link(s) in org-demo/API Reference (no baseline given: every broken link counts)');
     expect(linkReads(cli).sort()).toEqual(['/v1/spaces/sp-api/links', '/v1/spaces/sp-runbooks/links']);
   });
@@ -33,16 +33,16 @@ describe('docops plan --fail-on broken-links', () => {
     const baseline = path.join(await tempDir(), 'links.json');
     const main = await cli.run(['plan', '-m', dir, '--broken-links-out', baseline]);
     expect(main.code).toBe(0);
-    expect(JSON.parse(await readFile(baseline, 'utf8'))).toMatchObject({ version: 1, spaces: { 'sp-api': [expect.stringContaining('file-missing-2')], 'sp-runbooks': [] } });
+    expect(JSON.parse(await readFile(baseline, 'utf8'))).toMatchObject({ version: 1, spaces: { 'sp-api': [expect.stringContaining('pg-api-limits')], 'sp-runbooks': [] } });
     expect((await cli.run(['plan', '-m', dir, '--fail-on', 'broken-links', '--broken-links-baseline', baseline])).code).toBe(0);
 
-    spaceLinks(cli.sb.store).put(brokenFileLink('org-demo', 'sp-runbooks', 7, 'page-deploy'));
+    putPageLink(cli.sb.store, spaceHost('sp-runbooks'), 'page-deploy', { file: 'file-missing-7' });
     const pr = await cli.run(['plan', '-m', dir, '--fail-on', 'broken-links', '--broken-links-baseline', baseline, '--format', 'markdown']);
     expect(pr.code).toBe(1);
     expect(pr.stdout).toContain('### Broken links in 2 managed space(s): 2, 1 new');
     expect(pr.stdout).toContain('- **org-demo/Runbooks**: 1 broken, 1 new');
     expect(pr.stdout).toContain('  - new: file file-missing-7 (in page page-deploy)');
-    expect(pr.stdout).not.toContain('file-missing-2');
+    expect(pr.stdout).not.toContain('pg-api-limits');
     expect(pr.stderr).toContain('1 new broken link(s) in org-demo/Runbooks (not in the baseline)');
   });
 

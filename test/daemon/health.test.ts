@@ -4,7 +4,7 @@
  * space per run; a space gaining a broken link shows on the next run.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { brokenFileLink, spaceLinks } from '../../packages/sandbox/src/space-links.js';
+import { changeRequestHost, changeRequests, putPageLink, spaceHost } from '../../packages/sandbox/src/content-records.js';
 import { startTestDaemon, type TestDaemon } from './helpers.js';
 import { parsePrometheus } from './prometheus.js';
 
@@ -31,7 +31,10 @@ describe('docs health', () => {
     expect(html).toContain('Docs health');
     expect(html).toContain('1 space(s) with broken links');
 
-    spaceLinks(d.sandbox.store).put({ ...brokenFileLink('org-demo', 'sp-runbooks', 9, 'page-x'), changeRequest: 'cr-1' });
+    // Runbooks gains a broken link in its content and another in an open change request of it.
+    putPageLink(d.sandbox.store, spaceHost('sp-runbooks'), 'pg-rb-oncall', { file: 'file-missing-9' });
+    changeRequests(d.sandbox.store).put({ id: 'cr-rb-1', spaceId: 'sp-runbooks', number: 1, subject: 'Escalation', status: 'open', createdBy: 'u-ada', createdAt: new Date(0).toISOString() });
+    putPageLink(d.sandbox.store, changeRequestHost('cr-rb-1'), 'pg-rb-escalation', { page: 'pg-rb-missing' });
     d.sandbox.resetStats();
     const next = d.nextRun();
     d.scheduler.tick();

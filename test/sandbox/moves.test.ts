@@ -126,8 +126,12 @@ describe('transfer to another organization', () => {
     expect((await call('GET', '/orgs/org-other/collections')).body.items.map((x: Json) => x.id)).toEqual(['col-product', nested]);
     expect(ids(await call('GET', '/orgs/org-other/spaces'))).toEqual(expect.arrayContaining(['sp-getting-started', 'sp-api']));
     expect((await call('GET', '/collections/col-product/spaces')).body.items.map((s: Json) => s.organization)).toEqual(['org-other', 'org-other']);
-    // The same organization: nothing to do.
-    expect((await call('POST', '/collections/col-internal/transfer', { organization: 'org-demo' })).status).toBe(200);
+    // The organization that already owns it: the spec's 409 "Transfer would not result in any update", for both.
+    for (const path of ['/collections/col-internal/transfer', '/spaces/sp-runbooks/transfer']) {
+      const same = await call('POST', path, { organization: 'org-demo' });
+      expect(same.status, path).toBe(409);
+      expect(same.body).toEqual({ error: { code: 409, message: expect.stringContaining('already belongs to organization "org-demo"') } });
+    }
 
     expect((await call('POST', '/spaces/sp-runbooks/transfer', { organization: 'org-nope' })).status).toBe(400);
     expect((await call('POST', '/spaces/sp-runbooks/transfer', {})).status).toBe(400);

@@ -33,10 +33,14 @@ function concretePath(pattern: string, f: ContractSite): string {
     organizationId: 'org-demo', userId: 'u-bob', teamId: 'team-platform', spaceId: 'sp-api', collectionId: 'col-product',
     translationId: 'tr-fr', siteId: f.site, siteSectionId: f.a, siteSectionGroupId: f.group, siteSpaceId: f.aFirst, shareLinkId: f.link,
     ...SSO_OPENAPI_IDS,
+    // The demo seed's content and discussions (packages/sandbox/src/seed-content.ts): a change request's comment is its own.
+    ...(pattern.includes('/change-requests/') ? { commentId: 'cm-cr-1', commentReplyId: 'cm-cr-1-r1' } : { commentId: 'cm-api-1', commentReplyId: 'cm-api-1-r1' }),
+    changeRequestId: 'cr-api-1', pageId: 'pg-api-auth', fileId: 'file-api-diagram', integrationName: 'acme-analytics', emailDomain: 'acme.test',
   };
   const path = pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
-  // The lookup of a redirect by source takes a required query (fullSandbox creates the rule).
-  return path.endsWith('/redirect') ? `${path}?source=${encodeURIComponent(REDIRECT_SOURCE)}` : path;
+  // The lookup of a redirect by source takes a required query (fullSandbox creates the rule); search takes one too.
+  if (path.endsWith('/redirect')) return `${path}?source=${encodeURIComponent(REDIRECT_SOURCE)}`;
+  return path.endsWith('/search') ? `${path}?query=token` : path;
 }
 
 const REDIRECT_SOURCE = '/old/page';

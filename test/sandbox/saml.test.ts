@@ -42,11 +42,12 @@ describe('SAML providers', () => {
     expect(samlProviders(sb.store).get(id)).toMatchObject({ orgId: 'org-demo', defaultTeam: 'team-writers' });
   });
 
-  it('a provider with only a label is pending, with empty IdP fields, no default team and the guest role', async () => {
+  it('a provider with only a label is pending, with empty IdP fields (ssoURL the URI about:blank), no default team and the guest role', async () => {
     const { call } = await sandbox();
     const made = await call('POST', SAML, { label: 'Later' });
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ label: 'Later', ssoURL: '', entityID: '', certificate: '', defaultRole: null, status: 'pending' });
+    // The spec requires ssoURL as a URI in every answer: "" would not be one.
+    expect(made.body).toMatchObject({ label: 'Later', ssoURL: 'about:blank', entityID: '', certificate: '', defaultRole: null, status: 'pending' });
     expect(made.body).not.toHaveProperty('defaultTeam');
     // Active once the identity provider's URL, entity id and certificate are all known.
     const id = made.body.id as string;

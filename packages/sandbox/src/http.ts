@@ -14,6 +14,8 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string): HttpError => new HttpError(400, message);
 export const notFound = (message: string): HttpError => new HttpError(404, message);
+export const forbidden = (message: string): HttpError => new HttpError(403, message);
+export const conflict = (message: string): HttpError => new HttpError(409, message);
 
 /** What a handler returns: a status and, except for 204/205, a JSON body. */
 export interface Reply {

@@ -7,14 +7,15 @@
  * a target or a principal call them, so a grant never outlives what it names.
  */
 import type { MemberRole } from './records.js';
-import { spaces } from './records.js';
+import { spaces, teamMembers } from './records.js';
+import { membersOfTeam } from './team-index.js';
 import type { SandboxStore, Table } from './store.js';
 
 export const GRANT_TARGETS = ['space', 'collection', 'site'] as const;
 export type GrantTarget = (typeof GRANT_TARGETS)[number];
 export type GrantPrincipal = 'team' | 'user';
 
-/** id = grantKey(…). `role` is null only on sites (an override that takes access away). */
+/** id = grantKey(…). `role` is null only on sites (an override that takes access away); elsewhere null revokes. */
 export interface GrantRec {
   id: string;
   /** The organization of the target (and of the team or member). */
@@ -56,47 +57,87 @@ export function dropGrantsOfMember(store: SandboxStore, orgId: string, userId: s
   dropWhere(store, (g) => g.orgId === orgId && g.principalType === 'user' && g.principalId === userId);
 }
 
-/**
- * Counts per principal, rebuilt only when the grants or spaces table changed: presenting every member or team
- * of a large list must not scan all grants each time (see team-index.ts for the same reasoning).
- */
-interface Counts {
-  /** `team:<id>` / `user:<orgId>/<id>` → active spaces granted directly. */
-  spaces: Map<string, number>;
-  /** `user:<orgId>/<id>` → sites granted directly with a role (a null override gives no access). */
-  sites: Map<string, number>;
+/** Roles from most to least access (management-api.md lists them in this order, with their meanings). */
+const ROLE_ORDER: readonly MemberRole[] = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
+const higher = (a: MemberRole, b: MemberRole): MemberRole => (ROLE_ORDER.indexOf(a) <= ROLE_ORDER.indexOf(b) ? a : b);
+
+/** What one member may reach through grants: their own and their teams'. */
+interface MemberAccess {
+  /** Active space id → the highest role granted to the member or one of their teams, in order of the first grant. */
+  spaces: Map<string, MemberRole>;
+  /** Sites the member reaches with a role: their own grant when they have one (a null override: none), else their teams'. */
+  sites: number;
 }
 
-const countCache = new WeakMap<Table<GrantRec>, { grants: number; spaces: number; value: Counts }>();
+/**
+ * Access per member and the Team object's space counts, rebuilt only when the grants, spaces or team memberships
+ * changed: presenting every member or team of a large list must not scan all grants each time (see team-index.ts).
+ */
+interface Access {
+  /** `<orgId>/<userId>` → access. */
+  members: Map<string, MemberAccess>;
+  /** team id → active spaces the team holds a grant on. */
+  teamSpaces: Map<string, number>;
+}
 
-const principalKey = (g: Pick<GrantRec, 'orgId' | 'principalType' | 'principalId'>): string =>
-  g.principalType === 'team' ? `team:${g.principalId}` : `user:${g.orgId}/${g.principalId}`;
+const accessCache = new WeakMap<Table<GrantRec>, { grants: number; spaces: number; teams: number; value: Access }>();
 
-function counts(store: SandboxStore): Counts {
+function access(store: SandboxStore): Access {
   const table = grants(store);
   const spaceTable = spaces(store);
-  const known = countCache.get(table);
-  if (known && known.grants === table.version && known.spaces === spaceTable.version) return known.value;
-  const value: Counts = { spaces: new Map(), sites: new Map() };
-  const bump = (m: Map<string, number>, k: string): void => void m.set(k, (m.get(k) ?? 0) + 1);
+  const memberships = teamMembers(store);
+  const known = accessCache.get(table);
+  if (known && known.grants === table.version && known.spaces === spaceTable.version && known.teams === memberships.version) return known.value;
+  const value: Access = { members: new Map(), teamSpaces: new Map() };
+  const of = (orgId: string, userId: string): MemberAccess => {
+    const key = `${orgId}/${userId}`;
+    let a = value.members.get(key);
+    if (!a) value.members.set(key, (a = { spaces: new Map(), sites: 0 }));
+    return a;
+  };
+  const holders = (g: GrantRec): string[] => (g.principalType === 'user' ? [g.principalId] : membersOfTeam(store, g.principalId).map((tm) => tm.userId));
+  // Sites: a member's own grant (null included) overrides their teams'; so sites are decided per (site, member).
+  const siteRoles = new Map<string, { own?: MemberRole | null; team?: MemberRole }>();
   for (const g of table.all()) {
     if (g.targetType === 'space') {
       const space = spaceTable.get(g.targetId);
-      if (space && space.deletedAt === undefined) bump(value.spaces, principalKey(g));
-    } else if (g.targetType === 'site' && g.role !== null) bump(value.sites, principalKey(g));
+      if (!space || space.deletedAt !== undefined || g.role === null) continue;
+      if (g.principalType === 'team') value.teamSpaces.set(g.principalId, (value.teamSpaces.get(g.principalId) ?? 0) + 1);
+      for (const userId of holders(g)) {
+        const list = of(g.orgId, userId).spaces;
+        const had = list.get(g.targetId);
+        list.set(g.targetId, had === undefined ? g.role : higher(had, g.role));
+      }
+    } else if (g.targetType === 'site') {
+      for (const userId of holders(g)) {
+        const key = `${g.orgId}/${userId}/${g.targetId}`;
+        const r = siteRoles.get(key) ?? {};
+        if (g.principalType === 'user') r.own = g.role;
+        else if (g.role !== null) r.team = r.team === undefined ? g.role : higher(r.team, g.role);
+        siteRoles.set(key, r);
+      }
+    }
   }
-  countCache.set(table, { grants: table.version, spaces: spaceTable.version, value });
+  for (const [key, r] of siteRoles) {
+    const [orgId = '', userId = ''] = key.split('/');
+    if ((r.own !== undefined ? r.own : r.team) != null) of(orgId, userId).sites++;
+  }
+  accessCache.set(table, { grants: table.version, spaces: spaceTable.version, teams: memberships.version, value });
   return value;
 }
 
 /** Active spaces a team holds a direct grant on (the Team object's `spaces`). */
 export function teamSpaceCount(store: SandboxStore, teamId: string): number {
-  return counts(store).spaces.get(`team:${teamId}`) ?? 0;
+  return access(store).teamSpaces.get(teamId) ?? 0;
 }
 
-/** Active spaces and sites a member holds a direct grant on (the Member object's `spaces` and `sites`). */
+/** Active spaces a member may reach (their grants and their teams', each at its highest role), in order of the first grant. */
+export function memberSpaceRoles(store: SandboxStore, orgId: string, userId: string): Map<string, MemberRole> {
+  return access(store).members.get(`${orgId}/${userId}`)?.spaces ?? new Map();
+}
+
+/** Spaces and sites a member may reach through their grants and their teams' (the Member object's `spaces` and `sites`). */
 export function memberGrantCounts(store: SandboxStore, orgId: string, userId: string): { spaces: number; sites: number } {
-  const key = principalKey({ orgId, principalType: 'user', principalId: userId });
-  const c = counts(store);
-  return { spaces: c.spaces.get(key) ?? 0, sites: c.sites.get(key) ?? 0 };
+  const a = access(store).members.get(`${orgId}/${userId}`);
+  return { spaces: a?.spaces.size ?? 0, sites: a?.sites ?? 0 };
 }

@@ -109,6 +109,14 @@ export interface SpaceRec {
   deletedAt?: string;
 }
 
+/** An invite link of an organization (management-api.md lists only its delete). */
+export interface LinkInviteRec {
+  id: string;
+  orgId: string;
+  role: MemberRole | null;
+  createdAt: string;
+}
+
 export const users = (s: SandboxStore): Table<UserRec> => s.table('users');
 export const orgs = (s: SandboxStore): Table<OrgRec> => s.table('orgs');
 export const members = (s: SandboxStore): Table<MemberRec> => s.table('members');
@@ -117,6 +125,7 @@ export const teamMembers = (s: SandboxStore): Table<TeamMemberRec> => s.table('t
 export const translations = (s: SandboxStore): Table<TranslationRec> => s.table('translations');
 export const collections = (s: SandboxStore): Table<CollectionRec> => s.table('collections');
 export const spaces = (s: SandboxStore): Table<SpaceRec> => s.table('spaces');
+export const linkInvites = (s: SandboxStore): Table<LinkInviteRec> => s.table('linkInvites');
 
 export const memberKey = (orgId: string, userId: string): string => `${orgId}/${userId}`;
 export const teamMemberKey = (teamId: string, userId: string): string => `${teamId}/${userId}`;

@@ -46,7 +46,7 @@ export interface SpaceHealthView {
   space: string;
   id: string;
   broken: number;
-  /** Of them, written in change requests. */
+  /** Broken links in the space's open change requests (not counted in `broken`). */
   inChangeRequests: number;
   /** The run that read them, and when it started. */
   run: number;

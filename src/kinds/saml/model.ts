@@ -76,6 +76,11 @@ export function teamRef(v: unknown): TeamRef | null {
 }
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+/**
+ * The answer's `ssoURL`, '' when none is set. The spec requires a URI there even before one is set, so the sandbox
+ * answers `about:blank` (a URI that names nothing) for a provider created with a label only; '' reads the same.
+ */
+const ssoUrl = (v: unknown): string => (v === 'about:blank' ? '' : text(v));
 
 /** A SAML provider as the API answers it → the live object, and its certificate text (kept apart: see SamlAux). */
 export function samlObject(org: string, item: unknown): { object: SamlObject; certificate: string } | undefined {
@@ -84,7 +89,7 @@ export function samlObject(org: string, item: unknown): { object: SamlObject; ce
   const fields: SamlFields = {
     label: item['label'],
     entityID: text(item['entityID']),
-    ssoURL: text(item['ssoURL']),
+    ssoURL: ssoUrl(item['ssoURL']),
     certificate: certificateFingerprint(certificate),
     defaultTeam: teamRef(item['defaultTeam']),
     defaultRole: isRole(item['defaultRole']) ? item['defaultRole'] : null,

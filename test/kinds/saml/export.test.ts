@@ -26,9 +26,11 @@ describe('SamlProvider export', () => {
       provider('saml-1', 'Okta (EU)', { ssoURL: 'https://idp.test/sso', entityID: 'urn:idp', certificate: 'PEM-1', defaultTeam: { id: 'team-platform', title: 'Platform' }, defaultRole: 'read' }),
       provider('saml-2', 'Okta EU', { certificate: 'PEM-2\n', defaultTeam: { id: 't-docs-1', title: 'Docs' } }),
       provider('saml-3', 'Bare'),
+      provider('saml-4', 'Blank', { ssoURL: 'about:blank' }), // no ssoURL yet, in a form the spec's URI format allows
     ], [{ id: 'team-platform', title: 'Platform' }, { id: 't-docs-1', title: 'Docs' }, { id: 't-docs-2', title: 'Docs' }]);
     expect(docs.map((d) => d.spec)).toEqual([
       { label: 'Bare', id: 'saml-3' },
+      { label: 'Blank', id: 'saml-4' },
       { label: 'Okta (EU)', id: 'saml-1', entityID: 'urn:idp', ssoURL: 'https://idp.test/sso', certificate: { file: 'saml/okta-eu.pem', text: 'PEM-1\n' }, defaultTeam: 'Platform', defaultRole: 'read' },
       { label: 'Okta EU', id: 'saml-2', certificate: { file: 'saml/okta-eu-2.pem', text: 'PEM-2\n' }, defaultTeam: 't-docs-1' },
     ]);

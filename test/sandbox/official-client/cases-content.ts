@@ -64,8 +64,11 @@ export const CONTENT_CASES: Case[] = [
     },
   },
   {
-    name: 'transferCollection: to its own organization',
-    run: async ({ api }) => expect((await expectStatus(api.collections.transferCollection('col-internal', { organization: ORG }), 200)).organization).toBe(ORG),
+    name: 'transferCollection: to its own organization is the spec\'s 409',
+    run: async ({ api }) => {
+      expect(await statusOf(api.collections.transferCollection('col-internal', { organization: ORG }))).toBe(409);
+      expect((await expectStatus(api.collections.getCollectionById('col-internal'), 200)).organization).toBe(ORG);
+    },
   },
   {
     name: 'listSpacesInOrganizationById: limit and next page',
@@ -161,6 +164,24 @@ export const CONTENT_CASES: Case[] = [
       expect((await expectStatus(api.spaces.listUserPermissionsInSpace('sp-api'), 200)).items.map((x) => [x.user.id, x.permission])).toEqual([['u-bob', 'read']]);
     },
   },
+  {
+    name: 'inviteToSpace: role null takes the access of teams and users away',
+    run: async ({ api }) => {
+      expect(await statusOf(api.spaces.inviteToSpace('sp-api', { role: 'edit', teams: ['team-writers'], users: ['u-bob'] }))).toBe(204);
+      expect(await statusOf(api.spaces.inviteToSpace('sp-api', { role: null, teams: ['team-writers'], users: ['u-bob'] }))).toBe(204);
+      expect((await expectStatus(api.spaces.listTeamPermissionsInSpace('sp-api'), 200)).items).toEqual([]);
+      expect((await expectStatus(api.spaces.listUserPermissionsInSpace('sp-api'), 200)).items).toEqual([]);
+    },
+  },
+  {
+    name: 'inviteToCollection: role null',
+    run: async ({ api }) => {
+      expect(await statusOf(api.collections.inviteToCollection('col-product', { role: 'read', users: ['u-erin', 'u-bob'] }))).toBe(204);
+      expect(await statusOf(api.collections.inviteToCollection('col-product', { role: null, users: ['u-erin'] }))).toBe(204);
+      expect((await expectStatus(api.collections.listUserPermissionsInCollection('col-product'), 200)).items.map((x) => x.user.id)).toEqual(['u-bob']);
+    },
+  },
+  ...nullPatchCases(),
   ...permissionCases('Space', 'sp-api'),
   ...permissionCases('Collection', 'col-product'),
   {
@@ -224,6 +245,32 @@ function permissionCases(kind: 'Space' | 'Collection', id: string): Case[] {
       },
     },
   ];
+}
+
+/** PATCH with role null (MemberRoleOrGuest) on the four space and collection grant routes: the grant goes. */
+function nullPatchCases(): Case[] {
+  return (['Space', 'Collection'] as const).flatMap((kind) =>
+    (['Team', 'User'] as const).map((who): Case => ({
+      name: `update${who}PermissionIn${kind}: role null`,
+      run: async ({ api }) => {
+        const space = kind === 'Space';
+        const id = space ? 'sp-api' : 'col-product';
+        const body = who === 'Team' ? { role: 'edit' as const, teams: ['team-writers'] } : { role: 'edit' as const, users: ['u-bob'] };
+        expect(await statusOf(space ? api.spaces.inviteToSpace(id, body) : api.collections.inviteToCollection(id, body))).toBe(204);
+        const principal = who === 'Team' ? 'team-writers' : 'u-bob';
+        const patch =
+          who === 'Team'
+            ? space ? api.spaces.updateTeamPermissionInSpace(id, principal, { role: null }) : api.collections.updateTeamPermissionInCollection(id, principal, { role: null })
+            : space ? api.spaces.updateUserPermissionInSpace(id, principal, { role: null }) : api.collections.updateUserPermissionInCollection(id, principal, { role: null });
+        expect(await statusOf(patch)).toBe(204);
+        const items =
+          who === 'Team'
+            ? (await expectStatus(space ? api.spaces.listTeamPermissionsInSpace(id) : api.collections.listTeamPermissionsInCollection(id), 200)).items
+            : (await expectStatus(space ? api.spaces.listUserPermissionsInSpace(id) : api.collections.listUserPermissionsInCollection(id), 200)).items;
+        expect(items).toEqual([]);
+      },
+    })),
+  );
 }
 
 function sitePermissionCases(): Case[] {

@@ -93,6 +93,17 @@ export const ORG_CASES: Case[] = [
     },
   },
   {
+    name: 'listSpacesForOrganizationMember: grants through teams, at the highest role',
+    run: async ({ api }) => {
+      await api.spaces.inviteToSpace('sp-api', { role: 'read', users: ['u-judy'] });
+      await api.spaces.inviteToSpace('sp-api', { role: 'edit', teams: ['team-writers'] });
+      await api.spaces.inviteToSpace('sp-runbooks', { role: 'comment', teams: ['team-writers'] });
+      const list = await expectStatus(api.orgs.listSpacesForOrganizationMember(ORG, 'u-judy', { order: 'asc' }), 200);
+      expect(list.items.map((x) => [x.space.id, x.permission])).toEqual([['sp-api', 'edit'], ['sp-runbooks', 'comment']]);
+      expect((await expectStatus(api.orgs.getMemberInOrganizationById(ORG, 'u-judy'), 200)).spaces).toBe(2);
+    },
+  },
+  {
     name: 'inviteUsersToOrganization: per-address role, default role, sso',
     run: async ({ api }) => {
       const res = await expectStatus(

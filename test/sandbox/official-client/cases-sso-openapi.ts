@@ -18,6 +18,14 @@ export const SSO_OPENAPI_CASES: Case[] = [
       expect(await expectStatus(env.api.orgs.getOrganizationSamlProviderById(ORG, id), 200)).toMatchObject({ label: 'Okta', status: 'active', defaultRole: 'edit', defaultTeam: expect.objectContaining({ id: 'team-platform' }) });
     },
   },
+  {
+    name: 'createOrganizationSAMLProvider: label only',
+    run: async ({ api }) => {
+      const made = await expectStatus(api.orgs.createOrganizationSamlProvider(ORG, { label: 'Later' }), 201);
+      expect(made).toMatchObject({ label: 'Later', status: 'pending' });
+      expect((await expectStatus(api.orgs.getOrganizationSamlProviderById(ORG, made.id), 200)).status).toBe('pending');
+    },
+  },
   { name: 'getOrganizationSAMLProviderById', run: async (env) => { const id = await saml(env); expect((await expectStatus(env.api.orgs.getOrganizationSamlProviderById(ORG, id), 200)).id).toBe(id); } },
   {
     name: 'updateOrganizationSAMLProvider: label, defaultRole null',

@@ -5,6 +5,8 @@
  */
 import type { Env } from './harness.js';
 import { CONTENT_CASES } from './cases-content.js';
+import { DISCUSSION_CASES } from './cases-discussions.js';
+import { SPACE_CONTENT_CASES } from './cases-space-content.js';
 import { ORG_CASES } from './cases-org.js';
 import { SITE_LINK_CASES, SITE_LIVE_CASES } from './cases-site-live.js';
 import { SITE_CASES } from './cases-sites.js';
@@ -16,7 +18,7 @@ export interface Case {
   run(env: Env): Promise<void>;
 }
 
-export const CASES: Case[] = [...ORG_CASES, ...CONTENT_CASES, ...SITE_CASES, ...SITE_LIVE_CASES, ...SITE_LINK_CASES, ...SSO_OPENAPI_CASES];
+export const CASES: Case[] = [...ORG_CASES, ...CONTENT_CASES, ...DISCUSSION_CASES, ...SPACE_CONTENT_CASES, ...SITE_CASES, ...SITE_LIVE_CASES, ...SITE_LINK_CASES, ...SSO_OPENAPI_CASES];
 
 export const operationIdOf = (c: Case): string => c.name.split(':')[0]!.trim();
 
@@ -34,6 +36,7 @@ export const NORMATIVE: Record<string, string> = {
   removeTeamFromOrganizationById: 'deleting a team answers 204, not 205',
   deleteMemberFromOrganizationTeamById: 'deleting a team member answers 204, not 205',
   deleteOrganizationSAMLProvider: 'deleting a SAML provider answers 204, not 205',
+  unpublishIntegration: 'unpublishing an integration answers 204, not 205',
   'updateSiteSectionById: empty condition': 'a condition is 1..1024 characters (the spec: 0..1024)',
   'updateSiteSpaceById: empty condition': 'a condition is 1..1024 characters (the spec: 0..1024)',
   'updateSiteAdaptiveSchema: string claim': 'visitor claims are booleans (the spec: also string, number, array, object)',
@@ -42,6 +45,12 @@ export const NORMATIVE: Record<string, string> = {
 /** Served by the sandbox from management-api.md, absent from the official spec (no client method). */
 export const NOT_IN_SPEC = [
   'POST /spaces/{spaceId}/transfer',
+  'POST /spaces/{spaceId}/content/import',
+  'POST /spaces/{spaceId}/change-requests/{changeRequestId}/content/import',
+  'GET /spaces/{spaceId}/content/page/{pageId}/links',
+  'GET /spaces/{spaceId}/content/files/{fileId}/backlinks',
+  'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links',
+  'GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks',
   'GET /spaces/{spaceId}/links',
   'POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
   'DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',

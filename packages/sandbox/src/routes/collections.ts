@@ -90,8 +90,7 @@ function moveCollection(ctx: RequestContext, b: MoveBody): Reply {
 /** The collection leaves for the target's top level with everything inside it (deleted spaces too). */
 function transferCollection(ctx: RequestContext, b: { organization: string }): Reply {
   const c = requireCollection(ctx);
-  const target = transferTarget(ctx, b.organization);
-  if (target === c.orgId) return ok(presentCollection(ctx, c));
+  const target = transferTarget(ctx, b.organization, { kind: 'collection', id: c.id, orgId: c.orgId });
   const tree = collectionTree(ctx, c);
   const inside = new Set(tree.map((x) => x.id));
   const treeSpaces = spaces(ctx.store).where((s) => s.parent !== undefined && inside.has(s.parent));

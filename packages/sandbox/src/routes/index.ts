@@ -4,6 +4,13 @@ import { loadSpecBodies, withSpecCheck, type SpecBodies } from '../spec-bodies.j
 import { routeKey } from '../spec-operations.js';
 import { auditEventRoutes } from './audit-events.js';
 import { collectionRoutes } from './collections.js';
+import { commentRoutes } from './comments.js';
+import { contentLinkRoutes } from './content-links.js';
+import { contentSearchRoutes } from './content-search.js';
+import { contentRoutes } from './content.js';
+import { integrationRoutes } from './integrations.js';
+import { orgLookupRoutes } from './org-lookups.js';
+import { spaceDuplicateRoutes } from './space-duplicate.js';
 import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
@@ -22,7 +29,6 @@ import { siteShareLinkRoutes } from './site-share-links.js';
 import { siteSortRoutes } from './site-sort.js';
 import { siteSpaceRoutes } from './site-spaces.js';
 import { siteRoutes } from './sites.js';
-import { spaceLinkRoutes } from './space-links.js';
 import { spaceRoutes } from './spaces.js';
 import { teamMemberRoutes } from './team-members.js';
 import { teamRoutes } from './teams.js';
@@ -30,6 +36,7 @@ import { translationRoutes } from './translations.js';
 
 export const ROUTE_MODULES: RouteModule[] = [
   orgRoutes,
+  orgLookupRoutes,
   memberRoutes,
   inviteRoutes,
   teamRoutes,
@@ -37,7 +44,11 @@ export const ROUTE_MODULES: RouteModule[] = [
   translationRoutes,
   collectionRoutes,
   spaceRoutes,
-  spaceLinkRoutes,
+  spaceDuplicateRoutes,
+  commentRoutes,
+  contentRoutes,
+  contentLinkRoutes,
+  contentSearchRoutes,
   siteRoutes,
   siteAdaptiveRoutes,
   siteSectionRoutes,
@@ -53,6 +64,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   samlRoutes,
   openApiRoutes,
   auditEventRoutes,
+  integrationRoutes,
 ];
 
 /** A router whose routes check their bodies against the official spec too (spec-bodies.ts). */

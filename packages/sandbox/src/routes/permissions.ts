@@ -2,12 +2,12 @@
  * Content permissions of spaces, collections and sites, as the official spec lists them (management-api.md does
  * not describe them): list the teams / the users holding a role, grant roles in bulk (POST …/permissions), change
  * one team's or user's role (PATCH), take it away (DELETE). Plus `GET /orgs/{o}/members/{userId}/spaces`
- * (management-api.md), the member's direct space grants.
+ * (management-api.md), the spaces a member reaches through their grants and their teams'.
  *
- * Roles are the member role enum. The spec's bodies allow `null` (MemberRoleOrGuest) in places: on a site it is
- * stored as an override that takes access away (the site lists may show null); on spaces and collections the
- * lists cannot show it (their `permission` is a non-null MemberRole), so null is refused there — DELETE removes
- * access. See docs/dev/api-differences.md §5.
+ * Roles are the member role enum, or `null` (the spec's MemberRoleOrGuest: a guest, no access) where the spec's
+ * bodies allow it: on a site it is stored as an override that takes access away (the site lists may show null); on
+ * spaces and collections the lists cannot show it (their `permission` is a non-null MemberRole), so a null role
+ * takes the principal's grant away, as DELETE does. See docs/dev/api-differences.md §5.1.
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, noContent, notFound, resetContent, type Reply } from '../http.js';
@@ -15,9 +15,9 @@ import { pageOf } from '../paginate.js';
 import { queryEnum } from '../query.js';
 import type { MemberRole } from '../records.js';
 import { MEMBER_ROLES, collections, memberKey, members, spaces, teams } from '../records.js';
-import { grantKey, grants, grantsOn, type GrantPrincipal, type GrantRec, type GrantTarget } from '../permission-records.js';
+import { grantKey, grants, grantsOn, memberSpaceRoles, type GrantPrincipal, type GrantRec, type GrantTarget } from '../permission-records.js';
 import type { Router } from '../router.js';
-import { array, object, oneOf, string, type Validator } from '../validate.js';
+import { array, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
 import { presentSpace, sweepExpiredSpaces } from './spaces.js';
@@ -35,8 +35,8 @@ interface TargetKind {
   /** Route pattern of `…/permissions`. */
   base: string;
   resolve(ctx: RequestContext): Target;
-  /** Whether a null role (an override without access) may be granted: sites only. */
-  nullRole: boolean;
+  /** What a null role does: `store` an override without access (sites), `revoke` the grant (spaces, collections). */
+  nullRole: 'store' | 'revoke';
 }
 
 function requireSpaceTarget(ctx: RequestContext): Target {
@@ -56,8 +56,8 @@ function requireCollectionTarget(ctx: RequestContext): Target {
 }
 
 const TARGETS: TargetKind[] = [
-  { type: 'space', base: '/v1/spaces/:spaceId/permissions', resolve: requireSpaceTarget, nullRole: false },
-  { type: 'collection', base: '/v1/collections/:collectionId/permissions', resolve: requireCollectionTarget, nullRole: false },
+  { type: 'space', base: '/v1/spaces/:spaceId/permissions', resolve: requireSpaceTarget, nullRole: 'revoke' },
+  { type: 'collection', base: '/v1/collections/:collectionId/permissions', resolve: requireCollectionTarget, nullRole: 'revoke' },
   {
     type: 'site',
     base: `${SITE}/permissions`,
@@ -65,39 +65,34 @@ const TARGETS: TargetKind[] = [
       const site = requireSite(ctx);
       return { type: 'site', id: site.id, orgId: site.orgId };
     },
-    nullRole: true,
+    nullRole: 'store',
   },
 ];
 
 const memberRole = oneOf(MEMBER_ROLES);
-
-/** A role on a space or collection: the enum; null is named in the refusal because the spec's schema allows it. */
-function contentRole(type: GrantTarget): Validator<MemberRole> {
-  return (v, path) => {
-    if (v === null) throw badRequest(`${path}: null (guest) is not a role on a ${type}; remove access with DELETE on the team or user instead`);
-    return memberRole(v, path);
-  };
-}
+const roleOrGuest = nullable(memberRole);
 
 const ids = array(string({ min: 1 }));
 
 /** InviteUsersAndTeams / InviteSiteUsersAndTeams: `role` (required) and at least one non-empty `teams` or `users`. */
-function inviteBody(kind: TargetKind): Validator<{ role: MemberRole | null; teams?: string[]; users?: string[] }> {
-  const role: Validator<MemberRole | null> = kind.nullRole ? (v, path) => (v === null ? null : memberRole(v, path)) : contentRole(kind.type);
-  const shape = object({ role, teams: ids, users: ids }, ['role']);
-  return (v, path) => {
-    const b = shape(v, path);
-    for (const field of ['teams', 'users'] as const) {
-      if (b[field]?.length === 0) throw badRequest(`${path}.${field}: must have at least 1 item`);
-    }
-    if (b.teams === undefined && b.users === undefined) throw badRequest(`${path}: must have at least one of teams, users`);
-    return b;
-  };
-}
+const inviteShape = object({ role: roleOrGuest, teams: ids, users: ids }, ['role']);
+const inviteBody: Validator<{ role: MemberRole | null; teams?: string[]; users?: string[] }> = (v, path) => {
+  const b = inviteShape(v, path);
+  for (const field of ['teams', 'users'] as const) {
+    if (b[field]?.length === 0) throw badRequest(`${path}.${field}: must have at least 1 item`);
+  }
+  if (b.teams === undefined && b.users === undefined) throw badRequest(`${path}: must have at least one of teams, users`);
+  return b;
+};
 
-/** PATCH body: `role` optional (as in the spec); sites take MemberRole only, spaces and collections refuse null. */
-const patchBody = (kind: TargetKind): Validator<{ role?: MemberRole }> =>
-  object({ role: kind.type === 'site' ? memberRole : contentRole(kind.type) });
+/** PATCH body: `role` optional (as in the spec); sites take MemberRole only, spaces and collections MemberRoleOrGuest. */
+const patchBody = (kind: TargetKind): Validator<{ role?: MemberRole | null }> => object({ role: kind.nullRole === 'store' ? memberRole : roleOrGuest });
+
+/** Write `role` for one principal: a row, or (a null role where null revokes) no row. */
+function setGrant(ctx: RequestContext, kind: TargetKind, row: GrantRec): void {
+  if (row.role === null && kind.nullRole === 'revoke') grants(ctx.store).delete(row.id);
+  else grants(ctx.store).put(row);
+}
 
 function principalExists(ctx: RequestContext, target: Target, type: GrantPrincipal, id: string): boolean {
   if (type === 'user') return members(ctx.store).has(memberKey(target.orgId, id));
@@ -125,8 +120,7 @@ function invite(ctx: RequestContext, kind: TargetKind, b: { role: MemberRole | n
   for (const [type, id] of wanted) if (!principalExists(ctx, target, type, id)) throw notFound(principalLabel(type, id, target));
   for (const [type, id] of wanted) {
     // An existing grant takes the new role in place (it keeps its position in the lists).
-    const row: GrantRec = { id: grantKey(target.type, target.id, type, id), orgId: target.orgId, targetType: target.type, targetId: target.id, principalType: type, principalId: id, role: b.role };
-    grants(ctx.store).put(row);
+    setGrant(ctx, kind, { id: grantKey(target.type, target.id, type, id), orgId: target.orgId, targetType: target.type, targetId: target.id, principalType: type, principalId: id, role: b.role });
   }
   return noContent();
 }
@@ -142,7 +136,7 @@ function listPrincipals(ctx: RequestContext, kind: TargetKind, type: GrantPrinci
 }
 
 function registerTarget(router: Router, kind: TargetKind): void {
-  router.add({ method: 'POST', pattern: kind.base, body: inviteBody(kind), handler: (ctx, b) => invite(ctx, kind, b) });
+  router.add({ method: 'POST', pattern: kind.base, body: inviteBody, handler: (ctx, b) => invite(ctx, kind, b) });
   for (const type of ['team', 'user'] as const) {
     const list = `${kind.base}/${type}s`;
     const one = `${list}/:${type}Id`;
@@ -153,7 +147,7 @@ function registerTarget(router: Router, kind: TargetKind): void {
       body: patchBody(kind),
       handler: (ctx, b) => {
         const g = requireGrant(ctx, kind.resolve(ctx), type, param(ctx, `${type}Id`));
-        if (b.role !== undefined) grants(ctx.store).put({ ...g, role: b.role });
+        if (b.role !== undefined) setGrant(ctx, kind, { ...g, role: b.role });
         return noContent();
       },
     });
@@ -175,16 +169,15 @@ export const permissionRoutes: RouteModule = (router) => {
     method: 'GET',
     pattern: '/v1/orgs/:organizationId/members/:userId/spaces',
     handler: (ctx) => {
-      // management-api.md: `{permission, space}` per space the member may access; here, their direct grants.
+      // management-api.md: `{permission, space}` per space the member may access: their grants and their teams'.
       const org = requireOrg(ctx);
       const userId = param(ctx, 'userId');
       if (!members(ctx.store).has(memberKey(org.id, userId))) throw notFound(`member "${userId}" not found in organization "${org.id}"`);
       const order = queryEnum(ctx.query, 'order', ['asc', 'desc']) ?? 'desc';
       sweepExpiredSpaces(ctx);
-      const list = grants(ctx.store).all().flatMap((g) => {
-        if (g.targetType !== 'space' || g.principalType !== 'user' || g.principalId !== userId || g.orgId !== org.id || g.role === null) return [];
-        const space = spaces(ctx.store).get(g.targetId);
-        return space && space.deletedAt === undefined ? [{ role: g.role, space }] : [];
+      const list = [...memberSpaceRoles(ctx.store, org.id, userId)].flatMap(([id, role]) => {
+        const space = spaces(ctx.store).get(id);
+        return space ? [{ role, space }] : [];
       });
       if (order === 'desc') list.reverse(); // newest grant first, like the members list's default order
       return pageOf(ctx, list, (x) => ({ permission: x.role, space: presentSpace(ctx, x.space) }));

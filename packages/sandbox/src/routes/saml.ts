@@ -7,7 +7,7 @@ import { param, type RequestContext } from '../context.js';
 import { badRequest, created, noContent, notFound, ok } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { MEMBER_ROLES, teams, type OrgRec, type TeamRec } from '../records.js';
-import { isSamlActive, samlProviders, type SamlProviderRec } from '../sso-records.js';
+import { UNSET_SSO_URL, isSamlActive, samlProviders, type SamlProviderRec } from '../sso-records.js';
 import { nullable, object, oneOf, string } from '../validate.js';
 import { requireOrg, type RouteModule } from './common.js';
 import { presentTeam } from './teams.js';
@@ -46,7 +46,7 @@ function presentProvider(ctx: RequestContext, p: SamlProviderRec): Record<string
     object: 'saml-provider',
     id: p.id,
     label: p.label,
-    ssoURL: p.ssoURL,
+    ssoURL: p.ssoURL === '' ? UNSET_SSO_URL : p.ssoURL,
     entityID: p.entityID,
     certificate: p.certificate,
     ...(team ? { defaultTeam: presentTeam(ctx, team) } : {}),

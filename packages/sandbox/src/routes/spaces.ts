@@ -6,7 +6,7 @@
  * order of a parent's content, which collection moves share, lives here because collections.ts imports this file.
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
+import { badRequest, conflict, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import type { SpaceRec } from '../records.js';
 import { collections, memberKey, members, orgs, spaces } from '../records.js';
@@ -16,6 +16,7 @@ import { isPlainObject, literal, nullable, object, oneOf, string, type Validator
 import { defaultLevel, language, mergeRules } from '../validate-spec-fields.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
+import { discussionCounts, dropSpaceContent } from '../content-records.js';
 import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -46,10 +47,7 @@ export function presentSpace(ctx: RequestContext, s: SpaceRec): Record<string, u
     revision: s.revision,
     defaultLevel: s.defaultLevel,
     ...(s.language !== undefined ? { language: s.language } : {}),
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
+    ...discussionCounts(ctx.store, s.id),
     permissions: Object.fromEntries(SPACE_PERMISSIONS.map((p) => [p, admin || p === 'view' || p === 'access'])),
   };
 }
@@ -63,6 +61,7 @@ export function sweepExpiredSpaces(ctx: RequestContext): void {
     if (s.deletedAt !== undefined && now - Date.parse(s.deletedAt) > SPACE_RETENTION_MS) {
       spaces(ctx.store).delete(s.id);
       dropPurgedSpace(ctx.store, s.id);
+      dropSpaceContent(ctx.store, s.id);
       dropGrantsOn(ctx.store, 'space', [s.id]);
       ctx.store.bury('space', s.id);
     }
@@ -183,10 +182,14 @@ export function moveTarget(ctx: RequestContext, orgId: string, item: string, cur
   return { parent, position: { [side]: ref } };
 }
 
-/** The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body). */
-export function transferTarget(ctx: RequestContext, orgId: string): string {
+/**
+ * The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body), and
+ * not the one that owns the object already (the spec's 409 "Transfer would not result in any update").
+ */
+export function transferTarget(ctx: RequestContext, orgId: string, object: { kind: string; id: string; orgId: string }): string {
   const target = orgs(ctx.store).get(orgId);
   if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId))) throw badRequest(`body.organization: organization "${orgId}" not found`);
+  if (target.id === object.orgId) throw conflict(`${object.kind} "${object.id}" already belongs to organization "${orgId}"; the transfer would change nothing`);
   return target.id;
 }
 
@@ -216,8 +219,7 @@ function moveSpace(ctx: RequestContext, b: MoveBody): Reply {
 
 function transferSpace(ctx: RequestContext, b: { organization: string }): Reply {
   const s = requireSpace(ctx, { active: true });
-  const target = transferTarget(ctx, b.organization);
-  if (target === s.orgId) return ok(presentSpace(ctx, s));
+  const target = transferTarget(ctx, b.organization, { kind: 'space', id: s.id, orgId: s.orgId });
   refuseIfOnSite(ctx, new Set([s.id]));
   const next: SpaceRec = { ...s, orgId: target, visibility: visibilityFor(s, undefined), updatedAt: ctx.now().toISOString() };
   delete next.parent;

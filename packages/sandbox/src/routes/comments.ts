@@ -1,0 +1,186 @@
+/**
+ * Comments and their replies, on spaces and on change requests (management-api.md "Space comments", "Change
+ * request comments"; the spec's Comment and CommentReply). One set of handlers serves both hosts (content-hosts.ts)
+ * and both levels: a reply is a comment row with a `parent`, and what they share (body, reactions, edit, delete) is
+ * written once. Deletes answer 205, or 204 when there was nothing to delete (the spec's pair); a comment takes
+ * its replies with it.
+ */
+import { param, type RequestContext } from '../context.js';
+import { badRequest, notFound, ok, type Reply } from '../http.js';
+import { pageOf } from '../paginate.js';
+import { queryEnum, queryString } from '../query.js';
+import { bodyIn, type DocumentFormat } from '../document.js';
+import type { CommentRec } from '../content-records.js';
+import { comments, flattenPages } from '../content-records.js';
+import type { Router } from '../router.js';
+import { array, boolean, isPlainObject, object, string, type Validator } from '../validate.js';
+import { isOrgAdmin, presentUser, requireUser, type RouteModule } from './common.js';
+import { HOSTS, contentOf, type Host, type HostKind } from './content-hosts.js';
+import { deletedOrAbsent } from './crud.js';
+
+/** The spec's Document: `{markdown}` or `{document: JSONDocument}` (whose inner shape the spec's schema checks). */
+const markdownBody = object({ markdown: string() }, ['markdown']);
+const documentBody = object({ document: (v: unknown, path: string) => {
+  if (!isPlainObject(v)) throw badRequest(`${path}: must be an object`);
+  return v;
+} }, ['document']);
+export const documentInput: Validator<CommentRec['body']> = (v, path) => (isPlainObject(v) && 'document' in v ? documentBody(v, path) : markdownBody(v, path));
+
+const reactions = array(string({ min: 1, max: 50 }));
+const postComment = object({ node: string({ min: 1 }), page: string({ min: 1 }), body: documentInput, tableCell: (v: unknown) => v }, ['body']);
+const updateComment = object({ resolved: boolean(), body: documentInput, addedReactions: reactions, removedReactions: reactions });
+const postReply = object({ body: documentInput }, ['body']);
+const updateReply = object({ body: documentInput, addedReactions: reactions, removedReactions: reactions });
+type Edit = ReturnType<typeof updateReply>;
+
+const format = (ctx: RequestContext): DocumentFormat | undefined => queryEnum(ctx.query, 'format', ['document', 'markdown']);
+
+function itemUrl(ctx: RequestContext, host: Host, c: CommentRec): string {
+  const base = host.changeRequest ? `/spaces/${host.space.id}/change-requests/${host.changeRequest.id}` : `/spaces/${host.space.id}`;
+  return ctx.apiUrl(c.parent ? `${base}/comments/${c.parent}/replies/${c.id}` : `${base}/comments/${c.id}`);
+}
+
+/** What comments and replies share: author, body, reactions, URL and the caller's permissions. */
+function presentItem(ctx: RequestContext, host: Host, c: CommentRec): Record<string, unknown> {
+  const mine = c.postedBy === ctx.userId || isOrgAdmin(ctx, host.space.orgId);
+  return {
+    object: c.parent ? 'comment-reply' : 'comment',
+    id: c.id,
+    postedBy: presentUser(ctx, requireUser(ctx, c.postedBy)),
+    postedAt: c.postedAt,
+    ...(c.editedAt ? { editedAt: c.editedAt } : {}),
+    reactions: c.reactions.map((r) => ({
+      emoji: r.emoji,
+      count: r.users.length,
+      users: r.users.map((u) => ({ user: presentUser(ctx, requireUser(ctx, u.userId)), reactedAt: u.reactedAt })),
+    })),
+    body: bodyIn(c.body, format(ctx)),
+    urls: { location: itemUrl(ctx, host, c) },
+    permissions: { view: true, edit: mine, reply: true, delete: mine },
+  };
+}
+
+const repliesOf = (ctx: RequestContext, c: CommentRec): CommentRec[] => comments(ctx.store).where((r) => r.parent === c.id);
+
+function presentComment(ctx: RequestContext, host: Host, c: CommentRec): Record<string, unknown> {
+  const replies = repliesOf(ctx, c);
+  const repliers = new Map<string, { count: number; updatedAt: string }>();
+  for (const r of replies) repliers.set(r.postedBy, { count: (repliers.get(r.postedBy)?.count ?? 0) + 1, updatedAt: r.editedAt ?? r.postedAt });
+  const page = c.page === undefined ? undefined : flattenPages(contentOf(ctx, host).pages).find((x) => x.page.id === c.page);
+  return {
+    ...presentItem(ctx, host, c),
+    replies: replies.length,
+    repliers: [...repliers].map(([userId, x]) => ({ user: presentUser(ctx, requireUser(ctx, userId)), ...x })),
+    target: {
+      space: host.space.id,
+      revision: c.revision,
+      ...(host.changeRequest ? { changeRequest: host.changeRequest.id } : {}),
+      ...(c.node !== undefined ? { node: { id: c.node } } : {}),
+      ...(c.page !== undefined ? { page: { id: c.page, ...(page ? { title: page.page.title, path: page.path, outdated: false } : { outdated: true }) } } : {}),
+    },
+    ...(c.resolvedAt !== undefined && c.resolvedBy !== undefined
+      ? { status: 'resolved', resolvedAt: c.resolvedAt, resolvedBy: presentUser(ctx, requireUser(ctx, c.resolvedBy)) }
+      : { status: 'open' }),
+  };
+}
+
+/** The comment (no `parentId`) or the reply of comment `parentId`, named by path parameter `name`, in the host. */
+function findItem(ctx: RequestContext, host: Host, name: string, parentId?: string): CommentRec | undefined {
+  const c = comments(ctx.store).get(param(ctx, name));
+  return c && c.host === host.key && c.parent === parentId ? c : undefined;
+}
+
+function requireItem(ctx: RequestContext, host: Host, name: string, parentId?: string): CommentRec {
+  const c = findItem(ctx, host, name, parentId);
+  if (!c) throw notFound(`${parentId ? 'reply' : 'comment'} "${param(ctx, name)}" not found in ${host.changeRequest ? `change request "${host.changeRequest.id}"` : `space "${host.space.id}"`}`);
+  return c;
+}
+
+/** A body change (edited now) and the caller's reactions added or taken away. */
+function edit(ctx: RequestContext, c: CommentRec, b: Edit): CommentRec {
+  const now = ctx.now().toISOString();
+  const next: CommentRec = { ...c, reactions: c.reactions.map((r) => ({ ...r, users: r.users.filter((u) => u.userId !== ctx.userId || !b.removedReactions?.includes(r.emoji)) })) };
+  if (b.body !== undefined) Object.assign(next, { body: b.body, editedAt: now });
+  for (const emoji of b.addedReactions ?? []) {
+    const r = next.reactions.find((x) => x.emoji === emoji) ?? (next.reactions.push({ emoji, users: [] }), next.reactions[next.reactions.length - 1]!);
+    if (!r.users.some((u) => u.userId === ctx.userId)) r.users.push({ userId: ctx.userId, reactedAt: now });
+  }
+  next.reactions = next.reactions.filter((r) => r.users.length > 0);
+  return comments(ctx.store).put(next);
+}
+
+function newItem(ctx: RequestContext, host: Host, fields: Pick<CommentRec, 'body'> & Partial<CommentRec>): CommentRec {
+  const id = ctx.store.nextId('cm', (x) => comments(ctx.store).has(x) || ctx.store.isBuried('comment', x));
+  return comments(ctx.store).put({
+    id, host: host.key, spaceId: host.space.id, postedBy: ctx.userId, postedAt: ctx.now().toISOString(), revision: contentOf(ctx, host).revision, reactions: [], ...fields,
+  });
+}
+
+function listComments(ctx: RequestContext, host: Host): Reply {
+  const status = queryEnum(ctx.query, 'status', ['all', 'open', 'resolved']) ?? 'all';
+  const order = queryEnum(ctx.query, 'order', ['asc', 'desc']) ?? 'desc';
+  const targetPage = queryString(ctx.query, 'targetPage');
+  const authors = ctx.query.getAll('authors');
+  format(ctx);
+  const list = comments(ctx.store).where(
+    (c) =>
+      c.host === host.key && c.parent === undefined &&
+      (status === 'all' || (status === 'resolved') === (c.resolvedAt !== undefined)) &&
+      (targetPage === undefined || c.page === targetPage) &&
+      (authors.length === 0 || authors.includes(c.postedBy)),
+  );
+  if (order === 'desc') list.reverse(); // newest first, the spec's default order
+  return pageOf(ctx, list, (c) => presentComment(ctx, host, c));
+}
+
+function postCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof postComment>): Reply {
+  if (b.page !== undefined && !flattenPages(contentOf(ctx, host).pages).some((x) => x.page.id === b.page)) {
+    throw badRequest(`body.page: page "${b.page}" not found in ${host.changeRequest ? 'the change request' : `space "${host.space.id}"`}`);
+  }
+  const c = newItem(ctx, host, { body: b.body, ...(b.page !== undefined ? { page: b.page } : {}), ...(b.node !== undefined ? { node: b.node } : {}) });
+  return ok(presentComment(ctx, host, c));
+}
+
+function updateCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof updateComment>): Reply {
+  const c = edit(ctx, requireItem(ctx, host, 'commentId'), b);
+  if (b.resolved === undefined) return ok(presentComment(ctx, host, c));
+  const { resolvedAt: _at, resolvedBy: _by, ...open } = c;
+  const next: CommentRec = b.resolved ? { ...c, resolvedAt: c.resolvedAt ?? ctx.now().toISOString(), resolvedBy: c.resolvedBy ?? ctx.userId } : open;
+  return ok(presentComment(ctx, host, comments(ctx.store).put(next)));
+}
+
+/** Delete a comment (with its replies) or a reply; 205, or 204 when it was not there. */
+function deleteItem(ctx: RequestContext, host: Host, found: CommentRec | undefined): Reply {
+  if (found) for (const r of repliesOf(ctx, found)) comments(ctx.store).delete(r.id);
+  return deletedOrAbsent(ctx, 'comment', found, comments(ctx.store));
+}
+
+function registerHost(router: Router, kind: HostKind): void {
+  const list = `${kind.base}/comments`;
+  const one = `${list}/:commentId`;
+  const replies = `${one}/replies`;
+  const reply = `${replies}/:commentReplyId`;
+  const parent = (ctx: RequestContext, host: Host): string => requireItem(ctx, host, 'commentId').id;
+  router.add({ method: 'GET', pattern: list, handler: (ctx) => listComments(ctx, kind.resolve(ctx)) });
+  router.add({ method: 'POST', pattern: list, body: postComment, handler: (ctx, b) => postCommentIn(ctx, kind.resolve(ctx), b) });
+  router.add({ method: 'GET', pattern: one, handler: (ctx) => { const host = kind.resolve(ctx); return ok(presentComment(ctx, host, requireItem(ctx, host, 'commentId'))); } });
+  router.add({ method: 'PUT', pattern: one, body: updateComment, handler: (ctx, b) => updateCommentIn(ctx, kind.resolve(ctx), b) });
+  router.add({ method: 'DELETE', pattern: one, handler: (ctx) => { const host = kind.resolve(ctx); return deleteItem(ctx, host, findItem(ctx, host, 'commentId')); } });
+  router.add({
+    method: 'GET',
+    pattern: replies,
+    handler: (ctx) => {
+      const host = kind.resolve(ctx);
+      format(ctx);
+      return pageOf(ctx, repliesOf(ctx, requireItem(ctx, host, 'commentId')), (r) => presentItem(ctx, host, r));
+    },
+  });
+  router.add({ method: 'POST', pattern: replies, body: postReply, handler: (ctx, b) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, newItem(ctx, host, { body: b.body, parent: parent(ctx, host) }))); } });
+  router.add({ method: 'GET', pattern: reply, handler: (ctx) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, requireItem(ctx, host, 'commentReplyId', parent(ctx, host)))); } });
+  router.add({ method: 'PUT', pattern: reply, body: updateReply, handler: (ctx, b) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, edit(ctx, requireItem(ctx, host, 'commentReplyId', parent(ctx, host)), b))); } });
+  router.add({ method: 'DELETE', pattern: reply, handler: (ctx) => { const host = kind.resolve(ctx); return deleteItem(ctx, host, findItem(ctx, host, 'commentReplyId', parent(ctx, host))); } });
+}
+
+export const commentRoutes: RouteModule = (router) => {
+  for (const kind of HOSTS) registerHost(router, kind);
+};

@@ -25,7 +25,7 @@ import type { DriftKeeper } from './drift/propose.js';
 import type { DaemonMetrics } from './metrics.js';
 import type { Notifier } from './notify/index.js';
 import { createParseCache } from './parse-cache.js';
-import { createPreloader, type Preloader } from './preload.js';
+import { createPreloader, directoryFingerprint, PRELOAD_QUIET_MS, type Preloader } from './preload.js';
 import { STANDBY } from './readiness.js';
 import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
 import type { StatusTracker } from './status/tracker.js';
@@ -81,12 +81,12 @@ export class Reconciler {
 
   /** From now on a file event starts loading the manifests (and reading ahead) while the debounce waits. */
   preload(): Preloader<Awaited<ReturnType<LoadManifests>>> {
-    return (this.preloader = createPreloader(() =>
+    const load = (): ReturnType<LoadManifests> =>
       this.load().then((loaded) => {
         this.readAhead(loaded.desired);
         return loaded;
-      }),
-    ));
+      });
+    return (this.preloader = createPreloader(load, PRELOAD_QUIET_MS, () => directoryFingerprint(this.p.config.manifestsDir)));
   }
 
   stop(): void {

@@ -2,13 +2,14 @@
  * Full or scoped: the tracker's decisions, the preloaded manifests, and coalescing in a running daemon
  * (changes queued during a run merge into one scoped follow-up; a schedule tick among them makes it full).
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { desiredState } from '../../src/model/state.js';
 import type { DesiredEntry } from '../../src/model/kind.js';
 import { ScopeTracker } from '../../src/daemon/changes.js';
-import { createPreloader } from '../../src/daemon/preload.js';
+import { createPreloader, directoryFingerprint } from '../../src/daemon/preload.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
@@ -85,6 +86,50 @@ describe('createPreloader', () => {
     expect(p.started).toBe(3);
     releases[2]!();
     expect(await fresh).toBe(3);
+  });
+});
+
+describe('createPreloader with a fingerprint of the files', () => {
+  it('a run after a write whose file event has not come yet loads the files again instead of taking the older load', async () => {
+    let print = 'v1';
+    let n = 0;
+    const p = createPreloader(async () => ++n, 1, async () => print);
+    p.changed();
+    await vi.waitFor(() => expect(p.started).toBe(1));
+    print = 'v2'; // a write: its file event is still on the way (no p.changed())
+    expect(await p.take()).toBe(2);
+    expect(p.started).toBe(2);
+  });
+
+  it('takes the load when the files are as they were when it started', async () => {
+    let n = 0;
+    const p = createPreloader(async () => ++n, 1, async () => 'same');
+    p.changed();
+    await vi.waitFor(() => expect(p.started).toBe(1));
+    expect(await p.take()).toBe(1);
+    expect(p.started).toBe(1);
+  });
+
+  it('directoryFingerprint changes with a file written in place, added or removed, and not with a hidden directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docops-print-'));
+    try {
+      writeFileSync(join(dir, 'a.yaml'), 'x: 1\n');
+      const first = await directoryFingerprint(dir);
+      writeFileSync(join(dir, 'a.yaml'), 'x: 2\n'); // same size: the modification time tells
+      utimesSync(join(dir, 'a.yaml'), new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+      const second = await directoryFingerprint(dir);
+      expect(second).not.toBe(first);
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, '.git', 'HEAD'), 'ref');
+      expect(await directoryFingerprint(dir)).toBe(second);
+      writeFileSync(join(dir, 'b.yaml'), 'y: 1\n');
+      const third = await directoryFingerprint(dir);
+      expect(third).not.toBe(second);
+      rmSync(join(dir, 'b.yaml'));
+      expect(await directoryFingerprint(dir)).toBe(second);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

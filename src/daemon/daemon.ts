@@ -57,6 +57,18 @@ export interface DaemonDeps {
   notifyRetry?: RetryPolicy;
   /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
   leaseLock?: LeaseLock;
+  /** One organization of a fleet (src/daemon/fleet): the fleet serves HTTP and holds the leases; this reconciles. */
+  embedded?: EmbeddedIn;
+}
+
+/** What a fleet gives each of its organizations' daemons. */
+export interface EmbeddedIn {
+  /** The organization's series of the fleet's metrics (`org` label). */
+  metrics: DaemonMetrics;
+  /** The lease (the fleet's, or the organization's shard's) this organization is written under; absent: always. */
+  leadership?: Leadership;
+  /** The status page's address, for notifications. */
+  statusUrl(): string | undefined;
 }
 
 const HISTORY = 20;
@@ -118,7 +130,8 @@ export class Daemon extends EventEmitter {
     this.env = deps.env ?? process.env;
     this.kinds = deps.kinds ?? KINDS;
     this.logger = deps.logger ?? createLogger({ level: config.logLevel, env: this.env });
-    this.metrics = createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
+    this.metrics = deps.embedded?.metrics ?? createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
+    this.leadership = deps.embedded?.leadership;
     this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
@@ -127,7 +140,7 @@ export class Daemon extends EventEmitter {
       manifestsDir: config.manifestsDir,
       ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
       // `single` without leader election; with it the elector's role (a follower is a standby).
-      role: deps.role ?? (() => (config.ha === undefined ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
+      role: deps.role ?? (() => (!this.elects ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
       readiness: () => {
         const r = this.readiness().body;
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
@@ -138,7 +151,7 @@ export class Daemon extends EventEmitter {
     const targets = config.notify ?? [];
     this.notifier =
       targets.length > 0
-        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
+        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => this.statusUrl() })
         : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
     const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
@@ -154,6 +167,58 @@ export class Daemon extends EventEmitter {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
     });
+    if (this.deps.embedded === undefined) await this.serve();
+    await this.watch();
+    if (this.deps.embedded) {
+      // The fleet elects; this organization's first run comes with the lease (leadershipGained), or now without one.
+      if (!this.leadership) this.leadershipGained('start');
+      else if (this.leadership.leading) this.leadershipGained('leader');
+      return;
+    }
+    this.logger.info(
+      { url: this.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
+      `docops daemon started; status page ${this.url}/`,
+    );
+    if (c.ha === undefined) {
+      this.leadershipGained('start');
+      return;
+    }
+    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
+    const { startLeadership } = await import('./ha/leadership.js');
+    this.leadership = await startLeadership(c.ha, {
+      env: this.env,
+      logger: this.logger,
+      metrics: this.metrics,
+      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
+      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
+      onLeading: () => this.leadershipGained('leader'),
+    });
+  }
+
+  /**
+   * This daemon may write from now on: without election at start (reason `start`), else each time its lease is
+   * taken (reason `leader`: a full reconcile plans whatever the last holder left half-done).
+   */
+  leadershipGained(reason: 'start' | 'leader'): void {
+    if (this.stopping) return;
+    if (reason === 'start') this.metrics.setLeader(true);
+    const run = this.trigger(reason);
+    this.firstRun ??= run;
+    run.catch(() => {});
+  }
+
+  /** Whether an election (this daemon's own, or its fleet's) decides when it writes. */
+  private get elects(): boolean {
+    return this.config.ha !== undefined || this.deps.embedded?.leadership !== undefined;
+  }
+
+  private statusUrl(): string | undefined {
+    if (this.deps.embedded) return this.deps.embedded.statusUrl();
+    return this.server && this.config.statusPage !== false ? `${this.server.url}/` : undefined;
+  }
+
+  private async serve(): Promise<void> {
+    const c = this.config;
     this.server = await startDaemonServer(c.listen, {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
@@ -171,6 +236,11 @@ export class Daemon extends EventEmitter {
       ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
       logger: this.logger,
     });
+  }
+
+  /** The file watch (with its preloads), the schedule and the informer's polls. */
+  private async watch(): Promise<void> {
+    const c = this.config;
     const preloader = (this.preloader = createPreloader(() =>
       this.load().then((loaded) => {
         this.readAhead(loaded.desired);
@@ -189,7 +259,7 @@ export class Daemon extends EventEmitter {
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     if (c.informer) {
-      const client = this.connection.client;
+      const client = this.connection!.client;
       this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.askWhoami()).id });
       // A poll between runs, only where a run could follow it: never on a standby, during a run or when stopping.
       this.informer?.start(
@@ -197,30 +267,6 @@ export class Daemon extends EventEmitter {
         () => this.fire('poll'),
       );
     }
-    this.logger.info(
-      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
-      `docops daemon started; status page ${this.server.url}/`,
-    );
-    if (c.ha === undefined) {
-      this.metrics.setLeader(true);
-      this.firstRun = this.trigger('start');
-      this.firstRun.catch(() => {});
-      return;
-    }
-    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
-    const { startLeadership } = await import('./ha/leadership.js');
-    this.leadership = await startLeadership(c.ha, {
-      env: this.env,
-      logger: this.logger,
-      metrics: this.metrics,
-      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
-      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
-      onLeading: () => {
-        const run = this.trigger('leader');
-        this.firstRun ??= run;
-        run.catch(() => {});
-      },
-    });
   }
 
   /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
@@ -229,6 +275,7 @@ export class Daemon extends EventEmitter {
   }
 
   get url(): string {
+    if (this.deps.embedded) return this.deps.embedded.statusUrl() ?? '';
     if (!this.server) throw new Error('the daemon is not started');
     return this.server.url;
   }
@@ -246,7 +293,7 @@ export class Daemon extends EventEmitter {
     const common = { stopping: this.stopping !== undefined, lastRun: this.lastRunView() };
     // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
     const r =
-      this.config.ha !== undefined && this.leadership?.leading !== true
+      this.elects && this.leadership?.leading !== true
         ? standbyReadiness({ ...common, ha: this.leadership?.status() ?? { role: 'starting' } })
         : leaderReadiness({ ...common, manifests: this.manifests, api: this.api, lastGood: this.lastGood, retryAttempt: this.retrier.attempt, ha: this.leadership?.status() });
     this.metrics.setReady(r.ready);
@@ -282,7 +329,7 @@ export class Daemon extends EventEmitter {
       if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
       // Released only once nothing is written any more; after an ungraceful stop a write may still be in
       // flight, so the lease is left to expire.
-      await this.leadership?.stop(graceful);
+      if (!this.deps.embedded) await this.leadership?.stop(graceful);
       await this.server?.close();
       await this.approvals?.close();
       await this.notifier?.close();

@@ -17,6 +17,9 @@ import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
+import { fleetConfig, type OrgConfig, type ShardConfig } from './fleet/config.js';
+
+export type { OrgConfig, ShardConfig } from './fleet/config.js';
 
 export type DaemonMode = 'apply' | 'plan';
 
@@ -63,6 +66,10 @@ export interface DaemonConfig {
   approvals?: ApprovalsConfig;
   /** Following the audit log between full reads (docs/daemon.md, "The informer"); absent: off (the loader always sets it). */
   informer?: InformerSettings;
+  /** Several organizations, each reconciled on its own (src/daemon/fleet); absent: the one of `manifestsDir`. */
+  organizations?: OrgConfig[];
+  /** With organizations: the share of them this daemon reconciles (static) or the shard Leases it competes for (dynamic). */
+  shard?: ShardConfig;
 }
 
 export interface InformerSettings {
@@ -143,6 +150,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   let raw: RawConfig = {};
   let notify: NotifyTarget[] = [];
   let policy: ConfigPolicy = { issues: [] };
+  let fleet: ReturnType<typeof fleetConfig> = { issues: [] };
   if (doc) {
     const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
@@ -154,6 +162,16 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
         notify = found.targets;
         issues.push(...found.issues);
       }
+      fleet = fleetConfig({
+        raw,
+        schemaOk: !schemaIssues.some((i) => /^\/(organizations|shard)/.test(i.path ?? '')),
+        base: dirname(configFile),
+        env: options.env,
+        at: doc.pos,
+        atKey: doc.keyPos,
+        cronProblem,
+      });
+      issues.push(...fleet.issues);
       // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
       if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
         policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
@@ -162,7 +180,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
-  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined) {
+  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined && fleet.organizations === undefined) {
     issues.push({ ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }), message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)' });
   }
   const cliProblems = options.overrides?.listen !== undefined && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
@@ -186,8 +204,9 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   const retry = (raw.retry ?? {}) as { initialMs?: number; maxMs?: number };
   return {
     configFile,
-    // A directory from the environment is relative to the working directory, one from the file to the file.
-    manifestsDir: fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
+    // A directory from the environment is relative to the working directory, one from the file to the file. With
+    // organizations each has its own; this one is then the config's directory (nothing reads it as manifests).
+    manifestsDir: fleet.organizations ? base : fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
     ...(allowEnv !== undefined ? { allowEnv } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
@@ -212,6 +231,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
+    ...(fleet.organizations ? { organizations: fleet.organizations } : {}),
+    ...(fleet.shard ? { shard: fleet.shard } : {}),
   };
 }
 

@@ -69,6 +69,8 @@ export interface EmbeddedIn {
   leadership?: Leadership;
   /** The status page's address, for notifications. */
   statusUrl(): string | undefined;
+  /** Values no manifest variable may carry besides this organization's token (the other organizations' tokens). */
+  secrets?: readonly string[];
 }
 
 const HISTORY = 20;
@@ -222,7 +224,7 @@ export class Daemon extends EventEmitter {
     this.server = await startDaemonServer(c.listen, {
       readiness: () => this.readiness(),
       metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
-      reconcile: (wait, full) => this.httpReconcile(wait, full === true),
+      reconcile: (wait, full) => this.requestReconcile(wait, full === true),
       ...(c.statusPage !== false
         ? {
             status: {
@@ -233,7 +235,7 @@ export class Daemon extends EventEmitter {
           }
         : {}),
       ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
+      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.requestApproval(body) } } : {}),
       logger: this.logger,
     });
   }
@@ -350,13 +352,14 @@ export class Daemon extends EventEmitter {
     });
   }
 
-  private httpReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
+  /** POST /reconcile (the fleet's, for one of its organizations, too). */
+  requestReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
     const standby = this.leadership !== undefined && !this.leadership.leading;
     return answerReconcile({ stopping: this.stopping !== undefined, standby, running: this.runner.running, trigger: (r) => this.trigger(r), logger: this.logger, manifestsDir: this.config.manifestsDir }, wait, full);
   }
 
   /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
-  private httpApprove(body: unknown): ReconcileAnswer {
+  requestApproval(body: unknown): ReconcileAnswer {
     if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
     return this.approvals!.approve(body);
   }
@@ -469,7 +472,7 @@ export class Daemon extends EventEmitter {
     const loaded = await (this.deps.loadManifests ?? loadManifests)(c.manifestsDir, this.kinds, {
       env: this.env,
       allowEnv: c.allowEnv ?? [],
-      secrets: [...this.connection!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      secrets: [...this.connection!.secrets, ...(this.deps.embedded?.secrets ?? []), ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
       parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
       // Its own config is never data, even inside the manifests directory (it may hold secrets).
       ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),

@@ -20,8 +20,9 @@ export interface LeaseEvent {
   client: string;
   method: string;
   status: number;
-  /** The holder written by a successful POST/PUT. */
+  /** The holder written by a successful POST/PUT, and the Lease's name. */
   holder?: string;
+  lease?: string;
   resourceVersion?: string;
 }
 
@@ -141,7 +142,7 @@ export async function startLeaseServer(): Promise<FakeLeaseServer> {
         spec: parsed.spec,
       };
       leases.set(key(leaseName), stored);
-      record(method === 'POST' ? 201 : 200, { holder: String(parsed.spec.holderIdentity ?? ''), resourceVersion: stored.metadata.resourceVersion });
+      record(method === 'POST' ? 201 : 200, { holder: String(parsed.spec.holderIdentity ?? ''), lease: leaseName, resourceVersion: stored.metadata.resourceVersion });
       return json(res, method === 'POST' ? 201 : 200, stored);
     }
     record(405);

@@ -20,7 +20,7 @@ export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
   force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)' },
+  config: { type: 'string', value: 'FILE', description: 'Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits); with organizations: apply each one (its manifests, its token) in a section of its own' },
   'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
 } as const satisfies FlagSpecs;
 
@@ -42,6 +42,11 @@ export async function safetySettings(ctx: CommandContext): Promise<SafetySetting
     const manifests = typeof ctx.values.manifests === 'string' ? ctx.values.manifests : '.';
     fromFile = await loadDaemonConfig(file, { env: { ...ctx.io.env, DOCOPS_MANIFESTS: manifests } });
   }
+  return settingsFrom(ctx, fromFile);
+}
+
+/** The settings from a config's `safety:`, `journalDir` and `policy:` (an organization's: its own safety, its own journal directory). */
+export function settingsFrom(ctx: CommandContext, fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy }): SafetySettings {
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),

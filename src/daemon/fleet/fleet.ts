@@ -84,7 +84,7 @@ export class Fleet extends EventEmitter {
       const daemon = new Daemon(orgDaemonConfig(c, org), {
         ...this.deps,
         ...this.deps.orgDeps?.(org),
-        env: orgEnv(env, org),
+        env: orgEnv(env, org, c.organizations!),
         logger: log,
         loadManifests: orgLoader(org, index, this.deps.orgDeps?.(org).loadManifests ?? this.deps.loadManifests ?? loadManifests),
         embedded: {

@@ -32,10 +32,13 @@ export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfi
   };
 }
 
-/** The organization's token as DOCOPS_TOKEN (from its variable), and never the process's own DOCOPS_TOKEN. */
-export function orgEnv(env: Env, org: OrgConfig): Env {
-  const { DOCOPS_TOKEN: _own, ...rest } = env;
-  void _own;
+/**
+ * The organization's token as DOCOPS_TOKEN (from its variable), and never the process's own DOCOPS_TOKEN nor any
+ * organization's token variable: no manifest can read another organization's token as `${VAR}`.
+ */
+export function orgEnv(env: Env, org: OrgConfig, all: readonly OrgConfig[] = [org]): Env {
+  const names = new Set(['DOCOPS_TOKEN', ...all.flatMap((o) => (o.tokenEnv !== undefined ? [o.tokenEnv] : []))]);
+  const rest = Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
   const token = org.tokenEnv !== undefined ? env[org.tokenEnv] : undefined;
   if (org.tokenEnv !== undefined && (token === undefined || token.trim() === '')) {
     throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);

@@ -24,6 +24,8 @@ import { startInChild } from './sandbox-env.js';
 import { rateLimitMeasure } from './rate-limit-bench.js';
 import { startupMeasure } from './startup-bench.js';
 import { informerMeasure } from './informer-bench.js';
+import { fleetCycleMeasure } from './fleet-cycle-bench.js';
+import { fleetTakeoverMeasure } from './fleet-takeover-bench.js';
 
 const MEASURES: readonly MeasureModule[] = [
   // The headline (issue 14): cold plans of 1,000, 10,000 and 30,000 members, then start-up.
@@ -34,6 +36,9 @@ const MEASURES: readonly MeasureModule[] = [
   daemonSaveMeasure,
   // Issue 25: the daemon following the audit log instead of reading everything.
   informerMeasure,
+  // Issue 26: one daemon for many organizations, and replicas sharing them on shard Leases.
+  fleetCycleMeasure,
+  fleetTakeoverMeasure,
   steadyMeasure({
     measureCpu: (sizes) => measureCpuInChild(sizes, DEFAULT_CONFIG.cpuRuns),
     // Each read takes ~1 s; three runs give a median.

@@ -1,4 +1,5 @@
 /** Organizations for the fleet tests: each its own sandbox (its own token, its own rate limit) and manifests. */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,11 +15,11 @@ export interface TestOrg {
   sandbox: RunningSandbox;
 }
 
-/** `count` organizations org-0 … (or the ids given), each in a sandbox of its own with a small generated org. */
+/** The organizations of `ids`, each in a sandbox of its own with a small generated organization. */
 export async function startOrgs(ids: string[], options: (id: string) => Partial<SandboxOptions> = () => ({})): Promise<TestOrg[]> {
   return Promise.all(
-    ids.map(async (id, i) => {
-      const token = `token-${id}-${i}-${Math.random().toString(36).slice(2)}`;
+    ids.map(async (id) => {
+      const token = randomBytes(16).toString('hex'); // random, as real tokens are (one holding the id would redact it)
       const sandbox = await startSandbox({ seed: { large: 40, org: id }, token, ...options(id) });
       return { id, token, env: `TOKEN_${id.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`, sandbox };
     }),

@@ -11,21 +11,28 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace packages' manifests (package.json `workspaces`), which the install links into node_modules.
+COPY packages/api-shared/package.json ./packages/api-shared/
+COPY packages/sandbox/package.json ./packages/sandbox/
 # devDependencies link the checkout's own `docops` command ("docops": "file:.", for `npx docops` in a checkout).
 # npm 10, which the node:22 images ship, runs that link's `prepare` (the build) even with --ignore-scripts, before
 # the sources are copied (TS5058). The image needs no such link: it stays out of this install.
 RUN --mount=type=cache,target=/root/.npm \
   npm pkg delete devDependencies.docops && npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json tsconfig.spec-types.json ./
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The build generates the kinds' spec types from schemas/ (src/build/spec-types.ts), lists the kinds in them
-# (src/build/kind-schemas.ts) and generates their validators (src/build/precompile-validators.ts).
+# The sandbox (bundled into the CLI: `docops sandbox`, `--sandbox`) and what it shares with docops.
+COPY packages ./packages
+# The build scripts (tools/build), compiled and run by `npm run build`; the benchmark comes along (one tsconfig).
+COPY tools ./tools
+# The build generates the kinds' spec types from schemas/ (tools/build/spec-types.ts), lists the kinds in them
+# (tools/build/kind-schemas.ts) and generates their validators (tools/build/precompile-validators.ts).
 COPY schemas ./schemas
 COPY config.example ./config.example
 RUN npm run build
-# The release tarball `npm run tarball` makes (src/build/release-tarball.ts; test/pack/pack.test.ts installs it),
+# The release tarball `npm run tarball` makes (tools/build/release-tarball.ts; test/pack/pack.test.ts installs it),
 # installed in /out as `npm install` installs it: the production dependencies its npm-shrinkwrap.json pins.
-RUN node dist/build/release-tarball.js /tmp/release \
+RUN node dist-tools/build/release-tarball.js /tmp/release \
   && mkdir /out && tar -xzf /tmp/release/docops-*.tgz --strip-components=1 -C /out
 WORKDIR /out
 RUN --mount=type=cache,target=/root/.npm \

@@ -1,6 +1,6 @@
 /**
  * The docops GitHub Action's entry: action.yml runs it as `runs.main` (node24), bundled with everything it
- * imports into the one committed file action/dist/index.cjs (`npm run build:action`, src/build/bundle-action.ts).
+ * imports into the one committed file action/dist/index.cjs (`npm run build:action`, tools/build/bundle-action.ts).
  */
 import { escapeData } from '../src/cli/github.js';
 import { redactText } from '../src/secrets.js';

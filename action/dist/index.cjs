@@ -1,4 +1,4 @@
-// The docops GitHub Action, bundled by `npm run build:action` (src/build/bundle-action.ts) from action/main.ts: do not edit.
+// The docops GitHub Action, bundled by `npm run build:action` (tools/build/bundle-action.ts) from action/main.ts: do not edit.
 // \0rolldown/runtime.js
 var __create = Object.create;
 var __defProp = Object.defineProperty;
@@ -48,6 +48,7 @@ let node_timers_promises = require("node:timers/promises");
 let node_buffer = require("node:buffer");
 let node_http = require("node:http");
 let node_crypto = require("node:crypto");
+let node_vm = require("node:vm");
 let path = require("path");
 path = __toESM(path, 1);
 let url = require("url");
@@ -203,8 +204,8 @@ var init_secrets = __esmMin((() => {
 function formatIssue(i) {
 	return `${i.file}:${i.line}:${i.column}: ${i.message}`;
 }
-var EXIT, DocopsError, ValidationError, UsageError, ApiError, ConflictError, SafetyError, blockedLines, ApplyError, blockedSummary, BlockedError, StalePlanError;
-var init_errors = __esmMin((() => {
+var EXIT, DocopsError, ValidationError, UsageError, ApiError, ConflictError, SafetyError, PolicyError, blockedLines, ApplyError, blockedSummary, BlockedError, StalePlanError;
+var init_errors$1 = __esmMin((() => {
 	EXIT = {
 		ok: 0,
 		error: 1,
@@ -255,6 +256,18 @@ var init_errors = __esmMin((() => {
 		constructor(violations) {
 			super("safety gate refused the plan:\n" + violations.map((v) => `- [${v.rule}] ${v.message}`).join("\n"));
 			this.violations = violations;
+		}
+	};
+	PolicyError = class extends DocopsError {
+		hits;
+		why;
+		approvalChecksum;
+		exitCode = EXIT.safetyRefused;
+		constructor(hits, why, approvalChecksum) {
+			super(`policy refused the plan: ${why}\n` + hits.map((h) => `- [${h.outcome} ${h.rule}] ${h.object}: ${h.message}${h.error ? ` (${h.error})` : ""}`).join("\n"));
+			this.hits = hits;
+			this.why = why;
+			this.approvalChecksum = approvalChecksum;
 		}
 	};
 	blockedLines = (blocked) => blocked.map((b) => `- ${b.kind} ${b.org}/${b.key}: ${b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : ""}${b.message}`);
@@ -341,7 +354,7 @@ async function appendStepSummary(io, markdown) {
 var inGitHubActions, willAppendStepSummary;
 var init_github = __esmMin((() => {
 	init_secrets();
-	init_errors();
+	init_errors$1();
 	inGitHubActions = (env) => env.GITHUB_ACTIONS === "true";
 	willAppendStepSummary = (io) => inGitHubActions(io.env) && Boolean(io.env.GITHUB_STEP_SUMMARY);
 }));
@@ -411,7 +424,7 @@ function nonEmpty(value) {
 	return value === void 0 || value === "" ? void 0 : value;
 }
 var init_settings = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_secrets();
 }));
 // src/log-options.ts
@@ -452,7 +465,7 @@ init_settings();
 * Command-line parsing on node:util parseArgs: flag specs carry their help text, global flags are shared by
 * every command, and parse errors become UsageError with a hint (closest flag, where to find help).
 */
-init_errors();
+init_errors$1();
 init_log_options();
 const GLOBAL_FLAGS = {
 	"api-url": {
@@ -819,7 +832,7 @@ function pathSegment(id) {
 }
 var syntax, hasToken, escapePointer$2, unescapePointer;
 var init_refs = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	hasToken = (text) => text.includes(tokens().prefix);
 	escapePointer$2 = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 	unescapePointer = (k) => k.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -11162,6 +11175,40 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 				}
 			},
+			"informer": {
+				"type": "object",
+				"additionalProperties": false,
+				"x-secret": false,
+				"description": "Follow the audit log between full reads (docs/daemon.md, \"The informer\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.",
+				"properties": {
+					"enabled": {
+						"type": "boolean",
+						"default": true,
+						"description": "false: every full reconcile reads the whole organization."
+					},
+					"pollSeconds": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 86400,
+						"default": 30,
+						"description": "How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile."
+					},
+					"resyncMinutes": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 1e5,
+						"default": 240,
+						"description": "A full read in the background this often (at low priority: it yields to every other request). 0: never."
+					},
+					"overlapSeconds": {
+						"type": "integer",
+						"minimum": 0,
+						"maximum": 3600,
+						"default": 60,
+						"description": "Each poll reads again this far behind the newest event it saw, so an event recorded late is still found."
+					}
+				}
+			},
 			"logLevel": {
 				"enum": [
 					"trace",
@@ -11216,10 +11263,82 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								"drift",
 								"apply_failed",
 								"refused",
+								"awaiting_approval",
 								"recovered",
 								"manifests_invalid"
 							] },
 							"description": "Events to send (default: all)."
+						}
+					}
+				}
+			},
+			"policy": {
+				"type": "object",
+				"additionalProperties": false,
+				"description": "Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.",
+				"properties": {
+					"path": {
+						"type": "string",
+						"minLength": 1,
+						"description": "A policy file, or a folder of them (schemas/policy.schema.json), relative to this file."
+					},
+					"rules": {
+						"type": "array",
+						"description": "Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule)."
+					},
+					"approvers": {
+						"type": "object",
+						"description": "Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}."
+					},
+					"approvals": {
+						"type": "object",
+						"additionalProperties": false,
+						"description": "How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.",
+						"properties": {
+							"token": {
+								"type": "string",
+								"x-secret": "credential",
+								"minLength": 16,
+								"description": "Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled."
+							},
+							"tokenFile": {
+								"type": "string",
+								"x-secret": false,
+								"minLength": 1,
+								"description": "File holding the approver token (relative to this file)."
+							},
+							"github": {
+								"type": "object",
+								"additionalProperties": false,
+								"required": ["repository"],
+								"description": "Read approvals from the pull request that made the manifests' commit.",
+								"properties": {
+									"repository": {
+										"type": "string",
+										"pattern": "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$",
+										"description": "OWNER/NAME of the manifests' repository."
+									},
+									"apiUrl": {
+										"type": "string",
+										"x-secret": "userinfo",
+										"pattern": "^https?://",
+										"description": "GitHub's API (default https://api.github.com)."
+									},
+									"tokenFile": {
+										"type": "string",
+										"x-secret": false,
+										"minLength": 1,
+										"description": "File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN."
+									},
+									"pollSeconds": {
+										"type": "integer",
+										"minimum": 5,
+										"maximum": 3600,
+										"default": 60,
+										"description": "While a plan waits for approval, how often its pull request's comments are read."
+									}
+								}
+							}
 						}
 					}
 				}
@@ -11300,6 +11419,7 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	const pattern4 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "u");
 	const pattern5 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
 	const pattern7 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
 	const pattern3 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 	function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
@@ -12794,213 +12914,396 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
+			if (data.informer !== void 0) {
+				let data28 = data.informer;
+				if (data28 && typeof data28 == "object" && !Array.isArray(data28)) {
+					for (const key5 in data28) if (!(key5 === "enabled" || key5 === "pollSeconds" || key5 === "resyncMinutes" || key5 === "overlapSeconds")) {
+						const err53 = {
+							instancePath: instancePath + "/informer",
+							schemaPath: "#/properties/informer/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key5 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err53];
+						else vErrors.push(err53);
+						errors++;
+					}
+					if (data28.enabled !== void 0) {
+						if (typeof data28.enabled !== "boolean") {
+							const err54 = {
+								instancePath: instancePath + "/informer/enabled",
+								schemaPath: "#/properties/informer/properties/enabled/type",
+								keyword: "type",
+								params: { type: "boolean" },
+								message: "must be boolean"
+							};
+							if (vErrors === null) vErrors = [err54];
+							else vErrors.push(err54);
+							errors++;
+						}
+					}
+					if (data28.pollSeconds !== void 0) {
+						let data30 = data28.pollSeconds;
+						if (!(typeof data30 == "number" && !(data30 % 1) && !isNaN(data30))) {
+							const err55 = {
+								instancePath: instancePath + "/informer/pollSeconds",
+								schemaPath: "#/properties/informer/properties/pollSeconds/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err55];
+							else vErrors.push(err55);
+							errors++;
+						}
+						if (typeof data30 == "number") {
+							if (data30 > 86400 || isNaN(data30)) {
+								const err56 = {
+									instancePath: instancePath + "/informer/pollSeconds",
+									schemaPath: "#/properties/informer/properties/pollSeconds/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 86400
+									},
+									message: "must be <= 86400"
+								};
+								if (vErrors === null) vErrors = [err56];
+								else vErrors.push(err56);
+								errors++;
+							}
+							if (data30 < 0 || isNaN(data30)) {
+								const err57 = {
+									instancePath: instancePath + "/informer/pollSeconds",
+									schemaPath: "#/properties/informer/properties/pollSeconds/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err57];
+								else vErrors.push(err57);
+								errors++;
+							}
+						}
+					}
+					if (data28.resyncMinutes !== void 0) {
+						let data31 = data28.resyncMinutes;
+						if (!(typeof data31 == "number" && !(data31 % 1) && !isNaN(data31))) {
+							const err58 = {
+								instancePath: instancePath + "/informer/resyncMinutes",
+								schemaPath: "#/properties/informer/properties/resyncMinutes/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err58];
+							else vErrors.push(err58);
+							errors++;
+						}
+						if (typeof data31 == "number") {
+							if (data31 > 1e5 || isNaN(data31)) {
+								const err59 = {
+									instancePath: instancePath + "/informer/resyncMinutes",
+									schemaPath: "#/properties/informer/properties/resyncMinutes/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 1e5
+									},
+									message: "must be <= 100000"
+								};
+								if (vErrors === null) vErrors = [err59];
+								else vErrors.push(err59);
+								errors++;
+							}
+							if (data31 < 0 || isNaN(data31)) {
+								const err60 = {
+									instancePath: instancePath + "/informer/resyncMinutes",
+									schemaPath: "#/properties/informer/properties/resyncMinutes/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err60];
+								else vErrors.push(err60);
+								errors++;
+							}
+						}
+					}
+					if (data28.overlapSeconds !== void 0) {
+						let data32 = data28.overlapSeconds;
+						if (!(typeof data32 == "number" && !(data32 % 1) && !isNaN(data32))) {
+							const err61 = {
+								instancePath: instancePath + "/informer/overlapSeconds",
+								schemaPath: "#/properties/informer/properties/overlapSeconds/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err61];
+							else vErrors.push(err61);
+							errors++;
+						}
+						if (typeof data32 == "number") {
+							if (data32 > 3600 || isNaN(data32)) {
+								const err62 = {
+									instancePath: instancePath + "/informer/overlapSeconds",
+									schemaPath: "#/properties/informer/properties/overlapSeconds/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 3600
+									},
+									message: "must be <= 3600"
+								};
+								if (vErrors === null) vErrors = [err62];
+								else vErrors.push(err62);
+								errors++;
+							}
+							if (data32 < 0 || isNaN(data32)) {
+								const err63 = {
+									instancePath: instancePath + "/informer/overlapSeconds",
+									schemaPath: "#/properties/informer/properties/overlapSeconds/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err63];
+								else vErrors.push(err63);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err64 = {
+						instancePath: instancePath + "/informer",
+						schemaPath: "#/properties/informer/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err64];
+					else vErrors.push(err64);
+					errors++;
+				}
+			}
 			if (data.logLevel !== void 0) {
-				let data28 = data.logLevel;
-				if (!(data28 === "trace" || data28 === "debug" || data28 === "info" || data28 === "warn" || data28 === "error" || data28 === "fatal" || data28 === "silent")) {
-					const err53 = {
+				let data33 = data.logLevel;
+				if (!(data33 === "trace" || data33 === "debug" || data33 === "info" || data33 === "warn" || data33 === "error" || data33 === "fatal" || data33 === "silent")) {
+					const err65 = {
 						instancePath: instancePath + "/logLevel",
 						schemaPath: "#/properties/logLevel/enum",
 						keyword: "enum",
 						params: { allowedValues: schema0.properties.logLevel.enum },
 						message: "must be equal to one of the allowed values"
 					};
-					if (vErrors === null) vErrors = [err53];
-					else vErrors.push(err53);
+					if (vErrors === null) vErrors = [err65];
+					else vErrors.push(err65);
 					errors++;
 				}
 			}
 			if (data.statusPage !== void 0) {
 				if (typeof data.statusPage !== "boolean") {
-					const err54 = {
+					const err66 = {
 						instancePath: instancePath + "/statusPage",
 						schemaPath: "#/properties/statusPage/type",
 						keyword: "type",
 						params: { type: "boolean" },
 						message: "must be boolean"
 					};
-					if (vErrors === null) vErrors = [err54];
-					else vErrors.push(err54);
+					if (vErrors === null) vErrors = [err66];
+					else vErrors.push(err66);
 					errors++;
 				}
 			}
 			if (data.notify !== void 0) {
-				let data30 = data.notify;
-				if (Array.isArray(data30)) {
-					const len1 = data30.length;
+				let data35 = data.notify;
+				if (Array.isArray(data35)) {
+					const len1 = data35.length;
 					for (let i1 = 0; i1 < len1; i1++) {
-						let data31 = data30[i1];
-						if (data31 && typeof data31 == "object" && !Array.isArray(data31)) {
-							if (data31.type === void 0) {
-								const err55 = {
+						let data36 = data35[i1];
+						if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
+							if (data36.type === void 0) {
+								const err67 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "type" },
 									message: "must have required property 'type'"
 								};
-								if (vErrors === null) vErrors = [err55];
-								else vErrors.push(err55);
+								if (vErrors === null) vErrors = [err67];
+								else vErrors.push(err67);
 								errors++;
 							}
-							if (data31.url === void 0) {
-								const err56 = {
+							if (data36.url === void 0) {
+								const err68 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/required",
 									keyword: "required",
 									params: { missingProperty: "url" },
 									message: "must have required property 'url'"
 								};
-								if (vErrors === null) vErrors = [err56];
-								else vErrors.push(err56);
+								if (vErrors === null) vErrors = [err68];
+								else vErrors.push(err68);
 								errors++;
 							}
-							for (const key5 in data31) if (!(key5 === "name" || key5 === "type" || key5 === "url" || key5 === "secretEnv" || key5 === "events")) {
-								const err57 = {
+							for (const key6 in data36) if (!(key6 === "name" || key6 === "type" || key6 === "url" || key6 === "secretEnv" || key6 === "events")) {
+								const err69 = {
 									instancePath: instancePath + "/notify/" + i1,
 									schemaPath: "#/properties/notify/items/additionalProperties",
 									keyword: "additionalProperties",
-									params: { additionalProperty: key5 },
+									params: { additionalProperty: key6 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err57];
-								else vErrors.push(err57);
+								if (vErrors === null) vErrors = [err69];
+								else vErrors.push(err69);
 								errors++;
 							}
-							if (data31.name !== void 0) {
-								let data32 = data31.name;
-								if (typeof data32 === "string") {
-									if (func1(data32) < 1) {
-										const err58 = {
+							if (data36.name !== void 0) {
+								let data37 = data36.name;
+								if (typeof data37 === "string") {
+									if (func1(data37) < 1) {
+										const err70 = {
 											instancePath: instancePath + "/notify/" + i1 + "/name",
 											schemaPath: "#/properties/notify/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err58];
-										else vErrors.push(err58);
+										if (vErrors === null) vErrors = [err70];
+										else vErrors.push(err70);
 										errors++;
 									}
 								} else {
-									const err59 = {
+									const err71 = {
 										instancePath: instancePath + "/notify/" + i1 + "/name",
 										schemaPath: "#/properties/notify/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err59];
-									else vErrors.push(err59);
+									if (vErrors === null) vErrors = [err71];
+									else vErrors.push(err71);
 									errors++;
 								}
 							}
-							if (data31.type !== void 0) {
-								let data33 = data31.type;
-								if (!(data33 === "webhook" || data33 === "slack")) {
-									const err60 = {
+							if (data36.type !== void 0) {
+								let data38 = data36.type;
+								if (!(data38 === "webhook" || data38 === "slack")) {
+									const err72 = {
 										instancePath: instancePath + "/notify/" + i1 + "/type",
 										schemaPath: "#/properties/notify/items/properties/type/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.notify.items.properties.type.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err60];
-									else vErrors.push(err60);
+									if (vErrors === null) vErrors = [err72];
+									else vErrors.push(err72);
 									errors++;
 								}
 							}
-							if (data31.url !== void 0) {
-								let data34 = data31.url;
-								if (typeof data34 === "string") {
-									if (!pattern1.test(data34)) {
-										const err61 = {
+							if (data36.url !== void 0) {
+								let data39 = data36.url;
+								if (typeof data39 === "string") {
+									if (!pattern1.test(data39)) {
+										const err73 = {
 											instancePath: instancePath + "/notify/" + i1 + "/url",
 											schemaPath: "#/properties/notify/items/properties/url/pattern",
 											keyword: "pattern",
 											params: { pattern: "^https?://" },
 											message: "must match pattern \"^https?://\""
 										};
-										if (vErrors === null) vErrors = [err61];
-										else vErrors.push(err61);
+										if (vErrors === null) vErrors = [err73];
+										else vErrors.push(err73);
 										errors++;
 									}
 								} else {
-									const err62 = {
+									const err74 = {
 										instancePath: instancePath + "/notify/" + i1 + "/url",
 										schemaPath: "#/properties/notify/items/properties/url/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err62];
-									else vErrors.push(err62);
+									if (vErrors === null) vErrors = [err74];
+									else vErrors.push(err74);
 									errors++;
 								}
 							}
-							if (data31.secretEnv !== void 0) {
-								let data35 = data31.secretEnv;
-								if (typeof data35 === "string") {
-									if (!pattern7.test(data35)) {
-										const err63 = {
+							if (data36.secretEnv !== void 0) {
+								let data40 = data36.secretEnv;
+								if (typeof data40 === "string") {
+									if (!pattern7.test(data40)) {
+										const err75 = {
 											instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 											schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 											keyword: "pattern",
 											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 										};
-										if (vErrors === null) vErrors = [err63];
-										else vErrors.push(err63);
+										if (vErrors === null) vErrors = [err75];
+										else vErrors.push(err75);
 										errors++;
 									}
 								} else {
-									const err64 = {
+									const err76 = {
 										instancePath: instancePath + "/notify/" + i1 + "/secretEnv",
 										schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err64];
-									else vErrors.push(err64);
+									if (vErrors === null) vErrors = [err76];
+									else vErrors.push(err76);
 									errors++;
 								}
 							}
-							if (data31.events !== void 0) {
-								let data36 = data31.events;
-								if (Array.isArray(data36)) {
-									if (data36.length < 1) {
-										const err65 = {
+							if (data36.events !== void 0) {
+								let data41 = data36.events;
+								if (Array.isArray(data41)) {
+									if (data41.length < 1) {
+										const err77 = {
 											instancePath: instancePath + "/notify/" + i1 + "/events",
 											schemaPath: "#/properties/notify/items/properties/events/minItems",
 											keyword: "minItems",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 items"
 										};
-										if (vErrors === null) vErrors = [err65];
-										else vErrors.push(err65);
+										if (vErrors === null) vErrors = [err77];
+										else vErrors.push(err77);
 										errors++;
 									}
-									const len2 = data36.length;
+									const len2 = data41.length;
 									for (let i2 = 0; i2 < len2; i2++) {
-										let data37 = data36[i2];
-										if (!(data37 === "drift" || data37 === "apply_failed" || data37 === "refused" || data37 === "recovered" || data37 === "manifests_invalid")) {
-											const err66 = {
+										let data42 = data41[i2];
+										if (!(data42 === "drift" || data42 === "apply_failed" || data42 === "refused" || data42 === "awaiting_approval" || data42 === "recovered" || data42 === "manifests_invalid")) {
+											const err78 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events/" + i2,
 												schemaPath: "#/properties/notify/items/properties/events/items/enum",
 												keyword: "enum",
 												params: { allowedValues: schema0.properties.notify.items.properties.events.items.enum },
 												message: "must be equal to one of the allowed values"
 											};
-											if (vErrors === null) vErrors = [err66];
-											else vErrors.push(err66);
+											if (vErrors === null) vErrors = [err78];
+											else vErrors.push(err78);
 											errors++;
 										}
 									}
-									let i3 = data36.length;
+									let i3 = data41.length;
 									let j0;
 									if (i3 > 1) {
-										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func8(data36[i3], data36[j0])) {
-											const err67 = {
+										outer0: for (; i3--;) for (j0 = i3; j0--;) if (func8(data41[i3], data41[j0])) {
+											const err79 = {
 												instancePath: instancePath + "/notify/" + i1 + "/events",
 												schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 												keyword: "uniqueItems",
@@ -13010,61 +13313,401 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												},
 												message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)"
 											};
-											if (vErrors === null) vErrors = [err67];
-											else vErrors.push(err67);
+											if (vErrors === null) vErrors = [err79];
+											else vErrors.push(err79);
 											errors++;
 											break outer0;
 										}
 									}
 								} else {
-									const err68 = {
+									const err80 = {
 										instancePath: instancePath + "/notify/" + i1 + "/events",
 										schemaPath: "#/properties/notify/items/properties/events/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err68];
-									else vErrors.push(err68);
+									if (vErrors === null) vErrors = [err80];
+									else vErrors.push(err80);
 									errors++;
 								}
 							}
 						} else {
-							const err69 = {
+							const err81 = {
 								instancePath: instancePath + "/notify/" + i1,
 								schemaPath: "#/properties/notify/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err69];
-							else vErrors.push(err69);
+							if (vErrors === null) vErrors = [err81];
+							else vErrors.push(err81);
 							errors++;
 						}
 					}
 				} else {
-					const err70 = {
+					const err82 = {
 						instancePath: instancePath + "/notify",
 						schemaPath: "#/properties/notify/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err70];
-					else vErrors.push(err70);
+					if (vErrors === null) vErrors = [err82];
+					else vErrors.push(err82);
+					errors++;
+				}
+			}
+			if (data.policy !== void 0) {
+				let data43 = data.policy;
+				if (data43 && typeof data43 == "object" && !Array.isArray(data43)) {
+					for (const key7 in data43) if (!(key7 === "path" || key7 === "rules" || key7 === "approvers" || key7 === "approvals")) {
+						const err83 = {
+							instancePath: instancePath + "/policy",
+							schemaPath: "#/properties/policy/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key7 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err83];
+						else vErrors.push(err83);
+						errors++;
+					}
+					if (data43.path !== void 0) {
+						let data44 = data43.path;
+						if (typeof data44 === "string") {
+							if (func1(data44) < 1) {
+								const err84 = {
+									instancePath: instancePath + "/policy/path",
+									schemaPath: "#/properties/policy/properties/path/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err84];
+								else vErrors.push(err84);
+								errors++;
+							}
+						} else {
+							const err85 = {
+								instancePath: instancePath + "/policy/path",
+								schemaPath: "#/properties/policy/properties/path/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err85];
+							else vErrors.push(err85);
+							errors++;
+						}
+					}
+					if (data43.rules !== void 0) {
+						if (!Array.isArray(data43.rules)) {
+							const err86 = {
+								instancePath: instancePath + "/policy/rules",
+								schemaPath: "#/properties/policy/properties/rules/type",
+								keyword: "type",
+								params: { type: "array" },
+								message: "must be array"
+							};
+							if (vErrors === null) vErrors = [err86];
+							else vErrors.push(err86);
+							errors++;
+						}
+					}
+					if (data43.approvers !== void 0) {
+						let data46 = data43.approvers;
+						if (!(data46 && typeof data46 == "object" && !Array.isArray(data46))) {
+							const err87 = {
+								instancePath: instancePath + "/policy/approvers",
+								schemaPath: "#/properties/policy/properties/approvers/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err87];
+							else vErrors.push(err87);
+							errors++;
+						}
+					}
+					if (data43.approvals !== void 0) {
+						let data47 = data43.approvals;
+						if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+							for (const key8 in data47) if (!(key8 === "token" || key8 === "tokenFile" || key8 === "github")) {
+								const err88 = {
+									instancePath: instancePath + "/policy/approvals",
+									schemaPath: "#/properties/policy/properties/approvals/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key8 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err88];
+								else vErrors.push(err88);
+								errors++;
+							}
+							if (data47.token !== void 0) {
+								let data48 = data47.token;
+								if (typeof data48 === "string") {
+									if (func1(data48) < 16) {
+										const err89 = {
+											instancePath: instancePath + "/policy/approvals/token",
+											schemaPath: "#/properties/policy/properties/approvals/properties/token/minLength",
+											keyword: "minLength",
+											params: { limit: 16 },
+											message: "must NOT have fewer than 16 characters"
+										};
+										if (vErrors === null) vErrors = [err89];
+										else vErrors.push(err89);
+										errors++;
+									}
+								} else {
+									const err90 = {
+										instancePath: instancePath + "/policy/approvals/token",
+										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err90];
+									else vErrors.push(err90);
+									errors++;
+								}
+							}
+							if (data47.tokenFile !== void 0) {
+								let data49 = data47.tokenFile;
+								if (typeof data49 === "string") {
+									if (func1(data49) < 1) {
+										const err91 = {
+											instancePath: instancePath + "/policy/approvals/tokenFile",
+											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err91];
+										else vErrors.push(err91);
+										errors++;
+									}
+								} else {
+									const err92 = {
+										instancePath: instancePath + "/policy/approvals/tokenFile",
+										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err92];
+									else vErrors.push(err92);
+									errors++;
+								}
+							}
+							if (data47.github !== void 0) {
+								let data50 = data47.github;
+								if (data50 && typeof data50 == "object" && !Array.isArray(data50)) {
+									if (data50.repository === void 0) {
+										const err93 = {
+											instancePath: instancePath + "/policy/approvals/github",
+											schemaPath: "#/properties/policy/properties/approvals/properties/github/required",
+											keyword: "required",
+											params: { missingProperty: "repository" },
+											message: "must have required property 'repository'"
+										};
+										if (vErrors === null) vErrors = [err93];
+										else vErrors.push(err93);
+										errors++;
+									}
+									for (const key9 in data50) if (!(key9 === "repository" || key9 === "apiUrl" || key9 === "tokenFile" || key9 === "pollSeconds")) {
+										const err94 = {
+											instancePath: instancePath + "/policy/approvals/github",
+											schemaPath: "#/properties/policy/properties/approvals/properties/github/additionalProperties",
+											keyword: "additionalProperties",
+											params: { additionalProperty: key9 },
+											message: "must NOT have additional properties"
+										};
+										if (vErrors === null) vErrors = [err94];
+										else vErrors.push(err94);
+										errors++;
+									}
+									if (data50.repository !== void 0) {
+										let data51 = data50.repository;
+										if (typeof data51 === "string") {
+											if (!pattern8.test(data51)) {
+												const err95 = {
+													instancePath: instancePath + "/policy/approvals/github/repository",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/pattern",
+													keyword: "pattern",
+													params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$" },
+													message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\""
+												};
+												if (vErrors === null) vErrors = [err95];
+												else vErrors.push(err95);
+												errors++;
+											}
+										} else {
+											const err96 = {
+												instancePath: instancePath + "/policy/approvals/github/repository",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/repository/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err96];
+											else vErrors.push(err96);
+											errors++;
+										}
+									}
+									if (data50.apiUrl !== void 0) {
+										let data52 = data50.apiUrl;
+										if (typeof data52 === "string") {
+											if (!pattern1.test(data52)) {
+												const err97 = {
+													instancePath: instancePath + "/policy/approvals/github/apiUrl",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/pattern",
+													keyword: "pattern",
+													params: { pattern: "^https?://" },
+													message: "must match pattern \"^https?://\""
+												};
+												if (vErrors === null) vErrors = [err97];
+												else vErrors.push(err97);
+												errors++;
+											}
+										} else {
+											const err98 = {
+												instancePath: instancePath + "/policy/approvals/github/apiUrl",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/apiUrl/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err98];
+											else vErrors.push(err98);
+											errors++;
+										}
+									}
+									if (data50.tokenFile !== void 0) {
+										let data53 = data50.tokenFile;
+										if (typeof data53 === "string") {
+											if (func1(data53) < 1) {
+												const err99 = {
+													instancePath: instancePath + "/policy/approvals/github/tokenFile",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/minLength",
+													keyword: "minLength",
+													params: { limit: 1 },
+													message: "must NOT have fewer than 1 characters"
+												};
+												if (vErrors === null) vErrors = [err99];
+												else vErrors.push(err99);
+												errors++;
+											}
+										} else {
+											const err100 = {
+												instancePath: instancePath + "/policy/approvals/github/tokenFile",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/tokenFile/type",
+												keyword: "type",
+												params: { type: "string" },
+												message: "must be string"
+											};
+											if (vErrors === null) vErrors = [err100];
+											else vErrors.push(err100);
+											errors++;
+										}
+									}
+									if (data50.pollSeconds !== void 0) {
+										let data54 = data50.pollSeconds;
+										if (!(typeof data54 == "number" && !(data54 % 1) && !isNaN(data54))) {
+											const err101 = {
+												instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+												schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/type",
+												keyword: "type",
+												params: { type: "integer" },
+												message: "must be integer"
+											};
+											if (vErrors === null) vErrors = [err101];
+											else vErrors.push(err101);
+											errors++;
+										}
+										if (typeof data54 == "number") {
+											if (data54 > 3600 || isNaN(data54)) {
+												const err102 = {
+													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/maximum",
+													keyword: "maximum",
+													params: {
+														comparison: "<=",
+														limit: 3600
+													},
+													message: "must be <= 3600"
+												};
+												if (vErrors === null) vErrors = [err102];
+												else vErrors.push(err102);
+												errors++;
+											}
+											if (data54 < 5 || isNaN(data54)) {
+												const err103 = {
+													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
+													schemaPath: "#/properties/policy/properties/approvals/properties/github/properties/pollSeconds/minimum",
+													keyword: "minimum",
+													params: {
+														comparison: ">=",
+														limit: 5
+													},
+													message: "must be >= 5"
+												};
+												if (vErrors === null) vErrors = [err103];
+												else vErrors.push(err103);
+												errors++;
+											}
+										}
+									}
+								} else {
+									const err104 = {
+										instancePath: instancePath + "/policy/approvals/github",
+										schemaPath: "#/properties/policy/properties/approvals/properties/github/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err104];
+									else vErrors.push(err104);
+									errors++;
+								}
+							}
+						} else {
+							const err105 = {
+								instancePath: instancePath + "/policy/approvals",
+								schemaPath: "#/properties/policy/properties/approvals/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err105];
+							else vErrors.push(err105);
+							errors++;
+						}
+					}
+				} else {
+					const err106 = {
+						instancePath: instancePath + "/policy",
+						schemaPath: "#/properties/policy/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err106];
+					else vErrors.push(err106);
 					errors++;
 				}
 			}
 		} else {
-			const err71 = {
+			const err107 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err71];
-			else vErrors.push(err71);
+			if (vErrors === null) vErrors = [err107];
+			else vErrors.push(err107);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -13387,6 +14030,806 @@ var require_config_reconcileSecret = /* @__PURE__ */ __commonJSMin(((exports, mo
 			};
 			if (vErrors === null) vErrors = [err1];
 			else vErrors.push(err1);
+			errors++;
+		}
+		validate0.errors = vErrors;
+		return errors === 0;
+	}
+}));
+// dist/manifests/validators/policy.cjs
+var require_policy = /* @__PURE__ */ __commonJSMin(((exports, module) => {
+	module.exports = validate0;
+	module.exports.default = validate0;
+	const schema1 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"name",
+			"when",
+			"outcome",
+			"message"
+		],
+		"properties": {
+			"name": {
+				"type": "string",
+				"pattern": "^[a-z0-9][a-z0-9-]{0,62}$",
+				"description": "The rule's name: lower-case letters, digits and dashes; unique across the policy."
+			},
+			"description": {
+				"type": "string",
+				"description": "Why the rule exists (for people; not shown in plans)."
+			},
+			"when": {
+				"type": "string",
+				"minLength": 1,
+				"maxLength": 4e3,
+				"description": "CEL expression, true when the rule fires on `change`, e.g. change.kind == \"Site\" && change.after.?visibility.orValue(\"\") == \"public\"."
+			},
+			"outcome": {
+				"enum": [
+					"deny",
+					"require-approval",
+					"warn"
+				],
+				"description": "deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops."
+			},
+			"message": {
+				"type": "string",
+				"minLength": 1,
+				"maxLength": 500,
+				"description": "What the plan says when the rule fires."
+			}
+		}
+	};
+	const pattern0 = /* @__PURE__ */ new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
+	const pattern1 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
+	const func0 = require_ucs2length().default;
+	function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.rules === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "rules" },
+					message: "must have required property 'rules'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "apiVersion" || key0 === "kind" || key0 === "rules" || key0 === "approvers")) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.apiVersion !== void 0) {
+				if ("docops/v1" !== data.apiVersion) {
+					const err2 = {
+						instancePath: instancePath + "/apiVersion",
+						schemaPath: "#/properties/apiVersion/const",
+						keyword: "const",
+						params: { allowedValue: "docops/v1" },
+						message: "must be equal to constant"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			}
+			if (data.kind !== void 0) {
+				if ("Policy" !== data.kind) {
+					const err3 = {
+						instancePath: instancePath + "/kind",
+						schemaPath: "#/properties/kind/const",
+						keyword: "const",
+						params: { allowedValue: "Policy" },
+						message: "must be equal to constant"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+			}
+			if (data.rules !== void 0) {
+				let data2 = data.rules;
+				if (Array.isArray(data2)) {
+					if (data2.length < 1) {
+						const err4 = {
+							instancePath: instancePath + "/rules",
+							schemaPath: "#/properties/rules/minItems",
+							keyword: "minItems",
+							params: { limit: 1 },
+							message: "must NOT have fewer than 1 items"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+					const len0 = data2.length;
+					for (let i0 = 0; i0 < len0; i0++) {
+						let data3 = data2[i0];
+						if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
+							if (data3.name === void 0) {
+								const err5 = {
+									instancePath: instancePath + "/rules/" + i0,
+									schemaPath: "#/definitions/rule/required",
+									keyword: "required",
+									params: { missingProperty: "name" },
+									message: "must have required property 'name'"
+								};
+								if (vErrors === null) vErrors = [err5];
+								else vErrors.push(err5);
+								errors++;
+							}
+							if (data3.when === void 0) {
+								const err6 = {
+									instancePath: instancePath + "/rules/" + i0,
+									schemaPath: "#/definitions/rule/required",
+									keyword: "required",
+									params: { missingProperty: "when" },
+									message: "must have required property 'when'"
+								};
+								if (vErrors === null) vErrors = [err6];
+								else vErrors.push(err6);
+								errors++;
+							}
+							if (data3.outcome === void 0) {
+								const err7 = {
+									instancePath: instancePath + "/rules/" + i0,
+									schemaPath: "#/definitions/rule/required",
+									keyword: "required",
+									params: { missingProperty: "outcome" },
+									message: "must have required property 'outcome'"
+								};
+								if (vErrors === null) vErrors = [err7];
+								else vErrors.push(err7);
+								errors++;
+							}
+							if (data3.message === void 0) {
+								const err8 = {
+									instancePath: instancePath + "/rules/" + i0,
+									schemaPath: "#/definitions/rule/required",
+									keyword: "required",
+									params: { missingProperty: "message" },
+									message: "must have required property 'message'"
+								};
+								if (vErrors === null) vErrors = [err8];
+								else vErrors.push(err8);
+								errors++;
+							}
+							for (const key1 in data3) if (!(key1 === "name" || key1 === "description" || key1 === "when" || key1 === "outcome" || key1 === "message")) {
+								const err9 = {
+									instancePath: instancePath + "/rules/" + i0,
+									schemaPath: "#/definitions/rule/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key1 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err9];
+								else vErrors.push(err9);
+								errors++;
+							}
+							if (data3.name !== void 0) {
+								let data4 = data3.name;
+								if (typeof data4 === "string") {
+									if (!pattern0.test(data4)) {
+										const err10 = {
+											instancePath: instancePath + "/rules/" + i0 + "/name",
+											schemaPath: "#/definitions/rule/properties/name/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[a-z0-9][a-z0-9-]{0,62}$" },
+											message: "must match pattern \"^[a-z0-9][a-z0-9-]{0,62}$\""
+										};
+										if (vErrors === null) vErrors = [err10];
+										else vErrors.push(err10);
+										errors++;
+									}
+								} else {
+									const err11 = {
+										instancePath: instancePath + "/rules/" + i0 + "/name",
+										schemaPath: "#/definitions/rule/properties/name/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err11];
+									else vErrors.push(err11);
+									errors++;
+								}
+							}
+							if (data3.description !== void 0) {
+								if (typeof data3.description !== "string") {
+									const err12 = {
+										instancePath: instancePath + "/rules/" + i0 + "/description",
+										schemaPath: "#/definitions/rule/properties/description/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err12];
+									else vErrors.push(err12);
+									errors++;
+								}
+							}
+							if (data3.when !== void 0) {
+								let data6 = data3.when;
+								if (typeof data6 === "string") {
+									if (func0(data6) > 4e3) {
+										const err13 = {
+											instancePath: instancePath + "/rules/" + i0 + "/when",
+											schemaPath: "#/definitions/rule/properties/when/maxLength",
+											keyword: "maxLength",
+											params: { limit: 4e3 },
+											message: "must NOT have more than 4000 characters"
+										};
+										if (vErrors === null) vErrors = [err13];
+										else vErrors.push(err13);
+										errors++;
+									}
+									if (func0(data6) < 1) {
+										const err14 = {
+											instancePath: instancePath + "/rules/" + i0 + "/when",
+											schemaPath: "#/definitions/rule/properties/when/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err14];
+										else vErrors.push(err14);
+										errors++;
+									}
+								} else {
+									const err15 = {
+										instancePath: instancePath + "/rules/" + i0 + "/when",
+										schemaPath: "#/definitions/rule/properties/when/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err15];
+									else vErrors.push(err15);
+									errors++;
+								}
+							}
+							if (data3.outcome !== void 0) {
+								let data7 = data3.outcome;
+								if (!(data7 === "deny" || data7 === "require-approval" || data7 === "warn")) {
+									const err16 = {
+										instancePath: instancePath + "/rules/" + i0 + "/outcome",
+										schemaPath: "#/definitions/rule/properties/outcome/enum",
+										keyword: "enum",
+										params: { allowedValues: schema1.properties.outcome.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err16];
+									else vErrors.push(err16);
+									errors++;
+								}
+							}
+							if (data3.message !== void 0) {
+								let data8 = data3.message;
+								if (typeof data8 === "string") {
+									if (func0(data8) > 500) {
+										const err17 = {
+											instancePath: instancePath + "/rules/" + i0 + "/message",
+											schemaPath: "#/definitions/rule/properties/message/maxLength",
+											keyword: "maxLength",
+											params: { limit: 500 },
+											message: "must NOT have more than 500 characters"
+										};
+										if (vErrors === null) vErrors = [err17];
+										else vErrors.push(err17);
+										errors++;
+									}
+									if (func0(data8) < 1) {
+										const err18 = {
+											instancePath: instancePath + "/rules/" + i0 + "/message",
+											schemaPath: "#/definitions/rule/properties/message/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err18];
+										else vErrors.push(err18);
+										errors++;
+									}
+								} else {
+									const err19 = {
+										instancePath: instancePath + "/rules/" + i0 + "/message",
+										schemaPath: "#/definitions/rule/properties/message/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err19];
+									else vErrors.push(err19);
+									errors++;
+								}
+							}
+						} else {
+							const err20 = {
+								instancePath: instancePath + "/rules/" + i0,
+								schemaPath: "#/definitions/rule/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err20];
+							else vErrors.push(err20);
+							errors++;
+						}
+					}
+				} else {
+					const err21 = {
+						instancePath: instancePath + "/rules",
+						schemaPath: "#/properties/rules/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err21];
+					else vErrors.push(err21);
+					errors++;
+				}
+			}
+			if (data.approvers !== void 0) {
+				let data9 = data.approvers;
+				if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
+					if (data9.githubTeam === void 0) {
+						const err22 = {
+							instancePath: instancePath + "/approvers",
+							schemaPath: "#/definitions/approvers/required",
+							keyword: "required",
+							params: { missingProperty: "githubTeam" },
+							message: "must have required property 'githubTeam'"
+						};
+						if (vErrors === null) vErrors = [err22];
+						else vErrors.push(err22);
+						errors++;
+					}
+					for (const key2 in data9) if (!(key2 === "githubTeam")) {
+						const err23 = {
+							instancePath: instancePath + "/approvers",
+							schemaPath: "#/definitions/approvers/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key2 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err23];
+						else vErrors.push(err23);
+						errors++;
+					}
+					if (data9.githubTeam !== void 0) {
+						let data10 = data9.githubTeam;
+						if (typeof data10 === "string") {
+							if (!pattern1.test(data10)) {
+								const err24 = {
+									instancePath: instancePath + "/approvers/githubTeam",
+									schemaPath: "#/definitions/approvers/properties/githubTeam/pattern",
+									keyword: "pattern",
+									params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$" },
+									message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\""
+								};
+								if (vErrors === null) vErrors = [err24];
+								else vErrors.push(err24);
+								errors++;
+							}
+						} else {
+							const err25 = {
+								instancePath: instancePath + "/approvers/githubTeam",
+								schemaPath: "#/definitions/approvers/properties/githubTeam/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err25];
+							else vErrors.push(err25);
+							errors++;
+						}
+					}
+				} else {
+					const err26 = {
+						instancePath: instancePath + "/approvers",
+						schemaPath: "#/definitions/approvers/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err26];
+					else vErrors.push(err26);
+					errors++;
+				}
+			}
+		} else {
+			const err27 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err27];
+			else vErrors.push(err27);
+			errors++;
+		}
+		validate0.errors = vErrors;
+		return errors === 0;
+	}
+}));
+// dist/manifests/validators/policy-rules.cjs
+var require_policy_rules = /* @__PURE__ */ __commonJSMin(((exports, module) => {
+	module.exports = validate0;
+	module.exports.default = validate0;
+	const schema1 = {
+		"type": "object",
+		"additionalProperties": false,
+		"required": [
+			"name",
+			"when",
+			"outcome",
+			"message"
+		],
+		"properties": {
+			"name": {
+				"type": "string",
+				"pattern": "^[a-z0-9][a-z0-9-]{0,62}$",
+				"description": "The rule's name: lower-case letters, digits and dashes; unique across the policy."
+			},
+			"description": {
+				"type": "string",
+				"description": "Why the rule exists (for people; not shown in plans)."
+			},
+			"when": {
+				"type": "string",
+				"minLength": 1,
+				"maxLength": 4e3,
+				"description": "CEL expression, true when the rule fires on `change`, e.g. change.kind == \"Site\" && change.after.?visibility.orValue(\"\") == \"public\"."
+			},
+			"outcome": {
+				"enum": [
+					"deny",
+					"require-approval",
+					"warn"
+				],
+				"description": "deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops."
+			},
+			"message": {
+				"type": "string",
+				"minLength": 1,
+				"maxLength": 500,
+				"description": "What the plan says when the rule fires."
+			}
+		}
+	};
+	const pattern0 = /* @__PURE__ */ new RegExp("^[a-z0-9][a-z0-9-]{0,62}$", "u");
+	const func0 = require_ucs2length().default;
+	function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (Array.isArray(data)) {
+			if (data.length < 1) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/minItems",
+					keyword: "minItems",
+					params: { limit: 1 },
+					message: "must NOT have fewer than 1 items"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			const len0 = data.length;
+			for (let i0 = 0; i0 < len0; i0++) {
+				let data0 = data[i0];
+				if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
+					if (data0.name === void 0) {
+						const err1 = {
+							instancePath: instancePath + "/" + i0,
+							schemaPath: "#/definitions/rule/required",
+							keyword: "required",
+							params: { missingProperty: "name" },
+							message: "must have required property 'name'"
+						};
+						if (vErrors === null) vErrors = [err1];
+						else vErrors.push(err1);
+						errors++;
+					}
+					if (data0.when === void 0) {
+						const err2 = {
+							instancePath: instancePath + "/" + i0,
+							schemaPath: "#/definitions/rule/required",
+							keyword: "required",
+							params: { missingProperty: "when" },
+							message: "must have required property 'when'"
+						};
+						if (vErrors === null) vErrors = [err2];
+						else vErrors.push(err2);
+						errors++;
+					}
+					if (data0.outcome === void 0) {
+						const err3 = {
+							instancePath: instancePath + "/" + i0,
+							schemaPath: "#/definitions/rule/required",
+							keyword: "required",
+							params: { missingProperty: "outcome" },
+							message: "must have required property 'outcome'"
+						};
+						if (vErrors === null) vErrors = [err3];
+						else vErrors.push(err3);
+						errors++;
+					}
+					if (data0.message === void 0) {
+						const err4 = {
+							instancePath: instancePath + "/" + i0,
+							schemaPath: "#/definitions/rule/required",
+							keyword: "required",
+							params: { missingProperty: "message" },
+							message: "must have required property 'message'"
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+					for (const key0 in data0) if (!(key0 === "name" || key0 === "description" || key0 === "when" || key0 === "outcome" || key0 === "message")) {
+						const err5 = {
+							instancePath: instancePath + "/" + i0,
+							schemaPath: "#/definitions/rule/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key0 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err5];
+						else vErrors.push(err5);
+						errors++;
+					}
+					if (data0.name !== void 0) {
+						let data1 = data0.name;
+						if (typeof data1 === "string") {
+							if (!pattern0.test(data1)) {
+								const err6 = {
+									instancePath: instancePath + "/" + i0 + "/name",
+									schemaPath: "#/definitions/rule/properties/name/pattern",
+									keyword: "pattern",
+									params: { pattern: "^[a-z0-9][a-z0-9-]{0,62}$" },
+									message: "must match pattern \"^[a-z0-9][a-z0-9-]{0,62}$\""
+								};
+								if (vErrors === null) vErrors = [err6];
+								else vErrors.push(err6);
+								errors++;
+							}
+						} else {
+							const err7 = {
+								instancePath: instancePath + "/" + i0 + "/name",
+								schemaPath: "#/definitions/rule/properties/name/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err7];
+							else vErrors.push(err7);
+							errors++;
+						}
+					}
+					if (data0.description !== void 0) {
+						if (typeof data0.description !== "string") {
+							const err8 = {
+								instancePath: instancePath + "/" + i0 + "/description",
+								schemaPath: "#/definitions/rule/properties/description/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err8];
+							else vErrors.push(err8);
+							errors++;
+						}
+					}
+					if (data0.when !== void 0) {
+						let data3 = data0.when;
+						if (typeof data3 === "string") {
+							if (func0(data3) > 4e3) {
+								const err9 = {
+									instancePath: instancePath + "/" + i0 + "/when",
+									schemaPath: "#/definitions/rule/properties/when/maxLength",
+									keyword: "maxLength",
+									params: { limit: 4e3 },
+									message: "must NOT have more than 4000 characters"
+								};
+								if (vErrors === null) vErrors = [err9];
+								else vErrors.push(err9);
+								errors++;
+							}
+							if (func0(data3) < 1) {
+								const err10 = {
+									instancePath: instancePath + "/" + i0 + "/when",
+									schemaPath: "#/definitions/rule/properties/when/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err10];
+								else vErrors.push(err10);
+								errors++;
+							}
+						} else {
+							const err11 = {
+								instancePath: instancePath + "/" + i0 + "/when",
+								schemaPath: "#/definitions/rule/properties/when/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err11];
+							else vErrors.push(err11);
+							errors++;
+						}
+					}
+					if (data0.outcome !== void 0) {
+						let data4 = data0.outcome;
+						if (!(data4 === "deny" || data4 === "require-approval" || data4 === "warn")) {
+							const err12 = {
+								instancePath: instancePath + "/" + i0 + "/outcome",
+								schemaPath: "#/definitions/rule/properties/outcome/enum",
+								keyword: "enum",
+								params: { allowedValues: schema1.properties.outcome.enum },
+								message: "must be equal to one of the allowed values"
+							};
+							if (vErrors === null) vErrors = [err12];
+							else vErrors.push(err12);
+							errors++;
+						}
+					}
+					if (data0.message !== void 0) {
+						let data5 = data0.message;
+						if (typeof data5 === "string") {
+							if (func0(data5) > 500) {
+								const err13 = {
+									instancePath: instancePath + "/" + i0 + "/message",
+									schemaPath: "#/definitions/rule/properties/message/maxLength",
+									keyword: "maxLength",
+									params: { limit: 500 },
+									message: "must NOT have more than 500 characters"
+								};
+								if (vErrors === null) vErrors = [err13];
+								else vErrors.push(err13);
+								errors++;
+							}
+							if (func0(data5) < 1) {
+								const err14 = {
+									instancePath: instancePath + "/" + i0 + "/message",
+									schemaPath: "#/definitions/rule/properties/message/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err14];
+								else vErrors.push(err14);
+								errors++;
+							}
+						} else {
+							const err15 = {
+								instancePath: instancePath + "/" + i0 + "/message",
+								schemaPath: "#/definitions/rule/properties/message/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err15];
+							else vErrors.push(err15);
+							errors++;
+						}
+					}
+				} else {
+					const err16 = {
+						instancePath: instancePath + "/" + i0,
+						schemaPath: "#/definitions/rule/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err16];
+					else vErrors.push(err16);
+					errors++;
+				}
+			}
+		} else {
+			const err17 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "array" },
+				message: "must be array"
+			};
+			if (vErrors === null) vErrors = [err17];
+			else vErrors.push(err17);
+			errors++;
+		}
+		validate0.errors = vErrors;
+		return errors === 0;
+	}
+}));
+// dist/manifests/validators/policy-approvers.cjs
+var require_policy_approvers = /* @__PURE__ */ __commonJSMin(((exports, module) => {
+	module.exports = validate0;
+	module.exports.default = validate0;
+	const pattern0 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$", "u");
+	function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.githubTeam === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/definitions/approvers/required",
+					keyword: "required",
+					params: { missingProperty: "githubTeam" },
+					message: "must have required property 'githubTeam'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "githubTeam")) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/definitions/approvers/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			if (data.githubTeam !== void 0) {
+				let data0 = data.githubTeam;
+				if (typeof data0 === "string") {
+					if (!pattern0.test(data0)) {
+						const err2 = {
+							instancePath: instancePath + "/githubTeam",
+							schemaPath: "#/definitions/approvers/properties/githubTeam/pattern",
+							keyword: "pattern",
+							params: { pattern: "^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$" },
+							message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\""
+						};
+						if (vErrors === null) vErrors = [err2];
+						else vErrors.push(err2);
+						errors++;
+					}
+				} else {
+					const err3 = {
+						instancePath: instancePath + "/githubTeam",
+						schemaPath: "#/definitions/approvers/properties/githubTeam/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+			}
+		} else {
+			const err4 = {
+				instancePath,
+				schemaPath: "#/definitions/approvers/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -16684,7 +18127,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			return module.exports;
 		})],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -16692,7 +18135,10 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"}", () => require_config_schedule()],
 		["{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"}", () => require_config_listen()],
 		["{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"}", () => require_config_concurrency()],
-		["{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"}", () => require_config_reconcileSecret()]
+		["{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"}", () => require_config_reconcileSecret()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/policy.schema.json\",\"title\":\"docops policy file\",\"description\":\"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rules\"],\"properties\":{\"apiVersion\":{\"const\":\"docops/v1\"},\"kind\":{\"const\":\"Policy\"},\"rules\":{\"type\":\"array\",\"minItems\":1,\"description\":\"The rules of this file (at least one).\",\"items\":{\"$ref\":\"#/definitions/rule\"}},\"approvers\":{\"$ref\":\"#/definitions/approvers\"}},\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}}}", () => require_policy()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}},\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/rule\"}}", () => require_policy_rules()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"definitions\":{\"rule\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\",\"when\",\"outcome\",\"message\"],\"properties\":{\"name\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9][a-z0-9-]{0,62}$\",\"description\":\"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"},\"description\":{\"type\":\"string\",\"description\":\"Why the rule exists (for people; not shown in plans).\"},\"when\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":4000,\"description\":\"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"},\"outcome\":{\"enum\":[\"deny\",\"require-approval\",\"warn\"],\"description\":\"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"},\"message\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":500,\"description\":\"What the plan says when the rule fires.\"}}},\"approvers\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"githubTeam\"],\"description\":\"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\"properties\":{\"githubTeam\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\"description\":\"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"}}}},\"$ref\":\"#/definitions/approvers\"}", () => require_policy_approvers()]
 	];
 }));
 // node_modules/colorette/index.cjs
@@ -20512,7 +21958,7 @@ var init__docops_action_require = __esmMin((() => {
 * operation (method + path template).
 *
 * The spec is a dev dependency (1.7 MB): `npm run build` extracts the table into dist/api/operation-scopes.json
-* (src/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
+* (tools/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
 * extracted from the spec on first use.
 */
 /** The table out of the spec: every operation with its `oauth` scopes (operations without own `security` have none). */
@@ -22514,7 +23960,7 @@ async function listOrgs(client) {
 }
 var isRecord$3;
 var init_orgs$1 = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	isRecord$3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 }));
 // src/connect/token.ts
@@ -22575,7 +24021,7 @@ function tokenAccess(report) {
 }
 var isRecord$2;
 var init_token = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_refs();
 	init_operations();
 	init_orgs$1();
@@ -22623,7 +24069,7 @@ function renderTokenReport(r) {
 	return `${lines.join("\n")}\n`;
 }
 var ACCESS_LINE;
-var init_render$1 = __esmMin((() => {
+var init_render$2 = __esmMin((() => {
 	init_token();
 	ACCESS_LINE = {
 		write: "May: write (its user is an admin of an organization above) — if the token carries write scopes, see below.",
@@ -22631,10 +24077,10 @@ var init_render$1 = __esmMin((() => {
 		unknown: "May: not known — the API did not say whether its user is an admin."
 	};
 }));
-// \0docops-action-left-out:src/sandbox/index.ts
-var sandbox_exports$1 = /* @__PURE__ */ __exportAll({});
-var init_sandbox$1 = __esmMin((() => {
-	init_errors();
+// \0docops-action-left-out:packages/sandbox/src/index.ts
+var src_exports = /* @__PURE__ */ __exportAll({});
+var init_src$1 = __esmMin((() => {
+	init_errors$1();
 	throw new UsageError("the in-process sandbox (--sandbox) is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // node_modules/undici/lib/core/symbols.js
@@ -32235,7 +33681,7 @@ function asEnvelope(body, path) {
 }
 var PAGE_LIMIT;
 var init_paginate = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	PAGE_LIMIT = 1e3;
 }));
 // src/api/rate-limit-headers.ts
@@ -32426,6 +33872,11 @@ var init_retry = __esmMin((() => {
 *
 * Answers without the headers change nothing: until one announces a budget, and again after a success that
 * announces none, `acquire` returns at once (no timer, no queue).
+*
+* Background requests (the informer's periodic full read, `acquire(signal, true)`) yield: a waiting request of any
+* other kind goes first, they leave a tenth of the limit (BACKGROUND_RESERVE) to the others, and while they wait
+* the others do not spread themselves (the reserve is theirs): a drifted member is read at once, not behind a
+* 19-minute full read.
 */
 function createPacer(opts = {}) {
 	const clock = opts.clock ?? systemClock;
@@ -32440,27 +33891,43 @@ function createPacer(opts = {}) {
 	let blockedUntil = 0;
 	/** After a 429: one request may go (once the block ends and nothing is in flight) to learn the budget. */
 	let probe = false;
-	let waiters = [];
-	let head = 0;
+	const queues = [{
+		items: [],
+		head: 0
+	}, {
+		items: [],
+		head: 0
+	}];
+	const waitingIn = (q) => q.items.slice(q.head).filter((w) => !w.done).length;
+	const hasWaiting = (q) => {
+		while (q.head < q.items.length && q.items[q.head].done) q.head++;
+		if (q.head === q.items.length) {
+			q.items = [];
+			q.head = 0;
+		}
+		return q.items.length > 0;
+	};
 	let cancelTimer;
 	const listeners = /* @__PURE__ */ new Set();
 	/** The end of the last wait told (the same wait, re-armed by pump, is told once) and when it was told. */
 	let toldUntil = 0;
 	let toldAt = Number.NEGATIVE_INFINITY;
 	/** When the next request may go: `now`, a later time, or Infinity (only an answer can tell). */
-	function nextSendAt(now) {
+	function nextSendAt(now, background = false) {
 		if (now < blockedUntil) return blockedUntil;
 		if (budget === void 0) return now;
 		if (budget.resetAt !== void 0 && now >= budget.resetAt) {
 			budget.remaining = budget.limit;
 			budget.resetAt = void 0;
 		}
-		const available = budget.remaining - debt;
+		const reserve = background ? Math.ceil(budget.limit * BACKGROUND_RESERVE) : 0;
+		const available = budget.remaining - debt - reserve;
 		if (available >= 1) {
-			if (available > budget.limit / 2 || budget.resetAt === void 0) return now;
+			if (!background && hasWaiting(queues[1])) return now;
+			if (available > (budget.limit - reserve) / 2 || budget.resetAt === void 0) return now;
 			return Math.max(now, lastSentAt + (budget.resetAt - now) / available);
 		}
-		if (probe && inFlight === 0) return now;
+		if (probe && inFlight === 0 && !background) return now;
 		return budget.resetAt ?? (inFlight > 0 ? Number.POSITIVE_INFINITY : now);
 	}
 	function grant(now) {
@@ -32474,14 +33941,13 @@ function createPacer(opts = {}) {
 	function pump() {
 		cancelTimer?.();
 		cancelTimer = void 0;
-		while (head < waiters.length) {
-			const waiter = waiters[head];
-			if (waiter.done) {
-				head++;
-				continue;
-			}
+		for (;;) {
+			const background = !hasWaiting(queues[0]);
+			const q = queues[background ? 1 : 0];
+			if (!hasWaiting(q)) return;
+			const waiter = q.items[q.head];
 			const now = clock.now();
-			const at = nextSendAt(now);
+			const at = nextSendAt(now, background);
 			if (at > now) {
 				if (at !== Number.POSITIVE_INFINITY) {
 					if (at > toldUntil && (at - now >= 3e3 || now - toldAt >= 3e4)) {
@@ -32499,16 +33965,12 @@ function createPacer(opts = {}) {
 						pump();
 					}, at - now);
 				}
-				break;
+				return;
 			}
-			head++;
+			q.head++;
 			waiter.done = true;
 			waiter.cleanup();
 			waiter.resolve(grant(now));
-		}
-		if (head === waiters.length) {
-			waiters = [];
-			head = 0;
 		}
 	}
 	function observe(ticketSeq, answer) {
@@ -32543,10 +34005,10 @@ function createPacer(opts = {}) {
 			listeners.add(listener);
 			return () => void listeners.delete(listener);
 		},
-		acquire(signal) {
-			if (head === waiters.length) {
+		acquire(signal, background = false) {
+			if (!hasWaiting(queues[0]) && (!background || !hasWaiting(queues[1]))) {
 				const now = clock.now();
-				if (nextSendAt(now) <= now) return grant(now);
+				if (nextSendAt(now, background) <= now) return grant(now);
 			}
 			return new Promise((resolve, reject) => {
 				if (signal?.aborted === true) {
@@ -32566,7 +34028,7 @@ function createPacer(opts = {}) {
 					cleanup: () => signal?.removeEventListener("abort", onAbort)
 				};
 				signal?.addEventListener("abort", onAbort, { once: true });
-				waiters.push(waiter);
+				queues[background ? 1 : 0].items.push(waiter);
 				pump();
 			});
 		},
@@ -32580,7 +34042,7 @@ function createPacer(opts = {}) {
 				budget: budget === void 0 ? void 0 : { ...budget },
 				debt,
 				inFlight,
-				waiting: waiters.slice(head).filter((w) => !w.done).length,
+				waiting: waitingIn(queues[0]) + waitingIn(queues[1]),
 				blockedUntil
 			};
 		}
@@ -32616,7 +34078,7 @@ function sharedPacer(baseUrl, token) {
 		}
 	};
 }
-var systemClock, shared;
+var systemClock, BACKGROUND_RESERVE, shared;
 var init_pacer = __esmMin((() => {
 	init_rate_limit_headers();
 	init_retry();
@@ -32627,39 +34089,42 @@ var init_pacer = __esmMin((() => {
 			return () => clearTimeout(handle);
 		}
 	};
+	BACKGROUND_RESERVE = .1;
 	shared = /* @__PURE__ */ new Map();
 }));
 // src/api/priority-gate.ts
 function createPriorityGate(limit) {
 	const max = Math.max(1, limit);
+	const backgroundMax = max > 1 ? max - 1 : 1;
 	let running = 0;
-	const queues = [{
+	const queues = [
+		0,
+		1,
+		2,
+		3
+	].map(() => ({
 		items: [],
 		head: 0
-	}, {
-		items: [],
-		head: 0
-	}];
-	const next = () => {
-		for (const q of queues) if (q.head < q.items.length) {
-			const wake = q.items[q.head];
-			q.items[q.head++] = noop$2;
-			if (q.head === q.items.length) {
-				q.items = [];
-				q.head = 0;
-			}
-			return wake;
+	}));
+	const take = (q) => {
+		if (q.head >= q.items.length) return void 0;
+		const wake = q.items[q.head];
+		q.items[q.head++] = noop$2;
+		if (q.head === q.items.length) {
+			q.items = [];
+			q.head = 0;
 		}
+		return wake;
 	};
 	/** The finished task's slot goes straight to the next waiter, so `running` never over- or undercounts. */
 	const release = () => {
-		const wake = next();
+		const wake = take(queues[0]) ?? take(queues[1]) ?? (running - 1 < backgroundMax ? take(queues[2]) ?? take(queues[3]) : void 0);
 		if (wake) wake();
 		else running--;
 	};
-	return { async run(urgent, task) {
-		if (running < max) running++;
-		else await new Promise((resolve) => queues[urgent ? 0 : 1].items.push(resolve));
+	return { async run(urgent, task, background = false) {
+		if (running < (background ? backgroundMax : max)) running++;
+		else await new Promise((resolve) => queues[(background ? 2 : 0) + (urgent ? 0 : 1)].items.push(resolve));
 		try {
 			return await task();
 		} finally {
@@ -32773,13 +34238,13 @@ function createClient(opts = {}) {
 		"user-agent": opts.userAgent ?? "docops"
 	};
 	if (token !== void 0 && token !== "") baseHeaders.authorization = `Bearer ${token}`;
-	async function attemptOnce(method, target, payload, signal, urgent) {
+	async function attemptOnce(method, target, payload, signal, urgent, background) {
 		const headers = payload === void 0 ? baseHeaders : {
 			...baseHeaders,
 			"content-type": "application/json"
 		};
 		return gate.run(urgent, async () => {
-			const pending = pacer.acquire(signal);
+			const pending = pacer.acquire(signal, background);
 			const ticket = pending instanceof Promise ? await pending : pending;
 			let answer;
 			let res;
@@ -32814,13 +34279,13 @@ function createClient(opts = {}) {
 				headers: res.headers,
 				text
 			};
-		});
+		}, background);
 	}
-	function request(method, path, options = {}) {
-		return send(method, path, options, false);
-	}
-	/** `urgent`: a later page of a list being read (see priority-gate.ts). */
-	async function send(method, path, options, urgent) {
+	/**
+	* `urgent`: a later page of a list being read (see priority-gate.ts); `background`: a request of the view
+	* `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
+	*/
+	async function send(method, path, options, urgent, background = false) {
 		if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
 		const route = routeOf(path);
 		if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
@@ -32848,7 +34313,7 @@ function createClient(opts = {}) {
 			let failure;
 			let lastError;
 			try {
-				const raw = await attemptOnce(method, target, payload, signal, urgent);
+				const raw = await attemptOnce(method, target, payload, signal, urgent, background);
 				answered = true;
 				report({
 					method,
@@ -32927,42 +34392,42 @@ function createClient(opts = {}) {
 			}
 		}
 	}
-	async function get(path, query) {
-		return (await request("GET", path, query === void 0 ? {} : { query })).body;
+	/** The client's surface; `background`: every request of it yields to the others. */
+	function view(background) {
+		const request = (method, path, options = {}) => send(method, path, options, false, background);
+		const get = async (path, query) => (await request("GET", path, query === void 0 ? {} : { query })).body;
+		/** A list's pages: every page after the first is urgent (it continues a chain already started). */
+		const getPage = async (path, query) => (await send("GET", path, query === void 0 ? {} : { query }, query?.["page"] !== void 0, background)).body;
+		const paginate = (path, query) => paginatePages(getPage, path, query);
+		const listAll = async (path, query) => {
+			const items = [];
+			for await (const item of paginate(path, query)) items.push(item);
+			return items;
+		};
+		return {
+			baseUrl,
+			request,
+			get,
+			paginate,
+			listAll,
+			background: () => backgroundView ??= view(true),
+			rateLimit: () => {
+				const b = pacer.state().budget;
+				return b === void 0 ? void 0 : {
+					limit: b.limit,
+					remaining: b.remaining,
+					...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
+				};
+			},
+			close: background ? () => Promise.resolve() : () => {
+				stopTelling();
+				paced.release();
+				return pool.close();
+			}
+		};
 	}
-	/** A list's pages: every page after the first is urgent (it continues a chain already started). */
-	async function getPage(path, query) {
-		const urgent = query?.["page"] !== void 0;
-		return (await send("GET", path, query === void 0 ? {} : { query }, urgent)).body;
-	}
-	function paginate(path, query) {
-		return paginatePages(getPage, path, query);
-	}
-	async function listAll(path, query) {
-		const items = [];
-		for await (const item of paginate(path, query)) items.push(item);
-		return items;
-	}
-	return {
-		baseUrl,
-		request,
-		get,
-		paginate,
-		listAll,
-		rateLimit: () => {
-			const b = pacer.state().budget;
-			return b === void 0 ? void 0 : {
-				limit: b.limit,
-				remaining: b.remaining,
-				...b.resetAt !== void 0 ? { resetInMs: Math.max(0, b.resetAt - Date.now()) } : {}
-			};
-		},
-		close: () => {
-			stopTelling();
-			paced.release();
-			return pool.close();
-		}
-	};
+	let backgroundView;
+	return view(false);
 }
 /** How long until the announced X-RateLimit-Reset (a 429's wait when it has no Retry-After). */
 function resetInMs(headers) {
@@ -33006,7 +34471,7 @@ function sanitizedCause(err, code, token) {
 var defaultSleep;
 var init_client$1 = __esmMin((() => {
 	init__docops_undici_pool();
-	init_errors();
+	init_errors$1();
 	init_paginate();
 	init_pacer();
 	init_priority_gate();
@@ -33053,7 +34518,7 @@ async function connect(ctx) {
 	let settings;
 	if (global.sandbox) {
 		if (global.tokenFile !== void 0) logger.warn("--token-file is ignored with --sandbox (the sandbox has its own token)");
-		const { startSandbox } = await Promise.resolve().then(() => (init_sandbox$1(), sandbox_exports$1));
+		const { startSandbox } = await Promise.resolve().then(() => (init_src$1(), src_exports));
 		const sandbox = await startSandbox({
 			host: "127.0.0.1",
 			port: 0,
@@ -33093,7 +34558,7 @@ async function connect(ctx) {
 	return client;
 }
 var init_connect = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_settings();
 }));
 // src/cli/commands/whoami.ts
@@ -33109,9 +34574,9 @@ function outputFormat(ctx) {
 }
 var OUTPUT_FORMAT_FLAG, whoamiCommand;
 var init_whoami$1 = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_token();
-	init_render$1();
+	init_render$2();
 	init_connect();
 	OUTPUT_FORMAT_FLAG = {
 		type: "string",
@@ -33156,7 +34621,7 @@ var orgs_exports = /* @__PURE__ */ __exportAll({ orgsCommand: () => orgsCommand 
 var orgsCommand;
 var init_orgs = __esmMin((() => {
 	init_orgs$1();
-	init_render$1();
+	init_render$2();
 	init_connect();
 	init_whoami$1();
 	orgsCommand = {
@@ -33189,7 +34654,7 @@ var init_orgs = __esmMin((() => {
 // \0docops-action-left-out:src/cli/commands/init.ts
 var init_exports = /* @__PURE__ */ __exportAll({});
 var init_init = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	throw new UsageError("`docops init` is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // src/manifests/interpolate.ts
@@ -33207,6 +34672,14 @@ function parseAllowList(values) {
 /** Every variable: for files written by whoever runs docops (the daemon config), like its command line. */
 function everyVariable(env) {
 	return { read: (name) => ({ value: env[name] }) };
+}
+/**
+* Whether a text is (or, for secrets of 8+ characters, contains) one of `secrets` or a secret this process
+* registered (the token, however it was read; the reconcile secret): what no manifest value or data file may carry.
+*/
+function heldSecrets(secrets = []) {
+	const held = [...secrets, ...registeredSecrets()].filter((s) => s !== "");
+	return (text) => held.some((s) => text === s || s.length >= MIN_SECRET_SUBSTRING && text.includes(s));
 }
 /**
 * Manifests: only variables `allow` names (exact names or `PREFIX*`), never a DOCOPS_* variable, never one
@@ -33435,7 +34908,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -33659,7 +35132,7 @@ function findDuplicates(desired) {
 	for (const group of groups) {
 		if (!ambiguous(group)) continue;
 		for (const e of group) {
-			const others = group.filter((o) => o !== e).map((o) => where$2(o.source));
+			const others = group.filter((o) => o !== e).map((o) => where$3(o.source));
 			issues.push({
 				...e.source,
 				message: `duplicate ${e.kind} ${JSON.stringify(e.key)} in ${e.org}, also defined at ${others.join(", ")}`
@@ -33667,7 +35140,7 @@ function findDuplicates(desired) {
 		}
 	}
 	for (const group of idGroups(desired)) for (const e of group) {
-		const others = group.filter((o) => o !== e).map((o) => `${o.kind} ${JSON.stringify(o.key)} in ${o.org} at ${where$2(o.source)}`);
+		const others = group.filter((o) => o !== e).map((o) => `${o.kind} ${JSON.stringify(o.key)} in ${o.org} at ${where$3(o.source)}`);
 		issues.push({
 			...e.source,
 			message: `duplicate ${e.kind} id ${JSON.stringify(e.id)} (pinned by ${e.kind} ${JSON.stringify(e.key)} in ${e.org}), also pinned by ${others.join(", ")}`
@@ -33678,9 +35151,9 @@ function findDuplicates(desired) {
 		index
 	};
 }
-var where$2, ambiguous;
+var where$3, ambiguous;
 var init_duplicates = __esmMin((() => {
-	where$2 = (p) => `${p.file}:${p.line}:${p.column}`;
+	where$3 = (p) => `${p.file}:${p.line}:${p.column}`;
 	ambiguous = (group) => group.some((e) => e.id === void 0);
 }));
 // src/manifests/schema-text.ts
@@ -33943,17 +35416,12 @@ var init_secret_fields = __esmMin((() => {
 // src/manifests/file-refs.ts
 /**
 * Files a manifest names instead of inlining them (`certificate: { file: certs/idp.pem }`, an OpenAPI spec's
-* `source: { file: specs/petstore.yaml }`). A kind lists where such references may stand (KindDefinition.fileFields);
-* the loader reads each one relative to the manifest that names it, and replaces `{file}` with
-* `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest instead
-* of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
-* node:crypto (~4 ms of every start) is loaded only by a run that does.
-*
-* Rules: the path is relative and stays inside the manifests directory (its real path, links followed); the file
-* is a regular file of at most the manifest size limit, valid UTF-8. Every problem is an issue at the `file`
-* value's position, never quoting the content. A file named this way is data, not a manifest: a `.yaml` one (an
-* OpenAPI spec) is not loaded as manifest documents. The content of a field the kind's schema marks secret (a
-* SAML certificate) is registered as a secret as soon as it is read (src/secrets.ts).
+* `source: { file: specs/petstore.yaml }`): their shapes, and finding them. A kind lists where such references may
+* stand and what the file holds (KindDefinition.fileFields); the loader reads each one (data-files.ts) and replaces
+* `{file}` with `{file, text, sha256}` before the kind sees the spec, so kinds stay pure and plans can show a digest
+* instead of the content. The digest is computed when first read (`lazySha256`): `validate` never reads it, and
+* node:crypto (~4 ms of every start) is loaded only by a run that does. The content of a field the kind's schema
+* marks secret (a SAML certificate) is registered as a secret as soon as it is read (data-files.ts, src/secrets.ts).
 */
 /** sha256 (hex) of `data` (a string as UTF-8). node:crypto is loaded on the first call, not with this module. */
 function sha256Hex(data) {
@@ -33973,8 +35441,8 @@ function lazySha256(value, data) {
 		get: () => hex ??= sha256Hex(data())
 	});
 }
-/** Read every file the documents reference. `root` is the manifests directory (absent: references are refused). */
-async function readFileRefs(docs, kinds, root, maxBytes = DEFAULT_MAX_FILE_BYTES) {
+/** Every `{file}` reference of `docs`, at the places their kinds declare. */
+function findFileRefs(docs, kinds) {
 	const refs = [];
 	for (const doc of docs) {
 		const value = doc.value;
@@ -33982,111 +35450,188 @@ async function readFileRefs(docs, kinds, root, maxBytes = DEFAULT_MAX_FILE_BYTES
 		const kind = typeof value["kind"] === "string" ? kinds.get(value["kind"]) : void 0;
 		const spec = value["spec"];
 		if (!kind?.fileFields || typeof spec !== "object" || spec === null) continue;
-		for (const at of kind.fileFields) {
-			const v = at.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
+		for (const field of kind.fileFields) {
+			const v = field.path.reduce((o, k) => o && typeof o === "object" ? o[k] : void 0, spec);
 			if (isFileRef(v)) refs.push({
 				doc,
-				at,
-				mark: secretMarkAt(kind.schema, spec, [...at]),
+				field,
+				mark: secretMarkAt(kind.schema, spec, [...field.path]),
 				written: v.file,
 				absolute: node_path.default.resolve(node_path.default.dirname(doc.file), v.file)
 			});
 		}
 	}
+	return refs;
+}
+var lazyDigests, hasSha256, isFileRef, isFileContent;
+var init_file_refs = __esmMin((() => {
+	init_secret_fields();
+	lazyDigests = /* @__PURE__ */ new WeakSet();
+	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
+	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
+	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
+}));
+// src/manifests/data-files.ts
+/**
+* Reading the files manifests name with `{file}` (file-refs.ts). Such a file is data of one kind — an OpenAPI
+* spec, a certificate, a brand file — and only that:
+* - its path is relative and stays inside the manifests directory (its real path, links followed), out of hidden
+*   directories, hidden files and node_modules (other tools' files: .git/config, .env);
+* - its limit is its kind's (FileField.maxBytes: a spec up to 25 MiB, a certificate what can hold the API's
+*   10,000 characters), said with the kind's name when refused;
+* - it is read once however many manifests name it, and held once: its text, never its bytes beside it (the
+*   digest is taken from the text when first asked for); it is never parsed as a manifest nor interpolated;
+* - it is not also something else: a docops manifest (that would silently leave the set of manifests), a file
+*   the caller reserves (the daemon's config), another kind of data, or a file holding the API token.
+* Every problem is an issue at the `file` value's position, never quoting the content.
+*/
+function tooLargeForKind(field, size) {
+	return `${field.holds} file may be at most ${formatBytes(field.maxBytes)} (this one is ${size} bytes)${field.limitReason ? `: ${field.limitReason}` : ""}`;
+}
+/** Read every referenced file once. `root` is the manifests directory (absent: references are refused). */
+async function readFileRefs(refs, root, claims) {
 	const issues = [];
-	const contents = /* @__PURE__ */ new Map();
+	const fail = (r, message) => {
+		const pos = posOf(r);
+		issues.push({
+			file: pos.file,
+			line: pos.line,
+			column: pos.column,
+			message: `${r.field.path.join(".")}.file "${r.written}": ${message}`
+		});
+	};
+	const byReal = await locate(refs, root, fail);
 	const referenced = /* @__PURE__ */ new Set();
+	const contents = /* @__PURE__ */ new Map();
+	const holdsSecret = heldSecrets(claims.secrets);
+	for (const [real, group] of byReal) {
+		const all = (message) => group.forEach((r) => fail(r, message));
+		const manifest = claims.manifest(real);
+		if (manifest !== void 0) {
+			group.forEach((r) => fail(r, manifestMessage(manifest, r.field)));
+			continue;
+		}
+		referenced.add(real);
+		const reserved = claims.reserved?.get(real);
+		if (reserved !== void 0) {
+			group.forEach((r) => fail(r, `is ${reserved}, not data: name the file that holds ${r.field.holds}`));
+			continue;
+		}
+		if (otherKinds(group, fail)) continue;
+		const field = group[0].field;
+		const text = await readText(real, field, all);
+		if (text === void 0) continue;
+		const named = claims.manifest(real, text);
+		if (named !== void 0) {
+			referenced.delete(real);
+			group.forEach((r) => fail(r, manifestMessage(named, r.field)));
+			continue;
+		}
+		if (holdsSecret(text)) {
+			all("holds the API token (or another secret docops holds): it is never sent as data");
+			continue;
+		}
+		for (const r of group) if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
+		for (const r of group) {
+			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
+			byPath.set(r.field.path.join("\0"), lazySha256({
+				file: r.written,
+				text
+			}, () => text));
+			contents.set(r.doc, byPath);
+		}
+	}
+	return {
+		referenced,
+		issues,
+		resolve: (doc, spec) => resolveSpec(contents.get(doc), spec)
+	};
+}
+/** References grouped by the real path they name; those that cannot name a file inside `root` fail here. */
+async function locate(refs, root, fail) {
+	const byReal = /* @__PURE__ */ new Map();
 	const realRoot = root === void 0 ? void 0 : await (0, node_fs_promises.realpath)(root);
 	for (const r of refs) {
-		const fail = (message) => {
-			const pos = r.doc.pos([
-				"spec",
-				...r.at,
-				"file"
-			]);
-			issues.push({
-				file: pos.file,
-				line: pos.line,
-				column: pos.column,
-				message: `${r.at.join(".")}.file "${r.written}": ${message}`
-			});
-		};
 		if (realRoot === void 0) {
-			fail("files are read only from a manifests directory");
+			fail(r, "files are read only from a manifests directory");
 			continue;
 		}
 		if (node_path.default.isAbsolute(r.written) || r.written.trim() === "") {
-			fail("must be a path relative to the manifest");
+			fail(r, "must be a path relative to the manifest");
 			continue;
 		}
 		let real;
 		try {
 			real = await (0, node_fs_promises.realpath)(r.absolute);
 		} catch (e) {
-			fail(`cannot read it (${e.code ?? "error"})`);
+			fail(r, `cannot read it (${e.code ?? "error"})`);
 			continue;
 		}
 		const rel = node_path.default.relative(realRoot, real);
 		if (rel === "" || rel.startsWith("..") || node_path.default.isAbsolute(rel)) {
-			fail("is outside the manifests directory (links are followed); docops reads no file outside it");
+			fail(r, "is outside the manifests directory (links are followed); docops reads no file outside it");
 			continue;
 		}
-		referenced.add(real);
-		try {
-			const info = await (0, node_fs_promises.stat)(real);
-			if (!info.isFile()) {
-				fail("is not a file");
-				continue;
-			}
-			if (info.size > maxBytes) {
-				fail(tooLargeMessage(info.size, maxBytes));
-				continue;
-			}
-			const bytes = await (0, node_fs_promises.readFile)(real);
-			let text;
-			try {
-				text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-			} catch {
-				fail("is not valid UTF-8 text");
-				continue;
-			}
-			if (r.mark === "credential" || r.mark === "payload") registerSecret(text, r.mark);
-			const byPath = contents.get(r.doc) ?? /* @__PURE__ */ new Map();
-			byPath.set(r.at.join("\0"), lazySha256({
-				file: r.written,
-				text
-			}, () => bytes));
-			contents.set(r.doc, byPath);
-		} catch (e) {
-			fail(`cannot read it (${e.code ?? "error"})`);
+		if (rel.split(node_path.default.sep).some(isIgnoredDirectory)) {
+			fail(r, "is in a hidden directory or node_modules, or is a hidden file, where other tools keep their files (.git, .env …): docops reads no data there");
+			continue;
 		}
+		byReal.set(real, [...byReal.get(real) ?? [], r]);
 	}
-	return {
-		referenced,
-		issues,
-		resolve(doc, spec) {
-			const byPath = contents.get(doc);
-			if (!byPath) return spec;
-			const out = structuredClone(spec);
-			for (const [key, content] of byPath) {
-				const at = key.split("\0");
-				let parent = out;
-				for (const k of at.slice(0, -1)) parent = parent[k];
-				parent[at[at.length - 1]] = content;
-			}
-			return out;
-		}
-	};
+	return byReal;
 }
-var lazyDigests, hasSha256, isFileRef, isFileContent;
-var init_file_refs = __esmMin((() => {
+/** Whether the references name one file as two kinds of data (each one then fails, naming another). */
+function otherKinds(group, fail) {
+	if (group.every((r) => r.field.holds === group[0].field.holds)) return false;
+	for (const r of group) {
+		const other = group.find((o) => o.field.holds !== r.field.holds);
+		const at = posOf(other);
+		fail(r, `is also named as ${other.field.holds} (${at.file}:${at.line}:${at.column}); a file holds one kind of data`);
+	}
+	return true;
+}
+/** The file's text, read once into one buffer and decoded; undefined (and the problem said) when it cannot be. */
+async function readText(real, field, fail) {
+	try {
+		const info = await (0, node_fs_promises.stat)(real);
+		if (!info.isFile()) return void fail("is not a file");
+		if (info.size > field.maxBytes) return void fail(tooLargeForKind(field, info.size));
+		const bytes = await (0, node_fs_promises.readFile)(real);
+		try {
+			return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+		} catch {
+			fail("is not valid UTF-8 text");
+			return;
+		}
+	} catch (e) {
+		fail(`cannot read it (${e.code ?? "error"})`);
+		return;
+	}
+}
+function resolveSpec(byPath, spec) {
+	if (!byPath) return spec;
+	const out = structuredClone(spec);
+	for (const [key, content] of byPath) {
+		const at = key.split("\0");
+		let parent = out;
+		for (const k of at.slice(0, -1)) parent = parent[k];
+		parent[at[at.length - 1]] = content;
+	}
+	return out;
+}
+var posOf, manifestMessage;
+var init_data_files = __esmMin((() => {
 	init_decode();
-	init_secret_fields();
+	init_discover();
+	init_file_refs();
+	init_interpolate();
 	init_secrets();
-	lazyDigests = /* @__PURE__ */ new WeakSet();
-	hasSha256 = (v) => lazyDigests.has(v) || typeof v["sha256"] === "string";
-	isFileRef = (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof v["file"] === "string";
-	isFileContent = (v) => isFileRef(v) && typeof v["text"] === "string" && hasSha256(v);
+	posOf = (r) => r.doc.pos([
+		"spec",
+		...r.field.path,
+		"file"
+	]);
+	manifestMessage = (manifest, field) => `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
 }));
 // src/manifests/paths.ts
 /** `prefix` followed by the path in dotted/bracket form; `spec` + ['members', 3] → `spec.members[3]`. */
@@ -34241,3313 +35786,112 @@ var init_envelope = __esmMin((() => {
 	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
-// node_modules/js-yaml/dist/js-yaml.mjs
-function getDefaultExportFromCjs(x) {
-	return x && x.__esModule && Object.prototype.hasOwnProperty.call(x, "default") ? x["default"] : x;
-}
-function requireCommon() {
-	if (hasRequiredCommon) return common;
-	hasRequiredCommon = 1;
-	function isNothing(subject) {
-		return typeof subject === "undefined" || subject === null;
-	}
-	function isObject(subject) {
-		return typeof subject === "object" && subject !== null;
-	}
-	function toArray(sequence) {
-		if (Array.isArray(sequence)) return sequence;
-		else if (isNothing(sequence)) return [];
-		return [sequence];
-	}
-	function extend(target, source) {
-		if (source) {
-			const sourceKeys = Object.keys(source);
-			for (let index = 0, length = sourceKeys.length; index < length; index += 1) {
-				const key = sourceKeys[index];
-				target[key] = source[key];
-			}
-		}
-		return target;
-	}
-	function repeat(string, count) {
-		let result = "";
-		for (let cycle = 0; cycle < count; cycle += 1) result += string;
-		return result;
-	}
-	function isNegativeZero(number) {
-		return number === 0 && Number.NEGATIVE_INFINITY === 1 / number;
-	}
-	common.isNothing = isNothing;
-	common.isObject = isObject;
-	common.toArray = toArray;
-	common.repeat = repeat;
-	common.isNegativeZero = isNegativeZero;
-	common.extend = extend;
-	return common;
-}
-function requireException() {
-	if (hasRequiredException) return exception;
-	hasRequiredException = 1;
-	function formatError(exception2, compact) {
-		let where = "";
-		const message = exception2.reason || "(unknown reason)";
-		if (!exception2.mark) return message;
-		if (exception2.mark.name) where += "in \"" + exception2.mark.name + "\" ";
-		where += "(" + (exception2.mark.line + 1) + ":" + (exception2.mark.column + 1) + ")";
-		if (!compact && exception2.mark.snippet) where += "\n\n" + exception2.mark.snippet;
-		return message + " " + where;
-	}
-	function YAMLException2(reason, mark) {
-		Error.call(this);
-		this.name = "YAMLException";
-		this.reason = reason;
-		this.mark = mark;
-		this.message = formatError(this, false);
-		if (Error.captureStackTrace) Error.captureStackTrace(this, this.constructor);
-		else this.stack = (/* @__PURE__ */ new Error()).stack || "";
-	}
-	YAMLException2.prototype = Object.create(Error.prototype);
-	YAMLException2.prototype.constructor = YAMLException2;
-	YAMLException2.prototype.toString = function toString(compact) {
-		return this.name + ": " + formatError(this, compact);
-	};
-	exception = YAMLException2;
-	return exception;
-}
-function requireSnippet() {
-	if (hasRequiredSnippet) return snippet;
-	hasRequiredSnippet = 1;
-	const common2 = requireCommon();
-	function getLine(buffer, lineStart, lineEnd, position, maxLineLength) {
-		let head = "";
-		let tail = "";
-		const maxHalfLength = Math.floor(maxLineLength / 2) - 1;
-		if (position - lineStart > maxHalfLength) {
-			head = " ... ";
-			lineStart = position - maxHalfLength + head.length;
-		}
-		if (lineEnd - position > maxHalfLength) {
-			tail = " ...";
-			lineEnd = position + maxHalfLength - tail.length;
-		}
-		return {
-			str: head + buffer.slice(lineStart, lineEnd).replace(/\t/g, "→") + tail,
-			pos: position - lineStart + head.length
-		};
-	}
-	function padStart(string, max) {
-		return common2.repeat(" ", max - string.length) + string;
-	}
-	function makeSnippet(mark, options) {
-		options = Object.create(options || null);
-		if (!mark.buffer) return null;
-		if (!options.maxLength) options.maxLength = 79;
-		if (typeof options.indent !== "number") options.indent = 1;
-		if (typeof options.linesBefore !== "number") options.linesBefore = 3;
-		if (typeof options.linesAfter !== "number") options.linesAfter = 2;
-		const re = /\r?\n|\r|\0/g;
-		const lineStarts = [0];
-		const lineEnds = [];
-		let match;
-		let foundLineNo = -1;
-		while (match = re.exec(mark.buffer)) {
-			lineEnds.push(match.index);
-			lineStarts.push(match.index + match[0].length);
-			if (mark.position <= match.index && foundLineNo < 0) foundLineNo = lineStarts.length - 2;
-		}
-		if (foundLineNo < 0) foundLineNo = lineStarts.length - 1;
-		let result = "";
-		const lineNoLength = Math.min(mark.line + options.linesAfter, lineEnds.length).toString().length;
-		const maxLineLength = options.maxLength - (options.indent + lineNoLength + 3);
-		for (let i = 1; i <= options.linesBefore; i++) {
-			if (foundLineNo - i < 0) break;
-			const line2 = getLine(mark.buffer, lineStarts[foundLineNo - i], lineEnds[foundLineNo - i], mark.position - (lineStarts[foundLineNo] - lineStarts[foundLineNo - i]), maxLineLength);
-			result = common2.repeat(" ", options.indent) + padStart((mark.line - i + 1).toString(), lineNoLength) + " | " + line2.str + "\n" + result;
-		}
-		const line = getLine(mark.buffer, lineStarts[foundLineNo], lineEnds[foundLineNo], mark.position, maxLineLength);
-		result += common2.repeat(" ", options.indent) + padStart((mark.line + 1).toString(), lineNoLength) + " | " + line.str + "\n";
-		result += common2.repeat("-", options.indent + lineNoLength + 3 + line.pos) + "^\n";
-		for (let i = 1; i <= options.linesAfter; i++) {
-			if (foundLineNo + i >= lineEnds.length) break;
-			const line2 = getLine(mark.buffer, lineStarts[foundLineNo + i], lineEnds[foundLineNo + i], mark.position - (lineStarts[foundLineNo] - lineStarts[foundLineNo + i]), maxLineLength);
-			result += common2.repeat(" ", options.indent) + padStart((mark.line + i + 1).toString(), lineNoLength) + " | " + line2.str + "\n";
-		}
-		return result.replace(/\n$/, "");
-	}
-	snippet = makeSnippet;
-	return snippet;
-}
-function requireType() {
-	if (hasRequiredType) return type;
-	hasRequiredType = 1;
-	const YAMLException2 = requireException();
-	const TYPE_CONSTRUCTOR_OPTIONS = [
-		"kind",
-		"multi",
-		"resolve",
-		"construct",
-		"instanceOf",
-		"predicate",
-		"represent",
-		"representName",
-		"defaultStyle",
-		"styleAliases"
-	];
-	const YAML_NODE_KINDS = [
-		"scalar",
-		"sequence",
-		"mapping"
-	];
-	function compileStyleAliases(map2) {
-		const result = {};
-		if (map2 !== null) Object.keys(map2).forEach(function(style) {
-			map2[style].forEach(function(alias) {
-				result[String(alias)] = style;
-			});
-		});
-		return result;
-	}
-	function Type2(tag, options) {
-		options = options || {};
-		Object.keys(options).forEach(function(name) {
-			if (TYPE_CONSTRUCTOR_OPTIONS.indexOf(name) === -1) throw new YAMLException2("Unknown option \"" + name + "\" is met in definition of \"" + tag + "\" YAML type.");
-		});
-		this.options = options;
-		this.tag = tag;
-		this.kind = options["kind"] || null;
-		this.resolve = options["resolve"] || function() {
-			return true;
-		};
-		this.construct = options["construct"] || function(data) {
-			return data;
-		};
-		this.instanceOf = options["instanceOf"] || null;
-		this.predicate = options["predicate"] || null;
-		this.represent = options["represent"] || null;
-		this.representName = options["representName"] || null;
-		this.defaultStyle = options["defaultStyle"] || null;
-		this.multi = options["multi"] || false;
-		this.styleAliases = compileStyleAliases(options["styleAliases"] || null);
-		if (YAML_NODE_KINDS.indexOf(this.kind) === -1) throw new YAMLException2("Unknown kind \"" + this.kind + "\" is specified for \"" + tag + "\" YAML type.");
-	}
-	type = Type2;
-	return type;
-}
-function requireSchema() {
-	if (hasRequiredSchema) return schema;
-	hasRequiredSchema = 1;
-	const YAMLException2 = requireException();
-	const Type2 = requireType();
-	function compileList(schema2, name) {
-		const result = [];
-		schema2[name].forEach(function(currentType) {
-			let newIndex = result.length;
-			result.forEach(function(previousType, previousIndex) {
-				if (previousType.tag === currentType.tag && previousType.kind === currentType.kind && previousType.multi === currentType.multi) newIndex = previousIndex;
-			});
-			result[newIndex] = currentType;
-		});
-		return result;
-	}
-	function compileMap() {
-		const result = {
-			scalar: {},
-			sequence: {},
-			mapping: {},
-			fallback: {},
-			multi: {
-				scalar: [],
-				sequence: [],
-				mapping: [],
-				fallback: []
-			}
-		};
-		function collectType(type2) {
-			if (type2.multi) {
-				result.multi[type2.kind].push(type2);
-				result.multi["fallback"].push(type2);
-			} else result[type2.kind][type2.tag] = result["fallback"][type2.tag] = type2;
-		}
-		for (let index = 0, length = arguments.length; index < length; index += 1) arguments[index].forEach(collectType);
-		return result;
-	}
-	function Schema2(definition) {
-		return this.extend(definition);
-	}
-	Schema2.prototype.extend = function extend(definition) {
-		let implicit = [];
-		let explicit = [];
-		if (definition instanceof Type2) explicit.push(definition);
-		else if (Array.isArray(definition)) explicit = explicit.concat(definition);
-		else if (definition && (Array.isArray(definition.implicit) || Array.isArray(definition.explicit))) {
-			if (definition.implicit) implicit = implicit.concat(definition.implicit);
-			if (definition.explicit) explicit = explicit.concat(definition.explicit);
-		} else throw new YAMLException2("Schema.extend argument should be a Type, [ Type ], or a schema definition ({ implicit: [...], explicit: [...] })");
-		implicit.forEach(function(type2) {
-			if (!(type2 instanceof Type2)) throw new YAMLException2("Specified list of YAML types (or a single Type object) contains a non-Type object.");
-			if (type2.loadKind && type2.loadKind !== "scalar") throw new YAMLException2("There is a non-scalar type in the implicit list of a schema. Implicit resolving of such types is not supported.");
-			if (type2.multi) throw new YAMLException2("There is a multi type in the implicit list of a schema. Multi tags can only be listed as explicit.");
-		});
-		explicit.forEach(function(type2) {
-			if (!(type2 instanceof Type2)) throw new YAMLException2("Specified list of YAML types (or a single Type object) contains a non-Type object.");
-		});
-		const result = Object.create(Schema2.prototype);
-		result.implicit = (this.implicit || []).concat(implicit);
-		result.explicit = (this.explicit || []).concat(explicit);
-		result.compiledImplicit = compileList(result, "implicit");
-		result.compiledExplicit = compileList(result, "explicit");
-		result.compiledTypeMap = compileMap(result.compiledImplicit, result.compiledExplicit);
-		return result;
-	};
-	schema = Schema2;
-	return schema;
-}
-function requireStr() {
-	if (hasRequiredStr) return str;
-	hasRequiredStr = 1;
-	str = new (requireType())("tag:yaml.org,2002:str", {
-		kind: "scalar",
-		construct: function(data) {
-			return data !== null ? data : "";
-		}
-	});
-	return str;
-}
-function requireSeq() {
-	if (hasRequiredSeq) return seq;
-	hasRequiredSeq = 1;
-	seq = new (requireType())("tag:yaml.org,2002:seq", {
-		kind: "sequence",
-		construct: function(data) {
-			return data !== null ? data : [];
-		}
-	});
-	return seq;
-}
-function requireMap() {
-	if (hasRequiredMap) return map;
-	hasRequiredMap = 1;
-	map = new (requireType())("tag:yaml.org,2002:map", {
-		kind: "mapping",
-		construct: function(data) {
-			return data !== null ? data : {};
-		}
-	});
-	return map;
-}
-function requireFailsafe() {
-	if (hasRequiredFailsafe) return failsafe;
-	hasRequiredFailsafe = 1;
-	failsafe = new (requireSchema())({ explicit: [
-		requireStr(),
-		requireSeq(),
-		requireMap()
-	] });
-	return failsafe;
-}
-function require_null$1() {
-	if (hasRequired_null) return _null;
-	hasRequired_null = 1;
-	const Type2 = requireType();
-	function resolveYamlNull(data) {
-		if (data === null) return true;
-		const max = data.length;
-		return max === 1 && data === "~" || max === 4 && (data === "null" || data === "Null" || data === "NULL");
-	}
-	function constructYamlNull() {
-		return null;
-	}
-	function isNull(object) {
-		return object === null;
-	}
-	_null = new Type2("tag:yaml.org,2002:null", {
-		kind: "scalar",
-		resolve: resolveYamlNull,
-		construct: constructYamlNull,
-		predicate: isNull,
-		represent: {
-			canonical: function() {
-				return "~";
-			},
-			lowercase: function() {
-				return "null";
-			},
-			uppercase: function() {
-				return "NULL";
-			},
-			camelcase: function() {
-				return "Null";
-			},
-			empty: function() {
-				return "";
-			}
-		},
-		defaultStyle: "lowercase"
-	});
-	return _null;
-}
-function requireBool() {
-	if (hasRequiredBool) return bool$1;
-	hasRequiredBool = 1;
-	const Type2 = requireType();
-	function resolveYamlBoolean(data) {
-		if (data === null) return false;
-		const max = data.length;
-		return max === 4 && (data === "true" || data === "True" || data === "TRUE") || max === 5 && (data === "false" || data === "False" || data === "FALSE");
-	}
-	function constructYamlBoolean(data) {
-		return data === "true" || data === "True" || data === "TRUE";
-	}
-	function isBoolean(object) {
-		return Object.prototype.toString.call(object) === "[object Boolean]";
-	}
-	bool$1 = new Type2("tag:yaml.org,2002:bool", {
-		kind: "scalar",
-		resolve: resolveYamlBoolean,
-		construct: constructYamlBoolean,
-		predicate: isBoolean,
-		represent: {
-			lowercase: function(object) {
-				return object ? "true" : "false";
-			},
-			uppercase: function(object) {
-				return object ? "TRUE" : "FALSE";
-			},
-			camelcase: function(object) {
-				return object ? "True" : "False";
-			}
-		},
-		defaultStyle: "lowercase"
-	});
-	return bool$1;
-}
-function requireInt() {
-	if (hasRequiredInt) return int;
-	hasRequiredInt = 1;
-	const common2 = requireCommon();
-	const Type2 = requireType();
-	function isHexCode(c) {
-		return c >= 48 && c <= 57 || c >= 65 && c <= 70 || c >= 97 && c <= 102;
-	}
-	function isOctCode(c) {
-		return c >= 48 && c <= 55;
-	}
-	function isDecCode(c) {
-		return c >= 48 && c <= 57;
-	}
-	function resolveYamlInteger(data) {
-		if (data === null) return false;
-		const max = data.length;
-		let index = 0;
-		let hasDigits = false;
-		if (!max) return false;
-		let ch = data[index];
-		if (ch === "-" || ch === "+") ch = data[++index];
-		if (ch === "0") {
-			if (index + 1 === max) return true;
-			ch = data[++index];
-			if (ch === "b") {
-				index++;
-				for (; index < max; index++) {
-					ch = data[index];
-					if (ch !== "0" && ch !== "1") return false;
-					hasDigits = true;
-				}
-				return hasDigits && isFinite(parseYamlInteger(data));
-			}
-			if (ch === "x") {
-				index++;
-				for (; index < max; index++) {
-					if (!isHexCode(data.charCodeAt(index))) return false;
-					hasDigits = true;
-				}
-				return hasDigits && isFinite(parseYamlInteger(data));
-			}
-			if (ch === "o") {
-				index++;
-				for (; index < max; index++) {
-					if (!isOctCode(data.charCodeAt(index))) return false;
-					hasDigits = true;
-				}
-				return hasDigits && isFinite(parseYamlInteger(data));
-			}
-		}
-		for (; index < max; index++) {
-			if (!isDecCode(data.charCodeAt(index))) return false;
-			hasDigits = true;
-		}
-		if (!hasDigits) return false;
-		return isFinite(parseYamlInteger(data));
-	}
-	function parseYamlInteger(data) {
-		let value = data;
-		let sign = 1;
-		let ch = value[0];
-		if (ch === "-" || ch === "+") {
-			if (ch === "-") sign = -1;
-			value = value.slice(1);
-			ch = value[0];
-		}
-		if (value === "0") return 0;
-		if (ch === "0") {
-			if (value[1] === "b") return sign * parseInt(value.slice(2), 2);
-			if (value[1] === "x") return sign * parseInt(value.slice(2), 16);
-			if (value[1] === "o") return sign * parseInt(value.slice(2), 8);
-		}
-		return sign * parseInt(value, 10);
-	}
-	function constructYamlInteger(data) {
-		return parseYamlInteger(data);
-	}
-	function isInteger(object) {
-		return Object.prototype.toString.call(object) === "[object Number]" && object % 1 === 0 && !common2.isNegativeZero(object);
-	}
-	int = new Type2("tag:yaml.org,2002:int", {
-		kind: "scalar",
-		resolve: resolveYamlInteger,
-		construct: constructYamlInteger,
-		predicate: isInteger,
-		represent: {
-			binary: function(obj) {
-				return obj >= 0 ? "0b" + obj.toString(2) : "-0b" + obj.toString(2).slice(1);
-			},
-			octal: function(obj) {
-				return obj >= 0 ? "0o" + obj.toString(8) : "-0o" + obj.toString(8).slice(1);
-			},
-			decimal: function(obj) {
-				return obj.toString(10);
-			},
-			hexadecimal: function(obj) {
-				return obj >= 0 ? "0x" + obj.toString(16).toUpperCase() : "-0x" + obj.toString(16).toUpperCase().slice(1);
-			}
-		},
-		defaultStyle: "decimal",
-		styleAliases: {
-			binary: [2, "bin"],
-			octal: [8, "oct"],
-			decimal: [10, "dec"],
-			hexadecimal: [16, "hex"]
-		}
-	});
-	return int;
-}
-function requireFloat() {
-	if (hasRequiredFloat) return float;
-	hasRequiredFloat = 1;
-	const common2 = requireCommon();
-	const Type2 = requireType();
-	const YAML_FLOAT_PATTERN = /* @__PURE__ */ new RegExp("^(?:[-+]?(?:[0-9]+)(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|\\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$");
-	const YAML_FLOAT_SPECIAL_PATTERN = /* @__PURE__ */ new RegExp("^(?:[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$");
-	function resolveYamlFloat(data) {
-		if (data === null) return false;
-		if (!YAML_FLOAT_PATTERN.test(data)) return false;
-		if (isFinite(parseFloat(data, 10))) return true;
-		return YAML_FLOAT_SPECIAL_PATTERN.test(data);
-	}
-	function constructYamlFloat(data) {
-		let value = data.toLowerCase();
-		const sign = value[0] === "-" ? -1 : 1;
-		if ("+-".indexOf(value[0]) >= 0) value = value.slice(1);
-		if (value === ".inf") return sign === 1 ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
-		else if (value === ".nan") return NaN;
-		return sign * parseFloat(value, 10);
-	}
-	const SCIENTIFIC_WITHOUT_DOT = /^[-+]?[0-9]+e/;
-	function representYamlFloat(object, style) {
-		if (isNaN(object)) switch (style) {
-			case "lowercase": return ".nan";
-			case "uppercase": return ".NAN";
-			case "camelcase": return ".NaN";
-		}
-		else if (Number.POSITIVE_INFINITY === object) switch (style) {
-			case "lowercase": return ".inf";
-			case "uppercase": return ".INF";
-			case "camelcase": return ".Inf";
-		}
-		else if (Number.NEGATIVE_INFINITY === object) switch (style) {
-			case "lowercase": return "-.inf";
-			case "uppercase": return "-.INF";
-			case "camelcase": return "-.Inf";
-		}
-		else if (common2.isNegativeZero(object)) return "-0.0";
-		const res = object.toString(10);
-		return SCIENTIFIC_WITHOUT_DOT.test(res) ? res.replace("e", ".e") : res;
-	}
-	function isFloat(object) {
-		return Object.prototype.toString.call(object) === "[object Number]" && (object % 1 !== 0 || common2.isNegativeZero(object));
-	}
-	float = new Type2("tag:yaml.org,2002:float", {
-		kind: "scalar",
-		resolve: resolveYamlFloat,
-		construct: constructYamlFloat,
-		predicate: isFloat,
-		represent: representYamlFloat,
-		defaultStyle: "lowercase"
-	});
-	return float;
-}
-function requireJson() {
-	if (hasRequiredJson) return json;
-	hasRequiredJson = 1;
-	json = requireFailsafe().extend({ implicit: [
-		require_null$1(),
-		requireBool(),
-		requireInt(),
-		requireFloat()
-	] });
-	return json;
-}
-function requireCore() {
-	if (hasRequiredCore) return core;
-	hasRequiredCore = 1;
-	core = requireJson();
-	return core;
-}
-function requireTimestamp() {
-	if (hasRequiredTimestamp) return timestamp;
-	hasRequiredTimestamp = 1;
-	const Type2 = requireType();
-	const YAML_DATE_REGEXP = /* @__PURE__ */ new RegExp("^([0-9][0-9][0-9][0-9])-([0-9][0-9])-([0-9][0-9])$");
-	const YAML_TIMESTAMP_REGEXP = /* @__PURE__ */ new RegExp("^([0-9][0-9][0-9][0-9])-([0-9][0-9]?)-([0-9][0-9]?)(?:[Tt]|[ \\t]+)([0-9][0-9]?):([0-9][0-9]):([0-9][0-9])(?:\\.([0-9]*))?(?:[ \\t]*(Z|([-+])([0-9][0-9]?)(?::([0-9][0-9]))?))?$");
-	function resolveYamlTimestamp(data) {
-		if (data === null) return false;
-		if (YAML_DATE_REGEXP.exec(data) !== null) return true;
-		if (YAML_TIMESTAMP_REGEXP.exec(data) !== null) return true;
-		return false;
-	}
-	function constructYamlTimestamp(data) {
-		let fraction = 0;
-		let delta = null;
-		let match = YAML_DATE_REGEXP.exec(data);
-		if (match === null) match = YAML_TIMESTAMP_REGEXP.exec(data);
-		if (match === null) throw new Error("Date resolve error");
-		const year = +match[1];
-		const month = +match[2] - 1;
-		const day = +match[3];
-		if (!match[4]) return new Date(Date.UTC(year, month, day));
-		const hour = +match[4];
-		const minute = +match[5];
-		const second = +match[6];
-		if (match[7]) {
-			fraction = match[7].slice(0, 3);
-			while (fraction.length < 3) fraction += "0";
-			fraction = +fraction;
-		}
-		if (match[9]) {
-			const tzHour = +match[10];
-			const tzMinute = +(match[11] || 0);
-			delta = (tzHour * 60 + tzMinute) * 6e4;
-			if (match[9] === "-") delta = -delta;
-		}
-		const date = new Date(Date.UTC(year, month, day, hour, minute, second, fraction));
-		if (delta) date.setTime(date.getTime() - delta);
-		return date;
-	}
-	function representYamlTimestamp(object) {
-		return object.toISOString();
-	}
-	timestamp = new Type2("tag:yaml.org,2002:timestamp", {
-		kind: "scalar",
-		resolve: resolveYamlTimestamp,
-		construct: constructYamlTimestamp,
-		instanceOf: Date,
-		represent: representYamlTimestamp
-	});
-	return timestamp;
-}
-function requireMerge() {
-	if (hasRequiredMerge) return merge$1;
-	hasRequiredMerge = 1;
-	const Type2 = requireType();
-	function resolveYamlMerge(data) {
-		return data === "<<" || data === null;
-	}
-	merge$1 = new Type2("tag:yaml.org,2002:merge", {
-		kind: "scalar",
-		resolve: resolveYamlMerge
-	});
-	return merge$1;
-}
-function requireBinary() {
-	if (hasRequiredBinary) return binary;
-	hasRequiredBinary = 1;
-	const Type2 = requireType();
-	const BASE64_MAP = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=\n\r";
-	function resolveYamlBinary(data) {
-		if (data === null) return false;
-		let bitlen = 0;
-		const max = data.length;
-		const map2 = BASE64_MAP;
-		for (let idx = 0; idx < max; idx++) {
-			const code = map2.indexOf(data.charAt(idx));
-			if (code > 64) continue;
-			if (code < 0) return false;
-			bitlen += 6;
-		}
-		return bitlen % 8 === 0;
-	}
-	function constructYamlBinary(data) {
-		const input = data.replace(/[\r\n=]/g, "");
-		const max = input.length;
-		const map2 = BASE64_MAP;
-		let bits = 0;
-		const result = [];
-		for (let idx = 0; idx < max; idx++) {
-			if (idx % 4 === 0 && idx) {
-				result.push(bits >> 16 & 255);
-				result.push(bits >> 8 & 255);
-				result.push(bits & 255);
-			}
-			bits = bits << 6 | map2.indexOf(input.charAt(idx));
-		}
-		const tailbits = max % 4 * 6;
-		if (tailbits === 0) {
-			result.push(bits >> 16 & 255);
-			result.push(bits >> 8 & 255);
-			result.push(bits & 255);
-		} else if (tailbits === 18) {
-			result.push(bits >> 10 & 255);
-			result.push(bits >> 2 & 255);
-		} else if (tailbits === 12) result.push(bits >> 4 & 255);
-		return new Uint8Array(result);
-	}
-	function representYamlBinary(object) {
-		let result = "";
-		let bits = 0;
-		const max = object.length;
-		const map2 = BASE64_MAP;
-		for (let idx = 0; idx < max; idx++) {
-			if (idx % 3 === 0 && idx) {
-				result += map2[bits >> 18 & 63];
-				result += map2[bits >> 12 & 63];
-				result += map2[bits >> 6 & 63];
-				result += map2[bits & 63];
-			}
-			bits = (bits << 8) + object[idx];
-		}
-		const tail = max % 3;
-		if (tail === 0) {
-			result += map2[bits >> 18 & 63];
-			result += map2[bits >> 12 & 63];
-			result += map2[bits >> 6 & 63];
-			result += map2[bits & 63];
-		} else if (tail === 2) {
-			result += map2[bits >> 10 & 63];
-			result += map2[bits >> 4 & 63];
-			result += map2[bits << 2 & 63];
-			result += map2[64];
-		} else if (tail === 1) {
-			result += map2[bits >> 2 & 63];
-			result += map2[bits << 4 & 63];
-			result += map2[64];
-			result += map2[64];
-		}
-		return result;
-	}
-	function isBinary(obj) {
-		return Object.prototype.toString.call(obj) === "[object Uint8Array]";
-	}
-	binary = new Type2("tag:yaml.org,2002:binary", {
-		kind: "scalar",
-		resolve: resolveYamlBinary,
-		construct: constructYamlBinary,
-		predicate: isBinary,
-		represent: representYamlBinary
-	});
-	return binary;
-}
-function requireOmap() {
-	if (hasRequiredOmap) return omap;
-	hasRequiredOmap = 1;
-	const Type2 = requireType();
-	const _hasOwnProperty = Object.prototype.hasOwnProperty;
-	const _toString = Object.prototype.toString;
-	function resolveYamlOmap(data) {
-		if (data === null) return true;
-		const objectKeys = {};
-		const object = data;
-		for (let index = 0, length = object.length; index < length; index += 1) {
-			const pair = object[index];
-			let pairHasKey = false;
-			if (_toString.call(pair) !== "[object Object]") return false;
-			let pairKey;
-			for (pairKey in pair) if (_hasOwnProperty.call(pair, pairKey)) {
-				if (!pairHasKey) pairHasKey = true;
-				else return false;
-			}
-			if (!pairHasKey) return false;
-			if (_hasOwnProperty.call(objectKeys, pairKey)) return false;
-			Object.defineProperty(objectKeys, pairKey, { value: true });
-		}
-		return true;
-	}
-	function constructYamlOmap(data) {
-		return data !== null ? data : [];
-	}
-	omap = new Type2("tag:yaml.org,2002:omap", {
-		kind: "sequence",
-		resolve: resolveYamlOmap,
-		construct: constructYamlOmap
-	});
-	return omap;
-}
-function requirePairs() {
-	if (hasRequiredPairs) return pairs;
-	hasRequiredPairs = 1;
-	const Type2 = requireType();
-	const _toString = Object.prototype.toString;
-	function resolveYamlPairs(data) {
-		if (data === null) return true;
-		const object = data;
-		const result = new Array(object.length);
-		for (let index = 0, length = object.length; index < length; index += 1) {
-			const pair = object[index];
-			if (_toString.call(pair) !== "[object Object]") return false;
-			const keys = Object.keys(pair);
-			if (keys.length !== 1) return false;
-			result[index] = [keys[0], pair[keys[0]]];
-		}
-		return true;
-	}
-	function constructYamlPairs(data) {
-		if (data === null) return [];
-		const object = data;
-		const result = new Array(object.length);
-		for (let index = 0, length = object.length; index < length; index += 1) {
-			const pair = object[index];
-			const keys = Object.keys(pair);
-			result[index] = [keys[0], pair[keys[0]]];
-		}
-		return result;
-	}
-	pairs = new Type2("tag:yaml.org,2002:pairs", {
-		kind: "sequence",
-		resolve: resolveYamlPairs,
-		construct: constructYamlPairs
-	});
-	return pairs;
-}
-function requireSet() {
-	if (hasRequiredSet) return set;
-	hasRequiredSet = 1;
-	const Type2 = requireType();
-	const _hasOwnProperty = Object.prototype.hasOwnProperty;
-	function resolveYamlSet(data) {
-		if (data === null) return true;
-		const object = data;
-		for (const key in object) if (_hasOwnProperty.call(object, key)) {
-			if (object[key] !== null) return false;
-		}
-		return true;
-	}
-	function constructYamlSet(data) {
-		return data !== null ? data : {};
-	}
-	set = new Type2("tag:yaml.org,2002:set", {
-		kind: "mapping",
-		resolve: resolveYamlSet,
-		construct: constructYamlSet
-	});
-	return set;
-}
-function require_default() {
-	if (hasRequired_default) return _default;
-	hasRequired_default = 1;
-	_default = requireCore().extend({
-		implicit: [requireTimestamp(), requireMerge()],
-		explicit: [
-			requireBinary(),
-			requireOmap(),
-			requirePairs(),
-			requireSet()
-		]
-	});
-	return _default;
-}
-function requireLoader() {
-	if (hasRequiredLoader) return loader;
-	hasRequiredLoader = 1;
-	const common2 = requireCommon();
-	const YAMLException2 = requireException();
-	const makeSnippet = requireSnippet();
-	const DEFAULT_SCHEMA2 = require_default();
-	const _hasOwnProperty = Object.prototype.hasOwnProperty;
-	const CONTEXT_FLOW_IN = 1;
-	const CONTEXT_FLOW_OUT = 2;
-	const CONTEXT_BLOCK_IN = 3;
-	const CONTEXT_BLOCK_OUT = 4;
-	const CHOMPING_CLIP = 1;
-	const CHOMPING_STRIP = 2;
-	const CHOMPING_KEEP = 3;
-	const PATTERN_NON_PRINTABLE = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
-	const PATTERN_NON_ASCII_LINE_BREAKS = /[\x85\u2028\u2029]/;
-	const PATTERN_FLOW_INDICATORS = /[,\[\]{}]/;
-	const PATTERN_TAG_HANDLE = /^(?:!|!!|![0-9A-Za-z-]+!)$/;
-	const PATTERN_TAG_URI = /^(?:!|[^,\[\]{}])(?:%[0-9a-f]{2}|[0-9a-z\-#;/?:@&=+$,_.!~*'()\[\]])*$/i;
-	function _class(obj) {
-		return Object.prototype.toString.call(obj);
-	}
-	function isEol(c) {
-		return c === 10 || c === 13;
-	}
-	function isWhiteSpace(c) {
-		return c === 9 || c === 32;
-	}
-	function isWsOrEol(c) {
-		return c === 9 || c === 32 || c === 10 || c === 13;
-	}
-	function isFlowIndicator(c) {
-		return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
-	}
-	function fromHexCode(c) {
-		if (c >= 48 && c <= 57) return c - 48;
-		const lc = c | 32;
-		if (lc >= 97 && lc <= 102) return lc - 97 + 10;
-		return -1;
-	}
-	function escapedHexLen(c) {
-		if (c === 120) return 2;
-		if (c === 117) return 4;
-		if (c === 85) return 8;
-		return 0;
-	}
-	function fromDecimalCode(c) {
-		if (c >= 48 && c <= 57) return c - 48;
-		return -1;
-	}
-	function simpleEscapeSequence(c) {
-		switch (c) {
-			case 48: return "\0";
-			case 97: return "\x07";
-			case 98: return "\b";
-			case 116: return "	";
-			case 9: return "	";
-			case 110: return "\n";
-			case 118: return "\v";
-			case 102: return "\f";
-			case 114: return "\r";
-			case 101: return "\x1B";
-			case 32: return " ";
-			case 34: return "\"";
-			case 47: return "/";
-			case 92: return "\\";
-			case 78: return "";
-			case 95: return "\xA0";
-			case 76: return "\u2028";
-			case 80: return "\u2029";
-			default: return "";
-		}
-	}
-	function charFromCodepoint(c) {
-		if (c <= 65535) return String.fromCharCode(c);
-		return String.fromCharCode((c - 65536 >> 10) + 55296, (c - 65536 & 1023) + 56320);
-	}
-	function setProperty(object, key, value) {
-		if (key === "__proto__") Object.defineProperty(object, key, {
-			configurable: true,
-			enumerable: true,
-			writable: true,
-			value
-		});
-		else object[key] = value;
-	}
-	const simpleEscapeCheck = new Array(256);
-	const simpleEscapeMap = new Array(256);
-	for (let i = 0; i < 256; i++) {
-		simpleEscapeCheck[i] = simpleEscapeSequence(i) ? 1 : 0;
-		simpleEscapeMap[i] = simpleEscapeSequence(i);
-	}
-	function State(input, options) {
-		this.input = input;
-		this.filename = options["filename"] || null;
-		this.schema = options["schema"] || DEFAULT_SCHEMA2;
-		this.onWarning = options["onWarning"] || null;
-		this.legacy = options["legacy"] || false;
-		this.json = options["json"] || false;
-		this.listener = options["listener"] || null;
-		this.maxDepth = typeof options["maxDepth"] === "number" ? options["maxDepth"] : 100;
-		this.maxTotalMergeKeys = typeof options["maxTotalMergeKeys"] === "number" ? options["maxTotalMergeKeys"] : 1e4;
-		this.implicitTypes = this.schema.compiledImplicit;
-		this.typeMap = this.schema.compiledTypeMap;
-		this.length = input.length;
-		this.position = 0;
-		this.line = 0;
-		this.lineStart = 0;
-		this.lineIndent = 0;
-		this.depth = 0;
-		this.totalMergeKeys = 0;
-		this.firstTabInLine = -1;
-		this.documents = [];
-		this.anchorMapTransactions = [];
-	}
-	function generateError(state, message) {
-		const mark = {
-			name: state.filename,
-			buffer: state.input.slice(0, -1),
-			position: state.position,
-			line: state.line,
-			column: state.position - state.lineStart
-		};
-		mark.snippet = makeSnippet(mark);
-		return new YAMLException2(message, mark);
-	}
-	function throwError(state, message) {
-		throw generateError(state, message);
-	}
-	function throwWarning(state, message) {
-		if (state.onWarning) state.onWarning.call(null, generateError(state, message));
-	}
-	function storeAnchor(state, name, value) {
-		const transactions = state.anchorMapTransactions;
-		if (transactions.length !== 0) {
-			const transaction = transactions[transactions.length - 1];
-			if (!_hasOwnProperty.call(transaction, name)) transaction[name] = {
-				existed: _hasOwnProperty.call(state.anchorMap, name),
-				value: state.anchorMap[name]
-			};
-		}
-		state.anchorMap[name] = value;
-	}
-	function beginAnchorTransaction(state) {
-		state.anchorMapTransactions.push(/* @__PURE__ */ Object.create(null));
-	}
-	function commitAnchorTransaction(state) {
-		const transaction = state.anchorMapTransactions.pop();
-		const transactions = state.anchorMapTransactions;
-		if (transactions.length === 0) return;
-		const parent = transactions[transactions.length - 1];
-		const names = Object.keys(transaction);
-		for (let index = 0, length = names.length; index < length; index += 1) {
-			const name = names[index];
-			if (!_hasOwnProperty.call(parent, name)) parent[name] = transaction[name];
-		}
-	}
-	function rollbackAnchorTransaction(state) {
-		const transaction = state.anchorMapTransactions.pop();
-		const names = Object.keys(transaction);
-		for (let index = names.length - 1; index >= 0; index -= 1) {
-			const entry = transaction[names[index]];
-			if (entry.existed) state.anchorMap[names[index]] = entry.value;
-			else delete state.anchorMap[names[index]];
-		}
-	}
-	function snapshotState(state) {
-		return {
-			position: state.position,
-			line: state.line,
-			lineStart: state.lineStart,
-			lineIndent: state.lineIndent,
-			firstTabInLine: state.firstTabInLine,
-			tag: state.tag,
-			anchor: state.anchor,
-			kind: state.kind,
-			result: state.result
-		};
-	}
-	function restoreState(state, snapshot) {
-		state.position = snapshot.position;
-		state.line = snapshot.line;
-		state.lineStart = snapshot.lineStart;
-		state.lineIndent = snapshot.lineIndent;
-		state.firstTabInLine = snapshot.firstTabInLine;
-		state.tag = snapshot.tag;
-		state.anchor = snapshot.anchor;
-		state.kind = snapshot.kind;
-		state.result = snapshot.result;
-	}
-	const directiveHandlers = {
-		YAML: function handleYamlDirective(state, name, args) {
-			if (state.version !== null) throwError(state, "duplication of %YAML directive");
-			if (args.length !== 1) throwError(state, "YAML directive accepts exactly one argument");
-			const match = /^([0-9]+)\.([0-9]+)$/.exec(args[0]);
-			if (match === null) throwError(state, "ill-formed argument of the YAML directive");
-			const major = parseInt(match[1], 10);
-			const minor = parseInt(match[2], 10);
-			if (major !== 1) throwError(state, "unacceptable YAML version of the document");
-			state.version = args[0];
-			state.checkLineBreaks = minor < 2;
-			if (minor !== 1 && minor !== 2) throwWarning(state, "unsupported YAML version of the document");
-		},
-		TAG: function handleTagDirective(state, name, args) {
-			let prefix;
-			if (args.length !== 2) throwError(state, "TAG directive accepts exactly two arguments");
-			const handle = args[0];
-			prefix = args[1];
-			if (!PATTERN_TAG_HANDLE.test(handle)) throwError(state, "ill-formed tag handle (first argument) of the TAG directive");
-			if (_hasOwnProperty.call(state.tagMap, handle)) throwError(state, "there is a previously declared suffix for \"" + handle + "\" tag handle");
-			if (!PATTERN_TAG_URI.test(prefix)) throwError(state, "ill-formed tag prefix (second argument) of the TAG directive");
-			try {
-				prefix = decodeURIComponent(prefix);
-			} catch (err) {
-				throwError(state, "tag prefix is malformed: " + prefix);
-			}
-			state.tagMap[handle] = prefix;
-		}
-	};
-	function captureSegment(state, start, end, checkJson) {
-		if (start < end) {
-			const _result = state.input.slice(start, end);
-			if (checkJson) for (let _position = 0, _length = _result.length; _position < _length; _position += 1) {
-				const _character = _result.charCodeAt(_position);
-				if (!(_character === 9 || _character >= 32 && _character <= 1114111)) throwError(state, "expected valid JSON character");
-			}
-			else if (PATTERN_NON_PRINTABLE.test(_result)) throwError(state, "the stream contains non-printable characters");
-			state.result += _result;
-		}
-	}
-	function chargeMergeWork(state) {
-		state.totalMergeKeys++;
-		if (state.maxTotalMergeKeys !== -1 && state.totalMergeKeys > state.maxTotalMergeKeys) throwError(state, "merge keys exceeded maxTotalMergeKeys (" + state.maxTotalMergeKeys + ")");
-	}
-	function mergeMappings(state, destination, source, overridableKeys) {
-		if (!common2.isObject(source)) throwError(state, "cannot merge mappings; the provided source object is unacceptable");
-		chargeMergeWork(state);
-		const sourceKeys = Object.keys(source);
-		for (let index = 0, quantity = sourceKeys.length; index < quantity; index += 1) {
-			const key = sourceKeys[index];
-			chargeMergeWork(state);
-			if (!_hasOwnProperty.call(destination, key)) {
-				setProperty(destination, key, source[key]);
-				overridableKeys[key] = true;
-			}
-		}
-	}
-	function storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, startLine, startLineStart, startPos) {
-		if (Array.isArray(keyNode)) {
-			keyNode = Array.prototype.slice.call(keyNode);
-			for (let index = 0, quantity = keyNode.length; index < quantity; index += 1) {
-				if (Array.isArray(keyNode[index])) throwError(state, "nested arrays are not supported inside keys");
-				if (typeof keyNode === "object" && _class(keyNode[index]) === "[object Object]") keyNode[index] = "[object Object]";
-			}
-		}
-		if (typeof keyNode === "object" && _class(keyNode) === "[object Object]") keyNode = "[object Object]";
-		keyNode = String(keyNode);
-		if (_result === null) _result = {};
-		if (keyTag === "tag:yaml.org,2002:merge") {
-			if (Array.isArray(valueNode)) {
-				if (valueNode.length > 100) throwError(state, "abnormal merge sequence size");
-				for (let index = 0, quantity = valueNode.length; index < quantity; index += 1) mergeMappings(state, _result, valueNode[index], overridableKeys);
-			} else mergeMappings(state, _result, valueNode, overridableKeys);
-		} else {
-			if (!state.json && !_hasOwnProperty.call(overridableKeys, keyNode) && _hasOwnProperty.call(_result, keyNode)) {
-				state.line = startLine || state.line;
-				state.lineStart = startLineStart || state.lineStart;
-				state.position = startPos || state.position;
-				throwError(state, "duplicated mapping key");
-			}
-			setProperty(_result, keyNode, valueNode);
-			delete overridableKeys[keyNode];
-		}
-		return _result;
-	}
-	function readLineBreak(state) {
-		const ch = state.input.charCodeAt(state.position);
-		if (ch === 10) state.position++;
-		else if (ch === 13) {
-			state.position++;
-			if (state.input.charCodeAt(state.position) === 10) state.position++;
-		} else throwError(state, "a line break is expected");
-		state.line += 1;
-		state.lineStart = state.position;
-		state.firstTabInLine = -1;
-	}
-	function skipSeparationSpace(state, allowComments, checkIndent) {
-		let lineBreaks = 0;
-		let ch = state.input.charCodeAt(state.position);
-		while (ch !== 0) {
-			while (isWhiteSpace(ch)) {
-				if (ch === 9 && state.firstTabInLine === -1) state.firstTabInLine = state.position;
-				ch = state.input.charCodeAt(++state.position);
-			}
-			if (allowComments && ch === 35) do
-				ch = state.input.charCodeAt(++state.position);
-			while (ch !== 10 && ch !== 13 && ch !== 0);
-			if (isEol(ch)) {
-				readLineBreak(state);
-				ch = state.input.charCodeAt(state.position);
-				lineBreaks++;
-				state.lineIndent = 0;
-				while (ch === 32) {
-					state.lineIndent++;
-					ch = state.input.charCodeAt(++state.position);
-				}
-			} else break;
-		}
-		if (checkIndent !== -1 && lineBreaks !== 0 && state.lineIndent < checkIndent) throwWarning(state, "deficient indentation");
-		return lineBreaks;
-	}
-	function testDocumentSeparator(state) {
-		let _position = state.position;
-		let ch = state.input.charCodeAt(_position);
-		if ((ch === 45 || ch === 46) && ch === state.input.charCodeAt(_position + 1) && ch === state.input.charCodeAt(_position + 2)) {
-			_position += 3;
-			ch = state.input.charCodeAt(_position);
-			if (ch === 0 || isWsOrEol(ch)) return true;
-		}
-		return false;
-	}
-	function writeFoldedLines(state, count) {
-		if (count === 1) state.result += " ";
-		else if (count > 1) state.result += common2.repeat("\n", count - 1);
-	}
-	function readPlainScalar(state, nodeIndent, withinFlowCollection) {
-		let captureStart;
-		let captureEnd;
-		let hasPendingContent;
-		let _line;
-		let _lineStart;
-		let _lineIndent;
-		const _kind = state.kind;
-		const _result = state.result;
-		let ch = state.input.charCodeAt(state.position);
-		if (isWsOrEol(ch) || isFlowIndicator(ch) || ch === 35 || ch === 38 || ch === 42 || ch === 33 || ch === 124 || ch === 62 || ch === 39 || ch === 34 || ch === 37 || ch === 64 || ch === 96) return false;
-		if (ch === 63 || ch === 45) {
-			const following = state.input.charCodeAt(state.position + 1);
-			if (isWsOrEol(following) || withinFlowCollection && isFlowIndicator(following)) return false;
-		}
-		state.kind = "scalar";
-		state.result = "";
-		captureStart = captureEnd = state.position;
-		hasPendingContent = false;
-		while (ch !== 0) {
-			if (ch === 58) {
-				const following = state.input.charCodeAt(state.position + 1);
-				if (isWsOrEol(following) || withinFlowCollection && isFlowIndicator(following)) break;
-			} else if (ch === 35) {
-				if (isWsOrEol(state.input.charCodeAt(state.position - 1))) break;
-			} else if (state.position === state.lineStart && testDocumentSeparator(state) || withinFlowCollection && isFlowIndicator(ch)) break;
-			else if (isEol(ch)) {
-				_line = state.line;
-				_lineStart = state.lineStart;
-				_lineIndent = state.lineIndent;
-				skipSeparationSpace(state, false, -1);
-				if (state.lineIndent >= nodeIndent) {
-					hasPendingContent = true;
-					ch = state.input.charCodeAt(state.position);
-					continue;
-				} else {
-					state.position = captureEnd;
-					state.line = _line;
-					state.lineStart = _lineStart;
-					state.lineIndent = _lineIndent;
-					break;
-				}
-			}
-			if (hasPendingContent) {
-				captureSegment(state, captureStart, captureEnd, false);
-				writeFoldedLines(state, state.line - _line);
-				captureStart = captureEnd = state.position;
-				hasPendingContent = false;
-			}
-			if (!isWhiteSpace(ch)) captureEnd = state.position + 1;
-			ch = state.input.charCodeAt(++state.position);
-		}
-		captureSegment(state, captureStart, captureEnd, false);
-		if (state.result) return true;
-		state.kind = _kind;
-		state.result = _result;
-		return false;
-	}
-	function readSingleQuotedScalar(state, nodeIndent) {
-		let captureStart;
-		let captureEnd;
-		let ch = state.input.charCodeAt(state.position);
-		if (ch !== 39) return false;
-		state.kind = "scalar";
-		state.result = "";
-		state.position++;
-		captureStart = captureEnd = state.position;
-		while ((ch = state.input.charCodeAt(state.position)) !== 0) if (ch === 39) {
-			captureSegment(state, captureStart, state.position, true);
-			ch = state.input.charCodeAt(++state.position);
-			if (ch === 39) {
-				captureStart = state.position;
-				state.position++;
-				captureEnd = state.position;
-			} else return true;
-		} else if (isEol(ch)) {
-			captureSegment(state, captureStart, captureEnd, true);
-			writeFoldedLines(state, skipSeparationSpace(state, false, nodeIndent));
-			captureStart = captureEnd = state.position;
-		} else if (state.position === state.lineStart && testDocumentSeparator(state)) throwError(state, "unexpected end of the document within a single quoted scalar");
-		else {
-			state.position++;
-			if (!isWhiteSpace(ch)) captureEnd = state.position;
-		}
-		throwError(state, "unexpected end of the stream within a single quoted scalar");
-	}
-	function readDoubleQuotedScalar(state, nodeIndent) {
-		let captureStart;
-		let captureEnd;
-		let tmp;
-		let ch = state.input.charCodeAt(state.position);
-		if (ch !== 34) return false;
-		state.kind = "scalar";
-		state.result = "";
-		state.position++;
-		captureStart = captureEnd = state.position;
-		while ((ch = state.input.charCodeAt(state.position)) !== 0) if (ch === 34) {
-			captureSegment(state, captureStart, state.position, true);
-			state.position++;
-			return true;
-		} else if (ch === 92) {
-			captureSegment(state, captureStart, state.position, true);
-			ch = state.input.charCodeAt(++state.position);
-			if (isEol(ch)) skipSeparationSpace(state, false, nodeIndent);
-			else if (ch < 256 && simpleEscapeCheck[ch]) {
-				state.result += simpleEscapeMap[ch];
-				state.position++;
-			} else if ((tmp = escapedHexLen(ch)) > 0) {
-				let hexLength = tmp;
-				let hexResult = 0;
-				for (; hexLength > 0; hexLength--) {
-					ch = state.input.charCodeAt(++state.position);
-					if ((tmp = fromHexCode(ch)) >= 0) hexResult = (hexResult << 4) + tmp;
-					else throwError(state, "expected hexadecimal character");
-				}
-				state.result += charFromCodepoint(hexResult);
-				state.position++;
-			} else throwError(state, "unknown escape sequence");
-			captureStart = captureEnd = state.position;
-		} else if (isEol(ch)) {
-			captureSegment(state, captureStart, captureEnd, true);
-			writeFoldedLines(state, skipSeparationSpace(state, false, nodeIndent));
-			captureStart = captureEnd = state.position;
-		} else if (state.position === state.lineStart && testDocumentSeparator(state)) throwError(state, "unexpected end of the document within a double quoted scalar");
-		else {
-			state.position++;
-			if (!isWhiteSpace(ch)) captureEnd = state.position;
-		}
-		throwError(state, "unexpected end of the stream within a double quoted scalar");
-	}
-	function readFlowCollection(state, nodeIndent) {
-		let readNext = true;
-		let _line;
-		let _lineStart;
-		let _pos;
-		const _tag = state.tag;
-		let _result;
-		const _anchor = state.anchor;
-		let terminator;
-		let isPair;
-		let isExplicitPair;
-		let isMapping;
-		const overridableKeys = /* @__PURE__ */ Object.create(null);
-		let keyNode;
-		let keyTag;
-		let valueNode;
-		let ch = state.input.charCodeAt(state.position);
-		if (ch === 91) {
-			terminator = 93;
-			isMapping = false;
-			_result = [];
-		} else if (ch === 123) {
-			terminator = 125;
-			isMapping = true;
-			_result = {};
-		} else return false;
-		if (state.anchor !== null) storeAnchor(state, state.anchor, _result);
-		ch = state.input.charCodeAt(++state.position);
-		while (ch !== 0) {
-			skipSeparationSpace(state, true, nodeIndent);
-			ch = state.input.charCodeAt(state.position);
-			if (ch === terminator) {
-				state.position++;
-				state.tag = _tag;
-				state.anchor = _anchor;
-				state.kind = isMapping ? "mapping" : "sequence";
-				state.result = _result;
-				return true;
-			} else if (!readNext) throwError(state, "missed comma between flow collection entries");
-			else if (ch === 44) throwError(state, "expected the node content, but found ','");
-			keyTag = keyNode = valueNode = null;
-			isPair = isExplicitPair = false;
-			if (ch === 63) {
-				if (isWsOrEol(state.input.charCodeAt(state.position + 1))) {
-					isPair = isExplicitPair = true;
-					state.position++;
-					skipSeparationSpace(state, true, nodeIndent);
-				}
-			}
-			_line = state.line;
-			_lineStart = state.lineStart;
-			_pos = state.position;
-			composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
-			keyTag = state.tag;
-			keyNode = state.result;
-			skipSeparationSpace(state, true, nodeIndent);
-			ch = state.input.charCodeAt(state.position);
-			if ((isExplicitPair || state.line === _line) && ch === 58) {
-				isPair = true;
-				ch = state.input.charCodeAt(++state.position);
-				skipSeparationSpace(state, true, nodeIndent);
-				composeNode(state, nodeIndent, CONTEXT_FLOW_IN, false, true);
-				valueNode = state.result;
-			}
-			if (isMapping) storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos);
-			else if (isPair) _result.push(storeMappingPair(state, null, overridableKeys, keyTag, keyNode, valueNode, _line, _lineStart, _pos));
-			else _result.push(keyNode);
-			skipSeparationSpace(state, true, nodeIndent);
-			ch = state.input.charCodeAt(state.position);
-			if (ch === 44) {
-				readNext = true;
-				ch = state.input.charCodeAt(++state.position);
-			} else readNext = false;
-		}
-		throwError(state, "unexpected end of the stream within a flow collection");
-	}
-	function readBlockScalar(state, nodeIndent) {
-		let folding;
-		let chomping = CHOMPING_CLIP;
-		let didReadContent = false;
-		let detectedIndent = false;
-		let textIndent = nodeIndent;
-		let emptyLines = 0;
-		let atMoreIndented = false;
-		let tmp;
-		let ch = state.input.charCodeAt(state.position);
-		if (ch === 124) folding = false;
-		else if (ch === 62) folding = true;
-		else return false;
-		state.kind = "scalar";
-		state.result = "";
-		while (ch !== 0) {
-			ch = state.input.charCodeAt(++state.position);
-			if (ch === 43 || ch === 45) {
-				if (CHOMPING_CLIP === chomping) chomping = ch === 43 ? CHOMPING_KEEP : CHOMPING_STRIP;
-				else throwError(state, "repeat of a chomping mode identifier");
-			} else if ((tmp = fromDecimalCode(ch)) >= 0) {
-				if (tmp === 0) throwError(state, "bad explicit indentation width of a block scalar; it cannot be less than one");
-				else if (!detectedIndent) {
-					textIndent = nodeIndent + tmp - 1;
-					detectedIndent = true;
-				} else throwError(state, "repeat of an indentation width identifier");
-			} else break;
-		}
-		if (isWhiteSpace(ch)) {
-			do
-				ch = state.input.charCodeAt(++state.position);
-			while (isWhiteSpace(ch));
-			if (ch === 35) do
-				ch = state.input.charCodeAt(++state.position);
-			while (!isEol(ch) && ch !== 0);
-		}
-		while (ch !== 0) {
-			readLineBreak(state);
-			state.lineIndent = 0;
-			ch = state.input.charCodeAt(state.position);
-			while ((!detectedIndent || state.lineIndent < textIndent) && ch === 32) {
-				state.lineIndent++;
-				ch = state.input.charCodeAt(++state.position);
-			}
-			if (!detectedIndent && state.lineIndent > textIndent) textIndent = state.lineIndent;
-			if (isEol(ch)) {
-				emptyLines++;
-				continue;
-			}
-			if (!detectedIndent && textIndent === 0) throwError(state, "missing indentation for block scalar");
-			if (state.lineIndent < textIndent) {
-				if (chomping === CHOMPING_KEEP) state.result += common2.repeat("\n", didReadContent ? 1 + emptyLines : emptyLines);
-				else if (chomping === CHOMPING_CLIP) {
-					if (didReadContent) state.result += "\n";
-				}
-				break;
-			}
-			if (folding) {
-				if (isWhiteSpace(ch)) {
-					atMoreIndented = true;
-					state.result += common2.repeat("\n", didReadContent ? 1 + emptyLines : emptyLines);
-				} else if (atMoreIndented) {
-					atMoreIndented = false;
-					state.result += common2.repeat("\n", emptyLines + 1);
-				} else if (emptyLines === 0) {
-					if (didReadContent) state.result += " ";
-				} else state.result += common2.repeat("\n", emptyLines);
-			} else state.result += common2.repeat("\n", didReadContent ? 1 + emptyLines : emptyLines);
-			didReadContent = true;
-			detectedIndent = true;
-			emptyLines = 0;
-			const captureStart = state.position;
-			while (!isEol(ch) && ch !== 0) ch = state.input.charCodeAt(++state.position);
-			captureSegment(state, captureStart, state.position, false);
-		}
-		return true;
-	}
-	function readBlockSequence(state, nodeIndent) {
-		const _tag = state.tag;
-		const _anchor = state.anchor;
-		const _result = [];
-		let detected = false;
-		if (state.firstTabInLine !== -1) return false;
-		if (state.anchor !== null) storeAnchor(state, state.anchor, _result);
-		let ch = state.input.charCodeAt(state.position);
-		while (ch !== 0) {
-			if (state.firstTabInLine !== -1) {
-				state.position = state.firstTabInLine;
-				throwError(state, "tab characters must not be used in indentation");
-			}
-			if (ch !== 45) break;
-			if (!isWsOrEol(state.input.charCodeAt(state.position + 1))) break;
-			detected = true;
-			state.position++;
-			if (skipSeparationSpace(state, true, -1)) {
-				if (state.lineIndent <= nodeIndent) {
-					_result.push(null);
-					ch = state.input.charCodeAt(state.position);
-					continue;
-				}
-			}
-			const _line = state.line;
-			composeNode(state, nodeIndent, CONTEXT_BLOCK_IN, false, true);
-			_result.push(state.result);
-			skipSeparationSpace(state, true, -1);
-			ch = state.input.charCodeAt(state.position);
-			if ((state.line === _line || state.lineIndent > nodeIndent) && ch !== 0) throwError(state, "bad indentation of a sequence entry");
-			else if (state.lineIndent < nodeIndent) break;
-		}
-		if (detected) {
-			state.tag = _tag;
-			state.anchor = _anchor;
-			state.kind = "sequence";
-			state.result = _result;
-			return true;
-		}
-		return false;
-	}
-	function readBlockMapping(state, nodeIndent, flowIndent) {
-		let allowCompact;
-		let _keyLine;
-		let _keyLineStart;
-		let _keyPos;
-		const _tag = state.tag;
-		const _anchor = state.anchor;
-		const _result = {};
-		const overridableKeys = /* @__PURE__ */ Object.create(null);
-		let keyTag = null;
-		let keyNode = null;
-		let valueNode = null;
-		let atExplicitKey = false;
-		let detected = false;
-		if (state.firstTabInLine !== -1) return false;
-		if (state.anchor !== null) storeAnchor(state, state.anchor, _result);
-		let ch = state.input.charCodeAt(state.position);
-		while (ch !== 0) {
-			if (!atExplicitKey && state.firstTabInLine !== -1) {
-				state.position = state.firstTabInLine;
-				throwError(state, "tab characters must not be used in indentation");
-			}
-			const following = state.input.charCodeAt(state.position + 1);
-			const _line = state.line;
-			if ((ch === 63 || ch === 58) && isWsOrEol(following)) {
-				if (ch === 63) {
-					if (atExplicitKey) {
-						storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, null, _keyLine, _keyLineStart, _keyPos);
-						keyTag = keyNode = valueNode = null;
-					}
-					detected = true;
-					atExplicitKey = true;
-					allowCompact = true;
-				} else if (atExplicitKey) {
-					atExplicitKey = false;
-					allowCompact = true;
-				} else throwError(state, "incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line");
-				state.position += 1;
-				ch = following;
-			} else {
-				_keyLine = state.line;
-				_keyLineStart = state.lineStart;
-				_keyPos = state.position;
-				if (!composeNode(state, flowIndent, CONTEXT_FLOW_OUT, false, true)) break;
-				if (state.line === _line) {
-					ch = state.input.charCodeAt(state.position);
-					while (isWhiteSpace(ch)) ch = state.input.charCodeAt(++state.position);
-					if (ch === 58) {
-						ch = state.input.charCodeAt(++state.position);
-						if (!isWsOrEol(ch)) throwError(state, "a whitespace character is expected after the key-value separator within a block mapping");
-						if (atExplicitKey) {
-							storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, null, _keyLine, _keyLineStart, _keyPos);
-							keyTag = keyNode = valueNode = null;
-						}
-						detected = true;
-						atExplicitKey = false;
-						allowCompact = false;
-						keyTag = state.tag;
-						keyNode = state.result;
-					} else if (detected) throwError(state, "can not read an implicit mapping pair; a colon is missed");
-					else {
-						state.tag = _tag;
-						state.anchor = _anchor;
-						return true;
-					}
-				} else if (detected) throwError(state, "can not read a block mapping entry; a multiline key may not be an implicit key");
-				else {
-					state.tag = _tag;
-					state.anchor = _anchor;
-					return true;
-				}
-			}
-			if (state.line === _line || state.lineIndent > nodeIndent) {
-				if (atExplicitKey) {
-					_keyLine = state.line;
-					_keyLineStart = state.lineStart;
-					_keyPos = state.position;
-				}
-				if (composeNode(state, nodeIndent, CONTEXT_BLOCK_OUT, true, allowCompact)) {
-					if (atExplicitKey) keyNode = state.result;
-					else valueNode = state.result;
-				}
-				if (!atExplicitKey) {
-					storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, valueNode, _keyLine, _keyLineStart, _keyPos);
-					keyTag = keyNode = valueNode = null;
-				}
-				skipSeparationSpace(state, true, -1);
-				ch = state.input.charCodeAt(state.position);
-			}
-			if ((state.line === _line || state.lineIndent > nodeIndent) && ch !== 0) throwError(state, "bad indentation of a mapping entry");
-			else if (state.lineIndent < nodeIndent) break;
-		}
-		if (atExplicitKey) storeMappingPair(state, _result, overridableKeys, keyTag, keyNode, null, _keyLine, _keyLineStart, _keyPos);
-		if (detected) {
-			state.tag = _tag;
-			state.anchor = _anchor;
-			state.kind = "mapping";
-			state.result = _result;
-		}
-		return detected;
-	}
-	function readTagProperty(state) {
-		let isVerbatim = false;
-		let isNamed = false;
-		let tagHandle;
-		let tagName;
-		let ch = state.input.charCodeAt(state.position);
-		if (ch !== 33) return false;
-		if (state.tag !== null) throwError(state, "duplication of a tag property");
-		ch = state.input.charCodeAt(++state.position);
-		if (ch === 60) {
-			isVerbatim = true;
-			ch = state.input.charCodeAt(++state.position);
-		} else if (ch === 33) {
-			isNamed = true;
-			tagHandle = "!!";
-			ch = state.input.charCodeAt(++state.position);
-		} else tagHandle = "!";
-		let _position = state.position;
-		if (isVerbatim) {
-			do
-				ch = state.input.charCodeAt(++state.position);
-			while (ch !== 0 && ch !== 62);
-			if (state.position < state.length) {
-				tagName = state.input.slice(_position, state.position);
-				ch = state.input.charCodeAt(++state.position);
-			} else throwError(state, "unexpected end of the stream within a verbatim tag");
-		} else {
-			while (ch !== 0 && !isWsOrEol(ch)) {
-				if (ch === 33) {
-					if (!isNamed) {
-						tagHandle = state.input.slice(_position - 1, state.position + 1);
-						if (!PATTERN_TAG_HANDLE.test(tagHandle)) throwError(state, "named tag handle cannot contain such characters");
-						isNamed = true;
-						_position = state.position + 1;
-					} else throwError(state, "tag suffix cannot contain exclamation marks");
-				}
-				ch = state.input.charCodeAt(++state.position);
-			}
-			tagName = state.input.slice(_position, state.position);
-			if (PATTERN_FLOW_INDICATORS.test(tagName)) throwError(state, "tag suffix cannot contain flow indicator characters");
-		}
-		if (tagName && !PATTERN_TAG_URI.test(tagName)) throwError(state, "tag name cannot contain such characters: " + tagName);
-		try {
-			tagName = decodeURIComponent(tagName);
-		} catch (err) {
-			throwError(state, "tag name is malformed: " + tagName);
-		}
-		if (isVerbatim) state.tag = tagName;
-		else if (_hasOwnProperty.call(state.tagMap, tagHandle)) state.tag = state.tagMap[tagHandle] + tagName;
-		else if (tagHandle === "!") state.tag = "!" + tagName;
-		else if (tagHandle === "!!") state.tag = "tag:yaml.org,2002:" + tagName;
-		else throwError(state, "undeclared tag handle \"" + tagHandle + "\"");
-		return true;
-	}
-	function readAnchorProperty(state) {
-		let ch = state.input.charCodeAt(state.position);
-		if (ch !== 38) return false;
-		if (state.anchor !== null) throwError(state, "duplication of an anchor property");
-		ch = state.input.charCodeAt(++state.position);
-		const _position = state.position;
-		while (ch !== 0 && !isWsOrEol(ch) && !isFlowIndicator(ch)) ch = state.input.charCodeAt(++state.position);
-		if (state.position === _position) throwError(state, "name of an anchor node must contain at least one character");
-		state.anchor = state.input.slice(_position, state.position);
-		return true;
-	}
-	function readAlias(state) {
-		let ch = state.input.charCodeAt(state.position);
-		if (ch !== 42) return false;
-		ch = state.input.charCodeAt(++state.position);
-		const _position = state.position;
-		while (ch !== 0 && !isWsOrEol(ch) && !isFlowIndicator(ch)) ch = state.input.charCodeAt(++state.position);
-		if (state.position === _position) throwError(state, "name of an alias node must contain at least one character");
-		const alias = state.input.slice(_position, state.position);
-		if (!_hasOwnProperty.call(state.anchorMap, alias)) throwError(state, "unidentified alias \"" + alias + "\"");
-		state.result = state.anchorMap[alias];
-		skipSeparationSpace(state, true, -1);
-		return true;
-	}
-	function tryReadBlockMappingFromProperty(state, propertyStart, nodeIndent, flowIndent) {
-		const fallbackState = snapshotState(state);
-		beginAnchorTransaction(state);
-		restoreState(state, propertyStart);
-		state.tag = null;
-		state.anchor = null;
-		state.kind = null;
-		state.result = null;
-		if (readBlockMapping(state, nodeIndent, flowIndent) && state.kind === "mapping") {
-			commitAnchorTransaction(state);
-			return true;
-		}
-		rollbackAnchorTransaction(state);
-		restoreState(state, fallbackState);
-		return false;
-	}
-	function composeNode(state, parentIndent, nodeContext, allowToSeek, allowCompact) {
-		let allowBlockScalars;
-		let allowBlockCollections;
-		let indentStatus = 1;
-		let atNewLine = false;
-		let hasContent = false;
-		let propertyStart = null;
-		let type2;
-		let flowIndent;
-		let blockIndent;
-		if (state.depth >= state.maxDepth) throwError(state, "nesting exceeded maxDepth (" + state.maxDepth + ")");
-		state.depth += 1;
-		if (state.listener !== null) state.listener("open", state);
-		state.tag = null;
-		state.anchor = null;
-		state.kind = null;
-		state.result = null;
-		const allowBlockStyles = allowBlockScalars = allowBlockCollections = CONTEXT_BLOCK_OUT === nodeContext || CONTEXT_BLOCK_IN === nodeContext;
-		if (allowToSeek) {
-			if (skipSeparationSpace(state, true, -1)) {
-				atNewLine = true;
-				if (state.lineIndent > parentIndent) indentStatus = 1;
-				else if (state.lineIndent === parentIndent) indentStatus = 0;
-				else if (state.lineIndent < parentIndent) indentStatus = -1;
-			}
-		}
-		if (indentStatus === 1) while (true) {
-			const ch = state.input.charCodeAt(state.position);
-			const propertyState = snapshotState(state);
-			if (atNewLine && (ch === 33 && state.tag !== null || ch === 38 && state.anchor !== null)) break;
-			if (!readTagProperty(state) && !readAnchorProperty(state)) break;
-			if (propertyStart === null) propertyStart = propertyState;
-			if (skipSeparationSpace(state, true, -1)) {
-				atNewLine = true;
-				allowBlockCollections = allowBlockStyles;
-				if (state.lineIndent > parentIndent) indentStatus = 1;
-				else if (state.lineIndent === parentIndent) indentStatus = 0;
-				else if (state.lineIndent < parentIndent) indentStatus = -1;
-			} else allowBlockCollections = false;
-		}
-		if (allowBlockCollections) allowBlockCollections = atNewLine || allowCompact;
-		if (indentStatus === 1 || CONTEXT_BLOCK_OUT === nodeContext) {
-			if (CONTEXT_FLOW_IN === nodeContext || CONTEXT_FLOW_OUT === nodeContext) flowIndent = parentIndent;
-			else flowIndent = parentIndent + 1;
-			blockIndent = state.position - state.lineStart;
-			if (indentStatus === 1) {
-				if (allowBlockCollections && (readBlockSequence(state, blockIndent) || readBlockMapping(state, blockIndent, flowIndent)) || readFlowCollection(state, flowIndent)) hasContent = true;
-				else {
-					const ch = state.input.charCodeAt(state.position);
-					if (propertyStart !== null && allowBlockStyles && !allowBlockCollections && ch !== 124 && ch !== 62 && tryReadBlockMappingFromProperty(state, propertyStart, propertyStart.position - propertyStart.lineStart, flowIndent)) hasContent = true;
-					else if (allowBlockScalars && readBlockScalar(state, flowIndent) || readSingleQuotedScalar(state, flowIndent) || readDoubleQuotedScalar(state, flowIndent)) hasContent = true;
-					else if (readAlias(state)) {
-						hasContent = true;
-						if (state.tag !== null || state.anchor !== null) throwError(state, "alias node should not have any properties");
-					} else if (readPlainScalar(state, flowIndent, CONTEXT_FLOW_IN === nodeContext)) {
-						hasContent = true;
-						if (state.tag === null) state.tag = "?";
-					}
-					if (state.anchor !== null) storeAnchor(state, state.anchor, state.result);
-				}
-			} else if (indentStatus === 0) hasContent = allowBlockCollections && readBlockSequence(state, blockIndent);
-		}
-		if (state.tag === null) {
-			if (state.anchor !== null) storeAnchor(state, state.anchor, state.result);
-		} else if (state.tag === "?") {
-			if (state.result !== null && state.kind !== "scalar") throwError(state, "unacceptable node kind for !<?> tag; it should be \"scalar\", not \"" + state.kind + "\"");
-			for (let typeIndex = 0, typeQuantity = state.implicitTypes.length; typeIndex < typeQuantity; typeIndex += 1) {
-				type2 = state.implicitTypes[typeIndex];
-				if (type2.resolve(state.result)) {
-					state.result = type2.construct(state.result);
-					state.tag = type2.tag;
-					if (state.anchor !== null) storeAnchor(state, state.anchor, state.result);
-					break;
-				}
-			}
-		} else if (state.tag !== "!") {
-			if (_hasOwnProperty.call(state.typeMap[state.kind || "fallback"], state.tag)) type2 = state.typeMap[state.kind || "fallback"][state.tag];
-			else {
-				type2 = null;
-				const typeList = state.typeMap.multi[state.kind || "fallback"];
-				for (let typeIndex = 0, typeQuantity = typeList.length; typeIndex < typeQuantity; typeIndex += 1) if (state.tag.slice(0, typeList[typeIndex].tag.length) === typeList[typeIndex].tag) {
-					type2 = typeList[typeIndex];
-					break;
-				}
-			}
-			if (!type2) throwError(state, "unknown tag !<" + state.tag + ">");
-			if (state.result !== null && type2.kind !== state.kind) throwError(state, "unacceptable node kind for !<" + state.tag + "> tag; it should be \"" + type2.kind + "\", not \"" + state.kind + "\"");
-			if (!type2.resolve(state.result, state.tag)) throwError(state, "cannot resolve a node with !<" + state.tag + "> explicit tag");
-			else {
-				state.result = type2.construct(state.result, state.tag);
-				if (state.anchor !== null) storeAnchor(state, state.anchor, state.result);
-			}
-		}
-		if (state.listener !== null) state.listener("close", state);
-		state.depth -= 1;
-		return state.tag !== null || state.anchor !== null || hasContent;
-	}
-	function readDocument(state) {
-		const documentStart = state.position;
-		let hasDirectives = false;
-		let ch;
-		state.version = null;
-		state.checkLineBreaks = state.legacy;
-		state.tagMap = /* @__PURE__ */ Object.create(null);
-		state.anchorMap = /* @__PURE__ */ Object.create(null);
-		while ((ch = state.input.charCodeAt(state.position)) !== 0) {
-			skipSeparationSpace(state, true, -1);
-			ch = state.input.charCodeAt(state.position);
-			if (state.lineIndent > 0 || ch !== 37) break;
-			hasDirectives = true;
-			ch = state.input.charCodeAt(++state.position);
-			let _position = state.position;
-			while (ch !== 0 && !isWsOrEol(ch)) ch = state.input.charCodeAt(++state.position);
-			const directiveName = state.input.slice(_position, state.position);
-			const directiveArgs = [];
-			if (directiveName.length < 1) throwError(state, "directive name must not be less than one character in length");
-			while (ch !== 0) {
-				while (isWhiteSpace(ch)) ch = state.input.charCodeAt(++state.position);
-				if (ch === 35) {
-					do
-						ch = state.input.charCodeAt(++state.position);
-					while (ch !== 0 && !isEol(ch));
-					break;
-				}
-				if (isEol(ch)) break;
-				_position = state.position;
-				while (ch !== 0 && !isWsOrEol(ch)) ch = state.input.charCodeAt(++state.position);
-				directiveArgs.push(state.input.slice(_position, state.position));
-			}
-			if (ch !== 0) readLineBreak(state);
-			if (_hasOwnProperty.call(directiveHandlers, directiveName)) directiveHandlers[directiveName](state, directiveName, directiveArgs);
-			else throwWarning(state, "unknown document directive \"" + directiveName + "\"");
-		}
-		skipSeparationSpace(state, true, -1);
-		if (state.lineIndent === 0 && state.input.charCodeAt(state.position) === 45 && state.input.charCodeAt(state.position + 1) === 45 && state.input.charCodeAt(state.position + 2) === 45) {
-			state.position += 3;
-			skipSeparationSpace(state, true, -1);
-		} else if (hasDirectives) throwError(state, "directives end mark is expected");
-		composeNode(state, state.lineIndent - 1, CONTEXT_BLOCK_OUT, false, true);
-		skipSeparationSpace(state, true, -1);
-		if (state.checkLineBreaks && PATTERN_NON_ASCII_LINE_BREAKS.test(state.input.slice(documentStart, state.position))) throwWarning(state, "non-ASCII line breaks are interpreted as content");
-		state.documents.push(state.result);
-		if (state.position === state.lineStart && testDocumentSeparator(state)) {
-			if (state.input.charCodeAt(state.position) === 46) {
-				state.position += 3;
-				skipSeparationSpace(state, true, -1);
-			}
-			return;
-		}
-		if (state.position < state.length - 1) throwError(state, "end of the stream or a document separator is expected");
-	}
-	function loadDocuments(input, options) {
-		input = String(input);
-		options = options || {};
-		if (input.length !== 0) {
-			if (input.charCodeAt(input.length - 1) !== 10 && input.charCodeAt(input.length - 1) !== 13) input += "\n";
-			if (input.charCodeAt(0) === 65279) input = input.slice(1);
-		}
-		const state = new State(input, options);
-		const nullpos = input.indexOf("\0");
-		if (nullpos !== -1) {
-			state.position = nullpos;
-			throwError(state, "null byte is not allowed in input");
-		}
-		state.input += "\0";
-		while (state.input.charCodeAt(state.position) === 32) {
-			state.lineIndent += 1;
-			state.position += 1;
-		}
-		while (state.position < state.length - 1) readDocument(state);
-		return state.documents;
-	}
-	function loadAll2(input, iterator, options) {
-		if (iterator !== null && typeof iterator === "object" && typeof options === "undefined") {
-			options = iterator;
-			iterator = null;
-		}
-		const documents = loadDocuments(input, options);
-		if (typeof iterator !== "function") return documents;
-		for (let index = 0, length = documents.length; index < length; index += 1) iterator(documents[index]);
-	}
-	function load2(input, options) {
-		const documents = loadDocuments(input, options);
-		if (documents.length === 0) return;
-		else if (documents.length === 1) return documents[0];
-		throw new YAMLException2("expected a single document in the stream, but found more");
-	}
-	loader.loadAll = loadAll2;
-	loader.load = load2;
-	return loader;
-}
-function requireDumper() {
-	if (hasRequiredDumper) return dumper;
-	hasRequiredDumper = 1;
-	const common2 = requireCommon();
-	const YAMLException2 = requireException();
-	const DEFAULT_SCHEMA2 = require_default();
-	const _toString = Object.prototype.toString;
-	const _hasOwnProperty = Object.prototype.hasOwnProperty;
-	const CHAR_BOM = 65279;
-	const CHAR_TAB = 9;
-	const CHAR_LINE_FEED = 10;
-	const CHAR_CARRIAGE_RETURN = 13;
-	const CHAR_SPACE = 32;
-	const CHAR_EXCLAMATION = 33;
-	const CHAR_DOUBLE_QUOTE = 34;
-	const CHAR_SHARP = 35;
-	const CHAR_PERCENT = 37;
-	const CHAR_AMPERSAND = 38;
-	const CHAR_SINGLE_QUOTE = 39;
-	const CHAR_ASTERISK = 42;
-	const CHAR_COMMA = 44;
-	const CHAR_MINUS = 45;
-	const CHAR_COLON = 58;
-	const CHAR_EQUALS = 61;
-	const CHAR_GREATER_THAN = 62;
-	const CHAR_QUESTION = 63;
-	const CHAR_COMMERCIAL_AT = 64;
-	const CHAR_LEFT_SQUARE_BRACKET = 91;
-	const CHAR_RIGHT_SQUARE_BRACKET = 93;
-	const CHAR_GRAVE_ACCENT = 96;
-	const CHAR_LEFT_CURLY_BRACKET = 123;
-	const CHAR_VERTICAL_LINE = 124;
-	const CHAR_RIGHT_CURLY_BRACKET = 125;
-	const ESCAPE_SEQUENCES = {};
-	ESCAPE_SEQUENCES[0] = "\\0";
-	ESCAPE_SEQUENCES[7] = "\\a";
-	ESCAPE_SEQUENCES[8] = "\\b";
-	ESCAPE_SEQUENCES[9] = "\\t";
-	ESCAPE_SEQUENCES[10] = "\\n";
-	ESCAPE_SEQUENCES[11] = "\\v";
-	ESCAPE_SEQUENCES[12] = "\\f";
-	ESCAPE_SEQUENCES[13] = "\\r";
-	ESCAPE_SEQUENCES[27] = "\\e";
-	ESCAPE_SEQUENCES[34] = "\\\"";
-	ESCAPE_SEQUENCES[92] = "\\\\";
-	ESCAPE_SEQUENCES[133] = "\\N";
-	ESCAPE_SEQUENCES[160] = "\\_";
-	ESCAPE_SEQUENCES[8232] = "\\L";
-	ESCAPE_SEQUENCES[8233] = "\\P";
-	const DEPRECATED_BOOLEANS_SYNTAX = [
-		"y",
-		"Y",
-		"yes",
-		"Yes",
-		"YES",
-		"on",
-		"On",
-		"ON",
-		"n",
-		"N",
-		"no",
-		"No",
-		"NO",
-		"off",
-		"Off",
-		"OFF"
-	];
-	const DEPRECATED_BASE60_SYNTAX = /^[-+]?[0-9_]+(?::[0-9_]+)+(?:\.[0-9_]*)?$/;
-	function compileStyleMap(schema2, map2) {
-		if (map2 === null) return {};
-		const result = {};
-		const keys = Object.keys(map2);
-		for (let index = 0, length = keys.length; index < length; index += 1) {
-			let tag = keys[index];
-			let style = String(map2[tag]);
-			if (tag.slice(0, 2) === "!!") tag = "tag:yaml.org,2002:" + tag.slice(2);
-			const type2 = schema2.compiledTypeMap["fallback"][tag];
-			if (type2 && _hasOwnProperty.call(type2.styleAliases, style)) style = type2.styleAliases[style];
-			result[tag] = style;
-		}
-		return result;
-	}
-	function encodeHex(character) {
-		let handle;
-		let length;
-		const string = character.toString(16).toUpperCase();
-		if (character <= 255) {
-			handle = "x";
-			length = 2;
-		} else if (character <= 65535) {
-			handle = "u";
-			length = 4;
-		} else if (character <= 4294967295) {
-			handle = "U";
-			length = 8;
-		} else throw new YAMLException2("code point within a string may not be greater than 0xFFFFFFFF");
-		return "\\" + handle + common2.repeat("0", length - string.length) + string;
-	}
-	const QUOTING_TYPE_SINGLE = 1;
-	const QUOTING_TYPE_DOUBLE = 2;
-	function State(options) {
-		this.schema = options["schema"] || DEFAULT_SCHEMA2;
-		this.indent = Math.max(1, options["indent"] || 2);
-		this.noArrayIndent = options["noArrayIndent"] || false;
-		this.skipInvalid = options["skipInvalid"] || false;
-		this.flowLevel = common2.isNothing(options["flowLevel"]) ? -1 : options["flowLevel"];
-		this.styleMap = compileStyleMap(this.schema, options["styles"] || null);
-		this.sortKeys = options["sortKeys"] || false;
-		this.lineWidth = options["lineWidth"] || 80;
-		this.noRefs = options["noRefs"] || false;
-		this.noCompatMode = options["noCompatMode"] || false;
-		this.condenseFlow = options["condenseFlow"] || false;
-		this.quotingType = options["quotingType"] === "\"" ? QUOTING_TYPE_DOUBLE : QUOTING_TYPE_SINGLE;
-		this.forceQuotes = options["forceQuotes"] || false;
-		this.replacer = typeof options["replacer"] === "function" ? options["replacer"] : null;
-		this.implicitTypes = this.schema.compiledImplicit;
-		this.explicitTypes = this.schema.compiledExplicit;
-		this.tag = null;
-		this.result = "";
-		this.duplicates = [];
-		this.usedDuplicates = null;
-	}
-	function indentString(string, spaces) {
-		const ind = common2.repeat(" ", spaces);
-		let position = 0;
-		let result = "";
-		const length = string.length;
-		while (position < length) {
-			let line;
-			const next = string.indexOf("\n", position);
-			if (next === -1) {
-				line = string.slice(position);
-				position = length;
-			} else {
-				line = string.slice(position, next + 1);
-				position = next + 1;
-			}
-			if (line.length && line !== "\n") result += ind;
-			result += line;
-		}
-		return result;
-	}
-	function generateNextLine(state, level) {
-		return "\n" + common2.repeat(" ", state.indent * level);
-	}
-	function testImplicitResolving(state, str2) {
-		for (let index = 0, length = state.implicitTypes.length; index < length; index += 1) if (state.implicitTypes[index].resolve(str2)) return true;
-		return false;
-	}
-	function isWhitespace(c) {
-		return c === CHAR_SPACE || c === CHAR_TAB;
-	}
-	function isPrintable(c) {
-		return c >= 32 && c <= 126 || c >= 161 && c <= 55295 && c !== 8232 && c !== 8233 || c >= 57344 && c <= 65533 && c !== CHAR_BOM || c >= 65536 && c <= 1114111;
-	}
-	function isNsCharOrWhitespace(c) {
-		return isPrintable(c) && c !== CHAR_BOM && c !== CHAR_CARRIAGE_RETURN && c !== CHAR_LINE_FEED;
-	}
-	function isPlainSafe(c, prev, inblock) {
-		const cIsNsCharOrWhitespace = isNsCharOrWhitespace(c);
-		const cIsNsChar = cIsNsCharOrWhitespace && !isWhitespace(c);
-		return (inblock ? cIsNsCharOrWhitespace : cIsNsCharOrWhitespace && c !== CHAR_COMMA && c !== CHAR_LEFT_SQUARE_BRACKET && c !== CHAR_RIGHT_SQUARE_BRACKET && c !== CHAR_LEFT_CURLY_BRACKET && c !== CHAR_RIGHT_CURLY_BRACKET) && c !== CHAR_SHARP && !(prev === CHAR_COLON && !cIsNsChar) || isNsCharOrWhitespace(prev) && !isWhitespace(prev) && c === CHAR_SHARP || prev === CHAR_COLON && cIsNsChar;
-	}
-	function isPlainSafeFirst(c) {
-		return isPrintable(c) && c !== CHAR_BOM && !isWhitespace(c) && c !== CHAR_MINUS && c !== CHAR_QUESTION && c !== CHAR_COLON && c !== CHAR_COMMA && c !== CHAR_LEFT_SQUARE_BRACKET && c !== CHAR_RIGHT_SQUARE_BRACKET && c !== CHAR_LEFT_CURLY_BRACKET && c !== CHAR_RIGHT_CURLY_BRACKET && c !== CHAR_SHARP && c !== CHAR_AMPERSAND && c !== CHAR_ASTERISK && c !== CHAR_EXCLAMATION && c !== CHAR_VERTICAL_LINE && c !== CHAR_EQUALS && c !== CHAR_GREATER_THAN && c !== CHAR_SINGLE_QUOTE && c !== CHAR_DOUBLE_QUOTE && c !== CHAR_PERCENT && c !== CHAR_COMMERCIAL_AT && c !== CHAR_GRAVE_ACCENT;
-	}
-	function isPlainSafeLast(c) {
-		return !isWhitespace(c) && c !== CHAR_COLON;
-	}
-	function codePointAt(string, pos) {
-		const first = string.charCodeAt(pos);
-		let second;
-		if (first >= 55296 && first <= 56319 && pos + 1 < string.length) {
-			second = string.charCodeAt(pos + 1);
-			if (second >= 56320 && second <= 57343) return (first - 55296) * 1024 + second - 56320 + 65536;
-		}
-		return first;
-	}
-	function needIndentIndicator(string) {
-		return /^\n* /.test(string);
-	}
-	const STYLE_PLAIN = 1;
-	const STYLE_SINGLE = 2;
-	const STYLE_LITERAL = 3;
-	const STYLE_FOLDED = 4;
-	const STYLE_DOUBLE = 5;
-	function chooseScalarStyle(string, singleLineOnly, indentPerLevel, lineWidth, testAmbiguousType, quotingType, forceQuotes, inblock) {
-		let i;
-		let char = 0;
-		let prevChar = null;
-		let hasLineBreak = false;
-		let hasFoldableLine = false;
-		const shouldTrackWidth = lineWidth !== -1;
-		let previousLineBreak = -1;
-		let plain = isPlainSafeFirst(codePointAt(string, 0)) && isPlainSafeLast(codePointAt(string, string.length - 1));
-		if (singleLineOnly || forceQuotes) for (i = 0; i < string.length; char >= 65536 ? i += 2 : i++) {
-			char = codePointAt(string, i);
-			if (!isPrintable(char)) return STYLE_DOUBLE;
-			plain = plain && isPlainSafe(char, prevChar, inblock);
-			prevChar = char;
-		}
-		else {
-			for (i = 0; i < string.length; char >= 65536 ? i += 2 : i++) {
-				char = codePointAt(string, i);
-				if (char === CHAR_LINE_FEED) {
-					hasLineBreak = true;
-					if (shouldTrackWidth) {
-						hasFoldableLine = hasFoldableLine || i - previousLineBreak - 1 > lineWidth && string[previousLineBreak + 1] !== " ";
-						previousLineBreak = i;
-					}
-				} else if (!isPrintable(char)) return STYLE_DOUBLE;
-				plain = plain && isPlainSafe(char, prevChar, inblock);
-				prevChar = char;
-			}
-			hasFoldableLine = hasFoldableLine || shouldTrackWidth && i - previousLineBreak - 1 > lineWidth && string[previousLineBreak + 1] !== " ";
-		}
-		if (!hasLineBreak && !hasFoldableLine) {
-			if (plain && !forceQuotes && !testAmbiguousType(string)) return STYLE_PLAIN;
-			return quotingType === QUOTING_TYPE_DOUBLE ? STYLE_DOUBLE : STYLE_SINGLE;
-		}
-		if (indentPerLevel > 9 && needIndentIndicator(string)) return STYLE_DOUBLE;
-		if (!forceQuotes) return hasFoldableLine ? STYLE_FOLDED : STYLE_LITERAL;
-		return quotingType === QUOTING_TYPE_DOUBLE ? STYLE_DOUBLE : STYLE_SINGLE;
-	}
-	function writeScalar(state, string, level, iskey, inblock) {
-		state.dump = (function() {
-			if (string.length === 0) return state.quotingType === QUOTING_TYPE_DOUBLE ? "\"\"" : "''";
-			if (!state.noCompatMode) {
-				if (DEPRECATED_BOOLEANS_SYNTAX.indexOf(string) !== -1 || DEPRECATED_BASE60_SYNTAX.test(string)) return state.quotingType === QUOTING_TYPE_DOUBLE ? "\"" + string + "\"" : "'" + string + "'";
-			}
-			const indent = state.indent * Math.max(1, level);
-			const lineWidth = state.lineWidth === -1 ? -1 : Math.max(Math.min(state.lineWidth, 40), state.lineWidth - indent);
-			const singleLineOnly = iskey || state.flowLevel > -1 && level >= state.flowLevel;
-			function testAmbiguity(string2) {
-				return testImplicitResolving(state, string2);
-			}
-			switch (chooseScalarStyle(string, singleLineOnly, state.indent, lineWidth, testAmbiguity, state.quotingType, state.forceQuotes && !iskey, inblock)) {
-				case STYLE_PLAIN: return string;
-				case STYLE_SINGLE: return "'" + string.replace(/'/g, "''") + "'";
-				case STYLE_LITERAL: return "|" + blockHeader(string, state.indent) + dropEndingNewline(indentString(string, indent));
-				case STYLE_FOLDED: return ">" + blockHeader(string, state.indent) + dropEndingNewline(indentString(foldString(string, lineWidth), indent));
-				case STYLE_DOUBLE: return "\"" + escapeString(string) + "\"";
-				default: throw new YAMLException2("impossible error: invalid scalar style");
-			}
-		})();
-	}
-	function blockHeader(string, indentPerLevel) {
-		const indentIndicator = needIndentIndicator(string) ? String(indentPerLevel) : "";
-		const clip = string[string.length - 1] === "\n";
-		return indentIndicator + (clip && (string[string.length - 2] === "\n" || string === "\n") ? "+" : clip ? "" : "-") + "\n";
-	}
-	function dropEndingNewline(string) {
-		return string[string.length - 1] === "\n" ? string.slice(0, -1) : string;
-	}
-	function foldString(string, width) {
-		const lineRe = /(\n+)([^\n]*)/g;
-		let result = (function() {
-			let nextLF = string.indexOf("\n");
-			nextLF = nextLF !== -1 ? nextLF : string.length;
-			lineRe.lastIndex = nextLF;
-			return foldLine(string.slice(0, nextLF), width);
-		})();
-		let prevMoreIndented = string[0] === "\n" || string[0] === " ";
-		let moreIndented;
-		let match;
-		while (match = lineRe.exec(string)) {
-			const prefix = match[1];
-			const line = match[2];
-			moreIndented = line[0] === " ";
-			result += prefix + (!prevMoreIndented && !moreIndented && line !== "" ? "\n" : "") + foldLine(line, width);
-			prevMoreIndented = moreIndented;
-		}
-		return result;
-	}
-	function foldLine(line, width) {
-		if (line === "" || line[0] === " ") return line;
-		const breakRe = / [^ ]/g;
-		let match;
-		let start = 0;
-		let end;
-		let curr = 0;
-		let next = 0;
-		let result = "";
-		while (match = breakRe.exec(line)) {
-			next = match.index;
-			if (next - start > width) {
-				end = curr > start ? curr : next;
-				result += "\n" + line.slice(start, end);
-				start = end + 1;
-			}
-			curr = next;
-		}
-		result += "\n";
-		if (line.length - start > width && curr > start) result += line.slice(start, curr) + "\n" + line.slice(curr + 1);
-		else result += line.slice(start);
-		return result.slice(1);
-	}
-	function escapeString(string) {
-		let result = "";
-		let char = 0;
-		for (let i = 0; i < string.length; char >= 65536 ? i += 2 : i++) {
-			char = codePointAt(string, i);
-			const escapeSeq = ESCAPE_SEQUENCES[char];
-			if (!escapeSeq && isPrintable(char)) {
-				result += string[i];
-				if (char >= 65536) result += string[i + 1];
-			} else result += escapeSeq || encodeHex(char);
-		}
-		return result;
-	}
-	function writeFlowSequence(state, level, object) {
-		let _result = "";
-		const _tag = state.tag;
-		for (let index = 0, length = object.length; index < length; index += 1) {
-			let value = object[index];
-			if (state.replacer) value = state.replacer.call(object, String(index), value);
-			if (writeNode(state, level, value, false, false) || typeof value === "undefined" && writeNode(state, level, null, false, false)) {
-				if (_result !== "") _result += "," + (!state.condenseFlow ? " " : "");
-				_result += state.dump;
-			}
-		}
-		state.tag = _tag;
-		state.dump = "[" + _result + "]";
-	}
-	function writeBlockSequence(state, level, object, compact) {
-		let _result = "";
-		const _tag = state.tag;
-		for (let index = 0, length = object.length; index < length; index += 1) {
-			let value = object[index];
-			if (state.replacer) value = state.replacer.call(object, String(index), value);
-			if (writeNode(state, level + 1, value, true, true, false, true) || typeof value === "undefined" && writeNode(state, level + 1, null, true, true, false, true)) {
-				if (!compact || _result !== "") _result += generateNextLine(state, level);
-				if (state.dump && CHAR_LINE_FEED === state.dump.charCodeAt(0)) _result += "-";
-				else _result += "- ";
-				_result += state.dump;
-			}
-		}
-		state.tag = _tag;
-		state.dump = _result || "[]";
-	}
-	function writeFlowMapping(state, level, object) {
-		let _result = "";
-		const _tag = state.tag;
-		const objectKeyList = Object.keys(object);
-		for (let index = 0, length = objectKeyList.length; index < length; index += 1) {
-			let pairBuffer = "";
-			if (_result !== "") pairBuffer += ", ";
-			if (state.condenseFlow) pairBuffer += "\"";
-			const objectKey = objectKeyList[index];
-			let objectValue = object[objectKey];
-			if (state.replacer) objectValue = state.replacer.call(object, objectKey, objectValue);
-			if (!writeNode(state, level, objectKey, false, false)) continue;
-			if (state.dump.length > 1024) pairBuffer += "? ";
-			pairBuffer += state.dump + (state.condenseFlow ? "\"" : "") + ":" + (state.condenseFlow ? "" : " ");
-			if (!writeNode(state, level, objectValue, false, false)) continue;
-			pairBuffer += state.dump;
-			_result += pairBuffer;
-		}
-		state.tag = _tag;
-		state.dump = "{" + _result + "}";
-	}
-	function writeBlockMapping(state, level, object, compact) {
-		let _result = "";
-		const _tag = state.tag;
-		const objectKeyList = Object.keys(object);
-		if (state.sortKeys === true) objectKeyList.sort();
-		else if (typeof state.sortKeys === "function") objectKeyList.sort(state.sortKeys);
-		else if (state.sortKeys) throw new YAMLException2("sortKeys must be a boolean or a function");
-		for (let index = 0, length = objectKeyList.length; index < length; index += 1) {
-			let pairBuffer = "";
-			if (!compact || _result !== "") pairBuffer += generateNextLine(state, level);
-			const objectKey = objectKeyList[index];
-			let objectValue = object[objectKey];
-			if (state.replacer) objectValue = state.replacer.call(object, objectKey, objectValue);
-			if (!writeNode(state, level + 1, objectKey, true, true, true)) continue;
-			const explicitPair = state.tag !== null && state.tag !== "?" || state.dump && state.dump.length > 1024;
-			if (explicitPair) {
-				if (state.dump && CHAR_LINE_FEED === state.dump.charCodeAt(0)) pairBuffer += "?";
-				else pairBuffer += "? ";
-			}
-			pairBuffer += state.dump;
-			if (explicitPair) pairBuffer += generateNextLine(state, level);
-			if (!writeNode(state, level + 1, objectValue, true, explicitPair)) continue;
-			if (state.dump && CHAR_LINE_FEED === state.dump.charCodeAt(0)) pairBuffer += ":";
-			else pairBuffer += ": ";
-			pairBuffer += state.dump;
-			_result += pairBuffer;
-		}
-		state.tag = _tag;
-		state.dump = _result || "{}";
-	}
-	function detectType(state, object, explicit) {
-		const typeList = explicit ? state.explicitTypes : state.implicitTypes;
-		for (let index = 0, length = typeList.length; index < length; index += 1) {
-			const type2 = typeList[index];
-			if ((type2.instanceOf || type2.predicate) && (!type2.instanceOf || typeof object === "object" && object instanceof type2.instanceOf) && (!type2.predicate || type2.predicate(object))) {
-				if (explicit) {
-					if (type2.multi && type2.representName) state.tag = type2.representName(object);
-					else state.tag = type2.tag;
-				} else state.tag = "?";
-				if (type2.represent) {
-					const style = state.styleMap[type2.tag] || type2.defaultStyle;
-					let _result;
-					if (_toString.call(type2.represent) === "[object Function]") _result = type2.represent(object, style);
-					else if (_hasOwnProperty.call(type2.represent, style)) _result = type2.represent[style](object, style);
-					else throw new YAMLException2("!<" + type2.tag + "> tag resolver accepts not \"" + style + "\" style");
-					state.dump = _result;
-				}
-				return true;
-			}
-		}
-		return false;
-	}
-	function writeNode(state, level, object, block, compact, iskey, isblockseq) {
-		state.tag = null;
-		state.dump = object;
-		if (!detectType(state, object, false)) detectType(state, object, true);
-		const type2 = _toString.call(state.dump);
-		const inblock = block;
-		if (block) block = state.flowLevel < 0 || state.flowLevel > level;
-		const objectOrArray = type2 === "[object Object]" || type2 === "[object Array]";
-		let duplicateIndex;
-		let duplicate;
-		if (objectOrArray) {
-			duplicateIndex = state.duplicates.indexOf(object);
-			duplicate = duplicateIndex !== -1;
-		}
-		if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) compact = false;
-		if (duplicate && state.usedDuplicates[duplicateIndex]) state.dump = "*ref_" + duplicateIndex;
-		else {
-			if (objectOrArray && duplicate && !state.usedDuplicates[duplicateIndex]) state.usedDuplicates[duplicateIndex] = true;
-			if (type2 === "[object Object]") {
-				if (block && Object.keys(state.dump).length !== 0) {
-					writeBlockMapping(state, level, state.dump, compact);
-					if (duplicate) state.dump = "&ref_" + duplicateIndex + state.dump;
-				} else {
-					writeFlowMapping(state, level, state.dump);
-					if (duplicate) state.dump = "&ref_" + duplicateIndex + " " + state.dump;
-				}
-			} else if (type2 === "[object Array]") {
-				if (block && state.dump.length !== 0) {
-					if (state.noArrayIndent && !isblockseq && level > 0) writeBlockSequence(state, level - 1, state.dump, compact);
-					else writeBlockSequence(state, level, state.dump, compact);
-					if (duplicate) state.dump = "&ref_" + duplicateIndex + state.dump;
-				} else {
-					writeFlowSequence(state, level, state.dump);
-					if (duplicate) state.dump = "&ref_" + duplicateIndex + " " + state.dump;
-				}
-			} else if (type2 === "[object String]") {
-				if (state.tag !== "?") writeScalar(state, state.dump, level, iskey, inblock);
-			} else if (type2 === "[object Undefined]") return false;
-			else {
-				if (state.skipInvalid) return false;
-				throw new YAMLException2("unacceptable kind of an object to dump " + type2);
-			}
-			if (state.tag !== null && state.tag !== "?") {
-				let tagStr = encodeURI(state.tag[0] === "!" ? state.tag.slice(1) : state.tag).replace(/!/g, "%21");
-				if (state.tag[0] === "!") tagStr = "!" + tagStr;
-				else if (tagStr.slice(0, 18) === "tag:yaml.org,2002:") tagStr = "!!" + tagStr.slice(18);
-				else tagStr = "!<" + tagStr + ">";
-				state.dump = tagStr + " " + state.dump;
-			}
-		}
-		return true;
-	}
-	function getDuplicateReferences(object, state) {
-		const objects = [];
-		const duplicatesIndexes = [];
-		inspectNode(object, objects, duplicatesIndexes);
-		const length = duplicatesIndexes.length;
-		for (let index = 0; index < length; index += 1) state.duplicates.push(objects[duplicatesIndexes[index]]);
-		state.usedDuplicates = new Array(length);
-	}
-	function inspectNode(object, objects, duplicatesIndexes) {
-		if (object !== null && typeof object === "object") {
-			const index = objects.indexOf(object);
-			if (index !== -1) {
-				if (duplicatesIndexes.indexOf(index) === -1) duplicatesIndexes.push(index);
-			} else {
-				objects.push(object);
-				if (Array.isArray(object)) for (let i = 0, length = object.length; i < length; i += 1) inspectNode(object[i], objects, duplicatesIndexes);
-				else {
-					const objectKeyList = Object.keys(object);
-					for (let i = 0, length = objectKeyList.length; i < length; i += 1) inspectNode(object[objectKeyList[i]], objects, duplicatesIndexes);
-				}
-			}
-		}
-	}
-	function dump2(input, options) {
-		options = options || {};
-		const state = new State(options);
-		if (!state.noRefs) getDuplicateReferences(input, state);
-		let value = input;
-		if (state.replacer) value = state.replacer.call({ "": value }, "", value);
-		if (writeNode(state, 0, value, true, true)) return state.dump + "\n";
-		return "";
-	}
-	dumper.dump = dump2;
-	return dumper;
-}
-function requireJsYaml() {
-	if (hasRequiredJsYaml) return jsYaml;
-	hasRequiredJsYaml = 1;
-	const loader2 = requireLoader();
-	const dumper2 = requireDumper();
-	function renamed(from, to) {
-		return function() {
-			throw new Error("Function yaml." + from + " is removed in js-yaml 4. Use yaml." + to + " instead, which is now safe by default.");
-		};
-	}
-	jsYaml.Type = requireType();
-	jsYaml.Schema = requireSchema();
-	jsYaml.FAILSAFE_SCHEMA = requireFailsafe();
-	jsYaml.JSON_SCHEMA = requireJson();
-	jsYaml.CORE_SCHEMA = requireCore();
-	jsYaml.DEFAULT_SCHEMA = require_default();
-	jsYaml.load = loader2.load;
-	jsYaml.loadAll = loader2.loadAll;
-	jsYaml.dump = dumper2.dump;
-	jsYaml.YAMLException = requireException();
-	jsYaml.types = {
-		binary: requireBinary(),
-		float: requireFloat(),
-		map: requireMap(),
-		null: require_null$1(),
-		pairs: requirePairs(),
-		set: requireSet(),
-		timestamp: requireTimestamp(),
-		bool: requireBool(),
-		int: requireInt(),
-		merge: requireMerge(),
-		omap: requireOmap(),
-		seq: requireSeq(),
-		str: requireStr()
-	};
-	jsYaml.safeLoad = renamed("safeLoad", "load");
-	jsYaml.safeLoadAll = renamed("safeLoadAll", "loadAll");
-	jsYaml.safeDump = renamed("safeDump", "dump");
-	return jsYaml;
-}
-var jsYaml, loader, common, hasRequiredCommon, exception, hasRequiredException, snippet, hasRequiredSnippet, type, hasRequiredType, schema, hasRequiredSchema, str, hasRequiredStr, seq, hasRequiredSeq, map, hasRequiredMap, failsafe, hasRequiredFailsafe, _null, hasRequired_null, bool$1, hasRequiredBool, int, hasRequiredInt, float, hasRequiredFloat, json, hasRequiredJson, core, hasRequiredCore, timestamp, hasRequiredTimestamp, merge$1, hasRequiredMerge, binary, hasRequiredBinary, omap, hasRequiredOmap, pairs, hasRequiredPairs, set, hasRequiredSet, _default, hasRequired_default, hasRequiredLoader, dumper, hasRequiredDumper, hasRequiredJsYaml, yaml, Type, Schema, FAILSAFE_SCHEMA, JSON_SCHEMA, CORE_SCHEMA, DEFAULT_SCHEMA, load$2, loadAll, dump, YAMLException, types, safeLoad, safeLoadAll, safeDump;
-var init_js_yaml = __esmMin((() => {
-	jsYaml = {};
-	loader = {};
-	common = {};
-	dumper = {};
-	yaml = /* @__PURE__ */ getDefaultExportFromCjs(requireJsYaml());
-	({Type, Schema, FAILSAFE_SCHEMA, JSON_SCHEMA, CORE_SCHEMA, DEFAULT_SCHEMA, load: load$2, loadAll, dump, YAMLException, types, safeLoad, safeLoadAll, safeDump} = yaml);
-}));
-// src/manifests/core-schema.ts
+// src/manifests/manifest-set.ts
 /**
-* Numbers JSON cannot hold exactly (`.nan`, `.inf`, overflow, integers past 2^53) are reported by the `yaml`
-* path (yaml-values.ts); the fast path stops reading (the throw ends js-yaml's load, and fast-parse.ts declines).
+* Which of the discovered files are manifests and which are data named by `{file}` (data-files.ts). Each file is
+* read once. Those whose text says `docops/v1` — every manifest does: its apiVersion — are parsed first; their
+* references name the data files, which are never parsed as manifests (a spec is neither YAML docops reads nor
+* text it interpolates, and may be far larger than a manifest). The other files are parsed unless a manifest
+* names them, so a stray file still gets its own message. A referenced file that is a manifest stays one and the
+* reference is the error: before, it silently left the set, and a prune deleted what it described.
 */
-function declineNumber() {
-	throw new Error("number JSON cannot hold exactly: left to the yaml path");
-}
-/**
-* A non-empty plain scalar's value under the same rules (block-parse.ts, which reads plain scalars without
-* js-yaml). Throws where the types above throw: a number JSON cannot hold exactly.
-*/
-function typePlainScalar(s) {
-	for (const [mayMatch, rules] of FAMILIES) {
-		if (!mayMatch(s)) continue;
-		for (const [test, construct] of rules) if (test.test(s)) return construct(s);
-	}
-	return s;
-}
-var MERGE_TAG, family, isDigit, firstIs, numberStart, exact, isNullStart, NULL_RULES, isBoolStart, BOOL_RULES, isIntStart, INT_RULES, isFloatStart, FLOAT_RULES, NULL, BOOL, INT, FLOAT, FAMILIES, MERGE, YAML_CORE_SCHEMA;
-var init_core_schema = __esmMin((() => {
-	init_js_yaml();
-	MERGE_TAG = "tag:yaml.org,2002:merge";
-	family = (tag, mayMatch, rules) => new yaml.Type(tag, {
-		kind: "scalar",
-		resolve: (data) => typeof data === "string" && mayMatch(data) && rules.some(([test]) => test.test(data)),
-		construct: (data) => rules.find(([test]) => test.test(data))?.[1](data)
-	});
-	isDigit = (c) => c >= 48 && c <= 57;
-	firstIs = (test) => (s) => test(s.charCodeAt(0));
-	numberStart = (c) => isDigit(c) || c === 43 || c === 45;
-	exact = (n) => Number.isFinite(n) && (!Number.isInteger(n) || Number.isSafeInteger(n)) ? n : declineNumber();
-	isNullStart = firstIs((c) => c === 126 || c === 110 || c === 78);
-	NULL_RULES = [[/^(?:~|[Nn]ull|NULL)?$/, () => null]];
-	isBoolStart = firstIs((c) => c === 116 || c === 84 || c === 102 || c === 70);
-	BOOL_RULES = [[/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/, (s) => s[0] === "t" || s[0] === "T"]];
-	isIntStart = firstIs(numberStart);
-	INT_RULES = [
-		[/^0o[0-7]+$/, (s) => exact(parseInt(s.substring(2), 8))],
-		[/^[-+]?[0-9]+$/, (s) => exact(parseInt(s, 10))],
-		[/^0x[0-9a-fA-F]+$/, (s) => exact(parseInt(s.substring(2), 16))]
-	];
-	isFloatStart = firstIs((c) => numberStart(c) || c === 46);
-	FLOAT_RULES = [
-		[/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/, () => declineNumber()],
-		[/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/, (s) => exact(parseFloat(s))],
-		[/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/, (s) => exact(parseFloat(s))]
-	];
-	NULL = family("tag:yaml.org,2002:null", isNullStart, NULL_RULES);
-	BOOL = family("tag:yaml.org,2002:bool", isBoolStart, BOOL_RULES);
-	INT = family("tag:yaml.org,2002:int", isIntStart, INT_RULES);
-	FLOAT = family("tag:yaml.org,2002:float", isFloatStart, FLOAT_RULES);
-	FAMILIES = [
-		[isNullStart, NULL_RULES],
-		[isBoolStart, BOOL_RULES],
-		[isIntStart, INT_RULES],
-		[isFloatStart, FLOAT_RULES]
-	];
-	MERGE = family(MERGE_TAG, (s) => s === "<<", [[/^<<$/, (s) => s]]);
-	YAML_CORE_SCHEMA = yaml.FAILSAFE_SCHEMA.extend({ implicit: [
-		NULL,
-		BOOL,
-		INT,
-		FLOAT,
-		MERGE
-	] });
-}));
-// src/manifests/offset-lines.ts
-function lineStarts(text) {
-	let count = 1;
-	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
-	const starts = new Uint32Array(count);
-	let n = 1;
-	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts[n++] = i + 1;
-	return starts;
-}
-var OffsetLines;
-var init_offset_lines = __esmMin((() => {
-	OffsetLines = class {
-		text;
-		starts;
-		constructor(text) {
-			this.text = text;
-		}
-		linePos(offset) {
-			const starts = this.starts ??= lineStarts(this.text);
-			let lo = 0;
-			let hi = starts.length - 1;
-			while (lo < hi) {
-				const mid = lo + hi + 1 >>> 1;
-				if (starts[mid] <= offset) lo = mid;
-				else hi = mid - 1;
-			}
-			return {
-				line: lo + 1,
-				col: offset - starts[lo] + 1
-			};
-		}
+async function readManifestSet(files, root, kinds, parse, opts) {
+	const { reserved, secrets, ...parseOpts } = opts;
+	const parseOne = async (f) => {
+		f.parsed = await parse(f.file, f.bytes, parseOpts);
+		f.manifest = holdsManifest(f.parsed, f.bytes);
+		f.bytes = void 0;
 	};
-}));
-// src/manifests/position-tree.ts
-/** Index of the first pair whose key is `name` (like locate.ts's `find`), or -1. */
-function findKey(pairs, name) {
-	for (let i = 0; i < pairs.length; i += 3) if (pairs[i] === name) return i;
-	return -1;
+	const parseAll = (list) => Promise.all(list.map(parseOne));
+	const found = await Promise.all(files.map(async (file) => {
+		const f = await readOnce(file, parseOpts.maxFileBytes ?? 2097152);
+		if (f.bytes?.includes(MARK)) await parseOne(f);
+		return f;
+	}));
+	const docs = () => found.flatMap((f) => f.parsed?.documents ?? []);
+	const reals = new RealPaths();
+	const firstRefs = findFileRefs(docs(), kinds);
+	const named = new Set(await Promise.all(firstRefs.map((r) => reals.of(r.absolute))));
+	const unnamed = async (f) => named.size === 0 || !named.has(await reals.of(f.file));
+	await parseAll(await filterAsync(found, async (f) => f.bytes !== void 0 && await unnamed(f)));
+	const refs = findFileRefs(docs(), kinds);
+	const byReal = /* @__PURE__ */ new Map();
+	if (refs.length > 0) for (const f of found) byReal.set(await reals.of(f.file), f);
+	const realReserved = /* @__PURE__ */ new Map();
+	for (const [file, what] of reserved ?? []) realReserved.set(await reals.of(file), what);
+	const data = await readFileRefs(refs, root, {
+		manifest: (real, text) => {
+			const f = byReal.get(real);
+			if (!f) return void 0;
+			return f.manifest ?? (text !== void 0 && f.unread !== void 0 && MANIFEST_TEXT.test(text)) ? f.file : void 0;
+		},
+		reserved: realReserved,
+		...secrets ? { secrets } : {}
+	});
+	const kept = data.referenced.size === 0 ? found : await filterAsync(found, async (f) => !data.referenced.has(await reals.of(f.file)));
+	await parseAll(kept.filter((f) => f.bytes !== void 0));
+	return {
+		files: kept.map((f) => f.parsed ?? unreadFile(f)),
+		refs: data
+	};
 }
-function treeLocator(file, root, lines) {
-	const at = (offset) => {
-		const { line, col } = lines.linePos(offset);
+/** Whether a parsed file is a manifest: a document says so, or (when its YAML did not parse) its text does. */
+function holdsManifest(parsed, bytes) {
+	if (parsed.documents.some((d) => typeof d.value === "object" && d.value !== null && d.value["apiVersion"] === "docops/v1")) return true;
+	return parsed.issues.length > 0 && MANIFEST_TEXT.test(bytes.toString("utf8"));
+}
+async function readOnce(file, max) {
+	try {
+		const { size } = await (0, node_fs_promises.stat)(file);
+		if (size > max) return {
+			file,
+			unread: tooLargeMessage(size, max)
+		};
 		return {
 			file,
-			line,
-			column: col
+			bytes: await (0, node_fs_promises.readFile)(file)
 		};
-	};
-	/** As locate.ts: walk as far as the path exists; the deepest node reached and, if a map value, its key start. */
-	const walk = (path) => {
-		let node = root;
-		let keyStart;
-		let depth = 0;
-		for (const seg of path) {
-			if (node instanceof MapPos) {
-				const i = findKey(node.pairs, String(seg));
-				if (i < 0) break;
-				keyStart = node.pairs[i + 1];
-				node = node.pairs[i + 2];
-			} else if (node instanceof SeqPos && /^\d+$/.test(String(seg))) {
-				const item = node.items[Number(seg)];
-				if (item === void 0) break;
-				keyStart = void 0;
-				node = item;
-			} else break;
-			depth++;
-		}
-		return {
-			node,
-			keyStart,
-			depth
-		};
-	};
-	const valueStart = (path) => {
-		const { node, keyStart } = walk(path);
-		return node === -1 ? keyStart ?? 0 : startOf$1(node);
-	};
-	return {
-		pos: (path) => at(valueStart(path)),
-		keyPos(path) {
-			const found = walk(path);
-			if (found.depth === path.length && path.length > 0 && found.keyStart !== void 0) return at(found.keyStart);
-			return at(valueStart(path));
-		}
-	};
-}
-var MapPos, SeqPos, startOf$1;
-var init_position_tree = __esmMin((() => {
-	MapPos = class {
-		start;
-		pairs;
-		constructor(start, pairs) {
-			this.start = start;
-			this.pairs = pairs;
-		}
-	};
-	SeqPos = class {
-		start;
-		items;
-		constructor(start, items) {
-			this.start = start;
-			this.items = items;
-		}
-	};
-	startOf$1 = (node) => typeof node === "number" ? node : node.start;
-}));
-// src/manifests/fast-parse-precheck.ts
-function declinesTextually(text) {
-	return NEEDS_YAML_PATH.test(text);
-}
-var NEEDS_YAML_PATH;
-var init_fast_parse_precheck = __esmMin((() => {
-	NEEDS_YAML_PATH = new RegExp([
-		String.raw`[\t\uFEFF\x85\u2028\u2029]|\r(?!\n)`,
-		String.raw`^(?:%|\.\.\.|---(?! *\r?$| +#.*$))`,
-		String.raw`(?:^|[ \-])\?(?:[ \r\n]|$)`
-	].join("|"), "m");
-}));
-// src/manifests/char-codes.ts
-var init_char_codes = __esmMin((() => {}));
-// src/manifests/block-values.ts
-/**
-* End of a plain-word key starting at `at` (the offset of its `:`), or -1. In block context (`flow` false) the
-* `:` is followed by a space or the line end, in a flow map by a space.
-*/
-function keyEnd(text, at, end, flow = false) {
-	if (!isLetter(text.charCodeAt(at))) return -1;
-	let i = at + 1;
-	while (i < end && isKeyChar(text.charCodeAt(i))) i++;
-	if (text.charCodeAt(i) !== 58) return -1;
-	if (flow ? text.charCodeAt(i + 1) !== 32 || i + 1 >= end : i + 1 < end && text.charCodeAt(i + 1) !== 32) return -1;
-	if (i - at > MAX_KEY_LENGTH || i - at <= 9 && (TYPED_WORDS.has(text.slice(at, i)) || text.startsWith("__proto__:", at))) throw new Decline$1("key");
-	return i;
-}
-/** A value from `at` to the line's end: a scalar or a flow collection, then only a ` # comment` may follow. */
-function lineValue(text, at, end) {
-	const c = text.charCodeAt(at);
-	if (c === 91 || c === 123) {
-		const r = flowCollection(text, at, end);
-		afterValue(text, r.next, end);
-		return r;
-	}
-	if (c === 39 || c === 34) {
-		const r = quoted(text, at, end);
-		afterValue(text, r.next, end);
-		return r;
-	}
-	startsPlain(text, at, end);
-	let stop = at;
-	while (stop < end && !(text.charCodeAt(stop) === 35 && text.charCodeAt(stop - 1) === 32)) stop++;
-	const raw = trimEnd(text, at, stop);
-	if (raw.includes(": ") || raw.endsWith(":")) throw new Decline$1("mapping in a scalar");
-	return {
-		value: typed(raw),
-		pos: at,
-		next: end
-	};
-}
-/** After a quoted scalar or a flow collection only spaces and a ` # comment` may follow on its line. */
-function afterValue(text, from, end) {
-	let i = from;
-	while (i < end && text.charCodeAt(i) === 32) i++;
-	if (i === end) return;
-	if (text.charCodeAt(i) !== 35 || i === from) throw new Decline$1("text after a value");
-}
-function quoted(text, at, end) {
-	const c = text.charCodeAt(at);
-	let close = at;
-	for (;;) {
-		close = text.indexOf(text.charAt(at), close + 1);
-		if (close < 0 || close >= end) throw new Decline$1("quoted scalar spans lines");
-		if (c === 39 && text.charCodeAt(close + 1) === 39) {
-			close++;
-			continue;
-		}
-		break;
-	}
-	let value = text.slice(at + 1, close);
-	if (c === 34 && value.includes("\\")) throw new Decline$1("escape");
-	if (c === 39) value = value.replaceAll("''", "'");
-	return {
-		value,
-		pos: at,
-		next: close + 1
-	};
-}
-/** `-` followed by a non-space starts a plain scalar (`-1.5`, `-x`); the other indicators are left to the others. */
-function startsPlain(text, at, end) {
-	const c = text.charCodeAt(at);
-	if (INDICATORS.includes(text.charAt(at)) && !(c === 45 && at + 1 < end && text.charCodeAt(at + 1) !== 32)) throw new Decline$1("indicator");
-}
-function trimEnd(text, from, to) {
-	let stop = to;
-	while (stop > from && text.charCodeAt(stop - 1) === 32) stop--;
-	return text.slice(from, stop);
-}
-function typed(raw) {
-	try {
-		return typePlainScalar(raw);
-	} catch {
-		throw new Decline$1("number JSON cannot hold exactly");
-	}
-}
-/**
-* `[a, b]` or `{ k: v, k2: v2 }` on one line: scalars only (no nesting), entries separated by `, `-style
-* commas, no empty entry, no trailing comma, every map key a plain word followed by `: ` and a value.
-*/
-function flowCollection(text, at, end) {
-	const isMap = text.charCodeAt(at) === 123;
-	const close = isMap ? 125 : 93;
-	const items = [];
-	const positions = [];
-	const object = {};
-	const pairs = [];
-	let i = skipSpaces(text, at + 1, end);
-	if (text.charCodeAt(i) === close) return isMap ? {
-		value: object,
-		pos: new MapPos(at, pairs),
-		next: i + 1
-	} : {
-		value: items,
-		pos: new SeqPos(at, positions),
-		next: i + 1
-	};
-	for (;;) {
-		let keyStart = -1;
-		let key = "";
-		if (isMap) {
-			keyStart = i;
-			const k = keyEnd(text, i, end, true);
-			if (k < 0) throw new Decline$1("flow map key");
-			key = text.slice(i, k);
-			if (Object.prototype.hasOwnProperty.call(object, key)) throw new Decline$1("duplicate key");
-			i = skipSpaces(text, k + 1, end);
-		}
-		const item = flowScalar(text, i, end);
-		if (isMap) {
-			object[key] = item.value;
-			pairs.push(key, keyStart, item.pos);
-		} else {
-			items.push(item.value);
-			positions.push(item.pos);
-		}
-		i = skipSpaces(text, item.next, end);
-		const c = text.charCodeAt(i);
-		if (c === close) break;
-		if (c !== 44) throw new Decline$1("flow entry");
-		i = skipSpaces(text, i + 1, end);
-		if (text.charCodeAt(i) === close) throw new Decline$1("trailing comma");
-	}
-	return isMap ? {
-		value: object,
-		pos: new MapPos(at, pairs),
-		next: i + 1
-	} : {
-		value: items,
-		pos: new SeqPos(at, positions),
-		next: i + 1
-	};
-}
-/** A scalar inside a flow collection: quoted, or plain up to `,` or the closing bracket (none of `[]{}:#` in it). */
-function flowScalar(text, at, end) {
-	const c = text.charCodeAt(at);
-	if (c === 39 || c === 34) return quoted(text, at, end);
-	startsPlain(text, at, end);
-	let stop = at;
-	while (stop < end && !FLOW_STOP.includes(text.charAt(stop))) stop++;
-	const raw = trimEnd(text, at, stop);
-	if (raw === "" || stop < end && (text.charCodeAt(stop) === 35 || text.charCodeAt(stop) === 58)) throw new Decline$1("flow scalar");
-	return {
-		value: typed(raw),
-		pos: at,
-		next: stop
-	};
-}
-function skipSpaces(text, i, end) {
-	while (i < end && text.charCodeAt(i) === 32) i++;
-	return i;
-}
-var Decline$1, MAX_KEY_LENGTH, isLetter, isKeyChar, TYPED_WORDS, INDICATORS, FLOW_STOP;
-var init_block_values = __esmMin((() => {
-	init_char_codes();
-	init_core_schema();
-	init_position_tree();
-	Decline$1 = class extends Error {};
-	MAX_KEY_LENGTH = 1e3;
-	isLetter = (c) => c >= 97 && c <= 122 || c >= 65 && c <= 90 || c === 95;
-	isKeyChar = (c) => isLetter(c) || c >= 48 && c <= 57 || c === 46 || c === 47 || c === 45;
-	TYPED_WORDS = /* @__PURE__ */ new Set([
-		"null",
-		"Null",
-		"NULL",
-		"true",
-		"True",
-		"TRUE",
-		"false",
-		"False",
-		"FALSE"
-	]);
-	INDICATORS = "-?:,[]{}#&*!|>'\"%@`";
-	FLOW_STOP = ",[]{}:#";
-}));
-// src/manifests/block-parse.ts
-/** Parse `text` (BOM already removed) or return undefined when another path must. */
-function blockParseYaml(file, text) {
-	if (UNREAD.test(text) || text.includes("${") || declinesTextually(text)) return void 0;
-	let roots;
-	try {
-		roots = new BlockReader(text).documents();
 	} catch (e) {
-		if (e instanceof Decline$1) return void 0;
-		throw e;
-	}
-	const lines = new OffsetLines(text);
-	return {
-		documents: roots.map(({ index, value, pos: root }) => ({
+		return {
 			file,
-			index,
-			value,
-			...treeLocator(file, root, lines)
-		})),
-		issues: []
-	};
-}
-var UNREAD, BlockReader;
-var init_block_parse = __esmMin((() => {
-	init_block_values();
-	init_char_codes();
-	init_fast_parse_precheck();
-	init_offset_lines();
-	init_position_tree();
-	UNREAD = /[\x00-\x09\x0b-\x1f\x7f-\x9f\ufffe\uffff]/;
-	BlockReader = class {
-		text;
-		/** Start of the first line not read yet. */
-		pos = 0;
-		/** Whether a content line is looked at (read ahead by `peek`, not yet consumed by `take`). */
-		has = false;
-		lineStart = 0;
-		/** Offset of the content the current node reads (after the indentation, or after `- ` in a compact item). */
-		at = 0;
-		/** Offset of the line's `\n` (or the text's end). */
-		end = 0;
-		/** What the last `node` read. */
-		value = null;
-		nodePos = -1;
-		constructor(text) {
-			this.text = text;
-		}
-		/** Column of the content looked at. */
-		get col() {
-			return this.at - this.lineStart;
-		}
-		documents() {
-			const out = [];
-			let index = 0;
-			if (this.peek() && this.isSeparator()) this.separator();
-			while (this.peek()) {
-				if (this.isSeparator()) throw new Decline$1("empty document");
-				if (this.col !== 0) throw new Decline$1("indented root");
-				this.node(0);
-				out.push({
-					index,
-					value: this.value,
-					pos: this.nodePos
-				});
-				if (!this.peek()) break;
-				if (!this.isSeparator()) throw new Decline$1("content after the root node");
-				this.separator();
-				index++;
-			}
-			return out;
-		}
-		/** Consume a `---` line (nothing after it is a trailing separator). */
-		separator() {
-			this.take();
-			this.peek();
-		}
-		isSeparator() {
-			return this.at === this.lineStart && this.text.startsWith("---", this.at);
-		}
-		/**
-		* Look at the next line with content, without consuming it; false at the end. Blank and comment lines are
-		* skipped at any indentation: a comment line ends a plain scalar in YAML, so a deeper line after it is refused
-		* as bad indentation anyway.
-		*/
-		peek() {
-			if (this.has) return true;
-			const text = this.text;
-			let start = this.pos;
-			while (start < text.length) {
-				let end = text.indexOf("\n", start);
-				if (end < 0) end = text.length;
-				let at = start;
-				while (at < end && text.charCodeAt(at) === 32) at++;
-				if (at < end && text.charCodeAt(at) !== 35) {
-					this.lineStart = start;
-					this.at = at;
-					this.end = end;
-					return this.has = true;
-				}
-				start = end + 1;
-			}
-			this.pos = text.length;
-			return false;
-		}
-		/** Mark the line looked at as read. */
-		take() {
-			if (!this.has) throw new Decline$1("no line");
-			this.pos = this.end + 1;
-			this.has = false;
-		}
-		/** The line looked at continues the block at `col`. */
-		continues(col) {
-			return this.peek() && this.col === col && !this.isSeparator();
-		}
-		/** After a block at `col`: the next line may not be deeper. */
-		ended(col) {
-			if (this.peek() && this.col > col && !this.isSeparator()) throw new Decline$1("indentation");
-		}
-		/** A block node starting at the content looked at: a sequence (`- `) or a map (`key:`). */
-		node(parentCol) {
-			if (this.col < parentCol) throw new Decline$1("dedent");
-			if (this.text.charCodeAt(this.at) === 45) this.sequence();
-			else this.map();
-		}
-		sequence() {
-			const text = this.text;
-			const col = this.col;
-			const start = this.at;
-			const items = [];
-			const positions = [];
-			while (this.continues(col)) {
-				const dash = this.at;
-				const end = this.end;
-				if (text.charCodeAt(dash) !== 45 || dash + 1 < end && text.charCodeAt(dash + 1) !== 32) throw new Decline$1("sequence item");
-				let at = dash + 1;
-				while (at < end && text.charCodeAt(at) === 32) at++;
-				if (at === end || text.charCodeAt(at) === 35) {
-					this.take();
-					if (!this.peek() || this.col <= col || this.isSeparator()) throw new Decline$1("empty item");
-					this.node(col + 1);
-					items.push(this.value);
-					positions.push(this.nodePos);
-				} else if (text.charCodeAt(at) === 45 && (at + 1 === end || text.charCodeAt(at + 1) === 32)) throw new Decline$1("nested sequence on one line");
-				else if (keyEnd(text, at, end) >= 0) {
-					this.at = at;
-					this.map();
-					items.push(this.value);
-					positions.push(this.nodePos);
-				} else {
-					const r = lineValue(text, at, end);
-					items.push(r.value);
-					positions.push(r.pos);
-					this.take();
-				}
-			}
-			this.ended(col);
-			this.value = items;
-			this.nodePos = new SeqPos(start, positions);
-		}
-		map() {
-			const text = this.text;
-			const col = this.col;
-			const start = this.at;
-			const object = {};
-			const pairs = [];
-			while (this.continues(col)) {
-				const keyStart = this.at;
-				const end = this.end;
-				const colon = keyEnd(text, keyStart, end);
-				if (colon < 0) throw new Decline$1("not a key");
-				const key = text.slice(keyStart, colon);
-				if (Object.prototype.hasOwnProperty.call(object, key)) throw new Decline$1("duplicate key");
-				let at = colon + 1;
-				while (at < end && text.charCodeAt(at) === 32) at++;
-				let value;
-				let pos;
-				if (at === end || text.charCodeAt(at) === 35) {
-					this.take();
-					if (this.peek() && this.col > col && !this.isSeparator()) {
-						this.node(col + 1);
-						value = this.value;
-						pos = this.nodePos;
-					} else {
-						if (this.continues(col) && text.charCodeAt(this.at) === 45) throw new Decline$1("sequence at the key column");
-						value = null;
-						pos = -1;
-					}
-				} else {
-					({value, pos} = lineValue(text, at, end));
-					this.take();
-				}
-				object[key] = value;
-				pairs.push(key, keyStart, pos);
-			}
-			this.ended(col);
-			this.value = object;
-			this.nodePos = new MapPos(start, pairs);
-		}
-	};
-}));
-// src/manifests/fast-parse.ts
-/** Parse `text` (BOM already removed) or return undefined when the `yaml` path must do it. */
-function fastParseYaml(file, text, vars, retype) {
-	const block = blockParseYaml(file, text);
-	if (block) return block;
-	if (declinesTextually(text)) return void 0;
-	const reader = new TreeReader(text, vars, retype);
-	try {
-		yaml.loadAll(text, null, {
-			schema: YAML_CORE_SCHEMA,
-			listener: (event, state) => reader.onEvent(event, state),
-			onWarning: () => {
-				throw new Decline("js-yaml warning");
-			}
-		});
-	} catch {
-		return;
+			unread: `cannot read file: ${e.code ?? e.message}`
+		};
 	}
-	const lines = new OffsetLines(text);
-	const documents = [];
-	const issues = [];
-	reader.docs.forEach(({ kind, value, pos: root, problems }, index) => {
-		if (kind === null) return;
-		if (problems.length > 0) {
-			for (const p of problems) {
-				const { line, col } = lines.linePos(p.offset);
-				issues.push({
-					file,
-					line,
-					column: col,
-					message: p.message
-				});
-			}
-			return;
-		}
-		const { pos, keyPos } = treeLocator(file, root, lines);
-		documents.push({
-			file,
-			index,
-			value,
-			pos,
-			keyPos
-		});
-	});
+}
+function unreadFile(f) {
 	return {
-		documents,
-		issues
-	};
-}
-/**
-* `\U` escapes (yaml rejects code points past U+10FFFF, js-yaml does not) and malformed `\x`/`\u` escapes in
-* a double-quoted scalar; the common escapes are read alike by both.
-*/
-function hasUnsafeEscape(text, start, end) {
-	for (let i = text.indexOf("\\", start); i !== -1 && i < end; i = text.indexOf("\\", i + 2)) {
-		const c = text.charAt(i + 1);
-		const hex = c === "x" ? 2 : c === "u" ? 4 : 0;
-		if (c === "U" || hex > 0 && !/^[0-9a-fA-F]+$/.test(text.slice(i + 2, i + 2 + hex))) return true;
-		if (hex === 0 && !SIMPLE_ESCAPES.includes(c)) return true;
-	}
-	return false;
-}
-/** A mapping or a sequence of mappings: what yaml accepts after `<<` (js-yaml also takes arrays). */
-function isMergeSource(value) {
-	const isMap = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	return Array.isArray(value) ? value.every(isMap) : isMap(value);
-}
-/** First offset at or after `i` that is not whitespace, a line break or a comment. */
-function skipBlank(text, i) {
-	for (;;) {
-		const c = text.charCodeAt(i);
-		if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-		else if (c === 35) {
-			const nl = text.indexOf("\n", i);
-			if (nl < 0) return text.length;
-			i = nl;
-		} else return i;
-	}
-}
-function isBlank(text, from, to) {
-	for (let i = from; i < to; i++) {
-		const c = text.charCodeAt(i);
-		if (c !== 32 && c !== 10 && c !== 13) return false;
-	}
-	return true;
-}
-function spansLines(text, start, end) {
-	const nl = text.indexOf("\n", start);
-	return nl !== -1 && nl < end;
-}
-var Decline, MERGE_KEY_MATCH, MAX_KEY_SPAN, isUnhandledStart, Frame, POOL_LIMIT, TreeReader, SIMPLE_ESCAPES;
-var init_fast_parse = __esmMin((() => {
-	init_js_yaml();
-	init_core_schema();
-	init_interpolate();
-	init_offset_lines();
-	init_position_tree();
-	init_fast_parse_precheck();
-	init_block_parse();
-	init_char_codes();
-	Decline = class extends Error {};
-	MERGE_KEY_MATCH = String(Symbol("<<"));
-	MAX_KEY_SPAN = 1e3;
-	isUnhandledStart = (c) => c === 38 || c === 42 || c === 33 || c === 124 || c === 62;
-	Frame = class {
-		children = [];
-		open = 0;
-		kind = null;
-		start = 0;
-		/** A plain scalar (typed by the schema; a substituted `${VAR}` is re-typed). */
-		plain = false;
-		/** A plain `<<`: the merge key. */
-		merge = false;
-		result = null;
-		pos = -1;
-		reset(open) {
-			if (this.children.length !== 0) this.children.length = 0;
-			this.open = open;
-			this.kind = null;
-			this.start = 0;
-			this.plain = false;
-			this.merge = false;
-			this.result = null;
-			this.pos = -1;
-			return this;
-		}
-	};
-	POOL_LIMIT = 1024;
-	TreeReader = class {
-		text;
-		vars;
-		retype;
-		docs = [];
-		stack = [];
-		pool = [];
-		problems = [];
-		constructor(text, vars, retype) {
-			this.text = text;
-			this.vars = vars;
-			this.retype = retype;
-		}
-		onEvent(event, state) {
-			if (event === "open") {
-				this.stack.push((this.pool.pop() ?? new Frame()).reset(state.position));
-				return;
-			}
-			const frame = this.stack.pop();
-			if (!frame) throw new Decline("unbalanced events");
-			this.close(frame, state);
-			const parent = this.stack[this.stack.length - 1];
-			if (parent) parent.children.push(frame);
-			else this.closeDocument(frame);
-		}
-		closeDocument(frame) {
-			if (frame.kind !== null) {
-				const box = [frame.result];
-				this.interpolateInto(frame, box, 0);
-				frame.result = box[0];
-			}
-			const problems = this.problems.sort((a, b) => a.offset - b.offset);
-			this.docs.push({
-				kind: frame.kind,
-				value: frame.result,
-				pos: frame.pos,
-				problems
-			});
-			this.problems = [];
-		}
-		close(f, s) {
-			this.closeNode(f, s);
-			const children = f.children;
-			if (children.length === 0) return;
-			if (this.pool.length + children.length <= POOL_LIMIT) for (const child of children) this.pool.push(child);
-			children.length = 0;
-		}
-		closeNode(f, s) {
-			const children = f.children;
-			f.kind = s.kind;
-			f.result = s.result;
-			if (s.anchor !== null) throw new Decline("anchor");
-			const text = this.text;
-			const start = skipBlank(text, f.open);
-			const first = text.charCodeAt(start);
-			if (isUnhandledStart(first)) throw new Decline("unhandled node");
-			if (f.kind === null) {
-				if (s.tag !== null || s.result !== null || children.some((c) => c.kind !== null)) throw new Decline("empty");
-				f.pos = -1;
-				return;
-			}
-			f.start = start;
-			const only = children.length === 1 ? children[0] : void 0;
-			if (only && only.kind === f.kind && only.start === start && Object.is(only.result, f.result)) {
-				f.plain = only.plain;
-				f.merge = only.merge;
-				f.pos = only.pos;
-				return;
-			}
-			if (f.kind === "scalar") this.closeScalar(f, s, children);
-			else if (f.kind === "sequence") this.closeSequence(f, s, children, first);
-			else if (f.kind === "mapping") this.closeMapping(f, s, children, first);
-			else throw new Decline(`kind ${f.kind}`);
-		}
-		closeScalar(f, s, children) {
-			if (children.length > 0) throw new Decline("scalar with children");
-			f.plain = s.tag !== null;
-			const nl = this.text.indexOf("\n", f.start);
-			if (nl !== -1 && nl < s.position && !(f.plain && isBlank(this.text, nl, s.position))) throw new Decline("multi-line scalar");
-			if (!f.plain && this.text.charCodeAt(s.position) === 35) throw new Decline("comment after quote");
-			if (!f.plain && this.text.charCodeAt(f.start) === 34 && hasUnsafeEscape(this.text, f.start, s.position)) throw new Decline("escape");
-			f.merge = s.tag === MERGE_TAG;
-			f.pos = f.start;
-		}
-		closeSequence(f, s, items, first) {
-			const array = f.result;
-			if (items.length !== array.length) throw new Decline("sequence items");
-			if (first === 91) {
-				if (spansLines(this.text, f.start, s.position)) throw new Decline("multi-line flow sequence");
-				if (this.text.charCodeAt(s.position) === 35) throw new Decline("comment after ]");
-			} else if (first !== 45) throw new Decline("sequence start");
-			const positions = new Array(items.length);
-			for (let i = 0; i < items.length; i++) {
-				const item = items[i];
-				if (item.kind === null) throw new Decline("empty item");
-				positions[i] = item.pos;
-				this.interpolateInto(item, array, i);
-			}
-			f.pos = new SeqPos(f.start, positions);
-		}
-		closeMapping(f, s, pairs, first) {
-			let n = pairs.length;
-			const flow = first === 123;
-			if (flow) {
-				if (spansLines(this.text, f.start, s.position)) throw new Decline("multi-line flow map");
-				if (this.text.charCodeAt(s.position) === 35) throw new Decline("comment after }");
-			} else if (n % 2 === 1 && pairs[n - 1].kind === null) n--;
-			if (n === 0 && !flow || n % 2 === 1) throw new Decline("mapping pairs");
-			const object = f.result;
-			if (flow && Object.keys(object).length !== n / 2) throw new Decline("flow map entry without value");
-			const entries = new Array(n / 2 * 3);
-			for (let i = 0; i < n; i += 2) {
-				const key = pairs[i];
-				const value = pairs[i + 1];
-				if (key.kind !== "scalar" || key.result === null) throw new Decline("key");
-				if (value.open - key.start > MAX_KEY_SPAN) throw new Decline("long key");
-				if (key.merge && !isMergeSource(value.result)) throw new Decline("merge source");
-				if (flow && (value.kind === null || key.merge)) throw new Decline("flow map entry");
-				const j = i / 2 * 3;
-				const name = String(key.result);
-				entries[j] = key.merge ? MERGE_KEY_MATCH : name;
-				entries[j + 1] = key.start;
-				entries[j + 2] = value.pos;
-				if (!key.merge) this.interpolateInto(value, object, name);
-			}
-			f.pos = new MapPos(f.start, entries);
-		}
-		/** interpolateDocument for one value: string scalars only; a plain substitution is re-typed. */
-		interpolateInto(node, container, at) {
-			const value = node.result;
-			if (typeof value !== "string" || !value.includes("${")) return;
-			const r = interpolateString(value, this.vars);
-			if ("errors" in r) for (const message of r.errors) this.problems.push({
-				offset: node.start,
-				message
-			});
-			else if (r.changed) {
-				if (node.plain && !this.retype) throw new Decline("typing a substituted plain scalar needs yaml");
-				container[at] = node.plain && this.retype ? this.retype(r.value) : r.value;
-			}
-		}
-	};
-	SIMPLE_ESCAPES = "0abtnvfre \"/\\N_LP";
-}));
-// src/manifests/parse-input.ts
-/** The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables, or the file's only issue. */
-function yamlInput(file, content, opts) {
-	const maxBytes = opts.maxFileBytes ?? 2097152;
-	let text;
-	if (typeof content === "string") {
-		const problem = checkDecodedText(content, maxBytes);
-		if (problem) return { result: {
-			documents: [],
-			issues: [{
-				file,
-				...problem
-			}]
-		} };
-		text = content.startsWith("﻿") ? content.slice(1) : content;
-	} else {
-		const decoded = decodeManifestBytes(content, maxBytes);
-		if ("error" in decoded) return { result: {
-			documents: [],
-			issues: [{
-				file,
-				...decoded.error
-			}]
-		} };
-		text = decoded.text;
-	}
-	if (text.trim() === "") return { result: {
 		documents: [],
 		issues: [{
-			file,
+			file: f.file,
 			line: 1,
 			column: 1,
-			message: "file is empty"
+			message: f.unread ?? "file was not read"
 		}]
-	} };
-	return {
-		text,
-		vars: opts.vars ?? NOTHING
 	};
 }
-/** A file without documents and without issues gets one issue saying so. */
-function withNoDocumentsIssue(file, { documents, issues }) {
-	if (documents.length === 0 && issues.length === 0) issues.push({
-		file,
-		line: 1,
-		column: 1,
-		message: "file contains no YAML documents (only comments or empty documents)"
-	});
-	return {
-		documents,
-		issues
-	};
+async function filterAsync(list, keep) {
+	const keeps = await Promise.all(list.map(keep));
+	return list.filter((_, i) => keeps[i]);
 }
-var NOTHING;
-var init_parse_input = __esmMin((() => {
+var MANIFEST_TEXT, MARK, RealPaths;
+var init_manifest_set = __esmMin((() => {
+	init_data_files();
 	init_decode();
-	init_interpolate();
-	NOTHING = allowedVariables({}, []);
+	init_envelope();
+	init_file_refs();
+	MANIFEST_TEXT = /["']?\bapiVersion["']?\s*:\s*["']?docops\/v1\b/;
+	MARK = Buffer.from(API_VERSION$1);
+	RealPaths = class {
+		known = /* @__PURE__ */ new Map();
+		of(file) {
+			let p = this.known.get(file);
+			if (!p) {
+				p = (0, node_fs_promises.realpath)(file).catch(() => node_path.default.resolve(file));
+				this.known.set(file, p);
+			}
+			return p;
+		}
+	};
 }));
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = /* @__PURE__ */ __commonJSMin(((exports) => {
@@ -44156,7 +42500,6 @@ function resolvePlain(text) {
 /** Interpolate every string scalar value of a document in place; returns one error per bad reference. */
 function interpolateDocument(doc, vars) {
 	const problems = [];
-	const seen = /* @__PURE__ */ new Set();
 	const visitScalar = (node) => {
 		if (typeof node.value !== "string") return;
 		const r = interpolateString(node.value, vars);
@@ -44168,8 +42511,6 @@ function interpolateDocument(doc, vars) {
 	};
 	const walk = (node) => {
 		if (node === null || typeof node !== "object" || (0, import_dist$4.isAlias)(node)) return;
-		if (seen.has(node)) return;
-		seen.add(node);
 		if ((0, import_dist$4.isScalar)(node)) visitScalar(node);
 		else if ((0, import_dist$4.isMap)(node)) for (const pair of node.items) walk((0, import_dist$4.isPair)(pair) ? pair.value : null);
 		else if ((0, import_dist$4.isSeq)(node)) for (const item of node.items) walk(item);
@@ -44182,61 +42523,125 @@ var init_interpolate_yaml = __esmMin((() => {
 	import_dist$4 = require_dist$1();
 	init_interpolate();
 }));
-// src/manifests/locate.ts
-function createLocator(file, doc, lineCounter) {
+// src/manifests/position-tree.ts
+/**
+* The positions of `doc` (its contents must be a node, with no alias inside the node it names: yaml-values.ts
+* refuses those first). Each node is visited once; an alias shares the tree of the node it names.
+*/
+function positionTree(doc) {
+	const anchors = /* @__PURE__ */ new Map();
+	const anchored = /* @__PURE__ */ new Map();
+	const build = (node, mapValue) => {
+		const anchor = node?.anchor;
+		if (anchor) anchors.set(anchor, node);
+		let pos;
+		if ((0, import_dist$3.isAlias)(node)) {
+			const named = anchors.get(node.source);
+			pos = new AliasPos(rangeStart(node), (named && anchored.get(named)) ?? rangeStart(node));
+		} else if ((0, import_dist$3.isMap)(node)) {
+			const pairs = [];
+			for (const pair of node.items) {
+				if (!(0, import_dist$3.isPair)(pair)) continue;
+				const key = pair.key;
+				if (key?.anchor) {
+					anchors.set(key.anchor, key);
+					anchored.set(key, rangeStart(key));
+				}
+				pairs.push((0, import_dist$3.isScalar)(key) ? String(key.value) : NO_NAME, rangeStart(key), build(pair.value, true));
+			}
+			pos = new MapPos(rangeStart(node), pairs);
+		} else if ((0, import_dist$3.isSeq)(node)) pos = new SeqPos(rangeStart(node), node.items.map((item) => build(item, false)));
+		else if ((0, import_dist$3.isScalar)(node)) pos = mapValue && node.value === null && node.source === "" ? EMPTY_VALUE : rangeStart(node);
+		else pos = EMPTY_VALUE;
+		if (anchor) anchored.set(node, pos);
+		return pos;
+	};
+	return build(doc.contents, false);
+}
+/** Index of the first pair whose key is `name`, or -1. */
+function findKey(pairs, name) {
+	for (let i = 0; i < pairs.length; i += 3) if (pairs[i] === name) return i;
+	return -1;
+}
+function treeLocator(file, root, lines) {
 	const at = (offset) => {
-		const { line, col } = lineCounter.linePos(offset);
+		const { line, col } = lines.linePos(offset);
 		return {
 			file,
 			line,
 			column: col
 		};
 	};
-	const start = (node) => node?.range?.[0];
-	const docStart = doc.contents?.range?.[0] ?? doc.range?.[0] ?? 0;
-	/** Walk as far as the path exists; returns the deepest node reached and, if it is a map value, its key. */
+	/** Walk as far as the path exists; the deepest node reached and, if a map value, its key's start. */
 	const walk = (path) => {
-		let node = doc.contents;
-		let key = null;
+		let node = root;
+		let keyStart;
 		let depth = 0;
 		for (const seg of path) {
-			const target = (0, import_dist$3.isAlias)(node) ? node.resolve(doc) ?? null : node;
-			if ((0, import_dist$3.isMap)(target)) {
-				const pair = target.items.find((p) => (0, import_dist$3.isPair)(p) && (0, import_dist$3.isScalar)(p.key) && String(p.key.value) === String(seg));
-				if (!pair) break;
-				key = pair.key;
-				node = pair.value ?? pair.key;
-			} else if ((0, import_dist$3.isSeq)(target) && /^\d+$/.test(String(seg))) {
+			const target = node instanceof AliasPos ? node.target : node;
+			if (target instanceof MapPos) {
+				const i = findKey(target.pairs, String(seg));
+				if (i < 0) break;
+				keyStart = target.pairs[i + 1];
+				node = target.pairs[i + 2];
+			} else if (target instanceof SeqPos && /^\d+$/.test(String(seg))) {
 				const item = target.items[Number(seg)];
-				if (!item) break;
-				key = null;
+				if (item === void 0) break;
+				keyStart = void 0;
 				node = item;
 			} else break;
 			depth++;
 		}
 		return {
 			node,
-			key,
+			keyStart,
 			depth
 		};
 	};
 	const valueStart = (path) => {
-		const { node, key } = walk(path);
-		if ((0, import_dist$3.isScalar)(node) && node.value === null && node.source === "" && key) return start(key) ?? docStart;
-		return start(node) ?? docStart;
+		const { node, keyStart } = walk(path);
+		return node === EMPTY_VALUE ? keyStart ?? 0 : startOf$1(node);
 	};
 	return {
 		pos: (path) => at(valueStart(path)),
 		keyPos(path) {
 			const found = walk(path);
-			if (found.depth === path.length && path.length > 0 && found.key) return at(start(found.key) ?? docStart);
+			if (found.depth === path.length && path.length > 0 && found.keyStart !== void 0) return at(found.keyStart);
 			return at(valueStart(path));
 		}
 	};
 }
-var import_dist$3;
-var init_locate = __esmMin((() => {
+var import_dist$3, EMPTY_VALUE, MapPos, SeqPos, AliasPos, NO_NAME, startOf$1, rangeStart;
+var init_position_tree = __esmMin((() => {
 	import_dist$3 = require_dist$1();
+	EMPTY_VALUE = -1;
+	MapPos = class {
+		start;
+		pairs;
+		constructor(start, pairs) {
+			this.start = start;
+			this.pairs = pairs;
+		}
+	};
+	SeqPos = class {
+		start;
+		items;
+		constructor(start, items) {
+			this.start = start;
+			this.items = items;
+		}
+	};
+	AliasPos = class {
+		start;
+		target;
+		constructor(start, target) {
+			this.start = start;
+			this.target = target;
+		}
+	};
+	NO_NAME = "\0";
+	startOf$1 = (node) => typeof node === "number" ? node : node.start;
+	rangeStart = (node) => node?.range?.[0] ?? 0;
 }));
 // src/manifests/yaml-values.ts
 /** Why a scalar's value is not JSON data, or undefined. */
@@ -44248,40 +42653,79 @@ function scalarProblem(value, source) {
 	if (!Number.isFinite(value)) return `${String(value)} is not a number JSON can hold (${DATA})`;
 	if (!Number.isSafeInteger(value) && Number.isInteger(value) && typeof source === "string" && INTEGER_SOURCE.test(source)) return "integer too large to be exact (over 2^53): quote it if it is text";
 }
+/**
+* The problems of `doc`, each at its node, by offset. One walk in the order of yaml's `visit` (a pair, then its
+* key, then its value), without `visit`'s frozen path per node: reading a large file cold, that was a tenth of
+* the parse.
+*/
 function unsupportedNodes(doc) {
 	const problems = [];
 	const add = (node, message) => void problems.push({
 		offset: startOf(node),
 		message
 	});
-	const resolved = (node) => (0, import_dist$2.isAlias)(node) ? node.resolve(doc) : node;
-	(0, import_dist$2.visit)(doc, {
-		Alias(_key, alias, path) {
-			const target = alias.resolve(doc);
-			if (target !== void 0 && path.includes(target)) add(alias, `alias *${alias.source} is inside the node it names (a cycle)`);
-		},
-		Pair(_key, pair) {
-			const key = resolved(pair.key);
-			if ((0, import_dist$2.isMap)(key) || (0, import_dist$2.isSeq)(key)) add(pair.key, "a mapping key must be a plain value, not a list or mapping");
-			if (!isMergeKey(pair.key)) return;
-			const value = resolved(pair.value);
-			const sources = (0, import_dist$2.isSeq)(value) ? value.items : [pair.value];
-			const at = (source) => (0, import_dist$2.isAlias)(pair.value) ? pair.value : source ?? pair.key;
-			for (const source of sources) if (!(0, import_dist$2.isMap)(resolved(source))) add(at(source), "a merge (<<) takes a mapping, or a list of mappings");
-		},
-		Node(_key, node) {
-			const tag = node.tag;
-			if (tag !== void 0 && !CORE_TAGS.has(tag) && !((0, import_dist$2.isScalar)(node) && typeof node.value === "symbol")) {
-				add(node, `tag ${shortTag(tag)} is not supported (${DATA}; only the core tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)`);
-				return import_dist$2.visit.SKIP;
-			}
-			if ((0, import_dist$2.isScalar)(node)) {
-				const problem = scalarProblem(node.value, node.source);
-				if (problem) add(node, problem);
-			}
+	const resolve = aliasResolver(doc);
+	const resolved = (node) => (0, import_dist$2.isAlias)(node) ? resolve(node) : node;
+	/** The collections around the node walked (an alias naming one of them is a cycle). */
+	const ancestors = [];
+	const pairProblems = (pair) => {
+		const key = resolved(pair.key);
+		if ((0, import_dist$2.isMap)(key) || (0, import_dist$2.isSeq)(key)) add(pair.key, "a mapping key must be a plain value, not a list or mapping");
+		if (!isMergeKey(pair.key)) return;
+		const value = resolved(pair.value);
+		const sources = (0, import_dist$2.isSeq)(value) ? value.items : [pair.value];
+		const at = (source) => (0, import_dist$2.isAlias)(pair.value) ? pair.value : source ?? pair.key;
+		for (const source of sources) if (!(0, import_dist$2.isMap)(resolved(source))) add(at(source), "a merge (<<) takes a mapping, or a list of mappings");
+	};
+	const walk = (node) => {
+		if ((0, import_dist$2.isPair)(node)) {
+			pairProblems(node);
+			walk(node.key);
+			walk(node.value);
+			return;
 		}
-	});
+		if ((0, import_dist$2.isAlias)(node)) {
+			const target = resolve(node);
+			if (target !== void 0 && ancestors.includes(target)) add(node, `alias *${node.source} is inside the node it names (a cycle)`);
+			return;
+		}
+		if (!(0, import_dist$2.isScalar)(node) && !(0, import_dist$2.isMap)(node) && !(0, import_dist$2.isSeq)(node)) return;
+		const tag = node.tag;
+		if (tag !== void 0 && !CORE_TAGS.has(tag) && !((0, import_dist$2.isScalar)(node) && typeof node.value === "symbol")) {
+			add(node, `tag ${shortTag(tag)} is not supported (${DATA}; only the core tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq)`);
+			return;
+		}
+		if ((0, import_dist$2.isScalar)(node)) {
+			const problem = scalarProblem(node.value, node.source);
+			if (problem) add(node, problem);
+			return;
+		}
+		ancestors.push(node);
+		for (const item of node.items) walk(item);
+		ancestors.pop();
+	};
+	walk(doc.contents);
 	return problems.sort((a, b) => a.offset - b.offset);
+}
+/**
+* What an alias names: the last node with its anchor before it (yaml's Alias.resolve, which walks the whole
+* document for each alias). The list of named nodes and aliases is made once, on the first alias.
+*/
+function aliasResolver(doc) {
+	let named;
+	return (alias) => {
+		if (!named) {
+			const list = [];
+			(0, import_dist$2.visit)(doc, { Node: (_key, node) => void (((0, import_dist$2.isAlias)(node) || node.anchor) && list.push(node)) });
+			named = list;
+		}
+		let found;
+		for (const node of named) {
+			if (node === alias) break;
+			if (node.anchor === alias.source) found = node;
+		}
+		return found;
+	};
 }
 var import_dist$2, CORE, CORE_TAGS, INTEGER_SOURCE, DATA, shortTag, startOf, isMergeKey;
 var init_yaml_values = __esmMin((() => {
@@ -44302,33 +42746,91 @@ var init_yaml_values = __esmMin((() => {
 	startOf = (node) => node?.range?.[0] ?? 0;
 	isMergeKey = (key) => (0, import_dist$2.isScalar)(key) && typeof key.value === "symbol" && key.value.description === "<<";
 }));
-// src/manifests/parse-yaml.ts
-var parse_yaml_exports = /* @__PURE__ */ __exportAll({
-	parseWithYaml: () => parseWithYaml,
-	resolvePlain: () => resolvePlain
-});
-/** Every document of `text` (BOM removed, checked by parse-input.ts). */
+// src/manifests/parse.ts
+/** Parse one file's contents (bytes are checked for NULs and invalid UTF-8 first). */
+function parseYamlFile(file, content, opts = {}) {
+	const input = yamlInput(file, content, opts);
+	if ("result" in input) return input.result;
+	return withNoDocumentsIssue(file, parseWithYaml(file, input.text, input.vars, opts.maxAliasCount ?? 100));
+}
+/**
+* The text to parse (bytes checked for NULs and invalid UTF-8, BOM removed) and its variables (undefined: not
+* interpolated), or the file's only issue.
+*/
+function yamlInput(file, content, opts) {
+	const maxBytes = opts.maxFileBytes ?? 2097152;
+	let text;
+	if (typeof content === "string") {
+		const problem = checkDecodedText(content, maxBytes);
+		if (problem) return { result: {
+			documents: [],
+			issues: [{
+				file,
+				...problem
+			}]
+		} };
+		text = content.startsWith("﻿") ? content.slice(1) : content;
+	} else {
+		const decoded = decodeManifestBytes(content, maxBytes);
+		if ("error" in decoded) return { result: {
+			documents: [],
+			issues: [{
+				file,
+				...decoded.error
+			}]
+		} };
+		text = decoded.text;
+	}
+	if (text.trim() === "") return { result: {
+		documents: [],
+		issues: [{
+			file,
+			line: 1,
+			column: 1,
+			message: "file is empty"
+		}]
+	} };
+	return {
+		text,
+		vars: opts.interpolate === false ? void 0 : opts.vars ?? NOTHING
+	};
+}
+/** A file without documents and without issues gets one issue saying so. */
+function withNoDocumentsIssue(file, { documents, issues }) {
+	if (documents.length === 0 && issues.length === 0) issues.push({
+		file,
+		line: 1,
+		column: 1,
+		message: "file contains no YAML documents (only comments or empty documents)"
+	});
+	return {
+		documents,
+		issues
+	};
+}
+/** Every document of `text` (BOM removed, checked by yamlInput); `vars` undefined: data, not interpolated. */
 function parseWithYaml(file, text, vars, maxAliasCount) {
 	const lineCounter = new import_dist$1.LineCounter();
-	const docs = (0, import_dist$1.parseAllDocuments)(text, {
-		lineCounter,
+	const docs = new import_dist$1.Composer({
 		uniqueKeys: true,
-		prettyErrors: false,
 		merge: true,
 		logLevel: "error"
-	});
+	}).compose(new import_dist$1.Parser(lineCounter.addNewLine).parse(text));
 	const documents = [];
 	const issues = [];
-	const at = (offset, message) => {
+	const sourceAt = (offset) => {
 		const { line, col } = lineCounter.linePos(offset);
 		return {
 			file,
 			line,
-			column: col,
-			message
+			column: col
 		};
 	};
-	docs.forEach((doc, index) => {
+	const at = (offset, message) => ({
+		...sourceAt(offset),
+		message
+	});
+	const readOne = (doc, index) => {
 		const yamlProblems = [...doc.errors, ...doc.warnings];
 		if (yamlProblems.length > 0) {
 			const offsets = /* @__PURE__ */ new Set();
@@ -44355,23 +42857,25 @@ function parseWithYaml(file, text, vars, maxAliasCount) {
 		}
 		for (const p of unsupported) issues.push(at(p.offset, p.message));
 		if (unsupported.length > 0) return;
-		const locator = createLocator(file, doc, lineCounter);
-		const problems = interpolateDocument(doc, vars);
+		const problems = vars === void 0 ? [] : interpolateDocument(doc, vars);
 		for (const p of problems) issues.push(at(p.node.range?.[0] ?? 0, p.message));
 		if (problems.length > 0) return;
 		try {
 			const value = doc.toJS({ maxAliasCount });
+			const { pos, keyPos } = treeLocator(file, positionTree(doc), lineCounter);
 			documents.push({
 				file,
 				index,
 				value,
-				pos: locator.pos,
-				keyPos: locator.keyPos
+				pos,
+				keyPos
 			});
 		} catch (e) {
-			issues.push(aliasIssue(doc, e, locator.pos([]), at));
+			issues.push(aliasIssue(doc, e, sourceAt(c.range?.[0] ?? 0), at));
 		}
-	});
+	};
+	let index = 0;
+	for (const doc of docs) readOne(doc, index++);
 	return {
 		documents,
 		issues
@@ -44413,28 +42917,17 @@ function aliasIssue(doc, e, docPos, at) {
 		message: `cannot read document: ${message}`
 	};
 }
-var import_dist$1, TOO_DEEP, isStackOverflow;
-var init_parse_yaml = __esmMin((() => {
+var import_dist$1, NOTHING, TOO_DEEP, isStackOverflow;
+var init_parse$1 = __esmMin((() => {
 	import_dist$1 = require_dist$1();
+	init_decode();
+	init_interpolate();
 	init_interpolate_yaml();
-	init_locate();
+	init_position_tree();
 	init_yaml_values();
+	NOTHING = allowedVariables({}, []);
 	TOO_DEEP = "nesting too deep: the YAML parser ran out of stack here (manifests need a few levels, not thousands)";
 	isStackOverflow = (message) => /maximum call stack size exceeded/i.test(message);
-}));
-// src/manifests/parse-lazy.ts
-async function parseYamlFileLazily(file, content, opts = {}) {
-	const input = yamlInput(file, content, opts);
-	if ("result" in input) return input.result;
-	const { text, vars } = input;
-	const fast = fastParseYaml(file, text, vars);
-	if (fast) return withNoDocumentsIssue(file, fast);
-	const { parseWithYaml } = await Promise.resolve().then(() => (init_parse_yaml(), parse_yaml_exports));
-	return withNoDocumentsIssue(file, parseWithYaml(file, text, vars, opts.maxAliasCount ?? 100));
-}
-var init_parse_lazy = __esmMin((() => {
-	init_fast_parse();
-	init_parse_input();
 }));
 // src/manifests/ajv-messages.ts
 /** Keep the errors worth showing: drop wrapper errors whose details are reported by other errors. */
@@ -44538,7 +43031,7 @@ var init_ajv_messages = __esmMin((() => {
 * JSON Schema validation with ajv, reporting every error with a source position. Compiled validators are
 * cached per schema object, so each schema is compiled once per process.
 *
-* Every schema docops ships has a validator generated at build time (src/build/precompile-validators.ts), so a
+* Every schema docops ships has a validator generated at build time (tools/build/precompile-validators.ts), so a
 * normal run loads neither ajv's compiler nor any meta-schema: ajv, ajv-formats and the one dialect a schema
 * declares are loaded here only when a schema without a generated validator is compiled (tests run from
 * src/, a changed schema, a build without the step).
@@ -44546,7 +43039,7 @@ var init_ajv_messages = __esmMin((() => {
 /**
 * A new ajv for a schema's dialect (chosen by its `$schema`), with the options docops validates with.
 * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators;
-* `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, src/build/shared-subschemas.ts).
+* `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, tools/build/shared-subschemas.ts).
 */
 function createAjv(schema, code = {}, options = {}) {
 	const opts = {
@@ -44649,21 +43142,20 @@ var init_schema$1 = __esmMin((() => {
 async function loadManifests(dir, kinds, opts = {}) {
 	const kindsByName = indexKinds(kinds);
 	const found = await manifestFiles(dir);
-	const { env = process.env, allowEnv = [], secrets = [], readManifest = readManifestFile, ...rest } = opts;
+	const { env = process.env, allowEnv = [], secrets = [], parseManifest = parseYamlFile, reserved, ...rest } = opts;
 	const parseOpts = {
 		...rest,
 		vars: allowedVariables(env, allowEnv, secrets)
 	};
-	const read = await Promise.all(found.files.map(async (f) => ({
-		file: f,
-		parsed: await readManifest(f, parseOpts)
-	})));
-	const refs = await readFileRefs(read.flatMap((r) => r.parsed.documents), kindsByName, found.root, opts.maxFileBytes);
-	const parsed = (await Promise.all(read.map(async (r) => await isReferenced(r.file, refs.referenced) ? void 0 : r.parsed))).filter((r) => r !== void 0);
+	const set = await readManifestSet(found.files, found.root, kindsByName, parseManifest, {
+		...parseOpts,
+		secrets,
+		...reserved ? { reserved } : {}
+	});
 	const { documents, desired, issues, warnings } = validateParsedFiles([{
 		documents: [],
-		issues: [...found.issues, ...refs.issues]
-	}, ...parsed], kinds, kindsByName, refs.resolve);
+		issues: [...found.issues, ...set.refs.issues]
+	}, ...set.files], kinds, kindsByName, set.refs.resolve);
 	if (issues.length > 0) throw new ValidationError(sortIssues(issues));
 	if (documents.length === 0) throw new UsageError(noManifestsMessage(dir));
 	return {
@@ -44671,14 +43163,6 @@ async function loadManifests(dir, kinds, opts = {}) {
 		desired,
 		warnings: sortIssues(warnings)
 	};
-}
-async function isReferenced(file, referenced) {
-	if (referenced.size === 0) return false;
-	try {
-		return referenced.has(await (0, node_fs_promises.realpath)(file));
-	} catch {
-		return false;
-	}
 }
 function noManifestsMessage(dir) {
 	return `no manifests in ${dir}: it holds no .yaml or .yml file (hidden directories and node_modules are not searched); point it at the directory that holds the manifests`;
@@ -44764,26 +43248,6 @@ async function manifestFiles(dir) {
 		}))
 	};
 }
-/** Read and parse one file; problems reading it (size, missing, unreadable) become issues. */
-async function readManifestFile(file, opts = {}) {
-	const max = opts.maxFileBytes ?? 2097152;
-	const fail = (message) => ({
-		documents: [],
-		issues: [{
-			file,
-			line: 1,
-			column: 1,
-			message
-		}]
-	});
-	try {
-		const { size } = await (0, node_fs_promises.stat)(file);
-		if (size > max) return fail(tooLargeMessage(size, max));
-		return await parseYamlFileLazily(file, await (0, node_fs_promises.readFile)(file), opts);
-	} catch (e) {
-		return fail(`cannot read file: ${e.code ?? e.message}`);
-	}
-}
 /** Envelope + spec schema; the document when both are valid (issues go to `issues`). */
 function validateDocument(p, kinds, issues) {
 	const config = daemonConfigIssue(p) ?? strayDataFileIssue(p);
@@ -44813,17 +43277,16 @@ function sortIssues(issues) {
 	const cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
 	return unique.sort((a, b) => cmp(a.file, b.file) || a.line - b.line || a.column - b.column);
 }
-var init_load = __esmMin((() => {
-	init_errors();
+var init_load$1 = __esmMin((() => {
+	init_errors$1();
 	init_desired$1();
-	init_decode();
 	init_config_hint();
 	init_discover();
 	init_duplicates();
-	init_file_refs();
+	init_manifest_set();
 	init_envelope();
 	init_interpolate();
-	init_parse_lazy();
+	init_parse$1();
 	init_schema$1();
 }));
 // src/kinds/access/export.ts
@@ -44992,7 +43455,7 @@ function isRecord$1(v) {
 * Compare only the fields the desired spec writes (partial management). `normalise` lets a kind compare
 * e.g. lists as sets; before/after hold the values as written/read, for the changed fields only.
 */
-function changedFields(desired, live, fields, normalise = (_f, v) => v) {
+function changedFields$1(desired, live, fields, normalise = (_f, v) => v) {
 	const out = {
 		before: {},
 		after: {},
@@ -45266,7 +43729,7 @@ function matchByIdOrTitle(kind, desired, live) {
 	};
 }
 var init_match$1 = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_common();
 }));
 // src/kinds/collection/model.ts
@@ -45287,7 +43750,7 @@ function collectionObject(org, c) {
 	};
 }
 var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath;
-var init_model$7 = __esmMin((() => {
+var init_model$8 = __esmMin((() => {
 	init_common();
 	COLLECTION_KIND = "Collection";
 	COLLECTION_FIELDS = [
@@ -45304,7 +43767,7 @@ function slug$1(text) {
 	return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 }
 var SITE_KIND, SECTION_KIND, GROUP_KIND, SITE_SPACE_KIND, SHARE_LINK_KIND, WAVE, SITE_FIELDS, PATCH_ONLY_FIELDS, CREATED_SITE_DEFAULTS, EMPTY_ADAPTIVE_SCHEMA, sitesPath, sitePath, spacesPath, sectionKey, groupKey, shareLinkKey, siteSpaceKey;
-var init_model$6 = __esmMin((() => {
+var init_model$7 = __esmMin((() => {
 	init_common();
 	SITE_KIND = "Site";
 	SECTION_KIND = "SiteSection";
@@ -45384,7 +43847,7 @@ function spaceObject(org, s) {
 	};
 }
 var SPACE_KIND, SPACE_FIELDS, orgSpacesPath, spacePath;
-var init_model$5 = __esmMin((() => {
+var init_model$6 = __esmMin((() => {
 	init_common();
 	SPACE_KIND = "Space";
 	SPACE_FIELDS = [
@@ -45401,11 +43864,11 @@ function isAccessObject(o) {
 	return ACCESS_KINDS.includes(o.kind);
 }
 var ACCESS_ROLES, isAccessRole, SPACE_ACCESS_KIND, COLLECTION_ACCESS_KIND, SITE_ACCESS_KIND, ACCESS_KINDS, SPACE_ACCESS, COLLECTION_ACCESS, SITE_ACCESS, ACCESS_TARGETS, principalLabel, grantKey, teamsListPath, membersListPath;
-var init_model$4 = __esmMin((() => {
-	init_model$7();
+var init_model$5 = __esmMin((() => {
+	init_model$8();
 	init_common();
+	init_model$7();
 	init_model$6();
-	init_model$5();
 	ACCESS_ROLES = [
 		"admin",
 		"create",
@@ -45570,7 +44033,7 @@ var roleOf$1;
 var init_fetch$1 = __esmMin((() => {
 	init_common();
 	init_match$1();
-	init_model$4();
+	init_model$5();
 	roleOf$1 = (v) => isAccessRole(v) ? v : null;
 }));
 // src/kinds/manifest-refs.ts
@@ -45689,7 +44152,7 @@ function crossValidateAccess(entries, all, report, index, warn) {
 	}
 }
 var parsed$1;
-var init_parse$1 = __esmMin((() => {
+var init_parse = __esmMin((() => {
 	init_manifest_refs();
 	parsed$1 = /* @__PURE__ */ new WeakMap();
 }));
@@ -45705,7 +44168,7 @@ function splitAccess(objects) {
 	};
 }
 var init_state = __esmMin((() => {
-	init_model$4();
+	init_model$5();
 }));
 // src/kinds/schema.ts
 function loadSchema(name) {
@@ -45716,11 +44179,13 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" }\n  }\n}\n",
+		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/step\" }, \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\" },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": { \"step\": { \"type\": \"string\" }, \"actor\": { \"type\": \"string\" }, \"at\": { \"type\": \"string\" }, \"action\": { \"type\": \"string\" } }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": { \"type\": \"array\", \"items\": { \"type\": \"string\" }, \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\" },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": { \"file\": { \"type\": \"string\" }, \"line\": { \"type\": \"integer\", \"minimum\": 1 }, \"column\": { \"type\": \"integer\", \"minimum\": 1 } }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" } }\n    },\n    \"fields\": { \"type\": [\"object\", \"null\"], \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\" },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\", \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" }, \"description\": \"What a null value of a field means (e.g. role: guest).\" },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" }, \"note\": { \"type\": \"string\" } }\n          }\n        }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": { \"oneOf\": [{ \"$ref\": \"#/definitions/recover\" }, { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }] },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"field\", \"value\"], \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } } }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"detail\": { \"type\": \"string\" } }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": { \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }, \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } } }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": { \"type\": \"array\", \"x-secret\": false, \"items\": { \"type\": \"string\" }, \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\" },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\", \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\" },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": { \"type\": \"string\", \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\" }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"githubTeam\"], \"properties\": { \"githubTeam\": { \"type\": \"string\" } } }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"policy": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n",
 		"safety": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n",
 		"samlprovider": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"SamlProvider spec\",\n  \"description\": \"A SAML identity provider of the organization, identified by its label, or by a pinned id (which allows renaming). Only the fields written here are compared and changed. The certificate is never printed: plans show its fingerprint.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"label\"],\n  \"properties\": {\n    \"label\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 30, \"description\": \"Label shown on the login page (1..30 characters); unique per organization in the manifests unless ids are pinned.\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live label differs.\" },\n    \"entityID\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The identity provider's entity id (at most 1024 characters).\" },\n    \"ssoURL\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The identity provider's single sign-on URL (at most 2048 characters).\" },\n    \"certificate\": {\n      \"x-secret\": \"payload\",\n      \"description\": \"The identity provider's signing certificate (PEM, or the base64 of its DER; at most 10000 characters), inline (`${VAR}` works) or read from a file next to the manifest. Compared by its DER bytes; plans show only its fingerprint.\",\n      \"oneOf\": [\n        { \"type\": \"string\", \"maxLength\": 10000 },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory, e.g. certs/idp.pem.\" } }\n        }\n      ]\n    },\n    \"defaultTeam\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Team new SSO members join: a Team manifest title (also one created in the same plan), a live team title, or a team id. The API cannot clear it once set.\" },\n    \"defaultRole\": {\n      \"description\": \"Role given to members who join through this provider; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    }\n  }\n}\n",
 		"site": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Site spec\",\n  \"description\": \"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"definitions\": {\n    \"spaceRef\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A space: the title of a Space manifest, or a space id (a live space title also works).\" },\n    \"path\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"pattern\": \"^[^/\\\\s]+$\", \"description\": \"Path on the site (1..100 characters, no slash or space).\" },\n    \"condition\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 1024, \"description\": \"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\" },\n    \"siteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" },\n            \"path\": { \"$ref\": \"#/definitions/path\" },\n            \"condition\": { \"$ref\": \"#/definitions/condition\" }\n          }\n        }\n      ],\n      \"description\": \"A site space: a space reference, or {space, path, condition}.\"\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"title\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128},\n        \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}},\n        \"styling\": {\"type\": \"object\", \"properties\": {\"theme\": {\"type\": \"string\", \"enum\": [\"clean\", \"muted\", \"bold\", \"gradient\"]}, \"primaryColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"tint\": {\"type\": \"object\", \"properties\": {\"color\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"infoColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"successColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"warningColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"dangerColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"corners\": {\"type\": \"string\", \"enum\": [\"straight\", \"rounded\", \"circular\"]}, \"depth\": {\"type\": \"string\", \"enum\": [\"subtle\", \"flat\"]}, \"links\": {\"type\": \"string\", \"enum\": [\"default\", \"accent\"]}, \"font\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"headingFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}, {\"type\": \"null\"}]}, \"monospaceFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"FiraCode\", \"IBMPlexMono\", \"JetBrainsMono\", \"SourceCodePro\", \"RobotoMono\", \"SpaceMono\", \"DMMono\", \"Inconsolata\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"background\": {\"type\": \"string\", \"enum\": [\"plain\", \"match\"]}, \"icons\": {\"type\": \"string\", \"enum\": [\"regular\", \"solid\", \"duotone\", \"light\", \"thin\"]}, \"codeTheme\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}, \"openapi\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"sidebar\": {\"type\": \"object\", \"properties\": {\"background\": {\"type\": \"string\", \"enum\": [\"default\", \"filled\"]}, \"list\": {\"type\": \"string\", \"enum\": [\"default\", \"pill\", \"line\"]}}, \"additionalProperties\": false}, \"search\": {\"type\": \"string\", \"enum\": [\"prominent\", \"subtle\"]}}, \"additionalProperties\": false},\n        \"internationalization\": {\"type\": \"object\", \"properties\": {\"locale\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"es\", \"zh\", \"ja\", \"de\", \"nl\", \"no\", \"pt-br\", \"ru\"]}}, \"additionalProperties\": false},\n        \"favicon\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"icon\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"light\", \"dark\"], \"additionalProperties\": false}}, \"required\": [\"icon\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"emoji\": {\"type\": \"string\", \"maxLength\": 50}}, \"required\": [\"emoji\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}]},\n        \"header\": {\"type\": \"object\", \"properties\": {\"preset\": {\"type\": \"string\", \"enum\": [\"default\", \"bold\", \"contrast\", \"custom\", \"none\"]}, \"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"primaryLink\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, \"backgroundColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"linkColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"style\": {\"type\": \"string\", \"enum\": [\"link\", \"button-primary\", \"button-secondary\"]}, \"to\": {\"oneOf\": [{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, {\"type\": \"null\"}]}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}, \"condition\": {\"type\": \"string\", \"minLength\": 0, \"maxLength\": 1024}}, \"required\": [\"title\", \"links\", \"to\"], \"additionalProperties\": false}}}, \"additionalProperties\": false},\n        \"footer\": {\"type\": \"object\", \"properties\": {\"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"groups\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}}, \"required\": [\"title\", \"links\"], \"additionalProperties\": false}}, \"copyright\": {\"type\": \"string\", \"maxLength\": 512}}, \"additionalProperties\": false},\n        \"announcement\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128}, \"localizedMessage\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"link\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}, \"style\": {\"type\": \"string\", \"enum\": [\"info\", \"warning\", \"danger\", \"success\"]}}, \"additionalProperties\": false},\n        \"themes\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\", \"system\"]}, \"toggeable\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"feedback\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"ai\": {\"type\": \"object\", \"properties\": {\"mode\": {\"type\": \"string\", \"enum\": [\"none\", \"search\", \"assistant\"]}, \"greeting\": {\"type\": \"string\", \"maxLength\": 256}, \"localizedGreeting\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"suggestions\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 3, \"maxLength\": 64}, \"maxItems\": 5}, \"instructions\": {\"type\": \"string\", \"maxLength\": 10000}}, \"additionalProperties\": false},\n        \"advancedCustomization\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"pageActions\": {\"type\": \"object\", \"properties\": {\"items\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"assistant\", \"external-ai\", \"markdown\", \"mcp\", \"git\", \"pdf\"]}}}, \"additionalProperties\": false},\n        \"externalLinks\": {\"type\": \"object\", \"properties\": {\"target\": {\"type\": \"string\", \"enum\": [\"self\", \"blank\"]}}, \"additionalProperties\": false},\n        \"pagination\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"trademark\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"privacyPolicy\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialPreview\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialAccounts\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"platform\": {\"type\": \"string\", \"enum\": [\"twitter\", \"instagram\", \"facebook\", \"linkedin\", \"github\", \"discord\", \"slack\", \"youtube\", \"tiktok\", \"reddit\", \"bluesky\", \"mastodon\", \"threads\", \"medium\"]}, \"handle\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 128}, \"display\": {\"type\": \"object\", \"properties\": {\"footer\": {\"type\": \"boolean\"}, \"header\": {\"type\": \"boolean\"}}, \"required\": [\"footer\", \"header\"], \"additionalProperties\": false}}, \"required\": [\"platform\", \"handle\", \"display\"], \"additionalProperties\": false}, \"maxItems\": 10},\n        \"insights\": {\"type\": \"object\", \"properties\": {\"trackingCookie\": {\"type\": \"boolean\"}}, \"additionalProperties\": false}\n      },\n      \"additionalProperties\": false,\n      \"description\": \"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"\n    },\n    \"claim\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\"],\n      \"properties\": {\n        \"type\": { \"const\": \"boolean\", \"description\": \"Claims are booleans.\" },\n        \"description\": { \"type\": \"string\", \"description\": \"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\" }\n      }\n    },\n    \"claims\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"minLength\": 1 },\n      \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" },\n      \"description\": \"Claim name → {type: boolean, description}.\"\n    }\n  },\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Site title (2..128 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned site id: the site is found by id and renamed when its live title differs.\" },\n    \"visibility\": { \"enum\": [\"public\", \"unlisted\", \"share-link\", \"visitor-auth\"], \"description\": \"Who can see the published site.\" },\n    \"basename\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Base path of the site (1..100 characters).\" },\n    \"proxy\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"maxLength\": 512,\n      \"pattern\": \"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\n      \"description\": \"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"\n    },\n    \"adaptiveContent\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"enabled\"],\n      \"properties\": { \"enabled\": { \"type\": \"boolean\" } },\n      \"description\": \"Adaptive content on or off.\"\n    },\n    \"agentsContext\": { \"enum\": [\"included\", \"excluded\"], \"description\": \"Whether AI agents can access the site.\" },\n    \"defaultSection\": { \"$ref\": \"#/definitions/path\", \"description\": \"Path of the default section (one of `sections`).\" },\n    \"defaultSiteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"section\": { \"$ref\": \"#/definitions/path\" },\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" }\n          }\n        }\n      ],\n      \"description\": \"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"\n    },\n    \"sections\": {\n      \"type\": \"array\",\n      \"description\": \"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"path\", \"spaces\"],\n        \"properties\": {\n          \"path\": { \"$ref\": \"#/definitions/path\" },\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"spaces\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Site spaces of the section, in order (at least one).\" }\n        }\n      }\n    },\n    \"sectionGroups\": {\n      \"type\": \"array\",\n      \"description\": \"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"sections\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"sections\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/path\" }, \"description\": \"Paths of the member sections, in order.\" }\n        }\n      }\n    },\n    \"spaces\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Root site spaces of a site without sections, in order.\" },\n    \"shareLinks\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Share links by name. Their secret URLs are never read into plans or logs.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"name\"],\n        \"properties\": { \"name\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50 }, \"active\": { \"type\": \"boolean\" } }\n      }\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"description\": \"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\n      \"if\": { \"required\": [\"file\"] },\n      \"then\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"file\"], \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\" } } },\n      \"else\": { \"$ref\": \"#/definitions/customization\" }\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"adaptiveSchema\": {\n      \"type\": \"object\",\n      \"description\": \"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n      \"properties\": {\n        \"$schema\": { \"const\": \"http://json-schema.org/draft-07/schema#\" },\n        \"type\": { \"const\": \"object\" },\n        \"additionalProperties\": { \"const\": false },\n        \"properties\": {\n          \"type\": \"object\",\n          \"propertyNames\": { \"minLength\": 1 },\n          \"properties\": {\n            \"unsigned\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n              \"properties\": {\n                \"type\": { \"const\": \"object\" },\n                \"description\": { \"const\": \"Unsigned claims of the site visitor.\", \"description\": \"The API's fixed text; docops fills it in when left out.\" },\n                \"properties\": { \"$ref\": \"#/definitions/claims\" },\n                \"additionalProperties\": { \"const\": false }\n              }\n            }\n          },\n          \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" }\n        }\n      }\n    }\n  }\n}\n",
@@ -45735,35 +44200,18 @@ var init_collection = __esmMin((() => {
 	init_schema();
 	collectionSchema = loadSchema("collection");
 }));
-// src/manifests/parse.ts
-/** Parse one file's contents (bytes are checked for NULs and invalid UTF-8 first). */
-function parseYamlFile(file, content, opts = {}) {
-	return readYamlFile(file, content, opts, "auto");
-}
-function readYamlFile(file, content, opts, path) {
-	const input = yamlInput(file, content, opts);
-	if ("result" in input) return input.result;
-	const { text, vars } = input;
-	const result = path === "yaml" ? void 0 : fastParseYaml(file, text, vars, resolvePlain);
-	if (result === void 0 && path === "fast") return void 0;
-	return withNoDocumentsIssue(file, result ?? parseWithYaml(file, text, vars, opts.maxAliasCount ?? 100));
-}
-var init_parse = __esmMin((() => {
-	init_fast_parse();
-	init_parse_input();
-	init_parse_yaml();
-}));
 // src/kinds/site/customization-file.ts
 /**
 * `customization: { file: brand.yaml }`: one brand block kept in a file that several Site manifests name (YAML
 * anchors cannot do that: an anchor lives in one YAML document, and each site is its own document). The loader
 * reads the file (inside the manifests directory; KindDefinition.fileFields) and hands the kind its text; here it
-* is parsed with docops's own YAML rules (no `${VAR}` is read) and checked against the `customization` schema, with
-* every problem at its line and column in that file. The value is then used as if it were written inline.
+* is parsed with docops's own YAML rules as data (`${VAR}` is text, never read) and checked against the
+* `customization` schema, with every problem at its line and column in that file. The value is then used as if it
+* were written inline.
 */
 /**
 * The file's block is checked with the Site schema itself, as the spec `{title, customization: block}`: the build
-* generates that schema's validator, so no schema is compiled at run time (docs/benchmarks.md, "Start-up").
+* generates that schema's validator, so no schema is compiled at run time (docs/dev/benchmarks.md, "Start-up").
 */
 function validateBlock(value, locate, locateKey) {
 	siteSchema$1 ??= loadSchema("site");
@@ -45775,7 +44223,10 @@ function validateBlock(value, locate, locateKey) {
 /** The customization a file holds, or the problems that keep it from being one. */
 function readCustomizationFile(doc, content) {
 	const file = node_path.default.join(node_path.default.dirname(doc.file), content.file);
-	const parsed = parseYamlFile(file, content.text);
+	const parsed = parseYamlFile(file, content.text, {
+		interpolate: false,
+		maxFileBytes: CUSTOMIZATION_FILE_MAX_BYTES
+	});
 	if (parsed.issues.length > 0) return { issues: parsed.issues };
 	const [first, ...more] = parsed.documents;
 	if (!first || more.length > 0) return { issues: [{
@@ -45794,12 +44245,14 @@ function readCustomizationFile(doc, content) {
 		issues: []
 	};
 }
-var siteSchema$1;
+var siteSchema$1, CUSTOMIZATION_FILE_MAX_BYTES;
 var init_customization_file = __esmMin((() => {
-	init_parse();
+	init_decode();
+	init_parse$1();
 	init_schema$1();
 	init_common();
 	init_schema();
+	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 }));
 // src/kinds/site/desired.ts
 /** A site space as written, positioned: a bare space reference is `{space}`. */
@@ -45980,11 +44433,11 @@ function crossValidate$5(entries, all, report, index, warn) {
 var siteSpaces, parsed;
 var init_desired = __esmMin((() => {
 	init_file_refs();
-	init_parse$1();
+	init_parse();
 	init_common();
 	init_manifest_refs();
 	init_customization_file();
-	init_model$6();
+	init_model$7();
 	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
 	parsed = /* @__PURE__ */ new WeakMap();
 }));
@@ -46177,7 +44630,7 @@ async function readSiteTrees(ctx, org, pruned) {
 var defined$3;
 var init_structure = __esmMin((() => {
 	init_common();
-	init_model$6();
+	init_model$7();
 	defined$3 = (x) => x !== void 0;
 }));
 // src/kinds/space/purge.ts
@@ -46277,7 +44730,7 @@ var init_purge = __esmMin((() => {
 	init_match$1();
 	init_desired();
 	init_structure();
-	init_model$6();
+	init_model$7();
 	PURGE_NOTE = "when the space is purged, 7 days after its delete, unless restored";
 	SECTION_PURGE_NOTE = "when its last space is purged, 7 days after the delete, unless restored";
 }));
@@ -46360,8 +44813,8 @@ var NONE, indexes, deleted;
 var init_cascades$3 = __esmMin((() => {
 	init_common();
 	init_match$1();
-	init_model$4();
-	init_parse$1();
+	init_model$5();
+	init_parse();
 	NONE = {
 		cascades: [],
 		spaces: 0
@@ -46609,7 +45062,7 @@ var init_diff$5 = __esmMin((() => {
 	init_plan$1();
 	init_cascades$3();
 	init_common();
-	init_model$4();
+	init_model$5();
 	at$3 = (p) => `${p.file}:${p.line}:${p.column}`;
 	roleName = (r) => r ?? "none";
 	listOf = (p) => p === "team" ? "teams" : "users";
@@ -46750,7 +45203,7 @@ function parentNamer(collections) {
 var ambiguousParent;
 var init_parent_refs = __esmMin((() => {
 	init_common();
-	init_model$7();
+	init_model$8();
 	ambiguousParent = (parent, ids) => `parent "${parent}" names ${ids.length} live collections (${ids.join(", ")}); write the id of the one you mean`;
 }));
 // src/kinds/collection/parents.ts
@@ -46840,7 +45293,7 @@ function pruneCollections(input, result) {
 			});
 		}
 	};
-	for (const m of managed) if (typeof m.target === "string" && candidates.has(m.target)) block(m.target, `${m.name} (${where$1(m.at)}) is to be inside it, and deleting a collection deletes what is inside it; write another parent, or describe the collection in a manifest`, m.at);
+	for (const m of managed) if (typeof m.target === "string" && candidates.has(m.target)) block(m.target, `${m.name} (${where$2(m.at)}) is to be inside it, and deleting a collection deletes what is inside it; write another parent, or describe the collection in a manifest`, m.at);
 	result.blocked.push(...blocked.values());
 	const deleted = new Set([...candidates].filter((id) => !blocked.has(id)));
 	const waits = /* @__PURE__ */ new Map();
@@ -47019,14 +45472,14 @@ function writtenParent(e) {
 function parentPos(e) {
 	return writtenParent(e) !== void 0 ? e.doc.pos(["spec", "parent"]) : e.source;
 }
-var SPACE, SOFT_DELETE, where$1;
+var SPACE, SOFT_DELETE, where$2;
 var init_prune = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_purge();
 	SPACE = "Space";
 	SOFT_DELETE = "soft delete: restorable for 7 days";
-	where$1 = (p) => `${p.file}:${p.line}:${p.column}`;
+	where$2 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
 // src/kinds/collection/diff.ts
 function diffCollections(ctx, org, entries, state) {
@@ -47144,7 +45597,7 @@ function diffCollections(ctx, org, entries, state) {
 			continue;
 		}
 		const have = current.fields;
-		const c = changedFields(spec, have, COLLECTION_FIELDS);
+		const c = changedFields$1(spec, have, COLLECTION_FIELDS);
 		if (c.changed.length > 0) result.steps.push(makeStep({
 			...base,
 			id: stepId(COLLECTION_KIND, org, entry.key, "update"),
@@ -47234,11 +45687,11 @@ var init_diff$4 = __esmMin((() => {
 	init_common();
 	init_match$1();
 	init_diff$5();
-	init_model$4();
+	init_model$5();
 	init_state();
 	init_recover$1();
-	init_model$5();
-	init_model$7();
+	init_model$6();
+	init_model$8();
 	init_moves$1();
 	init_parent_refs();
 	init_parents();
@@ -47259,7 +45712,7 @@ async function snapshotAccess(ctx, org, target, ids) {
 }
 var init_snapshot$7 = __esmMin((() => {
 	init_fetch$1();
-	init_model$4();
+	init_model$5();
 }));
 // src/kinds/collection/snapshot.ts
 /** The collection and every collection nested in it, parents first. */
@@ -47318,13 +45771,103 @@ function relink$3(org, state, refs) {
 var defined$2, collectionUndo;
 var init_snapshot$6 = __esmMin((() => {
 	init_export$5();
-	init_model$4();
-	init_snapshot$7();
-	init_model$7();
-	init_common();
 	init_model$5();
+	init_snapshot$7();
+	init_model$8();
+	init_common();
+	init_model$6();
 	defined$2 = (x) => x !== void 0;
 	collectionUndo = { relink: relink$3 };
+}));
+// src/kinds/informer-common.ts
+/** The part (`''` for the object itself) and verb of a change; undefined when the action is not of this shape. */
+function actionOf(change) {
+	const words = change.action.split(".");
+	const verb = words.at(-1);
+	if (words.length < 2 || words[0] !== change.type || !VERBS.has(verb)) return void 0;
+	return {
+		part: words.slice(1, -1).join("."),
+		verb
+	};
+}
+/**
+* One item of a list, read alone (`path`). Also after a delete: the answer (404, or an object in the bin) says it
+* is gone — an event handed out again by an overlapping poll may be older than what was read since.
+*/
+function itemRead(list, id, path, extra = {}) {
+	return {
+		list,
+		item: {
+			id,
+			path,
+			...extra
+		}
+	};
+}
+/** The lists below `prefix` ending in `suffix` with an item whose `field` object has this id: read them again. */
+function listsNaming(reads, prefix, suffix, field, id) {
+	return reads.lists(prefix).filter((l) => l.path.endsWith(suffix) && l.items.some((item) => isRecord$1(item) && idOf$1(item[field]) === id)).map((l) => ({ list: l.path }));
+}
+/** Every permission list of the organization's spaces, collections and sites naming the team or user `id`. */
+function grantListsNaming(reads, org, principal, id) {
+	const suffix = `/permissions/${principal}s`;
+	return [
+		...listsNaming(reads, "/spaces/", suffix, principal, id),
+		...listsNaming(reads, "/collections/", suffix, principal, id),
+		...listsNaming(reads, `${orgPath(org)}/sites/`, suffix, principal, id)
+	];
+}
+/**
+* Lists whose items carry counts a membership or an access change alters, read again whole — only where a kind
+* reads those counts: under prune, Team reads a team's `members` and `spaces`, Members a member's `teams` and
+* `spaces` (src/kinds/team/cascades.ts).
+*/
+function countLists(view, org) {
+	return [...view.prune("Team", org) ? [{ list: `${orgPath(org)}/teams` }] : [], ...view.prune("Members", org) ? [{ list: `${orgPath(org)}/members` }] : []];
+}
+/** The lists of the members that would be removed (`…/members/{id}/teams`, read under prune): read again. */
+function memberTeamLists(view, org) {
+	return view.lists(`${orgPath(org)}/members/`).filter((l) => l.path.endsWith("/teams")).map((l) => ({ list: l.path }));
+}
+var VERBS, idOf$1, below;
+var init_informer_common = __esmMin((() => {
+	init_common();
+	VERBS = /* @__PURE__ */ new Set([
+		"created",
+		"updated",
+		"deleted",
+		"restored"
+	]);
+	idOf$1 = (v) => isRecord$1(v) ? v["id"] : void 0;
+	below = (list, id) => `${list}/${seg(id)}`;
+}));
+// src/kinds/collection/informer.ts
+var collectionInformer;
+var init_informer$6 = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$6();
+	init_model$8();
+	collectionInformer = {
+		targets: ["collection"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const path = collectionPath(change.id);
+			if (a.part === "content") return [];
+			if (a.part === "permission") return [{ under: `${path}/permissions` }, ...countLists(view, org)];
+			if (a.part !== "") return void 0;
+			const own = itemRead(collectionsPath(org), change.id, path);
+			if (a.verb !== "deleted") return [own];
+			const inside = view.lists(orgSpacesPath(org)).flatMap((l) => l.items).filter((s) => isRecord$1(s) && s["parent"] === change.id && typeof s["id"] === "string").map((s) => itemRead(orgSpacesPath(org), String(s["id"]), spacePath(String(s["id"])), { hiddenIf: "deletedAt" }));
+			return [
+				own,
+				{ under: path },
+				...inside,
+				...countLists(view, org)
+			];
+		}
+	};
 }));
 // src/kinds/collection/kind.ts
 function toDesired$7(doc, report) {
@@ -47437,19 +45980,20 @@ var collectionKind;
 var init_kind$6 = __esmMin((() => {
 	init_export$5();
 	init_fetch$1();
-	init_model$4();
-	init_parse$1();
+	init_model$5();
+	init_parse();
 	init_state();
 	init_common();
 	init_collection();
 	init_manifest_refs();
 	init_match$1();
-	init_model$5();
+	init_model$6();
 	init_purge();
 	init_diff$4();
-	init_model$7();
+	init_model$8();
 	init_parent_refs();
 	init_snapshot$6();
+	init_informer$6();
 	collectionKind = {
 		kind: COLLECTION_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -47470,7 +46014,8 @@ var init_kind$6 = __esmMin((() => {
 		diff: diffCollections,
 		export: exportDocs$4,
 		snapshot: snapshotCollection,
-		undo: collectionUndo
+		undo: collectionUndo,
+		informer: collectionInformer
 	};
 }));
 // src/kinds/generated/members.ts
@@ -47549,7 +46094,7 @@ function serviceOf(item) {
 	return out;
 }
 var SAML_KIND, ROLES, isRole, samlPath, samlProviderPath, text$1;
-var init_model$3 = __esmMin((() => {
+var init_model$4 = __esmMin((() => {
 	init_common();
 	init_certificate();
 	SAML_KIND = "SamlProvider";
@@ -47631,11 +46176,11 @@ function losingTeamNote(providers) {
 }
 var TEAM$1;
 var init_team_ref = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_common();
 	init_match$1();
-	init_model$3();
+	init_model$4();
 	TEAM$1 = "Team";
 }));
 // src/kinds/team/cascades.ts
@@ -47719,7 +46264,7 @@ var TEAM_MEMBER_KIND, TEAM, membershipKey;
 var init_cascades$2 = __esmMin((() => {
 	init_common();
 	init_match$1();
-	init_model$3();
+	init_model$4();
 	init_team_ref();
 	TEAM_MEMBER_KIND = "TeamMember";
 	TEAM = "Team";
@@ -47746,7 +46291,7 @@ function memberObject(org, m) {
 	};
 }
 var MEMBERS_KIND, roleOf, membersPath;
-var init_model$2 = __esmMin((() => {
+var init_model$3 = __esmMin((() => {
 	init_common();
 	MEMBERS_KIND = "Members";
 	roleOf = (v) => typeof v === "string" ? v : null;
@@ -47771,7 +46316,7 @@ function exportMembers(org, live) {
 }
 var init_export$4 = __esmMin((() => {
 	init_common();
-	init_model$2();
+	init_model$3();
 }));
 // src/kinds/members/guard.ts
 function memberGuards(plan, live, org, whoami) {
@@ -47808,10 +46353,10 @@ function memberGuards(plan, live, org, whoami) {
 	}
 	return messages;
 }
-var RANK, rank, show;
+var RANK$1, rank, show;
 var init_guard = __esmMin((() => {
-	init_model$2();
-	RANK = {
+	init_model$3();
+	RANK$1 = {
 		admin: 6,
 		create: 5,
 		review: 4,
@@ -47819,7 +46364,7 @@ var init_guard = __esmMin((() => {
 		comment: 2,
 		read: 1
 	};
-	rank = (role) => typeof role === "string" ? RANK[role] ?? 0 : 0;
+	rank = (role) => typeof role === "string" ? RANK$1[role] ?? 0 : 0;
 	show = (role) => role === null || role === void 0 ? "no role" : String(role);
 }));
 // src/kinds/members/snapshot.ts
@@ -47888,10 +46433,41 @@ var membersUndo;
 var init_snapshot$5 = __esmMin((() => {
 	init_common();
 	init_export$4();
-	init_model$2();
+	init_model$3();
 	membersUndo = {
 		losses: losses$5,
 		documents: documents$2
+	};
+}));
+// src/kinds/team/model.ts
+var TEAM_KIND, teamsPath;
+var init_model$2 = __esmMin((() => {
+	init_common();
+	TEAM_KIND = "Team";
+	teamsPath = (org) => `${orgPath(org)}/teams`;
+}));
+// src/kinds/members/informer.ts
+var membersInformer;
+var init_informer$5 = __esmMin((() => {
+	init_model$2();
+	init_informer_common();
+	init_model$3();
+	membersInformer = {
+		targets: ["member"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a || a.part !== "") return void 0;
+			const list = membersPath(org);
+			const path = below(list, change.id);
+			if (a.verb !== "deleted") return [itemRead(list, change.id, path)];
+			return [
+				itemRead(list, change.id, path),
+				{ under: path },
+				...listsNaming(view, `${teamsPath(org)}/`, "/members", "organization", change.id),
+				...grantListsNaming(view, org, "user", change.id),
+				...countLists(view, org)
+			];
+		}
 	};
 }));
 // src/kinds/members/kind.ts
@@ -48072,8 +46648,9 @@ var init_kind$5 = __esmMin((() => {
 	init_cascades$2();
 	init_export$4();
 	init_guard();
-	init_model$2();
+	init_model$3();
 	init_snapshot$5();
+	init_informer$5();
 	MemberEntry = class {
 		org;
 		key;
@@ -48110,8 +46687,84 @@ var init_kind$5 = __esmMin((() => {
 		toDesired: toDesired$6,
 		fetch: fetch$6,
 		diff: diff$3,
-		export: exportMembers
+		export: exportMembers,
+		informer: membersInformer
 	};
+}));
+// packages/api-shared/src/limits.ts
+var OPENAPI_TEXT_MAX_BYTES;
+var init_limits = __esmMin((() => {
+	OPENAPI_TEXT_MAX_BYTES = 26214400;
+}));
+// packages/api-shared/src/site-customization.ts
+/** A fresh copy each call (callers may change it). */
+function newSiteCustomization() {
+	return {
+		styling: {
+			theme: "clean",
+			primaryColor: same("#346DDB"),
+			infoColor: same("#787878"),
+			successColor: same("#00C950"),
+			warningColor: same("#FE9A00"),
+			dangerColor: same("#FB2C36"),
+			corners: "rounded",
+			depth: "subtle",
+			links: "default",
+			font: "Inter",
+			monospaceFont: "IBMPlexMono",
+			codeTheme: {
+				default: {
+					light: "default-light",
+					dark: "default-dark"
+				},
+				openapi: {
+					light: "default-light",
+					dark: "default-dark"
+				}
+			},
+			background: "plain",
+			icons: "regular",
+			sidebar: {
+				background: "default",
+				list: "default"
+			},
+			search: "subtle"
+		},
+		internationalization: { locale: "en" },
+		favicon: {},
+		header: {
+			preset: "default",
+			links: []
+		},
+		footer: { groups: [] },
+		themes: {
+			default: "system",
+			toggeable: true
+		},
+		feedback: { enabled: false },
+		ai: { mode: "search" },
+		advancedCustomization: { enabled: true },
+		pageActions: { items: [] },
+		externalLinks: { target: "self" },
+		pagination: { enabled: true },
+		trademark: { enabled: true },
+		privacyPolicy: {},
+		socialPreview: {},
+		socialAccounts: [],
+		insights: { trackingCookie: true }
+	};
+}
+var same;
+var init_site_customization = __esmMin((() => {
+	same = (c) => ({
+		light: c,
+		dark: c
+	});
+}));
+// packages/api-shared/src/index.ts
+var init_src = __esmMin((() => {
+	init_limits();
+	init_site_customization();
 }));
 // src/kinds/generated/openapispec.ts
 var openapispecSchema;
@@ -48163,7 +46816,7 @@ async function readLatestRaw(ctx, o) {
 }
 var OPENAPI_KIND, OPENAPI_VERSION_KIND, specsPath, specPath, digestOf, shortDigest, stringOr, mayHaveRawText, versionIds;
 var init_model$1 = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_file_refs();
 	init_common();
 	OPENAPI_KIND = "OpenAPISpec";
@@ -48478,6 +47131,21 @@ var init_snapshot$4 = __esmMin((() => {
 		losses: losses$4
 	};
 }));
+// src/kinds/openapi/informer.ts
+var openApiInformer;
+var init_informer$4 = __esmMin((() => {
+	init_informer_common();
+	init_model$1();
+	openApiInformer = {
+		targets: ["openapi"],
+		stale(change, org) {
+			const a = actionOf(change);
+			if (!a || a.part !== "" && a.part !== "version") return void 0;
+			const path = specPath(org, change.id);
+			return [itemRead(specsPath(org), change.id, path, { key: "slug" }), { under: path }];
+		}
+	};
+}));
 // src/kinds/openapi/kind.ts
 /**
 * The source as written: a `{file}` the loader read (its content), one it did not (export's probes), a URL or a text.
@@ -48563,16 +47231,22 @@ async function fetch$5(ctx, org, desired) {
 }
 var openApiSpecKind;
 var init_kind$4 = __esmMin((() => {
+	init_src();
 	init_file_refs();
 	init_openapispec();
 	init_diff$3();
 	init_export$3();
 	init_model$1();
 	init_snapshot$4();
+	init_informer$4();
 	openApiSpecKind = {
 		kind: OPENAPI_KIND,
 		identity: "slug (the API keys specs by slug)",
-		fileFields: [["source"]],
+		fileFields: [{
+			path: ["source"],
+			holds: "an OpenAPI spec",
+			maxBytes: OPENAPI_TEXT_MAX_BYTES
+		}],
 		schema: openapispecSchema,
 		depth: 20,
 		scope: {},
@@ -48581,7 +47255,8 @@ var init_kind$4 = __esmMin((() => {
 		diff: diffSpecs,
 		export: exportSpecs,
 		snapshot: snapshotSpec,
-		undo: openApiUndo
+		undo: openApiUndo,
+		informer: openApiInformer
 	};
 }));
 // src/kinds/generated/organization.ts
@@ -48711,7 +47386,7 @@ function diff$2(ctx, org, desired, live) {
 				}
 			};
 		}
-		const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
+		const c = changedFields$1(resolved, current.fields, ORG_FIELDS, normalise);
 		if (c.changed.length === 0) continue;
 		const after = "defaultContent" in c.after ? {
 			...c.after,
@@ -48756,12 +47431,13 @@ function exportDocs$3(org, live) {
 }
 var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, organizationKind;
 var init_organization = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_common();
 	init_organization$1();
 	init_manifest_refs();
-	init_model$6();
+	init_model$7();
+	init_informer_common();
 	KIND$1 = "Organization";
 	DEPTH$1 = 0;
 	ORG_FIELDS = [
@@ -48789,7 +47465,15 @@ var init_organization = __esmMin((() => {
 		crossValidate: crossValidate$3,
 		fetch: fetch$4,
 		diff: diff$2,
-		export: exportDocs$3
+		export: exportDocs$3,
+		informer: {
+			targets: ["organization"],
+			stale(change, org) {
+				const a = actionOf(change);
+				if (!a || change.id !== org) return void 0;
+				return a.part === "" ? [{ get: orgPath(org) }] : a.part === "content" ? [] : void 0;
+			}
+		}
 	};
 }));
 // src/kinds/generated/samlprovider.ts
@@ -48797,13 +47481,6 @@ var samlproviderSchema;
 var init_samlprovider = __esmMin((() => {
 	init_schema();
 	samlproviderSchema = loadSchema("samlprovider");
-}));
-// src/kinds/team/model.ts
-var TEAM_KIND, teamsPath;
-var init_model = __esmMin((() => {
-	init_common();
-	TEAM_KIND = "Team";
-	teamsPath = (org) => `${orgPath(org)}/teams`;
 }));
 // src/kinds/saml/diff.ts
 /** Apply's look-up of a create whose outcome is unknown: the listed provider with the label the body sends. */
@@ -48996,7 +47673,7 @@ var init_diff$2 = __esmMin((() => {
 	init_plan$1();
 	init_common();
 	init_match$1();
-	init_model$3();
+	init_model$4();
 	init_team_ref();
 }));
 // src/kinds/saml/export.ts
@@ -49045,7 +47722,7 @@ function exportSaml(org, live, options = {}) {
 }
 var init_export$2 = __esmMin((() => {
 	init_common();
-	init_model$3();
+	init_model$4();
 }));
 // src/kinds/saml/snapshot.ts
 async function snapshotSaml(ctx, object) {
@@ -49098,11 +47775,25 @@ function losses$3(org, state, refs) {
 var samlUndo;
 var init_snapshot$3 = __esmMin((() => {
 	init_export$2();
-	init_model$3();
+	init_model$4();
 	samlUndo = {
 		relink: relink$2,
 		documents,
 		losses: losses$3
+	};
+}));
+// src/kinds/saml/informer.ts
+var samlInformer;
+var init_informer$3 = __esmMin((() => {
+	init_informer_common();
+	init_model$4();
+	samlInformer = {
+		targets: ["saml"],
+		stale(change, org) {
+			const a = actionOf(change);
+			if (!a || a.part !== "") return void 0;
+			return [itemRead(samlPath(org), change.id, below(samlPath(org), change.id))];
+		}
 	};
 }));
 // src/kinds/saml/kind.ts
@@ -49193,21 +47884,28 @@ async function fetch$3(ctx, org, desired) {
 		aux
 	};
 }
-var CERTIFICATE_MAX, samlKind;
+var CERTIFICATE_MAX, CERTIFICATE_FILE_MAX_BYTES, samlKind;
 var init_kind$3 = __esmMin((() => {
 	init_samlprovider();
 	init_manifest_refs();
-	init_model();
+	init_model$2();
 	init_certificate();
 	init_diff$2();
 	init_export$2();
-	init_model$3();
+	init_model$4();
 	init_snapshot$3();
+	init_informer$3();
 	CERTIFICATE_MAX = 1e4;
+	CERTIFICATE_FILE_MAX_BYTES = 65536;
 	samlKind = {
 		kind: SAML_KIND,
 		identity: "label, or the pinned spec.id (which allows renaming)",
-		fileFields: [["certificate"]],
+		fileFields: [{
+			path: ["certificate"],
+			holds: "a certificate",
+			maxBytes: CERTIFICATE_FILE_MAX_BYTES,
+			limitReason: `the API takes a certificate of at most ${CERTIFICATE_MAX} characters`
+		}],
 		schema: samlproviderSchema,
 		depth: 22,
 		nullMeanings: { SamlProvider: { defaultRole: "guest" } },
@@ -49219,7 +47917,8 @@ var init_kind$3 = __esmMin((() => {
 		diff: diffSaml,
 		export: (org, live) => exportSaml(org, live),
 		snapshot: snapshotSaml,
-		undo: samlUndo
+		undo: samlUndo,
+		informer: samlInformer
 	};
 }));
 // src/kinds/generated/site.ts
@@ -49273,7 +47972,7 @@ function block(scope, at, message) {
 	});
 }
 /** `file:line:column` of a manifest path, for warnings. */
-function where(scope, at) {
+function where$1(scope, at) {
 	const p = scope.entry.doc.pos(at);
 	return `${p.file}:${p.line}:${p.column}`;
 }
@@ -49281,7 +47980,7 @@ var base;
 var init_scope$1 = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$6();
+	init_model$7();
 	base = (scope) => sitePath(scope.org, scope.siteId);
 }));
 // src/kinds/site/cascades.ts
@@ -49376,7 +48075,7 @@ var ADAPTIVE_SCHEMA_KIND;
 var init_cascades$1 = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$6();
+	init_model$7();
 	init_scope$1();
 	init_structure();
 	ADAPTIVE_SCHEMA_KIND = "SiteAdaptiveSchema";
@@ -49435,71 +48134,6 @@ var init_adaptive_schema = __esmMin((() => {
 		const { description: _filled, ...rest } = c;
 		return rest;
 	};
-}));
-// src/api/site-customization-defaults.ts
-/** A fresh copy each call (callers may change it). */
-function newSiteCustomization() {
-	return {
-		styling: {
-			theme: "clean",
-			primaryColor: same("#346DDB"),
-			infoColor: same("#787878"),
-			successColor: same("#00C950"),
-			warningColor: same("#FE9A00"),
-			dangerColor: same("#FB2C36"),
-			corners: "rounded",
-			depth: "subtle",
-			links: "default",
-			font: "Inter",
-			monospaceFont: "IBMPlexMono",
-			codeTheme: {
-				default: {
-					light: "default-light",
-					dark: "default-dark"
-				},
-				openapi: {
-					light: "default-light",
-					dark: "default-dark"
-				}
-			},
-			background: "plain",
-			icons: "regular",
-			sidebar: {
-				background: "default",
-				list: "default"
-			},
-			search: "subtle"
-		},
-		internationalization: { locale: "en" },
-		favicon: {},
-		header: {
-			preset: "default",
-			links: []
-		},
-		footer: { groups: [] },
-		themes: {
-			default: "system",
-			toggeable: true
-		},
-		feedback: { enabled: false },
-		ai: { mode: "search" },
-		advancedCustomization: { enabled: true },
-		pageActions: { items: [] },
-		externalLinks: { target: "self" },
-		pagination: { enabled: true },
-		trademark: { enabled: true },
-		privacyPolicy: {},
-		socialPreview: {},
-		socialAccounts: [],
-		insights: { trackingCookie: true }
-	};
-}
-var same;
-var init_site_customization_defaults = __esmMin((() => {
-	same = (c) => ({
-		light: c,
-		dark: c
-	});
 }));
 // src/kinds/site/customization.ts
 /** The written values, one per member compared as a whole (a scalar, a list, or an object replaced whole). */
@@ -49577,7 +48211,7 @@ function differing(live, base, path) {
 }
 var CUSTOMIZATION_WHOLE, CUSTOMIZATION_READ_ONLY, escapePointer$1, merges, pointerOf, CREATED_SITE_CUSTOMIZATION;
 var init_customization = __esmMin((() => {
-	init_site_customization_defaults();
+	init_src();
 	init_common();
 	CUSTOMIZATION_WHOLE = [
 		"/favicon",
@@ -49602,7 +48236,7 @@ function diffShareLinks(scope) {
 	for (const l of wanted) {
 		const key = shareLinkKey(scope.title, l.name);
 		const hits = live.filter((x) => x.name === l.name);
-		if (hits.length > 1) throw new ConflictError(`${where(scope, l.at)}: share link "${l.name}" of site "${scope.title}" matches ${hits.length} live share links (${hits.map((h) => h.id).join(", ")})`);
+		if (hits.length > 1) throw new ConflictError(`${where$1(scope, l.at)}: share link "${l.name}" of site "${scope.title}" matches ${hits.length} live share links (${hits.map((h) => h.id).join(", ")})`);
 		const hit = hits[0];
 		if (!hit) {
 			const id = stepId(SHARE_LINK_KIND, scope.org, key, "create");
@@ -49732,10 +48366,10 @@ function diffCustomization(scope) {
 	});
 }
 var init_children_diff = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_common();
-	init_model$6();
+	init_model$7();
 	init_adaptive_schema();
 	init_customization();
 	init_scope$1();
@@ -49970,7 +48604,7 @@ function nameOf(nav, id) {
 var init_defaults_diff = __esmMin((() => {
 	init_common();
 	init_layout();
-	init_model$6();
+	init_model$7();
 	init_scope$1();
 }));
 // src/kinds/site/groups-diff.ts
@@ -50134,7 +48768,7 @@ var init_groups_diff = __esmMin((() => {
 	init_plan$1();
 	init_common();
 	init_recover$1();
-	init_model$6();
+	init_model$7();
 	init_scope$1();
 }));
 // src/kinds/site/moves.ts
@@ -50671,7 +49305,7 @@ var init_order_diff = __esmMin((() => {
 	init_common();
 	init_layout();
 	init_sequence();
-	init_model$6();
+	init_model$7();
 	init_moves();
 	init_scope$1();
 	init_sort_requests();
@@ -50770,7 +49404,7 @@ function warnRootsMove(scope, roots, unclaimed, replaced) {
 var init_root_spaces = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$6();
+	init_model$7();
 	init_scope$1();
 }));
 // src/kinds/site/space-assign.ts
@@ -50942,7 +49576,7 @@ function readySections(a, defaultOf, bySection) {
 var movedWants;
 var init_space_assign = __esmMin((() => {
 	init_layout();
-	init_model$6();
+	init_model$7();
 	movedWants = (a) => a.managed.flatMap((m) => m.wants.filter((w) => w.source === "moved"));
 }));
 // src/kinds/site/space-prune.ts
@@ -50986,7 +49620,7 @@ function warnDuplicates(scope, unwanted, kept, pathOf) {
 }
 var init_space_prune = __esmMin((() => {
 	init_common();
-	init_model$6();
+	init_model$7();
 	init_scope$1();
 }));
 // src/kinds/site/spaces-diff.ts
@@ -51157,7 +49791,7 @@ function emitContainer(scope, nav, m, sectionPathById, rootPaths) {
 }
 /** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
 function updateSiteSpace(scope, key, s, l, path, note) {
-	const c = changedFields(s, l, ["condition"]);
+	const c = changedFields$1(s, l, ["condition"]);
 	if (path !== void 0) {
 		c.before = {
 			path: l.path,
@@ -51320,7 +49954,7 @@ var init_spaces_diff = __esmMin((() => {
 	init_plan$1();
 	init_common();
 	init_layout();
-	init_model$6();
+	init_model$7();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
@@ -51350,7 +49984,7 @@ function diffSections(scope) {
 	const target = (s) => {
 		if (!memo.has(s)) {
 			const t = scope.space(s.space, scope.entry.doc.pos(s.at));
-			if (!t) throw new Error(`internal: space "${s.space}" (${where(scope, s.at)}) resolves to nothing, but its site was not blocked`);
+			if (!t) throw new Error(`internal: space "${s.space}" (${where$1(scope, s.at)}) resolves to nothing, but its site was not blocked`);
 			memo.set(s, t);
 		}
 		return memo.get(s);
@@ -51386,7 +50020,7 @@ function diffSections(scope) {
 			continue;
 		}
 		const posted = postedSpace(spaces, nav.rootClaims);
-		if (!posted) throw new Error(`internal: section "${d.path}" (${where(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
+		if (!posted) throw new Error(`internal: section "${d.path}" (${where$1(scope, d.at)}) of site "${scope.title}" has no space to be created with`);
 		const { first, replaces } = posted;
 		nav.rootClaims.delete(first.s);
 		const created = createSection(scope, d, first, liveByPath, (newBases.get(slug$1(d.title ?? first.t.title)) ?? 0) > 1, rootPaths, replaces);
@@ -51412,7 +50046,7 @@ function diffSections(scope) {
 	return nav;
 }
 function updateSection(scope, d, l) {
-	const c = changedFields(d, l, SECTION_FIELDS);
+	const c = changedFields$1(d, l, SECTION_FIELDS);
 	if (c.changed.length === 0) return;
 	push(scope, {
 		kind: SECTION_KIND,
@@ -51524,7 +50158,7 @@ var SECTION_FIELDS;
 var init_sections_diff = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$6();
+	init_model$7();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
@@ -51584,7 +50218,7 @@ function blockUnresolvedSpaces(result, entry, resolve) {
 }
 var at$2;
 var init_space_ref = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_common();
 	init_desired();
@@ -51719,7 +50353,7 @@ function createSite(scope, liveSites) {
 	});
 }
 function updateSite(scope, have) {
-	const c = changedFields(scope.spec, have, SITE_FIELDS);
+	const c = changedFields$1(scope.spec, have, SITE_FIELDS);
 	if (c.changed.length === 0) return;
 	push(scope, {
 		kind: SITE_KIND,
@@ -51743,14 +50377,14 @@ var init_diff$1 = __esmMin((() => {
 	init_plan$1();
 	init_common();
 	init_diff$5();
-	init_model$4();
+	init_model$5();
 	init_match$1();
 	init_recover$1();
 	init_cascades$1();
 	init_children_diff();
 	init_defaults_diff();
 	init_groups_diff();
-	init_model$6();
+	init_model$7();
 	init_order_diff();
 	init_scope$1();
 	init_sections_diff();
@@ -51873,7 +50507,7 @@ var init_export$1 = __esmMin((() => {
 	init_common();
 	init_adaptive_schema();
 	init_customization();
-	init_model$6();
+	init_model$7();
 }));
 // src/kinds/site/fetch.ts
 /** What of a site's structure its spec needs compared. */
@@ -51927,11 +50561,11 @@ async function fetchSites(ctx, org, desired) {
 var defined$1;
 var init_fetch = __esmMin((() => {
 	init_fetch$1();
-	init_model$4();
+	init_model$5();
 	init_common();
 	init_match$1();
 	init_desired();
-	init_model$6();
+	init_model$7();
 	init_structure();
 	defined$1 = (x) => x !== void 0;
 }));
@@ -52074,32 +50708,79 @@ function losses$2(_org, state) {
 var siteUndo;
 var init_snapshot$2 = __esmMin((() => {
 	init_export$5();
-	init_model$4();
+	init_model$5();
 	init_snapshot$7();
 	init_common();
 	init_desired();
 	init_fetch();
-	init_model$6();
+	init_model$7();
 	siteUndo = {
 		relink: relink$1,
 		losses: losses$2
+	};
+}));
+// src/kinds/site/informer.ts
+var siteInformer;
+var init_informer$2 = __esmMin((() => {
+	init_informer_common();
+	init_model$7();
+	siteInformer = {
+		targets: ["site"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const base = sitePath(org, change.id);
+			const structure = [
+				{ list: `${base}/sections` },
+				{ list: `${base}/section-groups` },
+				{ list: `${base}/site-spaces` }
+			];
+			switch (a.part) {
+				case "":
+					if (a.verb === "deleted") return [
+						itemRead(sitesPath(org), change.id, base),
+						{ under: base },
+						...countLists(view, org)
+					];
+					return [
+						itemRead(sitesPath(org), change.id, base),
+						...structure,
+						{ get: `${base}/adaptive-schema` }
+					];
+				case "section": return [{ list: `${base}/sections` }];
+				case "section-group": return [{ list: `${base}/section-groups` }];
+				case "site-space": return [{ list: `${base}/site-spaces` }];
+				case "structure": return structure;
+				case "adaptive-schema": return [{ get: `${base}/adaptive-schema` }];
+				case "share-link": return [{ list: `${base}/share-links` }];
+				case "customization": return [{ get: `${base}/customization` }];
+				case "permission": return [{ under: `${base}/permissions` }, ...countLists(view, org)];
+				default: return;
+			}
+		}
 	};
 }));
 // src/kinds/site/kind.ts
 var siteKind;
 var init_kind$2 = __esmMin((() => {
 	init_site();
+	init_customization_file();
 	init_desired();
 	init_diff$1();
 	init_export$1();
 	init_fetch();
 	init_snapshot$2();
-	init_model$6();
+	init_model$7();
+	init_informer$2();
 	siteKind = {
 		kind: SITE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name",
 		schema: siteSchema,
-		fileFields: [["customization"]],
+		fileFields: [{
+			path: ["customization"],
+			holds: "a customization",
+			maxBytes: CUSTOMIZATION_FILE_MAX_BYTES
+		}],
 		depth: 30,
 		lists: [
 			"sections",
@@ -52117,7 +50798,8 @@ var init_kind$2 = __esmMin((() => {
 		diff: diffSites,
 		export: exportSites,
 		snapshot: snapshotSite,
-		undo: siteUndo
+		undo: siteUndo,
+		informer: siteInformer
 	};
 }));
 // src/kinds/generated/space.ts
@@ -52262,19 +50944,45 @@ function relink(org, state, refs) {
 }
 var RETENTION_MS, spaceUndo;
 var init_snapshot$1 = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_export$5();
-	init_model$4();
+	init_model$5();
 	init_snapshot$7();
 	init_snapshot$6();
 	init_common();
+	init_model$7();
 	init_model$6();
-	init_model$5();
 	RETENTION_MS = 6048e5;
 	spaceUndo = {
 		restore,
 		relink,
 		losses: losses$1
+	};
+}));
+// src/kinds/space/informer.ts
+var spaceInformer;
+var init_informer$1 = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$6();
+	spaceInformer = {
+		targets: ["space"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const path = spacePath(change.id);
+			if (a.part === "permission") return [{ under: `${path}/permissions` }, ...countLists(view, org)];
+			if (a.part !== "") return void 0;
+			const shownBy = listsNaming(view, `${orgPath(org)}/sites/`, "/site-spaces", "space", change.id);
+			const own = itemRead(orgSpacesPath(org), change.id, path, { hiddenIf: "deletedAt" });
+			if (a.verb === "updated" || a.verb === "created") return [own, ...shownBy];
+			return [
+				own,
+				...shownBy,
+				{ under: `${path}/permissions` },
+				...countLists(view, org)
+			];
+		}
 	};
 }));
 // src/kinds/space/kind.ts
@@ -52429,7 +51137,7 @@ function diff$1(ctx, org, entries, state) {
 		}
 		ctx.register(SPACE_KIND, org, entry.key, current.id);
 		const have = current.fields;
-		const c = changedFields(spec, have, SPACE_FIELDS);
+		const c = changedFields$1(spec, have, SPACE_FIELDS);
 		if (c.changed.length > 0) result.steps.push(makeStep({
 			...base,
 			id: stepId(SPACE_KIND, org, entry.key, "update"),
@@ -52524,10 +51232,10 @@ var init_kind$1 = __esmMin((() => {
 	init_diff$5();
 	init_export$5();
 	init_fetch$1();
-	init_model$4();
-	init_parse$1();
+	init_model$5();
+	init_parse();
 	init_state();
-	init_model$7();
+	init_model$8();
 	init_parent_refs();
 	init_parents();
 	init_prune();
@@ -52536,9 +51244,10 @@ var init_kind$1 = __esmMin((() => {
 	init_manifest_refs();
 	init_match$1();
 	init_recover$1();
-	init_model$5();
+	init_model$6();
 	init_purge();
 	init_snapshot$1();
+	init_informer$1();
 	spaceKind = {
 		kind: SPACE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -52559,7 +51268,8 @@ var init_kind$1 = __esmMin((() => {
 		diff: diff$1,
 		export: exportDocs$2,
 		snapshot: snapshotSpace,
-		undo: spaceUndo
+		undo: spaceUndo,
+		informer: spaceInformer
 	};
 }));
 // src/kinds/generated/team.ts
@@ -52856,7 +51566,7 @@ var init_diff = __esmMin((() => {
 	init_recover$1();
 	init_team_ref();
 	init_cascades$2();
-	init_model();
+	init_model$2();
 	roles = (ms) => Object.fromEntries(ms.map((m) => [m.email, m.role]));
 	at$1 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
@@ -52903,9 +51613,45 @@ function losses(_org, state) {
 var teamUndo;
 var init_snapshot = __esmMin((() => {
 	init_common();
+	init_model$3();
 	init_model$2();
-	init_model();
 	teamUndo = { losses };
+}));
+// src/kinds/team/informer.ts
+var teamInformer;
+var init_informer = __esmMin((() => {
+	init_common();
+	init_informer_common();
+	init_model$4();
+	init_model$2();
+	teamInformer = {
+		targets: ["team"],
+		stale(change, org, view) {
+			const a = actionOf(change);
+			if (!a) return void 0;
+			const list = teamsPath(org);
+			const path = below(list, change.id);
+			if (a.part === "member") return [
+				{ list: `${path}/members` },
+				...memberTeamLists(view, org),
+				...countLists(view, org)
+			];
+			if (a.part !== "") return void 0;
+			const naming = [
+				...grantListsNaming(view, org, "team", change.id),
+				...listsNaming(view, `${orgPath(org)}/members/`, "/teams", "team", change.id),
+				...listsNaming(view, samlPath(org), "", "defaultTeam", change.id)
+			];
+			if (a.verb === "deleted") return [
+				itemRead(list, change.id, path),
+				{ under: path },
+				...naming,
+				...memberTeamLists(view, org),
+				...countLists(view, org)
+			];
+			return [itemRead(list, change.id, path), ...a.verb === "updated" ? naming : []];
+		}
+	};
 }));
 // src/kinds/team/kind.ts
 /** The members a Team document lists, each once: an e-mail listed again is reported there and left out. */
@@ -53062,11 +51808,12 @@ var init_kind = __esmMin((() => {
 	init_common();
 	init_team();
 	init_match$1();
-	init_model$2();
+	init_model$3();
 	init_cascades$2();
 	init_diff();
 	init_snapshot();
-	init_model();
+	init_model$2();
+	init_informer();
 	teamKind = {
 		kind: TEAM_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming)",
@@ -53080,7 +51827,8 @@ var init_kind = __esmMin((() => {
 		diff: diffTeams,
 		export: exportDocs$1,
 		snapshot: snapshotTeam,
-		undo: teamUndo
+		undo: teamUndo,
+		informer: teamInformer
 	};
 }));
 // src/kinds/generated/translation.ts
@@ -53223,6 +51971,7 @@ var init_translation = __esmMin((() => {
 	init_translation$1();
 	init_match$1();
 	init_recover$1();
+	init_informer_common();
 	KIND = "Translation";
 	DEPTH = 20;
 	translationsPath = (org) => `${orgPath(org)}/translations`;
@@ -53241,7 +51990,14 @@ var init_translation = __esmMin((() => {
 		fetch,
 		diff,
 		export: exportDocs,
-		undo: translationUndo
+		undo: translationUndo,
+		informer: {
+			targets: ["translation"],
+			stale(change, org) {
+				const a = actionOf(change);
+				return a && a.part === "" ? [itemRead(translationsPath(org), change.id, below(translationsPath(org), change.id))] : void 0;
+			}
+		}
 	};
 }));
 // src/kinds/index.ts
@@ -53270,7 +52026,7 @@ var init_kinds = __esmMin((() => {
 }));
 // src/cli/wiring.ts
 var init_wiring = __esmMin((() => {
-	init_load();
+	init_load$1();
 	init_kinds();
 }));
 // src/cli/pipeline.ts
@@ -53320,7 +52076,7 @@ async function loadDesired(ctx) {
 }
 var MANIFESTS_FLAG, ALLOW_ENV_FLAG;
 var init_pipeline = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_interpolate();
 	init_wiring();
 	MANIFESTS_FLAG = {
@@ -53340,7 +52096,7 @@ var init_pipeline = __esmMin((() => {
 var validate_exports = /* @__PURE__ */ __exportAll({ validateCommand: () => validateCommand });
 var validateCommand;
 var init_validate = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_pipeline();
 	validateCommand = {
 		name: "validate",
@@ -53422,7 +52178,7 @@ function orderSteps(steps) {
 	return sorted;
 }
 /** Consecutive groups of an ordered step list. */
-function groups(ordered) {
+function groups$1(ordered) {
 	const out = [];
 	let key = "";
 	for (const s of ordered) {
@@ -53436,7 +52192,7 @@ function groups(ordered) {
 }
 var PHASE_RANK, descending, cmp$1, groupOf;
 var init_order = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	PHASE_RANK = Object.fromEntries(PHASES.map((p, i) => [p, i]));
 	descending = (phase) => phase === "delete" || phase === "prune";
@@ -53456,7 +52212,7 @@ function estimateCost(plan, options) {
 	const latencyMs = options.latencyMs ?? 100;
 	let requests = 0;
 	let estimatedMs = 0;
-	for (const group of groups(plan.steps)) {
+	for (const group of groups$1(plan.steps)) {
 		const perStep = group.map((s) => s.requests.length);
 		const total = perStep.reduce((a, b) => a + b, 0);
 		requests += total;
@@ -53504,14 +52260,15 @@ async function manifestsDigest(dir) {
 		throw new UsageError(`cannot read manifests directory ${dir}: ${err.code ?? err.message}`);
 	}
 	const files = {};
-	const parts = [];
-	for (const rel of rels) {
+	const whole = (0, node_crypto.createHash)("sha256");
+	for (const [i, rel] of rels.entries()) {
 		const content = await (0, node_fs_promises.readFile)(node_path.default.join(dir, rel));
 		files[rel] = digest(content);
-		parts.push(`${rel}\u0000${content.toString("base64")}`);
+		whole.update(`${i > 0 ? "\0" : ""}${rel}\u0000`);
+		for (let at = 0; at < content.length; at += BASE64_SLICE) whole.update(content.subarray(at, at + BASE64_SLICE).toString("base64"));
 	}
 	return {
-		checksum: digest(parts.join("\0")),
+		checksum: `sha256:${whole.digest("hex")}`,
 		files
 	};
 }
@@ -53582,12 +52339,13 @@ function touchedObjects(live) {
 function planChecksum(plan) {
 	return digest(canonicalJson(plan.steps));
 }
-var ABSENT, objectLabel;
+var BASE64_SLICE, ABSENT, objectLabel;
 var init_digests = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_discover();
 	init_canonical();
+	BASE64_SLICE = 786432;
 	ABSENT = "absent";
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
@@ -53645,10 +52403,14 @@ function stableSettle(settle) {
 }
 function renderJson(plan, options = {}) {
 	const doc = stablePlan(plan, options);
-	return JSON.stringify(options.scopes ? {
+	const derived = {
+		...options.scopes ? { scopes: sortedKeys(options.scopes) } : {},
+		...options.policy ? { policy: options.policy } : {}
+	};
+	return JSON.stringify({
 		...doc,
-		scopes: sortedKeys(options.scopes)
-	} : doc, null, 2) + "\n";
+		...derived
+	}, null, 2) + "\n";
 }
 function checkRequest(s, r, at) {
 	if (!s.object(r, at, REQUEST_KEYS)) return;
@@ -53761,8 +52523,13 @@ function parsePlanJson(text) {
 	if (data && typeof data === "object" && typeof data["planChecksum"] === "string" && "plan" in data) data = data["plan"];
 	const problems = [];
 	const s = new Shape(problems);
-	if (s.object(data, "plan", [...PLAN_KEYS, "scopes"])) {
+	if (s.object(data, "plan", [
+		...PLAN_KEYS,
+		"scopes",
+		"policy"
+	])) {
 		delete data.scopes;
+		delete data.policy;
 		if (data.formatVersion !== 1) s.fail("plan.formatVersion", `unsupported plan format ${JSON.stringify(data.formatVersion)} (expected 1)`);
 		if (s.array(data.steps, "plan.steps")) {
 			data.steps.forEach((st, i) => checkStep(s, st, `plan.steps[${i}]`));
@@ -53815,7 +52582,7 @@ function parsePlanJson(text) {
 }
 var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS, Shape;
 var init_json = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	PLAN_KEYS = [
 		"formatVersion",
@@ -54047,7 +52814,7 @@ function isRecord(v) {
 }
 var HEAD_KEYS;
 var init_saved_plan = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_json();
 	init_digests();
 	HEAD_KEYS = [
@@ -54083,7 +52850,7 @@ function verifyLive(saved, live) {
 }
 var MAX_NAMED, list$1;
 var init_verify = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_digests();
 	MAX_NAMED = 10;
 	list$1 = (names) => names.length <= MAX_NAMED ? names.join(", ") : `${names.slice(0, MAX_NAMED).join(", ")} and ${names.length - MAX_NAMED} more`;
@@ -54106,17 +52873,17 @@ function shouldColor(stream, env) {
 function createColors(enabled) {
 	return {
 		enabled,
-		green: wrap(enabled, 32, 39),
-		yellow: wrap(enabled, 33, 39),
-		red: wrap(enabled, 31, 39),
-		cyan: wrap(enabled, 36, 39),
-		bold: wrap(enabled, 1, 22),
-		dim: wrap(enabled, 2, 22)
+		green: wrap$1(enabled, 32, 39),
+		yellow: wrap$1(enabled, 33, 39),
+		red: wrap$1(enabled, 31, 39),
+		cyan: wrap$1(enabled, 36, 39),
+		bold: wrap$1(enabled, 1, 22),
+		dim: wrap$1(enabled, 2, 22)
 	};
 }
-var wrap;
+var wrap$1;
 var init_ansi = __esmMin((() => {
-	wrap = (enabled, open, close) => (text) => enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+	wrap$1 = (enabled, open, close) => (text) => enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 }));
 // src/scopes/needs.ts
 function tokenNeeds(calls) {
@@ -54241,6 +53008,111 @@ async function askOnTerminal(question) {
 var stdoutIsTTY;
 var init_io = __esmMin((() => {
 	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
+}));
+// src/policy/render.ts
+var render_exports = /* @__PURE__ */ __exportAll({
+	approvalLines: () => approvalLines,
+	policyData: () => policyData,
+	policyHeadline: () => policyHeadline,
+	renderPolicyMarkdown: () => renderPolicyMarkdown,
+	renderPolicyText: () => renderPolicyText
+});
+function groups(report) {
+	const byRule = /* @__PURE__ */ new Map();
+	for (const f of report.fired) {
+		const g = byRule.get(f.rule);
+		if (g) g.hits.push(f);
+		else byRule.set(f.rule, {
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			hits: [f]
+		});
+	}
+	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
+}
+function policyHeadline(report) {
+	const n = new Set(report.fired.map((f) => f.rule)).size;
+	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
+	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
+}
+/** `/docops approve sha256:…` and who may say it. */
+function approvalLines(report) {
+	if (report.decision !== "require-approval") return [];
+	const checksum = report.approval?.checksum;
+	const team = report.approval?.approvers?.githubTeam;
+	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
+}
+function renderPolicyText(report) {
+	const lines = ["", policyHeadline(report)];
+	for (const g of groups(report)) {
+		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
+		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
+		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
+	}
+	for (const l of approvalLines(report)) lines.push(`  ${l}`);
+	return lines.join("\n") + "\n";
+}
+/** `escape` is the markdown renderer's escaping of user text. */
+function renderPolicyMarkdown(report, escape) {
+	const out = [`**${escape(policyHeadline(report))}**`, ""];
+	for (const g of groups(report)) {
+		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
+		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
+		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
+	}
+	const approval = approvalLines(report);
+	if (approval.length > 0) {
+		const checksum = report.approval?.checksum;
+		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
+		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
+	}
+	return out.join("\n");
+}
+/** The JSON form: plain data with stable keys. */
+function policyData(report) {
+	return {
+		rules: report.rules,
+		decision: report.decision,
+		fired: report.fired.map((f) => ({
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			step: f.step,
+			object: f.object,
+			...f.source ? { source: {
+				file: f.source.file,
+				line: f.source.line,
+				column: f.source.column
+			} } : {},
+			ruleSource: {
+				file: f.ruleSource.file,
+				line: f.ruleSource.line,
+				column: f.ruleSource.column
+			},
+			...f.error !== void 0 ? { error: f.error } : {}
+		})),
+		...report.approval ? { approval: {
+			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
+			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
+		} } : {}
+	};
+}
+var ORDER, MAX_OBJECTS, where, hitLine, ICON;
+var init_render$1 = __esmMin((() => {
+	ORDER = [
+		"deny",
+		"require-approval",
+		"warn"
+	];
+	MAX_OBJECTS = 20;
+	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
+	ICON = {
+		deny: ":no_entry:",
+		"require-approval": ":raised_hand:",
+		warn: ":warning:"
+	};
 }));
 // src/render/values.ts
 function isSecretField$1(name) {
@@ -54462,6 +53334,7 @@ function renderMarkdown(fullPlan, options = {}) {
 		const unknown = unavailableLine(plan);
 		if (unknown !== void 0) budget.add(`${escapeMarkdown(unknown)}\n\n`);
 	}
+	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
 	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
 	if (plan.blocked.length > 0) {
 		const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
@@ -54699,17 +53572,22 @@ function planCost(ctx, plan, client) {
 		rateLimit: client?.rateLimit?.()
 	});
 }
-function markdownPlan(plan, cost, scopes) {
+function markdownPlan(plan, cost, scopes, policy) {
 	const notes = plan.steps.length === 0 ? [] : [...cost ? [costLine(cost)] : [], ...scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, "\\_")) : []];
+	const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
 	return renderMarkdown(plan, {
 		maxLength: PR_MARKDOWN_MAX_LENGTH,
-		...notes.length > 0 ? { notes } : {}
+		...notes.length > 0 ? { notes } : {},
+		...sections.length > 0 ? { sections } : {}
 	});
 }
 function renderPlanOutput(plan, format, options) {
-	if (format === "json") return renderJson(plan, options.scopes ? { scopes: options.scopes } : {});
-	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes);
-	const text = renderText(plan, { color: options.color });
+	if (format === "json") return renderJson(plan, {
+		...options.scopes ? { scopes: options.scopes } : {},
+		...options.policy ? { policy: policyData(options.policy) } : {}
+	});
+	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes, options.policy);
+	const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : "");
 	if (plan.steps.length === 0) return text;
 	const lines = [...options.cost ? [costLine(options.cost)] : [], ...options.scopes ? scopeLines(options.scopes) : []];
 	if (lines.length === 0) return text;
@@ -54729,9 +53607,11 @@ async function stepSummary(ctx, markdown) {
 }
 var LATENCY_FLAG, PR_MARKDOWN_MAX_LENGTH;
 var init_plan_output = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan_file();
+	init_render$1();
 	init_render();
+	init_markdown();
 	init_values();
 	init_needs();
 	init_github();
@@ -54896,7 +53776,7 @@ function checkScopedSteps(steps, emitter, scope, registered) {
 }
 var scopeKey, ScopeError;
 var init_scope = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	scopeKey = (kind, org) => `${kind}\u0000${org}`;
 	ScopeError = class extends DocopsError {
 		constructor(message) {
@@ -54960,9 +53840,13 @@ function pruneResolver(desired, configPrune = {}) {
 	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
 	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
 }
-/** Fetch the live state of every managed (kind, org), all concurrently within the client's bound. */
-async function fetchLive(client, kinds, desired, options = {}) {
-	const ctx = createFetchContext(client, pruneResolver(desired, options.prune));
+/**
+* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+*/
+async function fetchLive(client, kinds, desired, options = {}, context) {
+	const prune = pruneResolver(desired, options.prune);
+	const ctx = context ? context(prune) : createFetchContext(client, prune);
 	const work = inScope(scopes(kinds, desired), options.scope);
 	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
 	const live = /* @__PURE__ */ new Map();
@@ -55028,7 +53912,7 @@ async function computePlan(client, kinds, desired, options = {}) {
 }
 var liveKey, byOrgCache, IdIndex;
 var init_reconcile = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_fetch_context();
 	init_order();
 	init_cascades();
@@ -55153,55 +54037,42 @@ function decode(s) {
 		return s;
 	}
 }
-/** The organization prefix is dropped from the type unless the path is the organization itself. */
+/** The organization prefix is dropped unless the path is the organization itself. */
 function pathTarget(path) {
 	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
 	if (segs[0] === "v1") segs.shift();
 	if (segs.length === 0) return void 0;
-	const pairs = [];
-	for (let i = 0; i < segs.length; i += 2) pairs.push({
-		coll: segs[i],
-		...segs[i + 1] !== void 0 ? { id: segs[i + 1] } : {}
-	});
-	const nested = pairs.length > 1 && pairs[0].coll === "orgs" ? pairs.slice(1) : pairs;
-	const typeOf = (ps) => ps.map((p) => singular(p.coll)).join(".");
-	const last = nested.at(-1);
-	if (last.id !== void 0) return {
-		type: typeOf(nested),
-		id: last.id
-	};
-	const parentPairs = nested.length > 1 ? nested.slice(0, -1) : pairs.length > 1 ? pairs.slice(0, 1) : [];
-	const parentId = parentPairs.at(-1)?.id;
+	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
+	const part = [];
+	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
 	return {
-		type: typeOf(nested),
-		trailing: last.coll,
-		...parentId !== void 0 ? { parent: {
-			type: typeOf(parentPairs),
-			id: parentId
-		} } : {}
+		type: singular(collection),
+		...id !== void 0 ? { id } : {},
+		part
 	};
 }
 var init_targets = __esmMin((() => {}));
 // src/audit/match.ts
-/** The default: the objects a step's requests address. */
+/**
+* The default: the objects a step's requests address. A create whose object is the one created (its path is the
+* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+* section) names the object it is part of.
+*/
 function defaultTargets(step) {
 	const out = [];
 	for (const r of step.requests) {
 		if (hasRef(r.path)) continue;
 		const t = pathTarget(r.path);
 		if (!t) continue;
-		if (step.action === "create") {
-			if (r.method !== "DELETE" && t.id === void 0) out.push({
-				type: t.type,
-				label: step.key
-			});
-			break;
-		}
 		if (t.id !== void 0) out.push({
 			type: t.type,
 			id: t.id
 		});
-		else if (t.parent) out.push(t.parent);
+		else if (step.action === "create" && r.method !== "DELETE") out.push({
+			type: t.type,
+			label: step.key
+		});
+		if (step.action === "create") break;
 	}
 	return out;
 }
@@ -55291,7 +54162,7 @@ function isEvent(v) {
 }
 var LOOKBACK_MS;
 var init_attribute = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan$1();
 	init_match();
 	LOOKBACK_MS = 2592e6;
@@ -55339,12 +54210,4836 @@ async function planFromManifests(ctx) {
 	};
 }
 var init_plan_run = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_reconcile();
 	init_needs();
 	init_connect();
 	init_pipeline();
 	init_progress();
+}));
+// node_modules/@marcbachmann/cel-js/lib/errors.js
+function normalizeArgs(name, defaultCode, message, node, cause) {
+	if (typeof message === "string") return {
+		name,
+		code: defaultCode,
+		message,
+		node,
+		cause
+	};
+	const opts = message;
+	if (typeof opts !== "object") throw new Error("First param to error must be a string or object");
+	return {
+		name,
+		code: opts.code || defaultCode,
+		message: opts.message,
+		node: opts.node,
+		cause: opts.cause,
+		range: opts.range
+	};
+}
+function parseError(code, message, node) {
+	if (typeof code === "object") return new ParseError(code);
+	return new ParseError({
+		code,
+		message,
+		node
+	});
+}
+function evaluationError(code, message, node) {
+	if (typeof code === "object") return new EvaluationError(code);
+	return new EvaluationError({
+		code,
+		message,
+		node
+	});
+}
+function typeError(code, message, node) {
+	if (typeof code === "object") return new TypeError$1(code);
+	return new TypeError$1({
+		code,
+		message,
+		node
+	});
+}
+function normalizeRange(node) {
+	const start = node?.pos ?? node?.start;
+	if (typeof start !== "number") return;
+	return {
+		start,
+		end: typeof node.end === "number" ? node.end : start
+	};
+}
+function formatErrorWithHighlight(message, node, range) {
+	const pos = node.pos ?? range?.start;
+	if (typeof pos !== "number") return message;
+	const input = node.input;
+	let lineNum = 1;
+	let currentPos = 0;
+	let columnNum = 0;
+	while (currentPos < pos) {
+		if (input[currentPos] === "\n") {
+			lineNum++;
+			columnNum = 0;
+		} else columnNum++;
+		currentPos++;
+	}
+	let contextStart = pos;
+	let contextEnd = pos;
+	while (contextStart > 0 && input[contextStart - 1] !== "\n") contextStart--;
+	while (contextEnd < input.length && input[contextEnd] !== "\n") contextEnd++;
+	const line = input.slice(contextStart, contextEnd);
+	return `${message}\n\n${`> ${`${lineNum}`.padStart(4, " ")} | ${line}\n${" ".repeat(9 + columnNum)}^`}`;
+}
+function attachErrorAst(error, node) {
+	if (error instanceof CelError) return error.withAst(node);
+	return error;
+}
+var CelError, ParseError, EvaluationError, TypeError$1;
+var init_errors = __esmMin((() => {
+	CelError = class extends Error {
+		#node;
+		#code;
+		#range;
+		#summary;
+		constructor({ name, code, message, node, cause, range }) {
+			super(message, cause ? { cause } : void 0);
+			this.name = name;
+			this.#code = code;
+			this.#summary = message;
+			this.#node = node;
+			this.#range = range && normalizeRange(range) || normalizeRange(node);
+			if (!node?.input) return;
+			this.message = formatErrorWithHighlight(this.#summary, node, this.#range);
+		}
+		get node() {
+			return this.#node;
+		}
+		get code() {
+			return this.#code;
+		}
+		get range() {
+			return this.#range;
+		}
+		get summary() {
+			return this.#summary;
+		}
+		withAst(node) {
+			if (this.#node || !node?.input) return this;
+			this.#node = node;
+			this.#range ??= normalizeRange(node);
+			this.message = formatErrorWithHighlight(this.#summary, node, this.#range);
+			return this;
+		}
+	};
+	ParseError = class extends CelError {
+		constructor(message, node, cause) {
+			super(normalizeArgs("ParseError", "parse_error", message, node, cause));
+		}
+	};
+	EvaluationError = class extends CelError {
+		constructor(message, node, cause) {
+			super(normalizeArgs("EvaluationError", "evaluation_error", message, node, cause));
+		}
+	};
+	TypeError$1 = class extends CelError {
+		constructor(message, node, cause) {
+			super(normalizeArgs("TypeError", "type_error", message, node, cause));
+		}
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/optional.js
+function toggleOptionalTypes(registry, enable) {
+	const optionalConstant = enable ? optionalNamespace : void 0;
+	registry.deleteVariable("optional");
+	registry.registerConstant("optional", "OptionalNamespace", optionalConstant);
+}
+function register$1(registry) {
+	const sync = { async: false };
+	const functionOverload = (sig, handler) => registry.registerFunctionOverload(sig, handler, sync);
+	const optionalConstant = registry.enableOptionalTypes ? optionalNamespace : void 0;
+	registry.registerType("OptionalNamespace", OptionalNamespace);
+	registry.registerConstant("optional", "OptionalNamespace", optionalConstant);
+	functionOverload("optional.hasValue(): bool", (v) => v.hasValue());
+	functionOverload("optional<A>.value(): A", (v) => v.value());
+	registry.registerFunctionOverload("OptionalNamespace.none(): optional<T>", () => Optional.none());
+	functionOverload("OptionalNamespace.of(A): optional<A>", (_, value) => Optional.of(value));
+	function ensureOptional(value, ast, description) {
+		if (value instanceof Optional) return value;
+		throw evaluationError("optional_expected", `${description} must be optional`, ast);
+	}
+	function evaluateOptional(ev, macro, ctx) {
+		const v = ev.run(macro.receiver, ctx);
+		if (v instanceof Promise) return v.then((_v) => handleOptionalResolved(_v, ev, macro, ctx));
+		return handleOptionalResolved(v, ev, macro, ctx);
+	}
+	function handleOptionalResolved(value, ev, macro, ctx) {
+		const optional = ensureOptional(value, macro.receiver, `${macro.functionDesc} receiver`);
+		if (optional.hasValue()) return macro.onHasValue(optional);
+		return macro.onEmpty(ev, macro, ctx);
+	}
+	function ensureOptionalType(checker, node, ctx, description) {
+		const type = checker.check(node, ctx);
+		if (type.kind === "optional") return type;
+		if (type.kind === "dyn") return checker.getType("optional");
+		throw checker.createError("optional_expected", `${description} must be optional, got '${type}'`, node);
+	}
+	function createOptionalMacro({ functionDesc, evaluate, typeCheck, onHasValue, onEmpty }) {
+		return ({ ast, args, receiver }) => ({
+			ast,
+			functionDesc,
+			receiver,
+			arg: args[0],
+			evaluate,
+			typeCheck,
+			onHasValue,
+			onEmpty
+		});
+	}
+	const invalidOrValueReceiver = "optional.orValue() receiver";
+	const invalidOrReceiver = "optional.or(optional) receiver";
+	const invalidOrArg = "optional.or(optional) argument";
+	registry.registerFunctionOverload("optional.or(ast): optional<dyn>", createOptionalMacro({
+		functionDesc: "optional.or(optional)",
+		evaluate: evaluateOptional,
+		typeCheck(check, macro, ctx) {
+			const l = ensureOptionalType(check, macro.receiver, ctx, invalidOrReceiver);
+			const r = ensureOptionalType(check, macro.arg, ctx, invalidOrArg);
+			if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
+			const unified = l.unify(check.registry, r);
+			if (unified) return unified;
+			throw check.createError("incompatible_argument_type", `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`, macro.arg);
+		},
+		onHasValue: (optional) => optional,
+		onEmpty(ev, macro, ctx) {
+			const ast = macro.arg;
+			const v = ev.run(ast, ctx);
+			if (v instanceof Promise) return v.then((_v) => ensureOptional(_v, ast, invalidOrArg));
+			return ensureOptional(v, ast, invalidOrArg);
+		}
+	}));
+	registry.registerFunctionOverload("optional.orValue(ast): dyn", createOptionalMacro({
+		functionDesc: "optional.orValue(value)",
+		onHasValue: (optionalValue) => optionalValue.value(),
+		onEmpty(ev, macro, ctx) {
+			return ev.run(macro.arg, ctx);
+		},
+		evaluate: evaluateOptional,
+		typeCheck(check, macro, ctx) {
+			const l = ensureOptionalType(check, macro.receiver, ctx, invalidOrValueReceiver).valueType;
+			const r = check.check(macro.arg, ctx);
+			if (!(macro.receiver.maybeAsync || macro.arg.maybeAsync)) macro.ast.setMeta("async", false);
+			const unified = l.unify(check.registry, r);
+			if (unified) return unified;
+			throw check.createError("incompatible_argument_type", `${macro.functionDesc} argument must be compatible type, got '${l}' and '${r}'`, macro.arg);
+		}
+	}));
+}
+var Optional, OPTIONAL_NONE, OptionalNamespace, optionalNamespace;
+var init_optional = __esmMin((() => {
+	init_errors();
+	Optional = class Optional {
+		#value;
+		constructor(value) {
+			this.#value = value;
+		}
+		static of(value) {
+			if (value === void 0) return OPTIONAL_NONE;
+			return new Optional(value);
+		}
+		static none() {
+			return OPTIONAL_NONE;
+		}
+		hasValue() {
+			return this.#value !== void 0;
+		}
+		value() {
+			if (this.#value === void 0) throw evaluationError("optional_value_missing", "Optional value is not present");
+			return this.#value;
+		}
+		or(optional) {
+			if (this.#value !== void 0) return this;
+			if (optional instanceof Optional) return optional;
+			throw evaluationError("invalid_optional_argument", "Optional.or must be called with an Optional argument");
+		}
+		orValue(defaultValue) {
+			return this.#value === void 0 ? defaultValue : this.#value;
+		}
+		get [Symbol.toStringTag]() {
+			return "optional";
+		}
+		[Symbol.for("nodejs.util.inspect.custom")]() {
+			return this.#value === void 0 ? `Optional { none }` : `Optional { value: ${JSON.stringify(this.#value)} }`;
+		}
+	};
+	OPTIONAL_NONE = Object.freeze(new Optional());
+	OptionalNamespace = class {};
+	optionalNamespace = new OptionalNamespace();
+}));
+// node_modules/@marcbachmann/cel-js/lib/globals.js
+function isAsync(fn, fallback) {
+	if (fn?.[Symbol.toStringTag] === "AsyncFunction") return true;
+	return typeof fallback === "boolean" ? fallback : true;
+}
+var hasOwn, objKeys, objFreeze, objEntries, isArray, arrayFrom, RESERVED;
+var init_globals = __esmMin((() => {
+	hasOwn = Object.hasOwn;
+	objKeys = Object.keys;
+	objFreeze = Object.freeze;
+	objEntries = Object.entries;
+	isArray = Array.isArray;
+	arrayFrom = Array.from;
+	RESERVED = /* @__PURE__ */ new Set([
+		"as",
+		"break",
+		"const",
+		"continue",
+		"else",
+		"for",
+		"function",
+		"if",
+		"import",
+		"let",
+		"loop",
+		"package",
+		"namespace",
+		"return",
+		"var",
+		"void",
+		"while",
+		"__proto__",
+		"prototype"
+	]);
+}));
+// node_modules/@marcbachmann/cel-js/lib/functions.js
+function registerFunctions(registry) {
+	const sync = { async: false };
+	const functionOverload = (sig, handler) => registry.registerFunctionOverload(sig, handler, sync);
+	const identity = (v) => v;
+	functionOverload("dyn(dyn): dyn", identity);
+	for (const _t in TYPES) {
+		const type = TYPES[_t];
+		if (!(type instanceof Type)) continue;
+		functionOverload(`type(${type.name}): type`, () => type);
+	}
+	functionOverload("bool(bool): bool", identity);
+	functionOverload("bool(string): bool", (v) => {
+		switch (v) {
+			case "1":
+			case "t":
+			case "true":
+			case "TRUE":
+			case "True": return true;
+			case "0":
+			case "f":
+			case "false":
+			case "FALSE":
+			case "False": return false;
+			default: throw evaluationError("bool_conversion_error", `bool() conversion error: invalid string value "${v}"`);
+		}
+	});
+	functionOverload("size(string): int", (v) => BigInt(stringSize(v)));
+	functionOverload("size(bytes): int", (v) => BigInt(v.length));
+	functionOverload("size(list): int", (v) => BigInt(v.length ?? v.size));
+	functionOverload("size(map): int", (v) => BigInt(v instanceof Map ? v.size : objKeys(v).length));
+	functionOverload("string.size(): int", (v) => BigInt(stringSize(v)));
+	functionOverload("bytes.size(): int", (v) => BigInt(v.length));
+	functionOverload("list.size(): int", (v) => BigInt(v.length ?? v.size));
+	functionOverload("map.size(): int", (v) => BigInt(v instanceof Map ? v.size : objKeys(v).length));
+	functionOverload("bytes(string): bytes", (v) => ByteOpts.fromString(v));
+	functionOverload("bytes(bytes): bytes", identity);
+	functionOverload("double(double): double", identity);
+	functionOverload("double(int): double", (v) => Number(v));
+	functionOverload("double(uint): double", (v) => Number(v));
+	functionOverload("double(string): double", (v) => {
+		if (!v || v !== v.trim()) throw evaluationError("double_conversion_error", "double() type error: cannot convert to double");
+		switch (v.toLowerCase()) {
+			case "inf":
+			case "+inf":
+			case "infinity":
+			case "+infinity": return Number.POSITIVE_INFINITY;
+			case "-inf":
+			case "-infinity": return Number.NEGATIVE_INFINITY;
+			case "nan": return NaN;
+			default: {
+				const parsed = Number(v);
+				if (!Number.isNaN(parsed)) return parsed;
+				throw evaluationError("double_conversion_error", "double() type error: cannot convert to double");
+			}
+		}
+	});
+	functionOverload("int(int): int", identity);
+	functionOverload("int(double): int", (v) => {
+		if (Number.isFinite(v)) return BigInt(Math.trunc(v));
+		throw evaluationError("numeric_overflow", "int() type error: integer overflow");
+	});
+	functionOverload("int(string): int", (v) => {
+		if (v !== v.trim() || v.length > 20 || v.includes("0x")) throw evaluationError("int_conversion_error", "int() type error: cannot convert to int");
+		try {
+			const num = BigInt(v);
+			if (num <= 9223372036854775807n && num >= -9223372036854775808n) return num;
+		} catch (_e) {}
+		throw evaluationError("int_conversion_error", "int() type error: cannot convert to int");
+	});
+	functionOverload("uint(uint): uint", identity);
+	functionOverload("uint(int): uint", (v) => {
+		try {
+			return new UnsignedInt(v);
+		} catch (e) {
+			throw evaluationError("uint_conversion_error", "uint() type error: cannot convert to uint");
+		}
+	});
+	functionOverload("uint(double): uint", (v) => {
+		try {
+			return new UnsignedInt(Math.trunc(v));
+		} catch (e) {
+			throw evaluationError("numeric_overflow", "uint() type error: unsigned integer overflow");
+		}
+	});
+	functionOverload("uint(string): uint", (v) => {
+		if (v !== v.trim() || v.length > 20 || v.includes("0x")) throw evaluationError("uint_conversion_error", "uint() type error: cannot convert to uint");
+		try {
+			return new UnsignedInt(v);
+		} catch (e) {
+			throw evaluationError("uint_conversion_error", "uint() type error: cannot convert to uint");
+		}
+	});
+	functionOverload("string(string): string", identity);
+	functionOverload("string(bool): string", (v) => `${v}`);
+	functionOverload("string(int): string", (v) => `${v}`);
+	functionOverload("string(uint): string", (v) => `${v}`);
+	functionOverload("string(bytes): string", (v) => ByteOpts.toUtf8(v));
+	functionOverload("string(double): string", (v) => {
+		if (v === Infinity) return "+Inf";
+		if (v === -Infinity) return "-Inf";
+		return `${v}`;
+	});
+	functionOverload("string.startsWith(string): bool", (a, b) => a.startsWith(b));
+	functionOverload("string.endsWith(string): bool", (a, b) => a.endsWith(b));
+	functionOverload("string.contains(string): bool", (a, b) => a.includes(b));
+	functionOverload("string.lowerAscii(): string", (a) => a.toLowerCase());
+	functionOverload("string.upperAscii(): string", (a) => a.toUpperCase());
+	functionOverload("string.trim(): string", (a) => a.trim());
+	functionOverload("string.indexOf(string): int", (string, search) => BigInt(string.indexOf(search)));
+	functionOverload("string.indexOf(string, int): int", (string, search, fromIndex) => {
+		if (search === "") return fromIndex;
+		fromIndex = Number(fromIndex);
+		if (fromIndex < 0 || fromIndex >= string.length) throw evaluationError("index_out_of_range", "string.indexOf(search, fromIndex): fromIndex out of range");
+		return BigInt(string.indexOf(search, fromIndex));
+	});
+	functionOverload("string.lastIndexOf(string): int", (string, search) => BigInt(string.lastIndexOf(search)));
+	functionOverload("string.lastIndexOf(string, int): int", (string, search, fromIndex) => {
+		if (search === "") return fromIndex;
+		fromIndex = Number(fromIndex);
+		if (fromIndex < 0 || fromIndex >= string.length) throw evaluationError("index_out_of_range", "string.lastIndexOf(search, fromIndex): fromIndex out of range");
+		return BigInt(string.lastIndexOf(search, fromIndex));
+	});
+	functionOverload("string.substring(int): string", (string, start) => {
+		start = Number(start);
+		if (start < 0 || start > string.length) throw evaluationError("index_out_of_range", "string.substring(start, end): start index out of range");
+		return string.substring(start);
+	});
+	functionOverload("string.substring(int, int): string", (string, start, end) => {
+		start = Number(start);
+		if (start < 0 || start > string.length) throw evaluationError("index_out_of_range", "string.substring(start, end): start index out of range");
+		end = Number(end);
+		if (end < start || end > string.length) throw evaluationError("index_out_of_range", "string.substring(start, end): end index out of range");
+		return string.substring(start, end);
+	});
+	functionOverload("string.matches(string): bool", (a, b) => {
+		try {
+			return new RegExp(b).test(a);
+		} catch (_err) {
+			throw evaluationError("invalid_regular_expression", `Invalid regular expression: ${b}`);
+		}
+	});
+	functionOverload("string.split(string): list<string>", (s, sep) => s.split(sep));
+	functionOverload("string.split(string, int): list<string>", (s, sep, l) => {
+		l = Number(l);
+		if (l === 0) return [];
+		const parts = s.split(sep);
+		if (l < 0 || parts.length <= l) return parts;
+		const limited = parts.slice(0, l - 1);
+		limited.push(parts.slice(l - 1).join(sep));
+		return limited;
+	});
+	functionOverload("list<string>.join(): string", (v) => {
+		for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") throw evaluationError("invalid_list_element_type", "string.join(): list must contain only strings");
+		return v.join("");
+	});
+	functionOverload("list<string>.join(string): string", (v, sep) => {
+		for (let i = 0; i < v.length; i++) if (typeof v[i] !== "string") throw evaluationError("invalid_list_element_type", "string.join(separator): list must contain only strings");
+		return v.join(sep);
+	});
+	const textEncoder = new TextEncoder("utf8");
+	const textDecoder = new TextDecoder("utf8");
+	const ByteOpts = typeof Buffer !== "undefined" ? {
+		byteLength: (v) => Buffer.byteLength(v),
+		fromString: (str) => Buffer.from(str, "utf8"),
+		toHex: (b) => Buffer.prototype.hexSlice.call(b, 0, b.length),
+		toBase64: (b) => Buffer.prototype.base64Slice.call(b, 0, b.length),
+		toUtf8: (b) => Buffer.prototype.utf8Slice.call(b, 0, b.length),
+		jsonParse: (b) => JSON.parse(b)
+	} : {
+		textEncoder: new TextEncoder("utf8"),
+		byteLength: (v) => textEncoder.encode(v).length,
+		fromString: (str) => textEncoder.encode(str),
+		toHex: Uint8Array.prototype.toHex ? (b) => b.toHex() : (b) => arrayFrom(b, (i) => i.toString(16).padStart(2, "0")).join(""),
+		toBase64: Uint8Array.prototype.toBase64 ? (b) => b.toBase64() : (b) => btoa(arrayFrom(b, (i) => String.fromCodePoint(i)).join("")),
+		toUtf8: (b) => textDecoder.decode(b),
+		jsonParse: (b) => JSON.parse(textEncoder.decode(b))
+	};
+	functionOverload("bytes.json(): map", ByteOpts.jsonParse);
+	functionOverload("bytes.hex(): string", ByteOpts.toHex);
+	functionOverload("bytes.string(): string", ByteOpts.toUtf8);
+	functionOverload("bytes.base64(): string", ByteOpts.toBase64);
+	functionOverload("bytes.at(int): int", (b, index) => {
+		if (index < 0 || index >= b.length) throw evaluationError("index_out_of_range", "Bytes index out of range");
+		return BigInt(b[index]);
+	});
+	const TS = "google.protobuf.Timestamp";
+	const GPD = "google.protobuf.Duration";
+	const TimestampType = registry.registerType(TS, Date).typeType;
+	const DurationType = registry.registerType(GPD, Duration).typeType;
+	registry.registerConstant("google", "map<string, map<string, type>>", { protobuf: {
+		Duration: DurationType,
+		Timestamp: TimestampType
+	} });
+	function tzDate(d, timeZone) {
+		return new Date(d.toLocaleString("en-US", { timeZone }));
+	}
+	function getDayOfYear(d, tz) {
+		const workingDate = tz ? tzDate(d, tz) : new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+		const start = new Date(workingDate.getFullYear(), 0, 0);
+		return BigInt(Math.floor((workingDate - start) / 864e5) - 1);
+	}
+	functionOverload(`timestamp(string): ${TS}`, (v) => {
+		if (v.length < 20 || v.length > 30) throw evaluationError("invalid_timestamp", "timestamp() requires a string in ISO 8601 format");
+		const d = new Date(v);
+		if (d <= 0xe677d21fdbff && d >= -621355968e5) return d;
+		throw evaluationError("invalid_timestamp", "timestamp() requires a string in ISO 8601 format");
+	});
+	functionOverload(`timestamp(int): ${TS}`, (i) => {
+		i = Number(i) * 1e3;
+		if (i <= 0xe677d21fdbff && i >= -621355968e5) return new Date(i);
+		throw evaluationError("invalid_timestamp", "timestamp() requires a valid integer unix timestamp");
+	});
+	functionOverload(`${TS}.getDate(): int`, (d) => BigInt(d.getUTCDate()));
+	functionOverload(`${TS}.getDate(string): int`, (d, tz) => BigInt(tzDate(d, tz).getDate()));
+	functionOverload(`${TS}.getDayOfMonth(): int`, (d) => BigInt(d.getUTCDate() - 1));
+	functionOverload(`${TS}.getDayOfMonth(string): int`, (d, tz) => BigInt(tzDate(d, tz).getDate() - 1));
+	functionOverload(`${TS}.getDayOfWeek(): int`, (d) => BigInt(d.getUTCDay()));
+	functionOverload(`${TS}.getDayOfWeek(string): int`, (d, tz) => BigInt(tzDate(d, tz).getDay()));
+	functionOverload(`${TS}.getDayOfYear(): int`, getDayOfYear);
+	functionOverload(`${TS}.getDayOfYear(string): int`, getDayOfYear);
+	functionOverload(`${TS}.getFullYear(): int`, (d) => BigInt(d.getUTCFullYear()));
+	functionOverload(`${TS}.getFullYear(string): int`, (d, tz) => BigInt(tzDate(d, tz).getFullYear()));
+	functionOverload(`${TS}.getHours(): int`, (d) => BigInt(d.getUTCHours()));
+	functionOverload(`${TS}.getHours(string): int`, (d, tz) => BigInt(tzDate(d, tz).getHours()));
+	functionOverload(`${TS}.getMilliseconds(): int`, (d) => BigInt(d.getUTCMilliseconds()));
+	functionOverload(`${TS}.getMilliseconds(string): int`, (d) => BigInt(d.getUTCMilliseconds()));
+	functionOverload(`${TS}.getMinutes(): int`, (d) => BigInt(d.getUTCMinutes()));
+	functionOverload(`${TS}.getMinutes(string): int`, (d, tz) => BigInt(tzDate(d, tz).getMinutes()));
+	functionOverload(`${TS}.getMonth(): int`, (d) => BigInt(d.getUTCMonth()));
+	functionOverload(`${TS}.getMonth(string): int`, (d, tz) => BigInt(tzDate(d, tz).getMonth()));
+	functionOverload(`${TS}.getSeconds(): int`, (d) => BigInt(d.getUTCSeconds()));
+	functionOverload(`${TS}.getSeconds(string): int`, (d, tz) => BigInt(tzDate(d, tz).getSeconds()));
+	const parseDurationPattern = /(\d*\.?\d*)(ns|us|µs|ms|s|m|h)/;
+	function parseDuration(string) {
+		if (!string) throw evaluationError("invalid_duration", `Invalid duration string: ''`);
+		const isNegative = string[0] === "-";
+		if (string[0] === "-" || string[0] === "+") string = string.slice(1);
+		let nanoseconds = BigInt(0);
+		while (true) {
+			const match = parseDurationPattern.exec(string);
+			if (!match) throw evaluationError("invalid_duration", `Invalid duration string: ${string}`);
+			if (match.index !== 0) throw evaluationError("invalid_duration", `Invalid duration string: ${string}`);
+			string = string.slice(match[0].length);
+			const unitNanos = UNIT_NANOSECONDS[match[2]];
+			const [intPart = "0", fracPart = ""] = match[1].split(".");
+			const intVal = BigInt(intPart) * unitNanos;
+			const fracNanos = fracPart ? BigInt(fracPart.slice(0, 13).padEnd(13, "0")) * unitNanos / 10000000000000n : 0n;
+			nanoseconds += intVal + fracNanos;
+			if (string === "") break;
+		}
+		const seconds = nanoseconds >= billionBigInt ? nanoseconds / billionBigInt : 0n;
+		const nanos = Number(nanoseconds % billionBigInt);
+		if (isNegative) return new Duration(-seconds, -nanos);
+		return new Duration(seconds, nanos);
+	}
+	functionOverload(`duration(string): google.protobuf.Duration`, (s) => parseDuration(s));
+	functionOverload(`google.protobuf.Duration.getHours(): int`, (d) => d.getHours());
+	functionOverload(`google.protobuf.Duration.getMinutes(): int`, (d) => d.getMinutes());
+	functionOverload(`google.protobuf.Duration.getSeconds(): int`, (d) => d.getSeconds());
+	functionOverload(`google.protobuf.Duration.getMilliseconds(): int`, (d) => d.getMilliseconds());
+	register$1(registry);
+}
+function stringSize(str) {
+	let count = 0;
+	for (const c of str) count++;
+	return count;
+}
+var UnsignedInt, billion, billionBigInt, UNIT_NANOSECONDS, Duration;
+var init_functions = __esmMin((() => {
+	init_errors();
+	init_registry();
+	init_optional();
+	init_globals();
+	UnsignedInt = class {
+		#value;
+		constructor(value) {
+			this.verify(typeof value === "bigint" ? value : BigInt(value));
+		}
+		get value() {
+			return this.#value;
+		}
+		valueOf() {
+			return this.#value;
+		}
+		toString() {
+			return `${this.#value}`;
+		}
+		verify(v) {
+			if (v < 0n || v > 18446744073709551615n) throw evaluationError("numeric_overflow", "Unsigned integer overflow");
+			this.#value = v;
+		}
+		get [Symbol.toStringTag]() {
+			return `value = ${this.#value}`;
+		}
+		[Symbol.for("nodejs.util.inspect.custom")]() {
+			return `UnsignedInteger { value: ${this.#value} }`;
+		}
+	};
+	billion = 1e9;
+	billionBigInt = 1000000000n;
+	UNIT_NANOSECONDS = {
+		h: 3600000000000n,
+		m: 60000000000n,
+		s: billionBigInt,
+		ms: 1000000n,
+		us: 1000n,
+		µs: 1000n,
+		ns: 1n
+	};
+	Duration = class Duration {
+		#seconds;
+		#nanos;
+		constructor(seconds, nanos = 0) {
+			this.#seconds = BigInt(seconds);
+			this.#nanos = nanos;
+		}
+		get seconds() {
+			return this.#seconds;
+		}
+		get nanos() {
+			return this.#nanos;
+		}
+		valueOf() {
+			return Number(this.#seconds) * 1e3 + this.#nanos / 1e6;
+		}
+		static fromMilliseconds(ms) {
+			const totalNanos = BigInt(Math.trunc(ms * 1e6));
+			const seconds = totalNanos / billionBigInt;
+			const nanos = Number(totalNanos % billionBigInt);
+			return new Duration(seconds, nanos);
+		}
+		addDuration(other) {
+			const nanos = this.#nanos + other.nanos;
+			return new Duration(this.#seconds + other.seconds + BigInt(Math.floor(nanos / billion)), nanos % billion);
+		}
+		subtractDuration(other) {
+			const nanos = this.#nanos - other.nanos;
+			return new Duration(this.#seconds - other.seconds + BigInt(Math.floor(nanos / billion)), (nanos + billion) % billion);
+		}
+		extendTimestamp(ts) {
+			return new Date(ts.getTime() + Number(this.#seconds) * 1e3 + Math.floor(this.#nanos / 1e6));
+		}
+		subtractTimestamp(ts) {
+			return /* @__PURE__ */ new Date(ts.getTime() - Number(this.#seconds) * 1e3 - Math.floor(this.#nanos / 1e6));
+		}
+		toString() {
+			const nanos = this.#nanos ? (this.#nanos / billion).toLocaleString("en-US", {
+				useGrouping: false,
+				maximumFractionDigits: 9
+			}).slice(1) : "";
+			return `${this.#seconds}${nanos}s`;
+		}
+		getHours() {
+			return this.#seconds / 3600n;
+		}
+		getMinutes() {
+			return this.#seconds / 60n;
+		}
+		getSeconds() {
+			return this.#seconds;
+		}
+		getMilliseconds() {
+			return this.#seconds * 1000n + BigInt(Math.floor(this.#nanos / 1e6));
+		}
+		get [Symbol.toStringTag]() {
+			return "google.protobuf.Duration";
+		}
+		[Symbol.for("nodejs.util.inspect.custom")]() {
+			return `google.protobuf.Duration { seconds: ${this.#seconds}, nanos: ${this.#nanos} }`;
+		}
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/registry.js
+function wrapMacroExpander(name, handler) {
+	const p = `Macro '${name}' must`;
+	return function macroExpander(opts) {
+		const macro = handler(opts);
+		if (!macro || typeof macro !== "object") throw new Error(`${p} return an object.`);
+		if (macro.callAst) return macro;
+		if (!macro.evaluate) throw new Error(`${p} ${macroEvaluateErr}`);
+		if (!macro.typeCheck) throw new Error(`${p} ${macroTypeCheckErr}`);
+		return macro;
+	};
+}
+function _createListType(valueType) {
+	return new TypeDeclaration({
+		kind: "list",
+		name: `list<${valueType}>`,
+		type: "list",
+		valueType
+	});
+}
+function _createPrimitiveType(name) {
+	return new TypeDeclaration({
+		kind: "primitive",
+		name,
+		type: name
+	});
+}
+function _createMessageType(name) {
+	return new TypeDeclaration({
+		kind: "message",
+		name,
+		type: name
+	});
+}
+function _createDynType(valueType) {
+	const name = valueType ? `dyn<${valueType}>` : "dyn";
+	return new TypeDeclaration({
+		kind: "dyn",
+		name,
+		type: name,
+		valueType
+	});
+}
+function _createOptionalType(valueType) {
+	const name = `optional<${valueType}>`;
+	return new TypeDeclaration({
+		kind: "optional",
+		name,
+		type: "optional",
+		valueType
+	});
+}
+function _createMapType(keyType, valueType) {
+	return new TypeDeclaration({
+		kind: "map",
+		name: `map<${keyType}, ${valueType}>`,
+		type: "map",
+		keyType,
+		valueType
+	});
+}
+function _createPlaceholderType(name) {
+	return new TypeDeclaration({
+		kind: "param",
+		name,
+		type: name
+	});
+}
+function splitByComma(str) {
+	const parts = [];
+	let current = "";
+	let depth = 0;
+	for (const char of str) {
+		if (char === "<") depth++;
+		else if (char === ">") depth--;
+		else if (char === "," && depth === 0) {
+			parts.push(current.trim());
+			current = "";
+			continue;
+		}
+		current += char;
+	}
+	if (current) parts.push(current.trim());
+	return parts;
+}
+function createRegistry(opts) {
+	return new Registry(opts);
+}
+/**
+* Extract CEL field declarations from a protobufjs message type.
+* Maps protobuf types to CEL types.
+* @param {protobuf.Type} messageType - The protobufjs message type
+* @returns {Object} Field declarations in CEL format {fieldName: 'celType'}
+*/
+function protobufjsFieldToCelType(field) {
+	let fieldType;
+	if (field.map) fieldType = `map<${protobufjsTypeToCelType(field.keyType, field.resolvedKeyType)}, ${protobufjsTypeToCelType(field.type, field.resolvedType)}>`;
+	else fieldType = protobufjsTypeToCelType(field.type, field.resolvedType);
+	return { type: field.repeated ? `list<${fieldType}>` : fieldType };
+}
+/**
+* Map protobuf type names to CEL type names.
+* @param {string} protoType - The protobuf type name
+* @param {protobuf.Type|null} resolvedType - The resolved type for message/enum fields
+* @returns {string} The CEL type name
+*/
+function protobufjsTypeToCelType(protoType, resolvedType) {
+	switch (protoType) {
+		case "string": return "string";
+		case "bytes": return "bytes";
+		case "bool": return "bool";
+		case "double":
+		case "float":
+		case "int32":
+		case "int64":
+		case "sint32":
+		case "sint64":
+		case "sfixed32":
+		case "sfixed64":
+		case "uint32":
+		case "uint64":
+		case "fixed32":
+		case "fixed64": return "double";
+		default:
+			switch (resolvedType?.constructor.name) {
+				case "Type": return resolvedType.fullName.slice(1);
+				case "Enum": return "int";
+			}
+			if (protoType?.includes(".")) return protoType;
+			return "dyn";
+	}
+}
+var Type, TYPES, optionalType, valueTypeMatchers, TypeDeclaration, macroEvaluateErr, macroTypeCheckErr, VariableDeclaration, FunctionDeclaration, OperatorDeclaration, dynType$1, astType, listType, mapType, celTypes, Candidates, objTypesDecls, objTypes, objTypesCtor, invalidVar, invalidType, fallbackDynEqualityMatchers, Registry, isRelational, RootContext, OverlayContext;
+var init_registry = __esmMin((() => {
+	init_errors();
+	init_functions();
+	init_optional();
+	init_globals();
+	Type = class {
+		#name;
+		constructor(name) {
+			this.#name = name;
+			objFreeze(this);
+		}
+		get name() {
+			return this.#name;
+		}
+		get [Symbol.toStringTag]() {
+			return `Type<${this.#name}>`;
+		}
+		toString() {
+			return `Type<${this.#name}>`;
+		}
+	};
+	TYPES = {
+		string: new Type("string"),
+		bool: new Type("bool"),
+		int: new Type("int"),
+		uint: new Type("uint"),
+		double: new Type("double"),
+		map: new Type("map"),
+		list: new Type("list"),
+		bytes: new Type("bytes"),
+		null_type: new Type("null"),
+		type: new Type("type")
+	};
+	optionalType = new Type("optional");
+	valueTypeMatchers = {
+		dyn(v, ev) {
+			switch (typeof v) {
+				case "string":
+				case "bigint":
+				case "number":
+				case "boolean": return true;
+				case "object": switch (v ? v.constructor : v) {
+					case null:
+					case void 0:
+					case Object:
+					case Map:
+					case Array:
+					case Set: return true;
+					default: if (ev.objectTypesByConstructor.get(v.constructor)) return true;
+				}
+			}
+			return !!ev.debugType(v);
+		},
+		string(v) {
+			return typeof v === "string";
+		},
+		int(v) {
+			return typeof v === "bigint";
+		},
+		double(v) {
+			return typeof v === "number";
+		},
+		bool(v) {
+			return typeof v === "boolean";
+		},
+		null(v) {
+			return v === null;
+		},
+		bytes(v) {
+			return v instanceof Uint8Array;
+		},
+		uint(v) {
+			return v instanceof UnsignedInt;
+		},
+		type(v) {
+			return v instanceof Type;
+		},
+		list(v) {
+			switch (v?.constructor) {
+				case Array:
+				case Set: return true;
+				default: return false;
+			}
+		},
+		map(v) {
+			switch (typeof v === "object" && v ? v.constructor : null) {
+				case void 0:
+				case Object:
+				case Map: return true;
+				default: return false;
+			}
+		},
+		optional(v) {
+			return v instanceof Optional;
+		},
+		message(v, ev) {
+			return this === ev.debugType(v);
+		}
+	};
+	valueTypeMatchers.param = valueTypeMatchers.dyn;
+	TypeDeclaration = class {
+		#matchesCache = /* @__PURE__ */ new WeakMap();
+		constructor({ kind, type, name, keyType, valueType }) {
+			this.kind = kind;
+			this.type = type;
+			this.name = name;
+			this.keyType = keyType;
+			this.valueType = valueType;
+			this.unwrappedType = kind === "dyn" && valueType ? valueType.unwrappedType : this;
+			this.wrappedType = kind === "dyn" ? this : _createDynType(this.unwrappedType);
+			this.hasDynType = this.kind === "dyn" || this.valueType?.hasDynType || this.keyType?.hasDynType || false;
+			this.hasPlaceholderType = this.kind === "param" || this.keyType?.hasPlaceholderType || this.valueType?.hasPlaceholderType || false;
+			if (kind === "list") this.fieldLazy = this.#getListField;
+			else if (kind === "map") this.fieldLazy = this.#getMapField;
+			else if (kind === "message") this.fieldLazy = this.#getMessageField;
+			else if (kind === "optional") this.fieldLazy = this.#getOptionalField;
+			this.matchesValueType = valueTypeMatchers[name] || valueTypeMatchers[kind];
+			objFreeze(this);
+		}
+		isDynOrBool() {
+			return this.type === "bool" || this.kind === "dyn";
+		}
+		isEmpty() {
+			return this.valueType && this.valueType.kind === "param";
+		}
+		unify(r, t2) {
+			const t1 = this;
+			if (t1 === t2 || t1.kind === "dyn" || t2.kind === "param") return t1;
+			if (t2.kind === "dyn" || t1.kind === "param") return t2;
+			if (t1.kind !== t2.kind) return null;
+			if (!(t1.hasPlaceholderType || t2.hasPlaceholderType || t1.hasDynType || t2.hasDynType)) return null;
+			const valueType = t1.valueType.unify(r, t2.valueType);
+			if (!valueType) return null;
+			switch (t1.kind) {
+				case "optional": return r.getOptionalType(valueType);
+				case "list": return r.getListType(valueType);
+				case "map":
+					const keyType = t1.keyType.unify(r, t2.keyType);
+					return keyType ? r.getMapType(keyType, valueType) : null;
+			}
+		}
+		templated(r, bind) {
+			if (!this.hasPlaceholderType) return this;
+			switch (this.kind) {
+				case "dyn": return this.valueType.templated(r, bind);
+				case "param": return bind?.get(this.name) || this;
+				case "map": return r.getMapType(this.keyType.templated(r, bind), this.valueType.templated(r, bind));
+				case "list": return r.getListType(this.valueType.templated(r, bind));
+				case "optional": return r.getOptionalType(this.valueType.templated(r, bind));
+				default: return this;
+			}
+		}
+		toString() {
+			return this.name;
+		}
+		#getOptionalField(obj, key, ast, ev) {
+			obj = obj instanceof Optional ? obj.orValue() : obj;
+			if (obj === void 0) return OPTIONAL_NONE;
+			const type = ev.debugType(obj);
+			try {
+				return Optional.of(type.fieldLazy(obj, key, ast, ev));
+			} catch (e) {
+				if (e instanceof EvaluationError) return OPTIONAL_NONE;
+				throw e;
+			}
+		}
+		#getMessageField(obj, key, ast, ev) {
+			const message = obj ? ev.objectTypesByConstructor.get(obj.constructor) : void 0;
+			if (!message) return;
+			const type = message.fields ? message.fields[key] : dynType$1;
+			if (!type) return void 0;
+			const value = obj instanceof Map ? obj.get(key) : obj[key];
+			if (value === void 0) return;
+			if (type.matchesValueType(value, ev)) return value;
+			throw evaluationError("field_type_mismatch", `Field '${key}' is not of type '${type}', got '${ev.debugType(value)}'`, ast);
+		}
+		#getMapField(obj, key, ast, ev) {
+			const value = obj instanceof Map ? obj.get(key) : obj && hasOwn(obj, key) ? obj[key] : void 0;
+			if (value === void 0) return;
+			if (this.valueType.matchesValueType(value, ev)) return value;
+			throw evaluationError("field_type_mismatch", `Field '${key}' is not of type '${this.valueType}', got '${ev.debugType(value)}'`, ast);
+		}
+		#getListElementAtIndex(list, pos) {
+			switch (list?.constructor) {
+				case Array: return list[pos];
+				case Set: {
+					let i = 0;
+					for (const item of list) {
+						if (i++ !== pos) continue;
+						return item;
+					}
+				}
+			}
+		}
+		#getListField(obj, key, ast, ev) {
+			if (typeof key === "bigint") key = Number(key);
+			else if (typeof key !== "number") return;
+			const value = this.#getListElementAtIndex(obj, key);
+			if (value === void 0) {
+				if (!obj) return;
+				throw evaluationError("index_out_of_bounds", `No such key: index out of bounds, index ${key} ${key < 0 ? "< 0" : `>= size ${obj.length || obj.size}`}`, ast);
+			}
+			if (this.valueType.matchesValueType(value, ev)) return value;
+			throw evaluationError("list_item_type_mismatch", `List item with index '${key}' is not of type '${this.valueType}', got '${ev.debugType(value)}'`, ast);
+		}
+		fieldLazy() {}
+		field(obj, key, ast, ev) {
+			const v = this.fieldLazy(obj, key, ast, ev);
+			if (v !== void 0) return v;
+			throw evaluationError("no_such_key", `No such key: ${key}`, ast);
+		}
+		matchesBoth(other) {
+			return this.matches(other) && other.matches(this);
+		}
+		matches(o) {
+			const s = this.unwrappedType;
+			o = o.unwrappedType;
+			if (s === o || s.kind === "dyn" || o.kind === "dyn" || o.kind === "param") return true;
+			return this.#matchesCache.get(o) ?? this.#matchesCache.set(o, this.#matches(s, o)).get(o);
+		}
+		#matches(s, o) {
+			switch (s.kind) {
+				case "dyn":
+				case "param": return true;
+				case "list": return o.kind === "list" && s.valueType.matches(o.valueType);
+				case "map": return o.kind === "map" && s.keyType.matches(o.keyType) && s.valueType.matches(o.valueType);
+				case "optional": return o.kind === "optional" && s.valueType.matches(o.valueType);
+				default: return s.name === o.name;
+			}
+		}
+	};
+	macroEvaluateErr = `have a .callAst property or .evaluate(checker, macro, ctx) method.`;
+	macroTypeCheckErr = `have a .callAst property or .typeCheck(checker, macro, ctx) method.`;
+	VariableDeclaration = class {
+		constructor(name, type, description, value) {
+			this.name = name;
+			this.type = type;
+			this.description = description ?? null;
+			this.constant = value !== void 0;
+			this.value = value;
+			objFreeze(this);
+		}
+	};
+	FunctionDeclaration = class {
+		constructor({ name, receiverType, returnType, handler, description, params, async }) {
+			if (typeof name !== "string") throw new Error("name must be a string");
+			if (typeof handler !== "function") throw new Error("handler must be a function");
+			this.name = name;
+			this.async = isAsync(handler, async);
+			this.receiverType = receiverType ?? null;
+			this.returnType = returnType;
+			this.description = description ?? null;
+			this.params = params;
+			this.argTypes = params.map((p) => p.type);
+			this.macro = this.argTypes.includes(astType);
+			const receiverString = receiverType ? `${receiverType}.` : "";
+			this.signature = `${receiverString}${name}(${this.argTypes.join(", ")}): ${returnType}`;
+			this.handler = this.macro ? wrapMacroExpander(this.signature, handler) : handler;
+			this.partitionKey = `${receiverType ? "rcall" : "call"}:${name}:${params.length}`;
+			this.hasPlaceholderType = this.returnType.hasPlaceholderType || this.receiverType?.hasPlaceholderType || this.argTypes.some((t) => t.hasPlaceholderType) || false;
+			objFreeze(this);
+		}
+		matchesArgs(argTypes) {
+			return argTypes.length === this.argTypes.length && this.argTypes.every((t, i) => t.matches(argTypes[i])) ? this : null;
+		}
+	};
+	OperatorDeclaration = class {
+		constructor({ op, leftType, rightType, handler, returnType, async }) {
+			this.operator = op;
+			this.leftType = leftType;
+			this.rightType = rightType || null;
+			this.handler = handler;
+			this.async = isAsync(handler, async);
+			this.returnType = returnType;
+			if (rightType) this.signature = `${leftType} ${op} ${rightType}: ${returnType}`;
+			else this.signature = `${op}${leftType}: ${returnType}`;
+			this.hasPlaceholderType = this.leftType.hasPlaceholderType || this.rightType?.hasPlaceholderType || false;
+			objFreeze(this);
+		}
+		equals(other) {
+			return this.operator === other.operator && this.leftType === other.leftType && this.rightType === other.rightType;
+		}
+	};
+	dynType$1 = _createDynType();
+	astType = _createPrimitiveType("ast");
+	listType = _createListType(dynType$1);
+	mapType = _createMapType(dynType$1, dynType$1);
+	celTypes = {
+		string: _createPrimitiveType("string"),
+		bool: _createPrimitiveType("bool"),
+		int: _createPrimitiveType("int"),
+		uint: _createPrimitiveType("uint"),
+		double: _createPrimitiveType("double"),
+		bytes: _createPrimitiveType("bytes"),
+		dyn: dynType$1,
+		null: _createPrimitiveType("null"),
+		type: _createPrimitiveType("type"),
+		optional: _createOptionalType(dynType$1),
+		list: listType,
+		"list<dyn>": listType,
+		map: mapType,
+		"map<dyn, dyn>": mapType
+	};
+	for (const t of [
+		celTypes.string,
+		celTypes.double,
+		celTypes.int
+	]) {
+		const list = _createListType(t);
+		const map = _createMapType(celTypes.string, t);
+		celTypes[list.name] = list;
+		celTypes[map.name] = map;
+	}
+	Object.freeze(celTypes);
+	Candidates = class {
+		returnType = null;
+		async = false;
+		macro = false;
+		#matchCache = null;
+		#checkCache = null;
+		/** @type {Array<FunctionDeclaration>|Array<OperatorDeclaration>} */
+		declarations = [];
+		constructor(registry) {
+			this.registry = registry;
+		}
+		[Symbol.iterator]() {
+			return this.declarations[Symbol.iterator]();
+		}
+		add(decl) {
+			this.returnType = (this.returnType || decl.returnType).unify(this.registry, decl.returnType) || dynType$1;
+			if (decl.macro) this.macro = decl;
+			if (decl.async && !this.async) this.async = true;
+			this.declarations.push(decl);
+			this.#matchCache?.clear();
+			this.#checkCache?.clear();
+		}
+		findFunction(argTypes, receiverType = null) {
+			for (let i = 0; i < this.declarations.length; i++) {
+				const match = this.#matchesFunction(this.declarations[i], argTypes, receiverType);
+				if (match) return match;
+			}
+			return null;
+		}
+		findUnaryOverload(left) {
+			const cached = (this.#matchCache ??= /* @__PURE__ */ new Map()).get(left);
+			if (cached !== void 0) return cached;
+			let value = false;
+			for (const decl of this.declarations) {
+				if (decl.leftType !== left) continue;
+				value = decl;
+				break;
+			}
+			this.#matchCache.set(left, value);
+			return value;
+		}
+		findBinaryOverload(left, right) {
+			if (left.kind === "dyn" && left.valueType) right = right.wrappedType;
+			else if (right.kind === "dyn" && right.valueType) left = left.wrappedType;
+			return (this.#matchCache ??= /* @__PURE__ */ new Map()).get(left)?.get(right) ?? this.#cacheBinary(this.#matchCache, left, right, this.#findBinaryUncached(left, right));
+		}
+		checkBinaryOverload(left, right) {
+			return (this.#checkCache ??= /* @__PURE__ */ new Map()).get(left)?.get(right) ?? this.#cacheBinary(this.#checkCache, left, right, this.#checkBinaryUncached(left, right));
+		}
+		#cacheBinary(c, l, r, v) {
+			return (c.get(l) || c.set(l, /* @__PURE__ */ new Map()).get(l)).set(r, v), v;
+		}
+		#findBinaryUncached(left, right) {
+			const ops = this.#findBinaryOverloads(left, right);
+			if (ops.length === 0) return false;
+			if (ops.length === 1) return ops[0];
+			throw new Error(`Operator overload '${ops[0].signature}' overlaps with '${ops[1].signature}'.`);
+		}
+		#checkBinaryUncached(left, right) {
+			const ops = this.#findBinaryOverloads(left, right);
+			if (ops.length === 0) return false;
+			let rt = ops[0].returnType;
+			for (let i = 1; i < ops.length; i++) rt = rt.unify(this.registry, ops[i].returnType) || dynType$1;
+			return rt;
+		}
+		#findBinaryOverloads(leftType, rightType) {
+			const nonexactMatches = [];
+			for (const decl of this.declarations) {
+				if (decl.leftType === leftType && decl.rightType === rightType) return [decl];
+				const secondary = this.#matchBinaryOverload(decl, leftType, rightType);
+				if (secondary) nonexactMatches.push(secondary);
+			}
+			if (nonexactMatches.length === 0) {
+				const op = this.declarations[0]?.operator;
+				if ((op === "==" || op === "!=") && leftType.kind === "dyn") return fallbackDynEqualityMatchers[op];
+			}
+			return nonexactMatches;
+		}
+		#matchBinaryOverload(decl, actualLeft, actualRight) {
+			const bindings = decl.hasPlaceholderType ? /* @__PURE__ */ new Map() : null;
+			const leftType = this.#matchTypeWithPlaceholders(decl.leftType, actualLeft, bindings);
+			if (!leftType) return;
+			const rightType = this.#matchTypeWithPlaceholders(decl.rightType, actualRight, bindings);
+			if (!rightType) return;
+			if ((decl.operator === "==" || decl.operator === "!=") && decl.leftType.kind === "dyn" && decl.leftType.valueType && actualLeft.kind !== "dyn" && actualRight.kind !== "dyn") return false;
+			return decl.hasPlaceholderType ? {
+				async: decl.async,
+				signature: decl.signature,
+				handler: decl.handler,
+				leftType,
+				rightType,
+				returnType: decl.returnType.templated(this.registry, bindings)
+			} : decl;
+		}
+		#matchesFunction(fn, argTypes, receiverType) {
+			if (fn.hasPlaceholderType) return this.#matchWithPlaceholders(fn, argTypes, receiverType);
+			if (receiverType && fn.receiverType && !receiverType.matches(fn.receiverType)) return;
+			return fn.matchesArgs(argTypes);
+		}
+		#matchWithPlaceholders(fn, argTypes, receiverType) {
+			const bindings = /* @__PURE__ */ new Map();
+			if (receiverType && fn.receiverType) {
+				if (!this.#matchTypeWithPlaceholders(fn.receiverType, receiverType, bindings)) return null;
+			}
+			for (let i = 0; i < argTypes.length; i++) if (!this.#matchTypeWithPlaceholders(fn.argTypes[i], argTypes[i], bindings)) return null;
+			return {
+				async: fn.async,
+				handler: fn.handler,
+				signature: fn.signature,
+				returnType: fn.returnType.templated(this.registry, bindings)
+			};
+		}
+		#matchTypeWithPlaceholders(declared, actual, bindings) {
+			if (!declared.hasPlaceholderType) return actual.matches(declared) ? actual : null;
+			const treatAsDyn = actual.kind === "dyn";
+			if (!this.#collectPlaceholderBindings(declared, actual, bindings, treatAsDyn)) return null;
+			if (treatAsDyn) return actual;
+			return actual.matches(declared.templated(this.registry, bindings)) ? actual : null;
+		}
+		#collectPlaceholderBindings(dec, act, bind, fromDyn = false) {
+			if (!dec.hasPlaceholderType) return true;
+			if (!act) return false;
+			const asDyn = fromDyn || act.kind === "dyn";
+			act = act.unwrappedType;
+			switch (dec.kind) {
+				case "param": {
+					const type = asDyn ? dynType$1 : act;
+					const existing = bind.get(dec.name);
+					if (!existing) return bind.set(dec.name, type) && true;
+					return existing.kind === "dyn" || type.kind === "dyn" ? true : existing.matchesBoth(type);
+				}
+				case "list":
+					if (act.name === "dyn") act = dec;
+					if (act.kind !== "list") return false;
+					return this.#collectPlaceholderBindings(dec.valueType, act.valueType, bind, asDyn);
+				case "map":
+					if (act.name === "dyn") act = dec;
+					if (act.kind !== "map") return false;
+					return this.#collectPlaceholderBindings(dec.keyType, act.keyType, bind, asDyn) && this.#collectPlaceholderBindings(dec.valueType, act.valueType, bind, asDyn);
+				case "optional":
+					if (act.name === "dyn") act = dec;
+					if (act.kind !== "optional") return false;
+					return this.#collectPlaceholderBindings(dec.valueType, act.valueType, bind, asDyn);
+			}
+			return true;
+		}
+	};
+	objTypesDecls = [
+		[
+			UnsignedInt,
+			"uint",
+			TYPES.uint,
+			celTypes.uint
+		],
+		[
+			Type,
+			"type",
+			TYPES.type,
+			celTypes.type
+		],
+		[
+			Optional,
+			"optional",
+			optionalType,
+			celTypes.optional
+		],
+		[
+			Uint8Array,
+			"bytes",
+			TYPES.bytes,
+			celTypes.bytes
+		],
+		...typeof Buffer !== "undefined" ? [[
+			Buffer,
+			"bytes",
+			TYPES.bytes,
+			celTypes.bytes
+		]] : []
+	].map(([ctor, name, typeType, type]) => Object.freeze({
+		name,
+		typeType,
+		type,
+		ctor
+	}));
+	objTypes = objTypesDecls.map((t) => [t.name, t]);
+	objTypesCtor = objTypesDecls.map((t) => [t.ctor, t]);
+	invalidVar = (postfix) => /* @__PURE__ */ new Error(`Invalid variable declaration: ${postfix}`);
+	invalidType = (postfix) => /* @__PURE__ */ new Error(`Invalid type declaration: ${postfix}`);
+	fallbackDynEqualityMatchers = {
+		"==": [{
+			handler: (a, b) => a === b,
+			returnType: celTypes.bool
+		}],
+		"!=": [{
+			handler: (a, b) => a !== b,
+			returnType: celTypes.bool
+		}]
+	};
+	Registry = class Registry {
+		#parent = null;
+		#typeDeclarations;
+		#ownsVariables = true;
+		#operators = null;
+		#functions = null;
+		#operatorsByOp = null;
+		#functionsByKey = null;
+		#listTypes = null;
+		#mapTypes = null;
+		#optionalTypes = null;
+		#others = null;
+		#locked = false;
+		constructor(opts = {}) {
+			this.enableOptionalTypes = opts.enableOptionalTypes ?? false;
+			this.unlistedVariablesAreDyn = opts.unlistedVariablesAreDyn ?? false;
+			const parent = opts.parent instanceof Registry ? opts.parent : null;
+			if (parent) {
+				this.#parent = parent;
+				let opParent = parent;
+				while (opParent && !opParent.#operators) opParent = opParent.#parent;
+				let fnParent = parent;
+				while (fnParent && !fnParent.#functions) fnParent = fnParent.#parent;
+				this.#operatorsByOp = parent.#operatorsByOp;
+				this.#functionsByKey = parent.#functionsByKey;
+				this.#others = {
+					operators: opParent.#operators,
+					functions: fnParent.#functions
+				};
+				this.objectTypes = new Map(parent.objectTypes);
+				this.objectTypesByConstructor = new Map(parent.objectTypesByConstructor);
+				this.variables = parent.variables;
+				this.#ownsVariables = false;
+				this.#typeDeclarations = parent.#typeDeclarations;
+				this.#listTypes = parent.#listTypes;
+				this.#mapTypes = parent.#mapTypes;
+				this.#optionalTypes = parent.#optionalTypes;
+				if (this.enableOptionalTypes !== parent.enableOptionalTypes || this.unlistedVariablesAreDyn !== parent.unlistedVariablesAreDyn) toggleOptionalTypes(this, this.enableOptionalTypes);
+			} else {
+				this.#operators = [];
+				this.#functions = [];
+				this.objectTypes = new Map(objTypes);
+				this.objectTypesByConstructor = new Map(objTypesCtor);
+				this.#typeDeclarations = new Map(objEntries(celTypes));
+				this.#listTypes = /* @__PURE__ */ new Map();
+				this.#mapTypes = /* @__PURE__ */ new Map();
+				this.#optionalTypes = /* @__PURE__ */ new Map();
+				this.variables = /* @__PURE__ */ new Map();
+				this.variables.dyn = this.unlistedVariablesAreDyn;
+				for (const n in TYPES) this.registerConstant(n, "type", TYPES[n]);
+			}
+		}
+		#ensureOwnVariables() {
+			if (this.#ownsVariables) return;
+			this.variables = new Map(this.variables);
+			this.variables.dyn = this.unlistedVariablesAreDyn;
+			this.#ownsVariables = true;
+		}
+		deleteVariable(name) {
+			this.#ensureOwnVariables();
+			this.variables.delete(name);
+		}
+		#pushOperator(decl) {
+			if (!this.#operators) this.#operatorsByOp = null;
+			this.operatorCandidates(decl.operator).add(decl);
+			this.#operators.push(decl);
+		}
+		#pushFunction(decl) {
+			if (!this.#functions) this.#functionsByKey = null;
+			this.#functionCandidates(decl.partitionKey).add(decl);
+			this.#functions.push(decl);
+		}
+		#ensureCandiate(c, key) {
+			return c.get(key) || c.set(key, new Candidates(this)).get(key);
+		}
+		#getOperators() {
+			if (this.#operators) return this.#operators;
+			return this.#operators = [...this.#others.operators];
+		}
+		#getFunctions() {
+			if (this.#functions) return this.#functions;
+			return this.#functions = [...this.#others.functions];
+		}
+		operatorCandidates(op) {
+			if (this.#operatorsByOp) return this.#ensureCandiate(this.#operatorsByOp, op);
+			const c = this.#operatorsByOp = /* @__PURE__ */ new Map();
+			for (const decl of this.#getOperators()) this.#ensureCandiate(c, decl.operator).add(decl);
+			return this.#ensureCandiate(c, op);
+		}
+		functionCandidates(rec, name, argLen) {
+			return this.#functionCandidates(`${rec ? "rcall" : "call"}:${name}:${argLen}`);
+		}
+		#functionCandidates(key) {
+			if (this.#functionsByKey) return this.#ensureCandiate(this.#functionsByKey, key);
+			const c = this.#functionsByKey = /* @__PURE__ */ new Map();
+			for (const decl of this.#getFunctions()) this.#ensureCandiate(c, decl.partitionKey).add(decl);
+			return this.#ensureCandiate(c, key);
+		}
+		registerVariable(name, type, opts) {
+			if (this.#locked) throw new Error("Cannot modify frozen registry");
+			let description = opts?.description;
+			let value;
+			if (typeof name === "string" && typeof type === "object" && !(type instanceof TypeDeclaration)) {
+				description = type.description;
+				value = type.value;
+				if (type.schema) type = this.registerType({
+					name: `$${name}`,
+					schema: type.schema
+				}).type;
+				else type = type.type;
+			} else if (typeof name === "object") {
+				if (name.schema) type = this.registerType({
+					name: `$${name.name}`,
+					schema: name.schema
+				}).type;
+				else type = name.type;
+				description = name.description;
+				value = name.value;
+				name = name.name;
+			}
+			if (typeof name !== "string" || !name) throw invalidVar(`name must be a string`);
+			if (RESERVED.has(name)) throw invalidVar(`'${name}' is a reserved name`);
+			if (this.variables.get(name) !== void 0) throw invalidVar(`'${name}' is already registered`);
+			if (typeof type === "string") type = this.getType(type);
+			else if (!(type instanceof TypeDeclaration)) throw invalidVar(`type is required`);
+			this.#ensureOwnVariables();
+			this.variables.set(name, new VariableDeclaration(name, type, description, value));
+			return this;
+		}
+		#registerSchemaAsType(name, schema) {
+			const fields = Object.create(null);
+			for (const key of objKeys(schema)) {
+				const def = schema[key];
+				if (typeof def === "object" && def) fields[key] = this.registerType({
+					name: `${name}.${key}`,
+					schema: def
+				}).type.name;
+				else if (typeof def === "string") fields[key] = def;
+				else throw new Error(`Invalid field definition for '${name}.${key}'`);
+			}
+			return fields;
+		}
+		registerConstant(name, type, value) {
+			if (typeof name === "object") this.registerVariable(name);
+			else this.registerVariable({
+				name,
+				type,
+				value
+			});
+			return this;
+		}
+		getType(typename) {
+			return this.#parseTypeString(typename, true);
+		}
+		getListType(type) {
+			return this.#listTypes.get(type) || this.#listTypes.set(type, this.#parseTypeString(`list<${type}>`, true)).get(type);
+		}
+		getMapType(a, b) {
+			return this.#mapTypes.get(a)?.get(b) || (this.#mapTypes.get(a) || this.#mapTypes.set(a, /* @__PURE__ */ new Map()).get(a)).set(b, this.#parseTypeString(`map<${a}, ${b}>`, true)).get(b);
+		}
+		getOptionalType(type) {
+			return this.#optionalTypes.get(type) || this.#optionalTypes.set(type, this.#parseTypeString(`optional<${type}>`, true)).get(type);
+		}
+		assertType(typename, type, signature) {
+			try {
+				return this.#parseTypeString(typename, true);
+			} catch (e) {
+				e.message = `Invalid ${type} '${e.unknownType || typename}' in '${signature}'`;
+				throw e;
+			}
+		}
+		getFunctionType(typename) {
+			if (typename === "ast") return astType;
+			const t = this.#parseTypeString(typename, true);
+			if (t.kind === "dyn" && t.valueType) throw new Error(`type '${t.name}' is not supported`);
+			return t;
+		}
+		registerType(name, _d) {
+			if (this.#locked) throw new Error("Cannot modify frozen registry");
+			if (typeof name === "object") _d = name, name = _d.fullName || _d.name || _d.ctor?.name;
+			if (typeof name === "string" && name[0] === ".") name = name.slice(1);
+			if (typeof name !== "string" || name.length < 2 || RESERVED.has(name)) throw invalidType(`name '${name}' is not valid`);
+			if (this.objectTypes.has(name)) throw invalidType(`type '${name}' already registered`);
+			const type = this.#parseTypeString(name, false);
+			if (type.kind !== "message") throw invalidType(`type '${name}' is not valid`);
+			const decl = {
+				name,
+				typeType: new Type(name),
+				type,
+				ctor: typeof _d === "function" ? _d : _d?.ctor,
+				convert: typeof _d === "function" ? void 0 : _d?.convert,
+				fields: typeof _d?.schema === "object" ? this.#normalizeFields(name, this.#registerSchemaAsType(name, _d.schema)) : this.#normalizeFields(name, typeof _d === "function" ? void 0 : _d?.fields)
+			};
+			if (typeof decl.ctor !== "function") {
+				if (!decl.fields) throw invalidType(`type '${name}' requires a constructor or fields`);
+				Object.assign(decl, this.#createDefaultConvert(name, decl.fields));
+			}
+			this.objectTypes.set(name, Object.freeze(decl));
+			this.objectTypesByConstructor.set(decl.ctor, decl);
+			this.registerFunctionOverload(`type(${name}): type`, () => decl.typeType, { async: false });
+			return decl;
+		}
+		/** @returns {TypeDeclaration} */
+		#parseTypeString(typeStr, requireKnownTypes = true) {
+			let match = this.#typeDeclarations.get(typeStr);
+			if (match) return match;
+			if (typeof typeStr !== "string" || !typeStr.length) throw new Error(`Invalid type: must be a string`);
+			match = typeStr.match(/^[A-Z]$/);
+			if (match) return this.#createDeclaration(_createPlaceholderType, typeStr, typeStr);
+			match = typeStr.match(/^(dyn|list|map|optional)<(.+)>$/);
+			if (!match) {
+				if (requireKnownTypes) {
+					const err = /* @__PURE__ */ new Error(`Unknown type: ${typeStr}`);
+					err.unknownType = typeStr;
+					throw err;
+				}
+				return this.#createDeclaration(_createMessageType, typeStr, typeStr);
+			}
+			const kind = match[1];
+			const inner = match[2].trim();
+			switch (kind) {
+				case "dyn": {
+					const type = this.#parseTypeString(inner, requireKnownTypes).wrappedType;
+					this.#typeDeclarations.set(type.name, type);
+					return type;
+				}
+				case "list": {
+					const vType = this.#parseTypeString(inner, requireKnownTypes);
+					return this.#createDeclaration(_createListType, `list<${vType}>`, vType);
+				}
+				case "map": {
+					const parts = splitByComma(inner);
+					if (parts.length !== 2) throw new Error(`Invalid map type: ${typeStr}`);
+					const kType = this.#parseTypeString(parts[0], requireKnownTypes);
+					const vType = this.#parseTypeString(parts[1], requireKnownTypes);
+					return this.#createDeclaration(_createMapType, `map<${kType}, ${vType}>`, kType, vType);
+				}
+				case "optional": {
+					const vType = this.#parseTypeString(inner, requireKnownTypes);
+					return this.#createDeclaration(_createOptionalType, `optional<${vType}>`, vType);
+				}
+			}
+		}
+		#createDeclaration(creator, key, ...args) {
+			return this.#typeDeclarations.get(key) || this.#typeDeclarations.set(key, creator(...args)).get(key);
+		}
+		findMacro(name, hasReceiver, argLen) {
+			return this.functionCandidates(hasReceiver, name, argLen).macro;
+		}
+		findUnaryOverload(op, left) {
+			return this.operatorCandidates(op).findUnaryOverload(left);
+		}
+		findBinaryOverload(op, left, right) {
+			return this.operatorCandidates(op).findBinaryOverload(left, right);
+		}
+		#toCelFieldType(field) {
+			if (typeof field === "string") return { type: field };
+			if (field.id) return protobufjsFieldToCelType(field);
+			return field;
+		}
+		#toCelFieldDeclaration(typename, fields, k, requireKnownTypes = false) {
+			try {
+				const field = this.#toCelFieldType(fields[k]);
+				if (typeof field?.type !== "string") throw new Error(`unsupported declaration`);
+				return this.#parseTypeString(field.type, requireKnownTypes);
+			} catch (e) {
+				e.message = `Field '${k}' in type '${typename}' has unsupported declaration: ${JSON.stringify(fields[k])}`;
+				throw e;
+			}
+		}
+		#normalizeFields(typename, fields) {
+			if (!fields) return;
+			const all = Object.create(null);
+			for (const k of objKeys(fields)) all[k] = this.#toCelFieldDeclaration(typename, fields, k);
+			return all;
+		}
+		#createDefaultConvert(name, fields) {
+			const keys = objKeys(fields);
+			const conversions = Object.create(null);
+			for (const k of keys) {
+				const type = fields[k];
+				const decl = type.kind === "message" && this.objectTypes.get(type.name);
+				if (decl === false) conversions[k] = false;
+				else conversions[k] = decl.convert ? decl : false;
+			}
+			const Ctor = { [name]: class extends Map {
+				#raw;
+				constructor(v) {
+					super();
+					this.#raw = v;
+				}
+				[Symbol.iterator]() {
+					if (this.size !== keys.length) for (const k of keys) this.get(k);
+					return super[Symbol.iterator]();
+				}
+				get(field) {
+					let v = super.get(field);
+					if (v !== void 0 || this.has(field)) return v;
+					const dec = conversions[field];
+					if (dec === void 0) return;
+					v = this.#raw instanceof Map ? this.#raw.get(field) : this.#raw?.[field];
+					if (dec && v && typeof v === "object") switch (v.constructor) {
+						case void 0:
+						case Object:
+						case Map: v = dec.convert(v);
+					}
+					return super.set(field, v), v;
+				}
+			} }[name];
+			return {
+				ctor: Ctor,
+				convert(v) {
+					if (!v) return;
+					if (v.constructor === Ctor) return v;
+					return new Ctor(v);
+				}
+			};
+		}
+		clone(opts) {
+			this.#locked = true;
+			return new Registry({
+				parent: this,
+				unlistedVariablesAreDyn: opts.unlistedVariablesAreDyn,
+				enableOptionalTypes: opts.enableOptionalTypes
+			});
+		}
+		getDefinitions() {
+			const variables = [];
+			const functions = [];
+			for (const [, varDecl] of this.variables) {
+				if (!varDecl) continue;
+				variables.push({
+					name: varDecl.name,
+					description: varDecl.description || null,
+					type: varDecl.type.name
+				});
+			}
+			for (const decl of this.#getFunctions()) functions.push({
+				signature: decl.signature,
+				name: decl.name,
+				description: decl.description,
+				receiverType: decl.receiverType ? decl.receiverType.name : null,
+				returnType: decl.returnType.name,
+				params: decl.params.map((p) => ({
+					name: p.name,
+					type: p.type.name,
+					description: p.description
+				}))
+			});
+			return {
+				variables,
+				functions
+			};
+		}
+		#parseSignature(signature) {
+			if (typeof signature !== "string") throw new Error("Invalid signature: must be a string");
+			const match = signature.match(/^(?:([a-zA-Z0-9.<>]+)\.)?(\w+)\(([^)]*)\):(.*)$/);
+			if (!match) throw new Error(`Invalid signature: ${signature}`);
+			const returnType = match[4].trim();
+			if (!returnType) throw new Error(`Invalid signature: ${signature}`);
+			return {
+				receiverType: match[1] || null,
+				name: match[2],
+				argTypes: splitByComma(match[3]),
+				returnType
+			};
+		}
+		/**
+		* @param {FunctionDeclaration} a
+		* @param {FunctionDeclaration} b
+		*/
+		#functionSignatureOverlaps(a, b) {
+			if (a.name !== b.name) return false;
+			if (a.argTypes.length !== b.argTypes.length) return false;
+			if ((a.receiverType || b.receiverType) && (!a.receiverType || !b.receiverType)) return false;
+			return !(a.receiverType !== b.receiverType && a.receiverType !== dynType$1 && b.receiverType !== dynType$1) && (b.macro || a.macro || b.argTypes.every((t, i) => {
+				const o = a.argTypes[i];
+				return t === o || t === dynType$1 || o === dynType$1;
+			}));
+		}
+		/** @param {FunctionDeclaration} newDec */
+		#checkOverlappingSignatures(newDec) {
+			for (const decl of this.#functionCandidates(newDec.partitionKey)) {
+				if (!this.#functionSignatureOverlaps(decl, newDec)) continue;
+				throw new Error(`Function signature '${newDec.signature}' overlaps with existing overload '${decl.signature}'.`);
+			}
+		}
+		#normalizeParam(i, aType, param) {
+			if (!param) return {
+				type: this.getFunctionType(aType),
+				name: `arg${i}`,
+				description: null
+			};
+			const type = param.type || aType;
+			if (!type) throw new Error(`params[${i}].type is required`);
+			if (aType && type !== aType) throw new Error(`params[${i}].type not equal to signature type`);
+			return {
+				name: param.name || `arg${i}`,
+				type: this.getFunctionType(type),
+				description: param.description ?? null
+			};
+		}
+		registerFunctionOverload(s, handler, opts) {
+			if (this.#locked) throw new Error("Cannot modify frozen registry");
+			if (typeof s === "object") opts = s;
+			else if (typeof handler === "object") opts = handler;
+			else if (!opts) opts = {};
+			const sig = typeof s === "string" ? s : opts.signature ?? void 0;
+			const parsed = sig !== void 0 ? this.#parseSignature(sig) : void 0;
+			const name = parsed?.name || opts.name;
+			const receiverType = parsed?.receiverType || opts.receiverType;
+			const argTypes = parsed?.argTypes;
+			const returnType = parsed?.returnType || opts.returnType;
+			const params = opts.params;
+			handler = typeof handler === "function" ? handler : opts.handler;
+			let dec;
+			try {
+				if (!name) throw new Error(`signature or name are required`);
+				if (!returnType) throw new Error(`must have a returnType`);
+				if (params) {
+					if (argTypes && params.length !== argTypes.length) throw new Error(`mismatched length in params and args in signature`);
+				} else if (!argTypes) throw new Error(`signature or params are required`);
+				dec = new FunctionDeclaration({
+					name,
+					async: opts?.async,
+					receiverType: receiverType ? this.getType(receiverType) : null,
+					returnType: this.getType(returnType),
+					handler,
+					description: opts.description,
+					params: (argTypes || params).map((_, i) => this.#normalizeParam(i, argTypes?.[i], params?.[i]))
+				});
+			} catch (e) {
+				if (typeof sig === "string") e.message = `Invalid function declaration '${sig}': ${e.message}`;
+				else if (name) e.message = `Invalid function declaration '${name}': ${e.message}`;
+				else e.message = `Invalid function declaration: ${e.message}`;
+				throw e;
+			}
+			this.#checkOverlappingSignatures(dec);
+			this.#pushFunction(dec);
+		}
+		registerOperatorOverload(string, handler, opts) {
+			const unaryParts = string.match(/^([-!])([\w.<>]+)(?::\s*([\w.<>]+))?$/);
+			if (unaryParts) {
+				const [, op, operandType, returnType] = unaryParts;
+				return this.unaryOverload(op, operandType, handler, returnType, opts?.async);
+			}
+			const parts = string.match(/^([\w.<>]+) ([-+*%/]|==|!=|<|<=|>|>=|in) ([\w.<>]+)(?::\s*([\w.<>]+))?$/);
+			if (!parts) throw new Error(`Operator overload invalid: ${string}`);
+			const [, leftType, op, rightType, returnType] = parts;
+			return this.binaryOverload(leftType, op, rightType, handler, returnType);
+		}
+		unaryOverload(op, typeStr, handler, returnTypeStr, async) {
+			if (this.#locked) throw new Error("Cannot modify frozen registry");
+			const leftType = this.assertType(typeStr, "type", `${op}${typeStr}`);
+			const returnType = this.assertType(returnTypeStr || typeStr, "return type", `${op}${typeStr}: ${returnTypeStr || typeStr}`);
+			const d = new OperatorDeclaration({
+				op: `${op}_`,
+				leftType,
+				returnType,
+				handler,
+				async
+			});
+			this.#pushOperator(this.#assertOverload(d));
+		}
+		#hasOverload(d) {
+			for (const o of this.operatorCandidates(d.operator)) if (d.equals(o)) return true;
+			return false;
+		}
+		#assertOverload(decl) {
+			if (!this.#hasOverload(decl)) return decl;
+			throw new Error(`Operator overload already registered: ${decl.signature}`);
+		}
+		binaryOverload(leftTypeStr, op, rightTypeStr, handler, returnTypeStr, async) {
+			if (this.#locked) throw new Error("Cannot modify frozen registry");
+			returnTypeStr ??= isRelational.has(op) ? "bool" : leftTypeStr;
+			const sig = `${leftTypeStr} ${op} ${rightTypeStr}: ${returnTypeStr}`;
+			let leftType = this.assertType(leftTypeStr, "left type", sig);
+			let rightType = this.assertType(rightTypeStr, "right type", sig);
+			const returnType = this.assertType(returnTypeStr, "return type", sig);
+			if (leftType.kind === "dyn" && leftType.valueType) rightType = rightType.wrappedType;
+			else if (rightType.kind === "dyn" && rightType.valueType) leftType = leftType.wrappedType;
+			if (isRelational.has(op) && returnType.type !== "bool") throw new Error(`Comparison operator '${op}' must return 'bool', got '${returnType.type}'`);
+			const dec = new OperatorDeclaration({
+				op,
+				leftType,
+				rightType,
+				returnType,
+				handler,
+				async
+			});
+			if (dec.hasPlaceholderType && !(rightType.hasPlaceholderType && leftType.hasPlaceholderType)) throw new Error(`Operator overload with placeholders must use them in both left and right types: ${sig}`);
+			this.#assertOverload(dec);
+			if (op === "==") {
+				const declarations = [new OperatorDeclaration({
+					op: "!=",
+					leftType,
+					rightType,
+					handler(a, b, ast, ev) {
+						return !handler(a, b, ast, ev);
+					},
+					returnType,
+					async
+				})];
+				if (leftType !== rightType) declarations.push(new OperatorDeclaration({
+					op: "==",
+					leftType: rightType,
+					rightType: leftType,
+					handler(a, b, ast, ev) {
+						return handler(b, a, ast, ev);
+					},
+					returnType,
+					async
+				}), new OperatorDeclaration({
+					op: "!=",
+					leftType: rightType,
+					rightType: leftType,
+					handler(a, b, ast, ev) {
+						return !handler(b, a, ast, ev);
+					},
+					returnType,
+					async
+				}));
+				for (const decl of declarations) this.#assertOverload(decl);
+				for (const decl of declarations) this.#pushOperator(decl);
+			}
+			this.#pushOperator(dec);
+		}
+	};
+	isRelational = /* @__PURE__ */ new Set([
+		"<",
+		"<=",
+		">",
+		">=",
+		"==",
+		"!=",
+		"in"
+	]);
+	RootContext = class {
+		#vars;
+		#contextObj;
+		#contextMap;
+		#convertCache;
+		constructor(registry, context) {
+			this.#vars = registry.variables;
+			if (context === void 0 || context === null) return;
+			if (typeof context !== "object") throw evaluationError("invalid_context", "Context must be an object");
+			if (context instanceof Map) this.#contextMap = context;
+			else this.#contextObj = context;
+		}
+		getValue(key) {
+			return this.#convertCache?.get(key) || (this.#contextObj ? this.#contextObj[key] : this.#contextMap?.get(key));
+		}
+		getVariable(name) {
+			return this.#vars.get(name) ?? (this.#vars.dyn && !RESERVED.has(name) ? new VariableDeclaration(name, dynType$1) : void 0);
+		}
+		getCheckedValue(ev, ast) {
+			const v = this.getValue(ast.args);
+			if (v === void 0) throw ev.createError("unknown_variable", `Unknown variable: ${ast.args}`, ast);
+			if (ast.checkedType.matchesValueType(v, ev)) return v;
+			const type = ast.checkedType;
+			const valueType = ev.debugType(v);
+			if (type.kind === "message" && valueType.kind === "map") {
+				const c = ev.objectTypes.get(type.name)?.convert?.(v);
+				if (c) return (this.#convertCache ??= /* @__PURE__ */ new Map()).set(ast.args, c), c;
+			}
+			throw ev.createError("variable_type_mismatch", `Variable '${ast.args}' is not of type '${type}', got '${valueType}'`, ast);
+		}
+		forkWithVariable(iterVar, iterType) {
+			return new OverlayContext(this, iterVar, iterType);
+		}
+	};
+	OverlayContext = class OverlayContext {
+		#parent;
+		accuType;
+		accuValue;
+		iterValue;
+		constructor(parent, iterVar, iterType) {
+			this.#parent = parent;
+			this.iterVar = iterVar;
+			this.iterType = iterType;
+		}
+		forkWithVariable(iterVar, iterType) {
+			return new OverlayContext(this, iterVar, iterType);
+		}
+		reuse(parent) {
+			if (!this.async) return this.#parent = parent, this;
+			const ctx = new OverlayContext(parent, this.iterVar, this.iterType);
+			ctx.accuType = this.accuType;
+			return ctx;
+		}
+		setIterValue(v, ev) {
+			if (this.iterType.matchesValueType(v, ev)) return this.iterValue = v, this;
+			const type = this.iterType;
+			const valueType = ev.debugType(v);
+			if (type.kind === "message" && valueType.kind === "map") {
+				const c = ev.objectTypes.get(type.name)?.convert?.(v);
+				if (c) return this.iterValue = c, this;
+			}
+			throw ev.createError("variable_type_mismatch", `Variable '${this.iterVar}' is not of type '${type}', got '${valueType}'`);
+		}
+		setAccuType(type) {
+			return this.accuType = type, this;
+		}
+		setAccuValue(v) {
+			return this.accuValue = v, this;
+		}
+		getValue(key) {
+			return this.iterVar === key ? this.iterValue : this.#parent.getValue(key);
+		}
+		getCheckedValue(ev, ast) {
+			if (this.iterVar === ast.args) return this.iterValue;
+			return this.#parent.getCheckedValue(ev, ast);
+		}
+		getVariable(name) {
+			if (this.iterVar === name) return new VariableDeclaration(name, this.iterType);
+			return this.#parent.getVariable(name);
+		}
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/operators.js
+function unsupportedType(self, type) {
+	throw self.createError("unsupported_type", `Unsupported type: ${type}`);
+}
+function maybeAsync(l, r, h) {
+	if (r === true || r && (r?.maybeAsync || maybeAsyncArray(r))) return maybeAsyncBoth(h);
+	if (l === true || l && (l?.maybeAsync || maybeAsyncArray(l))) return maybeAsyncFirst(h);
+	return h;
+}
+function maybeAsyncBoth(handler) {
+	return handler.__asyncBoth ??= function handle(a, b, c, d) {
+		if (!(a instanceof Promise || b instanceof Promise)) return handler(a, b, c, d);
+		if (!(b instanceof Promise)) return a.then((_a) => handler(_a, b, c, d));
+		if (!(a instanceof Promise)) return b.then((_b) => handler(a, _b, c, d));
+		return Promise.all([a, b]).then((p) => handler(p[0], p[1], c, d));
+	};
+}
+function maybeAsyncFirst(handler) {
+	return handler.__asyncFirst ??= function handle(a, b, c, d) {
+		if (a instanceof Promise) return a.then((_a) => handler(_a, b, c, d));
+		return handler(a, b, c, d);
+	};
+}
+function checkAccessNode(chk, ast, ctx) {
+	ast.right = ast.args[1];
+	const leftType = chk.check(ast.left = ast.args[0], ctx);
+	if (ast.op === "[]") chk.check(ast.right, ctx);
+	ast.handle = maybeAsync(ast.left, ast.op === "[]" ? ast.right : false, leftType !== dynType ? fieldAccessStatic : fieldAccess);
+	if (leftType.kind !== "optional") return chk.checkAccessOnType(ast, ctx, leftType);
+	return chk.registry.getOptionalType(chk.checkAccessOnType(ast, ctx, leftType.valueType, true));
+}
+function checkOptionalAccessNode(chk, ast, ctx) {
+	ast.right = ast.args[1];
+	const leftType = chk.check(ast.left = ast.args[0], ctx);
+	if (ast.op === "[?]") chk.check(ast.right, ctx);
+	ast.handle = maybeAsync(ast.left, ast.op === "[?]" ? ast.right : false, oFieldAccess);
+	const actualType = leftType.kind === "optional" ? leftType.valueType : leftType;
+	return chk.registry.getOptionalType(chk.checkAccessOnType(ast, ctx, actualType, true));
+}
+function checkElementHomogenous(chk, ctx, expected, el, code) {
+	const type = chk.check(el, ctx);
+	if (type === expected || expected.isEmpty()) return type;
+	if (type.isEmpty()) return expected;
+	throw chk.createError(code, `${HOMOGENEOUS_PREFIX[code]} expected type '${chk.formatType(expected)}' but found '${chk.formatType(type)}'`, el);
+}
+function checkElement(chk, ctx, expected, el) {
+	return expected.unify(chk.registry, chk.check(el, ctx)) || dynType;
+}
+function ternaryConditionError(ev, value, node) {
+	const type = ev.debugRuntimeType(value);
+	return ev.createError("invalid_condition_type", `${node.meta.label || "Ternary condition must be bool"}, got '${type}'`, node);
+}
+function handleTernary(c, ev, ast, ctx) {
+	if (c === true) return ev.run(ast.left, ctx);
+	if (c === false) return ev.run(ast.right, ctx);
+	throw ternaryConditionError(ev, c, ast.condition);
+}
+function logicalOperandError(ev, value, node) {
+	const type = ev.debugRuntimeType(value);
+	return ev.createError("invalid_logical_operand", `Logical operator requires bool operands, got '${type}'`, node);
+}
+function logicalValueOrErr(ev, v, node) {
+	if (v instanceof Error) return v;
+	return logicalOperandError(ev, v, node);
+}
+function _logicalOp(exp, ev, ast, left, right) {
+	if (right === exp) return exp;
+	if (right === !exp) {
+		if (left === right) return right;
+		throw logicalValueOrErr(ev, left, ast.left);
+	}
+	if (right instanceof Promise) return right.then((r) => _logicalOpAsync(exp, ev, ast, left, r));
+	throw logicalOperandError(ev, right, ast.left);
+}
+function _logicalOpAsync(exp, ev, ast, left, right) {
+	if (right === exp) return exp;
+	if (typeof right !== "boolean") throw logicalOperandError(ev, right, ast.right);
+	if (typeof left !== "boolean") throw logicalValueOrErr(ev, left, ast.left);
+	return !exp;
+}
+function checkLogicalOp(chk, ast, ctx) {
+	const leftType = chk.check(ast.left = ast.args[0], ctx);
+	const rightType = chk.check(ast.right = ast.args[1], ctx);
+	if (!leftType.isDynOrBool()) throw chk.createError("invalid_logical_operand", `Logical operator requires bool operands, got '${chk.formatType(leftType)}'`, ast);
+	if (!rightType.isDynOrBool()) throw chk.createError("invalid_logical_operand", `Logical operator requires bool operands, got '${chk.formatType(rightType)}'`, ast);
+	return chk.boolType;
+}
+function checkUnary(chk, ast, ctx) {
+	const op = ast.op;
+	const right = chk.check(ast.args, ctx);
+	ast.candidates = chk.registry.operatorCandidates(op);
+	if (right.kind === "dyn") {
+		ast.handle = maybeAsync(ast.args, false, handleUnary);
+		return ast.candidates.returnType;
+	}
+	const overload = ast.candidates.findUnaryOverload(right);
+	if (!overload) throw chk.createError("no_such_overload", `no such overload: ${op[0]}${chk.formatType(right)}`, ast);
+	ast.handle = maybeAsync(ast.args, false, overload.handler);
+	return overload.returnType;
+}
+function handleUnary(left, ast, ev) {
+	const leftType = ev.debugRuntimeType(left, ast.args.checkedType);
+	const overload = ast.candidates.findUnaryOverload(leftType);
+	if (overload) return overload.handler(left);
+	throw ev.createError("no_such_overload", `no such overload: ${ast.op[0]}${leftType}`, ast);
+}
+function evaluateUnary(ev, ast, ctx) {
+	return ast.handle(ev.run(ast.args, ctx), ast, ev);
+}
+function checkBinary(chk, ast, ctx) {
+	const op = ast.op;
+	const left = chk.check(ast.left = ast.args[0], ctx);
+	const right = chk.check(ast.right = ast.args[1], ctx);
+	ast.candidates = chk.registry.operatorCandidates(op);
+	const overload = left.hasDynType || right.hasDynType ? void 0 : ast.candidates.findBinaryOverload(left, right);
+	ast.handle = maybeAsync(ast.left, ast.right, overload?.handler || handleBinary);
+	if (overload) return overload.returnType;
+	const type = ast.candidates.checkBinaryOverload(left, right);
+	if (!left.hasDynType) ast.leftStaticType = left;
+	if (!right.hasDynType) ast.rightStaticType = right;
+	if (type) return type;
+	throw chk.createError("no_such_overload", `no such overload: ${chk.formatType(left)} ${op} ${chk.formatType(right)}`, ast);
+}
+function evaluateBinary(ev, ast, ctx) {
+	return ast.handle(ev.run(ast.left, ctx), ev.run(ast.right, ctx), ast, ev);
+}
+function evaluateBinaryFirst(ev, ast, ctx) {
+	return ast.handle(ev.run(ast.left, ctx), ast.right, ast, ev);
+}
+function handleBinary(left, right, ast, ev) {
+	const leftType = ast.leftStaticType || ev.debugTypeDeep(left).wrappedType;
+	const rightType = ast.rightStaticType || ev.debugTypeDeep(right).wrappedType;
+	const overload = ast.candidates.findBinaryOverload(leftType, rightType);
+	if (overload) return overload.handler(left, right, ast, ev);
+	throw ev.createError("no_such_overload", `no such overload: ${leftType} ${ast.op} ${rightType}`, ast);
+}
+function callFunctionHandler(handler, ev, args, ast) {
+	try {
+		const result = handler.apply(ev, args);
+		if (result instanceof Promise) return result.catch((error) => {
+			throw attachErrorAst(error, ast);
+		});
+		return result;
+	} catch (error) {
+		throw attachErrorAst(error, ast);
+	}
+}
+function callFn(args, ast, ev) {
+	const argAst = ast.args[1];
+	const types = ast.argTypes;
+	let i = argAst.length;
+	while (i--) types[i] = ev.debugRuntimeType(args[i], argAst[i].checkedType);
+	const decl = ast.candidates.findFunction(types);
+	if (decl) return callFunctionHandler(decl.handler, ev, args, ast);
+	throw ev.createError("no_matching_overload", `found no matching overload for '${ast.args[0]}(${types.map((t) => t.unwrappedType).join(", ")})'`, ast);
+}
+function callRecFn(args, ev, ast) {
+	const [, receiverAst, argAst] = ast.args;
+	const types = ast.argTypes;
+	for (let i = 0; i < types.length; i++) types[i] = ev.debugRuntimeType(args[i + 1], argAst[i].checkedType);
+	const receiverType = ev.debugRuntimeType(args[0], receiverAst.checkedType);
+	const decl = ast.candidates.findFunction(types, receiverType);
+	if (decl) return callFunctionHandler(decl.handler, ev, args, ast);
+	throw ev.createError("no_matching_overload", `found no matching overload for '${receiverType.type}.${ast.args[0]}(${types.map((t) => t.unwrappedType).join(", ")})'`, ast);
+}
+function resolveAstArray(ev, astArray, ctx, i = astArray.length) {
+	if (i === 0) return [];
+	let async;
+	const results = new Array(i);
+	while (i--) if ((results[i] = ev.run(astArray[i], ctx)) instanceof Promise) async ??= true;
+	return async ? Promise.all(results) : results;
+}
+function safeFromEntries(entries) {
+	const obj = {};
+	for (let i = 0; i < entries.length; i++) {
+		const [k, v] = entries[i];
+		if (k === "__proto__" || k === "constructor" || k === "prototype") continue;
+		obj[k] = v;
+	}
+	return obj;
+}
+function comprehensionElementType(chk, iterable, ctx) {
+	const iterType = chk.check(iterable, ctx);
+	if (iterType.kind === "dyn") return iterType;
+	if (iterType.kind === "list") return iterType.valueType;
+	if (iterType.kind === "map") return iterType.keyType;
+	throw chk.createError("invalid_comprehension_range", `Expression of type '${chk.formatType(iterType)}' cannot be range of a comprehension (must be list, map, or dynamic).`, iterable);
+}
+function toIterable(ev, args, coll) {
+	if (coll instanceof Set) return [...coll];
+	if (coll instanceof Map) return [...coll.keys()];
+	if (coll && typeof coll === "object") return objKeys(coll);
+	throw ev.createError("invalid_comprehension_range", `Expression of type '${ev.debugType(coll)}' cannot be range of a comprehension (must be list, map, or dynamic).`, args.iterable);
+}
+function runQualifier(items, args, ev, ctx) {
+	if (!isArray(items)) items = toIterable(ev, args, items);
+	const accu = ev.run(args.init, ctx = args.iterCtx.reuse(ctx));
+	ctx.accuValue = accu;
+	if (ctx === args.iterCtx) return iterateQuantifier(ev, ctx, args, items, accu, 0);
+	return continueQuantifier(ev, ctx, args, items, accu, 0);
+}
+function runComprehension(items, args, ev, ctx) {
+	if (!isArray(items)) items = toIterable(ev, args, items);
+	const accu = ev.run(args.init, ctx = args.iterCtx.reuse(ctx));
+	ctx.accuValue = accu;
+	if (ctx === args.iterCtx) return iterateLoop(ev, ctx, args, items, accu, 0);
+	return continueLoop(ev, ctx, args, items, accu, 0);
+}
+function iterateLoop(ev, ctx, args, items, accu, i) {
+	const condition = args.condition;
+	const step = args.step;
+	const len = items.length;
+	while (i < len) {
+		if (condition && !condition(accu)) break;
+		accu = ev.run(step, ctx.setIterValue(items[i++], ev));
+		if (accu instanceof Promise) return continueLoop(ev, ctx, args, items, accu, i);
+	}
+	return args.result(accu);
+}
+async function continueLoop(ev, ctx, args, items, accu, i) {
+	if (ctx === args.iterCtx) ctx.async = true;
+	const condition = args.condition;
+	const step = args.step;
+	const len = items.length;
+	accu = await accu;
+	while (i < len) {
+		if (condition && !condition(accu)) return args.result(accu);
+		accu = ev.run(step, ctx.setIterValue(items[i++], ev));
+		if (accu instanceof Promise) accu = await accu;
+	}
+	return args.result(accu);
+}
+function iterateQuantifier(ev, ctx, args, items, accu, i, error, stp) {
+	const condition = args.condition;
+	const step = args.step;
+	const len = items.length;
+	while (i < len) {
+		if (!condition(accu)) return args.result(accu);
+		stp = ev.tryEval(step, ctx.setIterValue(items[i++], ev));
+		if (stp instanceof Promise) return continueQuantifier(ev, ctx, args, items, accu, i, error, stp);
+		if (stp instanceof Error && (error ??= stp)) continue;
+		accu = stp;
+	}
+	if (error && condition(accu)) throw error;
+	return args.result(accu);
+}
+async function continueQuantifier(ev, ctx, args, items, accu, i, error, stp) {
+	if (ctx === args.iterCtx) ctx.async = true;
+	const condition = args.condition;
+	const step = args.step;
+	const len = items.length;
+	stp = await stp;
+	if (stp instanceof Error) error ??= stp;
+	else accu = stp;
+	while (i < len) {
+		if (!condition(accu)) return args.result(accu);
+		stp = ev.tryEval(step, ctx.setIterValue(items[i++], ev));
+		if (stp instanceof Promise) stp = await stp;
+		if (stp instanceof Error && (error ??= stp)) continue;
+		accu = stp;
+	}
+	if (error && condition(accu)) throw error;
+	return args.result(accu);
+}
+function oFieldAccess(left, right, ast, ev) {
+	return ev.optionalType.field(left, right, ast, ev);
+}
+function fieldAccessStatic(left, right, ast, ev) {
+	return ast.left.checkedType.field(left, right, ast, ev);
+}
+function fieldAccess(left, right, ast, ev) {
+	switch (left?.constructor) {
+		case void 0:
+		case Object: {
+			const v = hasOwn(left || empty, right) ? left[right] : void 0;
+			if (v !== void 0) return ev.debugType(v), v;
+			break;
+		}
+		case Map: {
+			const v = left.get(right);
+			if (v !== void 0) return ev.debugType(v), v;
+			break;
+		}
+		case Array:
+		case Set: return ev.listType.field(left, right, ast, ev);
+		default:
+			const t = ev.objectTypesByConstructor.get(left.constructor);
+			if (t) return t.type.field(left, right, ast, ev);
+			else if (typeof left === "object") unsupportedType(ev, left.constructor.name);
+	}
+	throw ev.createError("no_such_key", `No such key: ${right}`, ast);
+}
+var dynType, Base, maybeAsyncArray, HOMOGENEOUS_PREFIX, empty, emptyList, emptyMap, OPERATORS;
+var init_operators = __esmMin((() => {
+	init_registry();
+	init_globals();
+	init_errors();
+	dynType = celTypes.dyn;
+	Base = class {
+		dynType = celTypes.dyn;
+		optionalType = celTypes.optional;
+		stringType = celTypes.string;
+		intType = celTypes.int;
+		doubleType = celTypes.double;
+		boolType = celTypes.bool;
+		nullType = celTypes.null;
+		listType = celTypes.list;
+		mapType = celTypes.map;
+		constructor(opts) {
+			this.opts = opts.opts;
+			this.registry = opts.registry;
+			this.objectTypes = this.registry.objectTypes;
+			this.objectTypesByConstructor = this.registry.objectTypesByConstructor;
+		}
+		/**
+		* Get a TypeDeclaration instance for a type name
+		* @param {string} typeName - The type name (e.g., 'string', 'int', 'dyn')
+		* @returns {TypeDeclaration} The type declaration instance
+		*/
+		getType(typeName) {
+			return this.registry.getType(typeName);
+		}
+		debugType(v) {
+			switch (typeof v) {
+				case "string": return this.stringType;
+				case "bigint": return this.intType;
+				case "number": return this.doubleType;
+				case "boolean": return this.boolType;
+				case "object":
+					if (v === null) return this.nullType;
+					switch (v.constructor) {
+						case void 0:
+						case Object:
+						case Map: return this.mapType;
+						case Array:
+						case Set: return this.listType;
+						default: return this.objectTypesByConstructor.get(v.constructor)?.type || unsupportedType(this, v.constructor?.name || typeof v);
+					}
+				default: unsupportedType(this, typeof v);
+			}
+		}
+	};
+	maybeAsyncArray = (a) => Array.isArray(a) ? a.some((n) => n.maybeAsync) : false;
+	HOMOGENEOUS_PREFIX = {
+		heterogeneous_list_element: "List elements must have the same type,",
+		heterogeneous_map_key: "Map key uses wrong type,",
+		heterogeneous_map_value: "Map value uses wrong type,"
+	};
+	empty = Object.create(null);
+	emptyList = () => [];
+	emptyMap = () => ({});
+	OPERATORS = {
+		value: {
+			check(chk, ast) {
+				return chk.debugType(ast.args);
+			},
+			evaluate(_ev, ast) {
+				return ast.args;
+			}
+		},
+		id: {
+			check(chk, ast, ctx) {
+				const variable = ctx.getVariable(ast.args);
+				if (!variable) throw chk.createError("unknown_variable", `Unknown variable: ${ast.args}`, ast);
+				if (variable.constant) {
+					const alternate = ast.clone(OPERATORS.value, variable.value);
+					ast.setMeta("alternate", alternate);
+					return chk.check(alternate, ctx);
+				}
+				return variable.type;
+			},
+			evaluate(ev, ast, ctx) {
+				return ctx.getCheckedValue(ev, ast);
+			}
+		},
+		".": {
+			alias: "fieldAccess",
+			check: checkAccessNode,
+			evaluate: evaluateBinaryFirst
+		},
+		".?": {
+			alias: "optionalFieldAccess",
+			check: checkOptionalAccessNode,
+			evaluate: evaluateBinaryFirst
+		},
+		"[]": {
+			alias: "bracketAccess",
+			check: checkAccessNode,
+			evaluate: evaluateBinary
+		},
+		"[?]": {
+			alias: "optionalBracketAccess",
+			check: checkOptionalAccessNode,
+			evaluate: evaluateBinary
+		},
+		call: {
+			check(chk, ast, ctx) {
+				const [functionName, args] = ast.args;
+				const candidates = ast.candidates = chk.registry.functionCandidates(false, functionName, args.length);
+				const argTypes = ast.argTypes = args.map((a) => chk.check(a, ctx));
+				const decl = candidates.findFunction(argTypes);
+				if (!decl) throw chk.createError("no_matching_overload", `found no matching overload for '${functionName}(${chk.formatTypeList(argTypes)})'`, ast);
+				ast.handle = maybeAsync(args, false, argTypes.some((t) => t.hasDynType) ? callFn : decl.handler.__handle ??= (l, _ast, e) => callFunctionHandler(decl.handler, e, l, _ast));
+				return decl.returnType;
+			},
+			evaluate(ev, ast, ctx) {
+				return ast.handle(resolveAstArray(ev, ast.args[1], ctx), ast, ev);
+			}
+		},
+		rcall: {
+			check(chk, ast, ctx) {
+				const [methodName, receiver, args] = ast.args;
+				const receiverType = chk.check(receiver, ctx);
+				const candidates = ast.candidates = chk.registry.functionCandidates(true, methodName, args.length);
+				const argTypes = ast.argTypes = args.map((a) => chk.check(a, ctx));
+				ast.receiverWithArgs = [receiver, ...args];
+				ast.handle = maybeAsync(ast.receiverWithArgs, false, callRecFn);
+				if (receiverType.kind === "dyn" && candidates.returnType) return candidates.returnType;
+				const decl = candidates.findFunction(argTypes, receiverType);
+				if (!decl) throw chk.createError("no_matching_overload", `found no matching overload for '${receiverType.type}.${methodName}(${chk.formatTypeList(argTypes)})'`, ast);
+				if (!receiverType.hasPlaceholderType && !argTypes.some((t) => t.hasDynType)) {
+					const fn = decl.handler;
+					const handle = fn.__handle ??= (a, ev, _ast) => callFunctionHandler(fn, ev, a, _ast);
+					ast.handle = maybeAsync(ast.receiverWithArgs, false, handle);
+				}
+				return decl.returnType;
+			},
+			evaluate(ev, ast, ctx) {
+				return ast.handle(resolveAstArray(ev, ast.receiverWithArgs, ctx), ev, ast);
+			}
+		},
+		list: {
+			check(chk, ast, ctx) {
+				const arr = ast.args;
+				const arrLen = arr.length;
+				if (arrLen === 0) return ast.setMeta("evaluate", emptyList) && chk.getType("list<T>");
+				let valueType = chk.check(arr[0], ctx);
+				const check = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+				for (let i = 1; i < arrLen; i++) valueType = check(chk, ctx, valueType, arr[i], "heterogeneous_list_element");
+				return chk.registry.getListType(valueType);
+			},
+			evaluate(ev, ast, ctx) {
+				return resolveAstArray(ev, ast.args, ctx);
+			}
+		},
+		map: {
+			check(chk, ast, ctx) {
+				const arr = ast.args;
+				const arrLen = arr.length;
+				if (arrLen === 0) return ast.setMeta("evaluate", emptyMap) && chk.getType("map<K, V>");
+				const check = chk.opts.homogeneousAggregateLiterals ? checkElementHomogenous : checkElement;
+				let keyType = chk.check(arr[0][0], ctx);
+				let valueType = chk.check(arr[0][1], ctx);
+				for (let i = 1; i < arrLen; i++) {
+					const e = arr[i];
+					keyType = check(chk, ctx, keyType, e[0], "heterogeneous_map_key");
+					valueType = check(chk, ctx, valueType, e[1], "heterogeneous_map_value");
+				}
+				return chk.registry.getMapType(keyType, valueType);
+			},
+			evaluate(ev, ast, ctx) {
+				const astEntries = ast.args;
+				const len = astEntries.length;
+				const results = new Array(len);
+				let async;
+				for (let i = 0; i < len; i++) {
+					const e = astEntries[i];
+					const k = ev.run(e[0], ctx);
+					const v = ev.run(e[1], ctx);
+					if (k instanceof Promise || v instanceof Promise) {
+						results[i] = Promise.all([k, v]);
+						async ??= true;
+					} else results[i] = [k, v];
+				}
+				if (async) return Promise.all(results).then(safeFromEntries);
+				return safeFromEntries(results);
+			}
+		},
+		comprehension: {
+			check(chk, ast, ctx) {
+				const args = ast.args;
+				args.iterCtx = ctx.forkWithVariable(args.iterVarName, comprehensionElementType(chk, args.iterable, ctx)).setAccuType(chk.check(args.init, ctx));
+				const stepType = chk.check(args.step, args.iterCtx);
+				const handler = args.errorsAreFatal ? runComprehension : runQualifier;
+				ast.handle = maybeAsync(args.iterable, false, handler);
+				if (args.kind === "quantifier") return chk.boolType;
+				return stepType;
+			},
+			evaluate(ev, ast, ctx) {
+				return ast.handle(ev.run(ast.args.iterable, ctx), ast.args, ev, ctx);
+			}
+		},
+		accuValue: {
+			check(_chk, _ast, ctx) {
+				return ctx.accuType;
+			},
+			evaluate(_ev, _ast, ctx) {
+				return ctx.accuValue;
+			}
+		},
+		accuInc: {
+			check(_chk, _ast, ctx) {
+				return ctx.accuType;
+			},
+			evaluate(_ev, _ast, ctx) {
+				return ctx.accuValue += 1;
+			}
+		},
+		accuPush: {
+			check(chk, ast, ctx) {
+				const listType = ctx.accuType;
+				const itemType = chk.check(ast.args, ctx);
+				if (!ast.args.maybeAsync) ast.setMeta("evaluate", OPERATORS.accuPush.evaluateSync);
+				if (listType.kind === "list" && listType.valueType.kind !== "param") return listType;
+				return chk.registry.getListType(itemType);
+			},
+			evaluateSync(ev, ast, ctx) {
+				return ctx.accuValue.push(ev.run(ast.args, ctx)), ctx.accuValue;
+			},
+			evaluate(ev, ast, ctx) {
+				const arr = ctx.accuValue;
+				const el = ev.run(ast.args, ctx);
+				if (el instanceof Promise) return el.then((_e) => arr.push(_e) && arr);
+				arr.push(el);
+				return arr;
+			}
+		},
+		"?:": {
+			alias: "ternary",
+			check(chk, ast, ctx) {
+				const condast = ast.condition = ast.args[0];
+				const leftast = ast.left = ast.args[1];
+				const rightast = ast.right = ast.args[2];
+				const condType = chk.check(condast, ctx);
+				if (!condType.isDynOrBool()) throw chk.createError("invalid_condition_type", `${condast.meta.label || "Ternary condition must be bool"}, got '${chk.formatType(condType)}'`, condast);
+				const leftType = chk.check(leftast, ctx);
+				const rightType = chk.check(rightast, ctx);
+				const unified = leftType.unify(chk.registry, rightType);
+				ast.handle = maybeAsync(condast, false, handleTernary);
+				if (unified) return unified;
+				throw chk.createError("incompatible_ternary_branches", `Ternary branches must have the same type, got '${chk.formatType(leftType)}' and '${chk.formatType(rightType)}'`, ast);
+			},
+			evaluate(ev, ast, ctx) {
+				return ast.handle(ev.run(ast.condition, ctx), ev, ast, ctx);
+			}
+		},
+		"||": {
+			check: checkLogicalOp,
+			evaluate(ev, ast, ctx) {
+				const l = ev.tryEval(ast.left, ctx);
+				if (l === true) return true;
+				if (l === false) {
+					const right = ev.run(ast.right, ctx);
+					if (typeof right === "boolean") return right;
+					return _logicalOp(true, ev, ast, l, right);
+				}
+				if (l instanceof Promise) return l.then((_l) => _l === true ? _l : _logicalOp(true, ev, ast, _l, ev.run(ast.right, ctx)));
+				return _logicalOp(true, ev, ast, l, ev.run(ast.right, ctx));
+			}
+		},
+		"&&": {
+			check: checkLogicalOp,
+			evaluate(ev, ast, ctx) {
+				const l = ev.tryEval(ast.left, ctx);
+				if (l === false) return false;
+				if (l === true) {
+					const right = ev.run(ast.right, ctx);
+					if (typeof right === "boolean") return right;
+					return _logicalOp(false, ev, ast, l, right);
+				}
+				if (l instanceof Promise) return l.then((_l) => _l === false ? _l : _logicalOp(false, ev, ast, _l, ev.run(ast.right, ctx)));
+				return _logicalOp(false, ev, ast, l, ev.run(ast.right, ctx));
+			}
+		},
+		"!_": {
+			alias: "unaryNot",
+			check: checkUnary,
+			evaluate: evaluateUnary
+		},
+		"-_": {
+			alias: "unaryMinus",
+			check: checkUnary,
+			evaluate: evaluateUnary
+		}
+	};
+	for (const op of [
+		"!=",
+		"==",
+		"in",
+		"+",
+		"-",
+		"*",
+		"/",
+		"%",
+		"<",
+		"<=",
+		">",
+		">="
+	]) OPERATORS[op] = {
+		check: checkBinary,
+		evaluate: evaluateBinary
+	};
+	for (const op of objKeys(OPERATORS)) {
+		const obj = OPERATORS[op];
+		obj.name = op;
+		if (obj.alias) OPERATORS[obj.alias] = obj;
+	}
+}));
+// node_modules/@marcbachmann/cel-js/lib/macros.js
+function assertIdentifier(node, message) {
+	if (node.op === "id") return node.args;
+	throw parseError("invalid_macro_argument", message, node);
+}
+function createMapExpander(hasFilter) {
+	const functionDesc = hasFilter ? "map(var, filter, transform)" : "map(var, transform)";
+	const invalidMsg = `${functionDesc} invalid predicate iteration variable`;
+	const label = `${functionDesc} filter predicate must return bool`;
+	return ({ args, receiver, ast: callAst }) => {
+		const [iterVar, predicate, transform] = hasFilter ? args : [
+			args[0],
+			null,
+			args[1]
+		];
+		let step = transform.clone(OPERATORS.accuPush, transform);
+		if (predicate) {
+			const accuValue = predicate.clone(OPERATORS.accuValue);
+			step = predicate.clone(OPERATORS.ternary, [
+				predicate.setMeta("label", label),
+				step,
+				accuValue
+			]);
+		}
+		return { callAst: callAst.clone(OPERATORS.comprehension, {
+			errorsAreFatal: true,
+			iterable: receiver,
+			iterVarName: assertIdentifier(iterVar, invalidMsg),
+			init: callAst.clone(OPERATORS.list, []),
+			step,
+			result: identity
+		}) };
+	};
+}
+function createFilterExpander() {
+	const functionDesc = "filter(var, predicate)";
+	const invalidMsg = `${functionDesc} invalid predicate iteration variable`;
+	const label = `${functionDesc} predicate must return bool`;
+	return ({ args, receiver, ast: callAst }) => {
+		const iterVarName = assertIdentifier(args[0], invalidMsg);
+		const accuValue = callAst.clone(OPERATORS.accuValue);
+		const predicate = args[1].setMeta("label", label);
+		const appendItem = callAst.clone(OPERATORS.accuPush, callAst.clone(OPERATORS.id, iterVarName));
+		const step = predicate.clone(OPERATORS.ternary, [
+			predicate,
+			appendItem,
+			accuValue
+		]);
+		return { callAst: callAst.clone(OPERATORS.comprehension, {
+			errorsAreFatal: true,
+			iterable: receiver,
+			iterVarName,
+			init: callAst.clone(OPERATORS.list, []),
+			step,
+			result: identity
+		}) };
+	};
+}
+function createQuantifierExpander(opts) {
+	const invalidMsg = `${opts.name}(var, predicate) invalid predicate iteration variable`;
+	const label = `${opts.name}(var, predicate) predicate must return bool`;
+	return ({ args, receiver, ast: callAst }) => {
+		const predicate = args[1].setMeta("label", label);
+		const transform = opts.transform({
+			args,
+			ast: callAst,
+			predicate,
+			opts
+		});
+		return { callAst: callAst.clone(OPERATORS.comprehension, {
+			kind: "quantifier",
+			errorsAreFatal: opts.errorsAreFatal || false,
+			iterable: receiver,
+			iterVarName: assertIdentifier(args[0], invalidMsg),
+			init: transform.init,
+			condition: transform.condition,
+			step: transform.step,
+			result: transform.result || identity
+		}) };
+	};
+}
+function createHasExpander() {
+	const invalidHasArgument = "has() invalid argument";
+	function evaluate(ev, macro, ctx) {
+		const nodes = macro.macroHasProps;
+		let i = nodes.length;
+		let obj = ev.run(nodes[--i], ctx);
+		let inOptionalContext;
+		while (i--) {
+			const node = nodes[i];
+			if (node.op === ".?") inOptionalContext ??= true;
+			obj = ev.debugType(obj).fieldLazy(obj, node.args[1], node, ev);
+			if (obj !== void 0) continue;
+			if (!(!inOptionalContext && i && node.op === ".")) break;
+			throw evaluationError("no_such_key", `No such key: ${node.args[1]}`, node);
+		}
+		return obj !== void 0;
+	}
+	function typeCheck(checker, macro, ctx) {
+		let node = macro.args[0];
+		if (node.op !== ".") throw checker.createError("invalid_macro_argument", invalidHasArgument, node);
+		if (!macro.macroHasProps) {
+			const props = [];
+			while (node.op === "." || node.op === ".?") node = props.push(node) && node.args[0];
+			if (node.op !== "id") throw checker.createError("invalid_macro_argument", invalidHasArgument, node);
+			checker.check(node, ctx);
+			props.push(node);
+			macro.macroHasProps = props;
+		}
+		return checker.getType("bool");
+	}
+	return function({ args }) {
+		return {
+			args,
+			evaluate,
+			typeCheck,
+			async: false
+		};
+	};
+}
+function registerMacros(registry) {
+	const functionOverload = (sig, handler) => registry.registerFunctionOverload(sig, handler);
+	functionOverload("has(ast): bool", createHasExpander());
+	functionOverload("list.all(ast, ast): bool", createQuantifierExpander({
+		name: "all",
+		transform({ ast: callAst, predicate, opts }) {
+			return {
+				init: callAst.clone(OPERATORS.value, true),
+				condition: identity,
+				step: predicate.clone(OPERATORS.ternary, [
+					predicate,
+					predicate.clone(OPERATORS.value, true),
+					predicate.clone(OPERATORS.value, false)
+				])
+			};
+		}
+	}));
+	functionOverload("list.exists(ast, ast): bool", createQuantifierExpander({
+		name: "exists",
+		condition(accu) {
+			return !accu;
+		},
+		transform({ ast: callAst, predicate, opts }) {
+			return {
+				init: callAst.clone(OPERATORS.value, false),
+				condition: opts.condition,
+				step: predicate.clone(OPERATORS.ternary, [
+					predicate,
+					predicate.clone(OPERATORS.value, true),
+					predicate.clone(OPERATORS.value, false)
+				])
+			};
+		}
+	}));
+	functionOverload("list.exists_one(ast, ast): bool", createQuantifierExpander({
+		name: "exists_one",
+		errorsAreFatal: true,
+		result(accu) {
+			return accu === 1;
+		},
+		transform({ ast: callAst, predicate, opts }) {
+			const accuValue = callAst.clone(OPERATORS.accuValue);
+			return {
+				init: callAst.clone(OPERATORS.value, 0),
+				step: predicate.clone(OPERATORS.ternary, [
+					predicate,
+					callAst.clone(OPERATORS.accuInc),
+					accuValue
+				]),
+				result: opts.result
+			};
+		}
+	}));
+	functionOverload("list.map(ast, ast): list<dyn>", createMapExpander(false));
+	functionOverload("list.map(ast, ast, ast): list<dyn>", createMapExpander(true));
+	functionOverload("list.filter(ast, ast): list<dyn>", createFilterExpander());
+	class CelNamespace {}
+	const celNamespace = new CelNamespace();
+	registry.registerType("CelNamespace", CelNamespace);
+	registry.registerConstant("cel", "CelNamespace", celNamespace);
+	function bindTypeCheck(checker, m, ctx) {
+		m.bindCtx = ctx.forkWithVariable(m.var, checker.check(m.val, ctx));
+		const type = checker.check(m.exp, m.bindCtx);
+		if (m.val.maybeAsync || m.exp.maybeAsync) return type;
+		m.ast.setMeta("async", false);
+		m.evaluate = bindEvaluateSync;
+		return type;
+	}
+	function bindOptionalEvaluate(ev, exp, bindCtx, ctx, boundValue) {
+		const res = ev.run(exp, ctx = bindCtx.reuse(ctx).setIterValue(boundValue, ev));
+		if (res instanceof Promise && ctx === bindCtx) ctx.async = true;
+		return res;
+	}
+	function bindEvaluate(ev, { val, exp, bindCtx }, ctx) {
+		const v = ev.run(val, ctx);
+		if (v instanceof Promise) return v.then((_v) => bindOptionalEvaluate(ev, exp, bindCtx, ctx, _v));
+		return bindOptionalEvaluate(ev, exp, bindCtx, ctx, v);
+	}
+	function bindEvaluateSync(ev, { val, exp, bindCtx }, ctx) {
+		return ev.run(exp, bindCtx.reuse(ctx).setIterValue(ev.run(val, ctx), ev));
+	}
+	functionOverload("CelNamespace.bind(ast, dyn, ast): dyn", ({ ast, args }) => {
+		return {
+			ast,
+			var: assertIdentifier(args[0], "invalid variable argument"),
+			val: args[1],
+			exp: args[2],
+			bindCtx: void 0,
+			typeCheck: bindTypeCheck,
+			evaluate: bindEvaluate
+		};
+	});
+}
+var identity;
+var init_macros = __esmMin((() => {
+	init_errors();
+	init_operators();
+	identity = (x) => x;
+}));
+// node_modules/@marcbachmann/cel-js/lib/overloads.js
+function registerOverloads(registry) {
+	const unaryOverload = (op, t, h, ret) => registry.unaryOverload(op, t, h, ret, false);
+	const binaryOverload = (l, op, r, h, ret) => registry.binaryOverload(l, op, r, h, ret, false);
+	function verifyInteger(v, ast) {
+		if (v <= 9223372036854775807n && v >= -9223372036854775808n) return v;
+		throw evaluationError("numeric_overflow", `integer overflow: ${v}`, ast);
+	}
+	function throwDivisionByZero(ast) {
+		throw evaluationError("division_by_zero", "division by zero", ast);
+	}
+	function throwModuloByZero(ast) {
+		throw evaluationError("modulo_by_zero", "modulo by zero", ast);
+	}
+	unaryOverload("!", "bool", (a) => !a);
+	unaryOverload("-", "int", (a) => -a);
+	binaryOverload("dyn<int>", `==`, `double`, (a, b) => a == b);
+	binaryOverload("dyn<int>", `==`, `uint`, (a, b) => a == b.valueOf());
+	binaryOverload("int", "*", "int", (a, b, ast) => verifyInteger(a * b, ast));
+	binaryOverload("int", "+", "int", (a, b, ast) => verifyInteger(a + b, ast));
+	binaryOverload("int", "-", "int", (a, b, ast) => verifyInteger(a - b, ast));
+	binaryOverload("int", "/", "int", (a, b, ast) => {
+		if (b === 0n) return throwDivisionByZero(ast);
+		return a / b;
+	});
+	binaryOverload("int", "%", "int", (a, b, ast) => {
+		if (b === 0n) return throwModuloByZero(ast);
+		return a % b;
+	});
+	unaryOverload("-", "double", (a) => -a);
+	binaryOverload("double", "*", "double", (a, b) => a * b);
+	binaryOverload("double", "+", "double", (a, b) => a + b);
+	binaryOverload("double", "-", "double", (a, b) => a - b);
+	binaryOverload("double", "/", "double", (a, b) => a / b);
+	binaryOverload("string", "+", "string", (a, b) => a + b);
+	binaryOverload("list<V>", "+", "list<V>", (a, b) => [...a, ...b]);
+	binaryOverload("bytes", "+", "bytes", (a, b) => {
+		if (!a.length) return b;
+		if (!b.length) return a;
+		const result = new Uint8Array(a.length + b.length);
+		result.set(a, 0);
+		result.set(b, a.length);
+		return result;
+	});
+	const GPD = "google.protobuf.Duration";
+	binaryOverload(GPD, "+", GPD, (a, b) => a.addDuration(b));
+	binaryOverload(GPD, "-", GPD, (a, b) => a.subtractDuration(b));
+	binaryOverload(GPD, "==", GPD, (a, b) => a.seconds === b.seconds && a.nanos === b.nanos);
+	const GPT = "google.protobuf.Timestamp";
+	binaryOverload(GPT, "==", GPT, (a, b) => a.getTime() === b.getTime());
+	binaryOverload(GPT, "-", GPT, (a, b) => Duration.fromMilliseconds(a.getTime() - b.getTime()), GPD);
+	binaryOverload(GPT, "-", GPD, (a, b) => b.subtractTimestamp(a));
+	binaryOverload(GPT, "+", GPD, (a, b) => b.extendTimestamp(a));
+	binaryOverload(GPD, "+", GPT, (a, b) => a.extendTimestamp(b));
+	function listIncludes(value, list, ast, ev) {
+		if (list instanceof Set && list.has(value)) return true;
+		for (const v of list) if (isEqual(value, v, ast, ev)) return true;
+		return false;
+	}
+	function mapIncludes(a, b) {
+		if (b instanceof Map) return b.get(a) !== void 0;
+		return hasOwn(b, a) ? b[a] !== void 0 : false;
+	}
+	function listMembership(value, list, ast, ev) {
+		return listIncludes(value, list, ast, ev);
+	}
+	binaryOverload("V", "in", "list<V>", listMembership);
+	binaryOverload("K", "in", "map<K, V>", mapIncludes);
+	for (const t of [
+		"type",
+		"null",
+		"bool",
+		"string",
+		"int",
+		"double"
+	]) binaryOverload(t, "==", t, (a, b) => a === b);
+	binaryOverload("bytes", `==`, "bytes", (a, b) => {
+		if (a === b) return true;
+		let i = a.length;
+		if (i !== b.length) return false;
+		while (i--) if (a[i] !== b[i]) return false;
+		return true;
+	});
+	binaryOverload("list<V>", `==`, "list<V>", (a, b, ast, ev) => {
+		if (a === b) return true;
+		if (isArray(a) && isArray(b)) {
+			const length = a.length;
+			if (length !== b.length) return false;
+			for (let i = 0; i < length; i++) if (!isEqual(a[i], b[i], ast, ev)) return false;
+			return true;
+		}
+		if (a instanceof Set && b instanceof Set) {
+			if (a.size !== b.size) return false;
+			for (const value of a) if (!b.has(value)) return false;
+			return true;
+		}
+		const arr = a instanceof Set ? b : a;
+		const set = a instanceof Set ? a : b;
+		if (!isArray(arr)) return false;
+		if (arr.length !== set?.size) return false;
+		for (let i = 0; i < arr.length; i++) if (!set.has(arr[i])) return false;
+		return true;
+	});
+	binaryOverload("map<K, V>", `==`, "map<K, V>", (a, b, ast, ev) => {
+		if (a === b) return true;
+		if (a instanceof Map && b instanceof Map) {
+			if (a.size !== b.size) return false;
+			for (const [key, value] of a) if (!(b.has(key) && isEqual(value, b.get(key), ast, ev))) return false;
+			return true;
+		}
+		if (a instanceof Map || b instanceof Map) {
+			const obj = a instanceof Map ? b : a;
+			const map = a instanceof Map ? a : b;
+			const keysObj = objKeys(obj);
+			if (map.size !== keysObj.length) return false;
+			for (const [key, value] of map) if (!(key in obj && isEqual(value, obj[key], ast, ev))) return false;
+			return true;
+		}
+		const keysA = objKeys(a);
+		const keysB = objKeys(b);
+		if (keysA.length !== keysB.length) return false;
+		for (let i = 0; i < keysA.length; i++) {
+			const key = keysA[i];
+			if (!(key in b && isEqual(a[key], b[key], ast, ev))) return false;
+		}
+		return true;
+	});
+	binaryOverload("uint", "==", "uint", (a, b) => a.valueOf() === b.valueOf());
+	binaryOverload("dyn<uint>", `==`, `double`, (a, b) => a.valueOf() == b);
+	binaryOverload("uint", "+", "uint", (a, b) => new UnsignedInt(a.valueOf() + b.valueOf()));
+	binaryOverload("uint", "-", "uint", (a, b) => new UnsignedInt(a.valueOf() - b.valueOf()));
+	binaryOverload("uint", "*", "uint", (a, b) => new UnsignedInt(a.valueOf() * b.valueOf()));
+	binaryOverload("uint", "/", "uint", (a, b, ast) => {
+		if (b.valueOf() === 0n) return throwDivisionByZero(ast);
+		return new UnsignedInt(a.valueOf() / b.valueOf());
+	});
+	binaryOverload("uint", "%", "uint", (a, b, ast) => {
+		if (b.valueOf() === 0n) return throwModuloByZero(ast);
+		return new UnsignedInt(a.valueOf() % b.valueOf());
+	});
+	for (const [left, right] of [
+		["bool", "bool"],
+		["int", "int"],
+		["uint", "uint"],
+		["double", "double"],
+		["string", "string"],
+		["google.protobuf.Timestamp", "google.protobuf.Timestamp"],
+		["google.protobuf.Duration", "google.protobuf.Duration"],
+		["int", "uint"],
+		["int", "double"],
+		["double", "int"],
+		["double", "uint"],
+		["uint", "int"],
+		["uint", "double"]
+	]) {
+		binaryOverload(left, "<", right, (a, b) => a < b);
+		binaryOverload(left, "<=", right, (a, b) => a <= b);
+		binaryOverload(left, ">", right, (a, b) => a > b);
+		binaryOverload(left, ">=", right, (a, b) => a >= b);
+	}
+}
+function isEqual(a, b, ast, ev) {
+	if (a === b) return true;
+	switch (typeof a) {
+		case "undefined":
+		case "string":
+		case "boolean": return false;
+		case "bigint":
+			if (typeof b === "number") return a == b;
+			return false;
+		case "number":
+			if (typeof b === "bigint") return a == b;
+			return false;
+		case "object":
+			if (typeof b !== "object") return false;
+			const leftType = ev.debugType(a);
+			const rightType = ev.debugType(b);
+			if (leftType !== rightType) return false;
+			const overload = ev.registry.findBinaryOverload("==", leftType, rightType);
+			if (!overload) return false;
+			return overload.handler(a, b, ast, ev);
+	}
+	throw evaluationError("invalid_comparison_type", `Cannot compare values of type ${typeof a}`, ast);
+}
+var init_overloads = __esmMin((() => {
+	init_functions();
+	init_errors();
+	init_globals();
+}));
+// node_modules/@marcbachmann/cel-js/lib/type-checker.js
+var toDynTypeBinding, TypeChecker;
+var init_type_checker = __esmMin((() => {
+	init_errors();
+	init_operators();
+	toDynTypeBinding = (/* @__PURE__ */ new Map()).set("A", "dyn").set("T", "dyn").set("K", "dyn").set("V", "dyn");
+	TypeChecker = class extends Base {
+		constructor(opts, isEvaluating) {
+			super(opts);
+			this.createError = isEvaluating ? evaluationError : typeError;
+		}
+		/**
+		* Check an expression and return its inferred type
+		* @param {Array|any} ast - The AST node to check
+		* @returns {Object} The inferred type declaration
+		* @throws {TypeError} If type checking fails
+		*/
+		check(ast, ctx) {
+			try {
+				return ast.checkedType ??= ast.check(this, ast, ctx);
+			} catch (error) {
+				throw attachErrorAst(error, ast);
+			}
+		}
+		checkAccessOnType(ast, ctx, leftType, allowMissingField = false) {
+			if (leftType === this.dynType) return leftType;
+			const indexTypeName = (ast.op === "[]" || ast.op === "[?]" ? this.check(ast.args[1], ctx) : this.stringType).type;
+			if (leftType.kind === "list") {
+				if (indexTypeName === "int" || indexTypeName === "dyn") return leftType.valueType;
+				throw this.createError("invalid_index_type", `List index must be int, got '${indexTypeName}'`, ast);
+			}
+			if (leftType.kind === "map") return leftType.valueType;
+			const customType = this.objectTypes.get(leftType.name);
+			if (customType) {
+				if (!(indexTypeName === "string" || indexTypeName === "dyn")) throw this.createError("invalid_index_type", `Cannot index type '${leftType.name}' with type '${indexTypeName}'`, ast);
+				if (customType.fields) {
+					let keyName;
+					if (ast.op === "." || ast.op === ".?") keyName = ast.args[1];
+					else if (ast.args[1].op === "value") keyName = ast.args[1].args;
+					if (typeof keyName === "string") {
+						const fieldType = customType.fields[keyName];
+						if (fieldType) return fieldType;
+						if (allowMissingField) return this.dynType;
+						throw this.createError("no_such_key", `No such key: ${keyName}`, ast);
+					}
+				}
+				return this.dynType;
+			}
+			throw this.createError("cannot_index_type", `Cannot index type '${this.formatType(leftType)}'`, ast);
+		}
+		formatType(type) {
+			if (!type.hasPlaceholderType) return type.name;
+			return type.templated(this.registry, toDynTypeBinding).name;
+		}
+		formatTypeList(types) {
+			return types.map((t) => this.formatType(t)).join(", ");
+		}
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/parser.js
+var TOKEN, OP_FOR_TOKEN, TOKEN_BY_NUMBER, HEX_CODES, ESCAPE_ERRORS, STRING_ESCAPES, ASTNode, Lexer, globalLexer, Parser;
+var init_parser = __esmMin((() => {
+	init_functions();
+	init_errors();
+	init_operators();
+	init_globals();
+	TOKEN = {
+		EOF: 0,
+		NUMBER: 1,
+		STRING: 2,
+		BOOLEAN: 3,
+		NULL: 4,
+		IDENTIFIER: 5,
+		PLUS: 6,
+		MINUS: 7,
+		MULTIPLY: 8,
+		DIVIDE: 9,
+		MODULO: 10,
+		EQ: 11,
+		NE: 12,
+		LT: 13,
+		LE: 14,
+		GT: 15,
+		GE: 16,
+		AND: 17,
+		OR: 18,
+		NOT: 19,
+		IN: 20,
+		LPAREN: 21,
+		RPAREN: 22,
+		LBRACKET: 23,
+		RBRACKET: 24,
+		LBRACE: 25,
+		RBRACE: 26,
+		DOT: 27,
+		COMMA: 28,
+		COLON: 29,
+		QUESTION: 30,
+		BYTES: 31
+	};
+	OP_FOR_TOKEN = {
+		[TOKEN.EQ]: OPERATORS["=="],
+		[TOKEN.PLUS]: OPERATORS["+"],
+		[TOKEN.MINUS]: OPERATORS["-"],
+		[TOKEN.MULTIPLY]: OPERATORS["*"],
+		[TOKEN.DIVIDE]: OPERATORS["/"],
+		[TOKEN.MODULO]: OPERATORS["%"],
+		[TOKEN.LE]: OPERATORS["<="],
+		[TOKEN.LT]: OPERATORS["<"],
+		[TOKEN.GE]: OPERATORS[">="],
+		[TOKEN.GT]: OPERATORS[">"],
+		[TOKEN.NE]: OPERATORS["!="],
+		[TOKEN.IN]: OPERATORS["in"]
+	};
+	TOKEN_BY_NUMBER = {};
+	for (const key in TOKEN) TOKEN_BY_NUMBER[TOKEN[key]] = key;
+	HEX_CODES = /* @__PURE__ */ new Uint8Array(128);
+	for (const ch of "0123456789abcdefABCDEF") HEX_CODES[ch.charCodeAt(0)] = 1;
+	ESCAPE_ERRORS = {
+		bytes_unicode_escape: (e) => `\\${e} not allowed in bytes literals`,
+		invalid_unicode_escape: (e) => `Invalid Unicode escape: \\${e}`,
+		invalid_unicode_surrogate: (e) => `Invalid Unicode surrogate: \\${e}`,
+		invalid_hex_escape: (e) => `Invalid hex escape: \\${e}`,
+		invalid_octal_escape: () => "Octal escape must be 3 digits",
+		octal_escape_out_of_range: (e) => `Octal escape out of range: \\${e}`,
+		invalid_escape_sequence: (e) => `Invalid escape sequence: \\${e}`
+	};
+	STRING_ESCAPES = {
+		"\\": "\\",
+		"?": "?",
+		"\"": "\"",
+		"'": "'",
+		"`": "`",
+		a: "\x07",
+		b: "\b",
+		f: "\f",
+		n: "\n",
+		r: "\r",
+		t: "	",
+		v: "\v"
+	};
+	ASTNode = class ASTNode {
+		#meta;
+		#input;
+		constructor(input, pos, start, end, op, args) {
+			this.#meta = {
+				check: op.check,
+				evaluate: op.evaluate
+			};
+			this.#input = input;
+			this.op = op.name;
+			this.args = args;
+			this.pos = pos;
+			this.start = start;
+			this.end = end;
+		}
+		clone(op, args) {
+			return new ASTNode(this.#input, this.pos, this.start, this.end, op, args);
+		}
+		get meta() {
+			return this.#meta;
+		}
+		get input() {
+			return this.#input;
+		}
+		#computeIsAsync() {
+			const ast = this.#meta.alternate ?? this;
+			switch (ast.op) {
+				case "value":
+				case "id":
+				case "accuValue":
+				case "accuInc": return false;
+				case "accuPush": return ast.args.maybeAsync;
+				case "!_":
+				case "-_":
+					if (ast.candidates?.async !== false) return true;
+					return ast.args.maybeAsync;
+				case "!=":
+				case "==":
+				case "in":
+				case "+":
+				case "-":
+				case "*":
+				case "/":
+				case "%":
+				case "<":
+				case "<=":
+				case ">":
+				case ">=":
+					if (ast.candidates?.async !== false) return true;
+					return ast.args.some((a) => a.maybeAsync);
+				case "call":
+				case "rcall":
+					if (ast.candidates?.async !== false) return true;
+					return (ast.receiverWithArgs || ast.args[1]).some((a) => a.maybeAsync);
+				case "comprehension": return ast.args.iterable.maybeAsync || ast.args.step.maybeAsync;
+				case ".":
+				case ".?": return ast.args[0].maybeAsync;
+				case "?:":
+				case "list":
+				case "[]":
+				case "[?]": return ast.args.some((a) => a.maybeAsync);
+				case "||":
+				case "&&": return ast.args.some((a) => a.maybeAsync);
+				case "map": return ast.args.some((a) => a[0].maybeAsync || a[1].maybeAsync);
+				default: return true;
+			}
+		}
+		/**
+		* Check whether we can optimize away async calling
+		* If no ast members includes a function, we can optimize the call
+		* for which we want to return true here.
+		* @returns {boolean}
+		*/
+		get maybeAsync() {
+			return this.#meta.async ??= this.#computeIsAsync();
+		}
+		check(chk, ast, ctx) {
+			const meta = this.#meta;
+			if (meta.alternate) return chk.check(meta.alternate, ctx);
+			else if (meta.macro) return meta.macro.typeCheck(chk, meta.macro, ctx);
+			return meta.check(chk, ast, ctx);
+		}
+		evaluate(ev, ast, ctx) {
+			const meta = this.#meta;
+			if (meta.alternate) this.evaluate = this.#evaluateAlternate;
+			else if (meta.macro) this.evaluate = this.#evaluateMacro;
+			else this.evaluate = meta.evaluate;
+			return this.evaluate(ev, ast, ctx);
+		}
+		#evaluateAlternate(ev, ast, ctx) {
+			return (ast = this.#meta.alternate).evaluate(ev, ast, ctx);
+		}
+		#evaluateMacro(ev, ast, ctx) {
+			return (ast = this.#meta.macro).evaluate(ev, ast, ctx);
+		}
+		setMeta(key, value) {
+			return this.#meta[key] = value, this;
+		}
+		get range() {
+			return {
+				start: this.start,
+				end: this.end
+			};
+		}
+		toOldStructure() {
+			const args = Array.isArray(this.args) ? this.args : [this.args];
+			return [this.op, ...args.map((a) => a instanceof ASTNode ? a.toOldStructure() : a)];
+		}
+	};
+	Lexer = class {
+		input;
+		pos;
+		length;
+		tokenPos;
+		tokenType;
+		tokenValue;
+		reset(input) {
+			this.pos = 0;
+			this.input = input;
+			this.length = input.length;
+			return input;
+		}
+		token(pos, type, value) {
+			this.tokenPos = pos;
+			this.tokenType = type;
+			this.tokenValue = value;
+			return this;
+		}
+		nextToken() {
+			while (true) {
+				const { pos, input, length } = this;
+				if (pos >= length) return this.token(pos, TOKEN.EOF);
+				const ch = input[pos];
+				switch (ch) {
+					case " ":
+					case "	":
+					case "\n":
+					case "\r":
+						this.pos++;
+						continue;
+					case "=":
+						if (input[pos + 1] !== "=") break;
+						return this.token((this.pos += 2) - 2, TOKEN.EQ);
+					case "&":
+						if (input[pos + 1] !== "&") break;
+						return this.token((this.pos += 2) - 2, TOKEN.AND);
+					case "|":
+						if (input[pos + 1] !== "|") break;
+						return this.token((this.pos += 2) - 2, TOKEN.OR);
+					case "+": return this.token(this.pos++, TOKEN.PLUS);
+					case "-": return this.token(this.pos++, TOKEN.MINUS);
+					case "*": return this.token(this.pos++, TOKEN.MULTIPLY);
+					case "/":
+						if (input[pos + 1] === "/") {
+							while (this.pos < length && this.input[this.pos] !== "\n") this.pos++;
+							continue;
+						}
+						return this.token(this.pos++, TOKEN.DIVIDE);
+					case "%": return this.token(this.pos++, TOKEN.MODULO);
+					case "<":
+						if (input[pos + 1] === "=") return this.token((this.pos += 2) - 2, TOKEN.LE);
+						return this.token(this.pos++, TOKEN.LT);
+					case ">":
+						if (input[pos + 1] === "=") return this.token((this.pos += 2) - 2, TOKEN.GE);
+						return this.token(this.pos++, TOKEN.GT);
+					case "!":
+						if (input[pos + 1] === "=") return this.token((this.pos += 2) - 2, TOKEN.NE);
+						return this.token(this.pos++, TOKEN.NOT);
+					case "(": return this.token(this.pos++, TOKEN.LPAREN);
+					case ")": return this.token(this.pos++, TOKEN.RPAREN);
+					case "[": return this.token(this.pos++, TOKEN.LBRACKET);
+					case "]": return this.token(this.pos++, TOKEN.RBRACKET);
+					case "{": return this.token(this.pos++, TOKEN.LBRACE);
+					case "}": return this.token(this.pos++, TOKEN.RBRACE);
+					case ".": return this.token(this.pos++, TOKEN.DOT);
+					case ",": return this.token(this.pos++, TOKEN.COMMA);
+					case ":": return this.token(this.pos++, TOKEN.COLON);
+					case "?": return this.token(this.pos++, TOKEN.QUESTION);
+					case `"`:
+					case `'`: return this.readString(ch);
+					case "b":
+					case "B":
+					case "r":
+					case "R": {
+						const next = input[pos + 1];
+						if (next === "\"" || next === "'") return ++this.pos && this.readString(next, ch);
+						return this.readIdentifier();
+					}
+					default: {
+						const code = ch.charCodeAt(0);
+						if (code <= 57 && code >= 48) return this.readNumber();
+						if (this._isIdentifierCharCode(code)) return this.readIdentifier();
+					}
+				}
+				throw parseError("unexpected_character", `Unexpected character: ${ch}`, {
+					pos,
+					start: pos,
+					end: pos + 1,
+					input
+				});
+			}
+		}
+		_isIdentifierCharCode(c) {
+			if (c < 48 || c > 122) return false;
+			return c >= 97 || c >= 65 && c <= 90 || c <= 57 || c === 95;
+		}
+		_parseAsDouble(start, end) {
+			const value = Number(this.input.substring(start, end));
+			if (Number.isFinite(value)) return this.token(start, TOKEN.NUMBER, value);
+			throw parseError("invalid_number", `Invalid number: ${value}`, {
+				pos: start,
+				start,
+				end,
+				input: this.input
+			});
+		}
+		_parseAsBigInt(start, end, isHex, unsigned) {
+			const string = this.input.substring(start, end);
+			if (unsigned === "u" || unsigned === "U") {
+				this.pos++;
+				try {
+					return this.token(start, TOKEN.NUMBER, new UnsignedInt(string));
+				} catch (_err) {}
+			} else try {
+				return this.token(start, TOKEN.NUMBER, BigInt(string));
+			} catch (_err) {}
+			throw parseError(isHex ? "invalid_hex_integer" : "invalid_integer", isHex ? `Invalid hex integer: ${string}` : `Invalid integer: ${string}`, {
+				pos: start,
+				start,
+				end: this.pos,
+				input: this.input
+			});
+		}
+		_readDigits(input, length, pos, code) {
+			while (pos < length && (code = input.charCodeAt(pos)) && !(code > 57 || code < 48)) pos++;
+			return pos;
+		}
+		_readExponent(input, length, pos) {
+			let ch = pos < length && input[pos];
+			if (ch === "e" || ch === "E") {
+				ch = ++pos < length && input[pos];
+				if (ch === "-" || ch === "+") pos++;
+				const start = pos;
+				pos = this._readDigits(input, length, pos);
+				if (start === pos) throw parseError("invalid_exponent", "Invalid exponent", {
+					pos,
+					start: pos,
+					end: Math.min(pos + 1, input.length),
+					input
+				});
+			}
+			return pos;
+		}
+		readNumber() {
+			const { input, length, pos: start } = this;
+			let pos = start;
+			if (input[pos] === "0" && (input[pos + 1] === "x" || input[pos + 1] === "X")) {
+				pos += 2;
+				while (pos < length && HEX_CODES[input[pos].charCodeAt(0)]) pos++;
+				return this._parseAsBigInt(start, this.pos = pos, true, input[pos]);
+			}
+			pos = this._readDigits(input, length, pos);
+			if (pos + 1 < length) {
+				let isDouble = false;
+				let afterpos = input[pos] === "." ? this._readDigits(input, length, pos + 1) : pos + 1;
+				if (afterpos !== pos + 1) (isDouble = true) && (pos = afterpos);
+				afterpos = this._readExponent(input, length, pos);
+				if (afterpos !== pos) (isDouble = true) && (pos = afterpos);
+				if (isDouble) return this._parseAsDouble(start, this.pos = pos);
+			}
+			return this._parseAsBigInt(start, this.pos = pos, false, input[pos]);
+		}
+		readString(del, prefix) {
+			const { input: i, pos: s } = this;
+			if (i[s + 1] === del && i[s + 2] === del) return this.readTripleQuotedString(del, prefix);
+			return this.readSingleQuotedString(del, prefix);
+		}
+		_closeQuotedString(rawStart, rawValue, prefix, pos) {
+			switch (prefix) {
+				case "b":
+				case "B": {
+					const processed = this.processEscapes(rawStart, rawValue, true);
+					const bytes = new Uint8Array(processed.length);
+					for (let i = 0; i < processed.length; i++) bytes[i] = processed.charCodeAt(i) & 255;
+					return this.token(pos - 1, TOKEN.BYTES, bytes);
+				}
+				case "r":
+				case "R": return this.token(pos - 1, TOKEN.STRING, rawValue);
+				default: {
+					const value = this.processEscapes(rawStart, rawValue, false);
+					return this.token(pos, TOKEN.STRING, value);
+				}
+			}
+		}
+		readSingleQuotedString(delimiter, prefix) {
+			const { input, length, pos: start } = this;
+			let ch;
+			let pos = this.pos + 1;
+			while (pos < length && (ch = input[pos])) {
+				switch (ch) {
+					case delimiter:
+						const rawStart = start + 1;
+						const rawValue = input.slice(rawStart, pos);
+						this.pos = ++pos;
+						return this._closeQuotedString(rawStart, rawValue, prefix, start);
+					case "\n":
+					case "\r": throw parseError("newline_in_string", "Newlines not allowed in single-quoted strings", {
+						pos,
+						start: pos,
+						end: pos + 1,
+						input
+					});
+					case "\\": pos++;
+				}
+				pos++;
+			}
+			throw parseError("unterminated_string", "Unterminated string", {
+				pos: start,
+				start,
+				end: input.length,
+				input
+			});
+		}
+		readTripleQuotedString(delimiter, prefix) {
+			const { input, length, pos: start } = this;
+			let ch;
+			let pos = this.pos + 3;
+			while (pos < length && (ch = input[pos])) {
+				switch (ch) {
+					case delimiter:
+						if (input[pos + 1] === delimiter && input[pos + 2] === delimiter) {
+							const rawStart = start + 3;
+							const rawValue = input.slice(rawStart, pos);
+							this.pos = pos + 3;
+							return this._closeQuotedString(rawStart, rawValue, prefix, start);
+						}
+						break;
+					case "\\": pos++;
+				}
+				pos++;
+			}
+			throw parseError("unterminated_triple_quoted_string", "Unterminated triple-quoted string", {
+				pos: start,
+				start,
+				end: input.length,
+				input
+			});
+		}
+		#escapeErr(code, offset, len, i, chars, extra) {
+			const start = offset + i;
+			return parseError(code, ESCAPE_ERRORS[code](extra), {
+				input: this.input,
+				pos: start,
+				start,
+				end: Math.min(start + chars, offset + len)
+			});
+		}
+		processEscapes(offset, str, isBytes) {
+			if (!str.includes("\\")) return str;
+			const len = str.length;
+			let result = "";
+			let i = 0;
+			while (i < len) {
+				if (str[i] !== "\\" || i + 1 >= len) {
+					result += str[i++];
+					continue;
+				}
+				const next = str[i + 1];
+				if (STRING_ESCAPES[next]) {
+					result += STRING_ESCAPES[next];
+					i += 2;
+				} else if (next === "u" || next === "U") {
+					if (isBytes) throw this.#escapeErr("bytes_unicode_escape", offset, len, i, 2, next);
+					const hexLen = next === "u" ? 4 : 8;
+					const hex = str.substring(i + 2, i + 2 + hexLen);
+					const c = Number.parseInt(hex, 16);
+					if (hex.length !== hexLen || !/^[0-9a-fA-F]+$/.test(hex) || c > 1114111) throw this.#escapeErr("invalid_unicode_escape", offset, len, i, 2 + hexLen, next + hex);
+					if (c >= 55296 && c <= 57343) throw this.#escapeErr("invalid_unicode_surrogate", offset, len, i, 2 + hexLen, next + hex);
+					result += String.fromCodePoint(c);
+					i += 2 + hexLen;
+				} else if (next === "x" || next === "X") {
+					const h = str.substring(i + 2, i + 4);
+					if (!/^[0-9a-fA-F]{2}$/.test(h)) throw this.#escapeErr("invalid_hex_escape", offset, len, i, 4, next + h);
+					result += String.fromCharCode(Number.parseInt(h, 16));
+					i += 4;
+				} else if (next >= "0" && next <= "7") {
+					const o = str.substring(i + 1, i + 4);
+					if (!/^[0-7]{3}$/.test(o)) throw this.#escapeErr("invalid_octal_escape", offset, len, i, 4);
+					const value = Number.parseInt(o, 8);
+					if (value > 255) throw this.#escapeErr("octal_escape_out_of_range", offset, len, i, 4, o);
+					result += String.fromCharCode(value);
+					i += 4;
+				} else throw this.#escapeErr("invalid_escape_sequence", offset, len, i, 2, next);
+			}
+			return result;
+		}
+		readIdentifier() {
+			const { pos, input, length } = this;
+			let p = pos;
+			while (p < length && this._isIdentifierCharCode(input[p].charCodeAt(0))) p++;
+			const value = input.substring(pos, this.pos = p);
+			switch (value) {
+				case "true": return this.token(pos, TOKEN.BOOLEAN, true);
+				case "false": return this.token(pos, TOKEN.BOOLEAN, false);
+				case "null": return this.token(pos, TOKEN.NULL, null);
+				case "in": return this.token(pos, TOKEN.IN);
+				default: return this.token(pos, TOKEN.IDENTIFIER, value);
+			}
+		}
+	};
+	globalLexer = new Lexer();
+	Parser = class {
+		lexer = globalLexer;
+		input = null;
+		maxDepthRemaining = null;
+		astNodesRemaining = null;
+		type = null;
+		pos = null;
+		constructor(limits, registry) {
+			this.limits = limits;
+			this.registry = registry;
+		}
+		#limitExceeded(limitKey, pos = this.pos) {
+			throw parseError("limit_exceeded", `Exceeded ${limitKey} (${this.limits[limitKey]})`, {
+				pos,
+				start: pos,
+				end: pos,
+				input: this.input
+			});
+		}
+		#node(start, end, op, args, pos = start) {
+			const node = new ASTNode(this.input, pos, start, end, op, args);
+			if (!this.astNodesRemaining--) this.#limitExceeded("maxAstNodes", pos);
+			return node;
+		}
+		#infixNode(op, left, right) {
+			return this.#node(left.start, right.end, op, [left, right]);
+		}
+		#ternaryNode(expression, consequent, alternate) {
+			return this.#node(expression.start, alternate.end, OPERATORS.ternary, [
+				expression,
+				consequent,
+				alternate
+			]);
+		}
+		#unaryNode(pos, op, arg) {
+			return this.#node(pos, arg.end, op, arg);
+		}
+		#accessNode(op, left, right, end, pos = left.start) {
+			return this.#node(left.start, end, op, [left, right], pos);
+		}
+		#advanceToken(returnValue = this.pos) {
+			const l = this.lexer.nextToken();
+			this.pos = l.tokenPos;
+			this.type = l.tokenType;
+			return returnValue;
+		}
+		get value() {
+			return this.lexer.tokenValue;
+		}
+		consume(expectedType) {
+			if (this.type === expectedType) return this.#advanceToken();
+			throw parseError("expected_token", `Expected ${TOKEN_BY_NUMBER[expectedType]}, got ${TOKEN_BY_NUMBER[this.type]}`, {
+				pos: this.pos,
+				start: this.pos,
+				end: this.lexer.pos,
+				input: this.input
+			});
+		}
+		match(type) {
+			return this.type === type;
+		}
+		parse(input) {
+			if (typeof input !== "string") throw parseError("expression_must_be_string", "Expression must be a string");
+			this.input = this.lexer.reset(input);
+			this.#advanceToken();
+			this.maxDepthRemaining = this.limits.maxDepth;
+			this.astNodesRemaining = this.limits.maxAstNodes;
+			const result = this.parseExpression();
+			if (this.match(TOKEN.EOF)) return result;
+			throw parseError("unexpected_character", `Unexpected character: '${this.input[this.lexer.pos - 1]}'`, {
+				pos: this.pos,
+				start: this.pos,
+				end: this.lexer.pos,
+				input: this.input
+			});
+		}
+		#expandMacro(start, end, op, args) {
+			const methodName = args[0];
+			const receiver = op === OPERATORS.rcall ? args[1] : null;
+			const fnArgs = op === OPERATORS.rcall ? args[2] : args[1];
+			const decl = this.registry.findMacro(methodName, !!receiver, fnArgs.length);
+			const ast = this.#node(start, end, op, args);
+			if (!decl) return ast;
+			const macro = decl.handler({
+				ast,
+				args: fnArgs,
+				receiver,
+				methodName,
+				parser: this
+			});
+			if (macro.callAst) return ast.setMeta("alternate", macro.callAst);
+			return ast.setMeta("macro", macro).setMeta("async", isAsync(macro.evaluate, macro.async));
+		}
+		parseExpression() {
+			if (!this.maxDepthRemaining--) this.#limitExceeded("maxDepth");
+			const expr = this.parseLogicalOr();
+			if (!this.match(TOKEN.QUESTION)) return ++this.maxDepthRemaining && expr;
+			this.#advanceToken();
+			const consequent = this.parseExpression();
+			this.consume(TOKEN.COLON);
+			const alternate = this.parseExpression();
+			this.maxDepthRemaining++;
+			return this.#ternaryNode(expr, consequent, alternate);
+		}
+		parseLogicalOr() {
+			let expr = this.parseLogicalAnd();
+			while (this.match(TOKEN.OR)) {
+				this.#advanceToken();
+				expr = this.#infixNode(OPERATORS["||"], expr, this.parseLogicalAnd());
+			}
+			return expr;
+		}
+		parseLogicalAnd() {
+			let expr = this.parseEquality();
+			while (this.match(TOKEN.AND)) {
+				this.#advanceToken();
+				expr = this.#infixNode(OPERATORS["&&"], expr, this.parseEquality());
+			}
+			return expr;
+		}
+		parseEquality() {
+			let expr = this.parseRelational();
+			while (this.match(TOKEN.EQ) || this.match(TOKEN.NE)) {
+				const op = OP_FOR_TOKEN[this.type];
+				this.#advanceToken();
+				expr = this.#infixNode(op, expr, this.parseRelational());
+			}
+			return expr;
+		}
+		parseRelational() {
+			let expr = this.parseAdditive();
+			while (this.match(TOKEN.LT) || this.match(TOKEN.LE) || this.match(TOKEN.GT) || this.match(TOKEN.GE) || this.match(TOKEN.IN)) {
+				const op = OP_FOR_TOKEN[this.type];
+				this.#advanceToken();
+				expr = this.#infixNode(op, expr, this.parseAdditive());
+			}
+			return expr;
+		}
+		parseAdditive() {
+			let expr = this.parseMultiplicative();
+			while (this.match(TOKEN.PLUS) || this.match(TOKEN.MINUS)) {
+				const op = OP_FOR_TOKEN[this.type];
+				this.#advanceToken();
+				expr = this.#infixNode(op, expr, this.parseMultiplicative());
+			}
+			return expr;
+		}
+		parseMultiplicative() {
+			let expr = this.parseUnary();
+			while (this.match(TOKEN.MULTIPLY) || this.match(TOKEN.DIVIDE) || this.match(TOKEN.MODULO)) {
+				const op = OP_FOR_TOKEN[this.type];
+				this.#advanceToken();
+				expr = this.#infixNode(op, expr, this.parseUnary());
+			}
+			return expr;
+		}
+		parseUnary() {
+			if (this.type === TOKEN.NOT) return this.#unaryNode(this.#advanceToken(), OPERATORS.unaryNot, this.parseUnary());
+			if (this.type === TOKEN.MINUS) return this.#unaryNode(this.#advanceToken(), OPERATORS.unaryMinus, this.parseUnary());
+			return this.parsePostfix();
+		}
+		parsePostfix() {
+			let expr = this.parsePrimary();
+			const depth = this.maxDepthRemaining;
+			while (true) {
+				if (this.match(TOKEN.DOT)) {
+					const dot = this.#advanceToken();
+					if (!this.maxDepthRemaining--) this.#limitExceeded("maxDepth", dot);
+					const op = this.match(TOKEN.QUESTION) && this.registry.enableOptionalTypes && this.#advanceToken() ? OPERATORS.optionalFieldAccess : OPERATORS.fieldAccess;
+					const propertyValue = this.value;
+					const start = this.pos;
+					const end = this.lexer.pos;
+					this.consume(TOKEN.IDENTIFIER);
+					if (op === OPERATORS.fieldAccess && this.match(TOKEN.LPAREN) && this.#advanceToken()) {
+						const args = this.parseArgumentList();
+						const closeEnd = this.lexer.pos;
+						this.consume(TOKEN.RPAREN);
+						expr = this.#expandMacro(expr.start, closeEnd, OPERATORS.rcall, [
+							propertyValue,
+							expr,
+							args
+						]);
+					} else expr = this.#accessNode(op, expr, propertyValue, end, start);
+					continue;
+				}
+				if (this.match(TOKEN.LBRACKET)) {
+					const bracket = this.#advanceToken();
+					if (!this.maxDepthRemaining--) this.#limitExceeded("maxDepth", bracket);
+					const op = this.match(TOKEN.QUESTION) && this.registry.enableOptionalTypes && this.#advanceToken() ? OPERATORS.optionalBracketAccess : OPERATORS.bracketAccess;
+					const index = this.parseExpression();
+					const closeEnd = this.lexer.pos;
+					this.consume(TOKEN.RBRACKET);
+					expr = this.#accessNode(op, expr, index, closeEnd);
+					continue;
+				}
+				break;
+			}
+			this.maxDepthRemaining = depth;
+			return expr;
+		}
+		parsePrimary() {
+			switch (this.type) {
+				case TOKEN.NUMBER:
+				case TOKEN.STRING:
+				case TOKEN.BYTES:
+				case TOKEN.BOOLEAN:
+				case TOKEN.NULL: return this.#consumeLiteral();
+				case TOKEN.IDENTIFIER: return this.#parseIdentifierPrimary();
+				case TOKEN.LPAREN: return this.#parseParenthesizedExpression();
+				case TOKEN.LBRACKET: return this.parseList();
+				case TOKEN.LBRACE: return this.parseMap();
+			}
+			throw parseError("unexpected_token", `Unexpected token: ${TOKEN_BY_NUMBER[this.type]}`, {
+				pos: this.pos,
+				start: this.pos,
+				end: this.lexer.pos,
+				input: this.input
+			});
+		}
+		#consumeLiteral() {
+			return this.#advanceToken(this.#node(this.pos, this.lexer.pos, OPERATORS.value, this.value));
+		}
+		#parseIdentifierPrimary() {
+			const value = this.value;
+			const end = this.lexer.pos;
+			const start = this.consume(TOKEN.IDENTIFIER);
+			if (RESERVED.has(value)) throw parseError("reserved_identifier", `Reserved identifier: ${value}`, {
+				pos: start,
+				start,
+				end,
+				input: this.input
+			});
+			if (!this.match(TOKEN.LPAREN)) return this.#node(start, end, OPERATORS.id, value);
+			this.#advanceToken();
+			const args = this.parseArgumentList();
+			const closeEnd = this.lexer.pos;
+			this.consume(TOKEN.RPAREN);
+			return this.#expandMacro(start, closeEnd, OPERATORS.call, [value, args]);
+		}
+		#parseParenthesizedExpression() {
+			this.consume(TOKEN.LPAREN);
+			const expr = this.parseExpression();
+			this.consume(TOKEN.RPAREN);
+			return expr;
+		}
+		parseList() {
+			const start = this.consume(TOKEN.LBRACKET);
+			const elements = [];
+			let remainingElements = this.limits.maxListElements;
+			if (!this.match(TOKEN.RBRACKET)) {
+				elements.push(this.parseExpression());
+				if (!remainingElements--) this.#limitExceeded("maxListElements", elements.at(-1).pos);
+				while (this.match(TOKEN.COMMA)) {
+					this.#advanceToken();
+					if (this.match(TOKEN.RBRACKET)) break;
+					elements.push(this.parseExpression());
+					if (!remainingElements--) this.#limitExceeded("maxListElements", elements.at(-1).pos);
+				}
+			}
+			const closeEnd = this.lexer.pos;
+			this.consume(TOKEN.RBRACKET);
+			return this.#node(start, closeEnd, OPERATORS.list, elements);
+		}
+		parseMap() {
+			const start = this.consume(TOKEN.LBRACE);
+			const props = [];
+			let remainingEntries = this.limits.maxMapEntries;
+			if (!this.match(TOKEN.RBRACE)) {
+				props.push(this.parseProperty());
+				if (!remainingEntries--) this.#limitExceeded("maxMapEntries", props.at(-1)[0].pos);
+				while (this.match(TOKEN.COMMA)) {
+					this.#advanceToken();
+					if (this.match(TOKEN.RBRACE)) break;
+					props.push(this.parseProperty());
+					if (!remainingEntries--) this.#limitExceeded("maxMapEntries", props.at(-1)[0].pos);
+				}
+			}
+			const closeEnd = this.lexer.pos;
+			this.consume(TOKEN.RBRACE);
+			return this.#node(start, closeEnd, OPERATORS.map, props);
+		}
+		parseProperty() {
+			return [this.parseExpression(), (this.consume(TOKEN.COLON), this.parseExpression())];
+		}
+		parseArgumentList() {
+			const args = [];
+			let remainingArgs = this.limits.maxCallArguments;
+			if (!this.match(TOKEN.RPAREN)) {
+				args.push(this.parseExpression());
+				if (!remainingArgs--) this.#limitExceeded("maxCallArguments", args.at(-1).pos);
+				while (this.match(TOKEN.COMMA)) {
+					this.#advanceToken();
+					if (this.match(TOKEN.RPAREN)) break;
+					args.push(this.parseExpression());
+					if (!remainingArgs--) this.#limitExceeded("maxCallArguments", args.at(-1).pos);
+				}
+			}
+			return args;
+		}
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/options.js
+function createLimits(overrides, base = DEFAULT_LIMITS) {
+	const keys = overrides ? objKeys(overrides) : void 0;
+	if (!keys?.length) return base;
+	const merged = { ...base };
+	for (const key of keys) {
+		if (!LIMIT_KEYS.has(key)) throw new TypeError(`Unknown limits option: ${key}`);
+		const value = overrides[key];
+		if (typeof value !== "number") continue;
+		merged[key] = value;
+	}
+	return objFreeze(merged);
+}
+function bool$1(a, b, key) {
+	const value = a?.[key] ?? b?.[key];
+	if (typeof value !== "boolean") throw new TypeError(`Invalid option: ${key}`);
+	return value;
+}
+function createOptions(opts, base = DEFAULT_OPTIONS) {
+	if (!opts) return base;
+	return objFreeze({
+		unlistedVariablesAreDyn: bool$1(opts, base, "unlistedVariablesAreDyn"),
+		homogeneousAggregateLiterals: bool$1(opts, base, "homogeneousAggregateLiterals"),
+		enableOptionalTypes: bool$1(opts, base, "enableOptionalTypes"),
+		limits: createLimits(opts.limits, base.limits)
+	});
+}
+var DEFAULT_LIMITS, LIMIT_KEYS, DEFAULT_OPTIONS;
+var init_options = __esmMin((() => {
+	init_globals();
+	DEFAULT_LIMITS = objFreeze({
+		maxAstNodes: 1e5,
+		maxDepth: 250,
+		maxListElements: 1e3,
+		maxMapEntries: 1e3,
+		maxCallArguments: 32
+	});
+	LIMIT_KEYS = new Set(objKeys(DEFAULT_LIMITS));
+	DEFAULT_OPTIONS = objFreeze({
+		unlistedVariablesAreDyn: false,
+		homogeneousAggregateLiterals: true,
+		enableOptionalTypes: false,
+		limits: DEFAULT_LIMITS
+	});
+}));
+// node_modules/@marcbachmann/cel-js/lib/evaluator.js
+function parse$2(expression) {
+	return globalEnvironment.parse(expression);
+}
+function evaluate(expression, context) {
+	return globalEnvironment.evaluate(expression, context);
+}
+function check(expression) {
+	return globalEnvironment.check(expression);
+}
+var globalRegistry, Environment, Evaluator, globalEnvironment;
+var init_evaluator = __esmMin((() => {
+	init_registry();
+	init_errors();
+	init_functions();
+	init_macros();
+	init_overloads();
+	init_type_checker();
+	init_parser();
+	init_options();
+	init_operators();
+	globalRegistry = createRegistry({ enableOptionalTypes: false });
+	registerFunctions(globalRegistry);
+	registerOverloads(globalRegistry);
+	registerMacros(globalRegistry);
+	Environment = class Environment {
+		#registry;
+		#evaluator;
+		#typeChecker;
+		#evalTypeChecker;
+		#parser;
+		constructor(opts, inherited) {
+			this.opts = createOptions(opts, inherited?.opts);
+			this.#registry = (inherited instanceof Environment ? inherited.#registry : globalRegistry).clone(this.opts);
+			const childOpts = {
+				registry: this.#registry,
+				opts: this.opts
+			};
+			this.#typeChecker = new TypeChecker(childOpts);
+			this.#evalTypeChecker = new TypeChecker(childOpts, true);
+			this.#evaluator = new Evaluator(childOpts);
+			this.#parser = new Parser(this.opts.limits, this.#registry);
+			Object.freeze(this);
+		}
+		clone(opts) {
+			return new Environment(opts, this);
+		}
+		registerFunction(signature, handler, opts) {
+			this.#registry.registerFunctionOverload(signature, handler, opts);
+			return this;
+		}
+		registerOperator(string, handler, opts) {
+			this.#registry.registerOperatorOverload(string, handler, opts);
+			return this;
+		}
+		registerType(typename, constructor) {
+			this.#registry.registerType(typename, constructor);
+			return this;
+		}
+		registerVariable(name, type, opts) {
+			this.#registry.registerVariable(name, type, opts);
+			return this;
+		}
+		registerConstant(name, type, value) {
+			this.#registry.registerConstant(name, type, value);
+			return this;
+		}
+		hasVariable(name) {
+			return this.#registry.variables.has(name);
+		}
+		getDefinitions() {
+			return this.#registry.getDefinitions();
+		}
+		check(expression) {
+			try {
+				return this.#checkAST(this.#parser.parse(expression));
+			} catch (error) {
+				return {
+					valid: false,
+					error
+				};
+			}
+		}
+		#checkAST(ast) {
+			try {
+				const typeDecl = this.#typeChecker.check(ast, new RootContext(this.#registry));
+				return {
+					valid: true,
+					type: this.#formatTypeForCheck(typeDecl)
+				};
+			} catch (error) {
+				return {
+					valid: false,
+					error
+				};
+			}
+		}
+		#formatTypeForCheck(typeDecl) {
+			if (typeDecl.name === `list<dyn>`) return "list";
+			if (typeDecl.name === `map<dyn, dyn>`) return "map";
+			return typeDecl.name;
+		}
+		parse(expression) {
+			const ast = this.#parser.parse(expression);
+			const evaluateParsed = this.#evaluateAST.bind(this, ast);
+			evaluateParsed.check = this.#checkAST.bind(this, ast);
+			evaluateParsed.ast = ast;
+			return evaluateParsed;
+		}
+		evaluate(expression, context) {
+			return this.#evaluateAST(this.#parser.parse(expression), context);
+		}
+		#evaluateAST(ast, ctx) {
+			if (ast.checkedType) return ast.evaluate(this.#evaluator, ast, new RootContext(this.#registry, ctx));
+			else {
+				this.#evalTypeChecker.check(ast, ctx = new RootContext(this.#registry, ctx));
+				return ast.evaluate(this.#evaluator, ast, ctx);
+			}
+		}
+	};
+	Evaluator = class extends Base {
+		constructor(opts) {
+			super(opts);
+			this.createError = evaluationError;
+		}
+		#firstMapElement(coll) {
+			if (coll instanceof Map) return coll.entries().next().value;
+			for (const key in coll) return [key, coll[key]];
+		}
+		debugRuntimeType(value, checkedType) {
+			return checkedType?.hasDynType === false ? checkedType : this.debugTypeDeep(value);
+		}
+		debugTypeDeep(value) {
+			const runtimeType = this.debugType(value);
+			switch (runtimeType.kind) {
+				case "list": {
+					const first = value instanceof Array ? value[0] : value.values().next().value;
+					if (first === void 0) return runtimeType;
+					return this.registry.getListType(this.debugTypeDeep(first));
+				}
+				case "map": {
+					const first = this.#firstMapElement(value);
+					if (!first) return runtimeType;
+					return this.registry.getMapType(runtimeType.keyType.hasDynType ? this.debugTypeDeep(first[0]) : runtimeType.keyType, runtimeType.valueType.hasDynType ? this.debugTypeDeep(first[1]) : runtimeType.valueType);
+				}
+				default: return runtimeType;
+			}
+		}
+		tryEval(ast, ctx) {
+			try {
+				const res = this.run(ast, ctx);
+				if (res instanceof Promise) return res.catch((err) => err);
+				return res;
+			} catch (err) {
+				return err;
+			}
+		}
+		run(ast, ctx) {
+			return ast.evaluate(this, ast, ctx);
+		}
+	};
+	globalEnvironment = new Environment({ unlistedVariablesAreDyn: true });
+}));
+// node_modules/@marcbachmann/cel-js/lib/serialize.js
+/**
+* Serialize a primitive value to CEL syntax
+* @param {*} value - The value to serialize
+* @returns {string} The CEL representation
+*/
+function serializeValue(value) {
+	if (value === null) return "null";
+	if (typeof value === "boolean") return String(value);
+	if (typeof value === "bigint") return String(value);
+	if (typeof value === "string") return serializeString(value);
+	if (value instanceof Uint8Array) return serializeBytes(value);
+	if (value instanceof UnsignedInt) return `${value.value}u`;
+	if (value instanceof Optional) {
+		if (value.hasValue()) return `optional.of(${serializeValue(value.value())})`;
+		return "optional.none()";
+	}
+	if (typeof value === "number") return value % 1 === 0 ? `${value}.0` : value.toLocaleString("en-US", {
+		useGrouping: false,
+		maximumFractionDigits: 9
+	});
+	if (typeof value === "object") {
+		const keys = Object.keys(value);
+		if (keys.every((k) => /^\d+$/.test(k))) {
+			const bytes = new Uint8Array(keys.length);
+			for (let i = 0; i < keys.length; i++) bytes[i] = value[i];
+			return serializeBytes(bytes);
+		}
+	}
+	return String(value);
+}
+/**
+* Convert an AST back to CEL expression string
+* @param {import(".").ASTNode} ast - The AST node to convert
+* @returns {string} The CEL expression string
+*/
+function serialize(ast) {
+	const { op, args } = ast;
+	switch (op) {
+		case "value": return serializeValue(args);
+		case "id": return args;
+		case "||":
+		case "&&":
+		case "==":
+		case "!=":
+		case "<":
+		case "<=":
+		case ">":
+		case ">=":
+		case "in":
+		case "+":
+		case "-":
+		case "*":
+		case "/":
+		case "%": return `${wrap(args[0], op)} ${op} ${wrap(args[1], op)}`;
+		case "!_": return `!${wrap(args, op)}`;
+		case "-_": return [
+			"+",
+			"-",
+			"*",
+			"/",
+			"%"
+		].includes(args.op) ? `-(${serialize(args)})` : `-${serialize(args)}`;
+		case ".": return `${wrap(args[0], op)}.${args[1]}`;
+		case ".?": return `${wrap(args[0], op)}.?${args[1]}`;
+		case "[]": return `${wrap(args[0], op)}[${serialize(args[1])}]`;
+		case "[?]": return `${wrap(args[0], op)}[?${serialize(args[1])}]`;
+		case "call": return `${args[0]}(${args[1].map(serialize).join(", ")})`;
+		case "rcall": return `${wrap(args[1], op)}.${args[0]}(${args[2].map(serialize).join(", ")})`;
+		case "list": return `[${args.map(serialize).join(", ")}]`;
+		case "map": return `{${args.map(([k, v]) => `${serialize(k)}: ${serialize(v)}`).join(", ")}}`;
+		case "?:": return `${wrap(args[0], op)} ? ${wrap(args[1], op)} : ${serialize(args[2])}`;
+		default: throw new Error(`Unknown AST operation: ${op}`);
+	}
+}
+/**
+* Serialize a string value with proper escaping
+* @param {string} str - The string to serialize
+* @returns {string} The escaped string with quotes
+*/
+function serializeString(str) {
+	const escaped = str.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t").replace(/\f/g, "\\f").replace(/[\b]/g, "\\b").replace(/\v/g, "\\v");
+	let result = "";
+	for (let i = 0; i < escaped.length; i++) {
+		const code = escaped.charCodeAt(i);
+		if (code < 32 || code > 126) result += code <= 65535 ? `\\u${code.toString(16).padStart(4, "0")}` : `\\U${code.toString(16).padStart(8, "0")}`;
+		else result += escaped[i];
+	}
+	return `"${result}"`;
+}
+/**
+* Serialize a bytes value
+* @param {Uint8Array} bytes - The bytes to serialize
+* @returns {string} The bytes literal
+*/
+function serializeBytes(bytes) {
+	let result = "b\"";
+	for (const byte of bytes) if (byte === 92) result += "\\\\";
+	else if (byte === 34) result += "\\\"";
+	else if (byte === 10) result += "\\n";
+	else if (byte === 13) result += "\\r";
+	else if (byte === 9) result += "\\t";
+	else if (byte >= 32 && byte <= 126) result += String.fromCharCode(byte);
+	else result += `\\x${byte.toString(16).padStart(2, "0")}`;
+	return `${result}"`;
+}
+/**
+* Check if parentheses are needed based on operator precedence
+* @param {ASTNode} ast - The AST node to check
+* @param {string} parentOp - The parent operator
+* @returns {boolean} True if parentheses are needed
+*/
+function needsParentheses(ast, parentOp) {
+	const childOp = ast.op;
+	const parentPrec = PRECEDENCE[parentOp] || 0;
+	const childPrec = PRECEDENCE[childOp] || 0;
+	if (childOp === "value" || childOp === "id" || childOp === "call" || childOp === "rcall" || childOp === "list" || childOp === "map") return false;
+	if ((parentOp === "*" || parentOp === "/" || parentOp === "%") && childOp === "-_") return false;
+	if (parentOp === "*" && childOp === "*" && ast.args[0].op === "-_") return false;
+	if ((childOp === "." || childOp === "[]" || childOp === ".?" || childOp === "[?]") && (parentOp === "." || parentOp === "[]" || parentOp === ".?" || parentOp === "[?]" || parentOp === "rcall")) return false;
+	if (parentOp === "?:") return childOp === "?:";
+	if (parentOp === "!_" || parentOp === "-_") return childPrec < parentPrec;
+	if (parentOp === "/" && (childOp === "*" || childOp === "+" || childOp === "-")) return true;
+	if (childOp === "/" && parentOp !== void 0) return true;
+	if ((parentOp === "*" || parentOp === "/") && [
+		"+",
+		"-",
+		"*",
+		"/"
+	].includes(childOp)) return true;
+	if (childPrec < parentPrec) return true;
+	if (childPrec === parentPrec && (parentOp === "/" || parentOp === "%") && (childOp === "/" || childOp === "%")) return true;
+	return false;
+}
+/**
+* Wrap expression in parentheses if needed
+* @param {*} ast - The AST node
+* @param {string} parentOp - The parent operator
+* @returns {string} The serialized expression, possibly wrapped in parentheses
+*/
+function wrap(ast, parentOp) {
+	return needsParentheses(ast, parentOp) ? `(${serialize(ast)})` : serialize(ast);
+}
+var PRECEDENCE;
+var init_serialize = __esmMin((() => {
+	init_functions();
+	init_optional();
+	PRECEDENCE = {
+		"?:": 1,
+		"||": 2,
+		"&&": 3,
+		"==": 4,
+		"!=": 4,
+		"<": 5,
+		"<=": 5,
+		">": 5,
+		">=": 5,
+		in: 5,
+		"+": 6,
+		"-": 6,
+		"-_": 6,
+		"*": 7,
+		"/": 7,
+		"%": 7,
+		"!_": 8,
+		".": 9,
+		".?": 9,
+		"[]": 9,
+		"[?]": 9,
+		call: 9,
+		rcall: 9
+	};
+}));
+// node_modules/@marcbachmann/cel-js/lib/index.js
+var lib_exports = /* @__PURE__ */ __exportAll({
+	Environment: () => Environment,
+	EvaluationError: () => EvaluationError,
+	Optional: () => Optional,
+	ParseError: () => ParseError,
+	TypeError: () => TypeError$1,
+	check: () => check,
+	default: () => lib_default,
+	evaluate: () => evaluate,
+	parse: () => parse$2,
+	serialize: () => serialize
+});
+var lib_default;
+var init_lib = __esmMin((() => {
+	init_errors();
+	init_evaluator();
+	init_serialize();
+	init_optional();
+	lib_default = {
+		parse: parse$2,
+		evaluate,
+		check,
+		Environment,
+		ParseError,
+		EvaluationError,
+		TypeError: TypeError$1,
+		serialize,
+		Optional
+	};
+}));
+// src/policy/cel.ts
+/**
+* The expression language of rules: CEL (cel.dev) through @marcbachmann/cel-js, loaded only when a policy is
+* configured. CEL has no loops, no recursion and no side effects; what a rule can cost is bounded here three ways:
+*  - at load: the library's structural limits (AST nodes, nesting depth, literal sizes) and at most
+*    MAX_COMPREHENSION_DEPTH nested comprehensions (`all`, `exists`, `map`, `filter` …), so one rule costs at most
+*    (changes in the plan)^2 steps of its body;
+*  - at evaluation: the whole policy runs under a deadline linear in its work (DEADLINE_BASE_MS plus
+*    DEADLINE_PER_EVALUATION_MS per rule and change; node:vm's timeout interrupts any JavaScript, a backtracking
+*    `matches()` included); a policy that runs out of time refuses the plan, never passes it.
+*/
+/** The CEL environment, loaded on first use. */
+function loadCel() {
+	return loaded ??= Promise.resolve().then(() => (init_lib(), lib_exports)).then((lib) => makeCel(new lib.Environment({
+		enableOptionalTypes: true,
+		limits: LIMITS
+	})));
+}
+function makeCel(base) {
+	const env = base.registerType("Change", { fields: CHANGE_FIELDS }).registerType("Plan", { fields: PLAN_FIELDS }).registerVariable("change", "Change").registerVariable("plan", "Plan");
+	return { compile(expression) {
+		let parsed;
+		try {
+			parsed = env.parse(expression);
+		} catch (err) {
+			return failure(err);
+		}
+		const checked = parsed.check();
+		if (!checked.valid) return failure(checked.error);
+		if (checked.type !== "bool" && checked.type !== "dyn") return {
+			ok: false,
+			message: `the expression must be true or false, but it is a ${checked.type}`,
+			offset: 0
+		};
+		const deep = comprehensionTooDeep(parsed.ast, 0);
+		if (deep) return {
+			ok: false,
+			message: `comprehensions (${[...COMPREHENSIONS].slice(0, 5).join(", ")} …) nest at most 2 deep`,
+			offset: deep.pos
+		};
+		return {
+			ok: true,
+			rule: { evaluate: (vars) => parsed(vars) }
+		};
+	} };
+}
+/** A CEL error's first line (the rest is a code frame of the expression) and where in the expression it points. */
+function failure(err) {
+	const e = err;
+	return {
+		ok: false,
+		message: String(e?.message ?? err).split("\n")[0].trim(),
+		offset: e?.node?.pos ?? e?.range?.start ?? 0
+	};
+}
+function comprehensionTooDeep(node, depth) {
+	const args = Array.isArray(node.args) ? node.args : [node.args];
+	const here = node.op === "rcall" && COMPREHENSIONS.has(String(args[0])) ? depth + 1 : depth;
+	if (here > 2) return node;
+	const stack = [...args];
+	while (stack.length > 0) {
+		const v = stack.pop();
+		if (isAst(v)) {
+			const found = comprehensionTooDeep(v, here);
+			if (found) return found;
+		} else if (Array.isArray(v)) stack.push(...v);
+	}
+}
+/**
+* Run `work` (synchronous) with at most `ms` of wall time. node:vm's watchdog interrupts whatever JavaScript runs
+* by then, a regular expression backtracking inside a CEL function included.
+*/
+function withDeadline(ms, work) {
+	let result;
+	sandbox.run = () => {
+		result = work();
+	};
+	try {
+		(0, node_vm.runInContext)("run()", sandbox, {
+			timeout: ms,
+			displayErrors: false
+		});
+	} catch (err) {
+		if (err.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") throw new DeadlineExceeded(`policy evaluation took longer than ${ms} ms`);
+		throw err;
+	} finally {
+		sandbox.run = () => void 0;
+	}
+	return result;
+}
+var LIMITS, COMPREHENSIONS, CHANGE_FIELDS, PLAN_FIELDS, loaded, isAst, DeadlineExceeded, sandbox;
+var init_cel = __esmMin((() => {
+	LIMITS = {
+		maxAstNodes: 2e3,
+		maxDepth: 48,
+		maxListElements: 500,
+		maxMapEntries: 200,
+		maxCallArguments: 16
+	};
+	COMPREHENSIONS = /* @__PURE__ */ new Set([
+		"all",
+		"exists",
+		"exists_one",
+		"map",
+		"filter",
+		"transformList",
+		"transformMap"
+	]);
+	CHANGE_FIELDS = {
+		id: "string",
+		action: "string",
+		phase: "string",
+		kind: "string",
+		org: "string",
+		key: "string",
+		before: "map<string, dyn>",
+		after: "map<string, dyn>",
+		fields: "list<string>",
+		file: "string",
+		line: "int",
+		note: "string",
+		cascades: "list<map<string, string>>",
+		origin: "string",
+		actor: "string"
+	};
+	PLAN_FIELDS = {
+		changes: "list<Change>",
+		counts: "map<string, map<string, int>>"
+	};
+	isAst = (v) => typeof v === "object" && v !== null && typeof v.op === "string" && "args" in v;
+	DeadlineExceeded = class extends Error {};
+	sandbox = (0, node_vm.createContext)({ run: () => void 0 });
+}));
+// src/policy/scalar-pos.ts
+function positionInScalar(text, start, value, offset) {
+	const lines = text.split("\n");
+	const first = (lines[start.line - 1] ?? "").replace(/\r$/, "");
+	const at = start.column - 1;
+	const head = first[at];
+	const fallback = head === "|" || head === ">" ? {
+		...start,
+		line: start.line + 1,
+		column: indentOf(lines[start.line] ?? "") + 1
+	} : start;
+	const k = Math.max(0, Math.min(offset, value.length));
+	if (head === "|") return literalBlock(lines, start, value, k) ?? fallback;
+	if (head === ">" || value.includes("\n")) return fallback;
+	const quoted = head === "\"" || head === "'";
+	if (!first.slice(quoted ? at + 1 : at).startsWith(value)) return fallback;
+	return {
+		...start,
+		column: start.column + (quoted ? 1 : 0) + k
+	};
+}
+function literalBlock(lines, start, value, k) {
+	const before = value.slice(0, k);
+	const lineInValue = before.split("\n").length - 1;
+	const col = k - (before.lastIndexOf("\n") + 1);
+	const firstContent = lines.slice(start.line).find((l) => l.trim() !== "");
+	if (firstContent === void 0) return void 0;
+	const indent = indentOf(firstContent);
+	const line = start.line + 1 + lineInValue;
+	const raw = (lines[line - 1] ?? "").replace(/\r$/, "");
+	const wanted = value.split("\n")[lineInValue] ?? "";
+	if (raw.slice(indent) !== wanted && !(wanted === "" && raw.trim() === "")) return void 0;
+	return {
+		file: start.file,
+		line,
+		column: indent + col + 1
+	};
+}
+var indentOf;
+var init_scalar_pos = __esmMin((() => {
+	indentOf = (line) => line.length - line.trimStart().length;
+}));
+// src/policy/schemas.ts
+/**
+* The schemas policy rules are validated with: a policy file (schemas/policy.schema.json), and the rule list and
+* approvers written inline in docops.yaml (`policy.rules`, `policy.approvers`), made from its definitions. The
+* build precompiles all three (tools/build/precompile-validators.ts), so no schema compiler loads at run time.
+*/
+function policySchemas() {
+	if (cached$1) return cached$1;
+	const file = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n");
+	const sub = (extra) => ({
+		$schema: file.$schema,
+		definitions: file.definitions,
+		...extra
+	});
+	cached$1 = {
+		file,
+		list: sub({
+			type: "array",
+			minItems: 1,
+			items: { $ref: "#/definitions/rule" }
+		}),
+		approvers: sub({ $ref: "#/definitions/approvers" })
+	};
+	return cached$1;
+}
+var cached$1;
+var init_schemas = __esmMin((() => {}));
+// src/policy/load.ts
+/**
+* Reading a policy: rules from policy files (one file, or every *.yaml / *.yml below a folder) and/or inline in
+* docops.yaml (`policy.rules`). Every problem is a ValidationIssue at its file:line:column, like a manifest's: the
+* YAML, the shape (schemas/policy.schema.json), a `when` that is not valid CEL (pointing into the expression), two
+* rules with one name, policy files naming different approvers. A configured policy that loads no rule is an
+* error, never a pass.
+*/
+var load_exports = /* @__PURE__ */ __exportAll({
+	combinePolicy: () => combinePolicy,
+	inlinePolicyPart: () => inlinePolicyPart,
+	loadPolicyPath: () => loadPolicyPath,
+	policyPathPart: () => policyPathPart
+});
+/** Rules of one document → compiled rules and issues (shape problems are left to the schema the caller checked). */
+function compileRules(src, cel) {
+	const part = {
+		rules: [],
+		approvers: [],
+		issues: []
+	};
+	if (!Array.isArray(src.rules)) return part;
+	src.rules.forEach((raw, i) => {
+		if (typeof raw !== "object" || raw === null) return;
+		const r = raw;
+		const at = [...src.at, i];
+		if (typeof r.when !== "string" || typeof r.name !== "string" || typeof r.message !== "string" || typeof r.outcome !== "string") return;
+		const whenPos = src.pos([...at, "when"]);
+		const compiled = cel.compile(r.when);
+		if (!compiled.ok) {
+			part.issues.push({
+				...positionInScalar(src.text, whenPos, r.when, compiled.offset),
+				message: `rule ${r.name}: when: ${compiled.message}`
+			});
+			return;
+		}
+		part.rules.push({
+			name: r.name,
+			when: r.when,
+			outcome: r.outcome,
+			message: r.message,
+			source: src.pos([...at, "name"]),
+			whenSource: whenPos,
+			compiled: compiled.rule
+		});
+	});
+	if (src.approvers && typeof src.approvers.value === "object" && src.approvers.value !== null) {
+		const team = src.approvers.value.githubTeam;
+		if (typeof team === "string") part.approvers.push({
+			value: { githubTeam: team },
+			pos: src.pos(src.approvers.at)
+		});
+	}
+	return part;
+}
+/** Inline rules (docops.yaml `policy.rules`, `policy.approvers`): their shape is checked here, with positions. */
+async function inlinePolicyPart(src) {
+	const s = policySchemas();
+	const prefix = src.at.join(".");
+	const issues = validateWithSchema(src.rules, s.list, (p) => src.pos([...src.at, ...p]), prefix, (p) => src.keyPos([...src.at, ...p]));
+	if (src.approvers) {
+		const a = src.approvers;
+		issues.push(...validateWithSchema(a.value, s.approvers, (p) => src.pos([...a.at, ...p]), a.at.join("."), (p) => src.keyPos([...a.at, ...p])));
+	}
+	const part = compileRules(src, await loadCel());
+	return {
+		...part,
+		issues: [...issues, ...part.issues]
+	};
+}
+/** A policy file, or every policy file below a folder. */
+async function policyPathPart(target) {
+	let isDir;
+	try {
+		isDir = (await (0, node_fs_promises.stat)(target)).isDirectory();
+	} catch (err) {
+		throw new UsageError(`cannot read policy ${target}: ${err.code ?? err.message}`);
+	}
+	const files = isDir ? (await findManifestFiles(target)).map((rel) => ({
+		full: node_path.default.join(target, rel),
+		shown: displayPath(target, rel)
+	})) : [{
+		full: target,
+		shown: target
+	}];
+	if (files.length === 0) throw new UsageError(`policy ${target}: the folder holds no policy file (*.yaml, *.yml); a configured policy that loads no rule is an error, never a pass`);
+	const cel = await loadCel();
+	const all = {
+		rules: [],
+		approvers: [],
+		issues: []
+	};
+	for (const { full, shown } of files) {
+		const bytes = await (0, node_fs_promises.readFile)(full).catch((err) => {
+			throw new UsageError(`cannot read policy file ${shown}: ${err.code ?? err.message}`);
+		});
+		const parsed = parseYamlFile(shown, bytes);
+		all.issues.push(...parsed.issues);
+		const text = bytes.toString("utf8");
+		for (const doc of parsed.documents) {
+			all.issues.push(...validateWithSchema(doc.value, policySchemas().file, doc.pos, "", doc.keyPos));
+			const value = typeof doc.value === "object" && doc.value !== null ? doc.value : {};
+			const part = compileRules({
+				file: shown,
+				text,
+				rules: value.rules,
+				at: ["rules"],
+				pos: doc.pos,
+				keyPos: doc.keyPos,
+				...value.approvers !== void 0 ? { approvers: {
+					value: value.approvers,
+					at: ["approvers"]
+				} } : {}
+			}, cel);
+			all.rules.push(...part.rules);
+			all.approvers.push(...part.approvers);
+			all.issues.push(...part.issues);
+		}
+	}
+	return all;
+}
+/**
+* The parts → one policy: unique rule names, one set of approvers, at least one rule. Throws ValidationError
+* with every issue (sorted) when anything is wrong. `nothing` says where to point when no rule was found.
+*/
+function combinePolicy(parts, origin, nothing) {
+	const issues = parts.flatMap((p) => p.issues);
+	const rules = parts.flatMap((p) => p.rules);
+	const seen = /* @__PURE__ */ new Map();
+	for (const r of rules) {
+		const first = seen.get(r.name);
+		if (first) issues.push({
+			...r.source,
+			message: `rule ${r.name}: another rule has this name (${first.file}:${first.line}:${first.column}); names must be unique`
+		});
+		else seen.set(r.name, r.source);
+	}
+	const approvers = parts.flatMap((p) => p.approvers);
+	for (const a of approvers.slice(1)) if (a.value.githubTeam !== approvers[0].value.githubTeam) issues.push({
+		...a.pos,
+		message: `approvers: names githubTeam ${a.value.githubTeam}, but ${approvers[0].pos.file}:${approvers[0].pos.line} names ${approvers[0].value.githubTeam}; every policy file must name the same approvers`
+	});
+	if (issues.length === 0 && rules.length === 0) issues.push({
+		...nothing,
+		message: "the policy loads no rule: a configured policy that loads no rule is an error, never a pass"
+	});
+	if (issues.length > 0) throw new ValidationError([...issues].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column));
+	return {
+		rules,
+		origin,
+		...approvers[0] ? { approvers: approvers[0].value } : {}
+	};
+}
+/** `--policy PATH` of plan and apply. */
+async function loadPolicyPath(target) {
+	return combinePolicy([await policyPathPart(target)], target, {
+		file: target,
+		line: 1,
+		column: 1
+	});
+}
+var init_load = __esmMin((() => {
+	init_errors$1();
+	init_discover();
+	init_parse$1();
+	init_schema$1();
+	init_cel();
+	init_scalar_pos();
+	init_schemas();
+}));
+// src/policy/approval.ts
+/**
+* What an approval is bound to: one checksum over the plan's steps, the manifests it was made from and the live
+* objects its steps touch (the saved-plan machinery: src/plan-file/digests.ts). Any change to any of them gives
+* another checksum, so an approval never applies a plan other than the one approved. Step sources are taken
+* relative to the manifests directory, so a plan made in CI (`-m manifests`) and the daemon's plan of the same
+* files and live state (an absolute directory) have one checksum.
+*/
+function approvalChecksum(input) {
+	const base = node_path.default.resolve(input.manifestsDir);
+	const steps = input.plan.steps.map((s) => relativeSource(s, base));
+	return digest(canonicalJson({
+		version: 1,
+		steps,
+		manifests: input.manifests.checksum,
+		live: liveDigest(input.plan, input.live).fingerprint
+	}));
+}
+function relativeSource(step, base) {
+	if (!step.source) return step;
+	const rel = node_path.default.relative(base, node_path.default.resolve(step.source.file)).split(node_path.default.sep).join("/");
+	return {
+		...step,
+		source: {
+			...step.source,
+			file: rel
+		}
+	};
+}
+var CHECKSUM_PATTERN;
+var init_approval = __esmMin((() => {
+	init_canonical();
+	init_digests();
+	CHECKSUM_PATTERN = /^sha256:[0-9a-f]{64}$/;
+}));
+// src/policy/model.ts
+function decisionOf(fired) {
+	let d = "pass";
+	for (const f of fired) if (RANK[f.outcome] > RANK[d]) d = f.outcome;
+	return d;
+}
+var RANK;
+var init_model = __esmMin((() => {
+	RANK = {
+		pass: 0,
+		warn: 1,
+		"require-approval": 2,
+		deny: 3
+	};
+}));
+// src/policy/view.ts
+/** `kinds`: every kind name, so `plan.counts["Team"]` exists even when the plan has no Team change. */
+function planView(plan, kinds) {
+	const actors = new Map((plan.attribution?.changes ?? []).map((c) => [c.step, c.actor]));
+	const changes = plan.steps.map((s) => changeView(plan, s, actors.get(s.id)));
+	const counts = {};
+	const zero = () => ({
+		create: 0n,
+		update: 0n,
+		delete: 0n,
+		prune: 0n
+	});
+	for (const k of kinds) counts[k] = zero();
+	for (const s of plan.steps) {
+		const c = counts[s.kind] ??= zero();
+		c[s.action]++;
+		if (s.phase === "prune") c.prune++;
+	}
+	return {
+		changes,
+		counts
+	};
+}
+function changeView(plan, s, actor) {
+	const before = plainCopy(s.before ?? {});
+	const after = plainCopy(s.after ?? {});
+	return {
+		id: s.id,
+		action: s.action,
+		phase: s.phase,
+		kind: s.kind,
+		org: s.org,
+		key: s.key,
+		before,
+		after,
+		fields: changedFields(before, after),
+		file: s.source?.file ?? "",
+		line: BigInt(s.source?.line ?? 0),
+		note: s.note ?? "",
+		cascades: (s.cascades ?? []).map((c) => ({
+			kind: c.kind,
+			org: c.org,
+			key: c.key
+		})),
+		origin: originOf(plan, s),
+		actor: actor ?? ""
+	};
+}
+/** Top-level fields whose values differ between before and after (all of them for a create or a delete). */
+function changedFields(before, after) {
+	return [.../* @__PURE__ */ new Set([...Object.keys(before), ...Object.keys(after)])].filter((n) => JSON.stringify(before[n]) !== JSON.stringify(after[n])).sort();
+}
+/** A JSON copy: no shared objects with the plan, nothing but JSON values (CEL reads maps, lists and scalars). */
+function plainCopy(v) {
+	return JSON.parse(JSON.stringify(v));
+}
+var init_view = __esmMin((() => {
+	init_plan$1();
+}));
+// src/policy/evaluate.ts
+function evaluatePolicy(policy, plan, options) {
+	const view = planView(plan, options.kinds);
+	const fired = [];
+	let running;
+	try {
+		withDeadline(options.deadlineMs ?? Math.ceil(2e3 + .06 * policy.rules.length * plan.steps.length), () => {
+			for (const rule of policy.rules) {
+				running = rule;
+				view.changes.forEach((change, i) => {
+					const step = plan.steps[i];
+					const hit = (error) => {
+						fired.push({
+							rule: rule.name,
+							outcome: rule.outcome,
+							message: rule.message,
+							step: step.id,
+							object: `${step.kind} ${step.org}/${step.key}`,
+							...step.source ? { source: step.source } : {},
+							ruleSource: rule.source,
+							...error !== void 0 ? { error } : {}
+						});
+					};
+					let value;
+					try {
+						value = rule.compiled.evaluate({
+							change,
+							plan: view
+						});
+					} catch (err) {
+						return hit(`cannot be evaluated on this change: ${firstLine(err)}`);
+					}
+					if (value === true) hit();
+					else if (value !== false) hit(`gave ${typeof value === "bigint" ? "an int" : JSON.stringify(value) ?? typeof value}, not true or false`);
+				});
+			}
+		});
+	} catch (err) {
+		if (!(err instanceof DeadlineExceeded)) throw err;
+		const rule = running;
+		fired.push({
+			rule: rule.name,
+			outcome: "deny",
+			message: rule.message,
+			step: "",
+			object: "the plan",
+			ruleSource: rule.source,
+			error: `${err.message} (rule ${rule.name} was running): the plan is refused`
+		});
+	}
+	return {
+		rules: policy.rules.length,
+		fired,
+		decision: decisionOf(fired)
+	};
+}
+function firstLine(err) {
+	return String(err instanceof Error ? err.message : err).split("\n")[0].trim();
+}
+var init_evaluate = __esmMin((() => {
+	init_cel();
+	init_model();
+	init_view();
+}));
+// src/policy/gate.ts
+var gate_exports = /* @__PURE__ */ __exportAll({ enforcePolicy: () => enforcePolicy });
+function enforcePolicy(report, approved) {
+	const denied = report.fired.filter((f) => f.outcome === "deny");
+	if (denied.length > 0) throw new PolicyError(denied, `${new Set(denied.map((f) => f.rule)).size} deny rule(s) fired; change the manifests (or the policy) and plan again`);
+	if (report.decision !== "require-approval") return;
+	const needs = report.fired.filter((f) => f.outcome === "require-approval");
+	const checksum = report.approval?.checksum;
+	if (checksum !== void 0 && approved === checksum) return;
+	const given = approved === void 0 ? "" : ` (--approved ${approved} names another plan: the manifests or the live objects changed since it was approved)`;
+	throw new PolicyError(needs, `this plan needs an approval${given}. The daemon applies it once approved; to apply it here, pass --approved ${checksum ?? "CHECKSUM"} after it was approved (docs/policy.md)`);
+}
+var init_gate$1 = __esmMin((() => {
+	init_errors$1();
+}));
+// src/policy/index.ts
+var policy_exports = /* @__PURE__ */ __exportAll({
+	CHECKSUM_PATTERN: () => CHECKSUM_PATTERN,
+	approvalChecksum: () => approvalChecksum,
+	combinePolicy: () => combinePolicy,
+	enforcePolicy: () => enforcePolicy,
+	evaluatePolicy: () => evaluatePolicy,
+	inlinePolicyPart: () => inlinePolicyPart,
+	loadPolicyPath: () => loadPolicyPath,
+	policyPathPart: () => policyPathPart
+});
+var init_policy$1 = __esmMin((() => {
+	init_approval();
+	init_evaluate();
+	init_gate$1();
+	init_load();
+}));
+// src/cli/policy.ts
+/** The configured policy, validated (file:line:column errors), or undefined when none is configured. */
+async function cliPolicy(ctx, fromConfig) {
+	const flag = ctx.values.policy;
+	if (typeof flag !== "string") return fromConfig;
+	if (flag === "") throw new UsageError("--policy needs a policy file or folder");
+	if (fromConfig) throw new UsageError("--policy and the policy of --config: give one of them");
+	return (await Promise.resolve().then(() => (init_load(), load_exports))).loadPolicyPath(flag);
+}
+/** Digest of the manifests when a policy is configured (an approval binds them): taken before they are read for the plan. */
+async function policyDigest(policy, dir) {
+	return policy ? manifestsDigest(dir) : void 0;
+}
+/** What the policy says about the plan, with the approval checksum when an approval is required. */
+async function policyReport(policy, input) {
+	const { evaluatePolicy, approvalChecksum } = await Promise.resolve().then(() => (init_policy$1(), policy_exports));
+	const report = evaluatePolicy(policy, input.plan, { kinds: input.kinds.map((k) => k.kind) });
+	if (report.decision !== "require-approval") return report;
+	return {
+		...report,
+		approval: {
+			checksum: approvalChecksum(input),
+			...policy.approvers ? { approvers: policy.approvers } : {}
+		}
+	};
+}
+var POLICY_FLAG;
+var init_policy = __esmMin((() => {
+	init_errors$1();
+	init_digests();
+	POLICY_FLAG = {
+		type: "string",
+		value: "PATH",
+		description: "Policy rules over the plan: a policy file, or a folder of them (docs/policy.md)"
+	};
 }));
 // src/cli/commands/format-flag.ts
 function planFormat(ctx) {
@@ -55354,7 +59049,7 @@ function planFormat(ctx) {
 }
 var FORMAT_FLAG;
 var init_format_flag = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_render();
 	FORMAT_FLAG = {
 		type: "string",
@@ -55368,7 +59063,7 @@ var init_format_flag = __esmMin((() => {
 var plan_exports = /* @__PURE__ */ __exportAll({ planCommand: () => planCommand });
 var planCommand;
 var init_plan = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan_file();
 	init_ansi();
 	init_needs();
@@ -55378,11 +59073,12 @@ var init_plan = __esmMin((() => {
 	init_plan_output();
 	init_pipeline();
 	init_plan_run();
+	init_policy();
 	init_format_flag();
 	planCommand = {
 		name: "plan",
 		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]",
-		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.",
+		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.",
 		flags: {
 			manifests: MANIFESTS_FLAG,
 			"allow-env": ALLOW_ENV_FLAG,
@@ -55396,29 +59092,40 @@ var init_plan = __esmMin((() => {
 				value: "FILE",
 				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
 			},
-			"latency-ms": LATENCY_FLAG
+			"latency-ms": LATENCY_FLAG,
+			policy: POLICY_FLAG
 		},
 		examples: [
 			"docops plan -m manifests",
 			"DOCOPS_TOKEN=… docops plan -m manifests --format markdown > plan.md",
 			"docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json",
 			"docops plan -m config.example/manifests --sandbox --detailed-exitcode",
-			"docops plan -m manifests --format json --prune Team | jq .steps"
+			"docops plan -m manifests --format json --prune Team | jq .steps",
+			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired"
 		],
 		async run(ctx) {
 			const format = planFormat(ctx);
 			const out = ctx.values.out;
 			requireCredentials(ctx);
-			const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : void 0;
-			const { plan, live, reads, client } = await planFromManifests(ctx);
+			const policy = await cliPolicy(ctx);
+			const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+			const { plan, live, reads, client, kinds } = await planFromManifests(ctx);
 			const cost = planCost(ctx, plan, client);
 			const scopes = planScopes(plan, reads);
+			const verdict = policy && manifests ? await policyReport(policy, {
+				plan,
+				live,
+				manifests,
+				manifestsDir: manifestDir(ctx),
+				kinds
+			}) : void 0;
 			ctx.io.stdout.write(renderPlanOutput(plan, format, {
 				color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
 				cost,
-				scopes
+				scopes,
+				...verdict ? { policy: verdict } : {}
 			}));
-			await stepSummary(ctx, () => markdownPlan(plan, cost, scopes));
+			await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
 			if (typeof out === "string" && manifests) {
 				const saved = createSavedPlan({
 					plan,
@@ -55829,7 +59536,7 @@ async function applyPlan(client, plan, options = {}) {
 			});
 		}
 	};
-	for (const group of groups(plan.steps)) {
+	for (const group of groups$1(plan.steps)) {
 		gateClosed();
 		await runBounded(group, concurrency, runStep);
 	}
@@ -55931,7 +59638,7 @@ async function runBounded(items, limit, fn) {
 var MAX_RECOVERIES, UNREACHABLE_REASON, WritesStoppedError;
 var init_apply$1 = __esmMin((() => {
 	init_apply_outcome();
-	init_errors();
+	init_errors$1();
 	init_merge();
 	init_order();
 	init_plan$1();
@@ -56035,8 +59742,8 @@ function defined(o) {
 	return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== void 0));
 }
 var DEFAULT_SAFETY;
-var init_config$2 = __esmMin((() => {
-	init_errors();
+var init_config$3 = __esmMin((() => {
+	init_errors$1();
 	DEFAULT_SAFETY = Object.freeze({
 		deletes: Object.freeze({
 			fraction: .25,
@@ -56293,7 +60000,7 @@ function emptyListViolations(changes, index, config, documentOf) {
 }
 var FORCE_HINT, percent, alongWith, whereOf, at;
 var init_rules = __esmMin((() => {
-	init_config$2();
+	init_config$3();
 	init_counts();
 	FORCE_HINT = "Re-run with --force to apply anyway.";
 	percent = (x) => `${Math.round(x * 1e3) / 10}%`;
@@ -56383,7 +60090,7 @@ function guardViolations(plan, live, kinds, whoami) {
 	return out;
 }
 var init_gate = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_reconcile();
 	init_counts();
 	init_rules();
@@ -56575,15 +60282,15 @@ async function fetchWhoami(client) {
 	} : { id };
 }
 var init_whoami = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 }));
 // src/safety/index.ts
 var init_safety$1 = __esmMin((() => {
-	init_config$2();
+	init_config$3();
 	init_gate();
 	init_journal();
 	init_redact();
-	init_errors();
+	init_errors$1();
 	init_whoami();
 }));
 // node_modules/node-cron/dist/_shared.js
@@ -57008,6 +60715,7 @@ var init_types = __esmMin((() => {
 		"drift",
 		"apply_failed",
 		"refused",
+		"awaiting_approval",
 		"recovered",
 		"manifests_invalid"
 	];
@@ -57076,7 +60784,7 @@ function notifyTargets(raw, env, at) {
 	};
 }
 var isObject$1;
-var init_config$1 = __esmMin((() => {
+var init_config$2 = __esmMin((() => {
 	init_types();
 	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
@@ -57089,7 +60797,7 @@ var init_config$1 = __esmMin((() => {
 */
 function configSchema() {
 	if (cached) return cached;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    }\n  }\n}\n");
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
 	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
 	cached = {
 		...root,
@@ -57106,6 +60814,75 @@ function configSchema() {
 var SAFETY_REF, cached;
 var init_config_schema = __esmMin((() => {
 	SAFETY_REF = "safety.schema.json";
+}));
+// src/policy/config.ts
+/**
+* The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
+* `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
+* file:line:column, reported with the config's own.
+*/
+var config_exports$1 = /* @__PURE__ */ __exportAll({ policyFromConfig: () => policyFromConfig });
+async function policyFromConfig(raw, doc) {
+	const parts = [];
+	const issues = [];
+	if (typeof raw.path === "string") {
+		const full = (0, node_path.resolve)(doc.base, raw.path);
+		const rel = (0, node_path.relative)(process.cwd(), full);
+		try {
+			parts.push(await policyPathPart(rel !== "" && !rel.startsWith("..") && !(0, node_path.isAbsolute)(rel) ? rel : full));
+		} catch (err) {
+			issues.push({
+				...doc.pos(["policy", "path"]),
+				message: `policy.path: ${err.message}`
+			});
+		}
+	}
+	if (raw.rules !== void 0 || raw.approvers !== void 0) parts.push(await inlinePolicyPart({
+		file: doc.file,
+		text: doc.text,
+		rules: raw.rules ?? [],
+		at: ["policy", "rules"],
+		pos: doc.pos,
+		keyPos: doc.keyPos,
+		...raw.approvers !== void 0 ? { approvers: {
+			value: raw.approvers,
+			at: ["policy", "approvers"]
+		} } : {}
+	}));
+	const approvals = approvalsConfig(raw.approvals, doc.base);
+	if (issues.length > 0) return { issues };
+	const nothing = doc.keyPos(["policy"]);
+	try {
+		return {
+			policy: combinePolicy(parts, doc.file, nothing),
+			...approvals ? { approvals } : {},
+			issues: []
+		};
+	} catch (err) {
+		if (err instanceof ValidationError) return { issues: err.issues };
+		throw err;
+	}
+}
+function approvalsConfig(raw, base) {
+	if (typeof raw !== "object" || raw === null) return void 0;
+	const a = raw;
+	const gh = typeof a.github === "object" && a.github !== null ? a.github : void 0;
+	return {
+		...typeof a.token === "string" ? { token: a.token } : {},
+		...typeof a.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, a.tokenFile) } : {},
+		...gh && typeof gh.repository === "string" ? { github: {
+			repository: gh.repository,
+			apiUrl: typeof gh.apiUrl === "string" ? gh.apiUrl : "https://api.github.com",
+			...typeof gh.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, gh.tokenFile) } : {},
+			pollMs: typeof gh.pollSeconds === "number" ? gh.pollSeconds * 1e3 : DEFAULT_POLL_MS
+		} } : {}
+	};
+}
+var DEFAULT_POLL_MS;
+var init_config$1 = __esmMin((() => {
+	init_errors$1();
+	init_load();
+	DEFAULT_POLL_MS = 6e4;
 }));
 // src/daemon/config.ts
 /**
@@ -57147,6 +60924,7 @@ async function loadDaemonConfig(file, options) {
 	}
 	let raw = {};
 	let notify = [];
+	let policy = { issues: [] };
 	if (doc) {
 		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
 		issues.push(...schemaIssues);
@@ -57157,6 +60935,16 @@ async function loadDaemonConfig(file, options) {
 				const found = notifyTargets(raw.notify, options.env, doc.pos);
 				notify = found.targets;
 				issues.push(...found.issues);
+			}
+			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
+				policy = await configPolicy(raw.policy, {
+					file,
+					text: text.toString("utf8"),
+					pos: doc.pos,
+					keyPos: doc.keyPos,
+					base: (0, node_path.dirname)(configFile)
+				});
+				issues.push(...policy.issues);
 			}
 		}
 	}
@@ -57218,8 +61006,27 @@ async function loadDaemonConfig(file, options) {
 		sandbox: overrides.sandbox === true,
 		statusPage: raw.statusPage !== false,
 		notify,
-		...haConfig(raw.ha)
+		...haConfig(raw.ha),
+		...policy.policy ? { policy: policy.policy } : {},
+		...policy.approvals ? { approvals: policy.approvals } : {},
+		informer: informerSettings(raw.informer)
 	};
+}
+function informerSettings(raw) {
+	const d = CONFIG_DEFAULTS.informer;
+	const r = isObject(raw) ? raw : {};
+	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
+	return {
+		enabled: r.enabled !== false,
+		pollMs: num("pollSeconds") * 1e3,
+		resyncMs: num("resyncMinutes") * 6e4,
+		overlapMs: num("overlapSeconds") * 1e3
+	};
+}
+/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
+async function configPolicy(raw, doc) {
+	if (!isObject(raw)) return { issues: [] };
+	return (await Promise.resolve().then(() => (init_config$1(), config_exports$1))).policyFromConfig(raw, doc);
 }
 function haConfig(raw) {
 	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
@@ -57352,12 +61159,12 @@ async function readSecret(raw, base, fromEnv) {
 var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
 var init_config = __esmMin((() => {
 	init_node_cron();
-	init_errors();
+	init_errors$1();
 	init_interpolate();
-	init_parse();
+	init_parse$1();
 	init_schema$1();
 	init_secret_fields();
-	init_config$1();
+	init_config$2();
 	init_secrets();
 	init_config_schema();
 	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
@@ -57377,6 +61184,12 @@ var init_config = __esmMin((() => {
 			leaseDurationMs: 15e3,
 			renewDeadlineMs: 1e4,
 			retryPeriodMs: 2e3
+		},
+		informer: {
+			enabled: true,
+			pollSeconds: 30,
+			resyncMinutes: 240,
+			overlapSeconds: 60
 		}
 	};
 	ENV_OVERRIDES = {
@@ -57408,7 +61221,8 @@ async function safetySettings(ctx) {
 	return {
 		config: resolveSafetyConfig(fromFile.safety ?? {}),
 		journalDir: typeof flagDir === "string" && flagDir !== "" ? flagDir : fromFile.journalDir ?? ".docops/journal",
-		force: ctx.values.force === true
+		force: ctx.values.force === true,
+		...fromFile.policy ? { policy: fromFile.policy } : {}
 	};
 }
 /** Gate (throws SafetyError, exit 3), then apply with every delete journaled first. */
@@ -57464,7 +61278,7 @@ var init_safety = __esmMin((() => {
 		config: {
 			type: "string",
 			value: "FILE",
-			description: "Read the `safety:` limits and `journalDir` from this docops.yaml (default: built-in limits)"
+			description: "Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)"
 		},
 		"journal-dir": {
 			type: "string",
@@ -57523,7 +61337,7 @@ function checkSameOptions(ctx, saved) {
 	}
 }
 var init_saved_run = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_reconcile();
 	init_plan_file();
 	init_needs();
@@ -57572,7 +61386,7 @@ async function confirm(ctx) {
 }
 var applyCommand;
 var init_apply = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_ansi();
 	init_step_line();
 	init_render();
@@ -57581,12 +61395,13 @@ var init_apply = __esmMin((() => {
 	init_plan_run();
 	init_plan_output();
 	init_safety();
+	init_policy();
 	init_saved_run();
 	init_format_flag();
 	applyCommand = {
 		name: "apply",
 		usage: "docops apply -m DIR [--plan FILE] [--force] [--format text|markdown|json] [flags]",
-		description: "Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\nthen deletes, parents before children. With --plan FILE it applies exactly the steps saved by\n`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\nunchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\nthresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\non it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\nWith --format json, stdout is one JSON document {\"plan\", \"result\"}. On a terminal, apply shows the plan and\nasks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n--plan FILE (a reviewed plan) it applies without asking.",
+		description: "Computes the plan (as `docops plan` shows it), prints it, then applies it: creates first, then updates,\nthen deletes, parents before children. With --plan FILE it applies exactly the steps saved by\n`docops plan --out FILE`, after checking that the manifests and the live objects the plan touches are\nunchanged (exit 1 saying what changed otherwise). The safety gate refuses plans over the delete/update\nthresholds (exit 3; --force lifts the thresholds, never the guards). Every delete is journaled first;\n`docops undo JOURNAL` brings the deleted objects back. A failed step skips only the steps that depend\non it; exits 1 if any step failed or the plan left manifest objects blocked (the rest is still applied).\nWith --format json, stdout is one JSON document {\"plan\", \"result\"}. On a terminal, apply shows the plan and\nasks before writing (answer yes; --yes skips the question); with stdin not a terminal (CI, a pipe) or with\n--plan FILE (a reviewed plan) it applies without asking. With --policy (or the policy: of --config) a\nplan a deny rule fired on is refused (exit 3), and so is one a require-approval rule fired on unless\n--approved gives the approval checksum of exactly this plan (docs/policy.md).",
 		flags: {
 			manifests: MANIFESTS_FLAG,
 			"allow-env": ALLOW_ENV_FLAG,
@@ -57601,7 +61416,13 @@ var init_apply = __esmMin((() => {
 				type: "boolean",
 				description: "Apply without asking for confirmation on a terminal"
 			},
-			"latency-ms": LATENCY_FLAG
+			"latency-ms": LATENCY_FLAG,
+			policy: POLICY_FLAG,
+			approved: {
+				type: "string",
+				value: "CHECKSUM",
+				description: "The approval checksum of this exact plan, when a require-approval rule fired and it was approved"
+			}
 		},
 		examples: [
 			"docops apply -m manifests",
@@ -57609,20 +61430,30 @@ var init_apply = __esmMin((() => {
 			"docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json",
 			"docops apply -m manifests --prune Team --invite --force",
 			"docops apply -m manifests --yes                       # no question on a terminal",
-			"docops apply -m manifests --format json --log-format json 2>apply.log"
+			"docops apply -m manifests --format json --log-format json 2>apply.log",
+			"docops apply -m manifests --policy policies/           # refused (exit 3) when a deny rule fires"
 		],
 		async run(ctx) {
 			const format = planFormat(ctx);
 			const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
 			const settings = await safetySettings(ctx);
+			const policy = await cliPolicy(ctx, settings.policy);
+			const manifests = await policyDigest(policy, manifestDir(ctx));
 			const savedFile = ctx.values.plan;
 			const run = typeof savedFile === "string" ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
 			const { plan } = run;
 			const cost = planCost(ctx, plan, run.client);
+			const verdict = policy && manifests ? await policyReport(policy, {
+				...run,
+				manifests,
+				manifestsDir: manifestDir(ctx)
+			}) : void 0;
 			if (format !== "json") ctx.io.stdout.write(renderPlanOutput(plan, format, {
 				color,
-				cost
+				cost,
+				...verdict ? { policy: verdict } : {}
 			}));
+			if (verdict) (await Promise.resolve().then(() => (init_gate$1(), gate_exports))).enforcePolicy(verdict, typeof ctx.values.approved === "string" ? ctx.values.approved : void 0);
 			if (plan.steps.length > 0 && typeof savedFile !== "string") await confirm(ctx);
 			const { report: result, journalFile } = plan.steps.length === 0 ? { report: {
 				applied: [],
@@ -57634,7 +61465,7 @@ var init_apply = __esmMin((() => {
 			});
 			if (format === "json") {
 				const doc = {
-					plan: JSON.parse(renderJson(plan)),
+					plan: JSON.parse(renderJson(plan, verdict ? { policy: (await Promise.resolve().then(() => (init_render$1(), render_exports))).policyData(verdict) } : {})),
 					result: applyResultData(result),
 					...journalFile ? { journal: journalFile } : {}
 				};
@@ -57656,7 +61487,7 @@ var init_apply = __esmMin((() => {
 // \0docops-action-left-out:src/cli/commands/export.ts
 var export_exports = /* @__PURE__ */ __exportAll({});
 var init_export = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	throw new UsageError("`docops export` is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // src/github/origin-fetch.ts
@@ -57694,7 +61525,7 @@ function originBoundFetch(origin, send = globalThis.fetch) {
 }
 var init_origin_fetch = __esmMin((() => {
 	init_response();
-	init_errors();
+	init_errors$1();
 }));
 // node_modules/universal-user-agent/index.js
 function getUserAgent() {
@@ -59227,7 +63058,7 @@ function asTypedError(error) {
 }
 var isRequestError;
 var init_client = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_origin_fetch();
 	isRequestError = (e) => e instanceof Error && typeof e.status === "number" && typeof e.request?.url === "string";
 }));
@@ -59248,7 +63079,7 @@ function unknownIdentity(reason, cause) {
 }
 var isLogin;
 var init_identity = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	isLogin = (login, own) => login !== void 0 && login.toLowerCase() === own.toLowerCase();
 }));
 // src/github/plan-comment.ts
@@ -59364,7 +63195,7 @@ function footer(env, event) {
 }
 var prCommentCommand;
 var init_pr_comment = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	init_plan_comment();
 	prCommentCommand = {
 		name: "pr-comment",
@@ -59450,19 +63281,19 @@ var init_pr_comment = __esmMin((() => {
 // \0docops-action-left-out:src/cli/commands/daemon.ts
 var daemon_exports = /* @__PURE__ */ __exportAll({});
 var init_daemon = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	throw new UsageError("`docops daemon` is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // \0docops-action-left-out:src/cli/commands/undo.ts
 var undo_exports = /* @__PURE__ */ __exportAll({});
 var init_undo = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	throw new UsageError("`docops undo` is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // \0docops-action-left-out:src/cli/commands/sandbox.ts
 var sandbox_exports = /* @__PURE__ */ __exportAll({});
 var init_sandbox = __esmMin((() => {
-	init_errors();
+	init_errors$1();
 	throw new UsageError("`docops sandbox` is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)");
 }));
 // src/cli/commands/index.ts
@@ -59573,7 +63404,7 @@ function mainHelp(commands) {
 	].join("\n");
 }
 // src/cli/report-error.ts
-init_errors();
+init_errors$1();
 init_log_options();
 init_ansi();
 function exitCodeFor(err) {
@@ -63104,7 +66935,7 @@ var require_pino = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 *
 * Importing this module loads pino: commands import it when they make a logger (the CLI once the flags are
 * parsed), never to parse flags or print help, which take level and format names from src/log-options.ts.
-* pino-pretty is loaded only for the pretty format (docs/benchmarks.md, "Start-up").
+* pino-pretty is loaded only for the pretty format (docs/dev/benchmarks.md, "Start-up").
 */
 var log_exports = /* @__PURE__ */ __exportAll({
 	LOG_FORMATS: () => LOG_FORMATS,
@@ -63205,7 +67036,7 @@ var init_log = __esmMin((() => {
 }));
 // src/cli/run.ts
 init_settings();
-init_errors();
+init_errors$1();
 init_secrets();
 init_github();
 init_io();
@@ -63356,7 +67187,7 @@ function setOutputs(env, outputs) {
 * - apply: `--plan PLAN_FILE`: exactly the saved, reviewed plan, or a refusal saying what changed.
 */
 init_github();
-init_errors();
+init_errors$1();
 /** The environment docops runs with: the `token` input as DOCOPS_TOKEN (else the job's own), `github-token` as GITHUB_TOKEN. */
 function docopsEnv(env, inputs) {
 	const out = { ...env };

@@ -1,7 +1,7 @@
 /**
  * What an audit event names, derived from an API path: the object the path is about — the first object below the
  * organization — and the part of it the path addresses. The sandbox names the objects of the rows a write changes
- * the same way (src/sandbox/audit-objects.ts), docops matches events to plan steps (match.ts) and follows them
+ * the same way (packages/sandbox/src/audit-objects.ts), docops matches events to plan steps (match.ts) and follows them
  * (the daemon's informer) with it, so they agree by construction. A kind whose objects the real API names
  * differently declares `KindDefinition.auditTargets` and its `informer`.
  *

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The installed `docops` command: package.json `bin` is this module bundled as CommonJS (dist/cli/docops.cjs,
- * src/build/bundle-cli.ts). It answers `--version` from what it imports itself; every other command turns on
+ * tools/build/bundle-cli.ts). It answers `--version` from what it imports itself; every other command turns on
  * Node's compile cache where Node has one (compile-cache.ts) before it loads the dispatcher and the command. Tests
  * and the library call main.ts, which never touches the module loader.
  */

@@ -52,7 +52,7 @@ export async function connect(ctx: CommandContext): Promise<ApiClient> {
   let settings: { baseUrl: string; token: string | undefined };
   if (global.sandbox) {
     if (global.tokenFile !== undefined) logger.warn('--token-file is ignored with --sandbox (the sandbox has its own token)');
-    const { startSandbox } = await import('../sandbox/index.js');
+    const { startSandbox } = await import('@docops/sandbox');
     const sandbox = await startSandbox({
       host: '127.0.0.1',
       port: 0,

@@ -6,6 +6,7 @@
  * `<<ref:STEP_ID.OUTPUT>>` placeholders, and `RequestSpec.refs` records where each one sits. Apply substitutes
  * exactly there, so text a user wrote is never taken for a ref, however it reads.
  */
+import type { HttpMethod } from '@docops/api-shared';
 export { isRef, placeholder, ref, refsIn, resolveRequest, sealStep, type RefTarget } from './refs.js';
 
 export type Action = 'create' | 'update' | 'delete';
@@ -17,7 +18,8 @@ export type Action = 'create' | 'update' | 'delete';
 export const PHASES = ['create', 'update', 'delete', 'prune'] as const;
 export type Phase = (typeof PHASES)[number];
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** The API's methods, shared with the sandbox (@docops/api-shared). */
+export type { HttpMethod } from '@docops/api-shared';
 
 /**
  * Where a ref sits in a request: a whole path segment starting at character `offset` of the path, or a whole

@@ -11,7 +11,7 @@ import { UsageError } from '../core/errors.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import type { DaemonConfig } from './config.js';
 
 export type { ResponseInfo };

@@ -9,7 +9,7 @@ import { KINDS } from '../kinds/index.js';
 import { createLogger, type Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { loadManifests } from '../manifests/index.js';
-import type { RunningSandbox } from '../sandbox/index.js';
+import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
 import { attributeDrift } from '../audit/attribute.js';

@@ -2,7 +2,7 @@
  * JSON Schema validation with ajv, reporting every error with a source position. Compiled validators are
  * cached per schema object, so each schema is compiled once per process.
  *
- * Every schema docops ships has a validator generated at build time (src/build/precompile-validators.ts), so a
+ * Every schema docops ships has a validator generated at build time (tools/build/precompile-validators.ts), so a
  * normal run loads neither ajv's compiler nor any meta-schema: ajv, ajv-formats and the one dialect a schema
  * declares are loaded here only when a schema without a generated validator is compiled (tests run from
  * src/, a changed schema, a build without the step).
@@ -31,7 +31,7 @@ const instances = new Map<string, AnyAjv>();
 /**
  * A new ajv for a schema's dialect (chosen by its `$schema`), with the options docops validates with.
  * `code` is merged into them: the build passes `{ source: true }` to generate standalone validators;
- * `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, src/build/shared-subschemas.ts).
+ * `options` too (the build's `inlineRefs: false` for a schema with shared subschemas, tools/build/shared-subschemas.ts).
  */
 export function createAjv(schema: object, code: Options['code'] = {}, options: Options = {}): AnyAjv {
   // strict off: schemas carry editor-only keywords (markdownDescription, …). addUsedSchema off: several
@@ -65,7 +65,7 @@ function ajvFor(schema: object): AnyAjv {
   return ajv;
 }
 
-/** Where the build writes the kind schemas' standalone validators (see src/build/precompile-validators.ts). */
+/** Where the build writes the kind schemas' standalone validators (see tools/build/precompile-validators.ts). */
 // Relative to dist/manifests/ (this module) and to dist/cli/ (the bundled CLI's chunks) alike.
 export const PRECOMPILED_INDEX = '../manifests/validators/index.cjs';
 

@@ -1,7 +1,7 @@
 /**
  * The schemas policy rules are validated with: a policy file (schemas/policy.schema.json), and the rule list and
  * approvers written inline in docops.yaml (`policy.rules`, `policy.approvers`), made from its definitions. The
- * build precompiles all three (src/build/precompile-validators.ts), so no schema compiler loads at run time.
+ * build precompiles all three (tools/build/precompile-validators.ts), so no schema compiler loads at run time.
  */
 import { readFileSync } from 'node:fs';
 

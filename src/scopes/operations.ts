@@ -4,7 +4,7 @@
  * operation (method + path template).
  *
  * The spec is a dev dependency (1.7 MB): `npm run build` extracts the table into dist/api/operation-scopes.json
- * (src/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
+ * (tools/build/extract-scopes.ts), which ships in the package. Run from src/ (tests) without a build, the table is
  * extracted from the spec on first use.
  */
 import { existsSync, readFileSync } from 'node:fs';

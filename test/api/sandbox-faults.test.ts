@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
-import { DEMO_ORG_ID, startSandbox } from '../../src/sandbox/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { DEMO_ORG_ID, startSandbox } from '@docops/sandbox';
+import type { RunningSandbox } from '@docops/sandbox';
 
 let sandbox: RunningSandbox;
 let client: ApiClient;

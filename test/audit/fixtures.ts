@@ -1,7 +1,7 @@
 /** Manifests that match the demo seed for the members and the Support team: a first plan finds nothing. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_MEMBER_ROLES } from '../../src/sandbox/seed.js';
+import { DEMO_MEMBER_ROLES } from '../../packages/sandbox/src/seed.js';
 
 export const CAROL = { token: 'carol-token-behind-docops', userId: 'u-carol' };
 

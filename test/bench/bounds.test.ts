@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyBoundMs, criticalPathMs, longestChain, lowerBoundRequests, pagesOf, type ListNeed } from '../../src/bench/bounds.js';
-import { planNeeds, refreshBaseline, strictPlanNeeds } from '../../src/bench/needs.js';
-import { changeCount, generateOrg, withChanges, type OrgSizes } from '../../src/bench/org-model.js';
+import { applyBoundMs, criticalPathMs, longestChain, lowerBoundRequests, pagesOf, type ListNeed } from '../../tools/bench/bounds.js';
+import { planNeeds, refreshBaseline, strictPlanNeeds } from '../../tools/bench/needs.js';
+import { changeCount, generateOrg, withChanges, type OrgSizes } from '../../tools/bench/org-model.js';
 
 describe('bench bounds', () => {
   it('counts pages of 1,000 with at least one page per list', () => {

@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { measureColdPlan } from '../../src/bench/cold-plan.js';
-import { coldPlanRow, planRatioKey } from '../../src/bench/cold-plan-measure.js';
-import { DEFAULT_CONFIG } from '../../src/bench/config.js';
-import { startInProcess } from '../../src/bench/sandbox-env.js';
-import { cleanEnv, runProbed } from '../../src/bench/spawn.js';
-import { wallRatio } from '../../src/bench/startup-bench.js';
+import { measureColdPlan } from '../../tools/bench/cold-plan.js';
+import { coldPlanRow, planRatioKey } from '../../tools/bench/cold-plan-measure.js';
+import { DEFAULT_CONFIG } from '../../tools/bench/config.js';
+import { startInProcess } from '../../tools/bench/sandbox-env.js';
+import { cleanEnv, runProbed } from '../../tools/bench/spawn.js';
+import { wallRatio } from '../../tools/bench/startup-bench.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { quickBuild } from '../daemon/build.js';
 
@@ -20,7 +20,7 @@ let probeUrl: string;
 beforeAll(() => {
   const build = quickBuild();
   docops = [process.execPath, join(build, 'dist/cli/main.js')];
-  probeUrl = new URL(`file://${join(build, 'dist/bench/probe.js')}`).href;
+  probeUrl = new URL(`file://${join(build, 'dist-tools/bench/probe.js')}`).href;
 }, 60_000);
 
 describe('cold plan measure', () => {

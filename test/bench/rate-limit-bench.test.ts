@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchConfig } from '../../src/bench/config.js';
-import { lowerBoundRequests } from '../../src/bench/bounds.js';
-import { planNeeds } from '../../src/bench/needs.js';
-import { generateOrg } from '../../src/bench/org-model.js';
-import { rateLimitRows, runRateLimitBench } from '../../src/bench/rate-limit-bench.js';
-import { startInProcess } from '../../src/bench/sandbox-env.js';
+import type { BenchConfig } from '../../tools/bench/config.js';
+import { lowerBoundRequests } from '../../tools/bench/bounds.js';
+import { planNeeds } from '../../tools/bench/needs.js';
+import { generateOrg } from '../../tools/bench/org-model.js';
+import { rateLimitRows, runRateLimitBench } from '../../tools/bench/rate-limit-bench.js';
+import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const tiny: BenchConfig = {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchConfig } from '../../src/bench/config.js';
-import { measureCpu, medianRun } from '../../src/bench/cpu.js';
-import { measureRead } from '../../src/bench/read-bench.js';
-import { runBench } from '../../src/bench/harness.js';
-import { markdownTable } from '../../src/bench/report.js';
-import { splitMembers } from '../../src/bench/documents.js';
-import { startInProcess } from '../../src/bench/sandbox-env.js';
+import type { BenchConfig } from '../../tools/bench/config.js';
+import { measureCpu, medianRun } from '../../tools/bench/cpu.js';
+import { measureRead } from '../../tools/bench/read-bench.js';
+import { runBench } from '../../tools/bench/harness.js';
+import { markdownTable } from '../../tools/bench/report.js';
+import { splitMembers } from '../../tools/bench/documents.js';
+import { startInProcess } from '../../tools/bench/sandbox-env.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const tiny: BenchConfig = {

@@ -1,11 +1,11 @@
 /**
  * The kind lists of schemas/document.schema.json and schemas/config.schema.json are written by the build from the
- * kind registry (src/build/kind-schemas.ts) and committed: they must be exactly what the build writes. A failure
+ * kind registry (tools/build/kind-schemas.ts) and committed: they must be exactly what the build writes. A failure
  * here means the registry changed without `npm run build`: run it and commit what it rewrote.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { kindListingSchemas } from '../../src/build/kind-schemas.js';
+import { kindListingSchemas } from '../../tools/build/kind-schemas.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const schemaFile = (file: string) => new URL(`../../schemas/${file}`, import.meta.url);

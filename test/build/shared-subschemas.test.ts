@@ -1,5 +1,5 @@
 /**
- * Generated validators with shared subschemas (src/build/shared-subschemas.ts): the Site schema's validator
+ * Generated validators with shared subschemas (tools/build/shared-subschemas.ts): the Site schema's validator
  * shares its repeated parts (link targets, fonts, code themes, colour pairs) instead of inlining each copy, and
  * still reports exactly the errors — list, order, schema paths — and so the messages of ajv's compile of the
  * schema as written, for bad values at every place of the customization block, several at once included.
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { standaloneValidator } from '../../src/build/precompile-validators.js';
-import { factorRepeats } from '../../src/build/shared-subschemas.js';
+import { standaloneValidator } from '../../tools/build/precompile-validators.js';
+import { factorRepeats } from '../../tools/build/shared-subschemas.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { describeError, selectErrors } from '../../src/manifests/ajv-messages.js';
 import { createAjv } from '../../src/manifests/schema.js';

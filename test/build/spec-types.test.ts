@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { asTypeAliases, GENERATED_DIR, kindSpecSchemas, specModules, typeName } from '../../src/build/spec-types.js';
+import { asTypeAliases, GENERATED_DIR, kindSpecSchemas, specModules, typeName } from '../../tools/build/spec-types.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const schemaFile = (name: string) => new URL(`../../schemas/${name}.schema.json`, import.meta.url);
@@ -18,7 +18,7 @@ describe('spec types generated from the kind schemas', () => {
   }, 60_000);
 
   it('every registered kind validates with its spec schema, typed by the type generated from it, and every spec schema is a kind’s', () => {
-    // A schema in schemas/ that is no kind's spec: add it to NOT_KIND_SPECS in src/build/spec-types.ts.
+    // A schema in schemas/ that is no kind's spec: add it to NOT_KIND_SPECS in tools/build/spec-types.ts.
     expect(kindSpecSchemas()).toEqual(KINDS.map((k) => k.kind.toLowerCase()).sort());
     for (const k of KINDS) {
       const name = k.kind.toLowerCase();

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 import { runCli } from './run-cli.js';
 
 // A proxy in front of the sandbox that serves reads and refuses every write with a 400 (not retried), so

@@ -1,5 +1,5 @@
 /**
- * The bundled CLI (src/build/bundle-cli.ts) is what `docops` runs after `npm run build`: it must behave like the
+ * The bundled CLI (tools/build/bundle-cli.ts) is what `docops` runs after `npm run build`: it must behave like the
  * modules it is made of (undici reduced to its Pool, paths built from import.meta.url, the generated
  * validators found from a chunk), keep each command's laziness (a chunk per lazily imported module), and use
  * Node's compile cache where Node has one (src/cli/compile-cache.ts) without ever failing because of it.
@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProbe } from '../../src/bench/probe-read.js';
-import { BIN_FILE, bundleCli, CHUNK_PREFIX } from '../../src/build/bundle-cli.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { parseProbe } from '../../tools/bench/probe-read.js';
+import { BIN_FILE, bundleCli, CHUNK_PREFIX } from '../../tools/build/bundle-cli.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { quickBuild, REPO } from '../daemon/build.js';
 import { startLeaseServer } from '../daemon/lease-server.js';
 
@@ -24,7 +24,7 @@ let scratch: string;
 
 beforeAll(async () => {
   build = quickBuild();
-  execFileSync(process.execPath, [join(build, 'dist/build/precompile-validators.js')], { cwd: build });
+  execFileSync(process.execPath, [join(build, 'dist-tools/build/precompile-validators.js')], { cwd: build });
   // As `npm run build` does: the bundle's entry and its chunks beside tsc's dist/cli modules.
   await bundleCli({ entry: join(REPO, 'src/cli/bin.ts'), outDir: join(build, 'dist/cli') });
   sandbox = await startSandbox({ seed: 'demo' });
@@ -43,7 +43,7 @@ async function docops(args: string[], env: Record<string, string> = {}): Promise
   // TMPDIR: a compile cache of this test's own (the default is shared by every run of the user)
   const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: join(scratch, 'tmp'), NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
   const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: childEnv }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), ...args], { cwd: REPO, env: childEnv }, (err, stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stdout, stderr }),
     );
   });
@@ -125,7 +125,7 @@ describe('the bundled CLI', () => {
       writeFileSync(join(dir, 'docops.yaml'), `${config}\nha: { mode: kubernetes, leaseName: bundled }\n`);
       const out = join(scratch, `probe-${++runs}.txt`);
       const env = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', DOCOPS_TOKEN: sandbox.token, KUBECONFIG: join(dir, 'kubeconfig') };
-      const args = ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
+      const args = ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli', BIN_FILE), 'daemon', '-c', join(dir, 'docops.yaml'), '--api-url', sandbox.url, '--listen', '127.0.0.1:0', '--log-format', 'json'];
       const child = spawn(process.execPath, args, { cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'] });
       const exited = once(child, 'exit') as Promise<[number | null]>;
       let log = '';

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { memberKey, members, orgs, startSandbox, TOKEN_USER_ID, type RunningSandbox } from '../../src/sandbox/index.js';
+import { memberKey, members, orgs, startSandbox, TOKEN_USER_ID, type RunningSandbox } from '@docops/sandbox';
 import { tokenNeeds } from '../../src/scopes/needs.js';
 import { documentedScopes } from './docs-scopes.js';
 import { runCli } from './run-cli.js';

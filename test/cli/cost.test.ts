@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { Plan, Step } from '../../src/core/plan.js';
 import { costLine, estimateCost, parseSavedPlan } from '../../src/plan-file/index.js';
 import { pacedMs } from '../../src/plan-file/cost.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { parseRateLimit } from '../../src/sandbox/rate-limit.js';
+import { startSandbox } from '@docops/sandbox';
+import { parseRateLimit } from '../../packages/sandbox/src/rate-limit.js';
 import { runCli } from './run-cli.js';
-import { translations } from '../../src/sandbox/index.js';
+import { translations } from '@docops/sandbox';
 import { doc, exampleManifests, liveCli, manifestsOf, tempDir, type LiveCli } from './safety-cli-helpers.js';
 
 function step(id: string, phase: Step['phase'], wave: number, requests: number): Step {

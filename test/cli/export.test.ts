@@ -4,13 +4,13 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { BENCH_ORG, generateOrg } from '../../src/bench/org-model.js';
-import { seedStore } from '../../src/bench/seed-store.js';
+import { BENCH_ORG, generateOrg } from '../../tools/bench/org-model.js';
+import { seedStore } from '../../tools/bench/seed-store.js';
 import { EXPORT_FILE_BUDGET, exportOrganization, kindFileName, layoutKind, packDocuments, probeSpec, renderDocument, schemaComment, slug, splitDocument } from '../../src/export/index.js';
 import { main } from '../../src/cli/main.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEFAULT_MAX_FILE_BYTES, loadManifests } from '../../src/manifests/index.js';
-import { memberKey, members, teamMemberKey, teamMembers, teams, translations, users, type MemberRole, type RunningSandbox } from '../../src/sandbox/index.js';
+import { memberKey, members, teamMemberKey, teamMembers, teams, translations, users, type MemberRole, type RunningSandbox } from '@docops/sandbox';
 import { runCli } from './run-cli.js';
 import { filesIn, liveCli, tempDir } from './safety-cli-helpers.js';
 
@@ -287,9 +287,11 @@ describe('export splits what does not fit a file', () => {
 });
 
 describe('export at scale', () => {
-  it('round-trips the bench organization at 100,000 members: every file under the budget, validate accepts it, plan shows no changes', async () => {
+  // The 100,000-member round trip is in the benchmark (npm run bench, exportRoundTrip); this one still splits every
+  // list over several files.
+  it('round-trips the bench organization at 25,000 members: every file under the budget, validate accepts it, plan shows no changes', async () => {
     const cli = await liveCli('empty');
-    const org = generateOrg({ members: 100_000, teams: 1_000, teamMemberships: 30_000, translations: 10, spaces: 20, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 0 });
+    const org = generateOrg({ members: 25_000, teams: 1_000, teamMemberships: 30_000, translations: 10, spaces: 20, sites: 2, sectionsPerSite: 2, spacesPerSection: 2, sectionsPerGroup: 0 });
     seedStore(cli.sb.store, org);
     const out = await tempDir();
     const exported = await cli.run(['export', '--org', BENCH_ORG, '-o', out]);
@@ -298,7 +300,7 @@ describe('export at scale', () => {
 
     const files = await filesIn(out);
     const members = files.filter((f) => /^members-\d{3}\.yaml$/.test(f));
-    expect(members.length).toBeGreaterThanOrEqual(5);
+    expect(members.length).toBeGreaterThanOrEqual(2);
     expect(files.filter((f) => /^teams-\d{3}\.yaml$/.test(f)).length).toBeGreaterThanOrEqual(2);
     expect(files).not.toContain('members.yaml');
     for (const f of files) {
@@ -308,7 +310,7 @@ describe('export at scale', () => {
     expect(EXPORT_FILE_BUDGET + 1024).toBeLessThan(DEFAULT_MAX_FILE_BYTES * 0.6);
     let emails = 0;
     for (const f of members) emails += ((await readFile(path.join(out, f), 'utf8')).match(/^ {4}- email: /gm) ?? []).length;
-    expect(emails).toBe(100_000);
+    expect(emails).toBe(25_000);
 
     const validate = await runCli(['validate', '-m', out, '--log-level', 'silent']); // offline: no --api-url
     expect(validate.stderr).toBe('');

@@ -16,7 +16,7 @@ import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
 import { FakeClock, FakeScheduler, testClientFactory } from '../daemon/helpers.js';
 import { GITIGNORE_ENTRIES, INIT_JOURNAL_DIR, INIT_LAYOUT, WORKFLOW_SOURCE, mergeGitignore } from '../../src/init/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { tokenNeeds } from '../../src/scopes/needs.js';
 import { documentedScopes } from './docs-scopes.js';
 import { runCli } from './run-cli.js';

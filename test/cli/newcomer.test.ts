@@ -11,9 +11,9 @@ import { retryNotices } from '../../src/cli/connect.js';
 import { daemonCommand } from '../../src/daemon/command.js';
 import { createLogger } from '../../src/log.js';
 import { main } from '../../src/cli/main.js';
-import { startSandbox } from '../../src/sandbox/index.js';
-import { LARGE_SEED_MEMBERS, parseSeed, sandboxCommand } from '../../src/sandbox/cli.js';
-import { BENCH_ORG, BENCH_SIZES } from '../../src/sandbox/generated-org.js';
+import { startSandbox } from '@docops/sandbox';
+import { LARGE_SEED_MEMBERS, parseSeed, sandboxCommand } from '../../packages/sandbox/src/cli.js';
+import { BENCH_ORG, BENCH_SIZES } from '../../packages/sandbox/src/generated-org.js';
 import { startTestDaemon, teamYaml } from '../daemon/helpers.js';
 import { runCli } from './run-cli.js';
 

@@ -1,8 +1,8 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { members, teams, translations } from '../../src/sandbox/index.js';
-import { grantKey, grants } from '../../src/sandbox/permission-records.js';
+import { members, teams, translations } from '@docops/sandbox';
+import { grantKey, grants } from '../../packages/sandbox/src/permission-records.js';
 import { runCli } from './run-cli.js';
 import { doc, exampleManifests, filesIn, liveCli, manifestsOf, tempDir } from './safety-cli-helpers.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findManifestFiles } from '../../src/manifests/index.js';
 import { manifestsDigest, parseSavedPlan, planChecksum, sha256 } from '../../src/plan-file/index.js';
-import { members, teamMembers, teams } from '../../src/sandbox/index.js';
+import { members, teamMembers, teams } from '@docops/sandbox';
 import { exampleManifests, liveCli, tempDir } from './safety-cli-helpers.js';
 
 const ORG = 'org-demo';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProbe } from '../../src/bench/probe-read.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { parseProbe } from '../../tools/bench/probe-read.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { quickBuild, REPO } from '../daemon/build.js';
 import { startLeaseServer } from '../daemon/lease-server.js';
 
@@ -22,7 +22,7 @@ let scratch: string;
 beforeAll(async () => {
   build = quickBuild();
   // The build's generated validators, as `npm run build` makes them (validate must not need ajv's compiler).
-  execFileSync(process.execPath, [join(build, 'dist/build/precompile-validators.js')], { cwd: build });
+  execFileSync(process.execPath, [join(build, 'dist-tools/build/precompile-validators.js')], { cwd: build });
   sandbox = await startSandbox({ seed: 'demo' });
   scratch = mkdtempSync(join(tmpdir(), 'docops-startup-'));
 }, 60_000);
@@ -42,7 +42,7 @@ async function loaded(args: string[], env: Record<string, string> = {}, expectCo
   const out = join(scratch, `probe-${++runs}.txt`);
   const childEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
   const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), ...args], { cwd: REPO, env: childEnv }, (err, _stdout, stderr) =>
+    execFile(process.execPath, ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli/main.js'), ...args], { cwd: REPO, env: childEnv }, (err, _stdout, stderr) =>
       resolve({ code: err ? Number((err as { code?: unknown }).code ?? -1) : 0, stderr }),
     );
   });
@@ -56,7 +56,7 @@ async function loaded(args: string[], env: Record<string, string> = {}, expectCo
 async function daemonLoaded(args: string[], env: Record<string, string>, until: RegExp): Promise<string[]> {
   const out = join(scratch, `probe-${++runs}.txt`);
   const childEnv = { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1', DOCOPS_PROBE_OUT: out, DOCOPS_PROBE_MODULES: '1', ...env };
-  const child = spawn(process.execPath, ['--import', join(build, 'dist/bench/probe.js'), join(build, 'dist/cli/main.js'), 'daemon', ...args, '--listen', '127.0.0.1:0', '--log-format', 'json'], {
+  const child = spawn(process.execPath, ['--import', join(build, 'dist-tools/bench/probe.js'), join(build, 'dist/cli/main.js'), 'daemon', ...args, '--listen', '127.0.0.1:0', '--log-format', 'json'], {
     cwd: REPO,
     env: childEnv,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -95,7 +95,7 @@ describe('which modules each command loads', () => {
       const files = await loaded(args);
       expect(packages(files), args.join(' ')).toEqual([]);
       expect(under(files, 'dist/cli/commands/').filter((f) => !f.endsWith('/index.js')), args.join(' ')).toEqual([]);
-      for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/core/reconcile', 'dist/log.js']) expect(under(files, dir), dir).toEqual([]);
+      for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/api/client', 'packages/sandbox/dist/', 'dist/daemon/', 'dist/core/reconcile', 'dist/log.js']) expect(under(files, dir), dir).toEqual([]);
     }
   });
 
@@ -111,7 +111,7 @@ describe('which modules each command loads', () => {
     expect(under(files, 'dist/policy/')).toEqual([]);
     expect(files).not.toContain('dist/log.js');
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
-    for (const dir of ['dist/api/client', 'dist/sandbox/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
+    for (const dir of ['dist/api/client', 'packages/sandbox/dist/', 'dist/daemon/', 'dist/cli/commands/plan', 'dist/cli/commands/apply']) expect(under(files, dir), dir).toEqual([]);
     // Nor the planning side: fetching, diffing, ordering, the token's scopes (src/cli/plan-run.ts).
     for (const f of ['dist/cli/plan-run.js', 'dist/core/reconcile.js', 'dist/scopes/needs.js']) expect(files).not.toContain(f);
   });
@@ -123,7 +123,7 @@ describe('which modules each command loads', () => {
     for (const p of ['pino-pretty', POLICY_ONLY, ...DAEMON_ONLY]) expect(pkgs).not.toContain(p);
     expect(policyModules(files)).toEqual([]);
     expect(files.filter((f) => AJV_COMPILER.test(f))).toEqual([]);
-    for (const dir of ['dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
+    for (const dir of ['packages/sandbox/dist/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
   });
 
   it('plan --policy loads the policy and its expression language (the guards above can fail)', async () => {
@@ -139,12 +139,12 @@ describe('which modules each command loads', () => {
     const files = await loaded([command, '--api-url', sandbox.url], { DOCOPS_TOKEN: sandbox.token });
     expect(packages(files)).toContain('undici'); // it did read
     for (const p of ['js-yaml', 'yaml', 'ajv', ...DAEMON_ONLY]) expect(packages(files)).not.toContain(p);
-    for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/export/', 'dist/sandbox/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
+    for (const dir of ['dist/kinds/', 'dist/manifests/', 'dist/export/', 'packages/sandbox/dist/', 'dist/daemon/']) expect(under(files, dir), dir).toEqual([]);
   });
 
   it('plan --sandbox loads the sandbox (the guard above can fail)', async () => {
     const files = await loaded(['plan', '-m', 'config.example/manifests', '--sandbox']);
-    expect(files).toContain('dist/sandbox/index.js');
+    expect(files).toContain('packages/sandbox/dist/index.js');
     expect(packages(files).filter((p) => DAEMON_ONLY.includes(p))).toEqual([]);
   });
 
@@ -199,7 +199,7 @@ describe('which modules each command loads', () => {
     ] as const) {
       const files = await loaded([...args], {}, code);
       expect(packages(files), args.join(' ')).toEqual([]);
-      expect(under(files, 'dist/sandbox/'), args.join(' ')).toEqual(['dist/sandbox/cli.js', 'dist/sandbox/faults.js', 'dist/sandbox/rate-limit.js']);
+      expect(under(files, 'packages/sandbox/dist/'), args.join(' ')).toEqual(['packages/sandbox/dist/cli.js', 'packages/sandbox/dist/faults.js', 'packages/sandbox/dist/rate-limit.js']);
     }
   });
 

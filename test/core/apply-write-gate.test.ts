@@ -8,7 +8,7 @@ import { createClient } from '../../src/api/client.js';
 import { applyPlan, type ApplyEvent, type WriteGate } from '../../src/core/apply.js';
 import { orderSteps } from '../../src/core/order.js';
 import { emptyPlan, ref, type Plan, type Step } from '../../src/core/plan.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 import { recordingClient, step } from './helpers.js';
 
 const planOf = (steps: Step[]): Plan => ({ ...emptyPlan(), steps: orderSteps(steps) });

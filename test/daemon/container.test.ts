@@ -49,7 +49,7 @@ describe('Dockerfile', () => {
     // npm 10 runs the self-link's `prepare` under `npm ci --ignore-scripts`: the link is dropped before the install
     expect(build.some((r) => /npm pkg delete devDependencies\.docops && npm ci --ignore-scripts/.test(r))).toBe(true);
     expect(build).toContain('npm run build');
-    expect(build.some((r) => r.startsWith('node dist/build/release-tarball.js '))).toBe(true);
+    expect(build.some((r) => r.startsWith('node dist-tools/build/release-tarball.js '))).toBe(true);
     expect(build.some((r) => r.includes('npm ci --omit=dev --ignore-scripts'))).toBe(true);
     // the runtime stage runs no npm: it copies the installed package
     const runs = inRuntime.filter((s) => s.op === 'RUN').map((s) => s.args);

@@ -5,7 +5,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@docops/sandbox';
 
 export interface TestOrg {
   id: string;

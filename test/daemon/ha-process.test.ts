@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { quickBuild } from './build.js';
 import { teamTitles, teamYaml } from './helpers.js';
 import { startLeaseServer, type FakeLeaseServer, type LeaseEvent } from './lease-server.js';

@@ -13,7 +13,7 @@ import { Daemon } from '../../src/daemon/daemon.js';
 import { LeaseConflictError, microTime, type LeaseLock, type LeaseRecord } from '../../src/daemon/ha/election.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { FakeScheduler, SUPPORT, teamYaml, testClientFactory } from './helpers.js';
 import { parsePrometheus } from './prometheus.js';
 import { waitFor } from './wait.js';

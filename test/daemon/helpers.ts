@@ -10,7 +10,7 @@ import { Daemon, type DaemonDeps } from '../../src/daemon/daemon.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { createLogger } from '../../src/log.js';
 import { FakeClock, FakeScheduler } from './fakes.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@docops/sandbox';
 
 export const ORG = 'org-demo';
 

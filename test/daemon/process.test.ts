@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { quickBuild } from './build.js';
 import { teamTitles, teamYaml, writes } from './helpers.js';
 

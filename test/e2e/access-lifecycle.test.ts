@@ -11,10 +11,10 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collections, spaces, teams } from '../../src/sandbox/index.js';
-import { grants } from '../../src/sandbox/permission-records.js';
-import { sites } from '../../src/sandbox/site-records.js';
-import type { SandboxStore } from '../../src/sandbox/store.js';
+import { collections, spaces, teams } from '@docops/sandbox';
+import { grants } from '../../packages/sandbox/src/permission-records.js';
+import { sites } from '../../packages/sandbox/src/site-records.js';
+import type { SandboxStore } from '../../packages/sandbox/src/store.js';
 import { doc, liveCli, manifestsOf, tempDir, type LiveCli } from '../cli/safety-cli-helpers.js';
 
 const ORG = 'org-demo';

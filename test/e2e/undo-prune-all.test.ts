@@ -6,8 +6,8 @@
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collections, spaces, teamMembers, teams, translations } from '../../src/sandbox/index.js';
-import { siteShareLinks, siteSpaces, sites } from '../../src/sandbox/site-records.js';
+import { collections, spaces, teamMembers, teams, translations } from '@docops/sandbox';
+import { siteShareLinks, siteSpaces, sites } from '../../packages/sandbox/src/site-records.js';
 import { doc, liveCli, tempDir } from '../cli/safety-cli-helpers.js';
 
 const ORG = 'org-demo';

@@ -1,5 +1,5 @@
 /**
- * The action bundle's self-containment plugin (src/build/action-plugins.ts), on small made-up packages: what it
+ * The action bundle's self-containment plugin (tools/build/action-plugins.ts), on small made-up packages: what it
  * inlines, what it leaves out, and that it fails the build — never a run — when a module reads a file the bundle
  * does not hold or a substituted source text has changed.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { build } from 'rolldown';
 import { afterAll, describe, expect, it } from 'vitest';
-import { selfContained } from '../../src/build/action-plugins.js';
+import { selfContained } from '../../tools/build/action-plugins.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'docops-action-guards-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -86,8 +86,8 @@ describe('the action bundle plugin', () => {
 
   it('leaves out the modules the action never runs: the bundle loads, importing one refuses with a usage error', async () => {
     const { file, error } = await bundle({
-      'src/main.ts': "export const sandbox = () => import('./sandbox/index.ts');\n",
-      'src/sandbox/index.ts': "export const startSandbox = () => 'the real sandbox';\n",
+      'src/main.ts': "export const sandbox = () => import('../packages/sandbox/src/index.ts');\n",
+      'packages/sandbox/src/index.ts': "export const startSandbox = () => 'the real sandbox';\n",
     });
     expect(error).toBeUndefined();
     const mod = load(file!) as { sandbox: () => Promise<unknown> };

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTION_BUNDLE_DIR, ACTION_BUNDLE_FILES, bundleAction } from '../../src/build/bundle-action.js';
+import { ACTION_BUNDLE_DIR, ACTION_BUNDLE_FILES, bundleAction } from '../../tools/build/bundle-action.js';
 import { REPO } from '../daemon/build.js';
 
 const out = mkdtempSync(join(tmpdir(), 'docops-action-bundle-'));

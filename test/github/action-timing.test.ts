@@ -23,7 +23,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { REPO } from '../daemon/build.js';
 import { startFakeGitHub, type FakeGitHub } from './fake-github.js';
 

@@ -9,7 +9,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { computePlan, type DesiredState, type PlanOptions } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import type { RunningSandbox, SandboxStats } from '../../src/sandbox/index.js';
+import type { RunningSandbox, SandboxStats } from '@docops/sandbox';
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `docops-${prefix}-`));

@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { MemberRole, SandboxStore, TeamRole } from '../../src/sandbox/index.js';
-import { DEMO_ORG_ID, memberKey, members, teamMemberKey, teamMembers, teams, translations, users } from '../../src/sandbox/index.js';
+import type { MemberRole, SandboxStore, TeamRole } from '@docops/sandbox';
+import { DEMO_ORG_ID, memberKey, members, teamMemberKey, teamMembers, teams, translations, users } from '@docops/sandbox';
 
 export const ORG = DEMO_ORG_ID;
 /** The admin user of the `empty` seed; it is the token's own user, so worlds always keep it an admin. */

@@ -18,8 +18,8 @@ import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { evaluatePlan } from '../../src/safety/gate.js';
-import { collections, members, spaces, startSandbox, teamMembers, teams, translations, users, type RunningSandbox, type SandboxStore } from '../../src/sandbox/index.js';
-import { siteSections, siteSectionGroups, siteShareLinks, siteSpaces, sites } from '../../src/sandbox/site-records.js';
+import { collections, members, spaces, startSandbox, teamMembers, teams, translations, users, type RunningSandbox, type SandboxStore } from '@docops/sandbox';
+import { siteSections, siteSectionGroups, siteShareLinks, siteSpaces, sites } from '../../packages/sandbox/src/site-records.js';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 
 const ORG = 'org-demo';

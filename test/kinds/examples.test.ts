@@ -8,7 +8,7 @@ import { createClient } from '../../src/api/client.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 
 const EXAMPLES = fileURLToPath(new URL('../../config.example/manifests', import.meta.url));
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { auditedObject } from '../../src/sandbox/audit-objects.js';
+import { auditedObject } from '../../packages/sandbox/src/audit-objects.js';
 
 describe('the kinds and the audit log', () => {
   it('every kind declares its informer; each target type has one kind', () => {

@@ -8,7 +8,7 @@ import { computePlan, diffOrder } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { organizationKind } from '../../src/kinds/organization.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';

@@ -12,7 +12,7 @@ import { computePlan } from '../../src/core/reconcile.js';
 import { identityTitle, withDisplayKeys } from '../../src/kinds/common.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { teamMemberKey, teamMembers, teams, type RunningSandbox } from '../../src/sandbox/index.js';
+import { teamMemberKey, teamMembers, teams, type RunningSandbox } from '@docops/sandbox';
 import { desiredOf, fakeDiffContext, fakeDoc } from './helpers.js';
 import { sandboxPerTest, type SandboxRun } from './sandbox-per-test.js';
 

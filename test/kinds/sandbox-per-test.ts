@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 
 export interface SandboxRun {

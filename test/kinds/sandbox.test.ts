@@ -11,7 +11,7 @@ import type { DesiredEntry } from '../../src/core/kind.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { desiredOf, fakeDoc } from './helpers.js';
 
 const EXAMPLES = fileURLToPath(new URL('../../config.example/manifests', import.meta.url));

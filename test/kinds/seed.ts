@@ -2,7 +2,7 @@
  * The sandbox demo seed (org-demo) as API responses, in the shapes the sandbox serves: list bodies are the
  * items (the fake FetchContext stands in for the memoised, paginated list).
  */
-import { DEMO_MEMBER_ROLES } from '../../src/sandbox/seed.js';
+import { DEMO_MEMBER_ROLES } from '../../packages/sandbox/src/seed.js';
 
 export const ORG = 'org-demo';
 

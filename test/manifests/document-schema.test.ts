@@ -22,7 +22,7 @@ const documentSchema = readJson('document.schema.json') as unknown as DocumentSc
 describe('document.schema.json', () => {
   test('lists exactly the registered kinds, each with its spec schema by relative $ref', () => {
     const registered = KINDS.map((k) => k.kind);
-    // Written by the build from the registry (src/build/kind-schemas.ts): after adding a kind, run npm run build.
+    // Written by the build from the registry (tools/build/kind-schemas.ts): after adding a kind, run npm run build.
     expect(documentSchema.properties.kind!.enum).toEqual(registered);
     expect(documentSchema.allOf.map((c) => [c.if.properties.kind.const, c.then.properties.spec.$ref])).toEqual(
       registered.map((k) => [k, `./${k.toLowerCase()}.schema.json`]),

@@ -9,11 +9,11 @@ import { ENTITY_ID } from '../../src/manifests/envelope.js';
 import { parseYamlFile } from '../../src/manifests/parse.js';
 import { validateParsedFiles } from '../../src/manifests/load.js';
 import { formatIssue } from '../../src/core/errors.js';
-import { SandboxStore } from '../../src/sandbox/store.js';
-import { applySeed, addReadOnlyUser } from '../../src/sandbox/seed.js';
-import { seedLargeOrg } from '../../src/sandbox/seed-large.js';
-import { collections, orgs, spaces, teams, translations, users } from '../../src/sandbox/records.js';
-import { siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../../src/sandbox/site-records.js';
+import { SandboxStore } from '../../packages/sandbox/src/store.js';
+import { applySeed, addReadOnlyUser } from '../../packages/sandbox/src/seed.js';
+import { seedLargeOrg } from '../../packages/sandbox/src/seed-large.js';
+import { collections, orgs, spaces, teams, translations, users } from '../../packages/sandbox/src/records.js';
+import { siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../../packages/sandbox/src/site-records.js';
 import { fakeTeamKind } from './fake-kinds.js';
 
 const doc = (kind: string, org: string, rest = ''): string => `apiVersion: docops/v1\nkind: ${kind}\nmetadata:\n  organization: "${org}"\n${rest}spec:\n  title: T\n`;

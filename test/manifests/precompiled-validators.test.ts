@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { shippedSchemas, writeValidators } from '../../src/build/precompile-validators.js';
+import { shippedSchemas, writeValidators } from '../../tools/build/precompile-validators.js';
 import { ENV_OVERRIDES } from '../../src/daemon/config.js';
 import { configSchema } from '../../src/daemon/config-schema.js';
 import { KINDS } from '../../src/kinds/index.js';

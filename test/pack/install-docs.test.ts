@@ -23,7 +23,7 @@ describe('the install docs', () => {
 
   it('docs/install.md: the tarball the build makes, installed as the pack test installs it', () => {
     const doc = read('docs/install.md');
-    expect(pkg.scripts.tarball).toContain('dist/build/release-tarball.js');
+    expect(pkg.scripts.tarball).toContain('dist-tools/build/release-tarball.js');
     expect(doc).toContain('npm run tarball');
     expect(doc).toContain(`npm install -g ./docops-${pkg.version}.tgz`);
     expect(read('README.md')).toContain(`npm install -g ./docops-${pkg.version}.tgz`);

@@ -1,5 +1,5 @@
 /**
- * The release tarball (issues 17 and 23), made as `npm run tarball` makes it (dist/build/release-tarball.js: packs
+ * The release tarball (issues 17 and 23), made as `npm run tarball` makes it (dist-tools/build/release-tarball.js: packs
  * the current build; `npm ci` builds in CI) and installed as docs/install.md says, `npm install -g
  * ./docops-VERSION.tgz`, into an empty prefix (its dependencies from the registry, nothing from this checkout):
  * - it holds what runs and nothing else (no sources, source maps, benchmark or build scripts), and every file
@@ -52,7 +52,7 @@ let files: string[] = [];
 let install: Run;
 
 beforeAll(async () => {
-  const packed = await run(process.execPath, [join(REPO, 'dist/build/release-tarball.js'), scratch], REPO);
+  const packed = await run(process.execPath, [join(REPO, 'dist-tools/build/release-tarball.js'), scratch], REPO);
   expect(packed.code, packed.stderr).toBe(0);
   tarball = packed.stdout.trim();
   expect(tarball).toBe(join(scratch, `docops-${pkg.version}.tgz`));
@@ -67,12 +67,15 @@ const packed = (name: string): Record<string, unknown> => JSON.parse(readFileSyn
 
 describe('the release tarball', () => {
   it('holds what runs — the bundled command, its generated data, the schemas, the example, init’s workflow — and nothing else', () => {
-    for (const f of ['package.json', 'README.md', 'npm-shrinkwrap.json', 'dist/cli/docops.cjs', 'dist/api/operation-scopes.json', 'dist/manifests/validators/index.cjs', 'dist/sandbox/spec-bodies/index.cjs', 'schemas/document.schema.json', 'config.example/docops.yaml', 'examples/github/docops.yml']) {
+    for (const f of ['package.json', 'README.md', 'npm-shrinkwrap.json', 'dist/cli/docops.cjs', 'dist/api/operation-scopes.json', 'dist/manifests/validators/index.cjs', 'dist/cli/spec-bodies/index.cjs', 'schemas/document.schema.json', 'config.example/docops.yaml', 'examples/github/docops.yml']) {
       expect(files).toContain(f);
     }
-    const runs = /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|sandbox\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
+    const runs = /^(package\.json|README\.md|LICENSE|npm-shrinkwrap\.json|dist\/cli\/(docops|chunk-[\w-]+)\.cjs|dist\/api\/operation-scopes\.json|dist\/(manifests\/validators|cli\/spec-bodies)\/[\w-]+\.cjs|schemas\/[\w-]+\.schema\.json|config\.example\/.+\.ya?ml|examples\/github\/docops\.yml)$/;
     expect(files.filter((f) => !runs.test(f))).toEqual([]);
-    expect(files.filter((f) => f.endsWith('.map') || /^(src|test|bench|dist\/bench|dist\/build)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || /^(src|test|bench|tools|packages|dist-tools|dist\/bench|dist\/build|dist\/sandbox)\//.test(f))).toEqual([]);
+    // nothing of the checkout's layout either: the sandbox is in the bundle, the tools stay home
+    expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['workspaces']));
+    expect(Object.keys(packed('package.json'))).not.toEqual(expect.arrayContaining(['imports']));
   });
 
   it('has every file the bundled command loads by a relative path', () => {

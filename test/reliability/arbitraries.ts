@@ -3,7 +3,7 @@
  * often: updates, renames of membership, prunes and creates all show up in a few dozen runs).
  */
 import fc from 'fast-check';
-import type { MemberRole, TeamRole } from '../../src/sandbox/index.js';
+import type { MemberRole, TeamRole } from '@docops/sandbox';
 import { ADMIN_EMAIL, type World, type WorldMember, type WorldTeam } from '../helpers/world.js';
 
 const EMAILS = ['bea@acme.test', 'cy@acme.test', 'di@acme.test', 'ed@acme.test', 'flo@acme.test', 'gus@acme.test'];

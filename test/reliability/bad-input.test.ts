@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/core/errors.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCliCollecting } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 import { CONFIG_CASES, MANIFEST_CASES } from './bad-input-cases.js';

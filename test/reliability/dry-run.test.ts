@@ -7,7 +7,7 @@ import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCliCollecting } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan, type ApplyEvent, type ApplyReport } from '../../src/core/apply.js';
 import type { Plan } from '../../src/core/plan.js';
-import { startSandbox, type SandboxStore } from '../../src/sandbox/index.js';
+import { startSandbox, type SandboxStore } from '@docops/sandbox';
 import { fastClient, loadDesired, planOnce, plannedDeletePaths, tempDir } from '../helpers/pipeline.js';
 
 /** Issue 22's faults: 20 % 429, 10 % 5xx and 5 % resets (the plain 5xx and reset come before processing). */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan, type ApplyEvent } from '../../src/core/apply.js';
 import type { Plan } from '../../src/core/plan.js';
-import { startSandbox, type MemberRole, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type MemberRole, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, plannedDeletePaths, processed, tempDir } from '../helpers/pipeline.js';
 import { ADMIN_EMAIL, fillStore, readStore, worldManifests, writeManifests, type World, type WorldTeam } from '../helpers/world.js';
 

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { ApiError } from '../../src/core/errors.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCli } from '../cli/run-cli.js';
 import { startTestDaemon, type TestDaemon } from '../daemon/helpers.js';
 

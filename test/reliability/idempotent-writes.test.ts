@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan } from '../../src/core/apply.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 
 let sandbox: RunningSandbox | undefined;

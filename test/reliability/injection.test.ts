@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collections, spaces, teams } from '../../src/sandbox/records.js';
+import { collections, spaces, teams } from '../../packages/sandbox/src/records.js';
 import { loadDesired, planAndApply, planOnce } from '../helpers/pipeline.js';
 import { sandboxPerTest } from '../kinds/sandbox-per-test.js';
 

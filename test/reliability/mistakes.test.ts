@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type MemberRole, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type MemberRole, type RunningSandbox } from '@docops/sandbox';
 import { runCliCollecting } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 import { ADMIN_EMAIL, fillStore, manifest, readStore, worldManifests, writeManifests, type World } from '../helpers/world.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groups, groupOf } from '../../src/core/order.js';
 import { PHASES, refsIn, type Plan } from '../../src/core/plan.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 import { worldApi } from '../helpers/world-api.js';
 import { fillStore, worldManifests, writeManifests, type World } from '../helpers/world.js';

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/types.js';
 import { applyPlan, type ApplyEvent } from '../../src/core/apply.js';
 import { ApiError } from '../../src/core/errors.js';
-import { collections, spaces, startSandbox, type RunningSandbox, type SandboxStore } from '../../src/sandbox/index.js';
+import { collections, spaces, startSandbox, type RunningSandbox, type SandboxStore } from '@docops/sandbox';
 import { fastClient, loadDesired, planOnce } from '../helpers/pipeline.js';
 
 /**

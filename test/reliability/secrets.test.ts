@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { daemonCommand } from '../../src/daemon/command.js';
-import { siteShareLinks } from '../../src/sandbox/site-records.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { siteShareLinks } from '../../packages/sandbox/src/site-records.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { findLeaks, OutputCollector, runCliCollecting, type CollectedRun } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 

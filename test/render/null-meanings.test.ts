@@ -14,7 +14,7 @@ import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { StatusTracker } from '../../src/daemon/status/tracker.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 
 let sandbox: RunningSandbox | undefined;

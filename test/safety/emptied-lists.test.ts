@@ -14,9 +14,9 @@ import { computePlan, type DesiredState } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { countDesired, evaluatePlan } from '../../src/safety/gate.js';
-import { teamMembers } from '../../src/sandbox/records.js';
-import { grantKey, grants, type GrantTarget } from '../../src/sandbox/permission-records.js';
-import type { SandboxStore } from '../../src/sandbox/store.js';
+import { teamMembers } from '../../packages/sandbox/src/records.js';
+import { grantKey, grants, type GrantTarget } from '../../packages/sandbox/src/permission-records.js';
+import type { SandboxStore } from '../../packages/sandbox/src/store.js';
 import { loadDesired } from '../helpers/pipeline.js';
 import { sandboxPerTest, type SandboxRun } from '../kinds/sandbox-per-test.js';
 

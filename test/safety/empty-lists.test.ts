@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { members as memberTable } from '../../src/sandbox/records.js';
+import { members as memberTable } from '../../packages/sandbox/src/records.js';
 import { DEFAULT_SAFETY } from '../../src/safety/config.js';
 import { checkPlan, countDesired } from '../../src/safety/gate.js';
 import { loadDesired } from '../helpers/pipeline.js';

@@ -12,8 +12,8 @@ import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/c
 import { emptyPlan, type Step } from '../../src/core/plan.js';
 import { fetchLive } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { siteShareLinks, sites } from '../../src/sandbox/site-records.js';
+import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '@docops/sandbox';
+import { siteShareLinks, sites } from '../../packages/sandbox/src/site-records.js';
 import { objectId, undoRecords, collectParts } from '../../src/safety/undo.js';
 import { fastClient, loadDesired, planAndApply } from '../helpers/pipeline.js';
 import type { JournalRecord } from '../../src/safety/journal.js';

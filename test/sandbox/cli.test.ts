@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { sandboxCommand } from '../../src/sandbox/cli.js';
+import { sandboxCommand } from '../../packages/sandbox/src/cli.js';
 
 function capture(): { stream: PassThrough; text: () => string; waitFor: (re: RegExp) => Promise<RegExpMatchArray> } {
   const stream = new PassThrough();

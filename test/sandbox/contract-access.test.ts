@@ -12,8 +12,8 @@
  * Skipped: every 204/205 answer (no body); `…/permissions/aggregate` (not implemented, docs/dev/api-differences.md §5).
  */
 import { describe, expect, it } from 'vitest';
-import { defaultCustomization } from '../../src/sandbox/customization.js';
-import { UNSIGNED_DESCRIPTION } from '../../src/sandbox/routes/site-adaptive.js';
+import { defaultCustomization } from '../../packages/sandbox/src/customization.js';
+import { UNSIGNED_DESCRIPTION } from '../../packages/sandbox/src/routes/site-adaptive.js';
 import { requestValidator, responseValidator } from './contract-spec.js';
 import { SPEC_REFUSES, UNKNOWN_FIELDS, richCustomization } from './customization-bodies.js';
 import { sandbox, type Client, type Json } from './helpers.js';

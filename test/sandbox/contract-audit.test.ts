@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { responseValidator } from './contract-spec.js';
 import { manualClock, sandbox, type Json } from './helpers.js';
-import { orgs } from '../../src/sandbox/index.js';
+import { orgs } from '@docops/sandbox';
 
 const SPEC = '/orgs/{organizationId}/audit-events';
 const PATH = '/orgs/org-demo/audit-events';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyPlan } from '../../src/core/apply.js';
 import type { Plan } from '../../src/core/plan.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planOnce } from '../helpers/pipeline.js';
 import { requestValidator } from './contract-spec.js';
 

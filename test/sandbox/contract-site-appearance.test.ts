@@ -12,7 +12,7 @@ import type { HttpMethod } from '../../src/core/plan.js';
 import { computePlan } from '../../src/core/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 import { requestValidator } from './contract-spec.js';
 

@@ -21,7 +21,7 @@
  * - `agentsContext` is not in the spec; Site has no `additionalProperties: false`, so the field is allowed.
  */
 import { describe, expect, it } from 'vitest';
-import { sites } from '../../src/sandbox/site-records.js';
+import { sites } from '../../packages/sandbox/src/site-records.js';
 import { responseValidator } from './contract-spec.js';
 import { sandbox } from './helpers.js';
 import { SITES, buildContractSite, type ContractSite } from './site-fixture.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FaultInjector, parseFaults } from '../../src/sandbox/faults.js';
+import { FaultInjector, parseFaults } from '../../packages/sandbox/src/faults.js';
 import { request, sandbox } from './helpers.js';
 
 const TEAMS = '/orgs/org-demo/teams';

@@ -1,6 +1,6 @@
 /** Shared helpers for the sandbox tests: start a sandbox and call it over real HTTP. */
 import { afterEach } from 'vitest';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@docops/sandbox';
 
 // Response bodies are inspected dynamically in tests; `any` keeps the assertions readable.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

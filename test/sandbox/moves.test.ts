@@ -4,8 +4,8 @@
  * organization, and the official spec's response schemas where it declares the operation.
  */
 import { describe, expect, it } from 'vitest';
-import { memberKey, members, orgs } from '../../src/sandbox/records.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { memberKey, members, orgs } from '../../packages/sandbox/src/records.js';
+import type { RunningSandbox } from '@docops/sandbox';
 import { responseValidator } from './contract-spec.js';
 import { sandbox, type Json } from './helpers.js';
 

@@ -7,8 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROUTE_MODULES } from '../../src/sandbox/routes/index.js';
-import { Router, type RouteDef } from '../../src/sandbox/router.js';
+import { ROUTE_MODULES } from '../../packages/sandbox/src/routes/index.js';
+import { Router, type RouteDef } from '../../packages/sandbox/src/router.js';
 import { CASES, NORMATIVE, NOT_IN_SPEC, operationIdOf } from './official-client/cases.js';
 import { operationOf, startEnv, type Env } from './official-client/harness.js';
 

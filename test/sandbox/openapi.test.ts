@@ -3,8 +3,8 @@
  * deterministic processing (docs/dev/api-differences.md §5), versions and their content, visibility, deletes.
  */
 import { describe, expect, it } from 'vitest';
-import { OPENAPI_TEXT_MAX_BYTES } from '../../src/api/limits.js';
-import { openApiVersions } from '../../src/sandbox/openapi-records.js';
+import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
+import { openApiVersions } from '../../packages/sandbox/src/openapi-records.js';
 import { manualClock, sandbox, type Json } from './helpers.js';
 
 const OA = '/orgs/org-demo/openapi';

@@ -4,9 +4,9 @@
  * space list, and the cascades that drop grants when what they name goes away.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { grants } from '../../src/sandbox/permission-records.js';
-import { memberKey, members, orgs, teams } from '../../src/sandbox/records.js';
+import type { RunningSandbox } from '@docops/sandbox';
+import { grants } from '../../packages/sandbox/src/permission-records.js';
+import { memberKey, members, orgs, teams } from '../../packages/sandbox/src/records.js';
 import { DAY, manualClock, sandbox, type Client, type Json } from './helpers.js';
 import { listAll, newSite } from './site-fixture.js';
 

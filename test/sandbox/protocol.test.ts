@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_SIZE } from '../../src/sandbox/index.js';
-import { encodePageToken } from '../../src/sandbox/paginate.js';
+import { DEFAULT_PAGE_SIZE } from '@docops/sandbox';
+import { encodePageToken } from '../../packages/sandbox/src/paginate.js';
 import { sandbox, type Json } from './helpers.js';
 
 const ORG = '/orgs/org-demo';

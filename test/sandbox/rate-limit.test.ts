@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseFaults } from '../../src/sandbox/faults.js';
-import { formatRateLimit, parseRateLimit, RateLimiter } from '../../src/sandbox/rate-limit.js';
+import { parseFaults } from '../../packages/sandbox/src/faults.js';
+import { formatRateLimit, parseRateLimit, RateLimiter } from '../../packages/sandbox/src/rate-limit.js';
 import { manualClock, request, sandbox, type Res } from './helpers.js';
 
 const TEAMS = '/orgs/org-demo/teams';

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxCommand } from '../../src/sandbox/cli.js';
-import { READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, memberKey, members, orgs, startSandbox, users } from '../../src/sandbox/index.js';
-import type { RouteDef, Router } from '../../src/sandbox/router.js';
-import { ROUTE_MODULES } from '../../src/sandbox/routes/index.js';
-import { sites } from '../../src/sandbox/site-records.js';
+import { sandboxCommand } from '../../packages/sandbox/src/cli.js';
+import { READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, memberKey, members, orgs, startSandbox, users } from '@docops/sandbox';
+import type { RouteDef, Router } from '../../packages/sandbox/src/router.js';
+import { ROUTE_MODULES } from '../../packages/sandbox/src/routes/index.js';
+import { sites } from '../../packages/sandbox/src/site-records.js';
 import { request, sandbox, type Json } from './helpers.js';
 import { buildContractSite, type ContractSite } from './site-fixture.js';
 

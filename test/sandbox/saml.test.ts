@@ -3,8 +3,8 @@
  * API would (limits, formats, unknown fields, unknown teams), paginates and deletes (204 either way).
  */
 import { describe, expect, it } from 'vitest';
-import { orgs, teams } from '../../src/sandbox/index.js';
-import { samlProviders } from '../../src/sandbox/sso-records.js';
+import { orgs, teams } from '@docops/sandbox';
+import { samlProviders } from '../../packages/sandbox/src/sso-records.js';
 import { sandbox, type Json } from './helpers.js';
 
 const SAML = '/orgs/org-demo/saml';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultCustomization } from '../../src/sandbox/customization.js';
+import { defaultCustomization } from '../../packages/sandbox/src/customization.js';
 import { sandbox, type Json } from './helpers.js';
 import { SPEC_REFUSES, UNKNOWN_FIELDS, richCustomization } from './customization-bodies.js';
 import { SITES, newSite } from './site-fixture.js';

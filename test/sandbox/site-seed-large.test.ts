@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxStore, members, spaces, teamMembers, teams } from '../../src/sandbox/index.js';
-import { seedLargeOrg } from '../../src/sandbox/seed-large.js';
-import { siteSpaces, sites } from '../../src/sandbox/site-records.js';
+import { SandboxStore, members, spaces, teamMembers, teams } from '@docops/sandbox';
+import { seedLargeOrg } from '../../packages/sandbox/src/seed-large.js';
+import { siteSpaces, sites } from '../../packages/sandbox/src/site-records.js';
 import { sandbox, type Json } from './helpers.js';
 import { SITES, listAll } from './site-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { siteSections, siteSpaces } from '../../src/sandbox/site-records.js';
+import { siteSections, siteSpaces } from '../../packages/sandbox/src/site-records.js';
 import { manualClock, sandbox, type Json } from './helpers.js';
 import { listAll, newSite, post, siteWithTwoSections, spaceLayout } from './site-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sites } from '../../src/sandbox/site-records.js';
+import { sites } from '../../packages/sandbox/src/site-records.js';
 import { sandbox, type Json } from './helpers.js';
 import { SITES, ids, newSite, post } from './site-fixture.js';
 

@@ -1,16 +1,16 @@
 /**
  * Request bodies pass both the sandbox's own validators (management-api.md's limits, unknown fields refused) and
- * the official spec's request schemas (src/sandbox/spec-bodies.ts), and the spec's validators ship as generated
- * code that needs neither the spec nor ajv's compiler (src/build/precompile-spec-bodies.ts).
+ * the official spec's request schemas (packages/sandbox/src/spec-bodies.ts), and the spec's validators ship as generated
+ * code that needs neither the spec nor ajv's compiler (tools/build/precompile-spec-bodies.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bodyRoutes, writeSpecBodies } from '../../src/build/precompile-spec-bodies.js';
-import { SEED_SHAPED_BODIES } from '../../src/sandbox/spec-bodies.js';
-import { specBodyRef } from '../../src/sandbox/spec-operations.js';
+import { bodyRoutes, writeSpecBodies } from '../../tools/build/precompile-spec-bodies.js';
+import { SEED_SHAPED_BODIES } from '../../packages/sandbox/src/spec-bodies.js';
+import { specBodyRef } from '../../packages/sandbox/src/spec-operations.js';
 import { spec } from './contract-spec.js';
 import { sandbox } from './helpers.js';
 

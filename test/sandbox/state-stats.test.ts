@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@docops/sandbox';
 import { request, sandbox } from './helpers.js';
 
 const TEAMS = '/orgs/org-demo/teams';

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeScopesTable } from '../../src/build/extract-scopes.js';
+import { writeScopesTable } from '../../tools/build/extract-scopes.js';
 import { parsePlanJson } from '../../src/render/json.js';
 import { extractScopes, matchOperation, operationScopes, type OperationScopes } from '../../src/scopes/operations.js';
 import { tokenNeeds } from '../../src/scopes/needs.js';

@@ -1,6 +1,6 @@
-/** `docops sandbox …`: run the local fake API; its flags and help belong to src/sandbox/cli.ts. */
+/** `docops sandbox …`: run the local fake API; its flags and help belong to packages/sandbox/src/cli.ts. */
 import { Writable } from 'node:stream';
-import { sandboxCommand } from '../../sandbox/cli.js';
+import { sandboxCommand } from '@docops/sandbox/cli';
 import type { CliIO, OutputStream } from '../io.js';
 
 /** sandboxCommand wants Node writable streams; ours may be plain string sinks (tests). */

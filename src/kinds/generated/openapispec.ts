@@ -1,4 +1,4 @@
-// Generated from schemas/openapispec.schema.json by src/build/spec-types.ts (npm run build): edit the schema, not this file.
+// Generated from schemas/openapispec.schema.json by tools/build/spec-types.ts (npm run build): edit the schema, not this file.
 import type { SpecSchema } from '../../core/kind.js';
 import { loadSchema } from '../schema.js';
 

@@ -3,7 +3,7 @@
  * platform fetches, a file next to the manifest (read by the loader, sent as the official `{text}` source), or
  * text written inline. A new version is published only when the source differs (diff.ts); versions are read-only.
  */
-import { OPENAPI_TEXT_MAX_BYTES } from '../../api/limits.js';
+import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
 import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
 import type { ManifestDocument } from '../../manifests/document.js';
 import { isFileContent, lazySha256 } from '../../manifests/file-refs.js';

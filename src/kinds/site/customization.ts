@@ -11,7 +11,7 @@
  * Objects merge member by member, except those in CUSTOMIZATION_WHOLE (one of several shapes: a favicon `{icon}`
  * vs `{emoji}`, a content ref by `kind`, a font name vs a font definition), which, like lists, are replaced whole.
  */
-import { newSiteCustomization } from '../../api/site-customization-defaults.js';
+import { newSiteCustomization } from '@docops/api-shared';
 import type { RequestSpec } from '../../core/plan.js';
 import { isRecord, sameValue } from '../common.js';
 

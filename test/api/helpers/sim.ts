@@ -4,7 +4,7 @@
  * or in fixed windows. Deterministic: no real time passes, events at the same time run in scheduling order.
  */
 import type { Answer, Pacer, PacerClock } from '../../../src/api/pacer.js';
-import { RateLimiter } from '../../../src/sandbox/rate-limit.js';
+import { RateLimiter } from '../../../packages/sandbox/src/rate-limit.js';
 
 export const EPOCH = Date.parse('2025-03-01T12:00:00.000Z');
 

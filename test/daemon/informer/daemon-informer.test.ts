@@ -5,7 +5,7 @@
  * to full reads and says so on the status page, /api/status and the metrics.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { orgs } from '../../../src/sandbox/index.js';
+import { orgs } from '@docops/sandbox';
 import { CAROL, membersYaml } from '../../audit/fixtures.js';
 import { SUPPORT, startTestDaemon, type TestDaemon } from '../helpers.js';
 

@@ -3,11 +3,11 @@
  * what the sandbox holds now (its store, read directly). Many are refused (a title taken, a move the API does not
  * allow): a refused write changes nothing, which is fine.
  */
-import type { RunningSandbox } from '../../../src/sandbox/index.js';
-import { collections, members, spaces, teamMembers, teams, translations } from '../../../src/sandbox/index.js';
-import { openApiSpecs } from '../../../src/sandbox/openapi-records.js';
-import { siteSections, siteShareLinks, sites } from '../../../src/sandbox/site-records.js';
-import { samlProviders } from '../../../src/sandbox/sso-records.js';
+import type { RunningSandbox } from '@docops/sandbox';
+import { collections, members, spaces, teamMembers, teams, translations } from '@docops/sandbox';
+import { openApiSpecs } from '../../../packages/sandbox/src/openapi-records.js';
+import { siteSections, siteShareLinks, sites } from '../../../packages/sandbox/src/site-records.js';
+import { samlProviders } from '../../../packages/sandbox/src/sso-records.js';
 
 export type Rng = () => number;
 

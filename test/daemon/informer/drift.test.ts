@@ -13,7 +13,7 @@ import { applyPlan } from '../../../src/core/apply.js';
 import { diffAll, fetchLive, type DesiredState, type LiveState } from '../../../src/core/reconcile.js';
 import { Informer } from '../../../src/daemon/informer/informer.js';
 import { KINDS } from '../../../src/kinds/index.js';
-import { orgs } from '../../../src/sandbox/index.js';
+import { orgs } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, tempDir } from '../../helpers/pipeline.js';
 import { sandbox } from '../../sandbox/helpers.js';
 import { CAROL } from '../../audit/fixtures.js';

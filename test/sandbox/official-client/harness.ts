@@ -9,7 +9,7 @@ import { GitBookAPI } from '@gitbook/api';
 // follow, and its `exports` hide dist/: the generated methods' types are read from client.d.ts by path.
 import type { Api } from '../../../node_modules/@gitbook/api/dist/client.js';
 import { expect } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { requestValidator, responseValidator, spec } from '../contract-spec.js';
 import type { Json } from '../helpers.js';
 

@@ -1,0 +1,143 @@
+/**
+ * OpenAPI specs, keyed by slug: list, create (POST), get, create-or-update (PUT), visibility (PATCH), delete;
+ * the version routes are in openapi-versions.ts. Every POST/PUT processes its source at once (see
+ * openapi-processing.ts): the answer already shows `processingState: complete` and the outcome — a new version
+ * and `lastVersion`, or `lastProcessErrorCode` and `lastProcessedErrors` with `lastVersion` left as it was.
+ */
+import type { RequestContext } from '../context.js';
+import { param } from '../context.js';
+import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
+import { badRequest, created, HttpError, noContent, ok, resetContent } from '../http.js';
+import { loadYaml, processText, processUrl, type OpenApiSource, type Processed } from '../openapi-processing.js';
+import { OPENAPI_VISIBILITIES, openApiSpecs, openApiVersions, type OpenApiSpecRec } from '../openapi-records.js';
+import { pageOf } from '../paginate.js';
+import { isPlainObject, object, oneOf, string, type Validator } from '../validate.js';
+import { requireOrg, type RouteModule } from './common.js';
+import { SPEC, SPECS, findSpec, presentSpec, requireSpec } from './openapi-common.js';
+import { openApiVersionRoutes } from './openapi-versions.js';
+
+/** management-api.md: lower case only (the spec also allows upper case). */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const slug = string({ min: 1, max: 100, pattern: SLUG });
+const urlSource = object({ url: string({ max: 2048, format: 'uri' }) }, ['url']);
+/**
+ * A spec's text: the API gives no limit beyond `minLength: 1`; the sandbox takes what docops reads from a spec
+ * file (OPENAPI_TEXT_MAX_BYTES, src/api/limits.ts) and refuses more with 413, as a platform's body limit would.
+ */
+const specText: Validator<string> = (v, path) => {
+  const text = string({ min: 1 })(v, path);
+  const size = Buffer.byteLength(text);
+  if (size > OPENAPI_TEXT_MAX_BYTES) throw new HttpError(413, `${path}: ${size} bytes; at most ${OPENAPI_TEXT_MAX_BYTES / (1024 * 1024)} MiB`);
+  return text;
+};
+/** Room for the largest text as a JSON string (escapes, e.g. a JSON spec's quotes, at most double it in practice). */
+const SPEC_BODY_MAX_BYTES = 2 * OPENAPI_TEXT_MAX_BYTES + 64 * 1024;
+const textSource = object({ text: specText }, ['text']);
+
+/** The spec's oneOf: `{url}` or `{text}`, exactly one of them. */
+const source: Validator<OpenApiSource> = (v, path) => {
+  if (isPlainObject(v) && 'url' in v) return urlSource(v, path);
+  if (isPlainObject(v) && 'text' in v) return textSource(v, path);
+  throw badRequest(`${path}: must be {"url": URI} or {"text": string}`);
+};
+const createBody = object({ slug, source }, ['slug', 'source']);
+const putBody = object({ source }, ['source']);
+const patchBody = object({ visibility: oneOf(OPENAPI_VISIBILITIES) }, ['visibility']);
+
+type ParseYaml = Awaited<ReturnType<typeof loadYaml>>;
+
+/** Load YAML before the handler touches the store, so the write itself stays synchronous (atomic). */
+const yamlFor = async (src: OpenApiSource): Promise<ParseYaml | undefined> => ('text' in src ? loadYaml() : undefined);
+
+/** Process `src` for `spec` and store the outcome (and a version when it succeeded). */
+function publish(ctx: RequestContext, spec: OpenApiSpecRec, src: OpenApiSource, parseYaml: ParseYaml | undefined): OpenApiSpecRec {
+  const now = ctx.now().toISOString();
+  let result: Processed;
+  if ('url' in src) result = processUrl(src.url);
+  else if (parseYaml) result = processText(src.text, parseYaml);
+  else throw new Error('YAML parser not loaded for a text source');
+  const { sourceURL: _url, lastProcessErrorCode: _code, lastProcessedErrors: _errors, ...rest } = spec;
+  const next: OpenApiSpecRec = { ...rest, updatedAt: now, processingState: 'complete', lastProcessedAt: now };
+  if ('url' in src) next.sourceURL = src.url;
+  if (result.ok) {
+    const id = ctx.store.nextId('oasv', (x) => openApiVersions(ctx.store).has(x));
+    openApiVersions(ctx.store).put({
+      id,
+      specId: spec.id,
+      createdAt: now,
+      ...('url' in src ? { sourceURL: src.url } : { text: src.text, format: result.format ?? 'json' }),
+    });
+    next.lastVersion = id;
+  } else {
+    next.lastProcessErrorCode = result.code;
+    next.lastProcessedErrors = result.errors;
+  }
+  return openApiSpecs(ctx.store).put(next);
+}
+
+function newSpec(ctx: RequestContext, orgId: string, slugValue: string): OpenApiSpecRec {
+  const now = ctx.now().toISOString();
+  const id = ctx.store.nextId('oas', (x) => openApiSpecs(ctx.store).has(x));
+  return { id, orgId, slug: slugValue, createdAt: now, updatedAt: now, visibility: 'private', processingState: 'pending' };
+}
+
+export const openApiRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET',
+    pattern: SPECS,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      return pageOf(ctx, openApiSpecs(ctx.store).where((s) => s.orgId === org.id), (s) => presentSpec(ctx, s));
+    },
+  });
+  router.add({
+    method: 'POST',
+    pattern: SPECS,
+    body: createBody,
+    maxBodyBytes: SPEC_BODY_MAX_BYTES,
+    handler: async (ctx, b) => {
+      const parseYaml = await yamlFor(b.source);
+      const org = requireOrg(ctx);
+      if (findSpec(ctx, org, b.slug)) throw badRequest(`body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`);
+      return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, b.slug), b.source, parseYaml)));
+    },
+  });
+  router.add({ method: 'GET', pattern: SPEC, handler: (ctx) => ok(presentSpec(ctx, requireSpec(ctx))) });
+  router.add({
+    method: 'PUT',
+    pattern: SPEC,
+    body: putBody,
+    maxBodyBytes: SPEC_BODY_MAX_BYTES,
+    handler: async (ctx, b) => {
+      const parseYaml = await yamlFor(b.source);
+      const org = requireOrg(ctx);
+      const existing = findSpec(ctx, org, param(ctx, 'specSlug'));
+      if (existing) return ok(presentSpec(ctx, publish(ctx, existing, b.source, parseYaml)));
+      const slugValue = slug(param(ctx, 'specSlug'), 'path.specSlug'); // creating: the path names the new slug
+      return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, slugValue), b.source, parseYaml)));
+    },
+  });
+  router.add({
+    method: 'PATCH',
+    pattern: SPEC,
+    body: patchBody,
+    handler: (ctx, b) => {
+      const spec = requireSpec(ctx);
+      const next = openApiSpecs(ctx.store).put({ ...spec, visibility: b.visibility, updatedAt: ctx.now().toISOString() });
+      return ok(presentSpec(ctx, next));
+    },
+  });
+  router.add({
+    method: 'DELETE',
+    pattern: SPEC,
+    handler: (ctx) => {
+      const org = requireOrg(ctx);
+      const spec = findSpec(ctx, org, param(ctx, 'specSlug'));
+      if (!spec) return noContent();
+      for (const v of openApiVersions(ctx.store).where((x) => x.specId === spec.id)) openApiVersions(ctx.store).delete(v.id);
+      openApiSpecs(ctx.store).delete(spec.id);
+      return resetContent();
+    },
+  });
+  openApiVersionRoutes(router);
+};

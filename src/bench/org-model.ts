@@ -1,2 +1,0 @@
-/** The generated organization lives with the sandbox, which serves it (`docops sandbox --seed large`). */
-export * from '../sandbox/generated-org.js';

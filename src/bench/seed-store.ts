@@ -1,2 +1,0 @@
-/** Seeding a store with a generated organization lives with the sandbox (`docops sandbox --seed large`). */
-export { seedStore } from '../sandbox/seed-generated.js';

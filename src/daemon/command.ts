@@ -16,7 +16,8 @@ import type { Fleet } from './fleet/fleet.js';
 export const DAEMON_HELP = `Usage: docops daemon -c FILE [options]
 
 Runs until SIGTERM/SIGINT. Reconciles when the manifests directory changes, on the cron schedule, and on
-POST /reconcile; serves /healthz, /readyz and /metrics. See docs/daemon.md.
+POST /reconcile; serves /healthz, /readyz and /metrics. With organizations: in the config, reconciles each of
+them on its own (its token, its queue), optionally a shard of them. See docs/daemon.md.
 
 Options:
   -c, --config FILE        docops.yaml (required; see config.example/docops.yaml)

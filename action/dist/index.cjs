@@ -48,10 +48,10 @@ let node_timers_promises = require("node:timers/promises");
 let node_buffer = require("node:buffer");
 let node_http = require("node:http");
 let node_crypto = require("node:crypto");
-let node_vm = require("node:vm");
 let path = require("path");
 path = __toESM(path, 1);
 let url = require("url");
+let node_vm = require("node:vm");
 // src/secrets.ts
 /**
 * Remember a secret value; from now on no printer of this process shows it. Short or empty values are ignored.
@@ -11342,6 +11342,73 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						}
 					}
 				}
+			},
+			"organizations": {
+				"type": "array",
+				"minItems": 1,
+				"description": "One daemon, many organizations (docs/daemon.md, \"Many organizations\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.",
+				"items": {
+					"type": "object",
+					"additionalProperties": false,
+					"required": ["id", "manifests"],
+					"properties": {
+						"id": {
+							"type": "string",
+							"pattern": "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$",
+							"description": "The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by."
+						},
+						"manifests": {
+							"type": "string",
+							"minLength": 1,
+							"description": "Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another."
+						},
+						"tokenFile": {
+							"type": "string",
+							"minLength": 1,
+							"x-secret": false,
+							"description": "File holding this organization's API token (relative to this file)."
+						},
+						"tokenEnv": {
+							"type": "string",
+							"pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+							"x-secret": "env",
+							"description": "Environment variable holding this organization's API token (its name; the token itself never appears in this file)."
+						},
+						"schedule": {
+							"type": "string",
+							"minLength": 1,
+							"description": "Cron expression of this organization's periodic reconciles; default: the top-level schedule."
+						},
+						"prune": { "$ref": "#/properties/prune" },
+						"safety": { "$ref": "safety.schema.json" },
+						"notify": { "$ref": "#/properties/notify" }
+					},
+					"description": "One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level."
+				}
+			},
+			"shard": {
+				"type": "object",
+				"additionalProperties": false,
+				"description": "Spread the organizations over several daemons (docs/daemon.md, \"Shards\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.",
+				"properties": {
+					"index": {
+						"type": "integer",
+						"minimum": 0,
+						"description": "This daemon's shard, 0 … count − 1 (static shards)."
+					},
+					"count": {
+						"type": "integer",
+						"minimum": 1,
+						"maximum": 1024,
+						"description": "How many static shards there are."
+					},
+					"leases": {
+						"type": "integer",
+						"minimum": 1,
+						"maximum": 256,
+						"description": "How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards."
+					}
+				}
 			}
 		},
 		"definitions": { "safetySchema": {
@@ -11410,6 +11477,67 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			} }
 		} }
 	};
+	const schema6 = {
+		"type": "object",
+		"description": "Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).",
+		"propertyNames": { "enum": [
+			"Members",
+			"Team",
+			"Translation",
+			"OpenAPISpec",
+			"SamlProvider",
+			"Collection",
+			"Space",
+			"Site"
+		] },
+		"additionalProperties": { "type": "boolean" }
+	};
+	const schema7 = {
+		"type": "array",
+		"description": "Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).",
+		"items": {
+			"type": "object",
+			"additionalProperties": false,
+			"required": ["type", "url"],
+			"properties": {
+				"name": {
+					"type": "string",
+					"minLength": 1,
+					"description": "Shown in logs instead of the URL."
+				},
+				"type": {
+					"enum": ["webhook", "slack"],
+					"description": "webhook: a JSON body; slack: an incoming-webhook message."
+				},
+				"url": {
+					"type": "string",
+					"x-secret": "credential",
+					"pattern": "^https?://",
+					"description": "The webhook URL; a secret (write it as ${VAR})."
+				},
+				"secretEnv": {
+					"type": "string",
+					"x-secret": "env",
+					"pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+					"description": "webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters)."
+				},
+				"events": {
+					"type": "array",
+					"minItems": 1,
+					"uniqueItems": true,
+					"items": { "enum": [
+						"drift",
+						"apply_failed",
+						"refused",
+						"awaiting_approval",
+						"recovered",
+						"manifests_invalid"
+					] },
+					"description": "Events to send (default: all)."
+				}
+			}
+		}
+	};
 	const func0 = Object.prototype.hasOwnProperty;
 	const func1 = require_ucs2length().default;
 	const func8 = require_equal().default;
@@ -11420,6 +11548,7 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	const pattern5 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
 	const pattern7 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
 	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
+	const pattern10 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "u");
 	const pattern3 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 	function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
@@ -13698,16 +13827,690 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
+			if (data.organizations !== void 0) {
+				let data55 = data.organizations;
+				if (Array.isArray(data55)) {
+					if (data55.length < 1) {
+						const err107 = {
+							instancePath: instancePath + "/organizations",
+							schemaPath: "#/properties/organizations/minItems",
+							keyword: "minItems",
+							params: { limit: 1 },
+							message: "must NOT have fewer than 1 items"
+						};
+						if (vErrors === null) vErrors = [err107];
+						else vErrors.push(err107);
+						errors++;
+					}
+					const len3 = data55.length;
+					for (let i4 = 0; i4 < len3; i4++) {
+						let data56 = data55[i4];
+						if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
+							if (data56.id === void 0) {
+								const err108 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/required",
+									keyword: "required",
+									params: { missingProperty: "id" },
+									message: "must have required property 'id'"
+								};
+								if (vErrors === null) vErrors = [err108];
+								else vErrors.push(err108);
+								errors++;
+							}
+							if (data56.manifests === void 0) {
+								const err109 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/required",
+									keyword: "required",
+									params: { missingProperty: "manifests" },
+									message: "must have required property 'manifests'"
+								};
+								if (vErrors === null) vErrors = [err109];
+								else vErrors.push(err109);
+								errors++;
+							}
+							for (const key10 in data56) if (!(key10 === "id" || key10 === "manifests" || key10 === "tokenFile" || key10 === "tokenEnv" || key10 === "schedule" || key10 === "prune" || key10 === "safety" || key10 === "notify")) {
+								const err110 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key10 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err110];
+								else vErrors.push(err110);
+								errors++;
+							}
+							if (data56.id !== void 0) {
+								let data57 = data56.id;
+								if (typeof data57 === "string") {
+									if (!pattern10.test(data57)) {
+										const err111 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/id",
+											schemaPath: "#/properties/organizations/items/properties/id/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" },
+											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\""
+										};
+										if (vErrors === null) vErrors = [err111];
+										else vErrors.push(err111);
+										errors++;
+									}
+								} else {
+									const err112 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/id",
+										schemaPath: "#/properties/organizations/items/properties/id/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err112];
+									else vErrors.push(err112);
+									errors++;
+								}
+							}
+							if (data56.manifests !== void 0) {
+								let data58 = data56.manifests;
+								if (typeof data58 === "string") {
+									if (func1(data58) < 1) {
+										const err113 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/manifests",
+											schemaPath: "#/properties/organizations/items/properties/manifests/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err113];
+										else vErrors.push(err113);
+										errors++;
+									}
+								} else {
+									const err114 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/manifests",
+										schemaPath: "#/properties/organizations/items/properties/manifests/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err114];
+									else vErrors.push(err114);
+									errors++;
+								}
+							}
+							if (data56.tokenFile !== void 0) {
+								let data59 = data56.tokenFile;
+								if (typeof data59 === "string") {
+									if (func1(data59) < 1) {
+										const err115 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
+											schemaPath: "#/properties/organizations/items/properties/tokenFile/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err115];
+										else vErrors.push(err115);
+										errors++;
+									}
+								} else {
+									const err116 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
+										schemaPath: "#/properties/organizations/items/properties/tokenFile/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err116];
+									else vErrors.push(err116);
+									errors++;
+								}
+							}
+							if (data56.tokenEnv !== void 0) {
+								let data60 = data56.tokenEnv;
+								if (typeof data60 === "string") {
+									if (!pattern7.test(data60)) {
+										const err117 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
+											schemaPath: "#/properties/organizations/items/properties/tokenEnv/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
+										};
+										if (vErrors === null) vErrors = [err117];
+										else vErrors.push(err117);
+										errors++;
+									}
+								} else {
+									const err118 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
+										schemaPath: "#/properties/organizations/items/properties/tokenEnv/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err118];
+									else vErrors.push(err118);
+									errors++;
+								}
+							}
+							if (data56.schedule !== void 0) {
+								let data61 = data56.schedule;
+								if (typeof data61 === "string") {
+									if (func1(data61) < 1) {
+										const err119 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/schedule",
+											schemaPath: "#/properties/organizations/items/properties/schedule/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err119];
+										else vErrors.push(err119);
+										errors++;
+									}
+								} else {
+									const err120 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/schedule",
+										schemaPath: "#/properties/organizations/items/properties/schedule/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err120];
+									else vErrors.push(err120);
+									errors++;
+								}
+							}
+							if (data56.prune !== void 0) {
+								let data62 = data56.prune;
+								if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
+									for (const key11 in data62) {
+										const _errs133 = errors;
+										if (!(key11 === "Members" || key11 === "Team" || key11 === "Translation" || key11 === "OpenAPISpec" || key11 === "SamlProvider" || key11 === "Collection" || key11 === "Space" || key11 === "Site")) {
+											const err121 = {
+												instancePath: instancePath + "/organizations/" + i4 + "/prune",
+												schemaPath: "#/properties/prune/propertyNames/enum",
+												keyword: "enum",
+												params: { allowedValues: schema6.propertyNames.enum },
+												message: "must be equal to one of the allowed values",
+												propertyName: key11
+											};
+											if (vErrors === null) vErrors = [err121];
+											else vErrors.push(err121);
+											errors++;
+										}
+										if (!(_errs133 === errors)) {
+											const err122 = {
+												instancePath: instancePath + "/organizations/" + i4 + "/prune",
+												schemaPath: "#/properties/prune/propertyNames",
+												keyword: "propertyNames",
+												params: { propertyName: key11 },
+												message: "property name must be valid"
+											};
+											if (vErrors === null) vErrors = [err122];
+											else vErrors.push(err122);
+											errors++;
+										}
+									}
+									for (const key12 in data62) if (typeof data62[key12] !== "boolean") {
+										const err123 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/prune/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),
+											schemaPath: "#/properties/prune/additionalProperties/type",
+											keyword: "type",
+											params: { type: "boolean" },
+											message: "must be boolean"
+										};
+										if (vErrors === null) vErrors = [err123];
+										else vErrors.push(err123);
+										errors++;
+									}
+								} else {
+									const err124 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/prune",
+										schemaPath: "#/properties/prune/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err124];
+									else vErrors.push(err124);
+									errors++;
+								}
+							}
+							if (data56.safety !== void 0) {
+								if (!validate1(data56.safety, {
+									instancePath: instancePath + "/organizations/" + i4 + "/safety",
+									parentData: data56,
+									parentDataProperty: "safety",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+									errors = vErrors.length;
+								}
+							}
+							if (data56.notify !== void 0) {
+								let data65 = data56.notify;
+								if (Array.isArray(data65)) {
+									const len4 = data65.length;
+									for (let i5 = 0; i5 < len4; i5++) {
+										let data66 = data65[i5];
+										if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+											if (data66.type === void 0) {
+												const err125 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/required",
+													keyword: "required",
+													params: { missingProperty: "type" },
+													message: "must have required property 'type'"
+												};
+												if (vErrors === null) vErrors = [err125];
+												else vErrors.push(err125);
+												errors++;
+											}
+											if (data66.url === void 0) {
+												const err126 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/required",
+													keyword: "required",
+													params: { missingProperty: "url" },
+													message: "must have required property 'url'"
+												};
+												if (vErrors === null) vErrors = [err126];
+												else vErrors.push(err126);
+												errors++;
+											}
+											for (const key13 in data66) if (!(key13 === "name" || key13 === "type" || key13 === "url" || key13 === "secretEnv" || key13 === "events")) {
+												const err127 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key13 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err127];
+												else vErrors.push(err127);
+												errors++;
+											}
+											if (data66.name !== void 0) {
+												let data67 = data66.name;
+												if (typeof data67 === "string") {
+													if (func1(data67) < 1) {
+														const err128 = {
+															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
+															schemaPath: "#/properties/notify/items/properties/name/minLength",
+															keyword: "minLength",
+															params: { limit: 1 },
+															message: "must NOT have fewer than 1 characters"
+														};
+														if (vErrors === null) vErrors = [err128];
+														else vErrors.push(err128);
+														errors++;
+													}
+												} else {
+													const err129 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
+														schemaPath: "#/properties/notify/items/properties/name/type",
+														keyword: "type",
+														params: { type: "string" },
+														message: "must be string"
+													};
+													if (vErrors === null) vErrors = [err129];
+													else vErrors.push(err129);
+													errors++;
+												}
+											}
+											if (data66.type !== void 0) {
+												let data68 = data66.type;
+												if (!(data68 === "webhook" || data68 === "slack")) {
+													const err130 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/type",
+														schemaPath: "#/properties/notify/items/properties/type/enum",
+														keyword: "enum",
+														params: { allowedValues: schema7.items.properties.type.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err130];
+													else vErrors.push(err130);
+													errors++;
+												}
+											}
+											if (data66.url !== void 0) {
+												let data69 = data66.url;
+												if (typeof data69 === "string") {
+													if (!pattern1.test(data69)) {
+														const err131 = {
+															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
+															schemaPath: "#/properties/notify/items/properties/url/pattern",
+															keyword: "pattern",
+															params: { pattern: "^https?://" },
+															message: "must match pattern \"^https?://\""
+														};
+														if (vErrors === null) vErrors = [err131];
+														else vErrors.push(err131);
+														errors++;
+													}
+												} else {
+													const err132 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
+														schemaPath: "#/properties/notify/items/properties/url/type",
+														keyword: "type",
+														params: { type: "string" },
+														message: "must be string"
+													};
+													if (vErrors === null) vErrors = [err132];
+													else vErrors.push(err132);
+													errors++;
+												}
+											}
+											if (data66.secretEnv !== void 0) {
+												let data70 = data66.secretEnv;
+												if (typeof data70 === "string") {
+													if (!pattern7.test(data70)) {
+														const err133 = {
+															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
+															schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
+															keyword: "pattern",
+															params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+															message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
+														};
+														if (vErrors === null) vErrors = [err133];
+														else vErrors.push(err133);
+														errors++;
+													}
+												} else {
+													const err134 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
+														schemaPath: "#/properties/notify/items/properties/secretEnv/type",
+														keyword: "type",
+														params: { type: "string" },
+														message: "must be string"
+													};
+													if (vErrors === null) vErrors = [err134];
+													else vErrors.push(err134);
+													errors++;
+												}
+											}
+											if (data66.events !== void 0) {
+												let data71 = data66.events;
+												if (Array.isArray(data71)) {
+													if (data71.length < 1) {
+														const err135 = {
+															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
+															schemaPath: "#/properties/notify/items/properties/events/minItems",
+															keyword: "minItems",
+															params: { limit: 1 },
+															message: "must NOT have fewer than 1 items"
+														};
+														if (vErrors === null) vErrors = [err135];
+														else vErrors.push(err135);
+														errors++;
+													}
+													const len5 = data71.length;
+													for (let i6 = 0; i6 < len5; i6++) {
+														let data72 = data71[i6];
+														if (!(data72 === "drift" || data72 === "apply_failed" || data72 === "refused" || data72 === "awaiting_approval" || data72 === "recovered" || data72 === "manifests_invalid")) {
+															const err136 = {
+																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events/" + i6,
+																schemaPath: "#/properties/notify/items/properties/events/items/enum",
+																keyword: "enum",
+																params: { allowedValues: schema7.items.properties.events.items.enum },
+																message: "must be equal to one of the allowed values"
+															};
+															if (vErrors === null) vErrors = [err136];
+															else vErrors.push(err136);
+															errors++;
+														}
+													}
+													let i7 = data71.length;
+													let j1;
+													if (i7 > 1) {
+														outer1: for (; i7--;) for (j1 = i7; j1--;) if (func8(data71[i7], data71[j1])) {
+															const err137 = {
+																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
+																schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
+																keyword: "uniqueItems",
+																params: {
+																	i: i7,
+																	j: j1
+																},
+																message: "must NOT have duplicate items (items ## " + j1 + " and " + i7 + " are identical)"
+															};
+															if (vErrors === null) vErrors = [err137];
+															else vErrors.push(err137);
+															errors++;
+															break outer1;
+														}
+													}
+												} else {
+													const err138 = {
+														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
+														schemaPath: "#/properties/notify/items/properties/events/type",
+														keyword: "type",
+														params: { type: "array" },
+														message: "must be array"
+													};
+													if (vErrors === null) vErrors = [err138];
+													else vErrors.push(err138);
+													errors++;
+												}
+											}
+										} else {
+											const err139 = {
+												instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+												schemaPath: "#/properties/notify/items/type",
+												keyword: "type",
+												params: { type: "object" },
+												message: "must be object"
+											};
+											if (vErrors === null) vErrors = [err139];
+											else vErrors.push(err139);
+											errors++;
+										}
+									}
+								} else {
+									const err140 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/notify",
+										schemaPath: "#/properties/notify/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err140];
+									else vErrors.push(err140);
+									errors++;
+								}
+							}
+						} else {
+							const err141 = {
+								instancePath: instancePath + "/organizations/" + i4,
+								schemaPath: "#/properties/organizations/items/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err141];
+							else vErrors.push(err141);
+							errors++;
+						}
+					}
+				} else {
+					const err142 = {
+						instancePath: instancePath + "/organizations",
+						schemaPath: "#/properties/organizations/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err142];
+					else vErrors.push(err142);
+					errors++;
+				}
+			}
+			if (data.shard !== void 0) {
+				let data73 = data.shard;
+				if (data73 && typeof data73 == "object" && !Array.isArray(data73)) {
+					for (const key14 in data73) if (!(key14 === "index" || key14 === "count" || key14 === "leases")) {
+						const err143 = {
+							instancePath: instancePath + "/shard",
+							schemaPath: "#/properties/shard/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key14 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err143];
+						else vErrors.push(err143);
+						errors++;
+					}
+					if (data73.index !== void 0) {
+						let data74 = data73.index;
+						if (!(typeof data74 == "number" && !(data74 % 1) && !isNaN(data74))) {
+							const err144 = {
+								instancePath: instancePath + "/shard/index",
+								schemaPath: "#/properties/shard/properties/index/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err144];
+							else vErrors.push(err144);
+							errors++;
+						}
+						if (typeof data74 == "number") {
+							if (data74 < 0 || isNaN(data74)) {
+								const err145 = {
+									instancePath: instancePath + "/shard/index",
+									schemaPath: "#/properties/shard/properties/index/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 0
+									},
+									message: "must be >= 0"
+								};
+								if (vErrors === null) vErrors = [err145];
+								else vErrors.push(err145);
+								errors++;
+							}
+						}
+					}
+					if (data73.count !== void 0) {
+						let data75 = data73.count;
+						if (!(typeof data75 == "number" && !(data75 % 1) && !isNaN(data75))) {
+							const err146 = {
+								instancePath: instancePath + "/shard/count",
+								schemaPath: "#/properties/shard/properties/count/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err146];
+							else vErrors.push(err146);
+							errors++;
+						}
+						if (typeof data75 == "number") {
+							if (data75 > 1024 || isNaN(data75)) {
+								const err147 = {
+									instancePath: instancePath + "/shard/count",
+									schemaPath: "#/properties/shard/properties/count/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 1024
+									},
+									message: "must be <= 1024"
+								};
+								if (vErrors === null) vErrors = [err147];
+								else vErrors.push(err147);
+								errors++;
+							}
+							if (data75 < 1 || isNaN(data75)) {
+								const err148 = {
+									instancePath: instancePath + "/shard/count",
+									schemaPath: "#/properties/shard/properties/count/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err148];
+								else vErrors.push(err148);
+								errors++;
+							}
+						}
+					}
+					if (data73.leases !== void 0) {
+						let data76 = data73.leases;
+						if (!(typeof data76 == "number" && !(data76 % 1) && !isNaN(data76))) {
+							const err149 = {
+								instancePath: instancePath + "/shard/leases",
+								schemaPath: "#/properties/shard/properties/leases/type",
+								keyword: "type",
+								params: { type: "integer" },
+								message: "must be integer"
+							};
+							if (vErrors === null) vErrors = [err149];
+							else vErrors.push(err149);
+							errors++;
+						}
+						if (typeof data76 == "number") {
+							if (data76 > 256 || isNaN(data76)) {
+								const err150 = {
+									instancePath: instancePath + "/shard/leases",
+									schemaPath: "#/properties/shard/properties/leases/maximum",
+									keyword: "maximum",
+									params: {
+										comparison: "<=",
+										limit: 256
+									},
+									message: "must be <= 256"
+								};
+								if (vErrors === null) vErrors = [err150];
+								else vErrors.push(err150);
+								errors++;
+							}
+							if (data76 < 1 || isNaN(data76)) {
+								const err151 = {
+									instancePath: instancePath + "/shard/leases",
+									schemaPath: "#/properties/shard/properties/leases/minimum",
+									keyword: "minimum",
+									params: {
+										comparison: ">=",
+										limit: 1
+									},
+									message: "must be >= 1"
+								};
+								if (vErrors === null) vErrors = [err151];
+								else vErrors.push(err151);
+								errors++;
+							}
+						}
+					}
+				} else {
+					const err152 = {
+						instancePath: instancePath + "/shard",
+						schemaPath: "#/properties/shard/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err152];
+					else vErrors.push(err152);
+					errors++;
+				}
+			}
 		} else {
-			const err107 = {
+			const err153 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err107];
-			else vErrors.push(err107);
+			if (vErrors === null) vErrors = [err153];
+			else vErrors.push(err153);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -18127,7 +18930,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			return module.exports;
 		})],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -34908,7 +35711,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -34919,7 +35722,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-	if (!isObject$3(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -34944,7 +35747,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-	if (!isObject$3(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -34952,9 +35755,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-var isObject$3, configFields;
+var isObject$4, configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/manifests/discover.ts
 /**
@@ -35704,7 +36507,7 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-	if (!isObject$2(v)) {
+	if (!isObject$3(v)) {
 		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
 		return { issues };
 	}
@@ -35721,11 +36524,11 @@ function checkEnvelope(parsed, kinds) {
 	}
 	const metadata = v.metadata;
 	if ("metadata" in v) {
-		if (!isObject$2(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
+		if (!isObject$3(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
 		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
 		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
 		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$2(metadata)) {
+		if (isObject$3(metadata)) {
 			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
 		}
 	}
@@ -35733,13 +36536,13 @@ function checkEnvelope(parsed, kinds) {
 	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
 	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
 	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-	const spec = isObject$2(v.spec) ? v.spec : void 0;
+	const spec = isObject$3(v.spec) ? v.spec : void 0;
 	if ("spec" in v && !spec) {
 		const marked = kind ? markedValues(kind.schema, v.spec) : [];
 		registerMarkedValues(marked);
 		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
 	}
-	if (issues.length > 0 || !kind || !spec || !isObject$2(metadata)) return {
+	if (issues.length > 0 || !kind || !spec || !isObject$3(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -35762,7 +36565,7 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$2, got;
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$3, got;
 var init_envelope = __esmMin((() => {
 	init_paths$1();
 	init_secret_fields();
@@ -35783,7 +36586,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
@@ -44179,7 +44982,7 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
@@ -52981,139 +53784,6 @@ var init_needs = __esmMin((() => {
 	init_operations();
 	list = (items) => items.length === 0 ? "none" : items.join(", ");
 }));
-// src/cli/io.ts
-function processIO() {
-	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-	return {
-		stdout: process.stdout,
-		stderr: process.stderr,
-		env: process.env,
-		isTTY: process.stdout.isTTY === true,
-		...interactive ? { ask: askOnTerminal } : {}
-	};
-}
-/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
-async function askOnTerminal(question) {
-	const { createInterface } = await import("node:readline/promises");
-	const rl = createInterface({
-		input: process.stdin,
-		output: process.stderr
-	});
-	try {
-		return await rl.question(question);
-	} finally {
-		rl.close();
-	}
-}
-var stdoutIsTTY;
-var init_io = __esmMin((() => {
-	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
-}));
-// src/policy/render.ts
-var render_exports = /* @__PURE__ */ __exportAll({
-	approvalLines: () => approvalLines,
-	policyData: () => policyData,
-	policyHeadline: () => policyHeadline,
-	renderPolicyMarkdown: () => renderPolicyMarkdown,
-	renderPolicyText: () => renderPolicyText
-});
-function groups(report) {
-	const byRule = /* @__PURE__ */ new Map();
-	for (const f of report.fired) {
-		const g = byRule.get(f.rule);
-		if (g) g.hits.push(f);
-		else byRule.set(f.rule, {
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			hits: [f]
-		});
-	}
-	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
-}
-function policyHeadline(report) {
-	const n = new Set(report.fired.map((f) => f.rule)).size;
-	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
-	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
-}
-/** `/docops approve sha256:…` and who may say it. */
-function approvalLines(report) {
-	if (report.decision !== "require-approval") return [];
-	const checksum = report.approval?.checksum;
-	const team = report.approval?.approvers?.githubTeam;
-	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
-}
-function renderPolicyText(report) {
-	const lines = ["", policyHeadline(report)];
-	for (const g of groups(report)) {
-		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
-		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
-		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
-	}
-	for (const l of approvalLines(report)) lines.push(`  ${l}`);
-	return lines.join("\n") + "\n";
-}
-/** `escape` is the markdown renderer's escaping of user text. */
-function renderPolicyMarkdown(report, escape) {
-	const out = [`**${escape(policyHeadline(report))}**`, ""];
-	for (const g of groups(report)) {
-		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
-		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
-		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
-	}
-	const approval = approvalLines(report);
-	if (approval.length > 0) {
-		const checksum = report.approval?.checksum;
-		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
-		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
-	}
-	return out.join("\n");
-}
-/** The JSON form: plain data with stable keys. */
-function policyData(report) {
-	return {
-		rules: report.rules,
-		decision: report.decision,
-		fired: report.fired.map((f) => ({
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			step: f.step,
-			object: f.object,
-			...f.source ? { source: {
-				file: f.source.file,
-				line: f.source.line,
-				column: f.source.column
-			} } : {},
-			ruleSource: {
-				file: f.ruleSource.file,
-				line: f.ruleSource.line,
-				column: f.ruleSource.column
-			},
-			...f.error !== void 0 ? { error: f.error } : {}
-		})),
-		...report.approval ? { approval: {
-			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
-			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
-		} } : {}
-	};
-}
-var ORDER, MAX_OBJECTS, where, hitLine, ICON;
-var init_render$1 = __esmMin((() => {
-	ORDER = [
-		"deny",
-		"require-approval",
-		"warn"
-	];
-	MAX_OBJECTS = 20;
-	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
-	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
-	ICON = {
-		deny: ":no_entry:",
-		"require-approval": ":raised_hand:",
-		warn: ":warning:"
-	};
-}));
 // src/render/values.ts
 function isSecretField$1(name) {
 	return SECRET_FIELD_RE.test(name);
@@ -53426,796 +54096,691 @@ var init_markdown = __esmMin((() => {
 	moreLine = (hidden) => `_… and ${hidden} more step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n`;
 	unmanagedLine = (n) => `_Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)._\n\n`;
 }));
-// src/render/text.ts
-function colorFor(c, action) {
-	return action === "create" ? c.green : action === "update" ? c.yellow : c.red;
+// src/cli/report-error.ts
+function exitCodeFor(err) {
+	return err instanceof DocopsError ? err.exitCode : EXIT.error;
 }
-/** The fields a follow-up update of a created object sets, as lines under the create. */
-function followUpLines(update, c) {
-	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
-	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
+function messageOf(err) {
+	if (err instanceof ValidationError) {
+		const n = err.issues.length;
+		return [`${n} validation error${n === 1 ? "" : "s"}:`, ...err.issues.map(formatIssue)].join("\n");
+	}
+	if (err instanceof Error) return err.message || err.name;
+	return String(err);
 }
-function stepLines(plan, step, c, followUps = []) {
-	const paint = colorFor(c, step.action);
-	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
-	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
-	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
-	if (step.action === "create") {
-		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
-		for (const u of followUps) lines.push(...followUpLines(u, c));
-	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		const before = formatStepField(step, ch.field, ch.before);
-		const after = formatStepField(step, ch.field, ch.after);
-		lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
-	}
-	for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
-	const by = changeOf(plan, step);
-	if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
-	return lines;
+function reportError(err, io, options = {}) {
+	const c = createColors(shouldColor(io.stderr, io.env));
+	const message = redactSecrets(messageOf(err), options.secrets ?? []);
+	io.stderr.write(`${c.red(c.bold("Error:"))} ${message}\n`);
+	if (!(err instanceof DocopsError)) options.logger?.debug({ err }, "unexpected error");
+	else if (err.cause !== void 0) options.logger?.debug({ err: err.cause }, "caused by");
+	return exitCodeFor(err);
 }
-function renderText(plan, options = {}) {
-	const c = createColors(options.color ?? false);
-	const maxUnmanaged = options.maxUnmanaged ?? 50;
-	const out = [];
-	if (plan.steps.length === 0) out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
-	else {
-		out.push("docops will perform the following actions:", "");
-		const { byCreate, folded } = createFollowUps(plan.steps);
-		for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
-		out.push("", c.bold(summaryLine(textTotals(plan.steps))));
-		const unknown = unavailableLine(plan);
-		if (unknown !== void 0) out.push(c.yellow(unknown));
-	}
-	if (plan.blocked.length > 0) {
-		out.push("", c.red(c.bold(blockedHeading(plan.blocked.length))));
-		for (const b of plan.blocked) out.push(`${INDENT}${c.red("✗")} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
-	}
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
-		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ""}`);
-		if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
-	}
-	if (plan.warnings.length > 0) {
-		out.push("", c.yellow("Warnings:"));
-		for (const w of plan.warnings) out.push(`${INDENT}${c.yellow("!")} ${stepLabel(w)}: ${w.message}`);
-	}
-	return out.join("\n") + "\n";
-}
-var INDENT, FIELD_INDENT;
-var init_text = __esmMin((() => {
+var init_report_error = __esmMin((() => {
+	init_errors$1();
+	init_log_options();
 	init_ansi();
-	init_attribution();
-	init_values();
-	INDENT = "  ";
-	FIELD_INDENT = "      ";
 }));
-// src/render/apply-report.ts
-function headline(r) {
-	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
-	if (r.unreachable !== void 0) return `Apply stopped, the API is unreachable: ${counts}`;
-	return `Apply ${r.failed.length === 0 ? "complete" : "finished with errors"}: ${counts}`;
+// node_modules/node-cron/dist/_shared.js
+function resolveNickname(expression) {
+	const key = expression.trim().toLowerCase();
+	return NICKNAMES[key] ?? expression;
 }
-function text(r, color) {
-	const c = createColors(color);
-	const ok = r.failed.length === 0 && r.unreachable === void 0;
-	const head = headline(r);
-	const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
-	if (r.unreachable !== void 0) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
-	for (const f of r.failed) lines.push(`  ${c.red("✗")} ${f.stepId}: ${f.message}`);
-	for (const s of r.skipped) lines.push(`  ${c.dim("○")} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
-	if ((r.incomplete ?? []).length > 0) {
-		lines.push("", c.bold("Left behind:"));
-		for (const x of r.incomplete ?? []) lines.push(`  ${c.red("!")} ${x.summary}`);
+function isNthWeekdayToken(value) {
+	return typeof value === "string" && NTH_WEEKDAY_REGEX.test(value);
+}
+var monthNamesConversion, weekDayNamesConversion, convertAsterisksToRanges, convertRanges, NICKNAMES, convertExpression, NTH_WEEKDAY_REGEX;
+var init__shared = __esmMin((() => {
+	monthNamesConversion = (() => {
+		const months = [
+			"january",
+			"february",
+			"march",
+			"april",
+			"may",
+			"june",
+			"july",
+			"august",
+			"september",
+			"october",
+			"november",
+			"december"
+		];
+		const shortMonths = [
+			"jan",
+			"feb",
+			"mar",
+			"apr",
+			"may",
+			"jun",
+			"jul",
+			"aug",
+			"sep",
+			"oct",
+			"nov",
+			"dec"
+		];
+		function convertMonthName(expression, items) {
+			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i + 1);
+			return expression;
+		}
+		function interpret(monthExpression) {
+			monthExpression = convertMonthName(monthExpression, months);
+			monthExpression = convertMonthName(monthExpression, shortMonths);
+			return monthExpression;
+		}
+		return interpret;
+	})();
+	weekDayNamesConversion = (() => {
+		const weekDays = [
+			"sunday",
+			"monday",
+			"tuesday",
+			"wednesday",
+			"thursday",
+			"friday",
+			"saturday"
+		];
+		const shortWeekDays = [
+			"sun",
+			"mon",
+			"tue",
+			"wed",
+			"thu",
+			"fri",
+			"sat"
+		];
+		function convertWeekDayName(expression, items) {
+			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i);
+			return expression;
+		}
+		function convertWeekDays(expression) {
+			expression = convertWeekDayName(expression, weekDays);
+			return convertWeekDayName(expression, shortWeekDays);
+		}
+		return convertWeekDays;
+	})();
+	convertAsterisksToRanges = (() => {
+		function convertAsterisk(expression, replecement) {
+			return expression.split(",").map((token) => token.indexOf("*") !== -1 ? token.replace("*", replecement) : token).join(",");
+		}
+		function convertAsterisksToRanges(expressions) {
+			expressions[0] = convertAsterisk(expressions[0], "0-59");
+			expressions[1] = convertAsterisk(expressions[1], "0-59");
+			expressions[2] = convertAsterisk(expressions[2], "0-23");
+			expressions[3] = convertAsterisk(expressions[3], "1-31");
+			expressions[4] = convertAsterisk(expressions[4], "1-12");
+			expressions[5] = convertAsterisk(expressions[5], "0-6");
+			return expressions;
+		}
+		return convertAsterisksToRanges;
+	})();
+	convertRanges = (() => {
+		const rangeRegEx = /^(\d+)-(\d+)(?:\/(\d+))?$/;
+		const FIELD_BOUNDS = [
+			{
+				min: 0,
+				max: 59
+			},
+			{
+				min: 0,
+				max: 59
+			},
+			{
+				min: 0,
+				max: 23
+			},
+			{
+				min: 1,
+				max: 31
+			},
+			{
+				min: 1,
+				max: 12
+			},
+			{
+				min: 0,
+				max: 6
+			}
+		];
+		function expandRange(initTxt, endTxt, stepTxt, bounds) {
+			const step = parseInt(stepTxt, 10);
+			if (!(step >= 1)) return `${initTxt}-${endTxt}/${stepTxt}`;
+			const first = parseInt(initTxt, 10);
+			const last = parseInt(endTxt, 10);
+			const numbers = [];
+			if (first <= last) {
+				for (let i = first; i <= last; i += step) numbers.push(i);
+				return numbers.join();
+			}
+			const { min, max } = bounds;
+			const size = max - min + 1;
+			const span = ((last - first) % size + size) % size;
+			for (let offset = 0; offset <= span; offset += step) {
+				let value = first + offset;
+				if (value > max) value -= size;
+				numbers.push(value);
+			}
+			return numbers.join();
+		}
+		function convertRange(expression, bounds) {
+			return expression.split(",").map((token) => {
+				const match = rangeRegEx.exec(token.trim());
+				return match ? expandRange(match[1], match[2], match[3] || "1", bounds) : token;
+			}).join();
+		}
+		function convertAllRanges(expressions) {
+			for (let i = 0; i < expressions.length; i++) expressions[i] = convertRange(expressions[i], FIELD_BOUNDS[i]);
+			return expressions;
+		}
+		return convertAllRanges;
+	})();
+	NICKNAMES = {
+		"@yearly": "0 0 1 1 *",
+		"@annually": "0 0 1 1 *",
+		"@monthly": "0 0 1 * *",
+		"@weekly": "0 0 * * 0",
+		"@daily": "0 0 * * *",
+		"@midnight": "0 0 * * *",
+		"@hourly": "0 * * * *"
+	};
+	convertExpression = (() => {
+		function appendSecondExpression(expressions) {
+			if (expressions.length === 5) return ["0"].concat(expressions);
+			return expressions;
+		}
+		function removeSpaces(str) {
+			return str.replace(/\s{2,}/g, " ").trim();
+		}
+		function normalizeIntegers(expressions) {
+			for (let i = 0; i < expressions.length; i++) {
+				const numbers = expressions[i].split(",");
+				for (let j = 0; j < numbers.length; j++) {
+					const token = String(numbers[j]).trim();
+					if (/^l$/i.test(token)) numbers[j] = "L";
+					else if (/^l-\d{1,2}$/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (/^[0-7]l$/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (/w/i.test(token)) numbers[j] = token.toUpperCase();
+					else if (token.indexOf("#") !== -1) numbers[j] = token;
+					else if (/^\d+$/.test(token)) numbers[j] = parseInt(token, 10);
+					else numbers[j] = token;
+				}
+				expressions[i] = numbers;
+			}
+			return expressions;
+		}
+		function convertQuestionMarks(expressions) {
+			if (expressions[3] === "?") expressions[3] = "*";
+			if (expressions[5] === "?") expressions[5] = "*";
+			return expressions;
+		}
+		function interpret(expression) {
+			let expressions = removeSpaces(resolveNickname(`${expression}`)).split(" ");
+			expressions = appendSecondExpression(expressions);
+			expressions = convertQuestionMarks(expressions);
+			expressions[4] = monthNamesConversion(expressions[4]);
+			expressions[5] = weekDayNamesConversion(expressions[5]);
+			expressions = convertAsterisksToRanges(expressions);
+			expressions = convertRanges(expressions);
+			expressions = normalizeIntegers(expressions);
+			const weekdays = expressions[5];
+			for (let i = 0; i < weekdays.length; i++) if (weekdays[i] === 7) weekdays[i] = 0;
+			else if (typeof weekdays[i] === "string" && weekdays[i].startsWith("7")) weekdays[i] = "0" + weekdays[i].slice(1);
+			expressions[5] = [...new Set(weekdays)];
+			return expressions;
+		}
+		return interpret;
+	})();
+	NTH_WEEKDAY_REGEX = /^([0-7])#([1-5])$/;
+}));
+// node_modules/node-cron/dist/node-cron.js
+function splitFields(resolved) {
+	return resolved.replace(/\s{2,}/g, " ").trim().split(" ");
+}
+function isValidExpression(expression, min, max) {
+	const options = expression;
+	for (const option of options) {
+		const optionAsInt = parseInt(option, 10);
+		if (!Number.isNaN(optionAsInt) && (optionAsInt < min || optionAsInt > max) || !validationRegex.test(option)) return false;
 	}
-	return lines.join("\n") + "\n";
+	return true;
 }
-function markdown(r) {
-	const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
-	if (r.unreachable !== void 0) lines.push("", escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
-	if (r.failed.length > 0) lines.push("", "**Failed**", "", ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
-	if (r.skipped.length > 0) lines.push("", "**Not attempted**", "", ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
-	if ((r.incomplete ?? []).length > 0) lines.push("", "**Left behind**", "", ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
-	return lines.join("\n") + "\n";
+function isInvalidSecond(expression) {
+	return !isValidExpression(expression, 0, 59);
 }
-/** The result as plain data (the JSON form, and `result` of `apply --format json`). */
-function applyResultData(r) {
-	const { applied, failed, skipped } = r;
+function isInvalidMinute(expression) {
+	return !isValidExpression(expression, 0, 59);
+}
+function isInvalidHour(expression) {
+	return !isValidExpression(expression, 0, 23);
+}
+function isInvalidDayOfMonth(expression) {
+	return !isValidExpression(expression.filter((value) => {
+		if (value === "L") return false;
+		const weekday = DAY_OF_MONTH_W_TOKEN.exec(String(value));
+		if (weekday) {
+			if (weekday[1] === "L") return false;
+			const target = parseInt(weekday[1], 10);
+			return target < 1 || target > 31;
+		}
+		const offset = DAY_OF_MONTH_OFFSET_TOKEN.exec(String(value));
+		if (offset) {
+			const n = parseInt(offset[1], 10);
+			return n < 1 || n > 30;
+		}
+		return true;
+	}), 1, 31);
+}
+function hasInvalidWModifier(rawDayOfMonth) {
+	if (!/w/i.test(rawDayOfMonth)) return false;
+	return rawDayOfMonth.split(",").some((token) => {
+		const value = token.trim();
+		if (!/w/i.test(value)) return false;
+		return !DAY_OF_MONTH_W_TOKEN.test(value);
+	});
+}
+function isInvalidMonth(expression) {
+	return !isValidExpression(expression, 1, 12);
+}
+function isInvalidWeekDay(expression) {
+	return !isValidExpression(expression.filter((value) => !isNthWeekdayToken(value) && !/^[0-7]L$/.test(value)), 0, 7);
+}
+function isImpossibleDayOfMonth(days, months) {
+	if (days.some((day) => typeof day !== "number")) return false;
+	return !months.some((month) => days.some((day) => day <= MAX_DAYS_IN_MONTH[month]));
+}
+function validateDetailed$1(pattern) {
+	if (typeof pattern !== "string") return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			message: "pattern must be a string"
+		}]
+	};
+	const resolved = resolveNickname(pattern);
+	if (!ALLOWED_CHARS_REGEX.test(resolved)) return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			value: pattern,
+			message: "pattern includes illegal characters"
+		}]
+	};
+	const raw = splitFields(resolved);
+	if (raw.length !== 5 && raw.length !== 6) return {
+		valid: false,
+		errors: [{
+			field: "expression",
+			value: pattern,
+			message: `expected 5 or 6 fields but got ${raw.length}`
+		}]
+	};
+	const patterns = raw.length === 5 ? ["0", ...raw] : raw;
+	const executable = convertExpression(pattern);
+	const errors = [];
+	FIELDS.forEach((f, i) => {
+		const rawWMisuse = f.key === "dayOfMonth" && hasInvalidWModifier(patterns[i]);
+		if (f.invalid(executable[i]) || rawWMisuse) errors.push({
+			field: f.key,
+			value: patterns[i],
+			message: `${patterns[i]} is a invalid expression for ${f.label}`
+		});
+	});
+	if (!errors.length && isImpossibleDayOfMonth(executable[3], executable[4])) errors.push({
+		field: "dayOfMonth",
+		value: patterns[3],
+		message: `${patterns[3]} ${patterns[4]} is an impossible day of month for the given month`
+	});
+	if (errors.length) return {
+		valid: false,
+		errors
+	};
 	return {
-		applied,
-		failed,
-		skipped,
-		skipReasons: r.skipReasons ?? {},
-		...r.unreachable !== void 0 ? { unreachable: r.unreachable } : {},
-		incomplete: r.incomplete ?? []
+		valid: true,
+		errors: [],
+		fields: {
+			second: executable[0],
+			minute: executable[1],
+			hour: executable[2],
+			dayOfMonth: executable[3],
+			month: executable[4],
+			dayOfWeek: executable[5]
+		}
 	};
 }
-function renderApplyReport(result, format, options = {}) {
-	if (format === "json") return JSON.stringify(applyResultData(result), null, 2) + "\n";
-	return format === "markdown" ? markdown(result) : text(result, options.color ?? false);
-}
-var reasonOf;
-var init_apply_report = __esmMin((() => {
-	init_ansi();
-	init_markdown();
-	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
+var tasks, TaskRegistry, validationRegex, ALLOWED_CHARS_REGEX, DAY_OF_MONTH_W_TOKEN, DAY_OF_MONTH_OFFSET_TOKEN, MAX_DAYS_IN_MONTH, FIELDS, registry, validateDetailed;
+var init_node_cron = __esmMin((() => {
+	init__shared();
+	tasks = /* @__PURE__ */ new Map();
+	TaskRegistry = class {
+		add(task) {
+			if (this.has(task.id)) throw Error(`task ${task.id} already registered!`);
+			tasks.set(task.id, task);
+			task.on("task:destroyed", () => {
+				this.remove(task);
+			});
+		}
+		get(taskId) {
+			return tasks.get(taskId);
+		}
+		remove(task) {
+			if (this.has(task.id)) {
+				tasks.delete(task.id);
+				task.destroy();
+			}
+		}
+		all() {
+			return tasks;
+		}
+		has(taskId) {
+			return tasks.has(taskId);
+		}
+		killAll() {
+			tasks.forEach((id) => this.remove(id));
+		}
+	};
+	validationRegex = /^(?:\d+|\*|\*\/\d+)$/;
+	ALLOWED_CHARS_REGEX = /^[a-zA-Z0-9-*/,#? ]+$/;
+	DAY_OF_MONTH_W_TOKEN = /^(\d{1,2}|L)W$/i;
+	DAY_OF_MONTH_OFFSET_TOKEN = /^L-(\d{1,2})$/i;
+	MAX_DAYS_IN_MONTH = {
+		1: 31,
+		2: 29,
+		3: 31,
+		4: 30,
+		5: 31,
+		6: 30,
+		7: 31,
+		8: 31,
+		9: 30,
+		10: 31,
+		11: 30,
+		12: 31
+	};
+	FIELDS = [
+		{
+			key: "second",
+			label: "second",
+			invalid: isInvalidSecond
+		},
+		{
+			key: "minute",
+			label: "minute",
+			invalid: isInvalidMinute
+		},
+		{
+			key: "hour",
+			label: "hour",
+			invalid: isInvalidHour
+		},
+		{
+			key: "dayOfMonth",
+			label: "day of month",
+			invalid: isInvalidDayOfMonth
+		},
+		{
+			key: "month",
+			label: "month",
+			invalid: isInvalidMonth
+		},
+		{
+			key: "dayOfWeek",
+			label: "week day",
+			invalid: isInvalidWeekDay
+		}
+	];
+	(0, path.resolve)((0, path.dirname)((0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href)), "daemon.js");
+	(0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href);
+	registry = new TaskRegistry();
+	validateDetailed = validateDetailed$1;
+	registry.all;
+	registry.get;
 }));
-// src/render/index.ts
-function isPlanFormat(value) {
-	return PLAN_FORMATS.includes(value);
-}
-var PLAN_FORMATS;
-var init_render = __esmMin((() => {
-	init_text();
-	init_markdown();
-	init_json();
-	init_apply_report();
-	init_ansi();
-	PLAN_FORMATS = [
-		"text",
-		"markdown",
-		"json"
+// src/notify/types.ts
+var NOTIFY_EVENTS;
+var init_types = __esmMin((() => {
+	NOTIFY_EVENTS = [
+		"drift",
+		"apply_failed",
+		"refused",
+		"awaiting_approval",
+		"recovered",
+		"manifests_invalid"
 	];
 }));
-// src/cli/plan-output.ts
-/** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
-function planCost(ctx, plan, client) {
-	const raw = ctx.values["latency-ms"];
-	let latencyMs = 100;
-	if (typeof raw === "string") {
-		latencyMs = Number(raw);
-		if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
-	}
-	return estimateCost(plan, {
-		concurrency: ctx.global.concurrency,
-		latencyMs,
-		rateLimit: client?.rateLimit?.()
-	});
-}
-function markdownPlan(plan, cost, scopes, policy) {
-	const notes = plan.steps.length === 0 ? [] : [...cost ? [costLine(cost)] : [], ...scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, "\\_")) : []];
-	const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
-	return renderMarkdown(plan, {
-		maxLength: PR_MARKDOWN_MAX_LENGTH,
-		...notes.length > 0 ? { notes } : {},
-		...sections.length > 0 ? { sections } : {}
-	});
-}
-function renderPlanOutput(plan, format, options) {
-	if (format === "json") return renderJson(plan, {
-		...options.scopes ? { scopes: options.scopes } : {},
-		...options.policy ? { policy: policyData(options.policy) } : {}
-	});
-	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes, options.policy);
-	const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : "");
-	if (plan.steps.length === 0) return text;
-	const lines = [...options.cost ? [costLine(options.cost)] : [], ...options.scopes ? scopeLines(options.scopes) : []];
-	if (lines.length === 0) return text;
-	const at = text.indexOf(summaryLine(textTotals(plan.steps)));
-	const eol = at < 0 ? -1 : text.indexOf("\n", at);
-	const block = lines.join("\n") + "\n";
-	return eol < 0 ? text + block : text.slice(0, eol + 1) + block + text.slice(eol + 1);
-}
-/**
-* In GitHub Actions, the markdown plan (and apply result) goes to the job's step summary. The markdown is made
-* only then: rendering it formats numbers with `toLocaleString`, whose first call sets up ICU's number format
-* (~15 ms, every plan otherwise paid it for nothing).
-*/
-async function stepSummary(ctx, markdown) {
-	if (!willAppendStepSummary(ctx.io)) return;
-	if (await appendStepSummary(ctx.io, markdown())) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, "plan appended to the step summary");
-}
-var LATENCY_FLAG, PR_MARKDOWN_MAX_LENGTH;
-var init_plan_output = __esmMin((() => {
-	init_errors$1();
-	init_plan_file();
-	init_render$1();
-	init_render();
-	init_markdown();
-	init_values();
-	init_needs();
-	init_github();
-	LATENCY_FLAG = {
-		type: "string",
-		value: "MS",
-		description: `Assumed latency per API request for the plan's time estimate (default 100)`
+// src/notify/config.ts
+/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
+function notifyTargets(raw, env, at) {
+	const targets = [];
+	const issues = [];
+	if (!Array.isArray(raw)) return {
+		targets,
+		issues
 	};
-	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
-}));
-// src/core/fetch-context.ts
-function createFetchContext(client, prune) {
-	const memo = /* @__PURE__ */ new Map();
-	const once = (key, load) => {
-		let p = memo.get(key);
-		if (!p) {
-			p = load();
-			memo.set(key, p);
+	raw.forEach((item, i) => {
+		if (!isObject$2(item)) return;
+		const where = (field) => at([
+			"notify",
+			String(i),
+			field
+		]);
+		const type = item.type;
+		const url = typeof item.url === "string" ? item.url : "";
+		let ok = true;
+		try {
+			const u = new URL(url);
+			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
+		} catch {
+			issues.push({
+				...where("url"),
+				message: `notify[${i}].url: not an http(s) URL`
+			});
+			ok = false;
 		}
-		return p;
-	};
-	return {
-		client,
-		prune,
-		list: (path, query) => once(`L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : ""}`, () => client.listAll(path, query)),
-		get: (path) => once(`G ${path}`, () => client.get(path))
-	};
-}
-var init_fetch_context = __esmMin((() => {}));
-// src/core/cascades.ts
-/** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
-function objectIdentity(o) {
-	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
-}
-/** Every cascade object of the plan's steps, in step order. */
-function cascadesOf(steps) {
-	return steps.flatMap((s) => s.cascades ?? []);
-}
-/**
-* The unmanaged entries no step's cascade takes. Objects are compared by id where both sides have one (two
-* spaces may share a title), else by key.
-*/
-function withoutCascaded(unmanaged, steps) {
-	const cascades = cascadesOf(steps);
-	if (cascades.length === 0) return [...unmanaged];
-	const byId = /* @__PURE__ */ new Set();
-	const byKeyWithoutId = /* @__PURE__ */ new Set();
-	const byKey = /* @__PURE__ */ new Set();
-	for (const c of cascades) {
-		const key = objectIdentity({
-			kind: c.kind,
-			org: c.org,
-			key: c.key
-		});
-		byKey.add(key);
-		if (c.id !== void 0 && c.id !== "") byId.add(objectIdentity(c));
-		else byKeyWithoutId.add(key);
-	}
-	return unmanaged.filter((u) => {
-		const key = objectIdentity({
-			kind: u.kind,
-			org: u.org,
-			key: u.key
-		});
-		if (u.id !== void 0 && u.id !== "") return !byId.has(objectIdentity(u)) && !byKeyWithoutId.has(key);
-		return !byKey.has(key);
-	});
-}
-/**
-* Each cascaded object once, in the ordered steps: dropped where a delete step of its own kind and org deletes it
-* (its id in that step's DELETE path, or its key when it has no id), and after its first listing. Returns new step
-* objects only where cascades change.
-*/
-function dedupeCascades(steps) {
-	if (!steps.some((s) => s.cascades !== void 0)) return [...steps];
-	const own = /* @__PURE__ */ new Set();
-	for (const s of steps) {
-		if (s.action !== "delete") continue;
-		own.add(objectIdentity({
-			kind: s.kind,
-			org: s.org,
-			key: s.key
-		}));
-		for (const id of pathSegments(s, ["DELETE"])) own.add(objectIdentity({
-			kind: s.kind,
-			org: s.org,
-			key: "",
-			id
-		}));
-	}
-	const listed = /* @__PURE__ */ new Set();
-	return steps.map((s) => {
-		if (!s.cascades) return s;
-		const kept = s.cascades.filter((c) => {
-			const identity = objectIdentity(c);
-			const hasId = c.id !== void 0 && c.id !== "";
-			if (own.has(identity) || !hasId && own.has(objectIdentity({
-				kind: c.kind,
-				org: c.org,
-				key: c.key
-			}))) return false;
-			if (listed.has(identity)) return false;
-			listed.add(identity);
-			return true;
-		});
-		if (kept.length === s.cascades.length) return s;
-		const { cascades: _all, ...rest } = s;
-		return kept.length > 0 ? {
-			...rest,
-			cascades: kept
-		} : rest;
-	});
-}
-var init_cascades = __esmMin((() => {
-	init_plan$1();
-}));
-// src/core/null-meanings.ts
-/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
-function withNullMeanings(step, meanings) {
-	if (!meanings) return step;
-	const nulls = {};
-	for (const side of [step.before, step.after]) for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== void 0) nulls[field] = meanings[field];
-	return Object.keys(nulls).length > 0 ? {
-		...step,
-		nulls
-	} : step;
-}
-var init_null_meanings = __esmMin((() => {}));
-// src/core/scope.ts
-/** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
-function managedScopes(desired) {
-	const out = /* @__PURE__ */ new Set();
-	for (const d of desired.documents ?? []) out.add(scopeKey(d.kind, d.metadata.organization));
-	for (const [kind, entries] of desired) for (const e of entries) out.add(scopeKey(kind, e.org));
-	return out;
-}
-/**
-* The diff context of a scoped run: looking up the live state or ids of a (kind, org) a full run would have
-* fetched but this run did not is a ScopeError — the answer would differ from a full run's.
-*/
-function scopedDiffContext(ctx, managed, scope) {
-	const check = (kind, org, what) => {
-		const key = scopeKey(kind, org);
-		if (managed.has(key) && !scope.has(key)) throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
-	};
-	return {
-		...ctx,
-		resolve: (kind, org, key) => (check(kind, org, "the ids"), ctx.resolve(kind, org, key)),
-		live: (kind, org) => (check(kind, org, "the live state"), ctx.live(kind, org))
-	};
-}
-/**
-* Every step the diff of scope (kind, org) emitted must stay in the scope set: its org is the scope's org, and a
-* step on objects of a registered kind (its own or another's) needs that kind's scope in the set. Steps on a
-* kind's sub-objects (a site's sections) belong to the kind that emitted them.
-*/
-function checkScopedSteps(steps, emitter, scope, registered) {
-	for (const s of steps) {
-		const owner = registered.has(s.kind) ? s.kind : emitter.kind;
-		if (s.org !== emitter.org || !scope.has(scopeKey(owner, s.org)) || !scope.has(scopeKey(emitter.kind, emitter.org))) throw new ScopeError(`the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`);
-	}
-}
-var scopeKey, ScopeError;
-var init_scope = __esmMin((() => {
-	init_errors$1();
-	scopeKey = (kind, org) => `${kind}\u0000${org}`;
-	ScopeError = class extends DocopsError {
-		constructor(message) {
-			super(`scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`);
-			this.name = "ScopeError";
-		}
-	};
-}));
-// src/core/reconcile.ts
-/** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
-function scopes(kinds, desired) {
-	const out = [];
-	const emptyScopes = /* @__PURE__ */ new Map();
-	for (const d of desired.documents ?? []) {
-		let orgs = emptyScopes.get(d.kind);
-		if (!orgs) emptyScopes.set(d.kind, orgs = /* @__PURE__ */ new Set());
-		orgs.add(d.metadata.organization);
-	}
-	for (const kind of diffOrder(kinds)) {
-		const byOrg = /* @__PURE__ */ new Map();
-		let org;
-		let list = [];
-		for (const e of desired.get(kind.kind) ?? []) {
-			if (e.doc.metadata.organization !== org) {
-				org = e.doc.metadata.organization;
-				const known = byOrg.get(org);
-				if (known) list = known;
-				else byOrg.set(org, list = []);
-			}
-			list.push(e);
-		}
-		for (const org of emptyScopes.get(kind.kind) ?? []) if (!byOrg.has(org)) byOrg.set(org, []);
-		for (const org of [...byOrg.keys()].sort()) out.push({
-			kind,
-			org,
-			entries: byOrg.get(org)
-		});
-	}
-	return out;
-}
-/** Kinds by depth, except that a kind comes after every kind it `needs` (a cycle is a registration bug). */
-function diffOrder(kinds) {
-	const pending = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
-	const known = new Set(kinds.map((k) => k.kind));
-	const placed = /* @__PURE__ */ new Set();
-	const out = [];
-	while (pending.length > 0) {
-		const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
-		if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(", ")}`);
-		const [k] = pending.splice(i, 1);
-		placed.add(k.kind);
-		out.push(k);
-	}
-	return out;
-}
-/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
-function pruneResolver(desired, configPrune = {}) {
-	const docPrune = /* @__PURE__ */ new Set();
-	if (desired.documents) {
-		for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
-	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
-	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
-}
-/**
-* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
-* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
-*/
-async function fetchLive(client, kinds, desired, options = {}, context) {
-	const prune = pruneResolver(desired, options.prune);
-	const ctx = context ? context(prune) : createFetchContext(client, prune);
-	const work = inScope(scopes(kinds, desired), options.scope);
-	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
-	const live = /* @__PURE__ */ new Map();
-	work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]));
-	return live;
-}
-/** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
-function diffAll(kinds, desired, live, options = {}) {
-	const prune = pruneResolver(desired, options.prune);
-	const ids = new IdIndex(live);
-	const base = {
-		prune,
-		options: { invite: options.invite === true },
-		resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
-		register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
-		live: (kind, org) => live.get(liveKey(kind, org)),
-		desired: (kind, org) => desiredOf(desired, kind, org)
-	};
-	const scope = options.scope;
-	const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
-	const registered = new Set(kinds.map((k) => k.kind));
-	const plan = emptyPlan();
-	for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
-		const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
-		const result = kind.diff(ctx, org, entries, state);
-		if (scope) checkScopedSteps(result.steps, {
-			kind: kind.kind,
-			org
-		}, scope, registered);
-		for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
-		plan.unmanaged.push(...result.unmanaged);
-		plan.warnings.push(...result.warnings);
-		plan.blocked.push(...result.blocked);
-	}
-	plan.steps = dedupeCascades(orderSteps(plan.steps));
-	plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
-	return plan;
-}
-/** The scopes of a scoped run (all of them without one). */
-function inScope(work, scope) {
-	return scope ? work.filter((w) => scope.has(liveKey(w.kind.kind, w.org))) : work;
-}
-function desiredOf(desired, kind, org) {
-	let index = byOrgCache.get(desired);
-	if (!index) {
-		index = /* @__PURE__ */ new Map();
-		for (const [k, entries] of desired) for (const e of entries) {
-			const key = liveKey(k, e.org);
-			const list = index.get(key);
-			if (list) list.push(e);
-			else index.set(key, [e]);
-		}
-		byOrgCache.set(desired, index);
-	}
-	return index.get(liveKey(kind, org)) ?? [];
-}
-async function computePlan(client, kinds, desired, options = {}) {
-	const live = await fetchLive(client, kinds, desired, options);
-	return {
-		plan: diffAll(kinds, desired, live, options),
-		live
-	};
-}
-var liveKey, byOrgCache, IdIndex;
-var init_reconcile = __esmMin((() => {
-	init_errors$1();
-	init_fetch_context();
-	init_order();
-	init_cascades();
-	init_null_meanings();
-	init_plan$1();
-	init_scope();
-	liveKey = (kind, org) => `${kind}\u0000${org}`;
-	byOrgCache = /* @__PURE__ */ new WeakMap();
-	IdIndex = class {
-		live;
-		byKind = /* @__PURE__ */ new Map();
-		seededKeys = /* @__PURE__ */ new Set();
-		last;
-		/** `${kind}\u0000${org}` → the live object lists holding objects of that kind and org; built on first seed. */
-		sources;
-		constructor(live) {
-			this.live = live;
-		}
-		/** The registered keys of (kind, org), created empty when absent. */
-		keys(kind, org) {
-			const last = this.last;
-			if (last && last.kind === kind && last.org === org) return last.keys;
-			let byOrg = this.byKind.get(kind);
-			if (!byOrg) this.byKind.set(kind, byOrg = /* @__PURE__ */ new Map());
-			let keys = byOrg.get(org);
-			if (!keys) byOrg.set(org, keys = /* @__PURE__ */ new Map());
-			this.last = {
-				kind,
-				org,
-				keys
-			};
-			return keys;
-		}
-		/** The keys of (kind, org) including its live objects' ids (the first live object of a key wins). */
-		seeded(kind, org) {
-			const keys = this.keys(kind, org);
-			if (this.seededKeys.has(keys)) return keys;
-			this.seededKeys.add(keys);
-			for (const objects of this.liveLists().get(liveKey(kind, org)) ?? []) for (const o of objects) if (o.kind === kind && o.org === org && !keys.has(o.key)) keys.set(o.key, o.id);
-			return keys;
-		}
-		/** Which live lists hold objects of which (kind, org): a kind's state may hold objects of child kinds. */
-		liveLists() {
-			if (this.sources) return this.sources;
-			const sources = /* @__PURE__ */ new Map();
-			for (const state of this.live.values()) {
-				let kind;
-				let org;
-				for (const o of state.objects) {
-					if (o.kind === kind && o.org === org) continue;
-					kind = o.kind;
-					org = o.org;
-					const k = liveKey(kind, org);
-					const lists = sources.get(k);
-					if (!lists) sources.set(k, [state.objects]);
-					else if (!lists.includes(state.objects)) lists.push(state.objects);
+		let secret;
+		if (typeof item.secretEnv === "string") {
+			if (type !== "webhook") {
+				issues.push({
+					...where("secretEnv"),
+					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
+				});
+				ok = false;
+			} else {
+				secret = env[item.secretEnv];
+				if (secret === void 0 || secret.trim().length < 16) {
+					issues.push({
+						...where("secretEnv"),
+						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
+					});
+					ok = false;
 				}
 			}
-			return this.sources = sources;
 		}
+		if (!ok) return;
+		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
+		targets.push({
+			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
+			type,
+			url,
+			...secret !== void 0 ? { secret: secret.trim() } : {},
+			events
+		});
+	});
+	return {
+		targets,
+		issues
 	};
+}
+var isObject$2;
+var init_config$4 = __esmMin((() => {
+	init_types();
+	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
-// src/cli/progress.ts
-function createProgress(stream, title, now = Date.now) {
-	if (stream.isTTY !== true) return NOOP;
-	let reads = 0;
-	let label = "";
-	let last = 0;
-	let shown = false;
-	const draw = () => {
-		last = now();
-		shown = true;
-		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
-	};
-	return {
-		tick: () => {
-			reads++;
-			if (now() - last >= 100) draw();
-		},
-		phase: (l) => {
-			label = l;
-			draw();
-		},
-		done: () => {
-			if (shown) stream.write("\r\x1B[K");
-		}
-	};
-}
-/** The same client, calling `onRead` after every GET and every complete list. */
-function countingClient(client, onRead) {
-	const after = (p) => p.finally(onRead);
-	return {
-		get baseUrl() {
-			return client.baseUrl;
-		},
-		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
-		get: (path, query) => after(client.get(path, query)),
-		paginate: (path, query) => client.paginate(path, query),
-		listAll: (path, query) => after(client.listAll(path, query)),
-		close: () => client.close()
-	};
-}
-var NOOP;
-var init_progress = __esmMin((() => {
-	NOOP = {
-		tick: () => {},
-		phase: () => {},
-		done: () => {}
-	};
-}));
-// src/audit/targets.ts
-function singular(collection) {
-	if (collection === "orgs") return "organization";
-	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
-	if (collection.endsWith("s")) return collection.slice(0, -1);
-	return collection;
-}
-function decode(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-/** The organization prefix is dropped unless the path is the organization itself. */
-function pathTarget(path) {
-	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
-	if (segs[0] === "v1") segs.shift();
-	if (segs.length === 0) return void 0;
-	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
-	const part = [];
-	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
-	return {
-		type: singular(collection),
-		...id !== void 0 ? { id } : {},
-		part
-	};
-}
-var init_targets = __esmMin((() => {}));
-// src/audit/match.ts
+// src/daemon/config-schema.ts
 /**
-* The default: the objects a step's requests address. A create whose object is the one created (its path is the
-* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
-* section) names the object it is part of.
+* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
+* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
+* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
+* accepted there.
 */
-function defaultTargets(step) {
-	const out = [];
-	for (const r of step.requests) {
-		if (hasRef(r.path)) continue;
-		const t = pathTarget(r.path);
-		if (!t) continue;
-		if (t.id !== void 0) out.push({
-			type: t.type,
-			id: t.id
-		});
-		else if (step.action === "create" && r.method !== "DELETE") out.push({
-			type: t.type,
-			label: step.key
-		});
-		if (step.action === "create") break;
-	}
-	return out;
-}
-function matches$1(e, m) {
-	if (e.target.type !== m.type) return false;
-	if (m.id !== void 0) return e.target.id === m.id;
-	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
-}
-function matchEvents(steps, events, kinds) {
-	const byKind = new Map(kinds.map((k) => [k.kind, k]));
-	const out = [];
-	for (const step of steps) {
-		const kind = byKind.get(step.kind);
-		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
-		if (targets.length === 0) continue;
-		const event = events.find((e) => targets.some((t) => matches$1(e, t)));
-		if (event) out.push({
-			step: step.id,
-			actor: event.actor.label ?? event.actor.id,
-			at: event.occurredAt,
-			action: event.action
-		});
-	}
-	return out;
-}
-var hasRef;
-var init_match = __esmMin((() => {
-	init_targets();
-	hasRef = (path) => path.includes("<<ref:");
-}));
-// src/audit/attribute.ts
-var attribute_exports = /* @__PURE__ */ __exportAll({
-	AUDIT_PAGE_SIZE: () => 100,
-	LOOKBACK_MS: () => LOOKBACK_MS,
-	MAX_PAGES: () => 5,
-	attributeDrift: () => attributeDrift
-});
-async function attributeDrift(client, plan, kinds, options = {}) {
-	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
-	if (drift.length === 0) return plan;
-	const now = options.now ?? /* @__PURE__ */ new Date();
-	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
-	const changes = [];
-	const problems = [];
-	for (const org of [...new Set(drift.map((s) => s.org))]) {
-		const steps = drift.filter((s) => s.org === org);
-		const events = [];
-		try {
-			let page;
-			for (let n = 0; n < (options.maxPages ?? 5); n++) {
-				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
-					limit: 100,
-					from,
-					...page !== void 0 ? { page } : {}
-				});
-				events.push(...Array.isArray(body?.items) ? body.items.filter(isEvent) : []);
-				page = body?.next?.page;
-				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
+function configSchema() {
+	if (cached$1) return cached$1;
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
+	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
+	cached$1 = {
+		...root,
+		definitions: {
+			...root.definitions,
+			safetySchema: {
+				...embedded,
+				$id: new URL(SAFETY_REF, root.$id).href
 			}
-		} catch (err) {
-			problems.push(`${org}: ${whyUnreadable(err)}`);
-		}
-		changes.push(...matchEvents(steps, events, kinds));
-	}
-	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
-	return {
-		...plan,
-		attribution: {
-			changes,
-			...unavailable !== void 0 ? { unavailable } : {}
 		}
 	};
+	return cached$1;
 }
-function whyUnreadable(err) {
-	if (err instanceof ApiError && err.status !== void 0) {
-		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
-		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
-		return `HTTP ${err.status}`;
-	}
-	return err instanceof Error ? err.name : "unknown error";
-}
-function isEvent(v) {
-	if (v === null || typeof v !== "object") return false;
-	const e = v;
-	const part = (x) => x !== null && typeof x === "object" && typeof x.type === "string" && typeof x.id === "string";
-	return typeof e.occurredAt === "string" && typeof e.action === "string" && part(e.actor) && part(e.target);
-}
-var LOOKBACK_MS;
-var init_attribute = __esmMin((() => {
-	init_errors$1();
-	init_plan$1();
-	init_match();
-	LOOKBACK_MS = 2592e6;
+var SAFETY_REF, cached$1;
+var init_config_schema = __esmMin((() => {
+	SAFETY_REF = "safety.schema.json";
 }));
-// src/cli/plan-run.ts
-function pruneOptions(kinds, prune) {
-	const names = kinds.map((k) => k.kind);
-	const unknown = prune.filter((p) => !names.includes(p));
-	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
-	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
-	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
-	return Object.fromEntries(prune.map((p) => [p, true]));
-}
-async function planFromManifests(ctx) {
-	requireCredentials(ctx);
-	const { kinds, desired } = await loadDesired(ctx);
-	const prune = pruneOptions(kinds, ctx.global.prune);
-	const client = await connect(ctx);
-	const reads = [];
-	const progress = createProgress(ctx.io.stderr, "Reading live state");
-	const reading = countingClient(recordingClient(client, reads), () => progress.tick());
-	let computed;
-	try {
-		computed = await computePlan(reading, kinds, desired, {
-			prune,
-			invite: ctx.global.invite
+// src/daemon/fleet/config.ts
+/**
+* `organizations:` and `shard:` of docops.yaml (docs/daemon.md, "Many organizations", "Shards"): one daemon
+* reconciling several organizations, each on its own, and the shards that spread them over several daemons.
+* The schema checks the shapes; this module checks what it cannot (unique ids, directories that do not contain
+* one another, cron expressions, shard bounds) and turns the entries into configs of their own.
+*/
+function fleetConfig(input) {
+	const { raw, at, atKey } = input;
+	const issues = [];
+	const list = Array.isArray(raw.organizations) ? raw.organizations.filter(isObject$1) : void 0;
+	if (raw.shard !== void 0 && list === void 0) issues.push({
+		...atKey(["shard"]),
+		message: "shard: only with organizations (shards spread organizations over daemons)"
+	});
+	if (list === void 0) return { issues };
+	for (const field of ["manifests", "tokenFile"]) if (raw[field] !== void 0) issues.push({
+		...atKey([field]),
+		message: `${field}: not with organizations (each organization names its own ${field === "manifests" ? "manifests directory" : "token file or variable"})`
+	});
+	const organizations = [];
+	const seen = /* @__PURE__ */ new Map();
+	list.forEach((o, i) => {
+		const where = (...path) => at([
+			"organizations",
+			String(i),
+			...path
+		]);
+		const id = String(o.id ?? "");
+		if (seen.has(id)) issues.push({
+			...where("id"),
+			message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`
 		});
-	} finally {
-		progress.done();
-	}
-	const live = computed.live;
-	const plan = computed.plan.steps.length > 0 ? await (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(reading, computed.plan, kinds) : computed.plan;
-	ctx.logger.info({
-		steps: plan.steps.length,
-		unmanaged: plan.unmanaged.length,
-		warnings: plan.warnings.length
-	}, "plan computed");
+		seen.set(id, i);
+		if (o.tokenFile === void 0 === (o.tokenEnv === void 0)) {
+			const both = o.tokenFile !== void 0;
+			issues.push({
+				...both ? atKey([
+					"organizations",
+					String(i),
+					"tokenEnv"
+				]) : where(),
+				message: `organizations[${i}]: ${both ? "give tokenFile or tokenEnv, not both" : "give tokenFile or tokenEnv: where its token is read (never the token itself)"}`
+			});
+		}
+		if (typeof o.schedule === "string") {
+			const problem = input.cronProblem(o.schedule);
+			if (problem) issues.push({
+				...where("schedule"),
+				message: `organizations[${i}].schedule: ${problem}`
+			});
+		}
+		let notify;
+		if (input.schemaOk && o.notify !== void 0) {
+			const found = notifyTargets(o.notify, input.env, (path) => where(...path));
+			notify = found.targets;
+			issues.push(...found.issues.map((x) => ({
+				...x,
+				message: `organizations[${i}].${x.message}`
+			})));
+		}
+		organizations.push({
+			id,
+			manifestsDir: (0, node_path.resolve)(input.base, String(o.manifests ?? ".")),
+			...typeof o.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(input.base, o.tokenFile) } : {},
+			...typeof o.tokenEnv === "string" ? { tokenEnv: o.tokenEnv } : {},
+			...typeof o.schedule === "string" ? { schedule: o.schedule } : {},
+			...isObject$1(o.prune) ? { prune: o.prune } : {},
+			...isObject$1(o.safety) ? { safety: o.safety } : {},
+			...notify ? { notify } : {}
+		});
+	});
+	organizations.forEach((a, i) => organizations.forEach((b, j) => {
+		if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
+		issues.push({
+			...at([
+				"organizations",
+				String(j),
+				"manifests"
+			]),
+			message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? "the same directory as" : "overlaps the directory of"} organizations[${i}] (${a.id}); each organization reads a directory of its own`
+		});
+	}));
+	const shard = shardConfig(raw, at, atKey, issues);
 	return {
-		plan,
-		live,
-		desired,
-		client,
-		kinds,
-		reads
+		organizations,
+		...shard ? { shard } : {},
+		issues
 	};
 }
-var init_plan_run = __esmMin((() => {
-	init_errors$1();
-	init_reconcile();
-	init_needs();
-	init_connect();
-	init_pipeline();
-	init_progress();
+function shardConfig(raw, at, atKey, issues) {
+	const s = raw.shard;
+	if (!isObject$1(s)) return void 0;
+	const num = (k) => typeof s[k] === "number" ? s[k] : void 0;
+	const [index, count, leases] = [
+		num("index"),
+		num("count"),
+		num("leases")
+	];
+	if (leases !== void 0) {
+		if (index !== void 0 || count !== void 0) issues.push({
+			...atKey(["shard", "leases"]),
+			message: "shard: either {index, count} (static shards) or {leases} (dynamic shards), not both"
+		});
+		if ((isObject$1(raw.ha) ? raw.ha : {}).mode !== "kubernetes") issues.push({
+			...atKey(["shard", "leases"]),
+			message: "shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes"
+		});
+		return {
+			mode: "dynamic",
+			leases
+		};
+	}
+	if (index === void 0 || count === void 0) {
+		issues.push({
+			...atKey(["shard"]),
+			message: "shard: give index and count (static shards) or leases (dynamic shards)"
+		});
+		return;
+	}
+	if (index >= count) issues.push({
+		...at(["shard", "index"]),
+		message: `shard.index: must be below shard.count (${count})`
+	});
+	return {
+		mode: "static",
+		index,
+		count
+	};
+}
+function contains(outer, inner) {
+	const rel = (0, node_path.relative)(outer, inner);
+	return rel === "" || rel !== ".." && !rel.startsWith(`..${node_path.sep}`) && !(0, node_path.isAbsolute)(rel);
+}
+var isObject$1;
+var init_config$3 = __esmMin((() => {
+	init_config$4();
+	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // node_modules/@marcbachmann/cel-js/lib/errors.js
 function normalizeArgs(name, defaultCode, message, node, cause) {
@@ -58610,14 +59175,14 @@ var init_scalar_pos = __esmMin((() => {
 * build precompiles all three (tools/build/precompile-validators.ts), so no schema compiler loads at run time.
 */
 function policySchemas() {
-	if (cached$1) return cached$1;
+	if (cached) return cached;
 	const file = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n");
 	const sub = (extra) => ({
 		$schema: file.$schema,
 		definitions: file.definitions,
 		...extra
 	});
-	cached$1 = {
+	cached = {
 		file,
 		list: sub({
 			type: "array",
@@ -58626,9 +59191,9 @@ function policySchemas() {
 		}),
 		approvers: sub({ $ref: "#/definitions/approvers" })
 	};
-	return cached$1;
+	return cached;
 }
-var cached$1;
+var cached;
 var init_schemas = __esmMin((() => {}));
 // src/policy/load.ts
 /**
@@ -58799,6 +59364,1451 @@ var init_load = __esmMin((() => {
 	init_cel();
 	init_scalar_pos();
 	init_schemas();
+}));
+// src/policy/config.ts
+/**
+* The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
+* `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
+* file:line:column, reported with the config's own.
+*/
+var config_exports$1 = /* @__PURE__ */ __exportAll({ policyFromConfig: () => policyFromConfig });
+async function policyFromConfig(raw, doc) {
+	const parts = [];
+	const issues = [];
+	if (typeof raw.path === "string") {
+		const full = (0, node_path.resolve)(doc.base, raw.path);
+		const rel = (0, node_path.relative)(process.cwd(), full);
+		try {
+			parts.push(await policyPathPart(rel !== "" && !rel.startsWith("..") && !(0, node_path.isAbsolute)(rel) ? rel : full));
+		} catch (err) {
+			issues.push({
+				...doc.pos(["policy", "path"]),
+				message: `policy.path: ${err.message}`
+			});
+		}
+	}
+	if (raw.rules !== void 0 || raw.approvers !== void 0) parts.push(await inlinePolicyPart({
+		file: doc.file,
+		text: doc.text,
+		rules: raw.rules ?? [],
+		at: ["policy", "rules"],
+		pos: doc.pos,
+		keyPos: doc.keyPos,
+		...raw.approvers !== void 0 ? { approvers: {
+			value: raw.approvers,
+			at: ["policy", "approvers"]
+		} } : {}
+	}));
+	const approvals = approvalsConfig(raw.approvals, doc.base);
+	if (issues.length > 0) return { issues };
+	const nothing = doc.keyPos(["policy"]);
+	try {
+		return {
+			policy: combinePolicy(parts, doc.file, nothing),
+			...approvals ? { approvals } : {},
+			issues: []
+		};
+	} catch (err) {
+		if (err instanceof ValidationError) return { issues: err.issues };
+		throw err;
+	}
+}
+function approvalsConfig(raw, base) {
+	if (typeof raw !== "object" || raw === null) return void 0;
+	const a = raw;
+	const gh = typeof a.github === "object" && a.github !== null ? a.github : void 0;
+	return {
+		...typeof a.token === "string" ? { token: a.token } : {},
+		...typeof a.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, a.tokenFile) } : {},
+		...gh && typeof gh.repository === "string" ? { github: {
+			repository: gh.repository,
+			apiUrl: typeof gh.apiUrl === "string" ? gh.apiUrl : "https://api.github.com",
+			...typeof gh.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, gh.tokenFile) } : {},
+			pollMs: typeof gh.pollSeconds === "number" ? gh.pollSeconds * 1e3 : DEFAULT_POLL_MS
+		} } : {}
+	};
+}
+var DEFAULT_POLL_MS;
+var init_config$2 = __esmMin((() => {
+	init_errors$1();
+	init_load();
+	DEFAULT_POLL_MS = 6e4;
+}));
+// src/daemon/config.ts
+/**
+* docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
+* validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
+* Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
+*/
+var config_exports = /* @__PURE__ */ __exportAll({
+	CONFIG_DEFAULTS: () => CONFIG_DEFAULTS,
+	DEFAULT_JOURNAL_DIR: () => DEFAULT_JOURNAL_DIR$1,
+	ENV_OVERRIDES: () => ENV_OVERRIDES,
+	cronProblem: () => cronProblem,
+	loadDaemonConfig: () => loadDaemonConfig,
+	parseListen: () => parseListen
+});
+async function loadDaemonConfig(file, options) {
+	const configFile = (0, node_path.resolve)(options.cwd ?? process.cwd(), file);
+	let text;
+	try {
+		text = await (0, node_fs_promises.readFile)(configFile);
+	} catch (err) {
+		throw new UsageError(`cannot read config file ${file}: ${err.code ?? err.message}`);
+	}
+	const read = /* @__PURE__ */ new Set();
+	const every = everyVariable(options.env);
+	const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
+	const secrets = {
+		env: options.env,
+		variables: [...read].map((n) => options.env[n]).filter((v) => v !== void 0)
+	};
+	const issues = [...parsed.issues];
+	const doc = parsed.documents[0];
+	if (parsed.documents.length > 1) {
+		const extra = parsed.documents[1];
+		issues.push({
+			...extra.pos([]),
+			message: "the config file must hold one YAML document"
+		});
+	}
+	let raw = {};
+	let notify = [];
+	let policy = { issues: [] };
+	let fleet = { issues: [] };
+	if (doc) {
+		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
+		issues.push(...schemaIssues);
+		if (isObject(doc.value)) {
+			raw = doc.value;
+			issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
+			if (schemaIssues.length === 0) {
+				const found = notifyTargets(raw.notify, options.env, doc.pos);
+				notify = found.targets;
+				issues.push(...found.issues);
+			}
+			fleet = fleetConfig({
+				raw,
+				schemaOk: !schemaIssues.some((i) => /^\/(organizations|shard)/.test(i.path ?? "")),
+				base: (0, node_path.dirname)(configFile),
+				env: options.env,
+				at: doc.pos,
+				atKey: doc.keyPos,
+				cronProblem
+			});
+			issues.push(...fleet.issues);
+			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
+				policy = await configPolicy(raw.policy, {
+					file,
+					text: text.toString("utf8"),
+					pos: doc.pos,
+					keyPos: doc.keyPos,
+					base: (0, node_path.dirname)(configFile)
+				});
+				issues.push(...policy.issues);
+			}
+		}
+	}
+	const { values: fromEnv, problems } = envOverrides(options.env);
+	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0 && fleet.organizations === void 0) issues.push({
+		...doc ? doc.pos([]) : {
+			file,
+			line: 1,
+			column: 1
+		},
+		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
+	});
+	const cliProblems = options.overrides?.listen !== void 0 && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
+	issues.sort((a, b) => a.line - b.line || a.column - b.column);
+	if (problems.length > 0 || cliProblems.length > 0) throw new UsageError([
+		"invalid configuration:",
+		...issues.map(formatIssue),
+		...problems,
+		...cliProblems
+	].join("\n"));
+	if (issues.length > 0) throw new ValidationError(issues);
+	const base = (0, node_path.dirname)(configFile);
+	const cwd = options.cwd ?? process.cwd();
+	const merged = {
+		...raw,
+		...fromEnv
+	};
+	const secret = await readSecret(raw, base, fromEnv.reconcileSecret);
+	const overrides = options.overrides ?? {};
+	const str = (k) => typeof merged[k] === "string" ? merged[k] : void 0;
+	const apiUrl = overrides.apiUrl ?? str("apiUrl");
+	const tokenFile = str("tokenFile");
+	const allowEnv = merged.allowEnv;
+	const schedule = str("schedule");
+	const journalDir = str("journalDir");
+	const retry = raw.retry ?? {};
+	return {
+		configFile,
+		manifestsDir: fleet.organizations ? base : fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
+		...allowEnv !== void 0 ? { allowEnv } : {},
+		...apiUrl !== void 0 ? { apiUrl } : {},
+		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
+		concurrency: merged.concurrency ?? CONFIG_DEFAULTS.concurrency,
+		...schedule !== void 0 ? { schedule } : {},
+		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
+		prune: raw.prune ?? {},
+		invite: raw.invite === true,
+		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
+		...secret !== void 0 ? { reconcileSecret: secret } : {},
+		debounceMs: raw.debounceMs ?? CONFIG_DEFAULTS.debounceMs,
+		retry: {
+			initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs,
+			maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs
+		},
+		shutdownGraceMs: raw.shutdownGraceMs ?? CONFIG_DEFAULTS.shutdownGraceMs,
+		...raw.safety !== void 0 ? { safety: raw.safety } : {},
+		journalDir: journalDir !== void 0 ? (0, node_path.resolve)(base, journalDir) : (0, node_path.resolve)(cwd, DEFAULT_JOURNAL_DIR$1),
+		logLevel: raw.logLevel ?? CONFIG_DEFAULTS.logLevel,
+		sandbox: overrides.sandbox === true,
+		statusPage: raw.statusPage !== false,
+		notify,
+		...haConfig(raw.ha),
+		...policy.policy ? { policy: policy.policy } : {},
+		...policy.approvals ? { approvals: policy.approvals } : {},
+		informer: informerSettings(raw.informer),
+		...fleet.organizations ? { organizations: fleet.organizations } : {},
+		...fleet.shard ? { shard: fleet.shard } : {}
+	};
+}
+function informerSettings(raw) {
+	const d = CONFIG_DEFAULTS.informer;
+	const r = isObject(raw) ? raw : {};
+	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
+	return {
+		enabled: r.enabled !== false,
+		pollMs: num("pollSeconds") * 1e3,
+		resyncMs: num("resyncMinutes") * 6e4,
+		overlapMs: num("overlapSeconds") * 1e3
+	};
+}
+/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
+async function configPolicy(raw, doc) {
+	if (!isObject(raw)) return { issues: [] };
+	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
+}
+function haConfig(raw) {
+	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
+	const d = CONFIG_DEFAULTS.ha;
+	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
+	return { ha: {
+		mode: "kubernetes",
+		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
+		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
+		leaseDurationMs: num("leaseDurationMs"),
+		renewDeadlineMs: num("renewDeadlineMs"),
+		retryPeriodMs: num("retryPeriodMs")
+	} };
+}
+/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
+function parseListen(value) {
+	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
+	if (!m) return void 0;
+	const port = Number(m[3]);
+	if (port > 65535) return void 0;
+	return {
+		host: m[1] ?? m[2],
+		port
+	};
+}
+/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
+function semanticIssues(raw, at, atKey) {
+	const issues = [];
+	if (typeof raw.schedule === "string" && raw.schedule !== "") {
+		const problem = cronProblem(raw.schedule);
+		if (problem) issues.push({
+			...at(["schedule"]),
+			message: `schedule: ${problem}`
+		});
+	}
+	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
+		...at(["listen"]),
+		message: "listen: the port must be 0..65535"
+	});
+	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
+		...atKey(["reconcileSecretFile"]),
+		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
+	});
+	issues.push(...haIssues(raw.ha, at));
+	const retry = isObject(raw.retry) ? raw.retry : {};
+	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
+		...at(["retry", "maxMs"]),
+		message: "retry.maxMs: must not be smaller than retry.initialMs"
+	});
+	return issues;
+}
+/**
+* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+* client-go's jitter factor).
+*/
+function haIssues(raw, at) {
+	if (!isObject(raw)) return [];
+	const d = CONFIG_DEFAULTS.ha;
+	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
+	const lease = value("leaseDurationMs");
+	const renew = value("renewDeadlineMs");
+	const retry = value("retryPeriodMs");
+	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
+	const issues = [];
+	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
+		...where("renewDeadlineMs"),
+		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	});
+	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
+		...where("retryPeriodMs"),
+		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	});
+	return issues;
+}
+/** node-cron's own validation, with its field-level reason. */
+function cronProblem(expression) {
+	const result = validateDetailed(expression);
+	if (result.valid) return void 0;
+	const why = result.errors.map((e) => e.message).join("; ");
+	return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
+}
+function envOverrides(env) {
+	const values = {};
+	const problems = [];
+	const schema = configSchema();
+	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
+		const text = env[name];
+		if (text === void 0 || text === "") continue;
+		let value = text;
+		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
+		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
+		const where = {
+			file: name,
+			line: 1,
+			column: 1
+		};
+		const fieldSchema = schema.properties[field];
+		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
+		const mark = secretMarkAt(fieldSchema, value, []);
+		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
+		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
+		if (field === "schedule") {
+			const problem = cronProblem(text);
+			if (problem) problems.push(`${name}: ${problem}`);
+		}
+		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+		values[field] = value;
+	}
+	return {
+		values,
+		problems
+	};
+}
+async function readSecret(raw, base, fromEnv) {
+	if (fromEnv !== void 0) return fromEnv;
+	if (typeof raw.reconcileSecret === "string") return raw.reconcileSecret;
+	if (typeof raw.reconcileSecretFile !== "string") return void 0;
+	const path = (0, node_path.resolve)(base, raw.reconcileSecretFile);
+	let secret;
+	try {
+		secret = (await (0, node_fs_promises.readFile)(path, "utf8")).trim();
+	} catch (err) {
+		throw new UsageError(`cannot read reconcileSecretFile ${path}: ${err.code ?? err.message}`);
+	}
+	registerSecret(secret);
+	if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
+	return secret;
+}
+var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
+var init_config$1 = __esmMin((() => {
+	init_node_cron();
+	init_errors$1();
+	init_interpolate();
+	init_parse$1();
+	init_schema$1();
+	init_secret_fields();
+	init_config$4();
+	init_secrets();
+	init_config_schema();
+	init_config$3();
+	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
+	CONFIG_DEFAULTS = {
+		concurrency: 8,
+		mode: "apply",
+		listen: "0.0.0.0:8080",
+		debounceMs: 500,
+		retry: {
+			initialMs: 1e3,
+			maxMs: 3e5
+		},
+		shutdownGraceMs: 3e4,
+		logLevel: "info",
+		ha: {
+			leaseName: "docops",
+			leaseDurationMs: 15e3,
+			renewDeadlineMs: 1e4,
+			retryPeriodMs: 2e3
+		},
+		informer: {
+			enabled: true,
+			pollSeconds: 30,
+			resyncMinutes: 240,
+			overlapSeconds: 60
+		}
+	};
+	ENV_OVERRIDES = {
+		DOCOPS_API_URL: "apiUrl",
+		DOCOPS_MANIFESTS: "manifests",
+		DOCOPS_ALLOW_ENV: "allowEnv",
+		DOCOPS_MODE: "mode",
+		DOCOPS_SCHEDULE: "schedule",
+		DOCOPS_LISTEN: "listen",
+		DOCOPS_CONCURRENCY: "concurrency",
+		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
+	};
+	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
+}));
+// src/cli/organizations.ts
+/** The organizations of `--config`, when it names some (the config's loader is imported only with --config). */
+async function configOrganizations(ctx) {
+	const file = ctx.values.config;
+	if (typeof file !== "string") return void 0;
+	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
+	const config = await loadDaemonConfig(file, { env: {
+		...ctx.io.env,
+		DOCOPS_MANIFESTS: typeof ctx.values.manifests === "string" ? ctx.values.manifests : "."
+	} });
+	if (!config.organizations) return void 0;
+	if (typeof ctx.values.manifests === "string") throw new UsageError("-m and the organizations: of --config: each organization names its own manifests directory (drop -m)");
+	if (ctx.global.sandbox) throw new UsageError("--sandbox runs the one demo organization; it does not go with the organizations: of --config");
+	if (typeof ctx.values.out === "string" || typeof ctx.values.plan === "string") throw new UsageError("--out and --plan save or apply one organization's plan: use -m DIR and --token-file (or DOCOPS_TOKEN) for it");
+	return {
+		config,
+		orgs: config.organizations
+	};
+}
+/**
+* The command's context for one organization: its manifests, its token, its prune (besides --prune). No
+* organization's token variable is left in its environment: a manifest cannot read another's token.
+*/
+function orgContext(ctx, config, org) {
+	const env = withoutTokens(ctx.io.env, config.organizations ?? []);
+	const token = org.tokenEnv !== void 0 ? ctx.io.env[org.tokenEnv] : void 0;
+	if (org.tokenEnv !== void 0 && (token === void 0 || token === "")) throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
+	const prune = Object.entries(org.prune ?? config.prune).filter(([, on]) => on).map(([k]) => k);
+	const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
+	return {
+		...ctx,
+		io: {
+			...ctx.io,
+			env: token !== void 0 ? {
+				...env,
+				DOCOPS_TOKEN: token
+			} : env
+		},
+		global: {
+			...ctx.global,
+			prune: [.../* @__PURE__ */ new Set([...ctx.global.prune, ...prune])],
+			...org.tokenFile !== void 0 ? { tokenFile: org.tokenFile } : { tokenFile: void 0 },
+			...apiUrl !== void 0 ? { apiUrl } : {}
+		},
+		values: {
+			...ctx.values,
+			manifests: org.manifestsDir,
+			config: void 0
+		}
+	};
+}
+/** The environment without DOCOPS_TOKEN and without any organization's token variable. */
+function withoutTokens(env, orgs) {
+	const names = /* @__PURE__ */ new Set(["DOCOPS_TOKEN", ...orgs.flatMap((o) => o.tokenEnv !== void 0 ? [o.tokenEnv] : [])]);
+	return Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
+}
+/** Documents that name another organization than this directory's (as the daemon refuses them). */
+function foreignDocuments(org, documents) {
+	const foreign = (documents ?? []).filter((d) => d.metadata.organization !== org.id);
+	if (foreign.length === 0) return;
+	throw new ValidationError(foreign.map((d) => ({
+		...d.pos(["metadata", "organization"]),
+		message: `metadata.organization: ${d.metadata.organization} is not the organization of this directory (${org.id})`
+	})));
+}
+/** The heading of an organization's section. */
+function orgHeading(org, format) {
+	if (format === "markdown") return `## Organization \`${escapeMarkdown(org)}\`\n\n`;
+	return `=== Organization ${org} ===\n`;
+}
+/**
+* Runs `one` for every organization in turn, each its section; a failure is reported in its section and the
+* others go on. Returns the worst exit code (1 error > 3 refused > 2 changes > 0).
+*/
+async function eachOrganization(ctx, config, orgs, format, one) {
+	const codes = [];
+	const json = [];
+	for (const [i, org] of orgs.entries()) {
+		if (format !== "json") ctx.io.stdout.write((i > 0 ? "\n" : "") + orgHeading(org.id, format));
+		let captured = "";
+		let code;
+		try {
+			const orgCtx = orgContext(ctx, config, org);
+			code = await one(format === "json" ? {
+				...orgCtx,
+				io: {
+					...orgCtx.io,
+					stdout: { write: (chunk) => captured += chunk }
+				}
+			} : orgCtx, org);
+		} catch (err) {
+			code = reportError(err, ctx.io, { logger: ctx.logger });
+			if (format !== "json") ctx.io.stdout.write(format === "markdown" ? `**Failed** (exit ${code}): see the job's log.\n` : `failed (exit ${code}): see above\n`);
+		}
+		codes.push(code);
+		if (format === "json") json.push({
+			organization: org.id,
+			exitCode: code,
+			output: captured.trim() === "" ? null : JSON.parse(captured)
+		});
+	}
+	if (format === "json") ctx.io.stdout.write(JSON.stringify({ organizations: json }, null, 2) + "\n");
+	const rank = (c) => [
+		0,
+		2,
+		3,
+		1
+	].indexOf(c);
+	return codes.reduce((worst, c) => rank(c) > rank(worst) ? c : worst, 0);
+}
+var init_organizations = __esmMin((() => {
+	init_errors$1();
+	init_markdown();
+	init_report_error();
+}));
+// src/cli/io.ts
+function processIO() {
+	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+	return {
+		stdout: process.stdout,
+		stderr: process.stderr,
+		env: process.env,
+		isTTY: process.stdout.isTTY === true,
+		...interactive ? { ask: askOnTerminal } : {}
+	};
+}
+/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
+async function askOnTerminal(question) {
+	const { createInterface } = await import("node:readline/promises");
+	const rl = createInterface({
+		input: process.stdin,
+		output: process.stderr
+	});
+	try {
+		return await rl.question(question);
+	} finally {
+		rl.close();
+	}
+}
+var stdoutIsTTY;
+var init_io = __esmMin((() => {
+	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
+}));
+// src/policy/render.ts
+var render_exports = /* @__PURE__ */ __exportAll({
+	approvalLines: () => approvalLines,
+	policyData: () => policyData,
+	policyHeadline: () => policyHeadline,
+	renderPolicyMarkdown: () => renderPolicyMarkdown,
+	renderPolicyText: () => renderPolicyText
+});
+function groups(report) {
+	const byRule = /* @__PURE__ */ new Map();
+	for (const f of report.fired) {
+		const g = byRule.get(f.rule);
+		if (g) g.hits.push(f);
+		else byRule.set(f.rule, {
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			hits: [f]
+		});
+	}
+	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
+}
+function policyHeadline(report) {
+	const n = new Set(report.fired.map((f) => f.rule)).size;
+	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
+	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
+}
+/** `/docops approve sha256:…` and who may say it. */
+function approvalLines(report) {
+	if (report.decision !== "require-approval") return [];
+	const checksum = report.approval?.checksum;
+	const team = report.approval?.approvers?.githubTeam;
+	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
+}
+function renderPolicyText(report) {
+	const lines = ["", policyHeadline(report)];
+	for (const g of groups(report)) {
+		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
+		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
+		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
+	}
+	for (const l of approvalLines(report)) lines.push(`  ${l}`);
+	return lines.join("\n") + "\n";
+}
+/** `escape` is the markdown renderer's escaping of user text. */
+function renderPolicyMarkdown(report, escape) {
+	const out = [`**${escape(policyHeadline(report))}**`, ""];
+	for (const g of groups(report)) {
+		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
+		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
+		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
+	}
+	const approval = approvalLines(report);
+	if (approval.length > 0) {
+		const checksum = report.approval?.checksum;
+		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
+		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
+	}
+	return out.join("\n");
+}
+/** The JSON form: plain data with stable keys. */
+function policyData(report) {
+	return {
+		rules: report.rules,
+		decision: report.decision,
+		fired: report.fired.map((f) => ({
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			step: f.step,
+			object: f.object,
+			...f.source ? { source: {
+				file: f.source.file,
+				line: f.source.line,
+				column: f.source.column
+			} } : {},
+			ruleSource: {
+				file: f.ruleSource.file,
+				line: f.ruleSource.line,
+				column: f.ruleSource.column
+			},
+			...f.error !== void 0 ? { error: f.error } : {}
+		})),
+		...report.approval ? { approval: {
+			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
+			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
+		} } : {}
+	};
+}
+var ORDER, MAX_OBJECTS, where, hitLine, ICON;
+var init_render$1 = __esmMin((() => {
+	ORDER = [
+		"deny",
+		"require-approval",
+		"warn"
+	];
+	MAX_OBJECTS = 20;
+	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
+	ICON = {
+		deny: ":no_entry:",
+		"require-approval": ":raised_hand:",
+		warn: ":warning:"
+	};
+}));
+// src/render/text.ts
+function colorFor(c, action) {
+	return action === "create" ? c.green : action === "update" ? c.yellow : c.red;
+}
+/** The fields a follow-up update of a created object sets, as lines under the create. */
+function followUpLines(update, c) {
+	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
+	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
+}
+function stepLines(plan, step, c, followUps = []) {
+	const paint = colorFor(c, step.action);
+	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
+	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
+	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
+	if (step.action === "create") {
+		for (const [field, value] of Object.entries(step.after ?? {})) lines.push(`${FIELD_INDENT}${field}: ${formatStepField(step, field, value)}`);
+		for (const u of followUps) lines.push(...followUpLines(u, c));
+	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
+		const before = formatStepField(step, ch.field, ch.before);
+		const after = formatStepField(step, ch.field, ch.after);
+		lines.push(`${FIELD_INDENT}${ch.field}: ${c.red(before)} → ${c.green(after)}`);
+	}
+	for (const o of step.cascades ?? []) lines.push(`${FIELD_INDENT}${c.red(CASCADE_PREFIX)}${cascadeLabel(o)}`);
+	const by = changeOf(plan, step);
+	if (by) lines.push(`${FIELD_INDENT}${c.dim(changedByLine(by))}`);
+	return lines;
+}
+function renderText(plan, options = {}) {
+	const c = createColors(options.color ?? false);
+	const maxUnmanaged = options.maxUnmanaged ?? 50;
+	const out = [];
+	if (plan.steps.length === 0) out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
+	else {
+		out.push("docops will perform the following actions:", "");
+		const { byCreate, folded } = createFollowUps(plan.steps);
+		for (const step of plan.steps) if (!folded.has(step.id)) out.push(...stepLines(plan, step, c, byCreate.get(step.id)));
+		out.push("", c.bold(summaryLine(textTotals(plan.steps))));
+		const unknown = unavailableLine(plan);
+		if (unknown !== void 0) out.push(c.yellow(unknown));
+	}
+	if (plan.blocked.length > 0) {
+		out.push("", c.red(c.bold(blockedHeading(plan.blocked.length))));
+		for (const b of plan.blocked) out.push(`${INDENT}${c.red("✗")} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
+	}
+	if (plan.unmanaged.length > 0) {
+		const n = plan.unmanaged.length;
+		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
+		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ""}`);
+		if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
+	}
+	if (plan.warnings.length > 0) {
+		out.push("", c.yellow("Warnings:"));
+		for (const w of plan.warnings) out.push(`${INDENT}${c.yellow("!")} ${stepLabel(w)}: ${w.message}`);
+	}
+	return out.join("\n") + "\n";
+}
+var INDENT, FIELD_INDENT;
+var init_text = __esmMin((() => {
+	init_ansi();
+	init_attribution();
+	init_values();
+	INDENT = "  ";
+	FIELD_INDENT = "      ";
+}));
+// src/render/apply-report.ts
+function headline(r) {
+	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
+	if (r.unreachable !== void 0) return `Apply stopped, the API is unreachable: ${counts}`;
+	return `Apply ${r.failed.length === 0 ? "complete" : "finished with errors"}: ${counts}`;
+}
+function text(r, color) {
+	const c = createColors(color);
+	const ok = r.failed.length === 0 && r.unreachable === void 0;
+	const head = headline(r);
+	const lines = [ok ? c.green(c.bold(head)) : c.red(c.bold(head))];
+	if (r.unreachable !== void 0) lines.push(`  The steps in flight finished; the ${r.skipped.length} not started were not attempted. Last error: ${r.unreachable}`);
+	for (const f of r.failed) lines.push(`  ${c.red("✗")} ${f.stepId}: ${f.message}`);
+	for (const s of r.skipped) lines.push(`  ${c.dim("○")} ${s} ${c.dim(`(not attempted: ${reasonOf(r, s)})`)}`);
+	if ((r.incomplete ?? []).length > 0) {
+		lines.push("", c.bold("Left behind:"));
+		for (const x of r.incomplete ?? []) lines.push(`  ${c.red("!")} ${x.summary}`);
+	}
+	return lines.join("\n") + "\n";
+}
+function markdown(r) {
+	const lines = [`### docops apply\n`, `**${escapeMarkdown(headline(r))}**`];
+	if (r.unreachable !== void 0) lines.push("", escapeMarkdown(`The steps in flight finished; the rest were not attempted. Last error: ${r.unreachable}`));
+	if (r.failed.length > 0) lines.push("", "**Failed**", "", ...r.failed.map((f) => `- ${escapeMarkdown(`${f.stepId}: ${f.message}`)}`));
+	if (r.skipped.length > 0) lines.push("", "**Not attempted**", "", ...r.skipped.map((s) => `- ${escapeMarkdown(`${s} (${reasonOf(r, s)})`)}`));
+	if ((r.incomplete ?? []).length > 0) lines.push("", "**Left behind**", "", ...(r.incomplete ?? []).map((x) => `- ${escapeMarkdown(x.summary)}`));
+	return lines.join("\n") + "\n";
+}
+/** The result as plain data (the JSON form, and `result` of `apply --format json`). */
+function applyResultData(r) {
+	const { applied, failed, skipped } = r;
+	return {
+		applied,
+		failed,
+		skipped,
+		skipReasons: r.skipReasons ?? {},
+		...r.unreachable !== void 0 ? { unreachable: r.unreachable } : {},
+		incomplete: r.incomplete ?? []
+	};
+}
+function renderApplyReport(result, format, options = {}) {
+	if (format === "json") return JSON.stringify(applyResultData(result), null, 2) + "\n";
+	return format === "markdown" ? markdown(result) : text(result, options.color ?? false);
+}
+var reasonOf;
+var init_apply_report = __esmMin((() => {
+	init_ansi();
+	init_markdown();
+	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
+}));
+// src/render/index.ts
+function isPlanFormat(value) {
+	return PLAN_FORMATS.includes(value);
+}
+var PLAN_FORMATS;
+var init_render = __esmMin((() => {
+	init_text();
+	init_markdown();
+	init_json();
+	init_apply_report();
+	init_ansi();
+	PLAN_FORMATS = [
+		"text",
+		"markdown",
+		"json"
+	];
+}));
+// src/cli/plan-output.ts
+/** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
+function planCost(ctx, plan, client) {
+	const raw = ctx.values["latency-ms"];
+	let latencyMs = 100;
+	if (typeof raw === "string") {
+		latencyMs = Number(raw);
+		if (!/^\d+$/.test(raw) || !Number.isSafeInteger(latencyMs)) throw new UsageError(`--latency-ms must be a whole number of milliseconds, got "${raw}"`);
+	}
+	return estimateCost(plan, {
+		concurrency: ctx.global.concurrency,
+		latencyMs,
+		rateLimit: client?.rateLimit?.()
+	});
+}
+function markdownPlan(plan, cost, scopes, policy) {
+	const notes = plan.steps.length === 0 ? [] : [...cost ? [costLine(cost)] : [], ...scopes ? scopeLines(scopes).map((l) => l.replace(/_/g, "\\_")) : []];
+	const sections = policy ? [renderPolicyMarkdown(policy, escapeMarkdown)] : [];
+	return renderMarkdown(plan, {
+		maxLength: PR_MARKDOWN_MAX_LENGTH,
+		...notes.length > 0 ? { notes } : {},
+		...sections.length > 0 ? { sections } : {}
+	});
+}
+function renderPlanOutput(plan, format, options) {
+	if (format === "json") return renderJson(plan, {
+		...options.scopes ? { scopes: options.scopes } : {},
+		...options.policy ? { policy: policyData(options.policy) } : {}
+	});
+	if (format === "markdown") return markdownPlan(plan, options.cost, options.scopes, options.policy);
+	const text = renderText(plan, { color: options.color }) + (options.policy ? renderPolicyText(options.policy) : "");
+	if (plan.steps.length === 0) return text;
+	const lines = [...options.cost ? [costLine(options.cost)] : [], ...options.scopes ? scopeLines(options.scopes) : []];
+	if (lines.length === 0) return text;
+	const at = text.indexOf(summaryLine(textTotals(plan.steps)));
+	const eol = at < 0 ? -1 : text.indexOf("\n", at);
+	const block = lines.join("\n") + "\n";
+	return eol < 0 ? text + block : text.slice(0, eol + 1) + block + text.slice(eol + 1);
+}
+/**
+* In GitHub Actions, the markdown plan (and apply result) goes to the job's step summary. The markdown is made
+* only then: rendering it formats numbers with `toLocaleString`, whose first call sets up ICU's number format
+* (~15 ms, every plan otherwise paid it for nothing).
+*/
+async function stepSummary(ctx, markdown) {
+	if (!willAppendStepSummary(ctx.io)) return;
+	if (await appendStepSummary(ctx.io, markdown())) ctx.logger.debug({ file: ctx.io.env.GITHUB_STEP_SUMMARY }, "plan appended to the step summary");
+}
+var LATENCY_FLAG, PR_MARKDOWN_MAX_LENGTH;
+var init_plan_output = __esmMin((() => {
+	init_errors$1();
+	init_plan_file();
+	init_render$1();
+	init_render();
+	init_markdown();
+	init_values();
+	init_needs();
+	init_github();
+	LATENCY_FLAG = {
+		type: "string",
+		value: "MS",
+		description: `Assumed latency per API request for the plan's time estimate (default 100)`
+	};
+	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
+}));
+// src/core/fetch-context.ts
+function createFetchContext(client, prune) {
+	const memo = /* @__PURE__ */ new Map();
+	const once = (key, load) => {
+		let p = memo.get(key);
+		if (!p) {
+			p = load();
+			memo.set(key, p);
+		}
+		return p;
+	};
+	return {
+		client,
+		prune,
+		list: (path, query) => once(`L ${path}?${query ? new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString() : ""}`, () => client.listAll(path, query)),
+		get: (path) => once(`G ${path}`, () => client.get(path))
+	};
+}
+var init_fetch_context = __esmMin((() => {}));
+// src/core/cascades.ts
+/** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
+function objectIdentity(o) {
+	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
+}
+/** Every cascade object of the plan's steps, in step order. */
+function cascadesOf(steps) {
+	return steps.flatMap((s) => s.cascades ?? []);
+}
+/**
+* The unmanaged entries no step's cascade takes. Objects are compared by id where both sides have one (two
+* spaces may share a title), else by key.
+*/
+function withoutCascaded(unmanaged, steps) {
+	const cascades = cascadesOf(steps);
+	if (cascades.length === 0) return [...unmanaged];
+	const byId = /* @__PURE__ */ new Set();
+	const byKeyWithoutId = /* @__PURE__ */ new Set();
+	const byKey = /* @__PURE__ */ new Set();
+	for (const c of cascades) {
+		const key = objectIdentity({
+			kind: c.kind,
+			org: c.org,
+			key: c.key
+		});
+		byKey.add(key);
+		if (c.id !== void 0 && c.id !== "") byId.add(objectIdentity(c));
+		else byKeyWithoutId.add(key);
+	}
+	return unmanaged.filter((u) => {
+		const key = objectIdentity({
+			kind: u.kind,
+			org: u.org,
+			key: u.key
+		});
+		if (u.id !== void 0 && u.id !== "") return !byId.has(objectIdentity(u)) && !byKeyWithoutId.has(key);
+		return !byKey.has(key);
+	});
+}
+/**
+* Each cascaded object once, in the ordered steps: dropped where a delete step of its own kind and org deletes it
+* (its id in that step's DELETE path, or its key when it has no id), and after its first listing. Returns new step
+* objects only where cascades change.
+*/
+function dedupeCascades(steps) {
+	if (!steps.some((s) => s.cascades !== void 0)) return [...steps];
+	const own = /* @__PURE__ */ new Set();
+	for (const s of steps) {
+		if (s.action !== "delete") continue;
+		own.add(objectIdentity({
+			kind: s.kind,
+			org: s.org,
+			key: s.key
+		}));
+		for (const id of pathSegments(s, ["DELETE"])) own.add(objectIdentity({
+			kind: s.kind,
+			org: s.org,
+			key: "",
+			id
+		}));
+	}
+	const listed = /* @__PURE__ */ new Set();
+	return steps.map((s) => {
+		if (!s.cascades) return s;
+		const kept = s.cascades.filter((c) => {
+			const identity = objectIdentity(c);
+			const hasId = c.id !== void 0 && c.id !== "";
+			if (own.has(identity) || !hasId && own.has(objectIdentity({
+				kind: c.kind,
+				org: c.org,
+				key: c.key
+			}))) return false;
+			if (listed.has(identity)) return false;
+			listed.add(identity);
+			return true;
+		});
+		if (kept.length === s.cascades.length) return s;
+		const { cascades: _all, ...rest } = s;
+		return kept.length > 0 ? {
+			...rest,
+			cascades: kept
+		} : rest;
+	});
+}
+var init_cascades = __esmMin((() => {
+	init_plan$1();
+}));
+// src/core/null-meanings.ts
+/** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
+function withNullMeanings(step, meanings) {
+	if (!meanings) return step;
+	const nulls = {};
+	for (const side of [step.before, step.after]) for (const [field, value] of Object.entries(side ?? {})) if (value === null && meanings[field] !== void 0) nulls[field] = meanings[field];
+	return Object.keys(nulls).length > 0 ? {
+		...step,
+		nulls
+	} : step;
+}
+var init_null_meanings = __esmMin((() => {}));
+// src/core/scope.ts
+/** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
+function managedScopes(desired) {
+	const out = /* @__PURE__ */ new Set();
+	for (const d of desired.documents ?? []) out.add(scopeKey(d.kind, d.metadata.organization));
+	for (const [kind, entries] of desired) for (const e of entries) out.add(scopeKey(kind, e.org));
+	return out;
+}
+/**
+* The diff context of a scoped run: looking up the live state or ids of a (kind, org) a full run would have
+* fetched but this run did not is a ScopeError — the answer would differ from a full run's.
+*/
+function scopedDiffContext(ctx, managed, scope) {
+	const check = (kind, org, what) => {
+		const key = scopeKey(kind, org);
+		if (managed.has(key) && !scope.has(key)) throw new ScopeError(`a diff read ${what} of ${kind}/${org}, which this run did not fetch`);
+	};
+	return {
+		...ctx,
+		resolve: (kind, org, key) => (check(kind, org, "the ids"), ctx.resolve(kind, org, key)),
+		live: (kind, org) => (check(kind, org, "the live state"), ctx.live(kind, org))
+	};
+}
+/**
+* Every step the diff of scope (kind, org) emitted must stay in the scope set: its org is the scope's org, and a
+* step on objects of a registered kind (its own or another's) needs that kind's scope in the set. Steps on a
+* kind's sub-objects (a site's sections) belong to the kind that emitted them.
+*/
+function checkScopedSteps(steps, emitter, scope, registered) {
+	for (const s of steps) {
+		const owner = registered.has(s.kind) ? s.kind : emitter.kind;
+		if (s.org !== emitter.org || !scope.has(scopeKey(owner, s.org)) || !scope.has(scopeKey(emitter.kind, emitter.org))) throw new ScopeError(`the diff of ${emitter.kind}/${emitter.org} planned ${s.action} ${s.kind}/${s.org} "${s.key}" outside the run's scopes`);
+	}
+}
+var scopeKey, ScopeError;
+var init_scope = __esmMin((() => {
+	init_errors$1();
+	scopeKey = (kind, org) => `${kind}\u0000${org}`;
+	ScopeError = class extends DocopsError {
+		constructor(message) {
+			super(`scoped reconcile refused: ${message} (a bug in a kind's scope declaration; the next run is a full reconcile)`);
+			this.name = "ScopeError";
+		}
+	};
+}));
+// src/core/reconcile.ts
+/** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
+function scopes(kinds, desired) {
+	const out = [];
+	const emptyScopes = /* @__PURE__ */ new Map();
+	for (const d of desired.documents ?? []) {
+		let orgs = emptyScopes.get(d.kind);
+		if (!orgs) emptyScopes.set(d.kind, orgs = /* @__PURE__ */ new Set());
+		orgs.add(d.metadata.organization);
+	}
+	for (const kind of diffOrder(kinds)) {
+		const byOrg = /* @__PURE__ */ new Map();
+		let org;
+		let list = [];
+		for (const e of desired.get(kind.kind) ?? []) {
+			if (e.doc.metadata.organization !== org) {
+				org = e.doc.metadata.organization;
+				const known = byOrg.get(org);
+				if (known) list = known;
+				else byOrg.set(org, list = []);
+			}
+			list.push(e);
+		}
+		for (const org of emptyScopes.get(kind.kind) ?? []) if (!byOrg.has(org)) byOrg.set(org, []);
+		for (const org of [...byOrg.keys()].sort()) out.push({
+			kind,
+			org,
+			entries: byOrg.get(org)
+		});
+	}
+	return out;
+}
+/** Kinds by depth, except that a kind comes after every kind it `needs` (a cycle is a registration bug). */
+function diffOrder(kinds) {
+	const pending = [...kinds].sort((a, b) => a.depth - b.depth || (a.kind < b.kind ? -1 : 1));
+	const known = new Set(kinds.map((k) => k.kind));
+	const placed = /* @__PURE__ */ new Set();
+	const out = [];
+	while (pending.length > 0) {
+		const i = pending.findIndex((k) => (k.needs ?? []).every((n) => placed.has(n) || !known.has(n)));
+		if (i < 0) throw new DocopsError(`internal: kinds need each other in a cycle: ${pending.map((k) => k.kind).join(", ")}`);
+		const [k] = pending.splice(i, 1);
+		placed.add(k.kind);
+		out.push(k);
+	}
+	return out;
+}
+/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
+function pruneResolver(desired, configPrune = {}) {
+	const docPrune = /* @__PURE__ */ new Set();
+	if (desired.documents) {
+		for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
+	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
+	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
+}
+/**
+* Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
+* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+*/
+async function fetchLive(client, kinds, desired, options = {}, context) {
+	const prune = pruneResolver(desired, options.prune);
+	const ctx = context ? context(prune) : createFetchContext(client, prune);
+	const work = inScope(scopes(kinds, desired), options.scope);
+	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
+	const live = /* @__PURE__ */ new Map();
+	work.forEach((w, i) => live.set(liveKey(w.kind.kind, w.org), results[i]));
+	return live;
+}
+/** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
+function diffAll(kinds, desired, live, options = {}) {
+	const prune = pruneResolver(desired, options.prune);
+	const ids = new IdIndex(live);
+	const base = {
+		prune,
+		options: { invite: options.invite === true },
+		resolve: (kind, org, key) => ids.seeded(kind, org).get(key),
+		register: (kind, org, key, idOrRef) => void ids.keys(kind, org).set(key, idOrRef),
+		live: (kind, org) => live.get(liveKey(kind, org)),
+		desired: (kind, org) => desiredOf(desired, kind, org)
+	};
+	const scope = options.scope;
+	const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
+	const registered = new Set(kinds.map((k) => k.kind));
+	const plan = emptyPlan();
+	for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
+		const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
+		const result = kind.diff(ctx, org, entries, state);
+		if (scope) checkScopedSteps(result.steps, {
+			kind: kind.kind,
+			org
+		}, scope, registered);
+		for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
+		plan.unmanaged.push(...result.unmanaged);
+		plan.warnings.push(...result.warnings);
+		plan.blocked.push(...result.blocked);
+	}
+	plan.steps = dedupeCascades(orderSteps(plan.steps));
+	plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
+	return plan;
+}
+/** The scopes of a scoped run (all of them without one). */
+function inScope(work, scope) {
+	return scope ? work.filter((w) => scope.has(liveKey(w.kind.kind, w.org))) : work;
+}
+function desiredOf(desired, kind, org) {
+	let index = byOrgCache.get(desired);
+	if (!index) {
+		index = /* @__PURE__ */ new Map();
+		for (const [k, entries] of desired) for (const e of entries) {
+			const key = liveKey(k, e.org);
+			const list = index.get(key);
+			if (list) list.push(e);
+			else index.set(key, [e]);
+		}
+		byOrgCache.set(desired, index);
+	}
+	return index.get(liveKey(kind, org)) ?? [];
+}
+async function computePlan(client, kinds, desired, options = {}) {
+	const live = await fetchLive(client, kinds, desired, options);
+	return {
+		plan: diffAll(kinds, desired, live, options),
+		live
+	};
+}
+var liveKey, byOrgCache, IdIndex;
+var init_reconcile = __esmMin((() => {
+	init_errors$1();
+	init_fetch_context();
+	init_order();
+	init_cascades();
+	init_null_meanings();
+	init_plan$1();
+	init_scope();
+	liveKey = (kind, org) => `${kind}\u0000${org}`;
+	byOrgCache = /* @__PURE__ */ new WeakMap();
+	IdIndex = class {
+		live;
+		byKind = /* @__PURE__ */ new Map();
+		seededKeys = /* @__PURE__ */ new Set();
+		last;
+		/** `${kind}\u0000${org}` → the live object lists holding objects of that kind and org; built on first seed. */
+		sources;
+		constructor(live) {
+			this.live = live;
+		}
+		/** The registered keys of (kind, org), created empty when absent. */
+		keys(kind, org) {
+			const last = this.last;
+			if (last && last.kind === kind && last.org === org) return last.keys;
+			let byOrg = this.byKind.get(kind);
+			if (!byOrg) this.byKind.set(kind, byOrg = /* @__PURE__ */ new Map());
+			let keys = byOrg.get(org);
+			if (!keys) byOrg.set(org, keys = /* @__PURE__ */ new Map());
+			this.last = {
+				kind,
+				org,
+				keys
+			};
+			return keys;
+		}
+		/** The keys of (kind, org) including its live objects' ids (the first live object of a key wins). */
+		seeded(kind, org) {
+			const keys = this.keys(kind, org);
+			if (this.seededKeys.has(keys)) return keys;
+			this.seededKeys.add(keys);
+			for (const objects of this.liveLists().get(liveKey(kind, org)) ?? []) for (const o of objects) if (o.kind === kind && o.org === org && !keys.has(o.key)) keys.set(o.key, o.id);
+			return keys;
+		}
+		/** Which live lists hold objects of which (kind, org): a kind's state may hold objects of child kinds. */
+		liveLists() {
+			if (this.sources) return this.sources;
+			const sources = /* @__PURE__ */ new Map();
+			for (const state of this.live.values()) {
+				let kind;
+				let org;
+				for (const o of state.objects) {
+					if (o.kind === kind && o.org === org) continue;
+					kind = o.kind;
+					org = o.org;
+					const k = liveKey(kind, org);
+					const lists = sources.get(k);
+					if (!lists) sources.set(k, [state.objects]);
+					else if (!lists.includes(state.objects)) lists.push(state.objects);
+				}
+			}
+			return this.sources = sources;
+		}
+	};
+}));
+// src/cli/progress.ts
+function createProgress(stream, title, now = Date.now) {
+	if (stream.isTTY !== true) return NOOP;
+	let reads = 0;
+	let label = "";
+	let last = 0;
+	let shown = false;
+	const draw = () => {
+		last = now();
+		shown = true;
+		stream.write(`\r\x1b[K${title}${label ? ` (${label})` : ""}: ${reads} read${reads === 1 ? "" : "s"}…`);
+	};
+	return {
+		tick: () => {
+			reads++;
+			if (now() - last >= 100) draw();
+		},
+		phase: (l) => {
+			label = l;
+			draw();
+		},
+		done: () => {
+			if (shown) stream.write("\r\x1B[K");
+		}
+	};
+}
+/** The same client, calling `onRead` after every GET and every complete list. */
+function countingClient(client, onRead) {
+	const after = (p) => p.finally(onRead);
+	return {
+		get baseUrl() {
+			return client.baseUrl;
+		},
+		request: (method, path, options) => method === "GET" ? after(client.request(method, path, options)) : client.request(method, path, options),
+		get: (path, query) => after(client.get(path, query)),
+		paginate: (path, query) => client.paginate(path, query),
+		listAll: (path, query) => after(client.listAll(path, query)),
+		close: () => client.close()
+	};
+}
+var NOOP;
+var init_progress = __esmMin((() => {
+	NOOP = {
+		tick: () => {},
+		phase: () => {},
+		done: () => {}
+	};
+}));
+// src/audit/targets.ts
+function singular(collection) {
+	if (collection === "orgs") return "organization";
+	if (collection.endsWith("ies")) return `${collection.slice(0, -3)}y`;
+	if (collection.endsWith("s")) return collection.slice(0, -1);
+	return collection;
+}
+function decode(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+/** The organization prefix is dropped unless the path is the organization itself. */
+function pathTarget(path) {
+	const segs = path.split("?")[0].split("/").filter((s) => s !== "").map(decode);
+	if (segs[0] === "v1") segs.shift();
+	if (segs.length === 0) return void 0;
+	const [collection, id, ...rest] = segs[0] === "orgs" && segs.length > 2 ? segs.slice(2) : segs;
+	const part = [];
+	for (let i = 0; i < rest.length; i += 2) part.push(singular(rest[i]));
+	return {
+		type: singular(collection),
+		...id !== void 0 ? { id } : {},
+		part
+	};
+}
+var init_targets = __esmMin((() => {}));
+// src/audit/match.ts
+/**
+* The default: the objects a step's requests address. A create whose object is the one created (its path is the
+* collection) matches the delete of an object of its type and label; a create of a part (a team's member, a site's
+* section) names the object it is part of.
+*/
+function defaultTargets(step) {
+	const out = [];
+	for (const r of step.requests) {
+		if (hasRef(r.path)) continue;
+		const t = pathTarget(r.path);
+		if (!t) continue;
+		if (t.id !== void 0) out.push({
+			type: t.type,
+			id: t.id
+		});
+		else if (step.action === "create" && r.method !== "DELETE") out.push({
+			type: t.type,
+			label: step.key
+		});
+		if (step.action === "create") break;
+	}
+	return out;
+}
+function matches$1(e, m) {
+	if (e.target.type !== m.type) return false;
+	if (m.id !== void 0) return e.target.id === m.id;
+	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
+}
+function matchEvents(steps, events, kinds) {
+	const byKind = new Map(kinds.map((k) => [k.kind, k]));
+	const out = [];
+	for (const step of steps) {
+		const kind = byKind.get(step.kind);
+		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
+		if (targets.length === 0) continue;
+		const event = events.find((e) => targets.some((t) => matches$1(e, t)));
+		if (event) out.push({
+			step: step.id,
+			actor: event.actor.label ?? event.actor.id,
+			at: event.occurredAt,
+			action: event.action
+		});
+	}
+	return out;
+}
+var hasRef;
+var init_match = __esmMin((() => {
+	init_targets();
+	hasRef = (path) => path.includes("<<ref:");
+}));
+// src/audit/attribute.ts
+var attribute_exports = /* @__PURE__ */ __exportAll({
+	AUDIT_PAGE_SIZE: () => 100,
+	LOOKBACK_MS: () => LOOKBACK_MS,
+	MAX_PAGES: () => 5,
+	attributeDrift: () => attributeDrift
+});
+async function attributeDrift(client, plan, kinds, options = {}) {
+	const drift = plan.steps.filter((s) => originOf(plan, s) !== "manifests");
+	if (drift.length === 0) return plan;
+	const now = options.now ?? /* @__PURE__ */ new Date();
+	const from = (/* @__PURE__ */ new Date(now.getTime() - LOOKBACK_MS)).toISOString();
+	const changes = [];
+	const problems = [];
+	for (const org of [...new Set(drift.map((s) => s.org))]) {
+		const steps = drift.filter((s) => s.org === org);
+		const events = [];
+		try {
+			let page;
+			for (let n = 0; n < (options.maxPages ?? 5); n++) {
+				const body = await client.get(`/orgs/${encodeURIComponent(org)}/audit-events`, {
+					limit: 100,
+					from,
+					...page !== void 0 ? { page } : {}
+				});
+				events.push(...Array.isArray(body?.items) ? body.items.filter(isEvent) : []);
+				page = body?.next?.page;
+				if (page === void 0 || matchEvents(steps, events, kinds).length === steps.length) break;
+			}
+		} catch (err) {
+			problems.push(`${org}: ${whyUnreadable(err)}`);
+		}
+		changes.push(...matchEvents(steps, events, kinds));
+	}
+	const unavailable = problems.length > 0 ? `audit events could not be read (${problems.join("; ")}); the plan does not say who changed what` : void 0;
+	return {
+		...plan,
+		attribution: {
+			changes,
+			...unavailable !== void 0 ? { unavailable } : {}
+		}
+	};
+}
+function whyUnreadable(err) {
+	if (err instanceof ApiError && err.status !== void 0) {
+		if (err.status === 403 || err.status === 401) return `HTTP ${err.status}: the token may not read them (organization admins only, on a plan with audit logs)`;
+		if (err.status === 404) return "HTTP 404: the API does not serve them for this organization";
+		return `HTTP ${err.status}`;
+	}
+	return err instanceof Error ? err.name : "unknown error";
+}
+function isEvent(v) {
+	if (v === null || typeof v !== "object") return false;
+	const e = v;
+	const part = (x) => x !== null && typeof x === "object" && typeof x.type === "string" && typeof x.id === "string";
+	return typeof e.occurredAt === "string" && typeof e.action === "string" && part(e.actor) && part(e.target);
+}
+var LOOKBACK_MS;
+var init_attribute = __esmMin((() => {
+	init_errors$1();
+	init_plan$1();
+	init_match();
+	LOOKBACK_MS = 2592e6;
+}));
+// src/cli/plan-run.ts
+function pruneOptions(kinds, prune) {
+	const names = kinds.map((k) => k.kind);
+	const unknown = prune.filter((p) => !names.includes(p));
+	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
+	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
+	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
+	return Object.fromEntries(prune.map((p) => [p, true]));
+}
+/** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
+async function planFromManifests(ctx, check) {
+	requireCredentials(ctx);
+	const { kinds, desired } = await loadDesired(ctx);
+	check?.(desired);
+	const prune = pruneOptions(kinds, ctx.global.prune);
+	const client = await connect(ctx);
+	const reads = [];
+	const progress = createProgress(ctx.io.stderr, "Reading live state");
+	const reading = countingClient(recordingClient(client, reads), () => progress.tick());
+	let computed;
+	try {
+		computed = await computePlan(reading, kinds, desired, {
+			prune,
+			invite: ctx.global.invite
+		});
+	} finally {
+		progress.done();
+	}
+	const live = computed.live;
+	const plan = computed.plan.steps.length > 0 ? await (await Promise.resolve().then(() => (init_attribute(), attribute_exports))).attributeDrift(reading, computed.plan, kinds) : computed.plan;
+	ctx.logger.info({
+		steps: plan.steps.length,
+		unmanaged: plan.unmanaged.length,
+		warnings: plan.warnings.length
+	}, "plan computed");
+	return {
+		plan,
+		live,
+		desired,
+		client,
+		kinds,
+		reads
+	};
+}
+var init_plan_run = __esmMin((() => {
+	init_errors$1();
+	init_reconcile();
+	init_needs();
+	init_connect();
+	init_pipeline();
+	init_progress();
 }));
 // src/policy/approval.ts
 /**
@@ -59061,6 +61071,49 @@ var init_format_flag = __esmMin((() => {
 // src/cli/commands/plan.ts
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 var plan_exports = /* @__PURE__ */ __exportAll({ planCommand: () => planCommand });
+async function planOne(ctx, check) {
+	const format = planFormat(ctx);
+	const out = ctx.values.out;
+	requireCredentials(ctx);
+	const policy = await cliPolicy(ctx);
+	const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+	const { plan, live, reads, client, kinds } = await planFromManifests(ctx, check);
+	const cost = planCost(ctx, plan, client);
+	const scopes = planScopes(plan, reads);
+	const verdict = policy && manifests ? await policyReport(policy, {
+		plan,
+		live,
+		manifests,
+		manifestsDir: manifestDir(ctx),
+		kinds
+	}) : void 0;
+	ctx.io.stdout.write(renderPlanOutput(plan, format, {
+		color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
+		cost,
+		scopes,
+		...verdict ? { policy: verdict } : {}
+	}));
+	await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
+	if (typeof out === "string" && manifests) {
+		const saved = createSavedPlan({
+			plan,
+			live,
+			manifests,
+			cost,
+			options: {
+				prune: ctx.global.prune,
+				invite: ctx.global.invite
+			}
+		});
+		await (0, node_fs_promises.writeFile)(out, redactCredentials(renderSavedPlan(saved)), "utf8");
+		ctx.logger.info({
+			file: out,
+			steps: plan.steps.length
+		}, "plan saved");
+	}
+	if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
+	return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
+}
 var planCommand;
 var init_plan = __esmMin((() => {
 	init_errors$1();
@@ -59068,6 +61121,7 @@ var init_plan = __esmMin((() => {
 	init_ansi();
 	init_needs();
 	init_secrets();
+	init_organizations();
 	init_connect();
 	init_io();
 	init_plan_output();
@@ -59093,7 +61147,12 @@ var init_plan = __esmMin((() => {
 				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
 			},
 			"latency-ms": LATENCY_FLAG,
-			policy: POLICY_FLAG
+			policy: POLICY_FLAG,
+			config: {
+				type: "string",
+				value: "FILE",
+				description: "A docops.yaml with organizations: plan each one (its manifests, its token) in a section of its own"
+			}
 		},
 		examples: [
 			"docops plan -m manifests",
@@ -59101,50 +61160,13 @@ var init_plan = __esmMin((() => {
 			"docops plan -m manifests --out plan.json && docops apply -m manifests --plan plan.json",
 			"docops plan -m config.example/manifests --sandbox --detailed-exitcode",
 			"docops plan -m manifests --format json --prune Team | jq .steps",
-			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired"
+			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired",
+			"docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each"
 		],
 		async run(ctx) {
-			const format = planFormat(ctx);
-			const out = ctx.values.out;
-			requireCredentials(ctx);
-			const policy = await cliPolicy(ctx);
-			const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-			const { plan, live, reads, client, kinds } = await planFromManifests(ctx);
-			const cost = planCost(ctx, plan, client);
-			const scopes = planScopes(plan, reads);
-			const verdict = policy && manifests ? await policyReport(policy, {
-				plan,
-				live,
-				manifests,
-				manifestsDir: manifestDir(ctx),
-				kinds
-			}) : void 0;
-			ctx.io.stdout.write(renderPlanOutput(plan, format, {
-				color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
-				cost,
-				scopes,
-				...verdict ? { policy: verdict } : {}
-			}));
-			await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
-			if (typeof out === "string" && manifests) {
-				const saved = createSavedPlan({
-					plan,
-					live,
-					manifests,
-					cost,
-					options: {
-						prune: ctx.global.prune,
-						invite: ctx.global.invite
-					}
-				});
-				await (0, node_fs_promises.writeFile)(out, redactCredentials(renderSavedPlan(saved)), "utf8");
-				ctx.logger.info({
-					file: out,
-					steps: plan.steps.length
-				}, "plan saved");
-			}
-			if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
-			return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
+			const fleet = await configOrganizations(ctx);
+			if (!fleet) return planOne(ctx);
+			return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
 		}
 	};
 }));
@@ -59742,7 +61764,7 @@ function defined(o) {
 	return Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== void 0));
 }
 var DEFAULT_SAFETY;
-var init_config$3 = __esmMin((() => {
+var init_config = __esmMin((() => {
 	init_errors$1();
 	DEFAULT_SAFETY = Object.freeze({
 		deletes: Object.freeze({
@@ -60000,7 +62022,7 @@ function emptyListViolations(changes, index, config, documentOf) {
 }
 var FORCE_HINT, percent, alongWith, whereOf, at;
 var init_rules = __esmMin((() => {
-	init_config$3();
+	init_config();
 	init_counts();
 	FORCE_HINT = "Re-run with --force to apply anyway.";
 	percent = (x) => `${Math.round(x * 1e3) / 10}%`;
@@ -60286,937 +62308,29 @@ var init_whoami = __esmMin((() => {
 }));
 // src/safety/index.ts
 var init_safety$1 = __esmMin((() => {
-	init_config$3();
+	init_config();
 	init_gate();
 	init_journal();
 	init_redact();
 	init_errors$1();
 	init_whoami();
 }));
-// node_modules/node-cron/dist/_shared.js
-function resolveNickname(expression) {
-	const key = expression.trim().toLowerCase();
-	return NICKNAMES[key] ?? expression;
-}
-function isNthWeekdayToken(value) {
-	return typeof value === "string" && NTH_WEEKDAY_REGEX.test(value);
-}
-var monthNamesConversion, weekDayNamesConversion, convertAsterisksToRanges, convertRanges, NICKNAMES, convertExpression, NTH_WEEKDAY_REGEX;
-var init__shared = __esmMin((() => {
-	monthNamesConversion = (() => {
-		const months = [
-			"january",
-			"february",
-			"march",
-			"april",
-			"may",
-			"june",
-			"july",
-			"august",
-			"september",
-			"october",
-			"november",
-			"december"
-		];
-		const shortMonths = [
-			"jan",
-			"feb",
-			"mar",
-			"apr",
-			"may",
-			"jun",
-			"jul",
-			"aug",
-			"sep",
-			"oct",
-			"nov",
-			"dec"
-		];
-		function convertMonthName(expression, items) {
-			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i + 1);
-			return expression;
-		}
-		function interpret(monthExpression) {
-			monthExpression = convertMonthName(monthExpression, months);
-			monthExpression = convertMonthName(monthExpression, shortMonths);
-			return monthExpression;
-		}
-		return interpret;
-	})();
-	weekDayNamesConversion = (() => {
-		const weekDays = [
-			"sunday",
-			"monday",
-			"tuesday",
-			"wednesday",
-			"thursday",
-			"friday",
-			"saturday"
-		];
-		const shortWeekDays = [
-			"sun",
-			"mon",
-			"tue",
-			"wed",
-			"thu",
-			"fri",
-			"sat"
-		];
-		function convertWeekDayName(expression, items) {
-			for (let i = 0; i < items.length; i++) expression = expression.replace(new RegExp(items[i], "gi"), i);
-			return expression;
-		}
-		function convertWeekDays(expression) {
-			expression = convertWeekDayName(expression, weekDays);
-			return convertWeekDayName(expression, shortWeekDays);
-		}
-		return convertWeekDays;
-	})();
-	convertAsterisksToRanges = (() => {
-		function convertAsterisk(expression, replecement) {
-			return expression.split(",").map((token) => token.indexOf("*") !== -1 ? token.replace("*", replecement) : token).join(",");
-		}
-		function convertAsterisksToRanges(expressions) {
-			expressions[0] = convertAsterisk(expressions[0], "0-59");
-			expressions[1] = convertAsterisk(expressions[1], "0-59");
-			expressions[2] = convertAsterisk(expressions[2], "0-23");
-			expressions[3] = convertAsterisk(expressions[3], "1-31");
-			expressions[4] = convertAsterisk(expressions[4], "1-12");
-			expressions[5] = convertAsterisk(expressions[5], "0-6");
-			return expressions;
-		}
-		return convertAsterisksToRanges;
-	})();
-	convertRanges = (() => {
-		const rangeRegEx = /^(\d+)-(\d+)(?:\/(\d+))?$/;
-		const FIELD_BOUNDS = [
-			{
-				min: 0,
-				max: 59
-			},
-			{
-				min: 0,
-				max: 59
-			},
-			{
-				min: 0,
-				max: 23
-			},
-			{
-				min: 1,
-				max: 31
-			},
-			{
-				min: 1,
-				max: 12
-			},
-			{
-				min: 0,
-				max: 6
-			}
-		];
-		function expandRange(initTxt, endTxt, stepTxt, bounds) {
-			const step = parseInt(stepTxt, 10);
-			if (!(step >= 1)) return `${initTxt}-${endTxt}/${stepTxt}`;
-			const first = parseInt(initTxt, 10);
-			const last = parseInt(endTxt, 10);
-			const numbers = [];
-			if (first <= last) {
-				for (let i = first; i <= last; i += step) numbers.push(i);
-				return numbers.join();
-			}
-			const { min, max } = bounds;
-			const size = max - min + 1;
-			const span = ((last - first) % size + size) % size;
-			for (let offset = 0; offset <= span; offset += step) {
-				let value = first + offset;
-				if (value > max) value -= size;
-				numbers.push(value);
-			}
-			return numbers.join();
-		}
-		function convertRange(expression, bounds) {
-			return expression.split(",").map((token) => {
-				const match = rangeRegEx.exec(token.trim());
-				return match ? expandRange(match[1], match[2], match[3] || "1", bounds) : token;
-			}).join();
-		}
-		function convertAllRanges(expressions) {
-			for (let i = 0; i < expressions.length; i++) expressions[i] = convertRange(expressions[i], FIELD_BOUNDS[i]);
-			return expressions;
-		}
-		return convertAllRanges;
-	})();
-	NICKNAMES = {
-		"@yearly": "0 0 1 1 *",
-		"@annually": "0 0 1 1 *",
-		"@monthly": "0 0 1 * *",
-		"@weekly": "0 0 * * 0",
-		"@daily": "0 0 * * *",
-		"@midnight": "0 0 * * *",
-		"@hourly": "0 * * * *"
-	};
-	convertExpression = (() => {
-		function appendSecondExpression(expressions) {
-			if (expressions.length === 5) return ["0"].concat(expressions);
-			return expressions;
-		}
-		function removeSpaces(str) {
-			return str.replace(/\s{2,}/g, " ").trim();
-		}
-		function normalizeIntegers(expressions) {
-			for (let i = 0; i < expressions.length; i++) {
-				const numbers = expressions[i].split(",");
-				for (let j = 0; j < numbers.length; j++) {
-					const token = String(numbers[j]).trim();
-					if (/^l$/i.test(token)) numbers[j] = "L";
-					else if (/^l-\d{1,2}$/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (/^[0-7]l$/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (/w/i.test(token)) numbers[j] = token.toUpperCase();
-					else if (token.indexOf("#") !== -1) numbers[j] = token;
-					else if (/^\d+$/.test(token)) numbers[j] = parseInt(token, 10);
-					else numbers[j] = token;
-				}
-				expressions[i] = numbers;
-			}
-			return expressions;
-		}
-		function convertQuestionMarks(expressions) {
-			if (expressions[3] === "?") expressions[3] = "*";
-			if (expressions[5] === "?") expressions[5] = "*";
-			return expressions;
-		}
-		function interpret(expression) {
-			let expressions = removeSpaces(resolveNickname(`${expression}`)).split(" ");
-			expressions = appendSecondExpression(expressions);
-			expressions = convertQuestionMarks(expressions);
-			expressions[4] = monthNamesConversion(expressions[4]);
-			expressions[5] = weekDayNamesConversion(expressions[5]);
-			expressions = convertAsterisksToRanges(expressions);
-			expressions = convertRanges(expressions);
-			expressions = normalizeIntegers(expressions);
-			const weekdays = expressions[5];
-			for (let i = 0; i < weekdays.length; i++) if (weekdays[i] === 7) weekdays[i] = 0;
-			else if (typeof weekdays[i] === "string" && weekdays[i].startsWith("7")) weekdays[i] = "0" + weekdays[i].slice(1);
-			expressions[5] = [...new Set(weekdays)];
-			return expressions;
-		}
-		return interpret;
-	})();
-	NTH_WEEKDAY_REGEX = /^([0-7])#([1-5])$/;
-}));
-// node_modules/node-cron/dist/node-cron.js
-function splitFields(resolved) {
-	return resolved.replace(/\s{2,}/g, " ").trim().split(" ");
-}
-function isValidExpression(expression, min, max) {
-	const options = expression;
-	for (const option of options) {
-		const optionAsInt = parseInt(option, 10);
-		if (!Number.isNaN(optionAsInt) && (optionAsInt < min || optionAsInt > max) || !validationRegex.test(option)) return false;
-	}
-	return true;
-}
-function isInvalidSecond(expression) {
-	return !isValidExpression(expression, 0, 59);
-}
-function isInvalidMinute(expression) {
-	return !isValidExpression(expression, 0, 59);
-}
-function isInvalidHour(expression) {
-	return !isValidExpression(expression, 0, 23);
-}
-function isInvalidDayOfMonth(expression) {
-	return !isValidExpression(expression.filter((value) => {
-		if (value === "L") return false;
-		const weekday = DAY_OF_MONTH_W_TOKEN.exec(String(value));
-		if (weekday) {
-			if (weekday[1] === "L") return false;
-			const target = parseInt(weekday[1], 10);
-			return target < 1 || target > 31;
-		}
-		const offset = DAY_OF_MONTH_OFFSET_TOKEN.exec(String(value));
-		if (offset) {
-			const n = parseInt(offset[1], 10);
-			return n < 1 || n > 30;
-		}
-		return true;
-	}), 1, 31);
-}
-function hasInvalidWModifier(rawDayOfMonth) {
-	if (!/w/i.test(rawDayOfMonth)) return false;
-	return rawDayOfMonth.split(",").some((token) => {
-		const value = token.trim();
-		if (!/w/i.test(value)) return false;
-		return !DAY_OF_MONTH_W_TOKEN.test(value);
-	});
-}
-function isInvalidMonth(expression) {
-	return !isValidExpression(expression, 1, 12);
-}
-function isInvalidWeekDay(expression) {
-	return !isValidExpression(expression.filter((value) => !isNthWeekdayToken(value) && !/^[0-7]L$/.test(value)), 0, 7);
-}
-function isImpossibleDayOfMonth(days, months) {
-	if (days.some((day) => typeof day !== "number")) return false;
-	return !months.some((month) => days.some((day) => day <= MAX_DAYS_IN_MONTH[month]));
-}
-function validateDetailed$1(pattern) {
-	if (typeof pattern !== "string") return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			message: "pattern must be a string"
-		}]
-	};
-	const resolved = resolveNickname(pattern);
-	if (!ALLOWED_CHARS_REGEX.test(resolved)) return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			value: pattern,
-			message: "pattern includes illegal characters"
-		}]
-	};
-	const raw = splitFields(resolved);
-	if (raw.length !== 5 && raw.length !== 6) return {
-		valid: false,
-		errors: [{
-			field: "expression",
-			value: pattern,
-			message: `expected 5 or 6 fields but got ${raw.length}`
-		}]
-	};
-	const patterns = raw.length === 5 ? ["0", ...raw] : raw;
-	const executable = convertExpression(pattern);
-	const errors = [];
-	FIELDS.forEach((f, i) => {
-		const rawWMisuse = f.key === "dayOfMonth" && hasInvalidWModifier(patterns[i]);
-		if (f.invalid(executable[i]) || rawWMisuse) errors.push({
-			field: f.key,
-			value: patterns[i],
-			message: `${patterns[i]} is a invalid expression for ${f.label}`
-		});
-	});
-	if (!errors.length && isImpossibleDayOfMonth(executable[3], executable[4])) errors.push({
-		field: "dayOfMonth",
-		value: patterns[3],
-		message: `${patterns[3]} ${patterns[4]} is an impossible day of month for the given month`
-	});
-	if (errors.length) return {
-		valid: false,
-		errors
-	};
-	return {
-		valid: true,
-		errors: [],
-		fields: {
-			second: executable[0],
-			minute: executable[1],
-			hour: executable[2],
-			dayOfMonth: executable[3],
-			month: executable[4],
-			dayOfWeek: executable[5]
-		}
-	};
-}
-var tasks, TaskRegistry, validationRegex, ALLOWED_CHARS_REGEX, DAY_OF_MONTH_W_TOKEN, DAY_OF_MONTH_OFFSET_TOKEN, MAX_DAYS_IN_MONTH, FIELDS, registry, validateDetailed;
-var init_node_cron = __esmMin((() => {
-	init__shared();
-	tasks = /* @__PURE__ */ new Map();
-	TaskRegistry = class {
-		add(task) {
-			if (this.has(task.id)) throw Error(`task ${task.id} already registered!`);
-			tasks.set(task.id, task);
-			task.on("task:destroyed", () => {
-				this.remove(task);
-			});
-		}
-		get(taskId) {
-			return tasks.get(taskId);
-		}
-		remove(task) {
-			if (this.has(task.id)) {
-				tasks.delete(task.id);
-				task.destroy();
-			}
-		}
-		all() {
-			return tasks;
-		}
-		has(taskId) {
-			return tasks.has(taskId);
-		}
-		killAll() {
-			tasks.forEach((id) => this.remove(id));
-		}
-	};
-	validationRegex = /^(?:\d+|\*|\*\/\d+)$/;
-	ALLOWED_CHARS_REGEX = /^[a-zA-Z0-9-*/,#? ]+$/;
-	DAY_OF_MONTH_W_TOKEN = /^(\d{1,2}|L)W$/i;
-	DAY_OF_MONTH_OFFSET_TOKEN = /^L-(\d{1,2})$/i;
-	MAX_DAYS_IN_MONTH = {
-		1: 31,
-		2: 29,
-		3: 31,
-		4: 30,
-		5: 31,
-		6: 30,
-		7: 31,
-		8: 31,
-		9: 30,
-		10: 31,
-		11: 30,
-		12: 31
-	};
-	FIELDS = [
-		{
-			key: "second",
-			label: "second",
-			invalid: isInvalidSecond
-		},
-		{
-			key: "minute",
-			label: "minute",
-			invalid: isInvalidMinute
-		},
-		{
-			key: "hour",
-			label: "hour",
-			invalid: isInvalidHour
-		},
-		{
-			key: "dayOfMonth",
-			label: "day of month",
-			invalid: isInvalidDayOfMonth
-		},
-		{
-			key: "month",
-			label: "month",
-			invalid: isInvalidMonth
-		},
-		{
-			key: "dayOfWeek",
-			label: "week day",
-			invalid: isInvalidWeekDay
-		}
-	];
-	(0, path.resolve)((0, path.dirname)((0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href)), "daemon.js");
-	(0, url.fileURLToPath)(require("url").pathToFileURL(__filename).href);
-	registry = new TaskRegistry();
-	validateDetailed = validateDetailed$1;
-	registry.all;
-	registry.get;
-}));
-// src/notify/types.ts
-var NOTIFY_EVENTS;
-var init_types = __esmMin((() => {
-	NOTIFY_EVENTS = [
-		"drift",
-		"apply_failed",
-		"refused",
-		"awaiting_approval",
-		"recovered",
-		"manifests_invalid"
-	];
-}));
-// src/notify/config.ts
-/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
-function notifyTargets(raw, env, at) {
-	const targets = [];
-	const issues = [];
-	if (!Array.isArray(raw)) return {
-		targets,
-		issues
-	};
-	raw.forEach((item, i) => {
-		if (!isObject$1(item)) return;
-		const where = (field) => at([
-			"notify",
-			String(i),
-			field
-		]);
-		const type = item.type;
-		const url = typeof item.url === "string" ? item.url : "";
-		let ok = true;
-		try {
-			const u = new URL(url);
-			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
-		} catch {
-			issues.push({
-				...where("url"),
-				message: `notify[${i}].url: not an http(s) URL`
-			});
-			ok = false;
-		}
-		let secret;
-		if (typeof item.secretEnv === "string") {
-			if (type !== "webhook") {
-				issues.push({
-					...where("secretEnv"),
-					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
-				});
-				ok = false;
-			} else {
-				secret = env[item.secretEnv];
-				if (secret === void 0 || secret.trim().length < 16) {
-					issues.push({
-						...where("secretEnv"),
-						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
-					});
-					ok = false;
-				}
-			}
-		}
-		if (!ok) return;
-		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
-		targets.push({
-			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
-			type,
-			url,
-			...secret !== void 0 ? { secret: secret.trim() } : {},
-			events
-		});
-	});
-	return {
-		targets,
-		issues
-	};
-}
-var isObject$1;
-var init_config$2 = __esmMin((() => {
-	init_types();
-	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-schema.ts
-/**
-* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
-* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
-* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
-* accepted there.
-*/
-function configSchema() {
-	if (cached) return cached;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
-	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
-	cached = {
-		...root,
-		definitions: {
-			...root.definitions,
-			safetySchema: {
-				...embedded,
-				$id: new URL(SAFETY_REF, root.$id).href
-			}
-		}
-	};
-	return cached;
-}
-var SAFETY_REF, cached;
-var init_config_schema = __esmMin((() => {
-	SAFETY_REF = "safety.schema.json";
-}));
-// src/policy/config.ts
-/**
-* The `policy:` of docops.yaml: rules from `path` (a file or folder, relative to the config) and/or inline `rules`,
-* `approvers`, and the daemon's `approvals` (how it takes them: daemon-approvals.ts). Problems are issues at their
-* file:line:column, reported with the config's own.
-*/
-var config_exports$1 = /* @__PURE__ */ __exportAll({ policyFromConfig: () => policyFromConfig });
-async function policyFromConfig(raw, doc) {
-	const parts = [];
-	const issues = [];
-	if (typeof raw.path === "string") {
-		const full = (0, node_path.resolve)(doc.base, raw.path);
-		const rel = (0, node_path.relative)(process.cwd(), full);
-		try {
-			parts.push(await policyPathPart(rel !== "" && !rel.startsWith("..") && !(0, node_path.isAbsolute)(rel) ? rel : full));
-		} catch (err) {
-			issues.push({
-				...doc.pos(["policy", "path"]),
-				message: `policy.path: ${err.message}`
-			});
-		}
-	}
-	if (raw.rules !== void 0 || raw.approvers !== void 0) parts.push(await inlinePolicyPart({
-		file: doc.file,
-		text: doc.text,
-		rules: raw.rules ?? [],
-		at: ["policy", "rules"],
-		pos: doc.pos,
-		keyPos: doc.keyPos,
-		...raw.approvers !== void 0 ? { approvers: {
-			value: raw.approvers,
-			at: ["policy", "approvers"]
-		} } : {}
-	}));
-	const approvals = approvalsConfig(raw.approvals, doc.base);
-	if (issues.length > 0) return { issues };
-	const nothing = doc.keyPos(["policy"]);
-	try {
-		return {
-			policy: combinePolicy(parts, doc.file, nothing),
-			...approvals ? { approvals } : {},
-			issues: []
-		};
-	} catch (err) {
-		if (err instanceof ValidationError) return { issues: err.issues };
-		throw err;
-	}
-}
-function approvalsConfig(raw, base) {
-	if (typeof raw !== "object" || raw === null) return void 0;
-	const a = raw;
-	const gh = typeof a.github === "object" && a.github !== null ? a.github : void 0;
-	return {
-		...typeof a.token === "string" ? { token: a.token } : {},
-		...typeof a.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, a.tokenFile) } : {},
-		...gh && typeof gh.repository === "string" ? { github: {
-			repository: gh.repository,
-			apiUrl: typeof gh.apiUrl === "string" ? gh.apiUrl : "https://api.github.com",
-			...typeof gh.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(base, gh.tokenFile) } : {},
-			pollMs: typeof gh.pollSeconds === "number" ? gh.pollSeconds * 1e3 : DEFAULT_POLL_MS
-		} } : {}
-	};
-}
-var DEFAULT_POLL_MS;
-var init_config$1 = __esmMin((() => {
-	init_errors$1();
-	init_load();
-	DEFAULT_POLL_MS = 6e4;
-}));
-// src/daemon/config.ts
-/**
-* docops.yaml → DaemonConfig. The file is parsed like a manifest (positions, `${VAR}` interpolation) and
-* validated against schemas/config.schema.json; every problem is reported at once as file:line:column.
-* Then environment variables (DOCOPS_*) and command-line flags override single fields, in that order.
-*/
-var config_exports = /* @__PURE__ */ __exportAll({
-	CONFIG_DEFAULTS: () => CONFIG_DEFAULTS,
-	DEFAULT_JOURNAL_DIR: () => DEFAULT_JOURNAL_DIR$1,
-	ENV_OVERRIDES: () => ENV_OVERRIDES,
-	cronProblem: () => cronProblem,
-	loadDaemonConfig: () => loadDaemonConfig,
-	parseListen: () => parseListen
-});
-async function loadDaemonConfig(file, options) {
-	const configFile = (0, node_path.resolve)(options.cwd ?? process.cwd(), file);
-	let text;
-	try {
-		text = await (0, node_fs_promises.readFile)(configFile);
-	} catch (err) {
-		throw new UsageError(`cannot read config file ${file}: ${err.code ?? err.message}`);
-	}
-	const read = /* @__PURE__ */ new Set();
-	const every = everyVariable(options.env);
-	const parsed = parseYamlFile(file, text, { vars: { read: (name) => (read.add(name), every.read(name)) } });
-	const secrets = {
-		env: options.env,
-		variables: [...read].map((n) => options.env[n]).filter((v) => v !== void 0)
-	};
-	const issues = [...parsed.issues];
-	const doc = parsed.documents[0];
-	if (parsed.documents.length > 1) {
-		const extra = parsed.documents[1];
-		issues.push({
-			...extra.pos([]),
-			message: "the config file must hold one YAML document"
-		});
-	}
-	let raw = {};
-	let notify = [];
-	let policy = { issues: [] };
-	if (doc) {
-		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
-		issues.push(...schemaIssues);
-		if (isObject(doc.value)) {
-			raw = doc.value;
-			issues.push(...semanticIssues(raw, doc.pos, doc.keyPos));
-			if (schemaIssues.length === 0) {
-				const found = notifyTargets(raw.notify, options.env, doc.pos);
-				notify = found.targets;
-				issues.push(...found.issues);
-			}
-			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
-				policy = await configPolicy(raw.policy, {
-					file,
-					text: text.toString("utf8"),
-					pos: doc.pos,
-					keyPos: doc.keyPos,
-					base: (0, node_path.dirname)(configFile)
-				});
-				issues.push(...policy.issues);
-			}
-		}
-	}
-	const { values: fromEnv, problems } = envOverrides(options.env);
-	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0) issues.push({
-		...doc ? doc.pos([]) : {
-			file,
-			line: 1,
-			column: 1
-		},
-		message: "manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)"
-	});
-	const cliProblems = options.overrides?.listen !== void 0 && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
-	issues.sort((a, b) => a.line - b.line || a.column - b.column);
-	if (problems.length > 0 || cliProblems.length > 0) throw new UsageError([
-		"invalid configuration:",
-		...issues.map(formatIssue),
-		...problems,
-		...cliProblems
-	].join("\n"));
-	if (issues.length > 0) throw new ValidationError(issues);
-	const base = (0, node_path.dirname)(configFile);
-	const cwd = options.cwd ?? process.cwd();
-	const merged = {
-		...raw,
-		...fromEnv
-	};
-	const secret = await readSecret(raw, base, fromEnv.reconcileSecret);
-	const overrides = options.overrides ?? {};
-	const str = (k) => typeof merged[k] === "string" ? merged[k] : void 0;
-	const apiUrl = overrides.apiUrl ?? str("apiUrl");
-	const tokenFile = str("tokenFile");
-	const allowEnv = merged.allowEnv;
-	const schedule = str("schedule");
-	const journalDir = str("journalDir");
-	const retry = raw.retry ?? {};
-	return {
-		configFile,
-		manifestsDir: fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
-		...allowEnv !== void 0 ? { allowEnv } : {},
-		...apiUrl !== void 0 ? { apiUrl } : {},
-		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
-		concurrency: merged.concurrency ?? CONFIG_DEFAULTS.concurrency,
-		...schedule !== void 0 ? { schedule } : {},
-		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
-		prune: raw.prune ?? {},
-		invite: raw.invite === true,
-		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
-		...secret !== void 0 ? { reconcileSecret: secret } : {},
-		debounceMs: raw.debounceMs ?? CONFIG_DEFAULTS.debounceMs,
-		retry: {
-			initialMs: retry.initialMs ?? CONFIG_DEFAULTS.retry.initialMs,
-			maxMs: retry.maxMs ?? CONFIG_DEFAULTS.retry.maxMs
-		},
-		shutdownGraceMs: raw.shutdownGraceMs ?? CONFIG_DEFAULTS.shutdownGraceMs,
-		...raw.safety !== void 0 ? { safety: raw.safety } : {},
-		journalDir: journalDir !== void 0 ? (0, node_path.resolve)(base, journalDir) : (0, node_path.resolve)(cwd, DEFAULT_JOURNAL_DIR$1),
-		logLevel: raw.logLevel ?? CONFIG_DEFAULTS.logLevel,
-		sandbox: overrides.sandbox === true,
-		statusPage: raw.statusPage !== false,
-		notify,
-		...haConfig(raw.ha),
-		...policy.policy ? { policy: policy.policy } : {},
-		...policy.approvals ? { approvals: policy.approvals } : {},
-		informer: informerSettings(raw.informer)
-	};
-}
-function informerSettings(raw) {
-	const d = CONFIG_DEFAULTS.informer;
-	const r = isObject(raw) ? raw : {};
-	const num = (k) => typeof r[k] === "number" ? r[k] : d[k];
-	return {
-		enabled: r.enabled !== false,
-		pollMs: num("pollSeconds") * 1e3,
-		resyncMs: num("resyncMinutes") * 6e4,
-		overlapMs: num("overlapSeconds") * 1e3
-	};
-}
-/** `policy:` (src/policy, and the CEL library, loaded only when the config has one). */
-async function configPolicy(raw, doc) {
-	if (!isObject(raw)) return { issues: [] };
-	return (await Promise.resolve().then(() => (init_config$1(), config_exports$1))).policyFromConfig(raw, doc);
-}
-function haConfig(raw) {
-	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
-	const d = CONFIG_DEFAULTS.ha;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
-/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
-function parseListen(value) {
-	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
-	if (!m) return void 0;
-	const port = Number(m[3]);
-	if (port > 65535) return void 0;
-	return {
-		host: m[1] ?? m[2],
-		port
-	};
-}
-/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
-function semanticIssues(raw, at, atKey) {
-	const issues = [];
-	if (typeof raw.schedule === "string" && raw.schedule !== "") {
-		const problem = cronProblem(raw.schedule);
-		if (problem) issues.push({
-			...at(["schedule"]),
-			message: `schedule: ${problem}`
-		});
-	}
-	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
-		...at(["listen"]),
-		message: "listen: the port must be 0..65535"
-	});
-	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
-		...atKey(["reconcileSecretFile"]),
-		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
-	});
-	issues.push(...haIssues(raw.ha, at));
-	const retry = isObject(raw.retry) ? raw.retry : {};
-	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
-		...at(["retry", "maxMs"]),
-		message: "retry.maxMs: must not be smaller than retry.initialMs"
-	});
-	return issues;
-}
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject(raw)) return [];
-	const d = CONFIG_DEFAULTS.ha;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
-	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
-	});
-	return issues;
-}
-/** node-cron's own validation, with its field-level reason. */
-function cronProblem(expression) {
-	const result = validateDetailed(expression);
-	if (result.valid) return void 0;
-	const why = result.errors.map((e) => e.message).join("; ");
-	return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
-}
-function envOverrides(env) {
-	const values = {};
-	const problems = [];
-	const schema = configSchema();
-	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
-		const text = env[name];
-		if (text === void 0 || text === "") continue;
-		let value = text;
-		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
-		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
-		const where = {
-			file: name,
-			line: 1,
-			column: 1
-		};
-		const fieldSchema = schema.properties[field];
-		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
-		const mark = secretMarkAt(fieldSchema, value, []);
-		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
-		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
-		if (field === "schedule") {
-			const problem = cronProblem(text);
-			if (problem) problems.push(`${name}: ${problem}`);
-		}
-		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
-		values[field] = value;
-	}
-	return {
-		values,
-		problems
-	};
-}
-async function readSecret(raw, base, fromEnv) {
-	if (fromEnv !== void 0) return fromEnv;
-	if (typeof raw.reconcileSecret === "string") return raw.reconcileSecret;
-	if (typeof raw.reconcileSecretFile !== "string") return void 0;
-	const path = (0, node_path.resolve)(base, raw.reconcileSecretFile);
-	let secret;
-	try {
-		secret = (await (0, node_fs_promises.readFile)(path, "utf8")).trim();
-	} catch (err) {
-		throw new UsageError(`cannot read reconcileSecretFile ${path}: ${err.code ?? err.message}`);
-	}
-	registerSecret(secret);
-	if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
-	return secret;
-}
-var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
-var init_config = __esmMin((() => {
-	init_node_cron();
-	init_errors$1();
-	init_interpolate();
-	init_parse$1();
-	init_schema$1();
-	init_secret_fields();
-	init_config$2();
-	init_secrets();
-	init_config_schema();
-	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
-	CONFIG_DEFAULTS = {
-		concurrency: 8,
-		mode: "apply",
-		listen: "0.0.0.0:8080",
-		debounceMs: 500,
-		retry: {
-			initialMs: 1e3,
-			maxMs: 3e5
-		},
-		shutdownGraceMs: 3e4,
-		logLevel: "info",
-		ha: {
-			leaseName: "docops",
-			leaseDurationMs: 15e3,
-			renewDeadlineMs: 1e4,
-			retryPeriodMs: 2e3
-		},
-		informer: {
-			enabled: true,
-			pollSeconds: 30,
-			resyncMinutes: 240,
-			overlapSeconds: 60
-		}
-	};
-	ENV_OVERRIDES = {
-		DOCOPS_API_URL: "apiUrl",
-		DOCOPS_MANIFESTS: "manifests",
-		DOCOPS_ALLOW_ENV: "allowEnv",
-		DOCOPS_MODE: "mode",
-		DOCOPS_SCHEDULE: "schedule",
-		DOCOPS_LISTEN: "listen",
-		DOCOPS_CONCURRENCY: "concurrency",
-		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
-	};
-	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
-}));
 // src/cli/safety.ts
 async function safetySettings(ctx) {
 	const file = ctx.values.config;
 	let fromFile = {};
 	if (typeof file === "string") {
-		const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config(), config_exports));
+		const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
 		const manifests = typeof ctx.values.manifests === "string" ? ctx.values.manifests : ".";
 		fromFile = await loadDaemonConfig(file, { env: {
 			...ctx.io.env,
 			DOCOPS_MANIFESTS: manifests
 		} });
 	}
+	return settingsFrom(ctx, fromFile);
+}
+/** The settings from a config's `safety:`, `journalDir` and `policy:` (an organization's: its own safety, its own journal directory). */
+function settingsFrom(ctx, fromFile) {
 	const flagDir = ctx.values["journal-dir"];
 	return {
 		config: resolveSafetyConfig(fromFile.safety ?? {}),
@@ -61278,7 +62392,7 @@ var init_safety = __esmMin((() => {
 		config: {
 			type: "string",
 			value: "FILE",
-			description: "Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits)"
+			description: "Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits); with organizations: apply each one (its manifests, its token) in a section of its own"
 		},
 		"journal-dir": {
 			type: "string",
@@ -61384,6 +62498,54 @@ async function confirm(ctx) {
 	if (ask === void 0 || ctx.values.yes === true) return;
 	if ((await ask("\nApply these changes? Only \"yes\" applies them: ")).trim() !== "yes") throw new DocopsError("Apply cancelled: nothing was written. Answer \"yes\" to apply, or pass --yes.");
 }
+async function applyOne(ctx, settings, check) {
+	const format = planFormat(ctx);
+	const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
+	const policy = await cliPolicy(ctx, settings.policy);
+	const manifests = await policyDigest(policy, manifestDir(ctx));
+	const savedFile = ctx.values.plan;
+	const run = typeof savedFile === "string" ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx, check);
+	const { plan } = run;
+	const cost = planCost(ctx, plan, run.client);
+	const verdict = policy && manifests ? await policyReport(policy, {
+		...run,
+		manifests,
+		manifestsDir: manifestDir(ctx)
+	}) : void 0;
+	if (format !== "json") ctx.io.stdout.write(renderPlanOutput(plan, format, {
+		color,
+		cost,
+		...verdict ? { policy: verdict } : {}
+	}));
+	if (verdict) (await Promise.resolve().then(() => (init_gate$1(), gate_exports))).enforcePolicy(verdict, typeof ctx.values.approved === "string" ? ctx.values.approved : void 0);
+	if (plan.steps.length > 0 && typeof savedFile !== "string") await confirm(ctx);
+	const { report: result, journalFile } = plan.steps.length === 0 ? { report: {
+		applied: [],
+		failed: [],
+		skipped: []
+	} } : await guardedApply(ctx, settings, {
+		...run,
+		onStep: (e) => logStep(ctx.logger, e)
+	});
+	if (format === "json") {
+		const doc = {
+			plan: JSON.parse(renderJson(plan, verdict ? { policy: (await Promise.resolve().then(() => (init_render$1(), render_exports))).policyData(verdict) } : {})),
+			result: applyResultData(result),
+			...journalFile ? { journal: journalFile } : {}
+		};
+		ctx.io.stdout.write(JSON.stringify(doc, null, 2) + "\n");
+	} else if (plan.steps.length > 0) {
+		ctx.io.stdout.write("\n" + renderApplyReport(result, format, { color }));
+		if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
+	}
+	if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + "\n" + renderApplyReport(result, "markdown"));
+	if (result.failed.length > 0 || result.unreachable !== void 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked, {
+		...result.unreachable !== void 0 ? { unreachable: result.unreachable } : {},
+		incomplete: (result.incomplete ?? []).map((x) => x.summary),
+		reported: true
+	});
+	return EXIT.ok;
+}
 var applyCommand;
 var init_apply = __esmMin((() => {
 	init_errors$1();
@@ -61395,6 +62557,7 @@ var init_apply = __esmMin((() => {
 	init_plan_run();
 	init_plan_output();
 	init_safety();
+	init_organizations();
 	init_policy();
 	init_saved_run();
 	init_format_flag();
@@ -61434,53 +62597,17 @@ var init_apply = __esmMin((() => {
 			"docops apply -m manifests --policy policies/           # refused (exit 3) when a deny rule fires"
 		],
 		async run(ctx) {
-			const format = planFormat(ctx);
-			const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
-			const settings = await safetySettings(ctx);
-			const policy = await cliPolicy(ctx, settings.policy);
-			const manifests = await policyDigest(policy, manifestDir(ctx));
-			const savedFile = ctx.values.plan;
-			const run = typeof savedFile === "string" ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
-			const { plan } = run;
-			const cost = planCost(ctx, plan, run.client);
-			const verdict = policy && manifests ? await policyReport(policy, {
-				...run,
-				manifests,
-				manifestsDir: manifestDir(ctx)
-			}) : void 0;
-			if (format !== "json") ctx.io.stdout.write(renderPlanOutput(plan, format, {
-				color,
-				cost,
-				...verdict ? { policy: verdict } : {}
-			}));
-			if (verdict) (await Promise.resolve().then(() => (init_gate$1(), gate_exports))).enforcePolicy(verdict, typeof ctx.values.approved === "string" ? ctx.values.approved : void 0);
-			if (plan.steps.length > 0 && typeof savedFile !== "string") await confirm(ctx);
-			const { report: result, journalFile } = plan.steps.length === 0 ? { report: {
-				applied: [],
-				failed: [],
-				skipped: []
-			} } : await guardedApply(ctx, settings, {
-				...run,
-				onStep: (e) => logStep(ctx.logger, e)
+			const fleet = await configOrganizations(ctx);
+			if (!fleet) return applyOne(ctx, await safetySettings(ctx));
+			const { config } = fleet;
+			return eachOrganization(ctx, config, fleet.orgs, planFormat(ctx), (orgCtx, org) => {
+				const safety = org.safety ?? config.safety;
+				return applyOne(orgCtx, settingsFrom(orgCtx, {
+					...safety ? { safety } : {},
+					journalDir: (0, node_path.join)(config.journalDir, org.id),
+					...config.policy ? { policy: config.policy } : {}
+				}), (d) => foreignDocuments(org, d.documents));
 			});
-			if (format === "json") {
-				const doc = {
-					plan: JSON.parse(renderJson(plan, verdict ? { policy: (await Promise.resolve().then(() => (init_render$1(), render_exports))).policyData(verdict) } : {})),
-					result: applyResultData(result),
-					...journalFile ? { journal: journalFile } : {}
-				};
-				ctx.io.stdout.write(JSON.stringify(doc, null, 2) + "\n");
-			} else if (plan.steps.length > 0) {
-				ctx.io.stdout.write("\n" + renderApplyReport(result, format, { color }));
-				if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
-			}
-			if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + "\n" + renderApplyReport(result, "markdown"));
-			if (result.failed.length > 0 || result.unreachable !== void 0 || plan.blocked.length > 0) throw new ApplyError(result.failed, result.skipped, plan.blocked, {
-				...result.unreachable !== void 0 ? { unreachable: result.unreachable } : {},
-				incomplete: (result.incomplete ?? []).map((x) => x.summary),
-				reported: true
-			});
-			return EXIT.ok;
 		}
 	};
 }));
@@ -63402,29 +64529,6 @@ function mainHelp(commands) {
 		"  docops apply -m config.example/manifests --sandbox",
 		""
 	].join("\n");
-}
-// src/cli/report-error.ts
-init_errors$1();
-init_log_options();
-init_ansi();
-function exitCodeFor(err) {
-	return err instanceof DocopsError ? err.exitCode : EXIT.error;
-}
-function messageOf(err) {
-	if (err instanceof ValidationError) {
-		const n = err.issues.length;
-		return [`${n} validation error${n === 1 ? "" : "s"}:`, ...err.issues.map(formatIssue)].join("\n");
-	}
-	if (err instanceof Error) return err.message || err.name;
-	return String(err);
-}
-function reportError(err, io, options = {}) {
-	const c = createColors(shouldColor(io.stderr, io.env));
-	const message = redactSecrets(messageOf(err), options.secrets ?? []);
-	io.stderr.write(`${c.red(c.bold("Error:"))} ${message}\n`);
-	if (!(err instanceof DocopsError)) options.logger?.debug({ err }, "unexpected error");
-	else if (err.cause !== void 0) options.logger?.debug({ err: err.cause }, "caused by");
-	return exitCodeFor(err);
 }
 // src/cli/version.ts
 /** `-v` / `--version`, as the first argument. */
@@ -67040,6 +68144,7 @@ init_errors$1();
 init_secrets();
 init_github();
 init_io();
+init_report_error();
 async function dispatch(argv, io, state) {
 	const [name, ...rest] = argv;
 	if (name === void 0) throw new UsageError("missing command. Run `docops --help` for the commands.");

@@ -54612,7 +54612,7 @@ function notifyTargets(raw, env, at) {
 	};
 }
 var isObject$2;
-var init_config$4 = __esmMin((() => {
+var init_config$3 = __esmMin((() => {
 	init_types();
 	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
@@ -54643,7 +54643,7 @@ var SAFETY_REF, cached$1;
 var init_config_schema = __esmMin((() => {
 	SAFETY_REF = "safety.schema.json";
 }));
-// src/daemon/fleet/config.ts
+// src/daemon/config-fleet.ts
 /**
 * `organizations:` and `shard:` of docops.yaml (docs/daemon.md, "Many organizations", "Shards"): one daemon
 * reconciling several organizations, each on its own, and the shards that spread them over several daemons.
@@ -54778,8 +54778,8 @@ function contains(outer, inner) {
 	return rel === "" || rel !== ".." && !rel.startsWith(`..${node_path.sep}`) && !(0, node_path.isAbsolute)(rel);
 }
 var isObject$1;
-var init_config$3 = __esmMin((() => {
-	init_config$4();
+var init_config_fleet = __esmMin((() => {
+	init_config$3();
 	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // node_modules/@marcbachmann/cel-js/lib/errors.js
@@ -59727,10 +59727,10 @@ var init_config$1 = __esmMin((() => {
 	init_parse$1();
 	init_schema$1();
 	init_secret_fields();
-	init_config$4();
+	init_config$3();
 	init_secrets();
 	init_config_schema();
-	init_config$3();
+	init_config_fleet();
 	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
 	CONFIG_DEFAULTS = {
 		concurrency: 8,

@@ -17,9 +17,9 @@ import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
-import { fleetConfig, type OrgConfig, type ShardConfig } from './fleet/config.js';
+import { fleetConfig, type OrgConfig, type ShardConfig } from './config-fleet.js';
 
-export type { OrgConfig, ShardConfig } from './fleet/config.js';
+export type { OrgConfig, ShardConfig } from './config-fleet.js';
 
 export type DaemonMode = 'apply' | 'plan';
 

@@ -17,7 +17,7 @@ import type { Leadership, LeaseLock } from '../ha/leadership.js';
 import { createDaemonMetrics } from '../metrics.js';
 import type { RunRecord } from '../run.js';
 import { startDaemonServer, type DaemonServer } from '../server.js';
-import type { OrgConfig } from './config.js';
+import type { OrgConfig } from '../config-fleet.js';
 import { fleetHandlers } from './http.js';
 import { orgDaemonConfig, orgEnv, orgLoader, orgToken } from './org-daemon.js';
 import { shardOf } from './shard-of.js';

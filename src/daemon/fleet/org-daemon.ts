@@ -12,7 +12,7 @@ import type { ManifestDocument } from '../../manifests/document.js';
 import { registerSecret } from '../../secrets.js';
 import type { DaemonConfig } from '../config.js';
 import type { LoadManifests } from '../run.js';
-import type { OrgConfig } from './config.js';
+import type { OrgConfig } from '../config-fleet.js';
 
 export function orgDaemonConfig(base: DaemonConfig, org: OrgConfig): DaemonConfig {
   const { organizations: _orgs, shard: _shard, ha: _ha, tokenFile: _token, schedule, notify, safety, ...rest } = base;

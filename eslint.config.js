@@ -1,5 +1,45 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+/**
+ * The map of src (docs/dev/architecture.md, "The map"): what each folder may import besides itself. A folder not
+ * listed may import any folder listed. The lint refuses an import outside its row; together with import-x/no-cycle
+ * it keeps imports flowing one way.
+ */
+const BASE = ['secrets.ts', 'log-options.ts', 'log.ts'];
+export const MAY_IMPORT = {
+  model: [],
+  'secrets.ts': [],
+  'log-options.ts': ['secrets.ts'],
+  'log.ts': ['log-options.ts', 'secrets.ts'],
+  engine: ['model'],
+  api: ['model', ...BASE],
+  manifests: ['model', ...BASE],
+  render: ['model'],
+  scopes: ['model'],
+  audit: ['model', 'api', ...BASE],
+  kinds: ['model', 'manifests', 'api', ...BASE],
+  github: ['model', 'api', ...BASE],
+  connect: ['model', 'api', 'scopes', ...BASE],
+  'plan-file': ['model', 'engine', 'manifests', 'render', ...BASE],
+  safety: ['model', 'engine', 'api', ...BASE],
+  export: ['model', 'engine', 'manifests', 'api', 'plan-file', ...BASE],
+  undo: ['model', 'engine', 'manifests', 'api', 'kinds', 'safety', ...BASE],
+  init: ['model', 'export', ...BASE],
+  policy: ['model', 'manifests', 'plan-file', 'github', 'render', ...BASE],
+  // Docs health: the broken links of the managed spaces, read beside a plan.
+  health: ['model', 'kinds', ...BASE],
+  daemon: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'plan-file', 'safety', 'policy', 'health', ...BASE],
+  cli: ['model', 'engine', 'api', 'manifests', 'render', 'scopes', 'audit', 'kinds', 'github', 'connect', 'plan-file', 'safety', 'export', 'undo', 'init', 'policy', 'health', 'daemon', ...BASE],
+};
+
+const zones = Object.entries(MAY_IMPORT).map(([place, allowed]) => ({
+  target: `./src/${place}`,
+  from: './src',
+  except: [place, ...allowed].map((p) => `./${p}`),
+  message: `src/${place} may import only ${allowed.length ? allowed.join(', ') : 'nothing of docops'} (docs/dev/architecture.md, "The map").`,
+}));
 
 /**
  * The workspace's borders (docs/dev/architecture.md): a package imports nothing of docops (src/, tools/, #src/…)
@@ -32,6 +72,29 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  {
+    // The shape of the source: no import circles, imports only along the map, small files, no double casts.
+    files: ['src/**/*.ts', 'action/**/*.ts', 'packages/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['src/kinds/generated/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones }],
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+          message: '`as unknown as` silences the type checker: read the value with a check, or type what produces it.',
+        },
+      ],
     },
   },
   {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { escapeData } from '../src/cli/github.js';
 import type { CliIO, OutputStream } from '../src/cli/io.js';
 import { run } from '../src/cli/run.js';
-import { EXIT } from '../src/core/errors.js';
+import { EXIT } from '../src/model/errors.js';
 import { actionInputs, COMMANDS, setOutputs, type ActionInputs } from './inputs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -200,7 +200,7 @@ var init_secrets = __esmMin((() => {
 	values = /* @__PURE__ */ new Map();
 	SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 }));
-// src/core/errors.ts
+// src/model/errors.ts
 function formatIssue(i) {
 	return `${i.file}:${i.line}:${i.column}: ${i.message}`;
 }
@@ -651,7 +651,7 @@ function standInLogger(level, kept) {
 function replayLines(lines, logger) {
 	for (const { level, args } of lines) Reflect.apply(logger[level], logger, args);
 }
-// src/core/refs.ts
+// src/model/refs.ts
 function tokens() {
 	if (!syntax) {
 		const nonce = process.getBuiltinModule("node:crypto").randomBytes(12).toString("base64url").replace(/[^A-Za-z0-9]/g, "x");
@@ -1083,10 +1083,18 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					"properties": {
 						"space": { "$ref": "#/definitions/spaceRef" },
 						"path": { "$ref": "#/definitions/path" },
-						"condition": { "$ref": "#/definitions/condition" }
+						"condition": { "$ref": "#/definitions/condition" },
+						"hidden": {
+							"type": "boolean",
+							"description": "Hidden from the site's navigation (still reachable by its URL)."
+						},
+						"draft": {
+							"type": "boolean",
+							"description": "A draft: not live on the site."
+						}
 					}
 				}],
-				"description": "A site space: a space reference, or {space, path, condition}."
+				"description": "A site space: a space reference, or {space, path, condition, hidden, draft}."
 			},
 			"customization": {
 				"type": "object",
@@ -1737,6 +1745,165 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				"additionalProperties": { "$ref": "#/definitions/claim" },
 				"description": "Claim name → {type: boolean, description}."
 			},
+			"localized128": {
+				"type": "object",
+				"propertyNames": {
+					"type": "string",
+					"enum": [
+						"en",
+						"fr",
+						"de",
+						"es",
+						"it",
+						"pt",
+						"pt-br",
+						"ru",
+						"ja",
+						"zh",
+						"zh-tw",
+						"yue",
+						"ko",
+						"ar",
+						"hi",
+						"nl",
+						"pl",
+						"tr",
+						"sv",
+						"no",
+						"da",
+						"fi",
+						"el",
+						"cs",
+						"hu",
+						"ro",
+						"th",
+						"vi",
+						"id",
+						"ms",
+						"he",
+						"uk",
+						"sk",
+						"bg",
+						"hr",
+						"lt",
+						"lv",
+						"et",
+						"sl"
+					]
+				},
+				"additionalProperties": {
+					"type": "string",
+					"maxLength": 128
+				},
+				"description": "Language → the text in that language (at most 128 characters): overrides for the site's other languages."
+			},
+			"localized256": {
+				"type": "object",
+				"propertyNames": {
+					"type": "string",
+					"enum": [
+						"en",
+						"fr",
+						"de",
+						"es",
+						"it",
+						"pt",
+						"pt-br",
+						"ru",
+						"ja",
+						"zh",
+						"zh-tw",
+						"yue",
+						"ko",
+						"ar",
+						"hi",
+						"nl",
+						"pl",
+						"tr",
+						"sv",
+						"no",
+						"da",
+						"fi",
+						"el",
+						"cs",
+						"hu",
+						"ro",
+						"th",
+						"vi",
+						"id",
+						"ms",
+						"he",
+						"uk",
+						"sk",
+						"bg",
+						"hr",
+						"lt",
+						"lv",
+						"et",
+						"sl"
+					]
+				},
+				"additionalProperties": {
+					"type": "string",
+					"maxLength": 256
+				},
+				"description": "Language → the text in that language (at most 256 characters): overrides for the site's other languages."
+			},
+			"redirect": {
+				"type": "object",
+				"additionalProperties": false,
+				"required": ["source", "destination"],
+				"properties": {
+					"source": {
+						"type": "string",
+						"maxLength": 512,
+						"pattern": "^\\/(?!\\*)(?!.*\\*.+)(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\/\\*|\\*)?$",
+						"description": "The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it."
+					},
+					"destination": {
+						"description": "Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.",
+						"oneOf": [
+							{
+								"type": "string",
+								"format": "uri",
+								"maxLength": 2048
+							},
+							{
+								"type": "object",
+								"additionalProperties": false,
+								"required": ["section"],
+								"properties": { "section": { "$ref": "#/definitions/path" } }
+							},
+							{
+								"type": "object",
+								"additionalProperties": false,
+								"required": ["space"],
+								"properties": {
+									"section": { "$ref": "#/definitions/path" },
+									"space": { "$ref": "#/definitions/spaceRef" },
+									"page": {
+										"type": "string",
+										"minLength": 1,
+										"description": "A page of the space, by id."
+									}
+								}
+							}
+						]
+					},
+					"permanent": {
+						"type": "boolean",
+						"description": "A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting."
+					},
+					"captureWildcard": {
+						"type": "boolean",
+						"description": "Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting."
+					},
+					"draft": {
+						"type": "boolean",
+						"description": "A draft rule (not live). One live and one draft rule may share a source."
+					}
+				}
+			},
 			"docops-shared-0": { "oneOf": [
 				{
 					"type": "object",
@@ -2231,6 +2398,12 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							"maxLength": 256
 						},
 						"condition": { "$ref": "#/definitions/condition" },
+						"draft": {
+							"type": "boolean",
+							"description": "A draft: not live on the site."
+						},
+						"localizedTitle": { "$ref": "#/definitions/localized128" },
+						"localizedDescription": { "$ref": "#/definitions/localized256" },
 						"spaces": {
 							"type": "array",
 							"minItems": 1,
@@ -2257,6 +2430,11 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							"type": ["string", "null"],
 							"maxLength": 50
 						},
+						"draft": {
+							"type": "boolean",
+							"description": "A draft: not live on the site."
+						},
+						"localizedTitle": { "$ref": "#/definitions/localized128" },
 						"sections": {
 							"type": "array",
 							"minItems": 1,
@@ -2356,6 +2534,102 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						}
 					}
 				}] }
+			},
+			"published": {
+				"type": "boolean",
+				"description": "Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so."
+			},
+			"publishingAuth": {
+				"type": "object",
+				"additionalProperties": false,
+				"x-secret": false,
+				"description": "Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.",
+				"properties": {
+					"backend": {
+						"enum": ["custom", "integration"],
+						"description": "Who signs visitors in: your own backend (custom) or the site's authenticated-access integration."
+					},
+					"fallbackURL": {
+						"type": ["string", "null"],
+						"format": "uri",
+						"maxLength": 2048,
+						"description": "Where visitors go when signing in fails; null unsets it."
+					},
+					"logoutURL": {
+						"type": ["string", "null"],
+						"format": "uri",
+						"maxLength": 2048,
+						"description": "Where visitors are sent to sign out of your backend; null unsets it."
+					},
+					"privateKey": {
+						"x-secret": "payload",
+						"description": "The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.",
+						"oneOf": [{
+							"type": "string",
+							"minLength": 1,
+							"maxLength": 1e4
+						}, {
+							"type": "object",
+							"additionalProperties": false,
+							"required": ["file"],
+							"properties": { "file": {
+								"type": "string",
+								"minLength": 1,
+								"x-secret": false,
+								"description": "Path relative to this manifest, inside the manifests directory."
+							} }
+						}]
+					}
+				}
+			},
+			"externalLinks": {
+				"type": "array",
+				"description": "External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.",
+				"items": {
+					"type": "object",
+					"additionalProperties": false,
+					"required": ["title", "url"],
+					"properties": {
+						"title": {
+							"type": "string",
+							"minLength": 2,
+							"maxLength": 128,
+							"description": "Title (2..128 characters); the link's identity within the site."
+						},
+						"url": {
+							"type": "string",
+							"format": "uri",
+							"maxLength": 2048,
+							"description": "The absolute http(s) URL it opens."
+						},
+						"description": {
+							"type": ["string", "null"],
+							"maxLength": 256
+						},
+						"icon": {
+							"type": ["string", "null"],
+							"maxLength": 50
+						},
+						"condition": { "$ref": "#/definitions/condition" },
+						"draft": {
+							"type": "boolean",
+							"description": "A draft: not live on the site."
+						},
+						"localizedTitle": { "$ref": "#/definitions/localized128" },
+						"localizedDescription": { "$ref": "#/definitions/localized256" },
+						"group": {
+							"type": ["string", "null"],
+							"minLength": 1,
+							"maxLength": 100,
+							"description": "Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level)."
+						}
+					}
+				}
+			},
+			"redirects": {
+				"type": "array",
+				"description": "When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.",
+				"items": { "$ref": "#/definitions/redirect" }
 			},
 			"adaptiveSchema": {
 				"type": "object",
@@ -2538,7 +2812,287 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		validate8.errors = vErrors;
 		return errors === 0;
 	}
+	const schema4 = {
+		"type": "object",
+		"propertyNames": {
+			"type": "string",
+			"enum": [
+				"en",
+				"fr",
+				"de",
+				"es",
+				"it",
+				"pt",
+				"pt-br",
+				"ru",
+				"ja",
+				"zh",
+				"zh-tw",
+				"yue",
+				"ko",
+				"ar",
+				"hi",
+				"nl",
+				"pl",
+				"tr",
+				"sv",
+				"no",
+				"da",
+				"fi",
+				"el",
+				"cs",
+				"hu",
+				"ro",
+				"th",
+				"vi",
+				"id",
+				"ms",
+				"he",
+				"uk",
+				"sk",
+				"bg",
+				"hr",
+				"lt",
+				"lv",
+				"et",
+				"sl"
+			]
+		},
+		"additionalProperties": {
+			"type": "string",
+			"maxLength": 128
+		},
+		"description": "Language → the text in that language (at most 128 characters): overrides for the site's other languages."
+	};
 	function validate10(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			for (const key0 in data) {
+				const _errs1 = errors;
+				if (typeof key0 !== "string") {
+					const err0 = {
+						instancePath,
+						schemaPath: "#/propertyNames/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string",
+						propertyName: key0
+					};
+					if (vErrors === null) vErrors = [err0];
+					else vErrors.push(err0);
+					errors++;
+				}
+				if (!(key0 === "en" || key0 === "fr" || key0 === "de" || key0 === "es" || key0 === "it" || key0 === "pt" || key0 === "pt-br" || key0 === "ru" || key0 === "ja" || key0 === "zh" || key0 === "zh-tw" || key0 === "yue" || key0 === "ko" || key0 === "ar" || key0 === "hi" || key0 === "nl" || key0 === "pl" || key0 === "tr" || key0 === "sv" || key0 === "no" || key0 === "da" || key0 === "fi" || key0 === "el" || key0 === "cs" || key0 === "hu" || key0 === "ro" || key0 === "th" || key0 === "vi" || key0 === "id" || key0 === "ms" || key0 === "he" || key0 === "uk" || key0 === "sk" || key0 === "bg" || key0 === "hr" || key0 === "lt" || key0 === "lv" || key0 === "et" || key0 === "sl")) {
+					const err1 = {
+						instancePath,
+						schemaPath: "#/propertyNames/enum",
+						keyword: "enum",
+						params: { allowedValues: schema4.propertyNames.enum },
+						message: "must be equal to one of the allowed values",
+						propertyName: key0
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (!(_errs1 === errors)) {
+					const err2 = {
+						instancePath,
+						schemaPath: "#/propertyNames",
+						keyword: "propertyNames",
+						params: { propertyName: key0 },
+						message: "property name must be valid"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			}
+			for (const key1 in data) {
+				let data0 = data[key1];
+				if (typeof data0 === "string") {
+					if (func1(data0) > 128) {
+						const err3 = {
+							instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/additionalProperties/maxLength",
+							keyword: "maxLength",
+							params: { limit: 128 },
+							message: "must NOT have more than 128 characters"
+						};
+						if (vErrors === null) vErrors = [err3];
+						else vErrors.push(err3);
+						errors++;
+					}
+				} else {
+					const err4 = {
+						instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+						schemaPath: "#/additionalProperties/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+			}
+		} else {
+			const err5 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
+			errors++;
+		}
+		validate10.errors = vErrors;
+		return errors === 0;
+	}
+	const schema5 = {
+		"type": "object",
+		"propertyNames": {
+			"type": "string",
+			"enum": [
+				"en",
+				"fr",
+				"de",
+				"es",
+				"it",
+				"pt",
+				"pt-br",
+				"ru",
+				"ja",
+				"zh",
+				"zh-tw",
+				"yue",
+				"ko",
+				"ar",
+				"hi",
+				"nl",
+				"pl",
+				"tr",
+				"sv",
+				"no",
+				"da",
+				"fi",
+				"el",
+				"cs",
+				"hu",
+				"ro",
+				"th",
+				"vi",
+				"id",
+				"ms",
+				"he",
+				"uk",
+				"sk",
+				"bg",
+				"hr",
+				"lt",
+				"lv",
+				"et",
+				"sl"
+			]
+		},
+		"additionalProperties": {
+			"type": "string",
+			"maxLength": 256
+		},
+		"description": "Language → the text in that language (at most 256 characters): overrides for the site's other languages."
+	};
+	function validate12(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			for (const key0 in data) {
+				const _errs1 = errors;
+				if (typeof key0 !== "string") {
+					const err0 = {
+						instancePath,
+						schemaPath: "#/propertyNames/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string",
+						propertyName: key0
+					};
+					if (vErrors === null) vErrors = [err0];
+					else vErrors.push(err0);
+					errors++;
+				}
+				if (!(key0 === "en" || key0 === "fr" || key0 === "de" || key0 === "es" || key0 === "it" || key0 === "pt" || key0 === "pt-br" || key0 === "ru" || key0 === "ja" || key0 === "zh" || key0 === "zh-tw" || key0 === "yue" || key0 === "ko" || key0 === "ar" || key0 === "hi" || key0 === "nl" || key0 === "pl" || key0 === "tr" || key0 === "sv" || key0 === "no" || key0 === "da" || key0 === "fi" || key0 === "el" || key0 === "cs" || key0 === "hu" || key0 === "ro" || key0 === "th" || key0 === "vi" || key0 === "id" || key0 === "ms" || key0 === "he" || key0 === "uk" || key0 === "sk" || key0 === "bg" || key0 === "hr" || key0 === "lt" || key0 === "lv" || key0 === "et" || key0 === "sl")) {
+					const err1 = {
+						instancePath,
+						schemaPath: "#/propertyNames/enum",
+						keyword: "enum",
+						params: { allowedValues: schema5.propertyNames.enum },
+						message: "must be equal to one of the allowed values",
+						propertyName: key0
+					};
+					if (vErrors === null) vErrors = [err1];
+					else vErrors.push(err1);
+					errors++;
+				}
+				if (!(_errs1 === errors)) {
+					const err2 = {
+						instancePath,
+						schemaPath: "#/propertyNames",
+						keyword: "propertyNames",
+						params: { propertyName: key0 },
+						message: "property name must be valid"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			}
+			for (const key1 in data) {
+				let data0 = data[key1];
+				if (typeof data0 === "string") {
+					if (func1(data0) > 256) {
+						const err3 = {
+							instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+							schemaPath: "#/additionalProperties/maxLength",
+							keyword: "maxLength",
+							params: { limit: 256 },
+							message: "must NOT have more than 256 characters"
+						};
+						if (vErrors === null) vErrors = [err3];
+						else vErrors.push(err3);
+						errors++;
+					}
+				} else {
+					const err4 = {
+						instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
+						schemaPath: "#/additionalProperties/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err4];
+					else vErrors.push(err4);
+					errors++;
+				}
+			}
+		} else {
+			const err5 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
+			errors++;
+		}
+		validate12.errors = vErrors;
+		return errors === 0;
+	}
+	function validate14(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		const _errs0 = errors;
@@ -2575,7 +3129,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				else vErrors.push(err0);
 				errors++;
 			}
-			for (const key0 in data) if (!(key0 === "space" || key0 === "path" || key0 === "condition")) {
+			for (const key0 in data) if (!(key0 === "space" || key0 === "path" || key0 === "condition" || key0 === "hidden" || key0 === "draft")) {
 				const err1 = {
 					instancePath,
 					schemaPath: "#/oneOf/1/additionalProperties",
@@ -2626,16 +3180,44 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				}
 				for (let i3 = errorsBefore3; i3 < errors; i3++) vErrors[i3].schemaPath = "#/definitions/condition" + vErrors[i3].schemaPath.slice(1);
 			}
+			if (data.hidden !== void 0) {
+				if (typeof data.hidden !== "boolean") {
+					const err2 = {
+						instancePath: instancePath + "/hidden",
+						schemaPath: "#/oneOf/1/properties/hidden/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err2];
+					else vErrors.push(err2);
+					errors++;
+				}
+			}
+			if (data.draft !== void 0) {
+				if (typeof data.draft !== "boolean") {
+					const err3 = {
+						instancePath: instancePath + "/draft",
+						schemaPath: "#/oneOf/1/properties/draft/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err3];
+					else vErrors.push(err3);
+					errors++;
+				}
+			}
 		} else {
-			const err2 = {
+			const err4 = {
 				instancePath,
 				schemaPath: "#/oneOf/1/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err2];
-			else vErrors.push(err2);
+			if (vErrors === null) vErrors = [err4];
+			else vErrors.push(err4);
 			errors++;
 		}
 		var _valid0 = _errs2 === errors;
@@ -2647,15 +3229,15 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			passing0 = 1;
 		}
 		if (!valid0) {
-			const err3 = {
+			const err5 = {
 				instancePath,
 				schemaPath: "#/oneOf",
 				keyword: "oneOf",
 				params: { passingSchemas: passing0 },
 				message: "must match exactly one schema in oneOf"
 			};
-			if (vErrors === null) vErrors = [err3];
-			else vErrors.push(err3);
+			if (vErrors === null) vErrors = [err5];
+			else vErrors.push(err5);
 			errors++;
 		} else {
 			errors = _errs0;
@@ -2664,10 +3246,10 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				else vErrors = null;
 			}
 		}
-		validate10.errors = vErrors;
+		validate14.errors = vErrors;
 		return errors === 0;
 	}
-	const schema5 = {
+	const schema7 = {
 		"type": "object",
 		"properties": {
 			"title": {
@@ -3295,7 +3877,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		"additionalProperties": false,
 		"description": "How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists."
 	};
-	const schema6 = {
+	const schema8 = {
 		"type": "object",
 		"additionalProperties": {
 			"type": "string",
@@ -3346,7 +3928,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			]
 		}
 	};
-	function validate19(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3370,7 +3952,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						instancePath,
 						schemaPath: "#/propertyNames/enum",
 						keyword: "enum",
-						params: { allowedValues: schema6.propertyNames.enum },
+						params: { allowedValues: schema8.propertyNames.enum },
 						message: "must be equal to one of the allowed values",
 						propertyName: key0
 					};
@@ -3431,11 +4013,11 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err5);
 			errors++;
 		}
-		validate19.errors = vErrors;
+		validate24.errors = vErrors;
 		return errors === 0;
 	}
 	const formats0 = require_formats().fullFormats.uri;
-	function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3816,10 +4398,10 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err27);
 			errors++;
 		}
-		validate21.errors = vErrors;
+		validate26.errors = vErrors;
 		return errors === 0;
 	}
-	const schema8 = {
+	const schema10 = {
 		"type": "string",
 		"enum": [
 			"default-light",
@@ -3888,7 +4470,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			"vitesse-light"
 		]
 	};
-	function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (typeof data !== "string") {
@@ -3908,17 +4490,17 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				instancePath,
 				schemaPath: "#/enum",
 				keyword: "enum",
-				params: { allowedValues: schema8.enum },
+				params: { allowedValues: schema10.enum },
 				message: "must be equal to one of the allowed values"
 			};
 			if (vErrors === null) vErrors = [err1];
 			else vErrors.push(err1);
 			errors++;
 		}
-		validate25.errors = vErrors;
+		validate30.errors = vErrors;
 		return errors === 0;
 	}
-	const schema9 = { "oneOf": [
+	const schema11 = { "oneOf": [
 		{
 			"type": "object",
 			"properties": {
@@ -4046,7 +4628,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			"additionalProperties": false
 		}
 	] };
-	function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		const _errs0 = errors;
@@ -4109,7 +4691,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						instancePath: instancePath + "/kind",
 						schemaPath: "#/oneOf/0/properties/kind/enum",
 						keyword: "enum",
-						params: { allowedValues: schema9.oneOf[0].properties.kind.enum },
+						params: { allowedValues: schema11.oneOf[0].properties.kind.enum },
 						message: "must be equal to one of the allowed values"
 					};
 					if (vErrors === null) vErrors = [err4];
@@ -4219,7 +4801,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						instancePath: instancePath + "/kind",
 						schemaPath: "#/oneOf/1/properties/kind/enum",
 						keyword: "enum",
-						params: { allowedValues: schema9.oneOf[1].properties.kind.enum },
+						params: { allowedValues: schema11.oneOf[1].properties.kind.enum },
 						message: "must be equal to one of the allowed values"
 					};
 					if (vErrors === null) vErrors = [err12];
@@ -4319,7 +4901,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							instancePath: instancePath + "/kind",
 							schemaPath: "#/oneOf/2/properties/kind/enum",
 							keyword: "enum",
-							params: { allowedValues: schema9.oneOf[2].properties.kind.enum },
+							params: { allowedValues: schema11.oneOf[2].properties.kind.enum },
 							message: "must be equal to one of the allowed values"
 						};
 						if (vErrors === null) vErrors = [err19];
@@ -4433,7 +5015,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/kind",
 								schemaPath: "#/oneOf/3/properties/kind/enum",
 								keyword: "enum",
-								params: { allowedValues: schema9.oneOf[3].properties.kind.enum },
+								params: { allowedValues: schema11.oneOf[3].properties.kind.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err27];
@@ -4561,7 +5143,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									instancePath: instancePath + "/kind",
 									schemaPath: "#/oneOf/4/properties/kind/enum",
 									keyword: "enum",
-									params: { allowedValues: schema9.oneOf[4].properties.kind.enum },
+									params: { allowedValues: schema11.oneOf[4].properties.kind.enum },
 									message: "must be equal to one of the allowed values"
 								};
 								if (vErrors === null) vErrors = [err36];
@@ -4661,7 +5243,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										instancePath: instancePath + "/kind",
 										schemaPath: "#/oneOf/5/properties/kind/enum",
 										keyword: "enum",
-										params: { allowedValues: schema9.oneOf[5].properties.kind.enum },
+										params: { allowedValues: schema11.oneOf[5].properties.kind.enum },
 										message: "must be equal to one of the allowed values"
 									};
 									if (vErrors === null) vErrors = [err43];
@@ -4761,7 +5343,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											instancePath: instancePath + "/kind",
 											schemaPath: "#/oneOf/6/properties/kind/enum",
 											keyword: "enum",
-											params: { allowedValues: schema9.oneOf[6].properties.kind.enum },
+											params: { allowedValues: schema11.oneOf[6].properties.kind.enum },
 											message: "must be equal to one of the allowed values"
 										};
 										if (vErrors === null) vErrors = [err50];
@@ -4861,7 +5443,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												instancePath: instancePath + "/kind",
 												schemaPath: "#/oneOf/7/properties/kind/enum",
 												keyword: "enum",
-												params: { allowedValues: schema9.oneOf[7].properties.kind.enum },
+												params: { allowedValues: schema11.oneOf[7].properties.kind.enum },
 												message: "must be equal to one of the allowed values"
 											};
 											if (vErrors === null) vErrors = [err57];
@@ -4975,7 +5557,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 													instancePath: instancePath + "/kind",
 													schemaPath: "#/oneOf/8/properties/kind/enum",
 													keyword: "enum",
-													params: { allowedValues: schema9.oneOf[8].properties.kind.enum },
+													params: { allowedValues: schema11.oneOf[8].properties.kind.enum },
 													message: "must be equal to one of the allowed values"
 												};
 												if (vErrors === null) vErrors = [err65];
@@ -5089,7 +5671,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 														instancePath: instancePath + "/kind",
 														schemaPath: "#/oneOf/9/properties/kind/enum",
 														keyword: "enum",
-														params: { allowedValues: schema9.oneOf[9].properties.kind.enum },
+														params: { allowedValues: schema11.oneOf[9].properties.kind.enum },
 														message: "must be equal to one of the allowed values"
 													};
 													if (vErrors === null) vErrors = [err73];
@@ -5157,10 +5739,10 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 				else vErrors = null;
 			}
 		}
-		validate30.errors = vErrors;
+		validate35.errors = vErrors;
 		return errors === 0;
 	}
-	const schema10 = {
+	const schema12 = {
 		"type": "object",
 		"propertyNames": {
 			"type": "string",
@@ -5208,7 +5790,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		},
 		"additionalProperties": { "type": "string" }
 	};
-	function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5232,7 +5814,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						instancePath,
 						schemaPath: "#/propertyNames/enum",
 						keyword: "enum",
-						params: { allowedValues: schema10.propertyNames.enum },
+						params: { allowedValues: schema12.propertyNames.enum },
 						message: "must be equal to one of the allowed values",
 						propertyName: key0
 					};
@@ -5277,10 +5859,10 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err4);
 			errors++;
 		}
-		validate32.errors = vErrors;
+		validate37.errors = vErrors;
 		return errors === 0;
 	}
-	const schema11 = {
+	const schema13 = {
 		"type": "object",
 		"properties": {
 			"title": {
@@ -5343,7 +5925,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		"required": ["title", "to"],
 		"additionalProperties": false
 	};
-	function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5434,7 +6016,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/localizedTitle",
 								schemaPath: "#/properties/localizedTitle/propertyNames/enum",
 								keyword: "enum",
-								params: { allowedValues: schema11.properties.localizedTitle.propertyNames.enum },
+								params: { allowedValues: schema13.properties.localizedTitle.propertyNames.enum },
 								message: "must be equal to one of the allowed values",
 								propertyName: key1
 							};
@@ -5498,13 +6080,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			if (data.to !== void 0) {
 				const errorsBefore0 = errors;
-				if (!validate30(data.to, {
+				if (!validate35(data.to, {
 					instancePath: instancePath + "/to",
 					parentData: data,
 					parentDataProperty: "to",
 					rootData
 				})) {
-					vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+					vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 					errors = vErrors.length;
 				}
 				for (let i0 = errorsBefore0; i0 < errors; i0++) vErrors[i0].schemaPath = "#/properties/to" + vErrors[i0].schemaPath.slice(1);
@@ -5521,15 +6103,15 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err11);
 			errors++;
 		}
-		validate35.errors = vErrors;
+		validate40.errors = vErrors;
 		return errors === 0;
 	}
 	const pattern3 = /* @__PURE__ */ new RegExp("^#(?:[0-9a-fA-F]{3}){1,2}$", "u");
-	function validate18(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
-			for (const key0 in data) if (!func0.call(schema5.properties, key0)) {
+			for (const key0 in data) if (!func0.call(schema7.properties, key0)) {
 				const err0 = {
 					instancePath,
 					schemaPath: "#/additionalProperties",
@@ -5583,13 +6165,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			if (data.localizedTitle !== void 0) {
 				const errorsBefore0 = errors;
-				if (!validate19(data.localizedTitle, {
+				if (!validate24(data.localizedTitle, {
 					instancePath: instancePath + "/localizedTitle",
 					parentData: data,
 					parentDataProperty: "localizedTitle",
 					rootData
 				})) {
-					vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+					vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 					errors = vErrors.length;
 				}
 				for (let i0 = errorsBefore0; i0 < errors; i0++) vErrors[i0].schemaPath = "#/properties/localizedTitle" + vErrors[i0].schemaPath.slice(1);
@@ -5597,7 +6179,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			if (data.styling !== void 0) {
 				let data2 = data.styling;
 				if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-					for (const key1 in data2) if (!func0.call(schema5.properties.styling.properties, key1)) {
+					for (const key1 in data2) if (!func0.call(schema7.properties.styling.properties, key1)) {
 						const err4 = {
 							instancePath: instancePath + "/styling",
 							schemaPath: "#/properties/styling/additionalProperties",
@@ -5628,7 +6210,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/theme",
 								schemaPath: "#/properties/styling/properties/theme/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.theme.enum },
+								params: { allowedValues: schema7.properties.styling.properties.theme.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err6];
@@ -6187,7 +6769,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/corners",
 								schemaPath: "#/properties/styling/properties/corners/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.corners.enum },
+								params: { allowedValues: schema7.properties.styling.properties.corners.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err46];
@@ -6214,7 +6796,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/depth",
 								schemaPath: "#/properties/styling/properties/depth/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.depth.enum },
+								params: { allowedValues: schema7.properties.styling.properties.depth.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err48];
@@ -6241,7 +6823,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/links",
 								schemaPath: "#/properties/styling/properties/links/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.links.enum },
+								params: { allowedValues: schema7.properties.styling.properties.links.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err50];
@@ -6272,7 +6854,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/font",
 								schemaPath: "#/properties/styling/properties/font/oneOf/0/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.font.oneOf[0].enum },
+								params: { allowedValues: schema7.properties.styling.properties.font.oneOf[0].enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err52];
@@ -6286,13 +6868,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						}
 						const _errs65 = errors;
 						const errorsBefore1 = errors;
-						if (!validate21(data26, {
+						if (!validate26(data26, {
 							instancePath: instancePath + "/styling/font",
 							parentData: data2,
 							parentDataProperty: "font",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+							vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 							errors = vErrors.length;
 						}
 						for (let i1 = errorsBefore1; i1 < errors; i1++) vErrors[i1].schemaPath = "#/properties/styling/properties/font/oneOf/1" + vErrors[i1].schemaPath.slice(1);
@@ -6346,7 +6928,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/headingFont",
 								schemaPath: "#/properties/styling/properties/headingFont/oneOf/0/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.headingFont.oneOf[0].enum },
+								params: { allowedValues: schema7.properties.styling.properties.headingFont.oneOf[0].enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err55];
@@ -6360,13 +6942,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						}
 						const _errs70 = errors;
 						const errorsBefore2 = errors;
-						if (!validate21(data27, {
+						if (!validate26(data27, {
 							instancePath: instancePath + "/styling/headingFont",
 							parentData: data2,
 							parentDataProperty: "headingFont",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+							vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 							errors = vErrors.length;
 						}
 						for (let i2 = errorsBefore2; i2 < errors; i2++) vErrors[i2].schemaPath = "#/properties/styling/properties/headingFont/oneOf/1" + vErrors[i2].schemaPath.slice(1);
@@ -6443,7 +7025,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/monospaceFont",
 								schemaPath: "#/properties/styling/properties/monospaceFont/oneOf/0/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.monospaceFont.oneOf[0].enum },
+								params: { allowedValues: schema7.properties.styling.properties.monospaceFont.oneOf[0].enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err59];
@@ -6457,13 +7039,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						}
 						const _errs77 = errors;
 						const errorsBefore3 = errors;
-						if (!validate21(data28, {
+						if (!validate26(data28, {
 							instancePath: instancePath + "/styling/monospaceFont",
 							parentData: data2,
 							parentDataProperty: "monospaceFont",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+							vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
 							errors = vErrors.length;
 						}
 						for (let i3 = errorsBefore3; i3 < errors; i3++) vErrors[i3].schemaPath = "#/properties/styling/properties/monospaceFont/oneOf/1" + vErrors[i3].schemaPath.slice(1);
@@ -6513,7 +7095,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/background",
 								schemaPath: "#/properties/styling/properties/background/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.background.enum },
+								params: { allowedValues: schema7.properties.styling.properties.background.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err62];
@@ -6540,7 +7122,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/icons",
 								schemaPath: "#/properties/styling/properties/icons/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.icons.enum },
+								params: { allowedValues: schema7.properties.styling.properties.icons.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err64];
@@ -6580,26 +7162,26 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 									if (data32.light !== void 0) {
 										const errorsBefore4 = errors;
-										if (!validate25(data32.light, {
+										if (!validate30(data32.light, {
 											instancePath: instancePath + "/styling/codeTheme/default/light",
 											parentData: data32,
 											parentDataProperty: "light",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+											vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 											errors = vErrors.length;
 										}
 										for (let i4 = errorsBefore4; i4 < errors; i4++) vErrors[i4].schemaPath = "#/properties/styling/properties/codeTheme/properties/default/properties/light" + vErrors[i4].schemaPath.slice(1);
 									}
 									if (data32.dark !== void 0) {
 										const errorsBefore5 = errors;
-										if (!validate25(data32.dark, {
+										if (!validate30(data32.dark, {
 											instancePath: instancePath + "/styling/codeTheme/default/dark",
 											parentData: data32,
 											parentDataProperty: "dark",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+											vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 											errors = vErrors.length;
 										}
 										for (let i5 = errorsBefore5; i5 < errors; i5++) vErrors[i5].schemaPath = "#/properties/styling/properties/codeTheme/properties/default/properties/dark" + vErrors[i5].schemaPath.slice(1);
@@ -6634,26 +7216,26 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 									if (data35.light !== void 0) {
 										const errorsBefore6 = errors;
-										if (!validate25(data35.light, {
+										if (!validate30(data35.light, {
 											instancePath: instancePath + "/styling/codeTheme/openapi/light",
 											parentData: data35,
 											parentDataProperty: "light",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+											vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 											errors = vErrors.length;
 										}
 										for (let i6 = errorsBefore6; i6 < errors; i6++) vErrors[i6].schemaPath = "#/properties/styling/properties/codeTheme/properties/openapi/properties/light" + vErrors[i6].schemaPath.slice(1);
 									}
 									if (data35.dark !== void 0) {
 										const errorsBefore7 = errors;
-										if (!validate25(data35.dark, {
+										if (!validate30(data35.dark, {
 											instancePath: instancePath + "/styling/codeTheme/openapi/dark",
 											parentData: data35,
 											parentDataProperty: "dark",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+											vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 											errors = vErrors.length;
 										}
 										for (let i7 = errorsBefore7; i7 < errors; i7++) vErrors[i7].schemaPath = "#/properties/styling/properties/codeTheme/properties/openapi/properties/dark" + vErrors[i7].schemaPath.slice(1);
@@ -6718,7 +7300,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										instancePath: instancePath + "/styling/sidebar/background",
 										schemaPath: "#/properties/styling/properties/sidebar/properties/background/enum",
 										keyword: "enum",
-										params: { allowedValues: schema5.properties.styling.properties.sidebar.properties.background.enum },
+										params: { allowedValues: schema7.properties.styling.properties.sidebar.properties.background.enum },
 										message: "must be equal to one of the allowed values"
 									};
 									if (vErrors === null) vErrors = [err73];
@@ -6745,7 +7327,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										instancePath: instancePath + "/styling/sidebar/list",
 										schemaPath: "#/properties/styling/properties/sidebar/properties/list/enum",
 										keyword: "enum",
-										params: { allowedValues: schema5.properties.styling.properties.sidebar.properties.list.enum },
+										params: { allowedValues: schema7.properties.styling.properties.sidebar.properties.list.enum },
 										message: "must be equal to one of the allowed values"
 									};
 									if (vErrors === null) vErrors = [err75];
@@ -6785,7 +7367,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/styling/search",
 								schemaPath: "#/properties/styling/properties/search/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.styling.properties.search.enum },
+								params: { allowedValues: schema7.properties.styling.properties.search.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err78];
@@ -6840,7 +7422,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/internationalization/locale",
 								schemaPath: "#/properties/internationalization/properties/locale/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.internationalization.properties.locale.enum },
+								params: { allowedValues: schema7.properties.internationalization.properties.locale.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err82];
@@ -7203,7 +7785,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/header/preset",
 								schemaPath: "#/properties/header/properties/preset/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.header.properties.preset.enum },
+								params: { allowedValues: schema7.properties.header.properties.preset.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err107];
@@ -7321,13 +7903,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 					if (data49.primaryLink !== void 0) {
 						const errorsBefore8 = errors;
-						if (!validate30(data49.primaryLink, {
+						if (!validate35(data49.primaryLink, {
 							instancePath: instancePath + "/header/primaryLink",
 							parentData: data49,
 							parentDataProperty: "primaryLink",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+							vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 							errors = vErrors.length;
 						}
 						for (let i8 = errorsBefore8; i8 < errors; i8++) vErrors[i8].schemaPath = "#/properties/header/properties/primaryLink" + vErrors[i8].schemaPath.slice(1);
@@ -7571,13 +8153,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 									if (data62.localizedTitle !== void 0) {
 										const errorsBefore9 = errors;
-										if (!validate32(data62.localizedTitle, {
+										if (!validate37(data62.localizedTitle, {
 											instancePath: instancePath + "/header/links/" + i9 + "/localizedTitle",
 											parentData: data62,
 											parentDataProperty: "localizedTitle",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+											vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 											errors = vErrors.length;
 										}
 										for (let i10 = errorsBefore9; i10 < errors; i10++) vErrors[i10].schemaPath = "#/properties/header/properties/links/items/properties/localizedTitle" + vErrors[i10].schemaPath.slice(1);
@@ -7601,7 +8183,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												instancePath: instancePath + "/header/links/" + i9 + "/style",
 												schemaPath: "#/properties/header/properties/links/items/properties/style/enum",
 												keyword: "enum",
-												params: { allowedValues: schema5.properties.header.properties.links.items.properties.style.enum },
+												params: { allowedValues: schema7.properties.header.properties.links.items.properties.style.enum },
 												message: "must be equal to one of the allowed values"
 											};
 											if (vErrors === null) vErrors = [err134];
@@ -7616,13 +8198,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										let passing4 = null;
 										const _errs168 = errors;
 										const errorsBefore10 = errors;
-										if (!validate30(data66, {
+										if (!validate35(data66, {
 											instancePath: instancePath + "/header/links/" + i9 + "/to",
 											parentData: data62,
 											parentDataProperty: "to",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+											vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 											errors = vErrors.length;
 										}
 										for (let i11 = errorsBefore10; i11 < errors; i11++) vErrors[i11].schemaPath = "#/properties/header/properties/links/items/properties/to/oneOf/0" + vErrors[i11].schemaPath.slice(1);
@@ -7677,13 +8259,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											const len1 = data67.length;
 											for (let i12 = 0; i12 < len1; i12++) {
 												const errorsBefore11 = errors;
-												if (!validate35(data67[i12], {
+												if (!validate40(data67[i12], {
 													instancePath: instancePath + "/header/links/" + i9 + "/links/" + i12,
 													parentData: data67,
 													parentDataProperty: i12,
 													rootData
 												})) {
-													vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+													vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 													errors = vErrors.length;
 												}
 												for (let i13 = errorsBefore11; i13 < errors; i13++) vErrors[i13].schemaPath = "#/properties/header/properties/links/items/properties/links/items" + vErrors[i13].schemaPath.slice(1);
@@ -7962,13 +8544,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 									if (data75.localizedTitle !== void 0) {
 										const errorsBefore12 = errors;
-										if (!validate32(data75.localizedTitle, {
+										if (!validate37(data75.localizedTitle, {
 											instancePath: instancePath + "/footer/groups/" + i14 + "/localizedTitle",
 											parentData: data75,
 											parentDataProperty: "localizedTitle",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+											vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 											errors = vErrors.length;
 										}
 										for (let i15 = errorsBefore12; i15 < errors; i15++) vErrors[i15].schemaPath = "#/properties/footer/properties/groups/items/properties/localizedTitle" + vErrors[i15].schemaPath.slice(1);
@@ -7979,13 +8561,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											const len3 = data78.length;
 											for (let i16 = 0; i16 < len3; i16++) {
 												const errorsBefore13 = errors;
-												if (!validate35(data78[i16], {
+												if (!validate40(data78[i16], {
 													instancePath: instancePath + "/footer/groups/" + i14 + "/links/" + i16,
 													parentData: data78,
 													parentDataProperty: i16,
 													rootData
 												})) {
-													vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+													vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 													errors = vErrors.length;
 												}
 												for (let i17 = errorsBefore13; i17 < errors; i17++) vErrors[i17].schemaPath = "#/properties/footer/properties/groups/items/properties/links/items" + vErrors[i17].schemaPath.slice(1);
@@ -8141,26 +8723,26 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 					if (data81.localizedMessage !== void 0) {
 						const errorsBefore14 = errors;
-						if (!validate19(data81.localizedMessage, {
+						if (!validate24(data81.localizedMessage, {
 							instancePath: instancePath + "/announcement/localizedMessage",
 							parentData: data81,
 							parentDataProperty: "localizedMessage",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+							vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 							errors = vErrors.length;
 						}
 						for (let i18 = errorsBefore14; i18 < errors; i18++) vErrors[i18].schemaPath = "#/properties/announcement/properties/localizedMessage" + vErrors[i18].schemaPath.slice(1);
 					}
 					if (data81.link !== void 0) {
 						const errorsBefore15 = errors;
-						if (!validate35(data81.link, {
+						if (!validate40(data81.link, {
 							instancePath: instancePath + "/announcement/link",
 							parentData: data81,
 							parentDataProperty: "link",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+							vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 							errors = vErrors.length;
 						}
 						for (let i19 = errorsBefore15; i19 < errors; i19++) vErrors[i19].schemaPath = "#/properties/announcement/properties/link" + vErrors[i19].schemaPath.slice(1);
@@ -8184,7 +8766,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/announcement/style",
 								schemaPath: "#/properties/announcement/properties/style/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.announcement.properties.style.enum },
+								params: { allowedValues: schema7.properties.announcement.properties.style.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err169];
@@ -8239,7 +8821,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/themes/default",
 								schemaPath: "#/properties/themes/properties/default/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.themes.properties.default.enum },
+								params: { allowedValues: schema7.properties.themes.properties.default.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err173];
@@ -8350,7 +8932,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/ai/mode",
 								schemaPath: "#/properties/ai/properties/mode/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.ai.properties.mode.enum },
+								params: { allowedValues: schema7.properties.ai.properties.mode.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err181];
@@ -8388,13 +8970,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					}
 					if (data92.localizedGreeting !== void 0) {
 						const errorsBefore16 = errors;
-						if (!validate19(data92.localizedGreeting, {
+						if (!validate24(data92.localizedGreeting, {
 							instancePath: instancePath + "/ai/localizedGreeting",
 							parentData: data92,
 							parentDataProperty: "localizedGreeting",
 							rootData
 						})) {
-							vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+							vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
 							errors = vErrors.length;
 						}
 						for (let i20 = errorsBefore16; i20 < errors; i20++) vErrors[i20].schemaPath = "#/properties/ai/properties/localizedGreeting" + vErrors[i20].schemaPath.slice(1);
@@ -8589,7 +9171,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										instancePath: instancePath + "/pageActions/items/" + i22,
 										schemaPath: "#/properties/pageActions/properties/items/items/enum",
 										keyword: "enum",
-										params: { allowedValues: schema5.properties.pageActions.properties.items.items.enum },
+										params: { allowedValues: schema7.properties.pageActions.properties.items.items.enum },
 										message: "must be equal to one of the allowed values"
 									};
 									if (vErrors === null) vErrors = [err197];
@@ -8657,7 +9239,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								instancePath: instancePath + "/externalLinks/target",
 								schemaPath: "#/properties/externalLinks/properties/target/enum",
 								keyword: "enum",
-								params: { allowedValues: schema5.properties.externalLinks.properties.target.enum },
+								params: { allowedValues: schema7.properties.externalLinks.properties.target.enum },
 								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err202];
@@ -8984,7 +9566,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										instancePath: instancePath + "/socialAccounts/" + i23 + "/platform",
 										schemaPath: "#/properties/socialAccounts/items/properties/platform/enum",
 										keyword: "enum",
-										params: { allowedValues: schema5.properties.socialAccounts.items.properties.platform.enum },
+										params: { allowedValues: schema7.properties.socialAccounts.items.properties.platform.enum },
 										message: "must be equal to one of the allowed values"
 									};
 									if (vErrors === null) vErrors = [err226];
@@ -9192,10 +9774,376 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err241);
 			errors++;
 		}
-		validate18.errors = vErrors;
+		validate23.errors = vErrors;
 		return errors === 0;
 	}
-	function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	const pattern19 = /* @__PURE__ */ new RegExp("^\\/(?!\\*)(?!.*\\*.+)(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\/\\*|\\*)?$", "u");
+	function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+		let vErrors = null;
+		let errors = 0;
+		if (data && typeof data == "object" && !Array.isArray(data)) {
+			if (data.source === void 0) {
+				const err0 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "source" },
+					message: "must have required property 'source'"
+				};
+				if (vErrors === null) vErrors = [err0];
+				else vErrors.push(err0);
+				errors++;
+			}
+			if (data.destination === void 0) {
+				const err1 = {
+					instancePath,
+					schemaPath: "#/required",
+					keyword: "required",
+					params: { missingProperty: "destination" },
+					message: "must have required property 'destination'"
+				};
+				if (vErrors === null) vErrors = [err1];
+				else vErrors.push(err1);
+				errors++;
+			}
+			for (const key0 in data) if (!(key0 === "source" || key0 === "destination" || key0 === "permanent" || key0 === "captureWildcard" || key0 === "draft")) {
+				const err2 = {
+					instancePath,
+					schemaPath: "#/additionalProperties",
+					keyword: "additionalProperties",
+					params: { additionalProperty: key0 },
+					message: "must NOT have additional properties"
+				};
+				if (vErrors === null) vErrors = [err2];
+				else vErrors.push(err2);
+				errors++;
+			}
+			if (data.source !== void 0) {
+				let data0 = data.source;
+				if (typeof data0 === "string") {
+					if (func1(data0) > 512) {
+						const err3 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/properties/source/maxLength",
+							keyword: "maxLength",
+							params: { limit: 512 },
+							message: "must NOT have more than 512 characters"
+						};
+						if (vErrors === null) vErrors = [err3];
+						else vErrors.push(err3);
+						errors++;
+					}
+					if (!pattern19.test(data0)) {
+						const err4 = {
+							instancePath: instancePath + "/source",
+							schemaPath: "#/properties/source/pattern",
+							keyword: "pattern",
+							params: { pattern: "^\\/(?!\\*)(?!.*\\*.+)(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\/\\*|\\*)?$" },
+							message: "must match pattern \"^\\/(?!\\*)(?!.*\\*.+)(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\/\\*|\\*)?$\""
+						};
+						if (vErrors === null) vErrors = [err4];
+						else vErrors.push(err4);
+						errors++;
+					}
+				} else {
+					const err5 = {
+						instancePath: instancePath + "/source",
+						schemaPath: "#/properties/source/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err5];
+					else vErrors.push(err5);
+					errors++;
+				}
+			}
+			if (data.destination !== void 0) {
+				let data1 = data.destination;
+				const _errs5 = errors;
+				let valid1 = false;
+				let passing0 = null;
+				const _errs6 = errors;
+				if (typeof data1 === "string") {
+					if (func1(data1) > 2048) {
+						const err6 = {
+							instancePath: instancePath + "/destination",
+							schemaPath: "#/properties/destination/oneOf/0/maxLength",
+							keyword: "maxLength",
+							params: { limit: 2048 },
+							message: "must NOT have more than 2048 characters"
+						};
+						if (vErrors === null) vErrors = [err6];
+						else vErrors.push(err6);
+						errors++;
+					}
+					if (!formats0(data1)) {
+						const err7 = {
+							instancePath: instancePath + "/destination",
+							schemaPath: "#/properties/destination/oneOf/0/format",
+							keyword: "format",
+							params: { format: "uri" },
+							message: "must match format \"uri\""
+						};
+						if (vErrors === null) vErrors = [err7];
+						else vErrors.push(err7);
+						errors++;
+					}
+				} else {
+					const err8 = {
+						instancePath: instancePath + "/destination",
+						schemaPath: "#/properties/destination/oneOf/0/type",
+						keyword: "type",
+						params: { type: "string" },
+						message: "must be string"
+					};
+					if (vErrors === null) vErrors = [err8];
+					else vErrors.push(err8);
+					errors++;
+				}
+				var _valid0 = _errs6 === errors;
+				if (_valid0) {
+					valid1 = true;
+					passing0 = 0;
+				}
+				const _errs8 = errors;
+				if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+					if (data1.section === void 0) {
+						const err9 = {
+							instancePath: instancePath + "/destination",
+							schemaPath: "#/properties/destination/oneOf/1/required",
+							keyword: "required",
+							params: { missingProperty: "section" },
+							message: "must have required property 'section'"
+						};
+						if (vErrors === null) vErrors = [err9];
+						else vErrors.push(err9);
+						errors++;
+					}
+					for (const key1 in data1) if (!(key1 === "section")) {
+						const err10 = {
+							instancePath: instancePath + "/destination",
+							schemaPath: "#/properties/destination/oneOf/1/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key1 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err10];
+						else vErrors.push(err10);
+						errors++;
+					}
+					if (data1.section !== void 0) {
+						const errorsBefore0 = errors;
+						if (!validate1(data1.section, {
+							instancePath: instancePath + "/destination/section",
+							parentData: data1,
+							parentDataProperty: "section",
+							rootData
+						})) {
+							vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+							errors = vErrors.length;
+						}
+						for (let i0 = errorsBefore0; i0 < errors; i0++) vErrors[i0].schemaPath = "#/definitions/path" + vErrors[i0].schemaPath.slice(1);
+					}
+				} else {
+					const err11 = {
+						instancePath: instancePath + "/destination",
+						schemaPath: "#/properties/destination/oneOf/1/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err11];
+					else vErrors.push(err11);
+					errors++;
+				}
+				var _valid0 = _errs8 === errors;
+				if (_valid0 && valid1) {
+					valid1 = false;
+					passing0 = [passing0, 1];
+				} else {
+					if (_valid0) {
+						valid1 = true;
+						passing0 = 1;
+					}
+					const _errs12 = errors;
+					if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+						if (data1.space === void 0) {
+							const err12 = {
+								instancePath: instancePath + "/destination",
+								schemaPath: "#/properties/destination/oneOf/2/required",
+								keyword: "required",
+								params: { missingProperty: "space" },
+								message: "must have required property 'space'"
+							};
+							if (vErrors === null) vErrors = [err12];
+							else vErrors.push(err12);
+							errors++;
+						}
+						for (const key2 in data1) if (!(key2 === "section" || key2 === "space" || key2 === "page")) {
+							const err13 = {
+								instancePath: instancePath + "/destination",
+								schemaPath: "#/properties/destination/oneOf/2/additionalProperties",
+								keyword: "additionalProperties",
+								params: { additionalProperty: key2 },
+								message: "must NOT have additional properties"
+							};
+							if (vErrors === null) vErrors = [err13];
+							else vErrors.push(err13);
+							errors++;
+						}
+						if (data1.section !== void 0) {
+							const errorsBefore1 = errors;
+							if (!validate1(data1.section, {
+								instancePath: instancePath + "/destination/section",
+								parentData: data1,
+								parentDataProperty: "section",
+								rootData
+							})) {
+								vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+								errors = vErrors.length;
+							}
+							for (let i1 = errorsBefore1; i1 < errors; i1++) vErrors[i1].schemaPath = "#/definitions/path" + vErrors[i1].schemaPath.slice(1);
+						}
+						if (data1.space !== void 0) {
+							const errorsBefore2 = errors;
+							if (!validate3(data1.space, {
+								instancePath: instancePath + "/destination/space",
+								parentData: data1,
+								parentDataProperty: "space",
+								rootData
+							})) {
+								vErrors = vErrors === null ? validate3.errors : vErrors.concat(validate3.errors);
+								errors = vErrors.length;
+							}
+							for (let i2 = errorsBefore2; i2 < errors; i2++) vErrors[i2].schemaPath = "#/definitions/spaceRef" + vErrors[i2].schemaPath.slice(1);
+						}
+						if (data1.page !== void 0) {
+							let data5 = data1.page;
+							if (typeof data5 === "string") {
+								if (func1(data5) < 1) {
+									const err14 = {
+										instancePath: instancePath + "/destination/page",
+										schemaPath: "#/properties/destination/oneOf/2/properties/page/minLength",
+										keyword: "minLength",
+										params: { limit: 1 },
+										message: "must NOT have fewer than 1 characters"
+									};
+									if (vErrors === null) vErrors = [err14];
+									else vErrors.push(err14);
+									errors++;
+								}
+							} else {
+								const err15 = {
+									instancePath: instancePath + "/destination/page",
+									schemaPath: "#/properties/destination/oneOf/2/properties/page/type",
+									keyword: "type",
+									params: { type: "string" },
+									message: "must be string"
+								};
+								if (vErrors === null) vErrors = [err15];
+								else vErrors.push(err15);
+								errors++;
+							}
+						}
+					} else {
+						const err16 = {
+							instancePath: instancePath + "/destination",
+							schemaPath: "#/properties/destination/oneOf/2/type",
+							keyword: "type",
+							params: { type: "object" },
+							message: "must be object"
+						};
+						if (vErrors === null) vErrors = [err16];
+						else vErrors.push(err16);
+						errors++;
+					}
+					var _valid0 = _errs12 === errors;
+					if (_valid0 && valid1) {
+						valid1 = false;
+						passing0 = [passing0, 2];
+					} else if (_valid0) {
+						valid1 = true;
+						passing0 = 2;
+					}
+				}
+				if (!valid1) {
+					const err17 = {
+						instancePath: instancePath + "/destination",
+						schemaPath: "#/properties/destination/oneOf",
+						keyword: "oneOf",
+						params: { passingSchemas: passing0 },
+						message: "must match exactly one schema in oneOf"
+					};
+					if (vErrors === null) vErrors = [err17];
+					else vErrors.push(err17);
+					errors++;
+				} else {
+					errors = _errs5;
+					if (vErrors !== null) {
+						if (_errs5) vErrors.length = _errs5;
+						else vErrors = null;
+					}
+				}
+			}
+			if (data.permanent !== void 0) {
+				if (typeof data.permanent !== "boolean") {
+					const err18 = {
+						instancePath: instancePath + "/permanent",
+						schemaPath: "#/properties/permanent/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err18];
+					else vErrors.push(err18);
+					errors++;
+				}
+			}
+			if (data.captureWildcard !== void 0) {
+				if (typeof data.captureWildcard !== "boolean") {
+					const err19 = {
+						instancePath: instancePath + "/captureWildcard",
+						schemaPath: "#/properties/captureWildcard/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err19];
+					else vErrors.push(err19);
+					errors++;
+				}
+			}
+			if (data.draft !== void 0) {
+				if (typeof data.draft !== "boolean") {
+					const err20 = {
+						instancePath: instancePath + "/draft",
+						schemaPath: "#/properties/draft/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err20];
+					else vErrors.push(err20);
+					errors++;
+				}
+			}
+		} else {
+			const err21 = {
+				instancePath,
+				schemaPath: "#/type",
+				keyword: "type",
+				params: { type: "object" },
+				message: "must be object"
+			};
+			if (vErrors === null) vErrors = [err21];
+			else vErrors.push(err21);
+			errors++;
+		}
+		validate52.errors = vErrors;
+		return errors === 0;
+	}
+	function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9263,10 +10211,10 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err4);
 			errors++;
 		}
-		validate44.errors = vErrors;
+		validate57.errors = vErrors;
 		return errors === 0;
 	}
-	function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+	function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
 		if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9302,13 +10250,13 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			for (const key1 in data) {
 				const errorsBefore0 = errors;
-				if (!validate44(data[key1], {
+				if (!validate57(data[key1], {
 					instancePath: instancePath + "/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),
 					parentData: data,
 					parentDataProperty: key1,
 					rootData
 				})) {
-					vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+					vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 					errors = vErrors.length;
 				}
 				for (let i0 = errorsBefore0; i0 < errors; i0++) vErrors[i0].schemaPath = "#/definitions/claim" + vErrors[i0].schemaPath.slice(1);
@@ -9325,7 +10273,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			else vErrors.push(err2);
 			errors++;
 		}
-		validate46.errors = vErrors;
+		validate59.errors = vErrors;
 		return errors === 0;
 	}
 	const formats18 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
@@ -9771,7 +10719,7 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								else vErrors.push(err26);
 								errors++;
 							}
-							for (const key3 in data13) if (!(key3 === "path" || key3 === "title" || key3 === "icon" || key3 === "description" || key3 === "condition" || key3 === "spaces")) {
+							for (const key3 in data13) if (!func0.call(schema0.properties.sections.items.properties, key3)) {
 								const err27 = {
 									instancePath: instancePath + "/sections/" + i4,
 									schemaPath: "#/properties/sections/items/additionalProperties",
@@ -9907,732 +10855,799 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 								for (let i6 = errorsBefore5; i6 < errors; i6++) vErrors[i6].schemaPath = "#/definitions/condition" + vErrors[i6].schemaPath.slice(1);
 							}
+							if (data13.draft !== void 0) {
+								if (typeof data13.draft !== "boolean") {
+									const err35 = {
+										instancePath: instancePath + "/sections/" + i4 + "/draft",
+										schemaPath: "#/properties/sections/items/properties/draft/type",
+										keyword: "type",
+										params: { type: "boolean" },
+										message: "must be boolean"
+									};
+									if (vErrors === null) vErrors = [err35];
+									else vErrors.push(err35);
+									errors++;
+								}
+							}
+							if (data13.localizedTitle !== void 0) {
+								const errorsBefore6 = errors;
+								if (!validate10(data13.localizedTitle, {
+									instancePath: instancePath + "/sections/" + i4 + "/localizedTitle",
+									parentData: data13,
+									parentDataProperty: "localizedTitle",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+									errors = vErrors.length;
+								}
+								for (let i7 = errorsBefore6; i7 < errors; i7++) vErrors[i7].schemaPath = "#/definitions/localized128" + vErrors[i7].schemaPath.slice(1);
+							}
+							if (data13.localizedDescription !== void 0) {
+								const errorsBefore7 = errors;
+								if (!validate12(data13.localizedDescription, {
+									instancePath: instancePath + "/sections/" + i4 + "/localizedDescription",
+									parentData: data13,
+									parentDataProperty: "localizedDescription",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+									errors = vErrors.length;
+								}
+								for (let i8 = errorsBefore7; i8 < errors; i8++) vErrors[i8].schemaPath = "#/definitions/localized256" + vErrors[i8].schemaPath.slice(1);
+							}
 							if (data13.spaces !== void 0) {
-								let data19 = data13.spaces;
-								if (Array.isArray(data19)) {
-									if (data19.length < 1) {
-										const err35 = {
+								let data22 = data13.spaces;
+								if (Array.isArray(data22)) {
+									if (data22.length < 1) {
+										const err36 = {
 											instancePath: instancePath + "/sections/" + i4 + "/spaces",
 											schemaPath: "#/properties/sections/items/properties/spaces/minItems",
 											keyword: "minItems",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 items"
 										};
-										if (vErrors === null) vErrors = [err35];
-										else vErrors.push(err35);
+										if (vErrors === null) vErrors = [err36];
+										else vErrors.push(err36);
 										errors++;
 									}
-									const len1 = data19.length;
-									for (let i7 = 0; i7 < len1; i7++) if (!validate10(data19[i7], {
-										instancePath: instancePath + "/sections/" + i4 + "/spaces/" + i7,
-										parentData: data19,
-										parentDataProperty: i7,
+									const len1 = data22.length;
+									for (let i9 = 0; i9 < len1; i9++) if (!validate14(data22[i9], {
+										instancePath: instancePath + "/sections/" + i4 + "/spaces/" + i9,
+										parentData: data22,
+										parentDataProperty: i9,
 										rootData
 									})) {
-										vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+										vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
 										errors = vErrors.length;
 									}
 								} else {
-									const err36 = {
+									const err37 = {
 										instancePath: instancePath + "/sections/" + i4 + "/spaces",
 										schemaPath: "#/properties/sections/items/properties/spaces/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err36];
-									else vErrors.push(err36);
+									if (vErrors === null) vErrors = [err37];
+									else vErrors.push(err37);
 									errors++;
 								}
 							}
 						} else {
-							const err37 = {
+							const err38 = {
 								instancePath: instancePath + "/sections/" + i4,
 								schemaPath: "#/properties/sections/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err37];
-							else vErrors.push(err37);
+							if (vErrors === null) vErrors = [err38];
+							else vErrors.push(err38);
 							errors++;
 						}
 					}
 				} else {
-					const err38 = {
+					const err39 = {
 						instancePath: instancePath + "/sections",
 						schemaPath: "#/properties/sections/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err38];
-					else vErrors.push(err38);
+					if (vErrors === null) vErrors = [err39];
+					else vErrors.push(err39);
 					errors++;
 				}
 			}
 			if (data.sectionGroups !== void 0) {
-				let data21 = data.sectionGroups;
-				if (Array.isArray(data21)) {
-					const len2 = data21.length;
-					for (let i8 = 0; i8 < len2; i8++) {
-						let data22 = data21[i8];
-						if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
-							if (data22.title === void 0) {
-								const err39 = {
-									instancePath: instancePath + "/sectionGroups/" + i8,
+				let data24 = data.sectionGroups;
+				if (Array.isArray(data24)) {
+					const len2 = data24.length;
+					for (let i10 = 0; i10 < len2; i10++) {
+						let data25 = data24[i10];
+						if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
+							if (data25.title === void 0) {
+								const err40 = {
+									instancePath: instancePath + "/sectionGroups/" + i10,
 									schemaPath: "#/properties/sectionGroups/items/required",
 									keyword: "required",
 									params: { missingProperty: "title" },
 									message: "must have required property 'title'"
 								};
-								if (vErrors === null) vErrors = [err39];
-								else vErrors.push(err39);
+								if (vErrors === null) vErrors = [err40];
+								else vErrors.push(err40);
 								errors++;
 							}
-							if (data22.sections === void 0) {
-								const err40 = {
-									instancePath: instancePath + "/sectionGroups/" + i8,
+							if (data25.sections === void 0) {
+								const err41 = {
+									instancePath: instancePath + "/sectionGroups/" + i10,
 									schemaPath: "#/properties/sectionGroups/items/required",
 									keyword: "required",
 									params: { missingProperty: "sections" },
 									message: "must have required property 'sections'"
 								};
-								if (vErrors === null) vErrors = [err40];
-								else vErrors.push(err40);
+								if (vErrors === null) vErrors = [err41];
+								else vErrors.push(err41);
 								errors++;
 							}
-							for (const key4 in data22) if (!(key4 === "title" || key4 === "icon" || key4 === "sections")) {
-								const err41 = {
-									instancePath: instancePath + "/sectionGroups/" + i8,
+							for (const key4 in data25) if (!(key4 === "title" || key4 === "icon" || key4 === "draft" || key4 === "localizedTitle" || key4 === "sections")) {
+								const err42 = {
+									instancePath: instancePath + "/sectionGroups/" + i10,
 									schemaPath: "#/properties/sectionGroups/items/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key4 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err41];
-								else vErrors.push(err41);
+								if (vErrors === null) vErrors = [err42];
+								else vErrors.push(err42);
 								errors++;
 							}
-							if (data22.title !== void 0) {
-								let data23 = data22.title;
-								if (typeof data23 === "string") {
-									if (func1(data23) > 100) {
-										const err42 = {
-											instancePath: instancePath + "/sectionGroups/" + i8 + "/title",
+							if (data25.title !== void 0) {
+								let data26 = data25.title;
+								if (typeof data26 === "string") {
+									if (func1(data26) > 100) {
+										const err43 = {
+											instancePath: instancePath + "/sectionGroups/" + i10 + "/title",
 											schemaPath: "#/properties/sectionGroups/items/properties/title/maxLength",
 											keyword: "maxLength",
 											params: { limit: 100 },
 											message: "must NOT have more than 100 characters"
 										};
-										if (vErrors === null) vErrors = [err42];
-										else vErrors.push(err42);
+										if (vErrors === null) vErrors = [err43];
+										else vErrors.push(err43);
 										errors++;
 									}
-									if (func1(data23) < 1) {
-										const err43 = {
-											instancePath: instancePath + "/sectionGroups/" + i8 + "/title",
+									if (func1(data26) < 1) {
+										const err44 = {
+											instancePath: instancePath + "/sectionGroups/" + i10 + "/title",
 											schemaPath: "#/properties/sectionGroups/items/properties/title/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err43];
-										else vErrors.push(err43);
+										if (vErrors === null) vErrors = [err44];
+										else vErrors.push(err44);
 										errors++;
 									}
 								} else {
-									const err44 = {
-										instancePath: instancePath + "/sectionGroups/" + i8 + "/title",
+									const err45 = {
+										instancePath: instancePath + "/sectionGroups/" + i10 + "/title",
 										schemaPath: "#/properties/sectionGroups/items/properties/title/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err44];
-									else vErrors.push(err44);
+									if (vErrors === null) vErrors = [err45];
+									else vErrors.push(err45);
 									errors++;
 								}
 							}
-							if (data22.icon !== void 0) {
-								let data24 = data22.icon;
-								if (typeof data24 !== "string" && data24 !== null) {
-									const err45 = {
-										instancePath: instancePath + "/sectionGroups/" + i8 + "/icon",
+							if (data25.icon !== void 0) {
+								let data27 = data25.icon;
+								if (typeof data27 !== "string" && data27 !== null) {
+									const err46 = {
+										instancePath: instancePath + "/sectionGroups/" + i10 + "/icon",
 										schemaPath: "#/properties/sectionGroups/items/properties/icon/type",
 										keyword: "type",
 										params: { type: schema0.properties.sectionGroups.items.properties.icon.type },
 										message: "must be string,null"
 									};
-									if (vErrors === null) vErrors = [err45];
-									else vErrors.push(err45);
+									if (vErrors === null) vErrors = [err46];
+									else vErrors.push(err46);
 									errors++;
 								}
-								if (typeof data24 === "string") {
-									if (func1(data24) > 50) {
-										const err46 = {
-											instancePath: instancePath + "/sectionGroups/" + i8 + "/icon",
+								if (typeof data27 === "string") {
+									if (func1(data27) > 50) {
+										const err47 = {
+											instancePath: instancePath + "/sectionGroups/" + i10 + "/icon",
 											schemaPath: "#/properties/sectionGroups/items/properties/icon/maxLength",
 											keyword: "maxLength",
 											params: { limit: 50 },
 											message: "must NOT have more than 50 characters"
 										};
-										if (vErrors === null) vErrors = [err46];
-										else vErrors.push(err46);
-										errors++;
-									}
-								}
-							}
-							if (data22.sections !== void 0) {
-								let data25 = data22.sections;
-								if (Array.isArray(data25)) {
-									if (data25.length < 1) {
-										const err47 = {
-											instancePath: instancePath + "/sectionGroups/" + i8 + "/sections",
-											schemaPath: "#/properties/sectionGroups/items/properties/sections/minItems",
-											keyword: "minItems",
-											params: { limit: 1 },
-											message: "must NOT have fewer than 1 items"
-										};
 										if (vErrors === null) vErrors = [err47];
 										else vErrors.push(err47);
 										errors++;
 									}
-									const len3 = data25.length;
-									for (let i9 = 0; i9 < len3; i9++) {
-										const errorsBefore6 = errors;
-										if (!validate1(data25[i9], {
-											instancePath: instancePath + "/sectionGroups/" + i8 + "/sections/" + i9,
-											parentData: data25,
-											parentDataProperty: i9,
-											rootData
-										})) {
-											vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
-											errors = vErrors.length;
-										}
-										for (let i10 = errorsBefore6; i10 < errors; i10++) vErrors[i10].schemaPath = "#/definitions/path" + vErrors[i10].schemaPath.slice(1);
-									}
-								} else {
+								}
+							}
+							if (data25.draft !== void 0) {
+								if (typeof data25.draft !== "boolean") {
 									const err48 = {
-										instancePath: instancePath + "/sectionGroups/" + i8 + "/sections",
-										schemaPath: "#/properties/sectionGroups/items/properties/sections/type",
+										instancePath: instancePath + "/sectionGroups/" + i10 + "/draft",
+										schemaPath: "#/properties/sectionGroups/items/properties/draft/type",
 										keyword: "type",
-										params: { type: "array" },
-										message: "must be array"
+										params: { type: "boolean" },
+										message: "must be boolean"
 									};
 									if (vErrors === null) vErrors = [err48];
 									else vErrors.push(err48);
 									errors++;
 								}
 							}
+							if (data25.localizedTitle !== void 0) {
+								const errorsBefore8 = errors;
+								if (!validate10(data25.localizedTitle, {
+									instancePath: instancePath + "/sectionGroups/" + i10 + "/localizedTitle",
+									parentData: data25,
+									parentDataProperty: "localizedTitle",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+									errors = vErrors.length;
+								}
+								for (let i11 = errorsBefore8; i11 < errors; i11++) vErrors[i11].schemaPath = "#/definitions/localized128" + vErrors[i11].schemaPath.slice(1);
+							}
+							if (data25.sections !== void 0) {
+								let data30 = data25.sections;
+								if (Array.isArray(data30)) {
+									if (data30.length < 1) {
+										const err49 = {
+											instancePath: instancePath + "/sectionGroups/" + i10 + "/sections",
+											schemaPath: "#/properties/sectionGroups/items/properties/sections/minItems",
+											keyword: "minItems",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 items"
+										};
+										if (vErrors === null) vErrors = [err49];
+										else vErrors.push(err49);
+										errors++;
+									}
+									const len3 = data30.length;
+									for (let i12 = 0; i12 < len3; i12++) {
+										const errorsBefore9 = errors;
+										if (!validate1(data30[i12], {
+											instancePath: instancePath + "/sectionGroups/" + i10 + "/sections/" + i12,
+											parentData: data30,
+											parentDataProperty: i12,
+											rootData
+										})) {
+											vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+											errors = vErrors.length;
+										}
+										for (let i13 = errorsBefore9; i13 < errors; i13++) vErrors[i13].schemaPath = "#/definitions/path" + vErrors[i13].schemaPath.slice(1);
+									}
+								} else {
+									const err50 = {
+										instancePath: instancePath + "/sectionGroups/" + i10 + "/sections",
+										schemaPath: "#/properties/sectionGroups/items/properties/sections/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err50];
+									else vErrors.push(err50);
+									errors++;
+								}
+							}
 						} else {
-							const err49 = {
-								instancePath: instancePath + "/sectionGroups/" + i8,
+							const err51 = {
+								instancePath: instancePath + "/sectionGroups/" + i10,
 								schemaPath: "#/properties/sectionGroups/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err49];
-							else vErrors.push(err49);
+							if (vErrors === null) vErrors = [err51];
+							else vErrors.push(err51);
 							errors++;
 						}
 					}
 				} else {
-					const err50 = {
+					const err52 = {
 						instancePath: instancePath + "/sectionGroups",
 						schemaPath: "#/properties/sectionGroups/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err50];
-					else vErrors.push(err50);
+					if (vErrors === null) vErrors = [err52];
+					else vErrors.push(err52);
 					errors++;
 				}
 			}
 			if (data.spaces !== void 0) {
-				let data27 = data.spaces;
-				if (Array.isArray(data27)) {
-					const len4 = data27.length;
-					for (let i11 = 0; i11 < len4; i11++) if (!validate10(data27[i11], {
-						instancePath: instancePath + "/spaces/" + i11,
-						parentData: data27,
-						parentDataProperty: i11,
+				let data32 = data.spaces;
+				if (Array.isArray(data32)) {
+					const len4 = data32.length;
+					for (let i14 = 0; i14 < len4; i14++) if (!validate14(data32[i14], {
+						instancePath: instancePath + "/spaces/" + i14,
+						parentData: data32,
+						parentDataProperty: i14,
 						rootData
 					})) {
-						vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+						vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
 						errors = vErrors.length;
 					}
 				} else {
-					const err51 = {
+					const err53 = {
 						instancePath: instancePath + "/spaces",
 						schemaPath: "#/properties/spaces/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err51];
-					else vErrors.push(err51);
+					if (vErrors === null) vErrors = [err53];
+					else vErrors.push(err53);
 					errors++;
 				}
 			}
 			if (data.shareLinks !== void 0) {
-				let data29 = data.shareLinks;
-				if (Array.isArray(data29)) {
-					const len5 = data29.length;
-					for (let i12 = 0; i12 < len5; i12++) {
-						let data30 = data29[i12];
-						if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
-							if (data30.name === void 0) {
-								const err52 = {
-									instancePath: instancePath + "/shareLinks/" + i12,
+				let data34 = data.shareLinks;
+				if (Array.isArray(data34)) {
+					const len5 = data34.length;
+					for (let i15 = 0; i15 < len5; i15++) {
+						let data35 = data34[i15];
+						if (data35 && typeof data35 == "object" && !Array.isArray(data35)) {
+							if (data35.name === void 0) {
+								const err54 = {
+									instancePath: instancePath + "/shareLinks/" + i15,
 									schemaPath: "#/properties/shareLinks/items/required",
 									keyword: "required",
 									params: { missingProperty: "name" },
 									message: "must have required property 'name'"
 								};
-								if (vErrors === null) vErrors = [err52];
-								else vErrors.push(err52);
+								if (vErrors === null) vErrors = [err54];
+								else vErrors.push(err54);
 								errors++;
 							}
-							for (const key5 in data30) if (!(key5 === "name" || key5 === "active")) {
-								const err53 = {
-									instancePath: instancePath + "/shareLinks/" + i12,
+							for (const key5 in data35) if (!(key5 === "name" || key5 === "active")) {
+								const err55 = {
+									instancePath: instancePath + "/shareLinks/" + i15,
 									schemaPath: "#/properties/shareLinks/items/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key5 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err53];
-								else vErrors.push(err53);
+								if (vErrors === null) vErrors = [err55];
+								else vErrors.push(err55);
 								errors++;
 							}
-							if (data30.name !== void 0) {
-								let data31 = data30.name;
-								if (typeof data31 === "string") {
-									if (func1(data31) > 50) {
-										const err54 = {
-											instancePath: instancePath + "/shareLinks/" + i12 + "/name",
+							if (data35.name !== void 0) {
+								let data36 = data35.name;
+								if (typeof data36 === "string") {
+									if (func1(data36) > 50) {
+										const err56 = {
+											instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 											schemaPath: "#/properties/shareLinks/items/properties/name/maxLength",
 											keyword: "maxLength",
 											params: { limit: 50 },
 											message: "must NOT have more than 50 characters"
 										};
-										if (vErrors === null) vErrors = [err54];
-										else vErrors.push(err54);
+										if (vErrors === null) vErrors = [err56];
+										else vErrors.push(err56);
 										errors++;
 									}
-									if (func1(data31) < 1) {
-										const err55 = {
-											instancePath: instancePath + "/shareLinks/" + i12 + "/name",
+									if (func1(data36) < 1) {
+										const err57 = {
+											instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 											schemaPath: "#/properties/shareLinks/items/properties/name/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err55];
-										else vErrors.push(err55);
+										if (vErrors === null) vErrors = [err57];
+										else vErrors.push(err57);
 										errors++;
 									}
 								} else {
-									const err56 = {
-										instancePath: instancePath + "/shareLinks/" + i12 + "/name",
+									const err58 = {
+										instancePath: instancePath + "/shareLinks/" + i15 + "/name",
 										schemaPath: "#/properties/shareLinks/items/properties/name/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err56];
-									else vErrors.push(err56);
+									if (vErrors === null) vErrors = [err58];
+									else vErrors.push(err58);
 									errors++;
 								}
 							}
-							if (data30.active !== void 0) {
-								if (typeof data30.active !== "boolean") {
-									const err57 = {
-										instancePath: instancePath + "/shareLinks/" + i12 + "/active",
+							if (data35.active !== void 0) {
+								if (typeof data35.active !== "boolean") {
+									const err59 = {
+										instancePath: instancePath + "/shareLinks/" + i15 + "/active",
 										schemaPath: "#/properties/shareLinks/items/properties/active/type",
 										keyword: "type",
 										params: { type: "boolean" },
 										message: "must be boolean"
 									};
-									if (vErrors === null) vErrors = [err57];
-									else vErrors.push(err57);
+									if (vErrors === null) vErrors = [err59];
+									else vErrors.push(err59);
 									errors++;
 								}
 							}
 						} else {
-							const err58 = {
-								instancePath: instancePath + "/shareLinks/" + i12,
+							const err60 = {
+								instancePath: instancePath + "/shareLinks/" + i15,
 								schemaPath: "#/properties/shareLinks/items/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err58];
-							else vErrors.push(err58);
+							if (vErrors === null) vErrors = [err60];
+							else vErrors.push(err60);
 							errors++;
 						}
 					}
 				} else {
-					const err59 = {
+					const err61 = {
 						instancePath: instancePath + "/shareLinks",
 						schemaPath: "#/properties/shareLinks/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err59];
-					else vErrors.push(err59);
+					if (vErrors === null) vErrors = [err61];
+					else vErrors.push(err61);
 					errors++;
 				}
 			}
 			if (data.customization !== void 0) {
-				let data33 = data.customization;
-				if (!(data33 && typeof data33 == "object" && !Array.isArray(data33))) {
-					const err60 = {
+				let data38 = data.customization;
+				if (!(data38 && typeof data38 == "object" && !Array.isArray(data38))) {
+					const err62 = {
 						instancePath: instancePath + "/customization",
 						schemaPath: "#/properties/customization/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err60];
-					else vErrors.push(err60);
+					if (vErrors === null) vErrors = [err62];
+					else vErrors.push(err62);
 					errors++;
 				}
-				const _errs68 = errors;
+				const _errs75 = errors;
 				let valid19 = true;
-				const _errs69 = errors;
-				if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-					if (data33.file === void 0 && "file") {
-						const err61 = {};
-						if (vErrors === null) vErrors = [err61];
-						else vErrors.push(err61);
+				const _errs76 = errors;
+				if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+					if (data38.file === void 0 && "file") {
+						const err63 = {};
+						if (vErrors === null) vErrors = [err63];
+						else vErrors.push(err63);
 						errors++;
 					}
 				}
-				var _valid1 = _errs69 === errors;
-				errors = _errs68;
+				var _valid1 = _errs76 === errors;
+				errors = _errs75;
 				if (vErrors !== null) {
-					if (_errs68) vErrors.length = _errs68;
+					if (_errs75) vErrors.length = _errs75;
 					else vErrors = null;
 				}
 				let ifClause0;
 				if (_valid1) {
-					const _errs70 = errors;
-					if (data33 && typeof data33 == "object" && !Array.isArray(data33)) {
-						if (data33.file === void 0) {
-							const err62 = {
+					const _errs77 = errors;
+					if (data38 && typeof data38 == "object" && !Array.isArray(data38)) {
+						if (data38.file === void 0) {
+							const err64 = {
 								instancePath: instancePath + "/customization",
 								schemaPath: "#/properties/customization/then/required",
 								keyword: "required",
 								params: { missingProperty: "file" },
 								message: "must have required property 'file'"
 							};
-							if (vErrors === null) vErrors = [err62];
-							else vErrors.push(err62);
+							if (vErrors === null) vErrors = [err64];
+							else vErrors.push(err64);
 							errors++;
 						}
-						for (const key6 in data33) if (!(key6 === "file")) {
-							const err63 = {
+						for (const key6 in data38) if (!(key6 === "file")) {
+							const err65 = {
 								instancePath: instancePath + "/customization",
 								schemaPath: "#/properties/customization/then/additionalProperties",
 								keyword: "additionalProperties",
 								params: { additionalProperty: key6 },
 								message: "must NOT have additional properties"
 							};
-							if (vErrors === null) vErrors = [err63];
-							else vErrors.push(err63);
+							if (vErrors === null) vErrors = [err65];
+							else vErrors.push(err65);
 							errors++;
 						}
-						if (data33.file !== void 0) {
-							let data34 = data33.file;
-							if (typeof data34 === "string") {
-								if (func1(data34) < 1) {
-									const err64 = {
+						if (data38.file !== void 0) {
+							let data39 = data38.file;
+							if (typeof data39 === "string") {
+								if (func1(data39) < 1) {
+									const err66 = {
 										instancePath: instancePath + "/customization/file",
 										schemaPath: "#/properties/customization/then/properties/file/minLength",
 										keyword: "minLength",
 										params: { limit: 1 },
 										message: "must NOT have fewer than 1 characters"
 									};
-									if (vErrors === null) vErrors = [err64];
-									else vErrors.push(err64);
+									if (vErrors === null) vErrors = [err66];
+									else vErrors.push(err66);
 									errors++;
 								}
 							} else {
-								const err65 = {
+								const err67 = {
 									instancePath: instancePath + "/customization/file",
 									schemaPath: "#/properties/customization/then/properties/file/type",
 									keyword: "type",
 									params: { type: "string" },
 									message: "must be string"
 								};
-								if (vErrors === null) vErrors = [err65];
-								else vErrors.push(err65);
+								if (vErrors === null) vErrors = [err67];
+								else vErrors.push(err67);
 								errors++;
 							}
 						}
 					} else {
-						const err66 = {
+						const err68 = {
 							instancePath: instancePath + "/customization",
 							schemaPath: "#/properties/customization/then/type",
 							keyword: "type",
 							params: { type: "object" },
 							message: "must be object"
 						};
-						if (vErrors === null) vErrors = [err66];
-						else vErrors.push(err66);
+						if (vErrors === null) vErrors = [err68];
+						else vErrors.push(err68);
 						errors++;
 					}
-					var _valid1 = _errs70 === errors;
+					var _valid1 = _errs77 === errors;
 					valid19 = _valid1;
 					ifClause0 = "then";
 				} else {
-					const _errs75 = errors;
-					const errorsBefore7 = errors;
-					if (!validate18(data33, {
+					const _errs82 = errors;
+					const errorsBefore10 = errors;
+					if (!validate23(data38, {
 						instancePath: instancePath + "/customization",
 						parentData: data,
 						parentDataProperty: "customization",
 						rootData
 					})) {
-						vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+						vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
 						errors = vErrors.length;
 					}
-					for (let i13 = errorsBefore7; i13 < errors; i13++) vErrors[i13].schemaPath = "#/definitions/customization" + vErrors[i13].schemaPath.slice(1);
-					var _valid1 = _errs75 === errors;
+					for (let i16 = errorsBefore10; i16 < errors; i16++) vErrors[i16].schemaPath = "#/definitions/customization" + vErrors[i16].schemaPath.slice(1);
+					var _valid1 = _errs82 === errors;
 					valid19 = _valid1;
 					ifClause0 = "else";
 				}
 				if (!valid19) {
-					const err67 = {
+					const err69 = {
 						instancePath: instancePath + "/customization",
 						schemaPath: "#/properties/customization/if",
 						keyword: "if",
 						params: { failingKeyword: ifClause0 },
 						message: "must match \"" + ifClause0 + "\" schema"
 					};
-					if (vErrors === null) vErrors = [err67];
-					else vErrors.push(err67);
+					if (vErrors === null) vErrors = [err69];
+					else vErrors.push(err69);
 					errors++;
 				}
 			}
 			if (data.access !== void 0) {
-				let data35 = data.access;
-				if (Array.isArray(data35)) {
-					const len6 = data35.length;
-					for (let i14 = 0; i14 < len6; i14++) {
-						let data36 = data35[i14];
-						const _errs79 = errors;
+				let data40 = data.access;
+				if (Array.isArray(data40)) {
+					const len6 = data40.length;
+					for (let i17 = 0; i17 < len6; i17++) {
+						let data41 = data40[i17];
+						const _errs86 = errors;
 						let valid23 = false;
 						let passing1 = null;
-						const _errs80 = errors;
-						if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-							if (data36.team === void 0) {
-								const err68 = {
-									instancePath: instancePath + "/access/" + i14,
+						const _errs87 = errors;
+						if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+							if (data41.team === void 0) {
+								const err70 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/required",
 									keyword: "required",
 									params: { missingProperty: "team" },
 									message: "must have required property 'team'"
 								};
-								if (vErrors === null) vErrors = [err68];
-								else vErrors.push(err68);
+								if (vErrors === null) vErrors = [err70];
+								else vErrors.push(err70);
 								errors++;
 							}
-							if (data36.role === void 0) {
-								const err69 = {
-									instancePath: instancePath + "/access/" + i14,
+							if (data41.role === void 0) {
+								const err71 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/required",
 									keyword: "required",
 									params: { missingProperty: "role" },
 									message: "must have required property 'role'"
 								};
-								if (vErrors === null) vErrors = [err69];
-								else vErrors.push(err69);
+								if (vErrors === null) vErrors = [err71];
+								else vErrors.push(err71);
 								errors++;
 							}
-							for (const key7 in data36) if (!(key7 === "team" || key7 === "role")) {
-								const err70 = {
-									instancePath: instancePath + "/access/" + i14,
+							for (const key7 in data41) if (!(key7 === "team" || key7 === "role")) {
+								const err72 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/0/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key7 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err70];
-								else vErrors.push(err70);
+								if (vErrors === null) vErrors = [err72];
+								else vErrors.push(err72);
 								errors++;
 							}
-							if (data36.team !== void 0) {
-								let data37 = data36.team;
-								if (typeof data37 === "string") {
-									if (func1(data37) < 1) {
-										const err71 = {
-											instancePath: instancePath + "/access/" + i14 + "/team",
+							if (data41.team !== void 0) {
+								let data42 = data41.team;
+								if (typeof data42 === "string") {
+									if (func1(data42) < 1) {
+										const err73 = {
+											instancePath: instancePath + "/access/" + i17 + "/team",
 											schemaPath: "#/properties/access/items/oneOf/0/properties/team/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
 										};
-										if (vErrors === null) vErrors = [err71];
-										else vErrors.push(err71);
+										if (vErrors === null) vErrors = [err73];
+										else vErrors.push(err73);
 										errors++;
 									}
 								} else {
-									const err72 = {
-										instancePath: instancePath + "/access/" + i14 + "/team",
+									const err74 = {
+										instancePath: instancePath + "/access/" + i17 + "/team",
 										schemaPath: "#/properties/access/items/oneOf/0/properties/team/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err72];
-									else vErrors.push(err72);
+									if (vErrors === null) vErrors = [err74];
+									else vErrors.push(err74);
 									errors++;
 								}
 							}
-							if (data36.role !== void 0) {
-								let data38 = data36.role;
-								if (!(data38 === "admin" || data38 === "create" || data38 === "review" || data38 === "edit" || data38 === "comment" || data38 === "read" || data38 === null)) {
-									const err73 = {
-										instancePath: instancePath + "/access/" + i14 + "/role",
+							if (data41.role !== void 0) {
+								let data43 = data41.role;
+								if (!(data43 === "admin" || data43 === "create" || data43 === "review" || data43 === "edit" || data43 === "comment" || data43 === "read" || data43 === null)) {
+									const err75 = {
+										instancePath: instancePath + "/access/" + i17 + "/role",
 										schemaPath: "#/properties/access/items/oneOf/0/properties/role/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.access.items.oneOf[0].properties.role.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err73];
-									else vErrors.push(err73);
+									if (vErrors === null) vErrors = [err75];
+									else vErrors.push(err75);
 									errors++;
 								}
 							}
 						} else {
-							const err74 = {
-								instancePath: instancePath + "/access/" + i14,
+							const err76 = {
+								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf/0/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err74];
-							else vErrors.push(err74);
+							if (vErrors === null) vErrors = [err76];
+							else vErrors.push(err76);
 							errors++;
 						}
-						var _valid2 = _errs80 === errors;
+						var _valid2 = _errs87 === errors;
 						if (_valid2) {
 							valid23 = true;
 							passing1 = 0;
 						}
-						const _errs86 = errors;
-						if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
-							if (data36.email === void 0) {
-								const err75 = {
-									instancePath: instancePath + "/access/" + i14,
+						const _errs93 = errors;
+						if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
+							if (data41.email === void 0) {
+								const err77 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/required",
 									keyword: "required",
 									params: { missingProperty: "email" },
 									message: "must have required property 'email'"
 								};
-								if (vErrors === null) vErrors = [err75];
-								else vErrors.push(err75);
+								if (vErrors === null) vErrors = [err77];
+								else vErrors.push(err77);
 								errors++;
 							}
-							if (data36.role === void 0) {
-								const err76 = {
-									instancePath: instancePath + "/access/" + i14,
+							if (data41.role === void 0) {
+								const err78 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/required",
 									keyword: "required",
 									params: { missingProperty: "role" },
 									message: "must have required property 'role'"
 								};
-								if (vErrors === null) vErrors = [err76];
-								else vErrors.push(err76);
+								if (vErrors === null) vErrors = [err78];
+								else vErrors.push(err78);
 								errors++;
 							}
-							for (const key8 in data36) if (!(key8 === "email" || key8 === "role")) {
-								const err77 = {
-									instancePath: instancePath + "/access/" + i14,
+							for (const key8 in data41) if (!(key8 === "email" || key8 === "role")) {
+								const err79 = {
+									instancePath: instancePath + "/access/" + i17,
 									schemaPath: "#/properties/access/items/oneOf/1/additionalProperties",
 									keyword: "additionalProperties",
 									params: { additionalProperty: key8 },
 									message: "must NOT have additional properties"
 								};
-								if (vErrors === null) vErrors = [err77];
-								else vErrors.push(err77);
+								if (vErrors === null) vErrors = [err79];
+								else vErrors.push(err79);
 								errors++;
 							}
-							if (data36.email !== void 0) {
-								let data39 = data36.email;
-								if (typeof data39 === "string") {
-									if (func1(data39) > 320) {
-										const err78 = {
-											instancePath: instancePath + "/access/" + i14 + "/email",
+							if (data41.email !== void 0) {
+								let data44 = data41.email;
+								if (typeof data44 === "string") {
+									if (func1(data44) > 320) {
+										const err80 = {
+											instancePath: instancePath + "/access/" + i17 + "/email",
 											schemaPath: "#/properties/access/items/oneOf/1/properties/email/maxLength",
 											keyword: "maxLength",
 											params: { limit: 320 },
 											message: "must NOT have more than 320 characters"
 										};
-										if (vErrors === null) vErrors = [err78];
-										else vErrors.push(err78);
+										if (vErrors === null) vErrors = [err80];
+										else vErrors.push(err80);
 										errors++;
 									}
-									if (!formats18.test(data39)) {
-										const err79 = {
-											instancePath: instancePath + "/access/" + i14 + "/email",
+									if (!formats18.test(data44)) {
+										const err81 = {
+											instancePath: instancePath + "/access/" + i17 + "/email",
 											schemaPath: "#/properties/access/items/oneOf/1/properties/email/format",
 											keyword: "format",
 											params: { format: "email" },
 											message: "must match format \"email\""
 										};
-										if (vErrors === null) vErrors = [err79];
-										else vErrors.push(err79);
+										if (vErrors === null) vErrors = [err81];
+										else vErrors.push(err81);
 										errors++;
 									}
 								} else {
-									const err80 = {
-										instancePath: instancePath + "/access/" + i14 + "/email",
+									const err82 = {
+										instancePath: instancePath + "/access/" + i17 + "/email",
 										schemaPath: "#/properties/access/items/oneOf/1/properties/email/type",
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
 									};
-									if (vErrors === null) vErrors = [err80];
-									else vErrors.push(err80);
+									if (vErrors === null) vErrors = [err82];
+									else vErrors.push(err82);
 									errors++;
 								}
 							}
-							if (data36.role !== void 0) {
-								let data40 = data36.role;
-								if (!(data40 === "admin" || data40 === "create" || data40 === "review" || data40 === "edit" || data40 === "comment" || data40 === "read" || data40 === null)) {
-									const err81 = {
-										instancePath: instancePath + "/access/" + i14 + "/role",
+							if (data41.role !== void 0) {
+								let data45 = data41.role;
+								if (!(data45 === "admin" || data45 === "create" || data45 === "review" || data45 === "edit" || data45 === "comment" || data45 === "read" || data45 === null)) {
+									const err83 = {
+										instancePath: instancePath + "/access/" + i17 + "/role",
 										schemaPath: "#/properties/access/items/oneOf/1/properties/role/enum",
 										keyword: "enum",
 										params: { allowedValues: schema0.properties.access.items.oneOf[1].properties.role.enum },
 										message: "must be equal to one of the allowed values"
 									};
-									if (vErrors === null) vErrors = [err81];
-									else vErrors.push(err81);
+									if (vErrors === null) vErrors = [err83];
+									else vErrors.push(err83);
 									errors++;
 								}
 							}
 						} else {
-							const err82 = {
-								instancePath: instancePath + "/access/" + i14,
+							const err84 = {
+								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf/1/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err82];
-							else vErrors.push(err82);
+							if (vErrors === null) vErrors = [err84];
+							else vErrors.push(err84);
 							errors++;
 						}
-						var _valid2 = _errs86 === errors;
+						var _valid2 = _errs93 === errors;
 						if (_valid2 && valid23) {
 							valid23 = false;
 							passing1 = [passing1, 1];
@@ -10641,80 +11656,58 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							passing1 = 1;
 						}
 						if (!valid23) {
-							const err83 = {
-								instancePath: instancePath + "/access/" + i14,
+							const err85 = {
+								instancePath: instancePath + "/access/" + i17,
 								schemaPath: "#/properties/access/items/oneOf",
 								keyword: "oneOf",
 								params: { passingSchemas: passing1 },
 								message: "must match exactly one schema in oneOf"
 							};
-							if (vErrors === null) vErrors = [err83];
-							else vErrors.push(err83);
+							if (vErrors === null) vErrors = [err85];
+							else vErrors.push(err85);
 							errors++;
 						} else {
-							errors = _errs79;
+							errors = _errs86;
 							if (vErrors !== null) {
-								if (_errs79) vErrors.length = _errs79;
+								if (_errs86) vErrors.length = _errs86;
 								else vErrors = null;
 							}
 						}
 					}
 				} else {
-					const err84 = {
+					const err86 = {
 						instancePath: instancePath + "/access",
 						schemaPath: "#/properties/access/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err84];
-					else vErrors.push(err84);
+					if (vErrors === null) vErrors = [err86];
+					else vErrors.push(err86);
 					errors++;
 				}
 			}
-			if (data.adaptiveSchema !== void 0) {
-				let data41 = data.adaptiveSchema;
-				if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
-					if (data41.type === void 0) {
-						const err85 = {
-							instancePath: instancePath + "/adaptiveSchema",
-							schemaPath: "#/properties/adaptiveSchema/required",
-							keyword: "required",
-							params: { missingProperty: "type" },
-							message: "must have required property 'type'"
-						};
-						if (vErrors === null) vErrors = [err85];
-						else vErrors.push(err85);
-						errors++;
-					}
-					if (data41.properties === void 0) {
-						const err86 = {
-							instancePath: instancePath + "/adaptiveSchema",
-							schemaPath: "#/properties/adaptiveSchema/required",
-							keyword: "required",
-							params: { missingProperty: "properties" },
-							message: "must have required property 'properties'"
-						};
-						if (vErrors === null) vErrors = [err86];
-						else vErrors.push(err86);
-						errors++;
-					}
-					if (data41.additionalProperties === void 0) {
-						const err87 = {
-							instancePath: instancePath + "/adaptiveSchema",
-							schemaPath: "#/properties/adaptiveSchema/required",
-							keyword: "required",
-							params: { missingProperty: "additionalProperties" },
-							message: "must have required property 'additionalProperties'"
-						};
-						if (vErrors === null) vErrors = [err87];
-						else vErrors.push(err87);
-						errors++;
-					}
-					for (const key9 in data41) if (!(key9 === "$schema" || key9 === "type" || key9 === "additionalProperties" || key9 === "properties")) {
+			if (data.published !== void 0) {
+				if (typeof data.published !== "boolean") {
+					const err87 = {
+						instancePath: instancePath + "/published",
+						schemaPath: "#/properties/published/type",
+						keyword: "type",
+						params: { type: "boolean" },
+						message: "must be boolean"
+					};
+					if (vErrors === null) vErrors = [err87];
+					else vErrors.push(err87);
+					errors++;
+				}
+			}
+			if (data.publishingAuth !== void 0) {
+				let data47 = data.publishingAuth;
+				if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
+					for (const key9 in data47) if (!(key9 === "backend" || key9 === "fallbackURL" || key9 === "logoutURL" || key9 === "privateKey")) {
 						const err88 = {
-							instancePath: instancePath + "/adaptiveSchema",
-							schemaPath: "#/properties/adaptiveSchema/additionalProperties",
+							instancePath: instancePath + "/publishingAuth",
+							schemaPath: "#/properties/publishingAuth/additionalProperties",
 							keyword: "additionalProperties",
 							params: { additionalProperty: key9 },
 							message: "must NOT have additional properties"
@@ -10723,247 +11716,876 @@ var require_site = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						else vErrors.push(err88);
 						errors++;
 					}
-					if (data41.$schema !== void 0) {
-						if ("http://json-schema.org/draft-07/schema#" !== data41.$schema) {
+					if (data47.backend !== void 0) {
+						let data48 = data47.backend;
+						if (!(data48 === "custom" || data48 === "integration")) {
 							const err89 = {
-								instancePath: instancePath + "/adaptiveSchema/$schema",
-								schemaPath: "#/properties/adaptiveSchema/properties/%24schema/const",
-								keyword: "const",
-								params: { allowedValue: "http://json-schema.org/draft-07/schema#" },
-								message: "must be equal to constant"
+								instancePath: instancePath + "/publishingAuth/backend",
+								schemaPath: "#/properties/publishingAuth/properties/backend/enum",
+								keyword: "enum",
+								params: { allowedValues: schema0.properties.publishingAuth.properties.backend.enum },
+								message: "must be equal to one of the allowed values"
 							};
 							if (vErrors === null) vErrors = [err89];
 							else vErrors.push(err89);
 							errors++;
 						}
 					}
-					if (data41.type !== void 0) {
-						if ("object" !== data41.type) {
+					if (data47.fallbackURL !== void 0) {
+						let data49 = data47.fallbackURL;
+						if (typeof data49 !== "string" && data49 !== null) {
 							const err90 = {
+								instancePath: instancePath + "/publishingAuth/fallbackURL",
+								schemaPath: "#/properties/publishingAuth/properties/fallbackURL/type",
+								keyword: "type",
+								params: { type: schema0.properties.publishingAuth.properties.fallbackURL.type },
+								message: "must be string,null"
+							};
+							if (vErrors === null) vErrors = [err90];
+							else vErrors.push(err90);
+							errors++;
+						}
+						if (typeof data49 === "string") {
+							if (func1(data49) > 2048) {
+								const err91 = {
+									instancePath: instancePath + "/publishingAuth/fallbackURL",
+									schemaPath: "#/properties/publishingAuth/properties/fallbackURL/maxLength",
+									keyword: "maxLength",
+									params: { limit: 2048 },
+									message: "must NOT have more than 2048 characters"
+								};
+								if (vErrors === null) vErrors = [err91];
+								else vErrors.push(err91);
+								errors++;
+							}
+							if (!formats0(data49)) {
+								const err92 = {
+									instancePath: instancePath + "/publishingAuth/fallbackURL",
+									schemaPath: "#/properties/publishingAuth/properties/fallbackURL/format",
+									keyword: "format",
+									params: { format: "uri" },
+									message: "must match format \"uri\""
+								};
+								if (vErrors === null) vErrors = [err92];
+								else vErrors.push(err92);
+								errors++;
+							}
+						}
+					}
+					if (data47.logoutURL !== void 0) {
+						let data50 = data47.logoutURL;
+						if (typeof data50 !== "string" && data50 !== null) {
+							const err93 = {
+								instancePath: instancePath + "/publishingAuth/logoutURL",
+								schemaPath: "#/properties/publishingAuth/properties/logoutURL/type",
+								keyword: "type",
+								params: { type: schema0.properties.publishingAuth.properties.logoutURL.type },
+								message: "must be string,null"
+							};
+							if (vErrors === null) vErrors = [err93];
+							else vErrors.push(err93);
+							errors++;
+						}
+						if (typeof data50 === "string") {
+							if (func1(data50) > 2048) {
+								const err94 = {
+									instancePath: instancePath + "/publishingAuth/logoutURL",
+									schemaPath: "#/properties/publishingAuth/properties/logoutURL/maxLength",
+									keyword: "maxLength",
+									params: { limit: 2048 },
+									message: "must NOT have more than 2048 characters"
+								};
+								if (vErrors === null) vErrors = [err94];
+								else vErrors.push(err94);
+								errors++;
+							}
+							if (!formats0(data50)) {
+								const err95 = {
+									instancePath: instancePath + "/publishingAuth/logoutURL",
+									schemaPath: "#/properties/publishingAuth/properties/logoutURL/format",
+									keyword: "format",
+									params: { format: "uri" },
+									message: "must match format \"uri\""
+								};
+								if (vErrors === null) vErrors = [err95];
+								else vErrors.push(err95);
+								errors++;
+							}
+						}
+					}
+					if (data47.privateKey !== void 0) {
+						let data51 = data47.privateKey;
+						const _errs110 = errors;
+						let valid27 = false;
+						let passing2 = null;
+						const _errs111 = errors;
+						if (typeof data51 === "string") {
+							if (func1(data51) > 1e4) {
+								const err96 = {
+									instancePath: instancePath + "/publishingAuth/privateKey",
+									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/maxLength",
+									keyword: "maxLength",
+									params: { limit: 1e4 },
+									message: "must NOT have more than 10000 characters"
+								};
+								if (vErrors === null) vErrors = [err96];
+								else vErrors.push(err96);
+								errors++;
+							}
+							if (func1(data51) < 1) {
+								const err97 = {
+									instancePath: instancePath + "/publishingAuth/privateKey",
+									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/minLength",
+									keyword: "minLength",
+									params: { limit: 1 },
+									message: "must NOT have fewer than 1 characters"
+								};
+								if (vErrors === null) vErrors = [err97];
+								else vErrors.push(err97);
+								errors++;
+							}
+						} else {
+							const err98 = {
+								instancePath: instancePath + "/publishingAuth/privateKey",
+								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/0/type",
+								keyword: "type",
+								params: { type: "string" },
+								message: "must be string"
+							};
+							if (vErrors === null) vErrors = [err98];
+							else vErrors.push(err98);
+							errors++;
+						}
+						var _valid3 = _errs111 === errors;
+						if (_valid3) {
+							valid27 = true;
+							passing2 = 0;
+						}
+						const _errs113 = errors;
+						if (data51 && typeof data51 == "object" && !Array.isArray(data51)) {
+							if (data51.file === void 0) {
+								const err99 = {
+									instancePath: instancePath + "/publishingAuth/privateKey",
+									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "file" },
+									message: "must have required property 'file'"
+								};
+								if (vErrors === null) vErrors = [err99];
+								else vErrors.push(err99);
+								errors++;
+							}
+							for (const key10 in data51) if (!(key10 === "file")) {
+								const err100 = {
+									instancePath: instancePath + "/publishingAuth/privateKey",
+									schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key10 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err100];
+								else vErrors.push(err100);
+								errors++;
+							}
+							if (data51.file !== void 0) {
+								let data52 = data51.file;
+								if (typeof data52 === "string") {
+									if (func1(data52) < 1) {
+										const err101 = {
+											instancePath: instancePath + "/publishingAuth/privateKey/file",
+											schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/properties/file/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err101];
+										else vErrors.push(err101);
+										errors++;
+									}
+								} else {
+									const err102 = {
+										instancePath: instancePath + "/publishingAuth/privateKey/file",
+										schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/properties/file/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err102];
+									else vErrors.push(err102);
+									errors++;
+								}
+							}
+						} else {
+							const err103 = {
+								instancePath: instancePath + "/publishingAuth/privateKey",
+								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf/1/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err103];
+							else vErrors.push(err103);
+							errors++;
+						}
+						var _valid3 = _errs113 === errors;
+						if (_valid3 && valid27) {
+							valid27 = false;
+							passing2 = [passing2, 1];
+						} else if (_valid3) {
+							valid27 = true;
+							passing2 = 1;
+						}
+						if (!valid27) {
+							const err104 = {
+								instancePath: instancePath + "/publishingAuth/privateKey",
+								schemaPath: "#/properties/publishingAuth/properties/privateKey/oneOf",
+								keyword: "oneOf",
+								params: { passingSchemas: passing2 },
+								message: "must match exactly one schema in oneOf"
+							};
+							if (vErrors === null) vErrors = [err104];
+							else vErrors.push(err104);
+							errors++;
+						} else {
+							errors = _errs110;
+							if (vErrors !== null) {
+								if (_errs110) vErrors.length = _errs110;
+								else vErrors = null;
+							}
+						}
+					}
+				} else {
+					const err105 = {
+						instancePath: instancePath + "/publishingAuth",
+						schemaPath: "#/properties/publishingAuth/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err105];
+					else vErrors.push(err105);
+					errors++;
+				}
+			}
+			if (data.externalLinks !== void 0) {
+				let data53 = data.externalLinks;
+				if (Array.isArray(data53)) {
+					const len7 = data53.length;
+					for (let i18 = 0; i18 < len7; i18++) {
+						let data54 = data53[i18];
+						if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
+							if (data54.title === void 0) {
+								const err106 = {
+									instancePath: instancePath + "/externalLinks/" + i18,
+									schemaPath: "#/properties/externalLinks/items/required",
+									keyword: "required",
+									params: { missingProperty: "title" },
+									message: "must have required property 'title'"
+								};
+								if (vErrors === null) vErrors = [err106];
+								else vErrors.push(err106);
+								errors++;
+							}
+							if (data54.url === void 0) {
+								const err107 = {
+									instancePath: instancePath + "/externalLinks/" + i18,
+									schemaPath: "#/properties/externalLinks/items/required",
+									keyword: "required",
+									params: { missingProperty: "url" },
+									message: "must have required property 'url'"
+								};
+								if (vErrors === null) vErrors = [err107];
+								else vErrors.push(err107);
+								errors++;
+							}
+							for (const key11 in data54) if (!func0.call(schema0.properties.externalLinks.items.properties, key11)) {
+								const err108 = {
+									instancePath: instancePath + "/externalLinks/" + i18,
+									schemaPath: "#/properties/externalLinks/items/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key11 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err108];
+								else vErrors.push(err108);
+								errors++;
+							}
+							if (data54.title !== void 0) {
+								let data55 = data54.title;
+								if (typeof data55 === "string") {
+									if (func1(data55) > 128) {
+										const err109 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/title",
+											schemaPath: "#/properties/externalLinks/items/properties/title/maxLength",
+											keyword: "maxLength",
+											params: { limit: 128 },
+											message: "must NOT have more than 128 characters"
+										};
+										if (vErrors === null) vErrors = [err109];
+										else vErrors.push(err109);
+										errors++;
+									}
+									if (func1(data55) < 2) {
+										const err110 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/title",
+											schemaPath: "#/properties/externalLinks/items/properties/title/minLength",
+											keyword: "minLength",
+											params: { limit: 2 },
+											message: "must NOT have fewer than 2 characters"
+										};
+										if (vErrors === null) vErrors = [err110];
+										else vErrors.push(err110);
+										errors++;
+									}
+								} else {
+									const err111 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/title",
+										schemaPath: "#/properties/externalLinks/items/properties/title/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err111];
+									else vErrors.push(err111);
+									errors++;
+								}
+							}
+							if (data54.url !== void 0) {
+								let data56 = data54.url;
+								if (typeof data56 === "string") {
+									if (func1(data56) > 2048) {
+										const err112 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/url",
+											schemaPath: "#/properties/externalLinks/items/properties/url/maxLength",
+											keyword: "maxLength",
+											params: { limit: 2048 },
+											message: "must NOT have more than 2048 characters"
+										};
+										if (vErrors === null) vErrors = [err112];
+										else vErrors.push(err112);
+										errors++;
+									}
+									if (!formats0(data56)) {
+										const err113 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/url",
+											schemaPath: "#/properties/externalLinks/items/properties/url/format",
+											keyword: "format",
+											params: { format: "uri" },
+											message: "must match format \"uri\""
+										};
+										if (vErrors === null) vErrors = [err113];
+										else vErrors.push(err113);
+										errors++;
+									}
+								} else {
+									const err114 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/url",
+										schemaPath: "#/properties/externalLinks/items/properties/url/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err114];
+									else vErrors.push(err114);
+									errors++;
+								}
+							}
+							if (data54.description !== void 0) {
+								let data57 = data54.description;
+								if (typeof data57 !== "string" && data57 !== null) {
+									const err115 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/description",
+										schemaPath: "#/properties/externalLinks/items/properties/description/type",
+										keyword: "type",
+										params: { type: schema0.properties.externalLinks.items.properties.description.type },
+										message: "must be string,null"
+									};
+									if (vErrors === null) vErrors = [err115];
+									else vErrors.push(err115);
+									errors++;
+								}
+								if (typeof data57 === "string") {
+									if (func1(data57) > 256) {
+										const err116 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/description",
+											schemaPath: "#/properties/externalLinks/items/properties/description/maxLength",
+											keyword: "maxLength",
+											params: { limit: 256 },
+											message: "must NOT have more than 256 characters"
+										};
+										if (vErrors === null) vErrors = [err116];
+										else vErrors.push(err116);
+										errors++;
+									}
+								}
+							}
+							if (data54.icon !== void 0) {
+								let data58 = data54.icon;
+								if (typeof data58 !== "string" && data58 !== null) {
+									const err117 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/icon",
+										schemaPath: "#/properties/externalLinks/items/properties/icon/type",
+										keyword: "type",
+										params: { type: schema0.properties.externalLinks.items.properties.icon.type },
+										message: "must be string,null"
+									};
+									if (vErrors === null) vErrors = [err117];
+									else vErrors.push(err117);
+									errors++;
+								}
+								if (typeof data58 === "string") {
+									if (func1(data58) > 50) {
+										const err118 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/icon",
+											schemaPath: "#/properties/externalLinks/items/properties/icon/maxLength",
+											keyword: "maxLength",
+											params: { limit: 50 },
+											message: "must NOT have more than 50 characters"
+										};
+										if (vErrors === null) vErrors = [err118];
+										else vErrors.push(err118);
+										errors++;
+									}
+								}
+							}
+							if (data54.condition !== void 0) {
+								const errorsBefore11 = errors;
+								if (!validate8(data54.condition, {
+									instancePath: instancePath + "/externalLinks/" + i18 + "/condition",
+									parentData: data54,
+									parentDataProperty: "condition",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate8.errors : vErrors.concat(validate8.errors);
+									errors = vErrors.length;
+								}
+								for (let i19 = errorsBefore11; i19 < errors; i19++) vErrors[i19].schemaPath = "#/definitions/condition" + vErrors[i19].schemaPath.slice(1);
+							}
+							if (data54.draft !== void 0) {
+								if (typeof data54.draft !== "boolean") {
+									const err119 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/draft",
+										schemaPath: "#/properties/externalLinks/items/properties/draft/type",
+										keyword: "type",
+										params: { type: "boolean" },
+										message: "must be boolean"
+									};
+									if (vErrors === null) vErrors = [err119];
+									else vErrors.push(err119);
+									errors++;
+								}
+							}
+							if (data54.localizedTitle !== void 0) {
+								const errorsBefore12 = errors;
+								if (!validate10(data54.localizedTitle, {
+									instancePath: instancePath + "/externalLinks/" + i18 + "/localizedTitle",
+									parentData: data54,
+									parentDataProperty: "localizedTitle",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate10.errors : vErrors.concat(validate10.errors);
+									errors = vErrors.length;
+								}
+								for (let i20 = errorsBefore12; i20 < errors; i20++) vErrors[i20].schemaPath = "#/definitions/localized128" + vErrors[i20].schemaPath.slice(1);
+							}
+							if (data54.localizedDescription !== void 0) {
+								const errorsBefore13 = errors;
+								if (!validate12(data54.localizedDescription, {
+									instancePath: instancePath + "/externalLinks/" + i18 + "/localizedDescription",
+									parentData: data54,
+									parentDataProperty: "localizedDescription",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+									errors = vErrors.length;
+								}
+								for (let i21 = errorsBefore13; i21 < errors; i21++) vErrors[i21].schemaPath = "#/definitions/localized256" + vErrors[i21].schemaPath.slice(1);
+							}
+							if (data54.group !== void 0) {
+								let data63 = data54.group;
+								if (typeof data63 !== "string" && data63 !== null) {
+									const err120 = {
+										instancePath: instancePath + "/externalLinks/" + i18 + "/group",
+										schemaPath: "#/properties/externalLinks/items/properties/group/type",
+										keyword: "type",
+										params: { type: schema0.properties.externalLinks.items.properties.group.type },
+										message: "must be string,null"
+									};
+									if (vErrors === null) vErrors = [err120];
+									else vErrors.push(err120);
+									errors++;
+								}
+								if (typeof data63 === "string") {
+									if (func1(data63) > 100) {
+										const err121 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/group",
+											schemaPath: "#/properties/externalLinks/items/properties/group/maxLength",
+											keyword: "maxLength",
+											params: { limit: 100 },
+											message: "must NOT have more than 100 characters"
+										};
+										if (vErrors === null) vErrors = [err121];
+										else vErrors.push(err121);
+										errors++;
+									}
+									if (func1(data63) < 1) {
+										const err122 = {
+											instancePath: instancePath + "/externalLinks/" + i18 + "/group",
+											schemaPath: "#/properties/externalLinks/items/properties/group/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err122];
+										else vErrors.push(err122);
+										errors++;
+									}
+								}
+							}
+						} else {
+							const err123 = {
+								instancePath: instancePath + "/externalLinks/" + i18,
+								schemaPath: "#/properties/externalLinks/items/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err123];
+							else vErrors.push(err123);
+							errors++;
+						}
+					}
+				} else {
+					const err124 = {
+						instancePath: instancePath + "/externalLinks",
+						schemaPath: "#/properties/externalLinks/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err124];
+					else vErrors.push(err124);
+					errors++;
+				}
+			}
+			if (data.redirects !== void 0) {
+				let data64 = data.redirects;
+				if (Array.isArray(data64)) {
+					const len8 = data64.length;
+					for (let i22 = 0; i22 < len8; i22++) if (!validate52(data64[i22], {
+						instancePath: instancePath + "/redirects/" + i22,
+						parentData: data64,
+						parentDataProperty: i22,
+						rootData
+					})) {
+						vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+						errors = vErrors.length;
+					}
+				} else {
+					const err125 = {
+						instancePath: instancePath + "/redirects",
+						schemaPath: "#/properties/redirects/type",
+						keyword: "type",
+						params: { type: "array" },
+						message: "must be array"
+					};
+					if (vErrors === null) vErrors = [err125];
+					else vErrors.push(err125);
+					errors++;
+				}
+			}
+			if (data.adaptiveSchema !== void 0) {
+				let data66 = data.adaptiveSchema;
+				if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+					if (data66.type === void 0) {
+						const err126 = {
+							instancePath: instancePath + "/adaptiveSchema",
+							schemaPath: "#/properties/adaptiveSchema/required",
+							keyword: "required",
+							params: { missingProperty: "type" },
+							message: "must have required property 'type'"
+						};
+						if (vErrors === null) vErrors = [err126];
+						else vErrors.push(err126);
+						errors++;
+					}
+					if (data66.properties === void 0) {
+						const err127 = {
+							instancePath: instancePath + "/adaptiveSchema",
+							schemaPath: "#/properties/adaptiveSchema/required",
+							keyword: "required",
+							params: { missingProperty: "properties" },
+							message: "must have required property 'properties'"
+						};
+						if (vErrors === null) vErrors = [err127];
+						else vErrors.push(err127);
+						errors++;
+					}
+					if (data66.additionalProperties === void 0) {
+						const err128 = {
+							instancePath: instancePath + "/adaptiveSchema",
+							schemaPath: "#/properties/adaptiveSchema/required",
+							keyword: "required",
+							params: { missingProperty: "additionalProperties" },
+							message: "must have required property 'additionalProperties'"
+						};
+						if (vErrors === null) vErrors = [err128];
+						else vErrors.push(err128);
+						errors++;
+					}
+					for (const key12 in data66) if (!(key12 === "$schema" || key12 === "type" || key12 === "additionalProperties" || key12 === "properties")) {
+						const err129 = {
+							instancePath: instancePath + "/adaptiveSchema",
+							schemaPath: "#/properties/adaptiveSchema/additionalProperties",
+							keyword: "additionalProperties",
+							params: { additionalProperty: key12 },
+							message: "must NOT have additional properties"
+						};
+						if (vErrors === null) vErrors = [err129];
+						else vErrors.push(err129);
+						errors++;
+					}
+					if (data66.$schema !== void 0) {
+						if ("http://json-schema.org/draft-07/schema#" !== data66.$schema) {
+							const err130 = {
+								instancePath: instancePath + "/adaptiveSchema/$schema",
+								schemaPath: "#/properties/adaptiveSchema/properties/%24schema/const",
+								keyword: "const",
+								params: { allowedValue: "http://json-schema.org/draft-07/schema#" },
+								message: "must be equal to constant"
+							};
+							if (vErrors === null) vErrors = [err130];
+							else vErrors.push(err130);
+							errors++;
+						}
+					}
+					if (data66.type !== void 0) {
+						if ("object" !== data66.type) {
+							const err131 = {
 								instancePath: instancePath + "/adaptiveSchema/type",
 								schemaPath: "#/properties/adaptiveSchema/properties/type/const",
 								keyword: "const",
 								params: { allowedValue: "object" },
 								message: "must be equal to constant"
 							};
-							if (vErrors === null) vErrors = [err90];
-							else vErrors.push(err90);
+							if (vErrors === null) vErrors = [err131];
+							else vErrors.push(err131);
 							errors++;
 						}
 					}
-					if (data41.additionalProperties !== void 0) {
-						if (false !== data41.additionalProperties) {
-							const err91 = {
+					if (data66.additionalProperties !== void 0) {
+						if (false !== data66.additionalProperties) {
+							const err132 = {
 								instancePath: instancePath + "/adaptiveSchema/additionalProperties",
 								schemaPath: "#/properties/adaptiveSchema/properties/additionalProperties/const",
 								keyword: "const",
 								params: { allowedValue: false },
 								message: "must be equal to constant"
 							};
-							if (vErrors === null) vErrors = [err91];
-							else vErrors.push(err91);
+							if (vErrors === null) vErrors = [err132];
+							else vErrors.push(err132);
 							errors++;
 						}
 					}
-					if (data41.properties !== void 0) {
-						let data45 = data41.properties;
-						if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
-							for (const key10 in data45) {
-								const _errs100 = errors;
-								if (typeof key10 === "string") {
-									if (func1(key10) < 1) {
-										const err92 = {
+					if (data66.properties !== void 0) {
+						let data70 = data66.properties;
+						if (data70 && typeof data70 == "object" && !Array.isArray(data70)) {
+							for (const key13 in data70) {
+								const _errs149 = errors;
+								if (typeof key13 === "string") {
+									if (func1(key13) < 1) {
+										const err133 = {
 											instancePath: instancePath + "/adaptiveSchema/properties",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/propertyNames/minLength",
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters",
-											propertyName: key10
+											propertyName: key13
 										};
-										if (vErrors === null) vErrors = [err92];
-										else vErrors.push(err92);
+										if (vErrors === null) vErrors = [err133];
+										else vErrors.push(err133);
 										errors++;
 									}
 								}
-								if (!(_errs100 === errors)) {
-									const err93 = {
+								if (!(_errs149 === errors)) {
+									const err134 = {
 										instancePath: instancePath + "/adaptiveSchema/properties",
 										schemaPath: "#/properties/adaptiveSchema/properties/properties/propertyNames",
 										keyword: "propertyNames",
-										params: { propertyName: key10 },
+										params: { propertyName: key13 },
 										message: "property name must be valid"
 									};
-									if (vErrors === null) vErrors = [err93];
-									else vErrors.push(err93);
+									if (vErrors === null) vErrors = [err134];
+									else vErrors.push(err134);
 									errors++;
 								}
 							}
-							for (const key11 in data45) if (!(key11 === "unsigned")) {
-								const errorsBefore8 = errors;
-								if (!validate44(data45[key11], {
-									instancePath: instancePath + "/adaptiveSchema/properties/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),
-									parentData: data45,
-									parentDataProperty: key11,
+							for (const key14 in data70) if (!(key14 === "unsigned")) {
+								const errorsBefore14 = errors;
+								if (!validate57(data70[key14], {
+									instancePath: instancePath + "/adaptiveSchema/properties/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),
+									parentData: data70,
+									parentDataProperty: key14,
 									rootData
 								})) {
-									vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+									vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
 									errors = vErrors.length;
 								}
-								for (let i15 = errorsBefore8; i15 < errors; i15++) vErrors[i15].schemaPath = "#/definitions/claim" + vErrors[i15].schemaPath.slice(1);
+								for (let i23 = errorsBefore14; i23 < errors; i23++) vErrors[i23].schemaPath = "#/definitions/claim" + vErrors[i23].schemaPath.slice(1);
 							}
-							if (data45.unsigned !== void 0) {
-								let data47 = data45.unsigned;
-								if (data47 && typeof data47 == "object" && !Array.isArray(data47)) {
-									if (data47.type === void 0) {
-										const err94 = {
+							if (data70.unsigned !== void 0) {
+								let data72 = data70.unsigned;
+								if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
+									if (data72.type === void 0) {
+										const err135 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "type" },
 											message: "must have required property 'type'"
 										};
-										if (vErrors === null) vErrors = [err94];
-										else vErrors.push(err94);
+										if (vErrors === null) vErrors = [err135];
+										else vErrors.push(err135);
 										errors++;
 									}
-									if (data47.properties === void 0) {
-										const err95 = {
+									if (data72.properties === void 0) {
+										const err136 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "properties" },
 											message: "must have required property 'properties'"
 										};
-										if (vErrors === null) vErrors = [err95];
-										else vErrors.push(err95);
+										if (vErrors === null) vErrors = [err136];
+										else vErrors.push(err136);
 										errors++;
 									}
-									if (data47.additionalProperties === void 0) {
-										const err96 = {
+									if (data72.additionalProperties === void 0) {
+										const err137 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/required",
 											keyword: "required",
 											params: { missingProperty: "additionalProperties" },
 											message: "must have required property 'additionalProperties'"
 										};
-										if (vErrors === null) vErrors = [err96];
-										else vErrors.push(err96);
+										if (vErrors === null) vErrors = [err137];
+										else vErrors.push(err137);
 										errors++;
 									}
-									for (const key12 in data47) if (!(key12 === "type" || key12 === "description" || key12 === "properties" || key12 === "additionalProperties")) {
-										const err97 = {
+									for (const key15 in data72) if (!(key15 === "type" || key15 === "description" || key15 === "properties" || key15 === "additionalProperties")) {
+										const err138 = {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 											schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/additionalProperties",
 											keyword: "additionalProperties",
-											params: { additionalProperty: key12 },
+											params: { additionalProperty: key15 },
 											message: "must NOT have additional properties"
 										};
-										if (vErrors === null) vErrors = [err97];
-										else vErrors.push(err97);
+										if (vErrors === null) vErrors = [err138];
+										else vErrors.push(err138);
 										errors++;
 									}
-									if (data47.type !== void 0) {
-										if ("object" !== data47.type) {
-											const err98 = {
+									if (data72.type !== void 0) {
+										if ("object" !== data72.type) {
+											const err139 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/type",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/type/const",
 												keyword: "const",
 												params: { allowedValue: "object" },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err98];
-											else vErrors.push(err98);
+											if (vErrors === null) vErrors = [err139];
+											else vErrors.push(err139);
 											errors++;
 										}
 									}
-									if (data47.description !== void 0) {
-										if ("Unsigned claims of the site visitor." !== data47.description) {
-											const err99 = {
+									if (data72.description !== void 0) {
+										if ("Unsigned claims of the site visitor." !== data72.description) {
+											const err140 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/description",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/description/const",
 												keyword: "const",
 												params: { allowedValue: "Unsigned claims of the site visitor." },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err99];
-											else vErrors.push(err99);
+											if (vErrors === null) vErrors = [err140];
+											else vErrors.push(err140);
 											errors++;
 										}
 									}
-									if (data47.properties !== void 0) {
-										if (!validate46(data47.properties, {
+									if (data72.properties !== void 0) {
+										if (!validate59(data72.properties, {
 											instancePath: instancePath + "/adaptiveSchema/properties/unsigned/properties",
-											parentData: data47,
+											parentData: data72,
 											parentDataProperty: "properties",
 											rootData
 										})) {
-											vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+											vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 											errors = vErrors.length;
 										}
 									}
-									if (data47.additionalProperties !== void 0) {
-										if (false !== data47.additionalProperties) {
-											const err100 = {
+									if (data72.additionalProperties !== void 0) {
+										if (false !== data72.additionalProperties) {
+											const err141 = {
 												instancePath: instancePath + "/adaptiveSchema/properties/unsigned/additionalProperties",
 												schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/properties/additionalProperties/const",
 												keyword: "const",
 												params: { allowedValue: false },
 												message: "must be equal to constant"
 											};
-											if (vErrors === null) vErrors = [err100];
-											else vErrors.push(err100);
+											if (vErrors === null) vErrors = [err141];
+											else vErrors.push(err141);
 											errors++;
 										}
 									}
 								} else {
-									const err101 = {
+									const err142 = {
 										instancePath: instancePath + "/adaptiveSchema/properties/unsigned",
 										schemaPath: "#/properties/adaptiveSchema/properties/properties/properties/unsigned/type",
 										keyword: "type",
 										params: { type: "object" },
 										message: "must be object"
 									};
-									if (vErrors === null) vErrors = [err101];
-									else vErrors.push(err101);
+									if (vErrors === null) vErrors = [err142];
+									else vErrors.push(err142);
 									errors++;
 								}
 							}
 						} else {
-							const err102 = {
+							const err143 = {
 								instancePath: instancePath + "/adaptiveSchema/properties",
 								schemaPath: "#/properties/adaptiveSchema/properties/properties/type",
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-							if (vErrors === null) vErrors = [err102];
-							else vErrors.push(err102);
+							if (vErrors === null) vErrors = [err143];
+							else vErrors.push(err143);
 							errors++;
 						}
 					}
 				} else {
-					const err103 = {
+					const err144 = {
 						instancePath: instancePath + "/adaptiveSchema",
 						schemaPath: "#/properties/adaptiveSchema/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err103];
-					else vErrors.push(err103);
+					if (vErrors === null) vErrors = [err144];
+					else vErrors.push(err144);
 					errors++;
 				}
 			}
 		} else {
-			const err104 = {
+			const err145 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-			if (vErrors === null) vErrors = [err104];
-			else vErrors.push(err104);
+			if (vErrors === null) vErrors = [err145];
+			else vErrors.push(err145);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -15646,7 +17268,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 		return () => made ??= make();
 	};
 	module.exports = [
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Organization spec\",\"description\":\"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":255,\"pattern\":\"\\\\S.*\\\\S\",\"description\":\"Organization title (2..255 characters).\"},\"emailDomains\":{\"type\":\"array\",\"description\":\"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\"items\":{\"type\":\"string\",\"minLength\":1},\"uniqueItems\":true},\"hostname\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":32,\"pattern\":\"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\"description\":\"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"},\"defaultRole\":{\"description\":\"Role given to new members; null makes them guests.\",\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null]},\"defaultContent\":{\"description\":\"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"site\"],\"properties\":{\"type\":{\"const\":\"site\",\"description\":\"Always `site`.\"},\"site\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Site id, or the title of a Site manifest of this organization.\"}}},{\"type\":\"null\"}]},\"logo\":{\"description\":\"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"null\"}]},\"sso\":{\"type\":\"boolean\",\"description\":\"Enforce SSO organization-wide.\"},\"ai\":{\"type\":\"boolean\",\"description\":\"Enable AI features.\"},\"inviteLinks\":{\"type\":\"boolean\",\"description\":\"Allow invite links.\"}}}", once(function organizationValidator() {
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Organization spec\",\"description\":\"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":255,\"pattern\":\"\\\\S.*\\\\S\",\"description\":\"Organization title (2..255 characters).\"},\"emailDomains\":{\"type\":\"array\",\"description\":\"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\"items\":{\"type\":\"string\",\"minLength\":1},\"uniqueItems\":true},\"hostname\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":32,\"pattern\":\"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\"description\":\"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"},\"defaultRole\":{\"description\":\"Role given to new members; null makes them guests.\",\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null]},\"defaultContent\":{\"description\":\"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"site\"],\"properties\":{\"type\":{\"const\":\"site\",\"description\":\"Always `site`.\"},\"site\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Site id, or the title of a Site manifest of this organization.\"}}},{\"type\":\"null\"}]},\"logo\":{\"description\":\"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"null\"}]},\"sso\":{\"type\":\"boolean\",\"description\":\"Enforce SSO organization-wide.\"},\"ai\":{\"type\":\"boolean\",\"description\":\"Enable AI features.\"},\"inviteLinks\":{\"type\":\"boolean\",\"description\":\"Allow invite links.\"},\"mergeRules\":{\"type\":\"object\",\"description\":\"Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.\",\"oneOf\":[{\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"enum\":[\"none\"]}}},{\"additionalProperties\":false,\"required\":[\"type\",\"rules\"],\"properties\":{\"type\":{\"const\":\"rules\"},\"rules\":{\"type\":\"array\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\",\"users\"],\"properties\":{\"rule\":{\"enum\":[\"require_specific_reviewers\",\"require_one_of_specific_reviewers\",\"allow_bypass\"]},\"users\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320},\"description\":\"Organization members by e-mail (case-insensitive).\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\"],\"properties\":{\"rule\":{\"enum\":[\"require_at_least_one_review\",\"require_at_least_one_approved_review\",\"require_all_reviews_approved\",\"require_agent_review\",\"require_up_to_date_change_request\",\"require_change_request_subject\",\"require_change_request_description\",\"require_author_to_merge\"]}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\",\"expression\"],\"properties\":{\"rule\":{\"const\":\"custom\"},\"expression\":{\"type\":\"string\",\"maxLength\":1024,\"description\":\"The rule in the platform's expression syntax.\"},\"message\":{\"type\":\"string\",\"description\":\"Shown when the expression is false.\"}}}]}}}}]}}}", once(function organizationValidator() {
 			const module = { exports: {} };
 			module.exports;
 			module.exports = validate0;
@@ -15731,6 +17353,80 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					"inviteLinks": {
 						"type": "boolean",
 						"description": "Allow invite links."
+					},
+					"mergeRules": {
+						"type": "object",
+						"description": "Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.",
+						"oneOf": [{
+							"additionalProperties": false,
+							"required": ["type"],
+							"properties": { "type": { "enum": ["none"] } }
+						}, {
+							"additionalProperties": false,
+							"required": ["type", "rules"],
+							"properties": {
+								"type": { "const": "rules" },
+								"rules": {
+									"type": "array",
+									"items": { "oneOf": [
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule", "users"],
+											"properties": {
+												"rule": { "enum": [
+													"require_specific_reviewers",
+													"require_one_of_specific_reviewers",
+													"allow_bypass"
+												] },
+												"users": {
+													"type": "array",
+													"uniqueItems": true,
+													"items": {
+														"type": "string",
+														"format": "email",
+														"maxLength": 320
+													},
+													"description": "Organization members by e-mail (case-insensitive)."
+												}
+											}
+										},
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule"],
+											"properties": { "rule": { "enum": [
+												"require_at_least_one_review",
+												"require_at_least_one_approved_review",
+												"require_all_reviews_approved",
+												"require_agent_review",
+												"require_up_to_date_change_request",
+												"require_change_request_subject",
+												"require_change_request_description",
+												"require_author_to_merge"
+											] } }
+										},
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule", "expression"],
+											"properties": {
+												"rule": { "const": "custom" },
+												"expression": {
+													"type": "string",
+													"maxLength": 1024,
+													"description": "The rule in the platform's expression syntax."
+												},
+												"message": {
+													"type": "string",
+													"description": "Shown when the expression is false."
+												}
+											}
+										}
+									] }
+								}
+							}
+						}]
 					}
 				}
 			};
@@ -15739,6 +17435,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			const pattern0 = /* @__PURE__ */ new RegExp("\\S.*\\S", "u");
 			const pattern1 = /* @__PURE__ */ new RegExp("^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$", "u");
 			const formats0 = require_formats().fullFormats.uri;
+			const formats2 = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 			function validate0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 				let vErrors = null;
 				let errors = 0;
@@ -16218,16 +17915,531 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							errors++;
 						}
 					}
+					if (data.mergeRules !== void 0) {
+						let data12 = data.mergeRules;
+						if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+							const err31 = {
+								instancePath: instancePath + "/mergeRules",
+								schemaPath: "#/properties/mergeRules/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err31];
+							else vErrors.push(err31);
+							errors++;
+						}
+						const _errs35 = errors;
+						let valid7 = false;
+						let passing2 = null;
+						const _errs36 = errors;
+						if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+							if (data12.type === void 0) {
+								const err32 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/0/required",
+									keyword: "required",
+									params: { missingProperty: "type" },
+									message: "must have required property 'type'"
+								};
+								if (vErrors === null) vErrors = [err32];
+								else vErrors.push(err32);
+								errors++;
+							}
+							for (const key2 in data12) if (!(key2 === "type")) {
+								const err33 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/0/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key2 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err33];
+								else vErrors.push(err33);
+								errors++;
+							}
+							if (data12.type !== void 0) {
+								if (!(data12.type === "none")) {
+									const err34 = {
+										instancePath: instancePath + "/mergeRules/type",
+										schemaPath: "#/properties/mergeRules/oneOf/0/properties/type/enum",
+										keyword: "enum",
+										params: { allowedValues: schema0.properties.mergeRules.oneOf[0].properties.type.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err34];
+									else vErrors.push(err34);
+									errors++;
+								}
+							}
+						}
+						var _valid2 = _errs36 === errors;
+						if (_valid2) {
+							valid7 = true;
+							passing2 = 0;
+						}
+						const _errs39 = errors;
+						if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+							if (data12.type === void 0) {
+								const err35 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "type" },
+									message: "must have required property 'type'"
+								};
+								if (vErrors === null) vErrors = [err35];
+								else vErrors.push(err35);
+								errors++;
+							}
+							if (data12.rules === void 0) {
+								const err36 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "rules" },
+									message: "must have required property 'rules'"
+								};
+								if (vErrors === null) vErrors = [err36];
+								else vErrors.push(err36);
+								errors++;
+							}
+							for (const key3 in data12) if (!(key3 === "type" || key3 === "rules")) {
+								const err37 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key3 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err37];
+								else vErrors.push(err37);
+								errors++;
+							}
+							if (data12.type !== void 0) {
+								if ("rules" !== data12.type) {
+									const err38 = {
+										instancePath: instancePath + "/mergeRules/type",
+										schemaPath: "#/properties/mergeRules/oneOf/1/properties/type/const",
+										keyword: "const",
+										params: { allowedValue: "rules" },
+										message: "must be equal to constant"
+									};
+									if (vErrors === null) vErrors = [err38];
+									else vErrors.push(err38);
+									errors++;
+								}
+							}
+							if (data12.rules !== void 0) {
+								let data15 = data12.rules;
+								if (Array.isArray(data15)) {
+									const len1 = data15.length;
+									for (let i2 = 0; i2 < len1; i2++) {
+										let data16 = data15[i2];
+										const _errs45 = errors;
+										let valid12 = false;
+										let passing3 = null;
+										const _errs46 = errors;
+										if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+											if (data16.rule === void 0) {
+												const err39 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/required",
+													keyword: "required",
+													params: { missingProperty: "rule" },
+													message: "must have required property 'rule'"
+												};
+												if (vErrors === null) vErrors = [err39];
+												else vErrors.push(err39);
+												errors++;
+											}
+											if (data16.users === void 0) {
+												const err40 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/required",
+													keyword: "required",
+													params: { missingProperty: "users" },
+													message: "must have required property 'users'"
+												};
+												if (vErrors === null) vErrors = [err40];
+												else vErrors.push(err40);
+												errors++;
+											}
+											for (const key4 in data16) if (!(key4 === "rule" || key4 === "users")) {
+												const err41 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key4 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err41];
+												else vErrors.push(err41);
+												errors++;
+											}
+											if (data16.rule !== void 0) {
+												let data17 = data16.rule;
+												if (!(data17 === "require_specific_reviewers" || data17 === "require_one_of_specific_reviewers" || data17 === "allow_bypass")) {
+													const err42 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2 + "/rule",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/rule/enum",
+														keyword: "enum",
+														params: { allowedValues: schema0.properties.mergeRules.oneOf[1].properties.rules.items.oneOf[0].properties.rule.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err42];
+													else vErrors.push(err42);
+													errors++;
+												}
+											}
+											if (data16.users !== void 0) {
+												let data18 = data16.users;
+												if (Array.isArray(data18)) {
+													const len2 = data18.length;
+													for (let i3 = 0; i3 < len2; i3++) {
+														let data19 = data18[i3];
+														if (typeof data19 === "string") {
+															if (func1(data19) > 320) {
+																const err43 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i2 + "/users/" + i3,
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/maxLength",
+																	keyword: "maxLength",
+																	params: { limit: 320 },
+																	message: "must NOT have more than 320 characters"
+																};
+																if (vErrors === null) vErrors = [err43];
+																else vErrors.push(err43);
+																errors++;
+															}
+															if (!formats2.test(data19)) {
+																const err44 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i2 + "/users/" + i3,
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/format",
+																	keyword: "format",
+																	params: { format: "email" },
+																	message: "must match format \"email\""
+																};
+																if (vErrors === null) vErrors = [err44];
+																else vErrors.push(err44);
+																errors++;
+															}
+														} else {
+															const err45 = {
+																instancePath: instancePath + "/mergeRules/rules/" + i2 + "/users/" + i3,
+																schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/type",
+																keyword: "type",
+																params: { type: "string" },
+																message: "must be string"
+															};
+															if (vErrors === null) vErrors = [err45];
+															else vErrors.push(err45);
+															errors++;
+														}
+													}
+													let i4 = data18.length;
+													let j1;
+													if (i4 > 1) {
+														const indices1 = {};
+														for (; i4--;) {
+															let item1 = data18[i4];
+															if (typeof item1 !== "string") continue;
+															if (typeof indices1[item1] == "number") {
+																j1 = indices1[item1];
+																const err46 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i2 + "/users",
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/uniqueItems",
+																	keyword: "uniqueItems",
+																	params: {
+																		i: i4,
+																		j: j1
+																	},
+																	message: "must NOT have duplicate items (items ## " + j1 + " and " + i4 + " are identical)"
+																};
+																if (vErrors === null) vErrors = [err46];
+																else vErrors.push(err46);
+																errors++;
+																break;
+															}
+															indices1[item1] = i4;
+														}
+													}
+												} else {
+													const err47 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2 + "/users",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/type",
+														keyword: "type",
+														params: { type: "array" },
+														message: "must be array"
+													};
+													if (vErrors === null) vErrors = [err47];
+													else vErrors.push(err47);
+													errors++;
+												}
+											}
+										} else {
+											const err48 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i2,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/type",
+												keyword: "type",
+												params: { type: "object" },
+												message: "must be object"
+											};
+											if (vErrors === null) vErrors = [err48];
+											else vErrors.push(err48);
+											errors++;
+										}
+										var _valid3 = _errs46 === errors;
+										if (_valid3) {
+											valid12 = true;
+											passing3 = 0;
+										}
+										const _errs54 = errors;
+										if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+											if (data16.rule === void 0) {
+												const err49 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/required",
+													keyword: "required",
+													params: { missingProperty: "rule" },
+													message: "must have required property 'rule'"
+												};
+												if (vErrors === null) vErrors = [err49];
+												else vErrors.push(err49);
+												errors++;
+											}
+											for (const key5 in data16) if (!(key5 === "rule")) {
+												const err50 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key5 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err50];
+												else vErrors.push(err50);
+												errors++;
+											}
+											if (data16.rule !== void 0) {
+												let data20 = data16.rule;
+												if (!(data20 === "require_at_least_one_review" || data20 === "require_at_least_one_approved_review" || data20 === "require_all_reviews_approved" || data20 === "require_agent_review" || data20 === "require_up_to_date_change_request" || data20 === "require_change_request_subject" || data20 === "require_change_request_description" || data20 === "require_author_to_merge")) {
+													const err51 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2 + "/rule",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/properties/rule/enum",
+														keyword: "enum",
+														params: { allowedValues: schema0.properties.mergeRules.oneOf[1].properties.rules.items.oneOf[1].properties.rule.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err51];
+													else vErrors.push(err51);
+													errors++;
+												}
+											}
+										} else {
+											const err52 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i2,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/type",
+												keyword: "type",
+												params: { type: "object" },
+												message: "must be object"
+											};
+											if (vErrors === null) vErrors = [err52];
+											else vErrors.push(err52);
+											errors++;
+										}
+										var _valid3 = _errs54 === errors;
+										if (_valid3 && valid12) {
+											valid12 = false;
+											passing3 = [passing3, 1];
+										} else {
+											if (_valid3) {
+												valid12 = true;
+												passing3 = 1;
+											}
+											const _errs58 = errors;
+											if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+												if (data16.rule === void 0) {
+													const err53 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/required",
+														keyword: "required",
+														params: { missingProperty: "rule" },
+														message: "must have required property 'rule'"
+													};
+													if (vErrors === null) vErrors = [err53];
+													else vErrors.push(err53);
+													errors++;
+												}
+												if (data16.expression === void 0) {
+													const err54 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/required",
+														keyword: "required",
+														params: { missingProperty: "expression" },
+														message: "must have required property 'expression'"
+													};
+													if (vErrors === null) vErrors = [err54];
+													else vErrors.push(err54);
+													errors++;
+												}
+												for (const key6 in data16) if (!(key6 === "rule" || key6 === "expression" || key6 === "message")) {
+													const err55 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i2,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/additionalProperties",
+														keyword: "additionalProperties",
+														params: { additionalProperty: key6 },
+														message: "must NOT have additional properties"
+													};
+													if (vErrors === null) vErrors = [err55];
+													else vErrors.push(err55);
+													errors++;
+												}
+												if (data16.rule !== void 0) {
+													if ("custom" !== data16.rule) {
+														const err56 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i2 + "/rule",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/rule/const",
+															keyword: "const",
+															params: { allowedValue: "custom" },
+															message: "must be equal to constant"
+														};
+														if (vErrors === null) vErrors = [err56];
+														else vErrors.push(err56);
+														errors++;
+													}
+												}
+												if (data16.expression !== void 0) {
+													let data22 = data16.expression;
+													if (typeof data22 === "string") {
+														if (func1(data22) > 1024) {
+															const err57 = {
+																instancePath: instancePath + "/mergeRules/rules/" + i2 + "/expression",
+																schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/expression/maxLength",
+																keyword: "maxLength",
+																params: { limit: 1024 },
+																message: "must NOT have more than 1024 characters"
+															};
+															if (vErrors === null) vErrors = [err57];
+															else vErrors.push(err57);
+															errors++;
+														}
+													} else {
+														const err58 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i2 + "/expression",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/expression/type",
+															keyword: "type",
+															params: { type: "string" },
+															message: "must be string"
+														};
+														if (vErrors === null) vErrors = [err58];
+														else vErrors.push(err58);
+														errors++;
+													}
+												}
+												if (data16.message !== void 0) {
+													if (typeof data16.message !== "string") {
+														const err59 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i2 + "/message",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/message/type",
+															keyword: "type",
+															params: { type: "string" },
+															message: "must be string"
+														};
+														if (vErrors === null) vErrors = [err59];
+														else vErrors.push(err59);
+														errors++;
+													}
+												}
+											} else {
+												const err60 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i2,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err60];
+												else vErrors.push(err60);
+												errors++;
+											}
+											var _valid3 = _errs58 === errors;
+											if (_valid3 && valid12) {
+												valid12 = false;
+												passing3 = [passing3, 2];
+											} else if (_valid3) {
+												valid12 = true;
+												passing3 = 2;
+											}
+										}
+										if (!valid12) {
+											const err61 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i2,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf",
+												keyword: "oneOf",
+												params: { passingSchemas: passing3 },
+												message: "must match exactly one schema in oneOf"
+											};
+											if (vErrors === null) vErrors = [err61];
+											else vErrors.push(err61);
+											errors++;
+										} else {
+											errors = _errs45;
+											if (vErrors !== null) {
+												if (_errs45) vErrors.length = _errs45;
+												else vErrors = null;
+											}
+										}
+									}
+								} else {
+									const err62 = {
+										instancePath: instancePath + "/mergeRules/rules",
+										schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err62];
+									else vErrors.push(err62);
+									errors++;
+								}
+							}
+						}
+						var _valid2 = _errs39 === errors;
+						if (_valid2 && valid7) {
+							valid7 = false;
+							passing2 = [passing2, 1];
+						} else if (_valid2) {
+							valid7 = true;
+							passing2 = 1;
+						}
+						if (!valid7) {
+							const err63 = {
+								instancePath: instancePath + "/mergeRules",
+								schemaPath: "#/properties/mergeRules/oneOf",
+								keyword: "oneOf",
+								params: { passingSchemas: passing2 },
+								message: "must match exactly one schema in oneOf"
+							};
+							if (vErrors === null) vErrors = [err63];
+							else vErrors.push(err63);
+							errors++;
+						} else {
+							errors = _errs35;
+							if (vErrors !== null) {
+								if (_errs35) vErrors.length = _errs35;
+								else vErrors = null;
+							}
+						}
+					}
 				} else {
-					const err31 = {
+					const err64 = {
 						instancePath,
 						schemaPath: "#/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err31];
-					else vErrors.push(err31);
+					if (vErrors === null) vErrors = [err64];
+					else vErrors.push(err64);
 					errors++;
 				}
 				validate0.errors = vErrors;
@@ -18359,7 +20571,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			return module.exports;
 		})],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Space spec\",\"description\":\"One space of the organization, identified by title, or by a pinned id (which allows renaming).\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50,\"description\":\"Space title (1..50 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned space id: found by id and renamed when its live title differs.\"},\"emoji\":{\"type\":\"string\",\"maxLength\":50,\"description\":\"Emoji of the space.\"},\"editMode\":{\"enum\":[\"live\",\"locked\"],\"description\":\"live: direct edits; locked: all edits locked.\"},\"defaultLevel\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Default role of organization members on the space; null = none.\"},\"parent\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"description\":\"Parent collection: a Collection manifest title or a collection id; null = not in a collection.\"},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the space: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\"],\"description\":\"Role on the space.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\"],\"description\":\"Role on the space.\"}}}]}}}}", once(function spaceValidator() {
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Space spec\",\"description\":\"One space of the organization, identified by title, or by a pinned id (which allows renaming).\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50,\"description\":\"Space title (1..50 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned space id: found by id and renamed when its live title differs.\"},\"emoji\":{\"type\":\"string\",\"maxLength\":50,\"description\":\"Emoji of the space.\"},\"editMode\":{\"enum\":[\"live\",\"locked\"],\"description\":\"live: direct edits; locked: all edits locked.\"},\"defaultLevel\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Default role of organization members on the space; null = none.\"},\"parent\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"description\":\"Parent collection: a Collection manifest title or a collection id; null = not in a collection.\"},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the space: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\"],\"description\":\"Role on the space.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\"],\"description\":\"Role on the space.\"}}}]}},\"mergeRules\":{\"type\":\"object\",\"description\":\"Who must review a change request before it merges in this space: {type: rules, rules: [...]}, {type: none}, or {type: inherit} (the organization's rules). Reviewers are organization members by e-mail. Rules are compared as a set.\",\"oneOf\":[{\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"enum\":[\"inherit\",\"none\"]}}},{\"additionalProperties\":false,\"required\":[\"type\",\"rules\"],\"properties\":{\"type\":{\"const\":\"rules\"},\"rules\":{\"type\":\"array\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\",\"users\"],\"properties\":{\"rule\":{\"enum\":[\"require_specific_reviewers\",\"require_one_of_specific_reviewers\",\"allow_bypass\"]},\"users\":{\"type\":\"array\",\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320},\"description\":\"Organization members by e-mail (case-insensitive).\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\"],\"properties\":{\"rule\":{\"enum\":[\"require_at_least_one_review\",\"require_at_least_one_approved_review\",\"require_all_reviews_approved\",\"require_agent_review\",\"require_up_to_date_change_request\",\"require_change_request_subject\",\"require_change_request_description\",\"require_author_to_merge\"]}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"rule\",\"expression\"],\"properties\":{\"rule\":{\"const\":\"custom\"},\"expression\":{\"type\":\"string\",\"maxLength\":1024,\"description\":\"The rule in the platform's expression syntax.\"},\"message\":{\"type\":\"string\",\"description\":\"Shown when the expression is false.\"}}}]}}}}]}}}", once(function spaceValidator() {
 			const module = { exports: {} };
 			module.exports;
 			module.exports = validate0;
@@ -18459,6 +20671,80 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 								}
 							}
 						}] }
+					},
+					"mergeRules": {
+						"type": "object",
+						"description": "Who must review a change request before it merges in this space: {type: rules, rules: [...]}, {type: none}, or {type: inherit} (the organization's rules). Reviewers are organization members by e-mail. Rules are compared as a set.",
+						"oneOf": [{
+							"additionalProperties": false,
+							"required": ["type"],
+							"properties": { "type": { "enum": ["inherit", "none"] } }
+						}, {
+							"additionalProperties": false,
+							"required": ["type", "rules"],
+							"properties": {
+								"type": { "const": "rules" },
+								"rules": {
+									"type": "array",
+									"items": { "oneOf": [
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule", "users"],
+											"properties": {
+												"rule": { "enum": [
+													"require_specific_reviewers",
+													"require_one_of_specific_reviewers",
+													"allow_bypass"
+												] },
+												"users": {
+													"type": "array",
+													"uniqueItems": true,
+													"items": {
+														"type": "string",
+														"format": "email",
+														"maxLength": 320
+													},
+													"description": "Organization members by e-mail (case-insensitive)."
+												}
+											}
+										},
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule"],
+											"properties": { "rule": { "enum": [
+												"require_at_least_one_review",
+												"require_at_least_one_approved_review",
+												"require_all_reviews_approved",
+												"require_agent_review",
+												"require_up_to_date_change_request",
+												"require_change_request_subject",
+												"require_change_request_description",
+												"require_author_to_merge"
+											] } }
+										},
+										{
+											"type": "object",
+											"additionalProperties": false,
+											"required": ["rule", "expression"],
+											"properties": {
+												"rule": { "const": "custom" },
+												"expression": {
+													"type": "string",
+													"maxLength": 1024,
+													"description": "The rule in the platform's expression syntax."
+												},
+												"message": {
+													"type": "string",
+													"description": "Shown when the expression is false."
+												}
+											}
+										}
+									] }
+								}
+							}
+						}]
 					}
 				}
 			};
@@ -18481,7 +20767,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 						else vErrors.push(err0);
 						errors++;
 					}
-					for (const key0 in data) if (!(key0 === "title" || key0 === "id" || key0 === "emoji" || key0 === "editMode" || key0 === "defaultLevel" || key0 === "parent" || key0 === "access")) {
+					for (const key0 in data) if (!(key0 === "title" || key0 === "id" || key0 === "emoji" || key0 === "editMode" || key0 === "defaultLevel" || key0 === "parent" || key0 === "access" || key0 === "mergeRules")) {
 						const err1 = {
 							instancePath,
 							schemaPath: "#/additionalProperties",
@@ -18912,16 +21198,532 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							errors++;
 						}
 					}
+					if (data.mergeRules !== void 0) {
+						let data12 = data.mergeRules;
+						if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
+							const err31 = {
+								instancePath: instancePath + "/mergeRules",
+								schemaPath: "#/properties/mergeRules/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err31];
+							else vErrors.push(err31);
+							errors++;
+						}
+						const _errs30 = errors;
+						let valid6 = false;
+						let passing1 = null;
+						const _errs31 = errors;
+						if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+							if (data12.type === void 0) {
+								const err32 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/0/required",
+									keyword: "required",
+									params: { missingProperty: "type" },
+									message: "must have required property 'type'"
+								};
+								if (vErrors === null) vErrors = [err32];
+								else vErrors.push(err32);
+								errors++;
+							}
+							for (const key3 in data12) if (!(key3 === "type")) {
+								const err33 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/0/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key3 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err33];
+								else vErrors.push(err33);
+								errors++;
+							}
+							if (data12.type !== void 0) {
+								let data13 = data12.type;
+								if (!(data13 === "inherit" || data13 === "none")) {
+									const err34 = {
+										instancePath: instancePath + "/mergeRules/type",
+										schemaPath: "#/properties/mergeRules/oneOf/0/properties/type/enum",
+										keyword: "enum",
+										params: { allowedValues: schema0.properties.mergeRules.oneOf[0].properties.type.enum },
+										message: "must be equal to one of the allowed values"
+									};
+									if (vErrors === null) vErrors = [err34];
+									else vErrors.push(err34);
+									errors++;
+								}
+							}
+						}
+						var _valid1 = _errs31 === errors;
+						if (_valid1) {
+							valid6 = true;
+							passing1 = 0;
+						}
+						const _errs34 = errors;
+						if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+							if (data12.type === void 0) {
+								const err35 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "type" },
+									message: "must have required property 'type'"
+								};
+								if (vErrors === null) vErrors = [err35];
+								else vErrors.push(err35);
+								errors++;
+							}
+							if (data12.rules === void 0) {
+								const err36 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/required",
+									keyword: "required",
+									params: { missingProperty: "rules" },
+									message: "must have required property 'rules'"
+								};
+								if (vErrors === null) vErrors = [err36];
+								else vErrors.push(err36);
+								errors++;
+							}
+							for (const key4 in data12) if (!(key4 === "type" || key4 === "rules")) {
+								const err37 = {
+									instancePath: instancePath + "/mergeRules",
+									schemaPath: "#/properties/mergeRules/oneOf/1/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key4 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err37];
+								else vErrors.push(err37);
+								errors++;
+							}
+							if (data12.type !== void 0) {
+								if ("rules" !== data12.type) {
+									const err38 = {
+										instancePath: instancePath + "/mergeRules/type",
+										schemaPath: "#/properties/mergeRules/oneOf/1/properties/type/const",
+										keyword: "const",
+										params: { allowedValue: "rules" },
+										message: "must be equal to constant"
+									};
+									if (vErrors === null) vErrors = [err38];
+									else vErrors.push(err38);
+									errors++;
+								}
+							}
+							if (data12.rules !== void 0) {
+								let data15 = data12.rules;
+								if (Array.isArray(data15)) {
+									const len1 = data15.length;
+									for (let i1 = 0; i1 < len1; i1++) {
+										let data16 = data15[i1];
+										const _errs40 = errors;
+										let valid11 = false;
+										let passing2 = null;
+										const _errs41 = errors;
+										if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+											if (data16.rule === void 0) {
+												const err39 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/required",
+													keyword: "required",
+													params: { missingProperty: "rule" },
+													message: "must have required property 'rule'"
+												};
+												if (vErrors === null) vErrors = [err39];
+												else vErrors.push(err39);
+												errors++;
+											}
+											if (data16.users === void 0) {
+												const err40 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/required",
+													keyword: "required",
+													params: { missingProperty: "users" },
+													message: "must have required property 'users'"
+												};
+												if (vErrors === null) vErrors = [err40];
+												else vErrors.push(err40);
+												errors++;
+											}
+											for (const key5 in data16) if (!(key5 === "rule" || key5 === "users")) {
+												const err41 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key5 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err41];
+												else vErrors.push(err41);
+												errors++;
+											}
+											if (data16.rule !== void 0) {
+												let data17 = data16.rule;
+												if (!(data17 === "require_specific_reviewers" || data17 === "require_one_of_specific_reviewers" || data17 === "allow_bypass")) {
+													const err42 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1 + "/rule",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/rule/enum",
+														keyword: "enum",
+														params: { allowedValues: schema0.properties.mergeRules.oneOf[1].properties.rules.items.oneOf[0].properties.rule.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err42];
+													else vErrors.push(err42);
+													errors++;
+												}
+											}
+											if (data16.users !== void 0) {
+												let data18 = data16.users;
+												if (Array.isArray(data18)) {
+													const len2 = data18.length;
+													for (let i2 = 0; i2 < len2; i2++) {
+														let data19 = data18[i2];
+														if (typeof data19 === "string") {
+															if (func0(data19) > 320) {
+																const err43 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i1 + "/users/" + i2,
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/maxLength",
+																	keyword: "maxLength",
+																	params: { limit: 320 },
+																	message: "must NOT have more than 320 characters"
+																};
+																if (vErrors === null) vErrors = [err43];
+																else vErrors.push(err43);
+																errors++;
+															}
+															if (!formats0.test(data19)) {
+																const err44 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i1 + "/users/" + i2,
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/format",
+																	keyword: "format",
+																	params: { format: "email" },
+																	message: "must match format \"email\""
+																};
+																if (vErrors === null) vErrors = [err44];
+																else vErrors.push(err44);
+																errors++;
+															}
+														} else {
+															const err45 = {
+																instancePath: instancePath + "/mergeRules/rules/" + i1 + "/users/" + i2,
+																schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/items/type",
+																keyword: "type",
+																params: { type: "string" },
+																message: "must be string"
+															};
+															if (vErrors === null) vErrors = [err45];
+															else vErrors.push(err45);
+															errors++;
+														}
+													}
+													let i3 = data18.length;
+													let j0;
+													if (i3 > 1) {
+														const indices0 = {};
+														for (; i3--;) {
+															let item0 = data18[i3];
+															if (typeof item0 !== "string") continue;
+															if (typeof indices0[item0] == "number") {
+																j0 = indices0[item0];
+																const err46 = {
+																	instancePath: instancePath + "/mergeRules/rules/" + i1 + "/users",
+																	schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/uniqueItems",
+																	keyword: "uniqueItems",
+																	params: {
+																		i: i3,
+																		j: j0
+																	},
+																	message: "must NOT have duplicate items (items ## " + j0 + " and " + i3 + " are identical)"
+																};
+																if (vErrors === null) vErrors = [err46];
+																else vErrors.push(err46);
+																errors++;
+																break;
+															}
+															indices0[item0] = i3;
+														}
+													}
+												} else {
+													const err47 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1 + "/users",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/properties/users/type",
+														keyword: "type",
+														params: { type: "array" },
+														message: "must be array"
+													};
+													if (vErrors === null) vErrors = [err47];
+													else vErrors.push(err47);
+													errors++;
+												}
+											}
+										} else {
+											const err48 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i1,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/0/type",
+												keyword: "type",
+												params: { type: "object" },
+												message: "must be object"
+											};
+											if (vErrors === null) vErrors = [err48];
+											else vErrors.push(err48);
+											errors++;
+										}
+										var _valid2 = _errs41 === errors;
+										if (_valid2) {
+											valid11 = true;
+											passing2 = 0;
+										}
+										const _errs49 = errors;
+										if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+											if (data16.rule === void 0) {
+												const err49 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/required",
+													keyword: "required",
+													params: { missingProperty: "rule" },
+													message: "must have required property 'rule'"
+												};
+												if (vErrors === null) vErrors = [err49];
+												else vErrors.push(err49);
+												errors++;
+											}
+											for (const key6 in data16) if (!(key6 === "rule")) {
+												const err50 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key6 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err50];
+												else vErrors.push(err50);
+												errors++;
+											}
+											if (data16.rule !== void 0) {
+												let data20 = data16.rule;
+												if (!(data20 === "require_at_least_one_review" || data20 === "require_at_least_one_approved_review" || data20 === "require_all_reviews_approved" || data20 === "require_agent_review" || data20 === "require_up_to_date_change_request" || data20 === "require_change_request_subject" || data20 === "require_change_request_description" || data20 === "require_author_to_merge")) {
+													const err51 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1 + "/rule",
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/properties/rule/enum",
+														keyword: "enum",
+														params: { allowedValues: schema0.properties.mergeRules.oneOf[1].properties.rules.items.oneOf[1].properties.rule.enum },
+														message: "must be equal to one of the allowed values"
+													};
+													if (vErrors === null) vErrors = [err51];
+													else vErrors.push(err51);
+													errors++;
+												}
+											}
+										} else {
+											const err52 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i1,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/1/type",
+												keyword: "type",
+												params: { type: "object" },
+												message: "must be object"
+											};
+											if (vErrors === null) vErrors = [err52];
+											else vErrors.push(err52);
+											errors++;
+										}
+										var _valid2 = _errs49 === errors;
+										if (_valid2 && valid11) {
+											valid11 = false;
+											passing2 = [passing2, 1];
+										} else {
+											if (_valid2) {
+												valid11 = true;
+												passing2 = 1;
+											}
+											const _errs53 = errors;
+											if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
+												if (data16.rule === void 0) {
+													const err53 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/required",
+														keyword: "required",
+														params: { missingProperty: "rule" },
+														message: "must have required property 'rule'"
+													};
+													if (vErrors === null) vErrors = [err53];
+													else vErrors.push(err53);
+													errors++;
+												}
+												if (data16.expression === void 0) {
+													const err54 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/required",
+														keyword: "required",
+														params: { missingProperty: "expression" },
+														message: "must have required property 'expression'"
+													};
+													if (vErrors === null) vErrors = [err54];
+													else vErrors.push(err54);
+													errors++;
+												}
+												for (const key7 in data16) if (!(key7 === "rule" || key7 === "expression" || key7 === "message")) {
+													const err55 = {
+														instancePath: instancePath + "/mergeRules/rules/" + i1,
+														schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/additionalProperties",
+														keyword: "additionalProperties",
+														params: { additionalProperty: key7 },
+														message: "must NOT have additional properties"
+													};
+													if (vErrors === null) vErrors = [err55];
+													else vErrors.push(err55);
+													errors++;
+												}
+												if (data16.rule !== void 0) {
+													if ("custom" !== data16.rule) {
+														const err56 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i1 + "/rule",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/rule/const",
+															keyword: "const",
+															params: { allowedValue: "custom" },
+															message: "must be equal to constant"
+														};
+														if (vErrors === null) vErrors = [err56];
+														else vErrors.push(err56);
+														errors++;
+													}
+												}
+												if (data16.expression !== void 0) {
+													let data22 = data16.expression;
+													if (typeof data22 === "string") {
+														if (func0(data22) > 1024) {
+															const err57 = {
+																instancePath: instancePath + "/mergeRules/rules/" + i1 + "/expression",
+																schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/expression/maxLength",
+																keyword: "maxLength",
+																params: { limit: 1024 },
+																message: "must NOT have more than 1024 characters"
+															};
+															if (vErrors === null) vErrors = [err57];
+															else vErrors.push(err57);
+															errors++;
+														}
+													} else {
+														const err58 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i1 + "/expression",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/expression/type",
+															keyword: "type",
+															params: { type: "string" },
+															message: "must be string"
+														};
+														if (vErrors === null) vErrors = [err58];
+														else vErrors.push(err58);
+														errors++;
+													}
+												}
+												if (data16.message !== void 0) {
+													if (typeof data16.message !== "string") {
+														const err59 = {
+															instancePath: instancePath + "/mergeRules/rules/" + i1 + "/message",
+															schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/properties/message/type",
+															keyword: "type",
+															params: { type: "string" },
+															message: "must be string"
+														};
+														if (vErrors === null) vErrors = [err59];
+														else vErrors.push(err59);
+														errors++;
+													}
+												}
+											} else {
+												const err60 = {
+													instancePath: instancePath + "/mergeRules/rules/" + i1,
+													schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf/2/type",
+													keyword: "type",
+													params: { type: "object" },
+													message: "must be object"
+												};
+												if (vErrors === null) vErrors = [err60];
+												else vErrors.push(err60);
+												errors++;
+											}
+											var _valid2 = _errs53 === errors;
+											if (_valid2 && valid11) {
+												valid11 = false;
+												passing2 = [passing2, 2];
+											} else if (_valid2) {
+												valid11 = true;
+												passing2 = 2;
+											}
+										}
+										if (!valid11) {
+											const err61 = {
+												instancePath: instancePath + "/mergeRules/rules/" + i1,
+												schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/items/oneOf",
+												keyword: "oneOf",
+												params: { passingSchemas: passing2 },
+												message: "must match exactly one schema in oneOf"
+											};
+											if (vErrors === null) vErrors = [err61];
+											else vErrors.push(err61);
+											errors++;
+										} else {
+											errors = _errs40;
+											if (vErrors !== null) {
+												if (_errs40) vErrors.length = _errs40;
+												else vErrors = null;
+											}
+										}
+									}
+								} else {
+									const err62 = {
+										instancePath: instancePath + "/mergeRules/rules",
+										schemaPath: "#/properties/mergeRules/oneOf/1/properties/rules/type",
+										keyword: "type",
+										params: { type: "array" },
+										message: "must be array"
+									};
+									if (vErrors === null) vErrors = [err62];
+									else vErrors.push(err62);
+									errors++;
+								}
+							}
+						}
+						var _valid1 = _errs34 === errors;
+						if (_valid1 && valid6) {
+							valid6 = false;
+							passing1 = [passing1, 1];
+						} else if (_valid1) {
+							valid6 = true;
+							passing1 = 1;
+						}
+						if (!valid6) {
+							const err63 = {
+								instancePath: instancePath + "/mergeRules",
+								schemaPath: "#/properties/mergeRules/oneOf",
+								keyword: "oneOf",
+								params: { passingSchemas: passing1 },
+								message: "must match exactly one schema in oneOf"
+							};
+							if (vErrors === null) vErrors = [err63];
+							else vErrors.push(err63);
+							errors++;
+						} else {
+							errors = _errs30;
+							if (vErrors !== null) {
+								if (_errs30) vErrors.length = _errs30;
+								else vErrors = null;
+							}
+						}
+					}
 				} else {
-					const err31 = {
+					const err64 = {
 						instancePath,
 						schemaPath: "#/type",
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-					if (vErrors === null) vErrors = [err31];
-					else vErrors.push(err31);
+					if (vErrors === null) vErrors = [err64];
+					else vErrors.push(err64);
 					errors++;
 				}
 				validate0.errors = vErrors;
@@ -18929,7 +21731,7 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			return module.exports;
 		})],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
@@ -35604,12 +38406,15 @@ var init_interpolate = __esmMin((() => {
 	HOW_TO_ALLOW = "allow it with --allow-env NAME (or DOCOPS_ALLOW_ENV, or allowEnv in the daemon config)";
 	UNTERMINATED = (ref) => `unterminated variable reference "${ref}" (write $\${ for a literal \${)`;
 }));
-// src/core/desired.ts
+// src/model/state.ts
 /** The loader's desired state: the entries by kind and every valid document. */
 function desiredState(entries, documents) {
 	return Object.assign(entries, { documents });
 }
-var init_desired$1 = __esmMin((() => {}));
+var liveKey;
+var init_state$1 = __esmMin((() => {
+	liveKey = (kind, org) => `${kind}\u0000${org}`;
+}));
 // src/manifests/decode.ts
 /**
 * Checks on a file's raw bytes before YAML sees them: size cap, NUL bytes, invalid UTF-8. Each problem is
@@ -35722,7 +38527,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$5(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -35747,7 +38552,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$5(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -35755,9 +38560,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-var isObject$4, configFields;
+var isObject$5, configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/manifests/discover.ts
 /**
@@ -36507,7 +39312,7 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-	if (!isObject$3(v)) {
+	if (!isObject$4(v)) {
 		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
 		return { issues };
 	}
@@ -36524,11 +39329,11 @@ function checkEnvelope(parsed, kinds) {
 	}
 	const metadata = v.metadata;
 	if ("metadata" in v) {
-		if (!isObject$3(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
+		if (!isObject$4(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
 		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
 		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
 		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$3(metadata)) {
+		if (isObject$4(metadata)) {
 			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
 		}
 	}
@@ -36536,13 +39341,13 @@ function checkEnvelope(parsed, kinds) {
 	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
 	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
 	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-	const spec = isObject$3(v.spec) ? v.spec : void 0;
+	const spec = isObject$4(v.spec) ? v.spec : void 0;
 	if ("spec" in v && !spec) {
 		const marked = kind ? markedValues(kind.schema, v.spec) : [];
 		registerMarkedValues(marked);
 		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
 	}
-	if (issues.length > 0 || !kind || !spec || !isObject$3(metadata)) return {
+	if (issues.length > 0 || !kind || !spec || !isObject$4(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -36565,7 +39370,7 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$3, got;
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$4, got;
 var init_envelope = __esmMin((() => {
 	init_paths$1();
 	init_secret_fields();
@@ -36586,7 +39391,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
@@ -44082,7 +46887,7 @@ function sortIssues(issues) {
 }
 var init_load$1 = __esmMin((() => {
 	init_errors$1();
-	init_desired$1();
+	init_state$1();
 	init_config_hint();
 	init_discover();
 	init_duplicates();
@@ -44163,66 +46968,6 @@ function restoreLosses(org, aux, objectId, refs) {
 var byName;
 var init_export$5 = __esmMin((() => {
 	byName = (a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}));
-// src/core/plan.ts
-/** A request's RecoverSpecs (none, one or several) as a list. */
-function recoverSpecs(r) {
-	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
-}
-function originOf(plan, step) {
-	if (plan.manifestChanges === void 0) return "unknown";
-	let ids = edits.get(plan);
-	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
-	return ids.has(step.id) ? "manifests" : "drift";
-}
-function emptyPlan() {
-	return {
-		formatVersion: 1,
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-}
-/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
-function pathSegments(step, methods) {
-	const out = /* @__PURE__ */ new Set();
-	for (const r of step.requests) {
-		if (methods && !methods.includes(r.method)) continue;
-		for (const s of r.path.split("/")) out.add(decodeSegment(s));
-	}
-	return out;
-}
-function decodeSegment(s) {
-	try {
-		return decodeURIComponent(s);
-	} catch {
-		return s;
-	}
-}
-function stepCounts(plan) {
-	const out = {};
-	for (const s of plan.steps) {
-		const c = out[s.kind] ??= {
-			create: 0,
-			update: 0,
-			delete: 0
-		};
-		c[s.action]++;
-	}
-	return out;
-}
-var PHASES, recoverPath, edits;
-var init_plan$1 = __esmMin((() => {
-	init_refs();
-	PHASES = [
-		"create",
-		"update",
-		"delete",
-		"prune"
-	];
-	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
-	edits = /* @__PURE__ */ new WeakMap();
 }));
 // src/kinds/common.ts
 /**
@@ -44459,7 +47204,6 @@ function nullableString(v) {
 }
 var API_VERSION, refSteps, titles;
 var init_common = __esmMin((() => {
-	init_plan$1();
 	init_refs();
 	API_VERSION = "docops/v1";
 	refSteps = (idOrRef) => isRef(idOrRef) ? refsIn(idOrRef).map((r) => r.stepId) : [];
@@ -44535,143 +47279,13 @@ var init_match$1 = __esmMin((() => {
 	init_errors$1();
 	init_common();
 }));
-// src/kinds/collection/model.ts
-function collectionObject(org, c) {
-	if (!isRecord$1(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
-	const fields = {
-		title: c["title"],
-		description: typeof c["description"] === "string" ? c["description"] : null,
-		defaultLevel: typeof c["defaultLevel"] === "string" ? c["defaultLevel"] : null,
-		parent: typeof c["parent"] === "string" ? c["parent"] : null
-	};
-	return {
-		kind: COLLECTION_KIND,
-		org,
-		key: c["title"],
-		id: c["id"],
-		fields
-	};
-}
-var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath;
-var init_model$8 = __esmMin((() => {
-	init_common();
-	COLLECTION_KIND = "Collection";
-	COLLECTION_FIELDS = [
-		"title",
-		"description",
-		"defaultLevel"
-	];
-	collectionsPath = (org) => `${orgPath(org)}/collections`;
-	collectionPath = (id) => `/collections/${seg(id)}`;
-}));
-// src/kinds/site/model.ts
-/** Slug the server derives a path from (contract: "slug of the title"). */
-function slug$1(text) {
-	return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-}
-var SITE_KIND, SECTION_KIND, GROUP_KIND, SITE_SPACE_KIND, SHARE_LINK_KIND, WAVE, SITE_FIELDS, PATCH_ONLY_FIELDS, CREATED_SITE_DEFAULTS, EMPTY_ADAPTIVE_SCHEMA, sitesPath, sitePath, spacesPath, sectionKey, groupKey, shareLinkKey, siteSpaceKey;
-var init_model$7 = __esmMin((() => {
-	init_common();
-	SITE_KIND = "Site";
-	SECTION_KIND = "SiteSection";
-	GROUP_KIND = "SiteSectionGroup";
-	SITE_SPACE_KIND = "SiteSpace";
-	SHARE_LINK_KIND = "SiteShareLink";
-	WAVE = {
-		site: 30,
-		section: 31,
-		siteSpace: 32,
-		shareLink: 32,
-		group: 33,
-		/** Update phase: sections leave groups (33), then join groups (34) and sections get a new default site space. */
-		ungroup: 33,
-		groupAdd: 34,
-		sectionDefault: 34,
-		order: 35,
-		defaults: 36,
-		/** Delete phase (after every update): a root site space replaced by its new section's first site space. */
-		replaceRoot: 39,
-		/** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
-		pruneSiteSpace: 39,
-		pruneSection: 38,
-		pruneGroup: 37,
-		pruneShareLink: 36,
-		pruneSite: 30
-	};
-	SITE_FIELDS = [
-		"title",
-		"visibility",
-		"basename",
-		"proxy",
-		"adaptiveContent",
-		"agentsContext"
-	];
-	PATCH_ONLY_FIELDS = [
-		"basename",
-		"proxy",
-		"adaptiveContent",
-		"agentsContext"
-	];
-	CREATED_SITE_DEFAULTS = {
-		proxy: null,
-		adaptiveContent: { enabled: false },
-		agentsContext: "excluded",
-		visibility: "public"
-	};
-	EMPTY_ADAPTIVE_SCHEMA = {
-		type: "object",
-		properties: {},
-		additionalProperties: false
-	};
-	sitesPath = (org) => `${orgPath(org)}/sites`;
-	sitePath = (org, site) => `${sitesPath(org)}/${seg(site)}`;
-	spacesPath = (org) => `${orgPath(org)}/spaces`;
-	sectionKey = (site, path) => `${site}/${path}`;
-	groupKey = (site, title) => `${site}/${title}`;
-	shareLinkKey = (site, name) => `${site}/${name}`;
-	siteSpaceKey = (site, section, space) => section === null ? `${site}/${space}` : `${site}/${section}/${space}`;
-}));
-// src/kinds/space/model.ts
-function spaceObject(org, s) {
-	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
-	const fields = {
-		title: s["title"],
-		emoji: typeof s["emoji"] === "string" ? s["emoji"] : "",
-		editMode: typeof s["editMode"] === "string" ? s["editMode"] : null,
-		defaultLevel: typeof s["defaultLevel"] === "string" ? s["defaultLevel"] : null,
-		parent: typeof s["parent"] === "string" ? s["parent"] : null
-	};
-	return {
-		kind: SPACE_KIND,
-		org,
-		key: s["title"],
-		id: s["id"],
-		fields
-	};
-}
-var SPACE_KIND, SPACE_FIELDS, orgSpacesPath, spacePath;
-var init_model$6 = __esmMin((() => {
-	init_common();
-	SPACE_KIND = "Space";
-	SPACE_FIELDS = [
-		"title",
-		"emoji",
-		"editMode",
-		"defaultLevel"
-	];
-	orgSpacesPath = (org) => `${orgPath(org)}/spaces`;
-	spacePath = (id) => `/spaces/${seg(id)}`;
-}));
 // src/kinds/access/model.ts
 function isAccessObject(o) {
 	return ACCESS_KINDS.includes(o.kind);
 }
-var ACCESS_ROLES, isAccessRole, SPACE_ACCESS_KIND, COLLECTION_ACCESS_KIND, SITE_ACCESS_KIND, ACCESS_KINDS, SPACE_ACCESS, COLLECTION_ACCESS, SITE_ACCESS, ACCESS_TARGETS, principalLabel, grantKey, teamsListPath, membersListPath;
-var init_model$5 = __esmMin((() => {
-	init_model$8();
+var ACCESS_ROLES, isAccessRole, SPACE_ACCESS_KIND, COLLECTION_ACCESS_KIND, SITE_ACCESS_KIND, ACCESS_KINDS, principalLabel, grantKey, teamsListPath, membersListPath;
+var init_model$8 = __esmMin((() => {
 	init_common();
-	init_model$7();
-	init_model$6();
 	ACCESS_ROLES = [
 		"admin",
 		"create",
@@ -44688,35 +47302,6 @@ var init_model$5 = __esmMin((() => {
 		SPACE_ACCESS_KIND,
 		COLLECTION_ACCESS_KIND,
 		SITE_ACCESS_KIND
-	];
-	SPACE_ACCESS = {
-		kind: "Space",
-		accessKind: SPACE_ACCESS_KIND,
-		base: (_org, id) => `/spaces/${seg(id)}/permissions`,
-		nullRole: false,
-		wave: 26,
-		grantWave: 27
-	};
-	COLLECTION_ACCESS = {
-		kind: "Collection",
-		accessKind: COLLECTION_ACCESS_KIND,
-		base: (_org, id) => `/collections/${seg(id)}/permissions`,
-		nullRole: false,
-		wave: 24,
-		grantWave: 25
-	};
-	SITE_ACCESS = {
-		kind: "Site",
-		accessKind: SITE_ACCESS_KIND,
-		base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
-		nullRole: true,
-		wave: WAVE.site,
-		grantWave: WAVE.section
-	};
-	ACCESS_TARGETS = [
-		SPACE_ACCESS,
-		COLLECTION_ACCESS,
-		SITE_ACCESS
 	];
 	principalLabel = (principal, name) => `${principal}:${name}`;
 	grantKey = (objectKey, principal, name) => `${objectKey}/${principalLabel(principal, name)}`;
@@ -44836,8 +47421,46 @@ var roleOf$1;
 var init_fetch$1 = __esmMin((() => {
 	init_common();
 	init_match$1();
-	init_model$5();
+	init_model$8();
 	roleOf$1 = (v) => isAccessRole(v) ? v : null;
+}));
+// src/kinds/collection/model.ts
+function collectionObject(org, c) {
+	if (!isRecord$1(c) || typeof c["id"] !== "string" || typeof c["title"] !== "string") return void 0;
+	const fields = {
+		title: c["title"],
+		description: typeof c["description"] === "string" ? c["description"] : null,
+		defaultLevel: typeof c["defaultLevel"] === "string" ? c["defaultLevel"] : null,
+		parent: typeof c["parent"] === "string" ? c["parent"] : null
+	};
+	return {
+		kind: COLLECTION_KIND,
+		org,
+		key: c["title"],
+		id: c["id"],
+		fields
+	};
+}
+var COLLECTION_KIND, COLLECTION_FIELDS, collectionsPath, collectionPath, COLLECTION_ACCESS;
+var init_model$7 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	COLLECTION_KIND = "Collection";
+	COLLECTION_FIELDS = [
+		"title",
+		"description",
+		"defaultLevel"
+	];
+	collectionsPath = (org) => `${orgPath(org)}/collections`;
+	collectionPath = (id) => `/collections/${seg(id)}`;
+	COLLECTION_ACCESS = {
+		kind: "Collection",
+		accessKind: COLLECTION_ACCESS_KIND,
+		base: (_org, id) => `/collections/${seg(id)}/permissions`,
+		nullRole: false,
+		wave: 24,
+		grantWave: 25
+	};
 }));
 // src/kinds/manifest-refs.ts
 /**
@@ -44971,7 +47594,7 @@ function splitAccess(objects) {
 	};
 }
 var init_state = __esmMin((() => {
-	init_model$5();
+	init_model$8();
 }));
 // src/kinds/schema.ts
 function loadSchema(name) {
@@ -44986,13 +47609,13 @@ var init_schema = __esmMin((() => {
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
-		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" }\n  }\n}\n",
-		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/step\" }, \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\" },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": { \"step\": { \"type\": \"string\" }, \"actor\": { \"type\": \"string\" }, \"at\": { \"type\": \"string\" }, \"action\": { \"type\": \"string\" } }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": { \"type\": \"array\", \"items\": { \"type\": \"string\" }, \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\" },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": { \"file\": { \"type\": \"string\" }, \"line\": { \"type\": \"integer\", \"minimum\": 1 }, \"column\": { \"type\": \"integer\", \"minimum\": 1 } }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" } }\n    },\n    \"fields\": { \"type\": [\"object\", \"null\"], \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\" },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\", \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" }, \"description\": \"What a null value of a field means (e.g. role: guest).\" },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" }, \"note\": { \"type\": \"string\" } }\n          }\n        }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": { \"oneOf\": [{ \"$ref\": \"#/definitions/recover\" }, { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }] },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"field\", \"value\"], \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } } }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"detail\": { \"type\": \"string\" } }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": { \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }, \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } } }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": { \"type\": \"array\", \"x-secret\": false, \"items\": { \"type\": \"string\" }, \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\" },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\", \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\" },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": { \"type\": \"string\", \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\" }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"githubTeam\"], \"properties\": { \"githubTeam\": { \"type\": \"string\" } } }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": { \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"] },\n                      \"users\": { \"type\": \"array\", \"uniqueItems\": true, \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 }, \"description\": \"Organization members by e-mail (case-insensitive).\" }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The rule in the platform's expression syntax.\" },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
+		"plan": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/plan.schema.json\",\n  \"title\": \"docops plan (docops plan --format json), formatVersion 1\",\n  \"description\": \"What `docops plan --format json` prints, and the `plan` of a saved-plan file and of `docops apply --format json`. Compatibility (docs/policy.md, \\\"The plan format\\\"): within formatVersion 1 docops only adds optional members, each added here in the same release; a change that removes, renames or retypes a member, or changes its meaning, comes with formatVersion 2. Consumers should check formatVersion and ignore members they do not know.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"formatVersion\", \"steps\", \"unmanaged\", \"warnings\", \"blocked\"],\n  \"properties\": {\n    \"formatVersion\": { \"const\": 1 },\n    \"steps\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/step\" }, \"description\": \"In apply order: phase (create, update, delete, prune), then wave, then kind, then key.\" },\n    \"unmanaged\": {\n      \"type\": \"array\",\n      \"description\": \"Live objects no manifest mentions, left alone (prune is off for their kind).\",\n      \"items\": { \"$ref\": \"#/definitions/object\" }\n    },\n    \"warnings\": {\n      \"type\": \"array\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n      }\n    },\n    \"blocked\": {\n      \"type\": \"array\",\n      \"description\": \"Manifest objects the plan cannot reach: none of their steps are planned, and plan/apply exit 1.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"kind\", \"org\", \"key\", \"message\"],\n        \"properties\": {\n          \"kind\": { \"type\": \"string\" },\n          \"org\": { \"type\": \"string\" },\n          \"key\": { \"type\": \"string\" },\n          \"message\": { \"type\": \"string\" },\n          \"source\": { \"$ref\": \"#/definitions/source\" }\n        }\n      }\n    },\n    \"attribution\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"changes\"],\n      \"description\": \"Who made the live changes the steps revert (the organization's audit events).\",\n      \"properties\": {\n        \"changes\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"step\", \"actor\", \"at\", \"action\"],\n            \"properties\": { \"step\": { \"type\": \"string\" }, \"actor\": { \"type\": \"string\" }, \"at\": { \"type\": \"string\" }, \"action\": { \"type\": \"string\" } }\n          }\n        },\n        \"unavailable\": { \"type\": \"string\" }\n      }\n    },\n    \"manifestChanges\": { \"type\": \"array\", \"items\": { \"type\": \"string\" }, \"description\": \"The daemon's plans: the ids of the steps a manifest edit asked for (every other step reverts drift).\" },\n    \"scopes\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"plan\", \"apply\"],\n      \"description\": \"Derived, not part of the plan: the OAuth scopes the plan's reads used and its apply would use.\",\n      \"properties\": { \"plan\": { \"$ref\": \"#/definitions/tokenNeeds\" }, \"apply\": { \"$ref\": \"#/definitions/tokenNeeds\" } }\n    },\n    \"policy\": { \"$ref\": \"#/definitions/policy\" }\n  },\n  \"definitions\": {\n    \"source\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"file\", \"line\", \"column\"],\n      \"properties\": { \"file\": { \"type\": \"string\" }, \"line\": { \"type\": \"integer\", \"minimum\": 1 }, \"column\": { \"type\": \"integer\", \"minimum\": 1 } }\n    },\n    \"object\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"kind\", \"org\", \"key\"],\n      \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" } }\n    },\n    \"fields\": { \"type\": [\"object\", \"null\"], \"description\": \"The managed fields (before: live, after: the manifests'); null for a create's before and a delete's after.\" },\n    \"step\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"id\", \"action\", \"phase\", \"kind\", \"org\", \"key\", \"wave\", \"before\", \"after\", \"dependsOn\", \"requests\"],\n      \"properties\": {\n        \"id\": { \"type\": \"string\" },\n        \"action\": { \"enum\": [\"create\", \"update\", \"delete\"] },\n        \"phase\": { \"enum\": [\"create\", \"update\", \"delete\", \"prune\"] },\n        \"kind\": { \"type\": \"string\" },\n        \"org\": { \"type\": \"string\" },\n        \"key\": { \"type\": \"string\", \"description\": \"The object's identity as the manifest names it (e-mail, title, path …).\" },\n        \"wave\": { \"type\": \"integer\", \"minimum\": 0 },\n        \"before\": { \"$ref\": \"#/definitions/fields\" },\n        \"after\": { \"$ref\": \"#/definitions/fields\" },\n        \"nulls\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" }, \"description\": \"What a null value of a field means (e.g. role: guest).\" },\n        \"dependsOn\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"requests\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/request\" } },\n        \"source\": { \"$ref\": \"#/definitions/source\" },\n        \"note\": { \"type\": \"string\" },\n        \"cascades\": {\n          \"type\": \"array\",\n          \"description\": \"Live objects the step deletes along with its own.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"kind\", \"org\", \"key\"],\n            \"properties\": { \"kind\": { \"type\": \"string\" }, \"org\": { \"type\": \"string\" }, \"key\": { \"type\": \"string\" }, \"id\": { \"type\": \"string\" }, \"note\": { \"type\": \"string\" } }\n          }\n        }\n      }\n    },\n    \"request\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"method\", \"path\"],\n      \"properties\": {\n        \"method\": { \"enum\": [\"GET\", \"POST\", \"PUT\", \"PATCH\", \"DELETE\"] },\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"body\": { \"description\": \"The JSON body (printed plans show a masked field's stand-in text instead).\" },\n        \"capture\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"refs\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"at\", \"step\", \"output\"],\n            \"properties\": {\n              \"at\": { \"enum\": [\"path\", \"body\"] },\n              \"offset\": { \"type\": \"integer\", \"minimum\": 1 },\n              \"pointer\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\" },\n              \"output\": { \"type\": \"string\" }\n            }\n          }\n        },\n        \"recover\": { \"oneOf\": [{ \"$ref\": \"#/definitions/recover\" }, { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/recover\" } }] },\n        \"idempotent\": { \"const\": true },\n        \"settle\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"path\", \"until\", \"reads\"],\n          \"properties\": {\n            \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n            \"until\": {\n              \"type\": \"array\",\n              \"items\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"field\", \"value\"], \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" } } }\n            },\n            \"failWhen\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"type\": \"object\",\n                \"additionalProperties\": false,\n                \"required\": [\"field\"],\n                \"properties\": { \"field\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" }, \"detail\": { \"type\": \"string\" } }\n              }\n            },\n            \"reads\": { \"type\": \"integer\", \"minimum\": 1 }\n          }\n        },\n        \"masked\": { \"type\": \"object\", \"additionalProperties\": { \"type\": \"string\" } },\n        \"merge\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": { \"omit\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }, \"whole\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } } }\n        },\n        \"refusedWhen\": {\n          \"type\": \"array\",\n          \"description\": \"A 2xx answer that says the write was not done: the step fails when the answer's dotted field equals value, with message.\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\", \"value\", \"message\"],\n            \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n          }\n        },\n        \"batch\": {\n          \"type\": \"object\",\n          \"description\": \"A bulk write: apply sends the requests of one ordered group with the same method, path and batch together, at most max elements of the body's list per request; each element's result (at results) whose failed.field equals failed.value fails its own step.\",\n          \"additionalProperties\": false,\n          \"required\": [\"list\", \"max\", \"results\", \"failed\"],\n          \"properties\": {\n            \"list\": { \"type\": \"string\" },\n            \"max\": { \"type\": \"integer\", \"minimum\": 1 },\n            \"results\": { \"type\": \"string\" },\n            \"failed\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"field\", \"value\", \"message\"],\n              \"properties\": { \"field\": { \"type\": \"string\" }, \"value\": { \"type\": \"string\" }, \"message\": { \"type\": \"string\" } }\n            }\n          }\n        }\n      }\n    },\n    \"recover\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"match\"],\n      \"properties\": {\n        \"path\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"suffix\": { \"type\": \"string\", \"pattern\": \"^/\" },\n        \"match\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"field\"],\n            \"properties\": {\n              \"field\": { \"type\": \"string\" },\n              \"body\": { \"type\": \"string\" },\n              \"value\": { \"type\": [\"string\", \"null\"] },\n              \"ignoreCase\": { \"type\": \"boolean\" },\n              \"not\": { \"const\": true }\n            }\n          }\n        },\n        \"exclude\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"each\": { \"type\": \"string\" }\n      }\n    },\n    \"tokenNeeds\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"scopes\", \"personalTokenOnly\", \"unmatched\"],\n      \"properties\": {\n        \"scopes\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } },\n        \"personalTokenOnly\": { \"type\": \"array\", \"x-secret\": false, \"items\": { \"type\": \"string\" }, \"description\": \"Operations only a personal access token may call (names of operations, not secrets).\" },\n        \"unmatched\": { \"type\": \"array\", \"items\": { \"type\": \"string\" } }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"rules\", \"decision\", \"fired\"],\n      \"description\": \"Derived, not part of the plan: what the configured policy says (docs/policy.md).\",\n      \"properties\": {\n        \"rules\": { \"type\": \"integer\", \"minimum\": 1 },\n        \"decision\": { \"enum\": [\"pass\", \"warn\", \"require-approval\", \"deny\"] },\n        \"fired\": {\n          \"type\": \"array\",\n          \"items\": {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"rule\", \"outcome\", \"message\", \"step\", \"object\", \"ruleSource\"],\n            \"properties\": {\n              \"rule\": { \"type\": \"string\" },\n              \"outcome\": { \"enum\": [\"deny\", \"require-approval\", \"warn\"] },\n              \"message\": { \"type\": \"string\" },\n              \"step\": { \"type\": \"string\", \"description\": \"The step it fired on ('' when it fired on the plan as a whole: a policy that ran out of time).\" },\n              \"object\": { \"type\": \"string\" },\n              \"source\": { \"$ref\": \"#/definitions/source\" },\n              \"ruleSource\": { \"$ref\": \"#/definitions/source\" },\n              \"error\": { \"type\": \"string\", \"description\": \"Why the rule could not be evaluated on this change (it counts as fired).\" }\n            }\n          }\n        },\n        \"approval\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"properties\": {\n            \"checksum\": { \"type\": \"string\", \"pattern\": \"^sha256:[0-9a-f]{64}$\" },\n            \"approvers\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"githubTeam\"], \"properties\": { \"githubTeam\": { \"type\": \"string\" } } }\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"policy": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/policy.schema.json\",\n  \"title\": \"docops policy file\",\n  \"description\": \"Rules over a plan's changes (docs/policy.md). Each rule's `when` is a CEL expression evaluated once per change, with `change` (the change) and `plan` (every change, and counts) in scope; when it is true the rule fires on that change with its outcome and message. The same rules may be written inline in docops.yaml under `policy.rules`.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"rules\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\"\n    },\n    \"kind\": {\n      \"const\": \"Policy\"\n    },\n    \"rules\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"The rules of this file (at least one).\",\n      \"items\": {\n        \"$ref\": \"#/definitions/rule\"\n      }\n    },\n    \"approvers\": {\n      \"$ref\": \"#/definitions/approvers\"\n    }\n  },\n  \"definitions\": {\n    \"rule\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"name\",\n        \"when\",\n        \"outcome\",\n        \"message\"\n      ],\n      \"properties\": {\n        \"name\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9][a-z0-9-]{0,62}$\",\n          \"description\": \"The rule's name: lower-case letters, digits and dashes; unique across the policy.\"\n        },\n        \"description\": {\n          \"type\": \"string\",\n          \"description\": \"Why the rule exists (for people; not shown in plans).\"\n        },\n        \"when\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 4000,\n          \"description\": \"CEL expression, true when the rule fires on `change`, e.g. change.kind == \\\"Site\\\" && change.after.?visibility.orValue(\\\"\\\") == \\\"public\\\".\"\n        },\n        \"outcome\": {\n          \"enum\": [\n            \"deny\",\n            \"require-approval\",\n            \"warn\"\n          ],\n          \"description\": \"deny: apply refuses the plan (exit 3); require-approval: the daemon waits for an approval of exactly this plan; warn: said, nothing stops.\"\n        },\n        \"message\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"maxLength\": 500,\n          \"description\": \"What the plan says when the rule fires.\"\n        }\n      }\n    },\n    \"approvers\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\n        \"githubTeam\"\n      ],\n      \"description\": \"Who may approve a plan a require-approval rule fired on (besides POST /approve on the daemon with its approver token). Every policy file that names approvers must name the same.\",\n      \"properties\": {\n        \"githubTeam\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9][A-Za-z0-9._-]*$\",\n          \"description\": \"GitHub team as ORG/TEAM-SLUG: a pull-request comment `/docops approve CHECKSUM` by an active member approves.\"\n        }\n      }\n    }\n  }\n}\n",
 		"safety": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n",
 		"samlprovider": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"SamlProvider spec\",\n  \"description\": \"A SAML identity provider of the organization, identified by its label, or by a pinned id (which allows renaming). Only the fields written here are compared and changed. The certificate is never printed: plans show its fingerprint.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"label\"],\n  \"properties\": {\n    \"label\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 30, \"description\": \"Label shown on the login page (1..30 characters); unique per organization in the manifests unless ids are pinned.\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live label differs.\" },\n    \"entityID\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The identity provider's entity id (at most 1024 characters).\" },\n    \"ssoURL\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The identity provider's single sign-on URL (at most 2048 characters).\" },\n    \"certificate\": {\n      \"x-secret\": \"payload\",\n      \"description\": \"The identity provider's signing certificate (PEM, or the base64 of its DER; at most 10000 characters), inline (`${VAR}` works) or read from a file next to the manifest. Compared by its DER bytes; plans show only its fingerprint.\",\n      \"oneOf\": [\n        { \"type\": \"string\", \"maxLength\": 10000 },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory, e.g. certs/idp.pem.\" } }\n        }\n      ]\n    },\n    \"defaultTeam\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Team new SSO members join: a Team manifest title (also one created in the same plan), a live team title, or a team id. The API cannot clear it once set.\" },\n    \"defaultRole\": {\n      \"description\": \"Role given to members who join through this provider; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    }\n  }\n}\n",
-		"site": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Site spec\",\n  \"description\": \"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"definitions\": {\n    \"spaceRef\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A space: the title of a Space manifest, or a space id (a live space title also works).\" },\n    \"path\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"pattern\": \"^[^/\\\\s]+$\", \"description\": \"Path on the site (1..100 characters, no slash or space).\" },\n    \"condition\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 1024, \"description\": \"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\" },\n    \"siteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" },\n            \"path\": { \"$ref\": \"#/definitions/path\" },\n            \"condition\": { \"$ref\": \"#/definitions/condition\" }\n          }\n        }\n      ],\n      \"description\": \"A site space: a space reference, or {space, path, condition}.\"\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"title\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128},\n        \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}},\n        \"styling\": {\"type\": \"object\", \"properties\": {\"theme\": {\"type\": \"string\", \"enum\": [\"clean\", \"muted\", \"bold\", \"gradient\"]}, \"primaryColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"tint\": {\"type\": \"object\", \"properties\": {\"color\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"infoColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"successColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"warningColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"dangerColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"corners\": {\"type\": \"string\", \"enum\": [\"straight\", \"rounded\", \"circular\"]}, \"depth\": {\"type\": \"string\", \"enum\": [\"subtle\", \"flat\"]}, \"links\": {\"type\": \"string\", \"enum\": [\"default\", \"accent\"]}, \"font\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"headingFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}, {\"type\": \"null\"}]}, \"monospaceFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"FiraCode\", \"IBMPlexMono\", \"JetBrainsMono\", \"SourceCodePro\", \"RobotoMono\", \"SpaceMono\", \"DMMono\", \"Inconsolata\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"background\": {\"type\": \"string\", \"enum\": [\"plain\", \"match\"]}, \"icons\": {\"type\": \"string\", \"enum\": [\"regular\", \"solid\", \"duotone\", \"light\", \"thin\"]}, \"codeTheme\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}, \"openapi\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"sidebar\": {\"type\": \"object\", \"properties\": {\"background\": {\"type\": \"string\", \"enum\": [\"default\", \"filled\"]}, \"list\": {\"type\": \"string\", \"enum\": [\"default\", \"pill\", \"line\"]}}, \"additionalProperties\": false}, \"search\": {\"type\": \"string\", \"enum\": [\"prominent\", \"subtle\"]}}, \"additionalProperties\": false},\n        \"internationalization\": {\"type\": \"object\", \"properties\": {\"locale\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"es\", \"zh\", \"ja\", \"de\", \"nl\", \"no\", \"pt-br\", \"ru\"]}}, \"additionalProperties\": false},\n        \"favicon\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"icon\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"light\", \"dark\"], \"additionalProperties\": false}}, \"required\": [\"icon\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"emoji\": {\"type\": \"string\", \"maxLength\": 50}}, \"required\": [\"emoji\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}]},\n        \"header\": {\"type\": \"object\", \"properties\": {\"preset\": {\"type\": \"string\", \"enum\": [\"default\", \"bold\", \"contrast\", \"custom\", \"none\"]}, \"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"primaryLink\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, \"backgroundColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"linkColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"style\": {\"type\": \"string\", \"enum\": [\"link\", \"button-primary\", \"button-secondary\"]}, \"to\": {\"oneOf\": [{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, {\"type\": \"null\"}]}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}, \"condition\": {\"type\": \"string\", \"minLength\": 0, \"maxLength\": 1024}}, \"required\": [\"title\", \"links\", \"to\"], \"additionalProperties\": false}}}, \"additionalProperties\": false},\n        \"footer\": {\"type\": \"object\", \"properties\": {\"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"groups\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}}, \"required\": [\"title\", \"links\"], \"additionalProperties\": false}}, \"copyright\": {\"type\": \"string\", \"maxLength\": 512}}, \"additionalProperties\": false},\n        \"announcement\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128}, \"localizedMessage\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"link\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}, \"style\": {\"type\": \"string\", \"enum\": [\"info\", \"warning\", \"danger\", \"success\"]}}, \"additionalProperties\": false},\n        \"themes\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\", \"system\"]}, \"toggeable\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"feedback\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"ai\": {\"type\": \"object\", \"properties\": {\"mode\": {\"type\": \"string\", \"enum\": [\"none\", \"search\", \"assistant\"]}, \"greeting\": {\"type\": \"string\", \"maxLength\": 256}, \"localizedGreeting\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"suggestions\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 3, \"maxLength\": 64}, \"maxItems\": 5}, \"instructions\": {\"type\": \"string\", \"maxLength\": 10000}}, \"additionalProperties\": false},\n        \"advancedCustomization\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"pageActions\": {\"type\": \"object\", \"properties\": {\"items\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"assistant\", \"external-ai\", \"markdown\", \"mcp\", \"git\", \"pdf\"]}}}, \"additionalProperties\": false},\n        \"externalLinks\": {\"type\": \"object\", \"properties\": {\"target\": {\"type\": \"string\", \"enum\": [\"self\", \"blank\"]}}, \"additionalProperties\": false},\n        \"pagination\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"trademark\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"privacyPolicy\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialPreview\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialAccounts\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"platform\": {\"type\": \"string\", \"enum\": [\"twitter\", \"instagram\", \"facebook\", \"linkedin\", \"github\", \"discord\", \"slack\", \"youtube\", \"tiktok\", \"reddit\", \"bluesky\", \"mastodon\", \"threads\", \"medium\"]}, \"handle\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 128}, \"display\": {\"type\": \"object\", \"properties\": {\"footer\": {\"type\": \"boolean\"}, \"header\": {\"type\": \"boolean\"}}, \"required\": [\"footer\", \"header\"], \"additionalProperties\": false}}, \"required\": [\"platform\", \"handle\", \"display\"], \"additionalProperties\": false}, \"maxItems\": 10},\n        \"insights\": {\"type\": \"object\", \"properties\": {\"trackingCookie\": {\"type\": \"boolean\"}}, \"additionalProperties\": false}\n      },\n      \"additionalProperties\": false,\n      \"description\": \"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"\n    },\n    \"claim\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\"],\n      \"properties\": {\n        \"type\": { \"const\": \"boolean\", \"description\": \"Claims are booleans.\" },\n        \"description\": { \"type\": \"string\", \"description\": \"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\" }\n      }\n    },\n    \"claims\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"minLength\": 1 },\n      \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" },\n      \"description\": \"Claim name → {type: boolean, description}.\"\n    }\n  },\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Site title (2..128 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned site id: the site is found by id and renamed when its live title differs.\" },\n    \"visibility\": { \"enum\": [\"public\", \"unlisted\", \"share-link\", \"visitor-auth\"], \"description\": \"Who can see the published site.\" },\n    \"basename\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Base path of the site (1..100 characters).\" },\n    \"proxy\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"maxLength\": 512,\n      \"pattern\": \"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\n      \"description\": \"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"\n    },\n    \"adaptiveContent\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"enabled\"],\n      \"properties\": { \"enabled\": { \"type\": \"boolean\" } },\n      \"description\": \"Adaptive content on or off.\"\n    },\n    \"agentsContext\": { \"enum\": [\"included\", \"excluded\"], \"description\": \"Whether AI agents can access the site.\" },\n    \"defaultSection\": { \"$ref\": \"#/definitions/path\", \"description\": \"Path of the default section (one of `sections`).\" },\n    \"defaultSiteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"section\": { \"$ref\": \"#/definitions/path\" },\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" }\n          }\n        }\n      ],\n      \"description\": \"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"\n    },\n    \"sections\": {\n      \"type\": \"array\",\n      \"description\": \"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"path\", \"spaces\"],\n        \"properties\": {\n          \"path\": { \"$ref\": \"#/definitions/path\" },\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"spaces\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Site spaces of the section, in order (at least one).\" }\n        }\n      }\n    },\n    \"sectionGroups\": {\n      \"type\": \"array\",\n      \"description\": \"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"sections\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"sections\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/path\" }, \"description\": \"Paths of the member sections, in order.\" }\n        }\n      }\n    },\n    \"spaces\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Root site spaces of a site without sections, in order.\" },\n    \"shareLinks\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Share links by name. Their secret URLs are never read into plans or logs.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"name\"],\n        \"properties\": { \"name\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50 }, \"active\": { \"type\": \"boolean\" } }\n      }\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"description\": \"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\n      \"if\": { \"required\": [\"file\"] },\n      \"then\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"file\"], \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\" } } },\n      \"else\": { \"$ref\": \"#/definitions/customization\" }\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"adaptiveSchema\": {\n      \"type\": \"object\",\n      \"description\": \"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n      \"properties\": {\n        \"$schema\": { \"const\": \"http://json-schema.org/draft-07/schema#\" },\n        \"type\": { \"const\": \"object\" },\n        \"additionalProperties\": { \"const\": false },\n        \"properties\": {\n          \"type\": \"object\",\n          \"propertyNames\": { \"minLength\": 1 },\n          \"properties\": {\n            \"unsigned\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n              \"properties\": {\n                \"type\": { \"const\": \"object\" },\n                \"description\": { \"const\": \"Unsigned claims of the site visitor.\", \"description\": \"The API's fixed text; docops fills it in when left out.\" },\n                \"properties\": { \"$ref\": \"#/definitions/claims\" },\n                \"additionalProperties\": { \"const\": false }\n              }\n            }\n          },\n          \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" }\n        }\n      }\n    }\n  }\n}\n",
-		"space": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Space spec\",\n  \"description\": \"One space of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Space title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned space id: found by id and renamed when its live title differs.\" },\n    \"emoji\": { \"type\": \"string\", \"maxLength\": 50, \"description\": \"Emoji of the space.\" },\n    \"editMode\": { \"enum\": [\"live\", \"locked\"], \"description\": \"live: direct edits; locked: all edits locked.\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the space; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: a Collection manifest title or a collection id; null = not in a collection.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the space: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
+		"site": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Site spec\",\n  \"description\": \"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"definitions\": {\n    \"spaceRef\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A space: the title of a Space manifest, or a space id (a live space title also works).\" },\n    \"path\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"pattern\": \"^[^/\\\\s]+$\", \"description\": \"Path on the site (1..100 characters, no slash or space).\" },\n    \"condition\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 1024, \"description\": \"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\" },\n    \"siteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" },\n            \"path\": { \"$ref\": \"#/definitions/path\" },\n            \"condition\": { \"$ref\": \"#/definitions/condition\" },\n            \"hidden\": { \"type\": \"boolean\", \"description\": \"Hidden from the site's navigation (still reachable by its URL).\" },\n            \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" }\n          }\n        }\n      ],\n      \"description\": \"A site space: a space reference, or {space, path, condition, hidden, draft}.\"\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"title\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128},\n        \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}},\n        \"styling\": {\"type\": \"object\", \"properties\": {\"theme\": {\"type\": \"string\", \"enum\": [\"clean\", \"muted\", \"bold\", \"gradient\"]}, \"primaryColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"tint\": {\"type\": \"object\", \"properties\": {\"color\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"infoColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"successColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"warningColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"dangerColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"corners\": {\"type\": \"string\", \"enum\": [\"straight\", \"rounded\", \"circular\"]}, \"depth\": {\"type\": \"string\", \"enum\": [\"subtle\", \"flat\"]}, \"links\": {\"type\": \"string\", \"enum\": [\"default\", \"accent\"]}, \"font\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"headingFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"ABCFavorit\", \"Inter\", \"Roboto\", \"RobotoSlab\", \"OpenSans\", \"SourceSansPro\", \"Lato\", \"Ubuntu\", \"Raleway\", \"Merriweather\", \"Overpass\", \"NotoSans\", \"IBMPlexSerif\", \"Poppins\", \"FiraSans\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}, {\"type\": \"null\"}]}, \"monospaceFont\": {\"oneOf\": [{\"type\": \"string\", \"enum\": [\"FiraCode\", \"IBMPlexMono\", \"JetBrainsMono\", \"SourceCodePro\", \"RobotoMono\", \"SpaceMono\", \"DMMono\", \"Inconsolata\"]}, {\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}, \"custom\": {\"type\": \"boolean\"}, \"fontFamily\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 50}, \"fontFaces\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"weight\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 1000}, \"sources\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"url\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"weight\", \"sources\"], \"additionalProperties\": false}, \"minItems\": 1}}, \"required\": [\"id\", \"custom\", \"fontFamily\", \"fontFaces\"], \"additionalProperties\": false}]}, \"background\": {\"type\": \"string\", \"enum\": [\"plain\", \"match\"]}, \"icons\": {\"type\": \"string\", \"enum\": [\"regular\", \"solid\", \"duotone\", \"light\", \"thin\"]}, \"codeTheme\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}, \"openapi\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}, \"dark\": {\"type\": \"string\", \"enum\": [\"default-light\", \"default-dark\", \"monochrome-light\", \"monochrome-dark\", \"andromeeda\", \"aurora-x\", \"ayu-dark\", \"catppuccin-frappe\", \"catppuccin-latte\", \"catppuccin-macchiato\", \"catppuccin-mocha\", \"dark-plus\", \"dracula\", \"dracula-soft\", \"everforest-dark\", \"everforest-light\", \"github-dark\", \"github-dark-default\", \"github-dark-dimmed\", \"github-dark-high-contrast\", \"github-light\", \"github-light-default\", \"github-light-high-contrast\", \"gruvbox-dark-hard\", \"gruvbox-dark-medium\", \"gruvbox-dark-soft\", \"gruvbox-light-hard\", \"gruvbox-light-medium\", \"gruvbox-light-soft\", \"houston\", \"kanagawa-dragon\", \"kanagawa-lotus\", \"kanagawa-wave\", \"laserwave\", \"light-plus\", \"material-theme\", \"material-theme-darker\", \"material-theme-lighter\", \"material-theme-ocean\", \"material-theme-palenight\", \"min-dark\", \"min-light\", \"monokai\", \"night-owl\", \"nord\", \"one-dark-pro\", \"one-light\", \"plastic\", \"poimandres\", \"red\", \"rose-pine\", \"rose-pine-dawn\", \"rose-pine-moon\", \"slack-dark\", \"slack-ochin\", \"snazzy-light\", \"solarized-dark\", \"solarized-light\", \"synthwave-84\", \"tokyo-night\", \"vesper\", \"vitesse-black\", \"vitesse-dark\", \"vitesse-light\"]}}, \"additionalProperties\": false}}, \"additionalProperties\": false}, \"sidebar\": {\"type\": \"object\", \"properties\": {\"background\": {\"type\": \"string\", \"enum\": [\"default\", \"filled\"]}, \"list\": {\"type\": \"string\", \"enum\": [\"default\", \"pill\", \"line\"]}}, \"additionalProperties\": false}, \"search\": {\"type\": \"string\", \"enum\": [\"prominent\", \"subtle\"]}}, \"additionalProperties\": false},\n        \"internationalization\": {\"type\": \"object\", \"properties\": {\"locale\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"es\", \"zh\", \"ja\", \"de\", \"nl\", \"no\", \"pt-br\", \"ru\"]}}, \"additionalProperties\": false},\n        \"favicon\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"icon\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"required\": [\"light\", \"dark\"], \"additionalProperties\": false}}, \"required\": [\"icon\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"emoji\": {\"type\": \"string\", \"maxLength\": 50}}, \"required\": [\"emoji\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}]},\n        \"header\": {\"type\": \"object\", \"properties\": {\"preset\": {\"type\": \"string\", \"enum\": [\"default\", \"bold\", \"contrast\", \"custom\", \"none\"]}, \"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"primaryLink\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, \"backgroundColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"linkColor\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}, \"dark\": {\"type\": \"string\", \"pattern\": \"^#(?:[0-9a-fA-F]{3}){1,2}$\"}}, \"additionalProperties\": false}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"style\": {\"type\": \"string\", \"enum\": [\"link\", \"button-primary\", \"button-secondary\"]}, \"to\": {\"oneOf\": [{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}, {\"type\": \"null\"}]}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}, \"condition\": {\"type\": \"string\", \"minLength\": 0, \"maxLength\": 1024}}, \"required\": [\"title\", \"links\", \"to\"], \"additionalProperties\": false}}}, \"additionalProperties\": false},\n        \"footer\": {\"type\": \"object\", \"properties\": {\"logo\": {\"type\": \"object\", \"properties\": {\"light\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}, \"dark\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false}, \"groups\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\"}, \"localizedTitle\": {\"type\": \"object\", \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}, \"additionalProperties\": {\"type\": \"string\"}}, \"links\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}}}, \"required\": [\"title\", \"links\"], \"additionalProperties\": false}}, \"copyright\": {\"type\": \"string\", \"maxLength\": 512}}, \"additionalProperties\": false},\n        \"announcement\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}, \"message\": {\"type\": \"string\", \"minLength\": 2, \"maxLength\": 128}, \"localizedMessage\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"link\": {\"type\": \"object\", \"properties\": {\"title\": {\"type\": \"string\", \"maxLength\": 64}, \"localizedTitle\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 64}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"to\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"file\"]}, \"file\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"file\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"url\"]}, \"url\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"url\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"page\"]}, \"page\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"page\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"anchor\"]}, \"anchor\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}, \"page\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"anchor\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"user\"]}, \"user\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"user\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"collection\"]}, \"collection\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"collection\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"space\"]}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"space\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"reusable-content\"]}, \"reusableContent\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"reusableContent\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"tag\"]}, \"tag\": {\"type\": \"string\"}, \"space\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"tag\"], \"additionalProperties\": false}, {\"type\": \"object\", \"properties\": {\"kind\": {\"type\": \"string\", \"enum\": [\"openapi\"]}, \"spec\": {\"type\": \"string\"}}, \"required\": [\"kind\", \"spec\"], \"additionalProperties\": false}]}}, \"required\": [\"title\", \"to\"], \"additionalProperties\": false}, \"style\": {\"type\": \"string\", \"enum\": [\"info\", \"warning\", \"danger\", \"success\"]}}, \"additionalProperties\": false},\n        \"themes\": {\"type\": \"object\", \"properties\": {\"default\": {\"type\": \"string\", \"enum\": [\"light\", \"dark\", \"system\"]}, \"toggeable\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"feedback\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"ai\": {\"type\": \"object\", \"properties\": {\"mode\": {\"type\": \"string\", \"enum\": [\"none\", \"search\", \"assistant\"]}, \"greeting\": {\"type\": \"string\", \"maxLength\": 256}, \"localizedGreeting\": {\"type\": \"object\", \"additionalProperties\": {\"type\": \"string\", \"maxLength\": 128}, \"propertyNames\": {\"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"]}}, \"suggestions\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"minLength\": 3, \"maxLength\": 64}, \"maxItems\": 5}, \"instructions\": {\"type\": \"string\", \"maxLength\": 10000}}, \"additionalProperties\": false},\n        \"advancedCustomization\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"pageActions\": {\"type\": \"object\", \"properties\": {\"items\": {\"type\": \"array\", \"items\": {\"type\": \"string\", \"enum\": [\"assistant\", \"external-ai\", \"markdown\", \"mcp\", \"git\", \"pdf\"]}}}, \"additionalProperties\": false},\n        \"externalLinks\": {\"type\": \"object\", \"properties\": {\"target\": {\"type\": \"string\", \"enum\": [\"self\", \"blank\"]}}, \"additionalProperties\": false},\n        \"pagination\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"trademark\": {\"type\": \"object\", \"properties\": {\"enabled\": {\"type\": \"boolean\"}}, \"additionalProperties\": false},\n        \"privacyPolicy\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialPreview\": {\"type\": \"object\", \"properties\": {\"url\": {\"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048}}, \"additionalProperties\": false},\n        \"socialAccounts\": {\"type\": \"array\", \"items\": {\"type\": \"object\", \"properties\": {\"platform\": {\"type\": \"string\", \"enum\": [\"twitter\", \"instagram\", \"facebook\", \"linkedin\", \"github\", \"discord\", \"slack\", \"youtube\", \"tiktok\", \"reddit\", \"bluesky\", \"mastodon\", \"threads\", \"medium\"]}, \"handle\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 128}, \"display\": {\"type\": \"object\", \"properties\": {\"footer\": {\"type\": \"boolean\"}, \"header\": {\"type\": \"boolean\"}}, \"required\": [\"footer\", \"header\"], \"additionalProperties\": false}}, \"required\": [\"platform\", \"handle\", \"display\"], \"additionalProperties\": false}, \"maxItems\": 10},\n        \"insights\": {\"type\": \"object\", \"properties\": {\"trackingCookie\": {\"type\": \"boolean\"}}, \"additionalProperties\": false}\n      },\n      \"additionalProperties\": false,\n      \"description\": \"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"\n    },\n    \"claim\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\"],\n      \"properties\": {\n        \"type\": { \"const\": \"boolean\", \"description\": \"Claims are booleans.\" },\n        \"description\": { \"type\": \"string\", \"description\": \"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\" }\n      }\n    },\n    \"claims\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"minLength\": 1 },\n      \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" },\n      \"description\": \"Claim name → {type: boolean, description}.\"\n    },\n    \"localized128\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 128 },\n      \"description\": \"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"\n    },\n    \"localized256\": {\n      \"type\": \"object\",\n      \"propertyNames\": { \"type\": \"string\", \"enum\": [\"en\", \"fr\", \"de\", \"es\", \"it\", \"pt\", \"pt-br\", \"ru\", \"ja\", \"zh\", \"zh-tw\", \"yue\", \"ko\", \"ar\", \"hi\", \"nl\", \"pl\", \"tr\", \"sv\", \"no\", \"da\", \"fi\", \"el\", \"cs\", \"hu\", \"ro\", \"th\", \"vi\", \"id\", \"ms\", \"he\", \"uk\", \"sk\", \"bg\", \"hr\", \"lt\", \"lv\", \"et\", \"sl\"] },\n      \"additionalProperties\": { \"type\": \"string\", \"maxLength\": 256 },\n      \"description\": \"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"\n    },\n    \"redirect\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"source\", \"destination\"],\n      \"properties\": {\n        \"source\": {\n          \"type\": \"string\",\n          \"maxLength\": 512,\n          \"pattern\": \"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\n          \"description\": \"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"\n        },\n        \"destination\": {\n          \"description\": \"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 },\n            { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"section\"], \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" } } },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"space\"],\n              \"properties\": { \"section\": { \"$ref\": \"#/definitions/path\" }, \"space\": { \"$ref\": \"#/definitions/spaceRef\" }, \"page\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A page of the space, by id.\" } }\n            }\n          ]\n        },\n        \"permanent\": { \"type\": \"boolean\", \"description\": \"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\" },\n        \"captureWildcard\": { \"type\": \"boolean\", \"description\": \"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\" },\n        \"draft\": { \"type\": \"boolean\", \"description\": \"A draft rule (not live). One live and one draft rule may share a source.\" }\n      }\n    }\n  },\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Site title (2..128 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned site id: the site is found by id and renamed when its live title differs.\" },\n    \"visibility\": { \"enum\": [\"public\", \"unlisted\", \"share-link\", \"visitor-auth\"], \"description\": \"Who can see the published site.\" },\n    \"basename\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Base path of the site (1..100 characters).\" },\n    \"proxy\": {\n      \"type\": [\"string\", \"null\"],\n      \"minLength\": 1,\n      \"maxLength\": 512,\n      \"pattern\": \"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\n      \"description\": \"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"\n    },\n    \"adaptiveContent\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"required\": [\"enabled\"],\n      \"properties\": { \"enabled\": { \"type\": \"boolean\" } },\n      \"description\": \"Adaptive content on or off.\"\n    },\n    \"agentsContext\": { \"enum\": [\"included\", \"excluded\"], \"description\": \"Whether AI agents can access the site.\" },\n    \"defaultSection\": { \"$ref\": \"#/definitions/path\", \"description\": \"Path of the default section (one of `sections`).\" },\n    \"defaultSiteSpace\": {\n      \"oneOf\": [\n        { \"$ref\": \"#/definitions/spaceRef\" },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"space\"],\n          \"properties\": {\n            \"section\": { \"$ref\": \"#/definitions/path\" },\n            \"space\": { \"$ref\": \"#/definitions/spaceRef\" }\n          }\n        }\n      ],\n      \"description\": \"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"\n    },\n    \"sections\": {\n      \"type\": \"array\",\n      \"description\": \"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"path\", \"spaces\"],\n        \"properties\": {\n          \"path\": { \"$ref\": \"#/definitions/path\" },\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"spaces\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Site spaces of the section, in order (at least one).\" }\n        }\n      }\n    },\n    \"sectionGroups\": {\n      \"type\": \"array\",\n      \"description\": \"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"sections\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"sections\": { \"type\": \"array\", \"minItems\": 1, \"items\": { \"$ref\": \"#/definitions/path\" }, \"description\": \"Paths of the member sections, in order.\" }\n        }\n      }\n    },\n    \"spaces\": { \"type\": \"array\", \"items\": { \"$ref\": \"#/definitions/siteSpace\" }, \"description\": \"Root site spaces of a site without sections, in order.\" },\n    \"shareLinks\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Share links by name. Their secret URLs are never read into plans or logs.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"name\"],\n        \"properties\": { \"name\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50 }, \"active\": { \"type\": \"boolean\" } }\n      }\n    },\n    \"customization\": {\n      \"type\": \"object\",\n      \"description\": \"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\n      \"if\": { \"required\": [\"file\"] },\n      \"then\": { \"type\": \"object\", \"additionalProperties\": false, \"required\": [\"file\"], \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\" } } },\n      \"else\": { \"$ref\": \"#/definitions/customization\" }\n    },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Role on the site; null = an override that gives no access to the site.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"published\": {\n      \"type\": \"boolean\",\n      \"description\": \"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"\n    },\n    \"publishingAuth\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\n      \"properties\": {\n        \"backend\": { \"enum\": [\"custom\", \"integration\"], \"description\": \"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\" },\n        \"fallbackURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors go when signing in fails; null unsets it.\" },\n        \"logoutURL\": { \"type\": [\"string\", \"null\"], \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"Where visitors are sent to sign out of your backend; null unsets it.\" },\n        \"privateKey\": {\n          \"x-secret\": \"payload\",\n          \"description\": \"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\n          \"oneOf\": [\n            { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 10000 },\n            {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"file\"],\n              \"properties\": { \"file\": { \"type\": \"string\", \"minLength\": 1, \"x-secret\": false, \"description\": \"Path relative to this manifest, inside the manifests directory.\" } }\n            }\n          ]\n        }\n      }\n    },\n    \"externalLinks\": {\n      \"type\": \"array\",\n      \"description\": \"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"title\", \"url\"],\n        \"properties\": {\n          \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 128, \"description\": \"Title (2..128 characters); the link's identity within the site.\" },\n          \"url\": { \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048, \"description\": \"The absolute http(s) URL it opens.\" },\n          \"description\": { \"type\": [\"string\", \"null\"], \"maxLength\": 256 },\n          \"icon\": { \"type\": [\"string\", \"null\"], \"maxLength\": 50 },\n          \"condition\": { \"$ref\": \"#/definitions/condition\" },\n          \"draft\": { \"type\": \"boolean\", \"description\": \"A draft: not live on the site.\" },\n          \"localizedTitle\": { \"$ref\": \"#/definitions/localized128\" },\n          \"localizedDescription\": { \"$ref\": \"#/definitions/localized256\" },\n          \"group\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\" }\n        }\n      }\n    },\n    \"redirects\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\n      \"items\": { \"$ref\": \"#/definitions/redirect\" }\n    },\n    \"adaptiveSchema\": {\n      \"type\": \"object\",\n      \"description\": \"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\n      \"additionalProperties\": false,\n      \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n      \"properties\": {\n        \"$schema\": { \"const\": \"http://json-schema.org/draft-07/schema#\" },\n        \"type\": { \"const\": \"object\" },\n        \"additionalProperties\": { \"const\": false },\n        \"properties\": {\n          \"type\": \"object\",\n          \"propertyNames\": { \"minLength\": 1 },\n          \"properties\": {\n            \"unsigned\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\"type\", \"properties\", \"additionalProperties\"],\n              \"properties\": {\n                \"type\": { \"const\": \"object\" },\n                \"description\": { \"const\": \"Unsigned claims of the site visitor.\", \"description\": \"The API's fixed text; docops fills it in when left out.\" },\n                \"properties\": { \"$ref\": \"#/definitions/claims\" },\n                \"additionalProperties\": { \"const\": false }\n              }\n            }\n          },\n          \"additionalProperties\": { \"$ref\": \"#/definitions/claim\" }\n        }\n      }\n    }\n  }\n}\n",
+		"space": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Space spec\",\n  \"description\": \"One space of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Space title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned space id: found by id and renamed when its live title differs.\" },\n    \"emoji\": { \"type\": \"string\", \"maxLength\": 50, \"description\": \"Emoji of the space.\" },\n    \"editMode\": { \"enum\": [\"live\", \"locked\"], \"description\": \"live: direct edits; locked: all edits locked.\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the space; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: a Collection manifest title or a collection id; null = not in a collection.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the space: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the space.\" }\n            }\n          }\n        ]\n      }\n    },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges in this space: {type: rules, rules: [...]}, {type: none}, or {type: inherit} (the organization's rules). Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"inherit\", \"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": { \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"] },\n                      \"users\": { \"type\": \"array\", \"uniqueItems\": true, \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 }, \"description\": \"Organization members by e-mail (case-insensitive).\" }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The rule in the platform's expression syntax.\" },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"team": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Team spec\",\n  \"description\": \"One team of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 64, \"description\": \"Team title (1..64 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned team id: the team is found by id and renamed when its live title differs.\" },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete membership of the team: members not listed are removed. Every e-mail must be an organization member (and listed in the organization's Members documents when there are any).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (case-insensitive).\" },\n          \"role\": { \"enum\": [\"owner\", \"member\"], \"default\": \"member\", \"description\": \"Team role: owner can manage the team's members.\" }\n        }\n      }\n    }\n  }\n}\n",
 		"translation": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Translation spec\",\n  \"description\": \"Translation settings of the organization, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 100, \"description\": \"Title of the translation settings (1..100 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned id: found by id and renamed when its live title differs.\" },\n    \"languages\": {\n      \"type\": \"array\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true,\n      \"description\": \"Read-only here: the API cannot change languages. When written, a difference is reported as a plan warning and nothing is sent.\"\n    }\n  }\n}\n"
 	};
@@ -45002,6 +47625,47 @@ var collectionSchema;
 var init_collection = __esmMin((() => {
 	init_schema();
 	collectionSchema = loadSchema("collection");
+}));
+// src/kinds/space/model.ts
+function spaceObject(org, s) {
+	if (!isRecord$1(s) || typeof s["id"] !== "string" || typeof s["title"] !== "string") return void 0;
+	const fields = {
+		title: s["title"],
+		emoji: typeof s["emoji"] === "string" ? s["emoji"] : "",
+		editMode: typeof s["editMode"] === "string" ? s["editMode"] : null,
+		defaultLevel: typeof s["defaultLevel"] === "string" ? s["defaultLevel"] : null,
+		parent: typeof s["parent"] === "string" ? s["parent"] : null,
+		...isRecord$1(s["mergeRules"]) ? { mergeRules: s["mergeRules"] } : {}
+	};
+	return {
+		kind: SPACE_KIND$1,
+		org,
+		key: s["title"],
+		id: s["id"],
+		fields
+	};
+}
+var SPACE_KIND$1, SPACE_FIELDS, orgSpacesPath, spacePath, SPACE_ACCESS;
+var init_model$6 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	SPACE_KIND$1 = "Space";
+	SPACE_FIELDS = [
+		"title",
+		"emoji",
+		"editMode",
+		"defaultLevel"
+	];
+	orgSpacesPath = (org) => `${orgPath(org)}/spaces`;
+	spacePath = (id) => `/spaces/${seg(id)}`;
+	SPACE_ACCESS = {
+		kind: "Space",
+		accessKind: SPACE_ACCESS_KIND,
+		base: (_org, id) => `/spaces/${seg(id)}/permissions`,
+		nullRole: false,
+		wave: 26,
+		grantWave: 27
+	};
 }));
 // src/kinds/site/customization-file.ts
 /**
@@ -45057,6 +47721,392 @@ var init_customization_file = __esmMin((() => {
 	init_schema();
 	CUSTOMIZATION_FILE_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 }));
+// src/kinds/saml/certificate.ts
+/** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
+function certificateText(text) {
+	return text.replace(/\r\n?/g, "\n").trim();
+}
+function base64Bytes(text) {
+	const compact = text.replace(/\s+/g, "");
+	if (compact === "" || compact.length % 4 !== 0 || !BASE64.test(compact)) return void 0;
+	return Buffer.from(compact, "base64");
+}
+/** The DER bytes the text holds (PEM blocks, or bare base64 of an ASN.1 SEQUENCE); undefined when it holds none. */
+function certificateDer(text) {
+	const blocks = [...text.matchAll(PEM_BLOCK)];
+	if (blocks.length > 0) {
+		const parts = blocks.map((b) => base64Bytes(b[2] ?? ""));
+		return parts.every((p) => p !== void 0) ? Buffer.concat(parts) : void 0;
+	}
+	const bare = base64Bytes(text);
+	return bare !== void 0 && bare[0] === 48 ? bare : void 0;
+}
+/** `sha256:<hex>` of the DER bytes, else of the normalised text; '' for an empty certificate (none set). */
+function certificateFingerprint(text) {
+	const normal = certificateText(text);
+	if (normal === "") return "";
+	return `sha256:${sha256Hex(certificateDer(normal) ?? Buffer.from(normal, "utf8"))}`;
+}
+var PEM_BLOCK, BASE64;
+var init_certificate = __esmMin((() => {
+	init_file_refs();
+	PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
+	BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+}));
+// src/kinds/site/live-model.ts
+var REDIRECT_KIND, PUBLICATION_KIND, EXTERNAL_LINK_KIND, PRIVATE_KEY_FILE_MAX_BYTES, redirectKey, EXTERNAL_LINK_FIELDS, externalLinkKey;
+var init_live_model = __esmMin((() => {
+	REDIRECT_KIND = "SiteRedirect";
+	PUBLICATION_KIND = "SitePublication";
+	EXTERNAL_LINK_KIND = "SiteExternalLink";
+	PRIVATE_KEY_FILE_MAX_BYTES = 65536;
+	redirectKey = (site, source, draft) => `${site}/${source}${draft ? " (draft)" : ""}`;
+	EXTERNAL_LINK_FIELDS = [
+		"url",
+		"description",
+		"icon",
+		"condition",
+		"draft",
+		"localizedTitle",
+		"localizedDescription"
+	];
+	externalLinkKey = (site, title) => `${site}/${title}`;
+}));
+// src/kinds/site/model.ts
+/** Slug the server derives a path from (contract: "slug of the title"). */
+function slug$1(text) {
+	return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+var SITE_KIND, SECTION_KIND, GROUP_KIND, SITE_SPACE_KIND, SHARE_LINK_KIND, WAVE, SITE_FIELDS, PATCH_ONLY_FIELDS, CREATED_SITE_DEFAULTS, EMPTY_ADAPTIVE_SCHEMA, sitesPath, sitePath, spacesPath, sectionKey, groupKey, shareLinkKey, siteSpaceKey, SITE_ACCESS;
+var init_model$5 = __esmMin((() => {
+	init_model$8();
+	init_common();
+	SITE_KIND = "Site";
+	SECTION_KIND = "SiteSection";
+	GROUP_KIND = "SiteSectionGroup";
+	SITE_SPACE_KIND = "SiteSpace";
+	SHARE_LINK_KIND = "SiteShareLink";
+	WAVE = {
+		site: 30,
+		section: 31,
+		siteSpace: 32,
+		shareLink: 32,
+		group: 33,
+		/** Update phase: sections leave groups (33), then join groups (34) and sections get a new default site space. */
+		ungroup: 33,
+		groupAdd: 34,
+		sectionDefault: 34,
+		order: 35,
+		defaults: 36,
+		/** A site goes live last, once its structure is built (update phase); redirects once their targets exist. */
+		publish: 37,
+		redirect: 34,
+		/** Delete phase: rules the manifest no longer lists; then (lowest wave, last) an unpublish. */
+		deleteRedirect: 38,
+		unpublish: 30,
+		/** Delete phase (after every update): a root site space replaced by its new section's first site space. */
+		replaceRoot: 39,
+		/** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
+		pruneSiteSpace: 39,
+		pruneSection: 38,
+		pruneGroup: 37,
+		pruneShareLink: 36,
+		/** External links: created once their groups exist; pruned with the share links. */
+		externalLink: 34,
+		pruneExternalLink: 36,
+		pruneSite: 30
+	};
+	SITE_FIELDS = [
+		"title",
+		"visibility",
+		"basename",
+		"proxy",
+		"adaptiveContent",
+		"agentsContext"
+	];
+	PATCH_ONLY_FIELDS = [
+		"basename",
+		"proxy",
+		"adaptiveContent",
+		"agentsContext"
+	];
+	CREATED_SITE_DEFAULTS = {
+		proxy: null,
+		adaptiveContent: { enabled: false },
+		agentsContext: "excluded",
+		visibility: "public"
+	};
+	EMPTY_ADAPTIVE_SCHEMA = {
+		type: "object",
+		properties: {},
+		additionalProperties: false
+	};
+	sitesPath = (org) => `${orgPath(org)}/sites`;
+	sitePath = (org, site) => `${sitesPath(org)}/${seg(site)}`;
+	spacesPath = (org) => `${orgPath(org)}/spaces`;
+	sectionKey = (site, path) => `${site}/${path}`;
+	groupKey = (site, title) => `${site}/${title}`;
+	shareLinkKey = (site, name) => `${site}/${name}`;
+	siteSpaceKey = (site, section, space) => section === null ? `${site}/${space}` : `${site}/${section}/${space}`;
+	SITE_ACCESS = {
+		kind: "Site",
+		accessKind: SITE_ACCESS_KIND,
+		base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
+		nullRole: true,
+		wave: WAVE.site,
+		grantWave: WAVE.section
+	};
+}));
+// src/kinds/site/live-reads.ts
+function apiDestination(x) {
+	if (!isRecord$1(x)) return void 0;
+	const str = (k) => typeof x[k] === "string" ? x[k] : void 0;
+	const [url, section, siteSpace, page] = [
+		str("url"),
+		str("siteSectionId"),
+		str("siteSpaceId"),
+		str("pageId")
+	];
+	if (x["kind"] === "external" && url !== void 0) return {
+		kind: "external",
+		url
+	};
+	if (x["kind"] === "site-section" && section !== void 0) return {
+		kind: "site-section",
+		siteSectionId: section
+	};
+	if (x["kind"] === "site-space" && siteSpace !== void 0) return {
+		kind: "site-space",
+		siteSpaceId: siteSpace
+	};
+	if (x["kind"] === "site-page" && siteSpace !== void 0 && page !== void 0) return {
+		kind: "site-page",
+		siteSpaceId: siteSpace,
+		pageId: page
+	};
+}
+function liveRedirect(x) {
+	if (!isRecord$1(x) || typeof x["id"] !== "string" || typeof x["source"] !== "string") return void 0;
+	const destination = apiDestination(x["destination"]);
+	if (!destination) return void 0;
+	return {
+		id: x["id"],
+		source: x["source"],
+		draft: x["draft"] === true,
+		permanent: x["permanent"] === true,
+		captureWildcard: x["captureWildcard"] === true,
+		destination
+	};
+}
+/** Every rule of a site: the live ones, then the drafts (the list shows one or the other: `draft` defaults to false). */
+async function readRedirects$1(ctx, org, siteId) {
+	const path = `${sitePath(org, siteId)}/redirects`;
+	const [live, drafts] = await Promise.all([ctx.list(path, { draft: false }), ctx.list(path, { draft: true })]);
+	return [...live, ...drafts].map(liveRedirect).filter((r) => r !== void 0);
+}
+async function readPublishingAuth$1(ctx, org, siteId) {
+	const raw = await ctx.get(`${sitePath(org, siteId)}/publishing/auth`);
+	const a = isRecord$1(raw) ? raw : {};
+	const key = typeof a["privateKey"] === "string" ? a["privateKey"] : "";
+	registerSecret(key, "payload");
+	return {
+		backend: String(a["backend"] ?? "custom"),
+		fallbackURL: stringOrNull(a["fallbackURL"]),
+		logoutURL: stringOrNull(a["logoutURL"]),
+		privateKey: keyFingerprint(key)
+	};
+}
+/**
+* A destination as a manifest names it: a URL, `{section}` by path, `{section, space, page}` for a site space or one
+* of its pages (`space` named by `spaceName`); the API's form when the structure read does not hold its target.
+*/
+function manifestDestination(d, s, spaceName) {
+	if (d.kind === "external") return d.url;
+	if (d.kind === "site-section") {
+		const section = s.sections.find((x) => x.id === d.siteSectionId);
+		return section ? { section: section.path } : { ...d };
+	}
+	const ss = s.siteSpaces.find((x) => x.id === d.siteSpaceId);
+	if (!ss) return { ...d };
+	const section = ss.section === null ? void 0 : s.sections.find((x) => x.id === ss.section);
+	if (ss.section !== null && !section) return { ...d };
+	return {
+		...section ? { section: section.path } : {},
+		space: spaceName(ss.spaceId),
+		...d.kind === "site-page" ? { page: d.pageId } : {}
+	};
+}
+function redirectFields(r, s, spaceName) {
+	return {
+		source: r.source,
+		draft: r.draft,
+		permanent: r.permanent,
+		captureWildcard: r.captureWildcard,
+		destination: manifestDestination(r.destination, s, spaceName)
+	};
+}
+/** The rules as live objects of SiteRedirect, keyed `<site>/<source>` (`… (draft)`), their parent the site. */
+function redirectObjects(org, site, s) {
+	const parent = {
+		kind: SITE_KIND,
+		id: site.id,
+		key: site.key
+	};
+	const title = new Map(s.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
+	return (s.redirects ?? []).map((r) => ({
+		kind: REDIRECT_KIND,
+		org,
+		key: redirectKey(site.key, r.source, r.draft),
+		id: r.id,
+		fields: redirectFields(r, s, (id) => title.get(id) ?? id),
+		parent
+	}));
+}
+/** One SitePublication per published site (keyed and identified like the site). */
+function publicationObjects(sites) {
+	return sites.filter((s) => s.fields.published).map((s) => ({
+		kind: PUBLICATION_KIND,
+		org: s.org,
+		key: s.key,
+		id: s.id,
+		fields: { site: s.key }
+	}));
+}
+function localizedMap(v) {
+	if (!isRecord$1(v)) return null;
+	const out = Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === "string"));
+	return Object.keys(out).length > 0 ? out : null;
+}
+function externalLink(x, group) {
+	if (typeof x["id"] !== "string" || typeof x["title"] !== "string" || typeof x["url"] !== "string") return void 0;
+	return {
+		id: x["id"],
+		title: x["title"],
+		url: x["url"],
+		description: stringOrNull(x["description"]),
+		icon: stringOrNull(x["icon"]),
+		condition: stringOrNull(x["condition"]),
+		draft: x["draft"] === true,
+		localizedTitle: localizedMap(x["localizedTitle"]),
+		localizedDescription: localizedMap(x["localizedDescription"]),
+		group: typeof x["sectionGroup"] === "string" ? x["sectionGroup"] : group
+	};
+}
+/** The site's external links, from its structure (`GET …/structure`: no list of them exists), groups walked. */
+async function readExternalLinks$1(ctx, org, siteId) {
+	const raw = await ctx.get(`${sitePath(org, siteId)}/structure`);
+	const out = [];
+	const walk = (items, group) => {
+		for (const x of Array.isArray(items) ? items : []) {
+			if (!isRecord$1(x)) continue;
+			if (x["object"] === "site-external-link") {
+				const l = externalLink(x, group);
+				if (l) out.push(l);
+			} else if (x["object"] === "site-section-group" && typeof x["id"] === "string") walk(x["children"], x["id"]);
+		}
+	};
+	if (isRecord$1(raw) && raw["type"] === "sections") walk(raw["structure"], null);
+	return out;
+}
+/** The links as live objects of SiteExternalLink, keyed `<site>/<title>`, their parent the site. */
+function externalLinkObjects(org, site, s) {
+	const parent = {
+		kind: SITE_KIND,
+		id: site.id,
+		key: site.key
+	};
+	const title = new Map(s.groups.map((g) => [g.id, g.title]));
+	return (s.externalLinks ?? []).map((l) => ({
+		kind: EXTERNAL_LINK_KIND,
+		org,
+		key: externalLinkKey(site.key, l.title),
+		id: l.id,
+		fields: {
+			title: l.title,
+			url: l.url,
+			group: l.group === null ? null : title.get(l.group) ?? l.group
+		},
+		parent
+	}));
+}
+var keyFingerprint;
+var init_live_reads = __esmMin((() => {
+	init_secrets();
+	init_common();
+	init_certificate();
+	init_live_model();
+	init_model$5();
+	keyFingerprint = (text) => certificateFingerprint(text);
+}));
+// src/kinds/site/live-desired.ts
+/** `${VAR}` (a string) or `{file}` as the loader read it (`{file, text, sha256}`): its text and fingerprint. */
+function readPrivateKey(written) {
+	if (typeof written === "string") return {
+		text: written,
+		fingerprint: keyFingerprint(written)
+	};
+	if (isFileContent(written)) return {
+		text: written.text,
+		fingerprint: keyFingerprint(written.text),
+		file: written.file
+	};
+}
+/** The settings as written, the private key read into its text and fingerprint (the schema gives the rest). */
+function readPublishingAuth(written) {
+	const { privateKey, ...settings } = written;
+	const key = readPrivateKey(privateKey);
+	return key ? {
+		...settings,
+		privateKey: key
+	} : settings;
+}
+/** The rules as written, each with its position, its destination's form and whether it is a draft (left out: live). */
+function readRedirects(written) {
+	return written.map(({ destination, draft, ...rule }, i) => ({
+		...rule,
+		destination: readTarget(destination),
+		draft: draft === true,
+		at: [
+			"spec",
+			"redirects",
+			i
+		]
+	}));
+}
+/** A source has at most one live and one draft rule. */
+function checkRedirects(doc, redirects, report) {
+	const seen = /* @__PURE__ */ new Set();
+	for (const r of redirects) {
+		const id = `${r.draft ? "draft" : "live"} ${r.source}`;
+		if (seen.has(id)) report(doc.pos([...r.at, "source"]), `${r.draft ? "a draft" : "a live"} redirect from "${r.source}" is listed twice`);
+		seen.add(id);
+	}
+}
+/** The links as written, each with its position. */
+function readExternalLinks(written) {
+	return written.map((l, i) => ({
+		...l,
+		at: [
+			"spec",
+			"externalLinks",
+			i
+		]
+	}));
+}
+/** Link titles are unique in a site (a link's group is checked when planning: it may be a live group the manifest does not list). */
+function checkExternalLinks(doc, links, report) {
+	const seen = /* @__PURE__ */ new Set();
+	for (const l of links) {
+		if (seen.has(l.title)) report(doc.pos([...l.at, "title"]), `external link "${l.title}" is listed twice`);
+		seen.add(l.title);
+	}
+}
+var readTarget;
+var init_live_desired = __esmMin((() => {
+	init_file_refs();
+	init_live_reads();
+	readTarget = (written) => typeof written === "string" ? { url: written } : written;
+}));
 // src/kinds/site/desired.ts
 /** A site space as written, positioned: a bare space reference is `{space}`. */
 function siteSpace$1(written, at) {
@@ -45091,7 +48141,7 @@ function readCustomization(doc, written, report) {
 }
 /** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
 function parseSiteSpec(doc, report) {
-	const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, ...written } = doc.spec;
+	const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, publishingAuth, redirects, externalLinks, ...written } = doc.spec;
 	const spec = written;
 	if (typeof defaultSiteSpace === "string") spec.defaultSiteSpace = {
 		space: defaultSiteSpace,
@@ -45128,6 +48178,9 @@ function parseSiteSpec(doc, report) {
 	if (custom) spec.customization = custom;
 	const access = parseAccess(doc, report);
 	if (access !== void 0) spec.access = access;
+	if (publishingAuth) spec.publishingAuth = readPublishingAuth(publishingAuth);
+	if (redirects) spec.redirects = readRedirects(redirects);
+	if (externalLinks) spec.externalLinks = readExternalLinks(externalLinks);
 	parsed.set(doc, spec);
 	return spec;
 }
@@ -45182,6 +48235,9 @@ function checkStructure(doc, spec, report) {
 		else if (spec.sections && !paths.has(spec.defaultSection)) report(doc.pos(["spec", "defaultSection"]), `default section "${spec.defaultSection}" is not in sections`);
 	}
 	checkDefaultSiteSpace(doc, spec, report);
+	checkRedirects(doc, spec.redirects ?? [], report);
+	checkExternalLinks(doc, spec.externalLinks ?? [], report);
+	if (spec.externalLinks && spec.spaces) report(doc.pos(["spec", "externalLinks"]), "a site with root spaces has no sections: its navigation holds no external links");
 }
 function checkDefaultSiteSpace(doc, spec, report) {
 	const d = spec.defaultSiteSpace;
@@ -45202,13 +48258,21 @@ function spaceRefs(spec) {
 		at: s.at
 	}));
 }
-/** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
+/** `spaceRefs` plus the default site space's space and redirect destinations: every place a site spec names a space. */
 function allSpaceRefs(spec) {
 	const refs = spaceRefs(spec);
 	const d = spec.defaultSiteSpace;
 	if (d) refs.push({
 		space: d.space,
 		at: d.at
+	});
+	for (const r of spec.redirects ?? []) if ("space" in r.destination) refs.push({
+		space: r.destination.space,
+		at: [
+			...r.at,
+			"destination",
+			"space"
+		]
 	});
 	return refs;
 }
@@ -45240,7 +48304,8 @@ var init_desired = __esmMin((() => {
 	init_common();
 	init_manifest_refs();
 	init_customization_file();
-	init_model$7();
+	init_live_desired();
+	init_model$5();
 	siteSpaces = (list, at) => list.map((s, i) => siteSpace$1(s, [...at, i]));
 	parsed = /* @__PURE__ */ new WeakMap();
 }));
@@ -45255,7 +48320,8 @@ function siteObject(org, s) {
 		basename: stringOrNull(s["basename"]),
 		proxy,
 		adaptiveContent: { enabled: adaptive },
-		agentsContext: stringOrNull(s["agentsContext"])
+		agentsContext: stringOrNull(s["agentsContext"]),
+		published: s["published"] === true
 	};
 	return {
 		kind: SITE_KIND,
@@ -45275,8 +48341,17 @@ function section(x) {
 		description: stringOrNull(x["description"]),
 		condition: stringOrNull(x["condition"]),
 		group: stringOrNull(x["sectionGroup"]),
-		default: x["default"] === true
+		default: x["default"] === true,
+		draft: x["draft"] === true,
+		localizedTitle: localized(x["localizedTitle"]),
+		localizedDescription: localized(x["localizedDescription"])
 	};
+}
+/** A localized text map (language → text), or null when there is none. */
+function localized(v) {
+	if (!isRecord$1(v)) return null;
+	const out = Object.fromEntries(Object.entries(v).filter((e) => typeof e[1] === "string"));
+	return Object.keys(out).length > 0 ? out : null;
 }
 function siteSpace(x) {
 	if (!isRecord$1(x) || typeof x["id"] !== "string") return void 0;
@@ -45288,7 +48363,9 @@ function siteSpace(x) {
 		section: stringOrNull(x["section"]),
 		path: String(x["path"] ?? ""),
 		condition: stringOrNull(x["condition"]),
-		default: x["default"] === true
+		default: x["default"] === true,
+		hidden: x["hidden"] === true,
+		draft: x["draft"] === true
 	};
 }
 function group(x) {
@@ -45298,6 +48375,8 @@ function group(x) {
 		id: x["id"],
 		title: String(x["title"] ?? ""),
 		icon: stringOrNull(x["icon"]),
+		draft: x["draft"] === true,
+		localizedTitle: localized(x["localizedTitle"]),
 		sections: members.map((m) => isRecord$1(m) ? m["id"] : m).filter((id) => typeof id === "string")
 	};
 }
@@ -45333,7 +48412,7 @@ async function readStructure(ctx, org, siteId, parts) {
 	return out;
 }
 /**
-* Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and
+* Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink, SiteRedirect) for the safety gate and
 * journal, keyed by the site's title; their parent is the site (the gate measures changes against its lists).
 */
 function childObjects(org, site, s) {
@@ -45405,6 +48484,7 @@ function childObjects(org, site, s) {
 		},
 		parent
 	});
+	out.push(...redirectObjects(org, site, s), ...externalLinkObjects(org, site, s));
 	return out;
 }
 /** The structure of each site that would be deleted (`pruned`), with its share links and adaptive schema. */
@@ -45414,11 +48494,18 @@ async function readSiteTrees(ctx, org, pruned) {
 		pruned: {}
 	};
 	const trees = await Promise.all(pruned.map(async (site) => {
-		const [structure, schema] = await Promise.all([readStructure(ctx, org, site.id, {
-			structure: true,
-			shareLinks: true
-		}), ctx.get(`${sitePath(org, site.id)}/adaptive-schema`)]);
+		const [structure, schema, redirects, links] = await Promise.all([
+			readStructure(ctx, org, site.id, {
+				structure: true,
+				shareLinks: true
+			}),
+			ctx.get(`${sitePath(org, site.id)}/adaptive-schema`),
+			readRedirects$1(ctx, org, site.id),
+			readExternalLinks$1(ctx, org, site.id)
+		]);
 		if (isRecord$1(schema)) structure.adaptiveSchema = schema["jsonSchema"];
+		structure.redirects = redirects;
+		structure.externalLinks = links;
 		return {
 			site,
 			structure
@@ -45433,7 +48520,8 @@ async function readSiteTrees(ctx, org, pruned) {
 var defined$3;
 var init_structure = __esmMin((() => {
 	init_common();
-	init_model$7();
+	init_live_reads();
+	init_model$5();
 	defined$3 = (x) => x !== void 0;
 }));
 // src/kinds/space/purge.ts
@@ -45533,7 +48621,7 @@ var init_purge = __esmMin((() => {
 	init_match$1();
 	init_desired();
 	init_structure();
-	init_model$7();
+	init_model$5();
 	PURGE_NOTE = "when the space is purged, 7 days after its delete, unless restored";
 	SECTION_PURGE_NOTE = "when its last space is purged, 7 days after the delete, unless restored";
 }));
@@ -45612,12 +48700,20 @@ function deletedPrincipals(ctx, org) {
 	byOrg.set(org, out);
 	return out;
 }
-var NONE, indexes, deleted;
+var ACCESS_TARGETS, NONE, indexes, deleted;
 var init_cascades$3 = __esmMin((() => {
 	init_common();
 	init_match$1();
+	init_model$7();
 	init_model$5();
+	init_model$6();
+	init_model$8();
 	init_parse();
+	ACCESS_TARGETS = [
+		SPACE_ACCESS,
+		COLLECTION_ACCESS,
+		SITE_ACCESS
+	];
 	NONE = {
 		cascades: [],
 		spaces: 0
@@ -45862,10 +48958,10 @@ function objectSteps(o) {
 }
 var at$3, roleName, listOf;
 var init_diff$5 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
-	init_model$5();
+	init_model$8();
 	at$3 = (p) => `${p.file}:${p.line}:${p.column}`;
 	roleName = (r) => r ?? "none";
 	listOf = (p) => p === "team" ? "teams" : "users";
@@ -46006,7 +49102,7 @@ function parentNamer(collections) {
 var ambiguousParent;
 var init_parent_refs = __esmMin((() => {
 	init_common();
-	init_model$8();
+	init_model$7();
 	ambiguousParent = (parent, ids) => `parent "${parent}" names ${ids.length} live collections (${ids.join(", ")}); write the id of the one you mean`;
 }));
 // src/kinds/collection/parents.ts
@@ -46079,7 +49175,7 @@ function pruneCollections(input, result) {
 	const { org, kind, collections, unmatched } = input;
 	const byId = new Map(collections.map((c) => [c.id, c]));
 	const parentIdOf = (id) => byId.get(id)?.fields.parent ?? null;
-	const managed = [...managedCollections(input), ...managedSpaces(input)];
+	const managed = [...managedCollections(input), ...managedSpaces$1(input)];
 	const candidates = new Set(unmatched.map((c) => c.id));
 	const blocked = /* @__PURE__ */ new Map();
 	const keyOf = uniqueKeys(unmatched, (o) => o.key);
@@ -46193,7 +49289,7 @@ function managedCollections(input) {
 	return out;
 }
 /** Space manifests (any prune setting), and live spaces a Site manifest names. */
-function managedSpaces(input) {
+function managedSpaces$1(input) {
 	const { ctx, org } = input;
 	const live = (input.spaces ?? []).map((s) => ({
 		kind: SPACE,
@@ -46486,15 +49582,14 @@ function liveDepths(objects) {
 	return depth;
 }
 var init_diff$4 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_diff$5();
-	init_model$5();
+	init_model$7();
 	init_state();
 	init_recover$1();
 	init_model$6();
-	init_model$8();
 	init_moves$1();
 	init_parent_refs();
 	init_parents();
@@ -46515,7 +49610,7 @@ async function snapshotAccess(ctx, org, target, ids) {
 }
 var init_snapshot$7 = __esmMin((() => {
 	init_fetch$1();
-	init_model$5();
+	init_model$8();
 }));
 // src/kinds/collection/snapshot.ts
 /** The collection and every collection nested in it, parents first. */
@@ -46540,7 +49635,7 @@ async function snapshotCollection(ctx, object) {
 	const inside = { objects: spaces.flat().map((s) => spaceObject(object.org, s)).filter(defined$2) };
 	return {
 		[COLLECTION_KIND]: collections,
-		[SPACE_KIND]: inside
+		[SPACE_KIND$1]: inside
 	};
 }
 /** A parent undo recreates is named by its title (its new id is unknown until apply). */
@@ -46574,9 +49669,8 @@ function relink$3(org, state, refs) {
 var defined$2, collectionUndo;
 var init_snapshot$6 = __esmMin((() => {
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
-	init_model$8();
+	init_model$7();
 	init_common();
 	init_model$6();
 	defined$2 = (x) => x !== void 0;
@@ -46650,7 +49744,7 @@ var init_informer$6 = __esmMin((() => {
 	init_common();
 	init_informer_common();
 	init_model$6();
-	init_model$8();
+	init_model$7();
 	collectionInformer = {
 		targets: ["collection"],
 		stale(change, org, view) {
@@ -46783,7 +49877,7 @@ var collectionKind;
 var init_kind$6 = __esmMin((() => {
 	init_export$5();
 	init_fetch$1();
-	init_model$5();
+	init_model$7();
 	init_parse();
 	init_state();
 	init_common();
@@ -46793,7 +49887,6 @@ var init_kind$6 = __esmMin((() => {
 	init_model$6();
 	init_purge();
 	init_diff$4();
-	init_model$8();
 	init_parent_refs();
 	init_snapshot$6();
 	init_informer$6();
@@ -46826,38 +49919,6 @@ var membersSchema;
 var init_members = __esmMin((() => {
 	init_schema();
 	membersSchema = loadSchema("members");
-}));
-// src/kinds/saml/certificate.ts
-/** What a request sends: trimmed, line endings as LF (a Windows checkout does not change what is sent). */
-function certificateText(text) {
-	return text.replace(/\r\n?/g, "\n").trim();
-}
-function base64Bytes(text) {
-	const compact = text.replace(/\s+/g, "");
-	if (compact === "" || compact.length % 4 !== 0 || !BASE64.test(compact)) return void 0;
-	return Buffer.from(compact, "base64");
-}
-/** The DER bytes the text holds (PEM blocks, or bare base64 of an ASN.1 SEQUENCE); undefined when it holds none. */
-function certificateDer(text) {
-	const blocks = [...text.matchAll(PEM_BLOCK)];
-	if (blocks.length > 0) {
-		const parts = blocks.map((b) => base64Bytes(b[2] ?? ""));
-		return parts.every((p) => p !== void 0) ? Buffer.concat(parts) : void 0;
-	}
-	const bare = base64Bytes(text);
-	return bare !== void 0 && bare[0] === 48 ? bare : void 0;
-}
-/** `sha256:<hex>` of the DER bytes, else of the normalised text; '' for an empty certificate (none set). */
-function certificateFingerprint(text) {
-	const normal = certificateText(text);
-	if (normal === "") return "";
-	return `sha256:${sha256Hex(certificateDer(normal) ?? Buffer.from(normal, "utf8"))}`;
-}
-var PEM_BLOCK, BASE64;
-var init_certificate = __esmMin((() => {
-	init_file_refs();
-	PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/g;
-	BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 }));
 // src/kinds/saml/model.ts
 function teamRef(v) {
@@ -46980,7 +50041,7 @@ function losingTeamNote(providers) {
 var TEAM$1;
 var init_team_ref = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_model$4();
@@ -47444,7 +50505,7 @@ function inviteStep(org, sso, entries) {
 }
 var MemberEntry, membersKind;
 var init_kind$5 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
 	init_members();
@@ -48068,6 +51129,132 @@ var init_organization$1 = __esmMin((() => {
 	init_schema();
 	organizationSchema = loadSchema("organization");
 }));
+// src/kinds/merge-rules.ts
+/**
+* The written rules with their reviewers lower-cased and each rule's position (`at` is the field's path), or
+* undefined when not written.
+*/
+function readMergeRules(written, at) {
+	if (written === void 0) return void 0;
+	if (written.type !== "rules") return { type: written.type };
+	return {
+		type: "rules",
+		rules: written.rules.map((r, i) => ({
+			rule: r.rule,
+			at: [
+				...at,
+				"rules",
+				i
+			],
+			..."users" in r ? { users: r.users.map((u) => u.toLowerCase()) } : {},
+			..."expression" in r ? { expression: r.expression } : {},
+			..."message" in r && r.message !== void 0 ? { message: r.message } : {}
+		}))
+	};
+}
+/** The live value an API object carries, or null when it has none. */
+function liveMergeRules(raw) {
+	if (!isRecord$1(raw)) return null;
+	if (raw["type"] === "none" || raw["type"] === "inherit") return { type: raw["type"] };
+	if (raw["type"] === "rules" && Array.isArray(raw["rules"])) return {
+		type: "rules",
+		rules: raw["rules"].filter(isRecord$1).map((r) => ({ ...r }))
+	};
+	return null;
+}
+/**
+* The API form of the written rules, e-mails resolved to user ids, or where and why one names no member (a member
+* invited in this plan has no user id until they accept).
+*/
+function resolveMergeRules(ctx, org, spec, members) {
+	if (spec.type !== "rules") return { type: spec.type };
+	const rules = [];
+	for (const r of spec.rules) {
+		const users = [];
+		for (const [i, email] of (r.users ?? []).entries()) {
+			const known = ctx.resolve("Members", org, email);
+			if (known !== void 0 && isRef(known)) return {
+				at: [
+					...r.at,
+					"users",
+					i
+				],
+				message: `merge rules: ${email} is invited in this plan and has no user id until they accept; the first plan after they joined sets the rule`
+			};
+			const id = known ?? members[email];
+			if (id === void 0) return {
+				at: [
+					...r.at,
+					"users",
+					i
+				],
+				message: `merge rules: ${email} is not an organization member; add them to a Members document, or take them out of the rule`
+			};
+			users.push(id);
+		}
+		rules.push({
+			rule: r.rule,
+			...r.users ? { users } : {},
+			...r.expression !== void 0 ? { expression: r.expression } : {},
+			...r.message !== void 0 ? { message: r.message } : {}
+		});
+	}
+	return {
+		type: "rules",
+		rules
+	};
+}
+/** A canonical form: rules sorted, each rule's users sorted (order means nothing to the API). */
+function canonicalMergeRules(v) {
+	const rules = liveMergeRules(v);
+	if (!rules || rules.type !== "rules") return rules;
+	return {
+		type: "rules",
+		rules: rules.rules.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a < b ? -1 : 1).map(([k, x]) => [k, k === "users" && Array.isArray(x) ? [...x].map(String).sort() : x])))).sort()
+	};
+}
+/**
+* The manifest form of an API value: user ids as e-mails (`emailOf`); undefined when a user has no known e-mail
+* (a manifest could not name them: export leaves the rules unmanaged rather than write a list without them).
+*/
+function manifestMergeRules(v, emailOf) {
+	if (v.type !== "rules") return { type: v.type };
+	const rules = [];
+	for (const r of v.rules) {
+		const users = Array.isArray(r["users"]) ? r["users"].map((id) => emailOf[String(id)]) : void 0;
+		if (users?.some((u) => u === void 0)) return void 0;
+		rules.push({
+			...r,
+			...users ? { users } : {}
+		});
+	}
+	return {
+		type: "rules",
+		rules
+	};
+}
+/** What a plan shows for a live value: e-mails where known, else the user id. */
+function shownMergeRules(v, emailOf) {
+	const rules = liveMergeRules(v);
+	if (!rules || rules.type !== "rules") return rules;
+	return {
+		type: "rules",
+		rules: rules.rules.map((r) => Array.isArray(r["users"]) ? {
+			...r,
+			users: r["users"].map((id) => emailOf[String(id)] ?? String(id))
+		} : r)
+	};
+}
+/** e-mail → user id, reversed. */
+function byId$1(members) {
+	return Object.fromEntries(Object.entries(members).map(([email, id]) => [id, email]));
+}
+var writesMergeRules;
+var init_merge_rules$1 = __esmMin((() => {
+	init_refs();
+	init_common();
+	writesMergeRules = (spec) => spec.mergeRules !== void 0;
+}));
 // src/kinds/organization.ts
 /** Live organization → manifest field names (logo is read back from urls.logo). */
 function orgFields(o) {
@@ -48085,12 +51272,14 @@ function orgFields(o) {
 		logo: urls["logo"] ?? null,
 		sso: o["sso"] ?? false,
 		ai: o["ai"] ?? false,
-		inviteLinks: o["inviteLinks"] ?? false
+		inviteLinks: o["inviteLinks"] ?? false,
+		mergeRules: liveMergeRules(o["mergeRules"]) ?? { type: "none" }
 	};
 }
 /** E-mail domains are a set: order and case do not matter. */
 function normalise(field, value) {
 	if (field === "emailDomains" && Array.isArray(value)) return value.map((d) => String(d).toLowerCase()).sort();
+	if (field === "mergeRules") return canonicalMergeRules(value);
 	return value;
 }
 function toDesired$4(doc) {
@@ -48121,7 +51310,12 @@ function crossValidate$3(entries, all, _report, index, warn) {
 async function fetch$4(ctx, org, desired) {
 	if (desired.length === 0) return { objects: [] };
 	const namesSite = desired.some((e) => writtenSite(e.spec) !== void 0);
-	const [o, items] = await Promise.all([ctx.get(orgPath(org)), namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([])]);
+	const mergeRules = desired.some((e) => writesMergeRules(e.spec));
+	const [o, items, people] = await Promise.all([
+		ctx.get(orgPath(org)),
+		namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([]),
+		mergeRules ? ctx.list(membersListPath(org)) : Promise.resolve(void 0)
+	]);
 	const sites = items.flatMap((s) => isRecord$1(s) && typeof s["id"] === "string" ? [{
 		id: s["id"],
 		title: String(s["title"] ?? "")
@@ -48134,7 +51328,10 @@ async function fetch$4(ctx, org, desired) {
 			id: String(o["id"] ?? org),
 			fields: orgFields(o)
 		}],
-		aux: { sites }
+		aux: {
+			sites,
+			...people ? { members: memberIds(people) } : {}
+		}
 	};
 }
 /**
@@ -48189,12 +51386,29 @@ function diff$2(ctx, org, desired, live) {
 				}
 			};
 		}
+		const rules = readMergeRules(entry.spec.mergeRules, ["spec", "mergeRules"]);
+		if (rules) {
+			const api = resolveMergeRules(ctx, org, rules, live.aux?.members ?? {});
+			if ("message" in api) {
+				blockEntry(result, entry, entry.doc.pos(api.at), `${api.message}; the organization settings are not planned until it names a member`);
+				continue;
+			}
+			resolved = {
+				...resolved,
+				mergeRules: api
+			};
+		}
 		const c = changedFields$1(resolved, current.fields, ORG_FIELDS, normalise);
 		if (c.changed.length === 0) continue;
-		const after = "defaultContent" in c.after ? {
+		const after = {
 			...c.after,
-			defaultContent: entry.spec.defaultContent
-		} : c.after;
+			..."defaultContent" in c.after ? { defaultContent: entry.spec.defaultContent } : {},
+			..."mergeRules" in c.after ? { mergeRules: entry.spec.mergeRules } : {}
+		};
+		const before = "mergeRules" in c.before ? {
+			...c.before,
+			mergeRules: shownMergeRules(c.before["mergeRules"], byId$1(live.aux?.members ?? {}))
+		} : c.before;
 		const content = c.after["defaultContent"];
 		const siteId = isRecord$1(content) && typeof content["site"] === "string" ? content["site"] : void 0;
 		const note = siteNote(entry.spec.defaultContent, siteId);
@@ -48206,7 +51420,7 @@ function diff$2(ctx, org, desired, live) {
 			org,
 			key: org,
 			wave: DEPTH$1,
-			before: c.before,
+			before,
 			after,
 			requests: [{
 				method: "PATCH",
@@ -48227,6 +51441,12 @@ function exportDocs$3(org, live) {
 			const v = o.fields[f];
 			if (v === null || v === void 0) continue;
 			if ((f === "sso" || f === "ai") && v === false) continue;
+			if (f === "mergeRules") {
+				const rules = liveMergeRules(v);
+				const written = rules && rules.type !== "none" ? manifestMergeRules(rules, byId$1(live.aux?.members ?? {})) : void 0;
+				if (written) spec[f] = written;
+				continue;
+			}
 			spec[f] = v;
 		}
 		return manifestDoc(KIND$1, org, spec);
@@ -48235,11 +51455,14 @@ function exportDocs$3(org, live) {
 var KIND$1, DEPTH$1, ORG_FIELDS, writtenSite, organizationKind;
 var init_organization = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
+	init_fetch$1();
+	init_model$8();
 	init_organization$1();
 	init_manifest_refs();
-	init_model$7();
+	init_merge_rules$1();
+	init_model$5();
 	init_informer_common();
 	KIND$1 = "Organization";
 	DEPTH$1 = 0;
@@ -48252,7 +51475,8 @@ var init_organization = __esmMin((() => {
 		"logo",
 		"sso",
 		"ai",
-		"inviteLinks"
+		"inviteLinks",
+		"mergeRules"
 	];
 	writtenSite = (spec) => spec.defaultContent?.site;
 	organizationKind = {
@@ -48473,7 +51697,7 @@ function teamNote(written, id) {
 	return written === id ? void 0 : `default team "${written}" (${id})`;
 }
 var init_diff$2 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_match$1();
 	init_model$4();
@@ -48730,6 +51954,65 @@ var init_site = __esmMin((() => {
 	init_schema();
 	siteSchema = loadSchema("site");
 }));
+// src/model/plan.ts
+/** A request's RecoverSpecs (none, one or several) as a list. */
+function recoverSpecs(r) {
+	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
+}
+function originOf(plan, step) {
+	if (plan.manifestChanges === void 0) return "unknown";
+	let ids = edits.get(plan);
+	if (!ids) edits.set(plan, ids = new Set(plan.manifestChanges));
+	return ids.has(step.id) ? "manifests" : "drift";
+}
+function emptyPlan() {
+	return {
+		formatVersion: 1,
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+}
+/** Decoded path segments of a step's requests (optionally only some methods): the ids a step addresses. */
+function pathSegments(step, methods) {
+	const out = /* @__PURE__ */ new Set();
+	for (const r of step.requests) {
+		if (methods && !methods.includes(r.method)) continue;
+		for (const s of r.path.split("/")) out.add(decodeSegment(s));
+	}
+	return out;
+}
+function decodeSegment(s) {
+	try {
+		return decodeURIComponent(s);
+	} catch {
+		return s;
+	}
+}
+function stepCounts(plan) {
+	const out = {};
+	for (const s of plan.steps) {
+		const c = out[s.kind] ??= {
+			create: 0,
+			update: 0,
+			delete: 0
+		};
+		c[s.action]++;
+	}
+	return out;
+}
+var PHASES, recoverPath, edits;
+var init_plan$1 = __esmMin((() => {
+	PHASES = [
+		"create",
+		"update",
+		"delete",
+		"prune"
+	];
+	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
+	edits = /* @__PURE__ */ new WeakMap();
+}));
 // src/kinds/site/scope.ts
 function siteStep(scope, s) {
 	const id = stepId(s.kind, scope.org, s.key, s.suffix);
@@ -48781,9 +52064,9 @@ function where$1(scope, at) {
 }
 var base;
 var init_scope$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	base = (scope) => sitePath(scope.org, scope.siteId);
 }));
 // src/kinds/site/cascades.ts
@@ -48878,7 +52161,7 @@ var ADAPTIVE_SCHEMA_KIND;
 var init_cascades$1 = __esmMin((() => {
 	init_plan$1();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 	init_structure();
 	ADAPTIVE_SCHEMA_KIND = "SiteAdaptiveSchema";
@@ -49170,9 +52453,9 @@ function diffCustomization(scope) {
 }
 var init_children_diff = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_adaptive_schema();
 	init_customization();
 	init_scope$1();
@@ -49407,7 +52690,7 @@ function nameOf(nav, id) {
 var init_defaults_diff = __esmMin((() => {
 	init_common();
 	init_layout();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/groups-diff.ts
@@ -49431,7 +52714,7 @@ function diffGroups(scope, nav) {
 		const l = liveByTitle.get(g.title);
 		if (l) {
 			out.ids.set(g.title, l.id);
-			updateIcon(scope, g, l);
+			updateGroup(scope, g, l);
 			continue;
 		}
 		const members = g.sections.map((p) => sectionId.get(p)).filter((id) => id !== void 0);
@@ -49458,6 +52741,13 @@ function createGroup(scope, g, members) {
 	const body = { title: g.title };
 	if (typeof g.icon === "string") body["icon"] = g.icon;
 	body["sections"] = members;
+	if (g.draft !== void 0) body["draft"] = g.draft;
+	const id = stepId(GROUP_KIND, scope.org, key, "create");
+	const localized = g.localizedTitle ? [{
+		method: "PATCH",
+		path: `${base(scope)}/section-groups/${ref(id)}`,
+		body: { localizedTitle: g.localizedTitle }
+	}] : [];
 	return ref(push(scope, {
 		kind: GROUP_KIND,
 		key,
@@ -49468,7 +52758,7 @@ function createGroup(scope, g, members) {
 		before: null,
 		after: {
 			title: g.title,
-			...g.icon !== void 0 ? { icon: g.icon } : {},
+			...pick$1(g, GROUP_FIELDS),
 			sections: g.sections
 		},
 		requests: [{
@@ -49477,12 +52767,13 @@ function createGroup(scope, g, members) {
 			body,
 			capture: { id: "id" },
 			recover: recoverByTitle(scope.live.groups, g.title)
-		}],
+		}, ...localized],
 		at: g.at
 	}).id);
 }
-function updateIcon(scope, g, l) {
-	if (g.icon === void 0 || g.icon === l.icon) return;
+function updateGroup(scope, g, l) {
+	const c = changedFields$1(g, l, GROUP_FIELDS);
+	if (c.changed.length === 0) return;
 	push(scope, {
 		kind: GROUP_KIND,
 		key: groupKey(scope.title, g.title),
@@ -49490,12 +52781,12 @@ function updateIcon(scope, g, l) {
 		action: "update",
 		phase: "update",
 		wave: WAVE.ungroup,
-		before: { icon: l.icon },
-		after: { icon: g.icon },
+		before: c.before,
+		after: c.after,
 		requests: [{
 			method: "PATCH",
 			path: `${base(scope)}/section-groups/${seg(l.id)}`,
-			body: { icon: g.icon }
+			body: c.after
 		}],
 		at: g.at
 	});
@@ -49567,12 +52858,18 @@ function pruneGroups(scope) {
 		note: "its sections return to the top level"
 	});
 }
+var GROUP_FIELDS;
 var init_groups_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_recover$1();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
+	GROUP_FIELDS = [
+		"icon",
+		"draft",
+		"localizedTitle"
+	];
 }));
 // src/kinds/site/moves.ts
 /** The kept items: longest increasing (by desired index) subsequence, at most one per slot. */
@@ -50108,7 +53405,7 @@ var init_order_diff = __esmMin((() => {
 	init_common();
 	init_layout();
 	init_sequence();
-	init_model$7();
+	init_model$5();
 	init_moves();
 	init_scope$1();
 	init_sort_requests();
@@ -50205,9 +53502,9 @@ function warnRootsMove(scope, roots, unclaimed, replaced) {
 	warn(scope, scope.title, message);
 }
 var init_root_spaces = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/space-assign.ts
@@ -50379,7 +53676,7 @@ function readySections(a, defaultOf, bySection) {
 var movedWants;
 var init_space_assign = __esmMin((() => {
 	init_layout();
-	init_model$7();
+	init_model$5();
 	movedWants = (a) => a.managed.flatMap((m) => m.wants.filter((w) => w.source === "moved"));
 }));
 // src/kinds/site/space-prune.ts
@@ -50423,7 +53720,7 @@ function warnDuplicates(scope, unwanted, kept, pathOf) {
 }
 var init_space_prune = __esmMin((() => {
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_scope$1();
 }));
 // src/kinds/site/spaces-diff.ts
@@ -50594,7 +53891,7 @@ function emitContainer(scope, nav, m, sectionPathById, rootPaths) {
 }
 /** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
 function updateSiteSpace(scope, key, s, l, path, note) {
-	const c = changedFields$1(s, l, ["condition"]);
+	const c = changedFields$1(s, l, SITE_SPACE_FIELDS);
 	if (path !== void 0) {
 		c.before = {
 			path: l.path,
@@ -50636,6 +53933,7 @@ function repointSiteSpace(scope, key, w, path, name) {
 	if (path !== void 0) body["path"] = path;
 	const condition = w.s.condition !== void 0 ? w.s.condition : from.condition;
 	if (condition !== l.condition) body["condition"] = condition;
+	for (const f of FLAGS) if (w.s[f] !== void 0 && w.s[f] !== l[f]) body[f] = w.s[f];
 	push(scope, {
 		kind: SITE_SPACE_KIND,
 		key,
@@ -50668,6 +53966,7 @@ function createSiteSpace(scope, key, w, sectionId, path) {
 	const id = stepId(SITE_SPACE_KIND, scope.org, key, "create");
 	const body = { spaceId: t.id };
 	if (sectionId !== void 0) body["sectionId"] = sectionId;
+	if (s.draft !== void 0) body["draft"] = s.draft;
 	const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
 	const recover = {
 		match: [{
@@ -50690,6 +53989,7 @@ function createSiteSpace(scope, key, w, sectionId, path) {
 	if (path !== void 0) patch["path"] = path;
 	const condition = s.condition !== void 0 ? s.condition : w.carried?.condition ?? void 0;
 	if (typeof condition === "string") patch["condition"] = condition;
+	if (s.hidden !== void 0) patch["hidden"] = s.hidden;
 	if (Object.keys(patch).length > 0) requests.push({
 		method: "PATCH",
 		path: `${base(scope)}/site-spaces/${ref(id)}`,
@@ -50698,6 +53998,7 @@ function createSiteSpace(scope, key, w, sectionId, path) {
 	const after = { space: s.space };
 	if (s.path !== void 0) after["path"] = s.path;
 	if (s.condition !== void 0) after["condition"] = s.condition;
+	for (const f of FLAGS) if (s[f] !== void 0) after[f] = s[f];
 	const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : void 0;
 	push(scope, {
 		kind: SITE_SPACE_KIND,
@@ -50723,6 +54024,7 @@ function siteSpacePatch(s, t, held) {
 	const patch = {};
 	if (postedPathEarly(s, t, held)) patch["path"] = s.path;
 	if (typeof s.condition === "string") patch["condition"] = s.condition;
+	for (const f of FLAGS) if (s[f] !== void 0) patch[f] = s[f];
 	return patch;
 }
 /**
@@ -50752,17 +54054,19 @@ function predictRootPaths(nav, a, roots) {
 		if (nav.createdSections.length > 1 && !claimed.has(x.id)) nav.floating.add(x.id);
 	}
 }
-var postedPathEarly;
+var FLAGS, SITE_SPACE_FIELDS, postedPathEarly;
 var init_spaces_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_layout();
-	init_model$7();
+	init_model$5();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
 	init_space_assign();
 	init_space_prune();
+	FLAGS = ["hidden", "draft"];
+	SITE_SPACE_FIELDS = ["condition", ...FLAGS];
 	postedPathEarly = (s, t, held) => s.path !== void 0 && s.path !== slug$1(t.title) && !held.has(s.path);
 }));
 // src/kinds/site/sections-diff.ts
@@ -50878,6 +54182,7 @@ function createSection(scope, d, first, liveByPath, clash, rootPaths, replaces) 
 	const post = { spaceId: first.t.id };
 	if (d.title !== void 0) post["title"] = d.title;
 	if (typeof d.icon === "string") post["icon"] = d.icon;
+	if (d.draft !== void 0) post["draft"] = d.draft;
 	const derived = uniquePath(slug$1(d.title ?? first.t.title), new Set(liveByPath.keys()));
 	const recover = { match: [{
 		field: "path",
@@ -50900,13 +54205,21 @@ function createSection(scope, d, first, liveByPath, clash, rootPaths, replaces) 
 	if (clash || derived !== d.path) patch["path"] = d.path;
 	if (typeof d.description === "string") patch["description"] = d.description;
 	if (typeof d.condition === "string") patch["condition"] = d.condition;
+	for (const k of ["localizedTitle", "localizedDescription"]) if (d[k] !== void 0) patch[k] = d[k];
 	if (Object.keys(patch).length > 0) requests.push({
 		method: "PATCH",
 		path: `${base(scope)}/sections/${ref(id)}`,
 		body: patch
 	});
 	const condition = replaces ? replacementCondition(first.s, replaces) : void 0;
-	const ssPatch = replaces ? condition !== void 0 ? { condition } : {} : siteSpacePatch(first.s, first.t, rootPaths);
+	const flags = {
+		...first.s.hidden !== void 0 ? { hidden: first.s.hidden } : {},
+		...first.s.draft !== void 0 ? { draft: first.s.draft } : {}
+	};
+	const ssPatch = replaces ? {
+		...condition !== void 0 ? { condition } : {},
+		...flags
+	} : siteSpacePatch(first.s, first.t, rootPaths);
 	if (Object.keys(ssPatch).length > 0) requests.push({
 		method: "PATCH",
 		path: `${base(scope)}/site-spaces/${ref(id, "firstSiteSpace")}`,
@@ -50959,9 +54272,9 @@ function pruneSections(scope, nav) {
 }
 var SECTION_FIELDS;
 var init_sections_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
@@ -50970,8 +54283,394 @@ var init_sections_diff = __esmMin((() => {
 		"title",
 		"icon",
 		"description",
-		"condition"
+		"condition",
+		"draft",
+		"localizedTitle",
+		"localizedDescription"
 	];
+}));
+// src/kinds/site/live-diff.ts
+function diffPublished(scope, have) {
+	const want = scope.spec.published;
+	const now = have?.published ?? false;
+	if (want === void 0 || want === now) return;
+	if (want) {
+		push(scope, {
+			kind: PUBLICATION_KIND,
+			key: scope.title,
+			suffix: "publish",
+			action: "create",
+			phase: "update",
+			wave: WAVE.publish,
+			before: { published: false },
+			after: { published: true },
+			requests: [{
+				method: "POST",
+				path: `${base(scope)}/publish`,
+				idempotent: true,
+				refusedWhen: [{
+					field: "type",
+					value: "checkout",
+					message: `site "${scope.title}" was not published: the organization's plan needs an upgrade to publish it (the API answered with a checkout session); upgrade the plan in the app, then apply again`
+				}]
+			}],
+			at: ["spec", "published"],
+			note: "publish: visitors reach the site"
+		});
+		return;
+	}
+	push(scope, {
+		kind: PUBLICATION_KIND,
+		key: scope.liveTitle,
+		suffix: "unpublish",
+		action: "delete",
+		phase: "delete",
+		wave: WAVE.unpublish,
+		before: { published: true },
+		after: { published: false },
+		requests: [{
+			method: "POST",
+			path: `${base(scope)}/unpublish`,
+			idempotent: true
+		}],
+		at: ["spec", "published"],
+		note: "unpublish: visitors no longer reach the site (its content and settings stay)"
+	});
+}
+function diffPublishingAuth(scope) {
+	const written = scope.spec.publishingAuth;
+	if (!written) return;
+	const live = scope.isNew ? void 0 : scope.live.publishingAuth;
+	if (!scope.isNew && !live) throw new Error(`internal: publishing auth of site ${scope.siteId} was not fetched`);
+	if (blockKey(scope, written, live)) return;
+	const have = live ?? NEW_SITE_AUTH;
+	const c = changedFields$1(written, have, AUTH_FIELDS);
+	if (c.changed.length === 0) return;
+	push(scope, {
+		kind: SITE_KIND,
+		key: scope.title,
+		suffix: "publishing-auth",
+		action: "update",
+		phase: "update",
+		wave: WAVE.site,
+		before: { publishingAuth: c.before },
+		after: { publishingAuth: c.after },
+		requests: [{
+			method: "PATCH",
+			path: `${base(scope)}/publishing/auth`,
+			body: {
+				backend: written.backend ?? have.backend,
+				...c.after
+			}
+		}],
+		at: ["spec", "publishingAuth"]
+	});
+}
+/** A written key the site does not have: no request can make them agree. True when the site is blocked. */
+function blockKey(scope, written, live) {
+	const key = written.privateKey;
+	if (!key) return false;
+	const at = [
+		"spec",
+		"publishingAuth",
+		"privateKey"
+	];
+	if (!live) {
+		block(scope, at, "a new site gets a private key the platform generates, which no manifest can know yet: create the site without privateKey, then write the key it was given");
+		return true;
+	}
+	if (sameValue$1(key.fingerprint, live.privateKey)) return false;
+	block(scope, at, `the site's private key (${live.privateKey}) is not the one written (${key.fingerprint}): the API cannot set a key, only generate a new one; write the key the site has (your sign-in backend must hold the same), or generate a new one in the app and write that`);
+	return true;
+}
+var AUTH_FIELDS, NEW_SITE_AUTH;
+var init_live_diff = __esmMin((() => {
+	init_common();
+	init_live_model();
+	init_model$5();
+	init_scope$1();
+	AUTH_FIELDS = [
+		"backend",
+		"fallbackURL",
+		"logoutURL"
+	];
+	NEW_SITE_AUTH = {
+		backend: "custom",
+		fallbackURL: null,
+		logoutURL: null
+	};
+}));
+// src/kinds/site/redirects-diff.ts
+function bulk(scope, operation) {
+	return {
+		method: "PUT",
+		path: `${base(scope)}/redirects`,
+		body: { redirects: [operation] },
+		idempotent: true,
+		batch: REDIRECT_BATCH
+	};
+}
+/** The section id (live, or a ref to its create) at `path`. */
+function sectionId(scope, nav, path) {
+	return nav.sections.find((s) => s.path === path)?.id ?? scope.live.sections.find((s) => s.path === path)?.id;
+}
+/** The API destination a rule's target names, or why it names nothing of the site (the site is then blocked). */
+function resolve$4(scope, nav, r) {
+	const d = r.destination;
+	if ("url" in d) return {
+		kind: "external",
+		url: d.url
+	};
+	const section = d.section === void 0 ? void 0 : sectionId(scope, nav, d.section);
+	if (d.section !== void 0 && section === void 0) return { missing: `section "${d.section}" is not a section of the site` };
+	if (!("space" in d)) return {
+		kind: "site-section",
+		siteSectionId: section
+	};
+	const target = scope.space(d.space, scope.entry.doc.pos([
+		...r.at,
+		"destination",
+		"space"
+	]));
+	if (!target) return { missing: `space "${d.space}" is neither a Space manifest nor a live space` };
+	const container = section === void 0 ? ROOT : inSection(section);
+	const liveSection = section ?? null;
+	const siteSpace = nav.containers.get(container)?.find((x) => x.spaceId === target.id)?.id ?? scope.live.siteSpaces.find((x) => x.section === liveSection && x.spaceId === target.id)?.id;
+	if (siteSpace === void 0) return { missing: `space "${d.space}" is not a site space ${d.section === void 0 ? "at the root of the site" : `of section "${d.section}"`}` };
+	return d.page === void 0 ? {
+		kind: "site-space",
+		siteSpaceId: siteSpace
+	} : {
+		kind: "site-page",
+		siteSpaceId: siteSpace,
+		pageId: d.page
+	};
+}
+/** What a rule is as written (destination as the manifest names it). */
+function written(r) {
+	const d = r.destination;
+	return {
+		source: r.source,
+		destination: "url" in d ? d.url : { ...d },
+		...r.permanent !== void 0 ? { permanent: r.permanent } : {},
+		...r.captureWildcard !== void 0 ? { captureWildcard: r.captureWildcard } : {},
+		...r.draft ? { draft: true } : {}
+	};
+}
+function diffRedirects(scope, nav) {
+	const wanted = scope.spec.redirects;
+	if (!wanted) return;
+	const live = scope.isNew ? [] : scope.live.redirects ?? [];
+	if (!scope.isNew && !scope.live.redirects) throw new Error(`internal: redirects of site ${scope.siteId} were not fetched`);
+	const kept = /* @__PURE__ */ new Set();
+	const titleOf = new Map(scope.live.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
+	const shown = (d) => manifestDestination(d, scope.live, (id) => titleOf.get(id) ?? id);
+	for (const r of wanted) {
+		const destination = resolve$4(scope, nav, r);
+		if ("missing" in destination) {
+			block(scope, [...r.at, "destination"], `redirect from "${r.source}": ${destination.missing}; nothing of the site is planned until it names one`);
+			continue;
+		}
+		const have = live.find((l) => l.source === r.source && l.draft === r.draft);
+		if (have) kept.add(have);
+		const key = redirectKey(scope.title, r.source, r.draft);
+		const operation = {
+			source: r.source,
+			intent: r.draft ? "draft" : "live",
+			destination,
+			captureWildcard: r.captureWildcard ?? have?.captureWildcard ?? false,
+			...r.permanent !== void 0 ? { permanent: r.permanent } : {}
+		};
+		if (!have) {
+			push(scope, {
+				kind: REDIRECT_KIND,
+				key,
+				suffix: "create",
+				action: "create",
+				phase: "create",
+				wave: WAVE.redirect,
+				before: null,
+				after: written(r),
+				requests: [bulk(scope, operation)],
+				at: r.at
+			});
+			continue;
+		}
+		const before = {};
+		const after = {};
+		if (!sameValue$1(destination, have.destination)) [before["destination"], after["destination"]] = [shown(have.destination), written(r)["destination"]];
+		for (const f of ["permanent", "captureWildcard"]) if (r[f] !== void 0 && r[f] !== have[f]) [before[f], after[f]] = [have[f], r[f]];
+		if (Object.keys(after).length === 0) continue;
+		push(scope, {
+			kind: REDIRECT_KIND,
+			key,
+			suffix: "update",
+			action: "update",
+			phase: "update",
+			wave: WAVE.redirect,
+			before,
+			after,
+			requests: [bulk(scope, operation)],
+			at: r.at
+		});
+	}
+	deleteUnlisted(scope, live.filter((l) => !kept.has(l)), live.length);
+}
+/** Rules the list no longer holds: each its own delete (the journal keeps the rule, the gate counts it). */
+function deleteUnlisted(scope, gone, total) {
+	const titleOf = new Map(scope.live.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
+	const all = gone.length === total ? deletesAllNote(total, `the redirects of site "${scope.title}"`, REDIRECT_KIND, scope.entry.doc) : void 0;
+	for (const l of gone) {
+		const { source, draft, ...rest } = redirectFields(l, scope.live, (id) => titleOf.get(id) ?? id);
+		push(scope, {
+			kind: REDIRECT_KIND,
+			key: redirectKey(scope.liveTitle, l.source, l.draft),
+			suffix: "delete",
+			action: "delete",
+			phase: "delete",
+			wave: WAVE.deleteRedirect,
+			before: {
+				source,
+				...draft ? { draft } : {},
+				...rest
+			},
+			after: null,
+			requests: [bulk(scope, {
+				source: l.source,
+				intent: l.draft ? "draft" : "live",
+				destination: null
+			})],
+			at: ["spec", "redirects"],
+			...all !== void 0 ? { note: all } : {}
+		});
+	}
+}
+var REDIRECT_BATCH;
+var init_redirects_diff = __esmMin((() => {
+	init_common();
+	init_layout();
+	init_live_reads();
+	init_live_model();
+	init_model$5();
+	init_scope$1();
+	REDIRECT_BATCH = {
+		list: "redirects",
+		max: 500,
+		results: "results",
+		failed: {
+			field: "status",
+			value: "error",
+			message: "error"
+		}
+	};
+}));
+// src/kinds/site/external-links-diff.ts
+/** The id (live, or a ref to its create) of the group a link names, null for the top level; undefined: none such. */
+function groupId(scope, groups, title) {
+	if (title === null) return null;
+	return groups.ids.get(title) ?? scope.live.groups.find((g) => g.title === title)?.id;
+}
+function diffExternalLinks(scope, groups) {
+	const wanted = scope.spec.externalLinks;
+	if (!wanted) return;
+	if (!scope.isNew && !scope.live.externalLinks) throw new Error(`internal: external links of site ${scope.siteId} were not fetched`);
+	const live = scope.isNew ? [] : scope.live.externalLinks ?? [];
+	const claimed = /* @__PURE__ */ new Set();
+	const titleOf = (id) => id === null ? null : groups.titles.get(id) ?? id;
+	for (const l of wanted) {
+		const hits = live.filter((x) => x.title === l.title);
+		if (hits.length > 1) throw new ConflictError(`${where$1(scope, l.at)}: external link "${l.title}" of site "${scope.title}" matches ${hits.length} live links (${hits.map((h) => h.id).join(", ")})`);
+		const parent = l.group === void 0 ? void 0 : groupId(scope, groups, l.group);
+		if (parent === void 0 && l.group !== void 0) {
+			block(scope, [...l.at, "group"], `external link "${l.title}": section group "${l.group}" is neither in sectionGroups nor a live group of the site`);
+			continue;
+		}
+		const key = externalLinkKey(scope.title, l.title);
+		const hit = hits[0];
+		if (!hit) {
+			const body = {
+				title: l.title,
+				url: l.url,
+				...pick$1(l, EXTERNAL_LINK_FIELDS),
+				...typeof parent === "string" ? { parent } : {}
+			};
+			const after = {
+				title: l.title,
+				url: l.url,
+				...pick$1(l, EXTERNAL_LINK_FIELDS),
+				...l.group !== void 0 ? { group: l.group } : {}
+			};
+			push(scope, {
+				kind: EXTERNAL_LINK_KIND,
+				key,
+				suffix: "create",
+				action: "create",
+				phase: "create",
+				wave: WAVE.externalLink,
+				before: null,
+				after,
+				requests: [{
+					method: "POST",
+					path: `${base(scope)}/external-links`,
+					body,
+					capture: { id: "id" }
+				}],
+				at: l.at
+			});
+			continue;
+		}
+		claimed.add(hit);
+		update(scope, l, hit, parent, titleOf);
+	}
+	prune(scope, live.filter((x) => !claimed.has(x)));
+}
+function update(scope, l, hit, parent, titleOf) {
+	const c = changedFields$1(l, hit, EXTERNAL_LINK_FIELDS);
+	const body = { ...c.after };
+	if (parent !== void 0 && parent !== hit.group) {
+		c.before["group"] = titleOf(hit.group);
+		c.after["group"] = l.group;
+		body["parent"] = parent;
+	}
+	if (Object.keys(body).length === 0) return;
+	push(scope, {
+		kind: EXTERNAL_LINK_KIND,
+		key: externalLinkKey(scope.title, l.title),
+		suffix: "update",
+		action: "update",
+		phase: "update",
+		wave: WAVE.externalLink,
+		before: c.before,
+		after: c.after,
+		requests: [{
+			method: "PATCH",
+			path: `${base(scope)}/external-links/${seg(hit.id)}`,
+			body
+		}],
+		at: l.at
+	});
+}
+function prune(scope, unlisted) {
+	unmatchedLive(scope.result, {
+		kind: EXTERNAL_LINK_KIND,
+		org: scope.org,
+		prune: scope.prune,
+		objects: unlisted,
+		key: (x) => unlisted.filter((y) => y.title === x.title).length > 1 ? `${externalLinkKey(scope.liveTitle, x.title)} (${x.id})` : externalLinkKey(scope.liveTitle, x.title),
+		wave: () => WAVE.pruneExternalLink,
+		path: (x) => `${base(scope)}/external-links/${seg(x.id)}`,
+		before: (x) => ({
+			title: x.title,
+			url: x.url
+		})
+	});
+}
+var init_external_links_diff = __esmMin((() => {
+	init_errors$1();
+	init_common();
+	init_live_model();
+	init_model$5();
+	init_scope$1();
 }));
 // src/kinds/site/space-ref.ts
 function spaceResolver(ctx, org, spaces) {
@@ -51022,7 +54721,7 @@ function blockUnresolvedSpaces(result, entry, resolve) {
 var at$2;
 var init_space_ref = __esmMin((() => {
 	init_errors$1();
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_desired();
 	at$2 = (p) => `${p.file}:${p.line}:${p.column}`;
@@ -51093,6 +54792,10 @@ function diffSites(ctx, org, entries, live) {
 		diffDefaults(scope, nav);
 		diffOrder$1(scope, nav, groups);
 		sectionCascades(scope, nav);
+		diffRedirects(scope, nav);
+		diffExternalLinks(scope, groups);
+		diffPublishingAuth(scope);
+		diffPublished(scope, current?.fields);
 		result.warnings.push(...scope.result.warnings);
 		result.unmanaged.push(...scope.result.unmanaged);
 		result.blocked.push(...scope.result.blocked);
@@ -51117,7 +54820,12 @@ function diffSites(ctx, org, entries, live) {
 		path: (o) => sitePath(org, o.id),
 		before: (o) => ({ title: o.key }),
 		note: "with its sections, site spaces and share links",
-		cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id])
+		cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...o.fields.published ? [{
+			kind: PUBLICATION_KIND,
+			org,
+			key: o.key,
+			id: o.id
+		}] : []]
 	});
 	return result;
 }
@@ -51177,21 +54885,78 @@ function updateSite(scope, have) {
 	});
 }
 var init_diff$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_diff$5();
-	init_model$5();
+	init_model$8();
 	init_match$1();
 	init_recover$1();
 	init_cascades$1();
 	init_children_diff();
 	init_defaults_diff();
 	init_groups_diff();
-	init_model$7();
+	init_model$5();
 	init_order_diff();
 	init_scope$1();
 	init_sections_diff();
+	init_live_diff();
+	init_redirects_diff();
+	init_external_links_diff();
+	init_live_model();
 	init_space_ref();
+}));
+// src/kinds/site/live-export.ts
+function redirectEntry(r, s, spaceName) {
+	return {
+		source: r.source,
+		destination: manifestDestination(r.destination, s, spaceName),
+		...r.permanent ? { permanent: true } : {},
+		...r.captureWildcard ? { captureWildcard: true } : {},
+		...r.draft ? { draft: true } : {}
+	};
+}
+function authEntry(a) {
+	const out = {};
+	if (a.backend !== "custom") out["backend"] = a.backend;
+	if (a.fallbackURL !== null) out["fallbackURL"] = a.fallbackURL;
+	if (a.logoutURL !== null) out["logoutURL"] = a.logoutURL;
+	return Object.keys(out).length > 0 ? out : void 0;
+}
+/** A link as written: title and URL, the fields set, and its group by title (when it is in one). */
+function linkEntry(l, groupTitle) {
+	const out = {
+		title: l.title,
+		url: l.url
+	};
+	for (const f of EXTERNAL_LINK_FIELDS) {
+		const v = l[f];
+		if (v !== null && v !== false && f !== "url") out[f] = v;
+	}
+	if (l.group !== null) out["group"] = groupTitle.get(l.group) ?? l.group;
+	return out;
+}
+/** `redirects` (when read and any), `publishingAuth` (when read and not a new site's), `externalLinks` (when read and any). */
+function liveSpec(s, name) {
+	const spec = {};
+	const spaceName = (spaceId) => {
+		const ss = s.siteSpaces.find((x) => x.spaceId === spaceId);
+		return ss ? name(ss) : spaceId;
+	};
+	const rules = (s.redirects ?? []).map((r) => redirectEntry(r, s, spaceName));
+	const named = rules.every((r) => typeof r["destination"] === "string" || !("kind" in r["destination"]));
+	if (rules.length > 0 && named) spec["redirects"] = rules;
+	const auth = s.publishingAuth ? authEntry(s.publishingAuth) : void 0;
+	if (auth) spec["publishingAuth"] = auth;
+	const titles = /* @__PURE__ */ new Map();
+	for (const l of s.externalLinks ?? []) titles.set(l.title, (titles.get(l.title) ?? 0) + 1);
+	const groupTitle = new Map(s.groups.map((g) => [g.id, g.title]));
+	const links = (s.externalLinks ?? []).filter((l) => titles.get(l.title) === 1).map((l) => linkEntry(l, groupTitle));
+	if (links.length > 0) spec["externalLinks"] = links;
+	return spec;
+}
+var init_live_export = __esmMin((() => {
+	init_live_reads();
+	init_live_model();
 }));
 // src/kinds/site/export.ts
 /** Titles unique among the organization's spaces name the space; anything else is named by id. */
@@ -51204,11 +54969,13 @@ function spaceNamer(aux) {
 		return title !== void 0 && count.get(title) === 1 ? title : ss.spaceId;
 	};
 }
-/** A site space as the manifest writes it: just the space, or {space, path, condition} when they differ from what the server derives. */
+/** A site space as the manifest writes it: just the space, or {space, path, condition, hidden, draft} when they differ from what the server derives. */
 function siteSpaceEntry(ss, name) {
 	const extra = {};
 	if (ss.path !== slug$1(ss.spaceTitle)) extra["path"] = ss.path;
 	if (ss.condition !== null) extra["condition"] = ss.condition;
+	if (ss.hidden) extra["hidden"] = true;
+	if (ss.draft) extra["draft"] = true;
 	return Object.keys(extra).length > 0 ? {
 		space: name(ss),
 		...extra
@@ -51240,6 +55007,9 @@ function structureSpec(s, name) {
 			if (x.icon !== null) out["icon"] = x.icon;
 			if (x.description !== null) out["description"] = x.description;
 			if (x.condition !== null) out["condition"] = x.condition;
+			if (x.draft) out["draft"] = true;
+			if (x.localizedTitle !== null) out["localizedTitle"] = x.localizedTitle;
+			if (x.localizedDescription !== null) out["localizedDescription"] = x.localizedDescription;
 			out["spaces"] = containerEntries(s.siteSpaces.filter((ss) => ss.section === x.id), name).entries;
 			return out;
 		});
@@ -51257,6 +55027,8 @@ function structureSpec(s, name) {
 		if (groups.length > 0 && new Set(groups.map((g) => g.title)).size === groups.length) spec["sectionGroups"] = groups.map((g) => ({
 			title: g.title,
 			...g.icon !== null ? { icon: g.icon } : {},
+			...g.draft ? { draft: true } : {},
+			...g.localizedTitle !== null ? { localizedTitle: g.localizedTitle } : {},
 			sections: g.sections.map((id) => pathOf.get(id) ?? id)
 		}));
 	} else {
@@ -51277,7 +55049,10 @@ function structureSpec(s, name) {
 	if (s.adaptiveSchema !== void 0 && s.adaptiveSchema !== null && !sameValue$1(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec["adaptiveSchema"] = manifestAdaptiveSchema(s.adaptiveSchema);
 	const customization = exportedCustomization(s.customization);
 	if (customization) spec["customization"] = customization;
-	return spec;
+	return {
+		...spec,
+		...liveSpec(s, name)
+	};
 }
 function siteSpec(o, aux, name) {
 	const f = o.fields;
@@ -51290,6 +55065,7 @@ function siteSpec(o, aux, name) {
 	if (f.proxy !== null) spec["proxy"] = f.proxy;
 	if (f.adaptiveContent.enabled) spec["adaptiveContent"] = { enabled: true };
 	if (f.agentsContext !== null && f.agentsContext !== "excluded") spec["agentsContext"] = f.agentsContext;
+	if (f.published) spec["published"] = true;
 	const structure = aux.structures[o.id];
 	return {
 		...spec,
@@ -51310,25 +55086,35 @@ var init_export$1 = __esmMin((() => {
 	init_common();
 	init_adaptive_schema();
 	init_customization();
-	init_model$7();
+	init_live_export();
+	init_model$5();
 }));
 // src/kinds/site/fetch.ts
-/** What of a site's structure its spec needs compared. */
+/** What of a site's structure its spec needs compared (redirects name sections and site spaces by path and space). */
 function needsStructure(spec) {
-	return spec.sections !== void 0 || spec.sectionGroups !== void 0 || spec.spaces !== void 0 || spec.defaultSection !== void 0 || spec.defaultSiteSpace !== void 0;
+	return (spec.redirects ?? []).some((r) => !("url" in r.destination)) || spec.externalLinks !== void 0 || spec.sections !== void 0 || spec.sectionGroups !== void 0 || spec.spaces !== void 0 || spec.defaultSection !== void 0 || spec.defaultSiteSpace !== void 0;
 }
 async function fetchStructure(ctx, org, siteId, spec) {
-	return readStructure(ctx, org, siteId, {
-		structure: needsStructure(spec),
-		shareLinks: spec.shareLinks !== void 0,
-		adaptiveSchema: spec.adaptiveSchema !== void 0,
-		customization: spec.customization !== void 0
-	});
+	const [structure, redirects, publishingAuth, links] = await Promise.all([
+		readStructure(ctx, org, siteId, {
+			structure: needsStructure(spec),
+			shareLinks: spec.shareLinks !== void 0,
+			adaptiveSchema: spec.adaptiveSchema !== void 0,
+			customization: spec.customization !== void 0
+		}),
+		spec.redirects ? readRedirects$1(ctx, org, siteId) : void 0,
+		spec.publishingAuth ? readPublishingAuth$1(ctx, org, siteId) : void 0,
+		spec.externalLinks ? readExternalLinks$1(ctx, org, siteId) : void 0
+	]);
+	if (redirects) structure.redirects = redirects;
+	if (publishingAuth) structure.publishingAuth = publishingAuth;
+	if (links) structure.externalLinks = links;
+	return structure;
 }
 /** The sites, and what the desired entries' specs need of each managed site (aux always set). */
 async function fetchSites(ctx, org, desired) {
 	const access = accessReader(ctx, org, SITE_ACCESS, desired);
-	const wantsSpaces = desired.map((e) => e.spec).some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== void 0 || s.sections !== void 0 || s.spaces !== void 0);
+	const wantsSpaces = desired.map((e) => e.spec).some((s) => spaceRefs(s).length > 0 || s.defaultSiteSpace !== void 0 || s.sections !== void 0 || s.spaces !== void 0 || s.redirects !== void 0);
 	const [items, spaces] = await Promise.all([ctx.list(sitesPath(org)), wantsSpaces ? ctx.list(spacesPath(org)) : Promise.resolve([])]);
 	const sites = items.map((s) => siteObject(org, s)).filter(defined$1);
 	const aux = {
@@ -51349,6 +55135,7 @@ async function fetchSites(ctx, org, desired) {
 	const state = {
 		objects: [
 			...sites,
+			...publicationObjects(sites),
 			...children.flat(),
 			...grants.objects
 		],
@@ -51364,12 +55151,12 @@ async function fetchSites(ctx, org, desired) {
 var defined$1;
 var init_fetch = __esmMin((() => {
 	init_fetch$1();
-	init_model$5();
 	init_common();
 	init_match$1();
 	init_desired();
-	init_model$7();
+	init_model$5();
 	init_structure();
+	init_live_reads();
 	defined$1 = (x) => x !== void 0;
 }));
 // src/kinds/site/snapshot.ts
@@ -51390,7 +55177,10 @@ function probeEntry(object) {
 			spaces: [],
 			shareLinks: [],
 			adaptiveSchema: EMPTY_ADAPTIVE_SCHEMA,
-			customization: {}
+			customization: {},
+			redirects: [],
+			publishingAuth: {},
+			externalLinks: []
 		},
 		pos: () => ({
 			file,
@@ -51489,9 +55279,9 @@ function losses$2(_org, state) {
 		});
 		const x = aux?.extras?.[o.id];
 		if (!x) continue;
-		if (x.published) out.push({
+		if (o.fields.visibility === "visitor-auth") out.push({
 			...at,
-			message: "was published: the API has no operation that publishes a site; publish it again in the app"
+			message: "its visitor sign-in private key does not come back: the recreated site has a new one; give your sign-in backend the new key (and write it where the manifest reads privateKey)"
 		});
 		if (x.hostname !== null) out.push({
 			...at,
@@ -51508,36 +55298,59 @@ function losses$2(_org, state) {
 	}
 	return out;
 }
+/**
+* A rule removed from a site's list, or a site unpublished, on its own: what to write to bring it back (its site
+* stays, so undo writes no document for it: a Site document would replace the site's whole list).
+*/
+function loose(o) {
+	const f = isRecord$1(o.fields) ? o.fields : {};
+	if (o.kind === "SiteRedirect") {
+		const { source, destination, permanent, captureWildcard, draft } = f;
+		const rule = {
+			source,
+			destination,
+			...permanent === true ? { permanent } : {},
+			...captureWildcard === true ? { captureWildcard } : {},
+			...draft === true ? { draft } : {}
+		};
+		return `a redirect rule is part of its site's list, which undo does not rewrite: add ${JSON.stringify(rule)} back to the redirects of its Site manifest`;
+	}
+	if (o.kind === "SitePublication") return `write published: true in the Site manifest of "${String(f["site"] ?? o.key)}" to publish it again`;
+}
 var siteUndo;
 var init_snapshot$2 = __esmMin((() => {
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
 	init_common();
 	init_desired();
 	init_fetch();
-	init_model$7();
+	init_live_model();
+	init_model$5();
 	siteUndo = {
 		relink: relink$1,
-		losses: losses$2
+		losses: losses$2,
+		loose
 	};
 }));
 // src/kinds/site/informer.ts
 var siteInformer;
 var init_informer$2 = __esmMin((() => {
 	init_informer_common();
-	init_model$7();
+	init_model$5();
 	siteInformer = {
 		targets: ["site"],
 		stale(change, org, view) {
 			const a = actionOf(change);
 			if (!a) return void 0;
 			const base = sitePath(org, change.id);
+			const links = { get: `${base}/structure` };
 			const structure = [
 				{ list: `${base}/sections` },
 				{ list: `${base}/section-groups` },
-				{ list: `${base}/site-spaces` }
+				{ list: `${base}/site-spaces` },
+				links
 			];
+			const redirects = { list: `${base}/redirects` };
 			switch (a.part) {
 				case "":
 					if (a.verb === "deleted") return [
@@ -51550,13 +55363,16 @@ var init_informer$2 = __esmMin((() => {
 						...structure,
 						{ get: `${base}/adaptive-schema` }
 					];
-				case "section": return [{ list: `${base}/sections` }];
-				case "section-group": return [{ list: `${base}/section-groups` }];
-				case "site-space": return [{ list: `${base}/site-spaces` }];
+				case "section": return [{ list: `${base}/sections` }, ...a.verb === "deleted" ? [redirects] : []];
+				case "section-group": return [{ list: `${base}/section-groups` }, links];
+				case "site-space": return [{ list: `${base}/site-spaces` }, ...a.verb === "deleted" ? [redirects] : []];
 				case "structure": return structure;
 				case "adaptive-schema": return [{ get: `${base}/adaptive-schema` }];
 				case "share-link": return [{ list: `${base}/share-links` }];
 				case "customization": return [{ get: `${base}/customization` }];
+				case "redirect": return [redirects];
+				case "external-link": return [links];
+				case "publishing": return [{ get: `${base}/publishing/auth` }];
 				case "permission": return [{ under: `${base}/permissions` }, ...countLists(view, org)];
 				default: return;
 			}
@@ -51573,8 +55389,9 @@ var init_kind$2 = __esmMin((() => {
 	init_export$1();
 	init_fetch();
 	init_snapshot$2();
-	init_model$7();
+	init_model$5();
 	init_informer$2();
+	init_live_model();
 	siteKind = {
 		kind: SITE_KIND,
 		identity: "title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name",
@@ -51583,6 +55400,10 @@ var init_kind$2 = __esmMin((() => {
 			path: ["customization"],
 			holds: "a customization",
 			maxBytes: CUSTOMIZATION_FILE_MAX_BYTES
+		}, {
+			path: ["publishingAuth", "privateKey"],
+			holds: "a private key",
+			maxBytes: PRIVATE_KEY_FILE_MAX_BYTES
 		}],
 		depth: 30,
 		lists: [
@@ -51590,7 +55411,8 @@ var init_kind$2 = __esmMin((() => {
 			"sectionGroups",
 			"spaces",
 			"shareLinks",
-			"access"
+			"access",
+			"redirects"
 		],
 		nullMeanings: { SiteAccess: { role: "no access" } },
 		needs: ["Space"],
@@ -51610,6 +55432,25 @@ var spaceSchema;
 var init_space = __esmMin((() => {
 	init_schema();
 	spaceSchema = loadSchema("space");
+}));
+// src/kinds/space/merge-rules.ts
+/** The change a space needs (undefined: none written, or already so), or where and why the rules name no member. */
+function mergeRulesChange(ctx, org, entry, have, members) {
+	const written = entry.spec.mergeRules;
+	const rules = readMergeRules(written, ["spec", "mergeRules"]);
+	if (!rules) return void 0;
+	const api = resolveMergeRules(ctx, org, rules, members);
+	if ("message" in api) return api;
+	const live = have?.mergeRules ?? { type: "inherit" };
+	if (JSON.stringify(canonicalMergeRules(api)) === JSON.stringify(canonicalMergeRules(live))) return void 0;
+	return {
+		before: have ? shownMergeRules(live, byId$1(members)) : null,
+		after: written,
+		body: api
+	};
+}
+var init_merge_rules = __esmMin((() => {
+	init_merge_rules$1();
 }));
 // src/kinds/space/snapshot.ts
 async function sitesShowing(ctx, org, spaceId) {
@@ -51637,7 +55478,7 @@ async function snapshotSpace(ctx, object) {
 		objects: [fresh],
 		aux
 	};
-	return { [SPACE_KIND]: part };
+	return { [SPACE_KIND$1]: part };
 }
 /** The space as the API shows it once restored: its GET body without `deletedAt`. */
 function restoredBody(body) {
@@ -51714,7 +55555,7 @@ function losses$1(org, state, refs) {
 	const aux = state.aux ?? {};
 	const out = [];
 	for (const o of state.objects) {
-		const fate = refs.fate(SPACE_KIND, org, o.id);
+		const fate = refs.fate(SPACE_KIND$1, org, o.id);
 		if (fate?.state === "restore") for (const message of restoreLosses(org, aux, o.id, refs)) out.push({
 			key: o.key,
 			id: o.id,
@@ -51738,8 +55579,8 @@ function losses$1(org, state, refs) {
 }
 /** Parents undo recreates are named by title; only a recreated space gets its access list (see relinkAccess). */
 function relink(org, state, refs) {
-	const relinked = relinkParents(SPACE_KIND, org, state, refs);
-	const aux = relinkAccess(org, relinked.aux, (id) => refs.fate(SPACE_KIND, org, id)?.state !== "recreate", refs);
+	const relinked = relinkParents(SPACE_KIND$1, org, state, refs);
+	const aux = relinkAccess(org, relinked.aux, (id) => refs.fate(SPACE_KIND$1, org, id)?.state !== "recreate", refs);
 	return aux === relinked.aux ? relinked : {
 		...relinked,
 		aux
@@ -51749,11 +55590,10 @@ var RETENTION_MS, spaceUndo;
 var init_snapshot$1 = __esmMin((() => {
 	init_errors$1();
 	init_export$5();
-	init_model$5();
 	init_snapshot$7();
 	init_snapshot$6();
 	init_common();
-	init_model$7();
+	init_model$5();
 	init_model$6();
 	RETENTION_MS = 6048e5;
 	spaceUndo = {
@@ -51790,7 +55630,7 @@ var init_informer$1 = __esmMin((() => {
 }));
 // src/kinds/space/kind.ts
 function toDesired$2(doc, report) {
-	return [titledEntry(SPACE_KIND, doc, withAccessEntries(doc, report))];
+	return [titledEntry(SPACE_KIND$1, doc, withAccessEntries(doc, report))];
 }
 /** A parent naming no Collection manifest must name a live collection: a warning offline (plan blocks the space otherwise). Access lists: crossValidateAccess. */
 function crossValidate$1(entries, all, report, index, warn) {
@@ -51823,7 +55663,13 @@ async function fetch$2(ctx, org, desired) {
 */
 async function fetchSpaces(ctx, org, desired) {
 	const wantsParent = desired.some((e) => typeof e.spec.parent === "string");
-	const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
+	const wantsMembers = desired.some((e) => writesMergeRules(e.spec));
+	const [spaces, collections, people] = await Promise.all([
+		ctx.list(orgSpacesPath(org)),
+		wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([]),
+		wantsMembers ? ctx.list(membersListPath(org)) : Promise.resolve(void 0)
+	]);
+	const members = people ? { members: memberIds(people) } : {};
 	const liveCollections = collections.flatMap((c) => {
 		const o = collectionObject(org, c);
 		return o ? [{
@@ -51834,14 +55680,18 @@ async function fetchSpaces(ctx, org, desired) {
 	const objects = spaces.map((s) => spaceObject(org, s)).filter((o) => o !== void 0);
 	if (!ctx.prune("Space", org) || matchByIdOrTitle("Space", withDisplayKeys(desired), objects).unmatched.length === 0) return {
 		objects,
-		aux: { collections: liveCollections }
+		aux: {
+			collections: liveCollections,
+			...members
+		}
 	};
 	const usage = await readSpaceUsage(ctx, org);
 	return {
 		objects,
 		aux: {
 			collections: liveCollections,
-			usage
+			usage,
+			...members
 		},
 		related: usageObjects(org, usage)
 	};
@@ -51863,9 +55713,9 @@ function diff$1(ctx, org, entries, state) {
 		objects: grants,
 		aux: state.aux
 	});
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND, desired, live.objects);
+	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND$1, desired, live.objects);
 	for (const e of stalePins) result.warnings.push({
-		kind: SPACE_KIND,
+		kind: SPACE_KIND$1,
 		org,
 		key: e.key,
 		message: `pinned id ${e.id} does not exist; matched by title instead`
@@ -51880,7 +55730,7 @@ function diff$1(ctx, org, entries, state) {
 			const target = resolveCollection(ctx, org, spec.parent, collections);
 			if (target && "ambiguous" in target) {
 				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), ambiguousParent(spec.parent, target.ambiguous));
-				if (current) ctx.register(SPACE_KIND, org, entry.key, current.id);
+				if (current) ctx.register(SPACE_KIND$1, org, entry.key, current.id);
 				continue;
 			}
 			parent = target?.id;
@@ -51889,14 +55739,19 @@ function diff$1(ctx, org, entries, state) {
 				continue;
 			}
 		}
+		const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
+		if (rules && "message" in rules) {
+			blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
+			continue;
+		}
 		const base = {
-			kind: SPACE_KIND,
+			kind: SPACE_KIND$1,
 			org,
 			key: entry.key,
 			entry
 		};
 		if (!current) {
-			const createId = stepId(SPACE_KIND, org, entry.key, "create");
+			const createId = stepId(SPACE_KIND$1, org, entry.key, "create");
 			const body = pick$1(spec, [
 				"title",
 				"emoji",
@@ -51915,14 +55770,19 @@ function diff$1(ctx, org, entries, state) {
 				capture: { id: "id" },
 				recover: recoverByTitleInParent(live.objects, spec.title)
 			}];
-			if (typeof spec.defaultLevel === "string") requests.push({
+			const patch = {
+				...typeof spec.defaultLevel === "string" ? { defaultLevel: spec.defaultLevel } : {},
+				...rules ? { mergeRules: rules.body } : {}
+			};
+			if (Object.keys(patch).length > 0) requests.push({
 				method: "PATCH",
 				path: spacePath(ref(createId)),
-				body: { defaultLevel: spec.defaultLevel }
+				body: patch
 			});
 			const after = {
 				...pick$1(spec, SPACE_FIELDS),
-				...spec.parent !== void 0 ? { parent: spec.parent } : {}
+				...spec.parent !== void 0 ? { parent: spec.parent } : {},
+				...rules ? { mergeRules: rules.after } : {}
 			};
 			result.steps.push(makeStep({
 				...base,
@@ -51935,28 +55795,48 @@ function diff$1(ctx, org, entries, state) {
 				requests,
 				dependsOn: refSteps(parent)
 			}));
-			ctx.register(SPACE_KIND, org, entry.key, ref(createId));
+			ctx.register(SPACE_KIND$1, org, entry.key, ref(createId));
 			continue;
 		}
-		ctx.register(SPACE_KIND, org, entry.key, current.id);
+		ctx.register(SPACE_KIND$1, org, entry.key, current.id);
 		const have = current.fields;
 		const c = changedFields$1(spec, have, SPACE_FIELDS);
-		if (c.changed.length > 0) result.steps.push(makeStep({
-			...base,
-			id: stepId(SPACE_KIND, org, entry.key, "update"),
-			action: "update",
-			phase: "update",
-			wave: 26,
-			before: c.before,
-			after: c.after,
-			requests: [{
-				method: "PATCH",
-				path: spacePath(current.id),
-				body: c.after
-			}]
-		}));
+		if (c.changed.length > 0 || rules) {
+			const [before, after, body] = rules ? [
+				{
+					...c.before,
+					mergeRules: rules.before
+				},
+				{
+					...c.after,
+					mergeRules: rules.after
+				},
+				{
+					...c.after,
+					mergeRules: rules.body
+				}
+			] : [
+				c.before,
+				c.after,
+				c.after
+			];
+			result.steps.push(makeStep({
+				...base,
+				id: stepId(SPACE_KIND$1, org, entry.key, "update"),
+				action: "update",
+				phase: "update",
+				wave: 26,
+				before,
+				after,
+				requests: [{
+					method: "PATCH",
+					path: spacePath(current.id),
+					body
+				}]
+			}));
+		}
 		const move = parentMoveStep({
-			kind: SPACE_KIND,
+			kind: SPACE_KIND$1,
 			org,
 			entry,
 			wave: 26,
@@ -51968,12 +55848,12 @@ function diff$1(ctx, org, entries, state) {
 		if (move) result.steps.push(move);
 	}
 	access.plan(result, desired);
-	const prune = ctx.prune(SPACE_KIND, org);
+	const prune = ctx.prune(SPACE_KIND$1, org);
 	const key = uniqueLiveKey(unmatched);
 	const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
 	const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : void 0;
 	unmatchedLive(result, {
-		kind: SPACE_KIND,
+		kind: SPACE_KIND$1,
 		org,
 		prune,
 		objects: deleted,
@@ -51997,7 +55877,7 @@ function pruneSpaces(ctx, org, unmatched, key, result) {
 		const at = named.get(o.id) ?? named.get(o.key);
 		if (!at) return true;
 		result.blocked.push({
-			kind: SPACE_KIND,
+			kind: SPACE_KIND$1,
 			org,
 			key: key(o),
 			message: `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; describe the space in a Space manifest, or take it out of the site`,
@@ -52016,13 +55896,16 @@ function exportDocs$2(org, state) {
 		objects: splitAccess(state.objects).own
 	};
 	const parentName = parentNamer(live.aux?.collections ?? []);
-	return exportTitled(SPACE_KIND, org, live, (o) => {
+	return exportTitled(SPACE_KIND$1, org, live, (o) => {
 		const f = o.fields;
 		const spec = {};
 		if (f.emoji) spec["emoji"] = f.emoji;
 		if (f.editMode !== null && f.editMode !== void 0 && f.editMode !== "live") spec["editMode"] = f.editMode;
 		if (f.defaultLevel !== null && f.defaultLevel !== void 0) spec["defaultLevel"] = f.defaultLevel;
 		if (f.parent !== null && f.parent !== void 0) spec["parent"] = parentName(f.parent);
+		const rules = liveMergeRules(f.mergeRules);
+		const mergeRules = rules && rules.type !== "inherit" && live.aux?.members ? manifestMergeRules(rules, byId$1(live.aux.members)) : void 0;
+		if (mergeRules) spec["mergeRules"] = mergeRules;
 		return {
 			...spec,
 			...accessSpec(live.aux, o.id)
@@ -52031,20 +55914,22 @@ function exportDocs$2(org, state) {
 }
 var spaceKind;
 var init_kind$1 = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_diff$5();
 	init_export$5();
 	init_fetch$1();
-	init_model$5();
 	init_parse();
 	init_state();
-	init_model$8();
+	init_model$7();
 	init_parent_refs();
 	init_parents();
 	init_prune();
 	init_common();
 	init_space();
+	init_model$8();
 	init_manifest_refs();
+	init_merge_rules$1();
+	init_merge_rules();
 	init_match$1();
 	init_recover$1();
 	init_model$6();
@@ -52052,7 +55937,7 @@ var init_kind$1 = __esmMin((() => {
 	init_snapshot$1();
 	init_informer$1();
 	spaceKind = {
-		kind: SPACE_KIND,
+		kind: SPACE_KIND$1,
 		identity: "title, or the pinned spec.id (which allows renaming)",
 		schema: spaceSchema,
 		depth: 26,
@@ -52362,7 +56247,7 @@ function updateSteps(scope, entry, current) {
 }
 var roles, at$1;
 var init_diff = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_cascades$3();
 	init_common();
 	init_match$1();
@@ -52769,7 +56654,7 @@ function undoDocuments(org, state) {
 }
 var KIND, DEPTH, translationsPath, sorted, translationUndo, translationKind;
 var init_translation = __esmMin((() => {
-	init_plan$1();
+	init_refs();
 	init_common();
 	init_translation$1();
 	init_match$1();
@@ -52948,7 +56833,185 @@ var digest;
 var init_canonical = __esmMin((() => {
 	digest = (data) => `sha256:${sha256(data)}`;
 }));
-// src/core/order.ts
+// src/engine/recover.ts
+/** Read the list of each spec (see recoverPath) and look for what the request with this resolved body creates. */
+async function findCreated(client, specs, path, body) {
+	const [first, ...more] = specs;
+	if (!first) throw new Error("plan bug: a recover lookup without a RecoverSpec");
+	if (first.each === void 0) {
+		if (more.length > 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
+		const hits = (await listed(client, first, path)).filter((item) => matchesAll(item, first, body));
+		if (hits.length === 1) return {
+			kind: "found",
+			item: hits[0]
+		};
+		if (hits.length === 0) return { kind: "absent" };
+		return {
+			kind: "several",
+			ids: hits.map((h) => idOf(h) ?? "?")
+		};
+	}
+	const missing = [];
+	let total = 0;
+	for (const spec of specs) {
+		if (spec.each === void 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
+		const elements = valueAt(body, spec.each);
+		if (!Array.isArray(elements)) throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
+		const items = await listed(client, spec, path);
+		const left = [];
+		for (const element of elements) {
+			const hits = items.filter((item) => matchesAll(item, spec, element));
+			if (hits.length > 1) return {
+				kind: "several",
+				ids: hits.map((h) => idOf(h) ?? "?")
+			};
+			if (hits.length === 0) left.push(element);
+		}
+		missing.push({
+			each: spec.each,
+			elements: left
+		});
+		total += elements.length;
+	}
+	return {
+		kind: "batch",
+		missing,
+		total
+	};
+}
+/** The items of the spec's list, less the ones it excludes (objects the plan's live read had). */
+async function listed(client, spec, path) {
+	const exclude = new Set(spec.exclude ?? []);
+	return (await client.listAll(recoverPath(spec, path))).filter((item) => !exclude.has(idOf(item) ?? ""));
+}
+function matches$1(item, m, source) {
+	return m.not === true ? !equals(item, m, source) : equals(item, m, source);
+}
+function equals(item, m, source) {
+	const have = pick(item, m.field);
+	const want = m.body !== void 0 ? valueAt(source, m.body) : m.value;
+	if (want === void 0 || want === null) return have === void 0 || have === null;
+	if (m.ignoreCase === true && typeof have === "string" && typeof want === "string") return have.toLowerCase() === want.toLowerCase();
+	if (typeof want === "object") return JSON.stringify(have) === JSON.stringify(want);
+	return have === want;
+}
+function idOf(item) {
+	const id = pick(item, "id");
+	return typeof id === "string" ? id : void 0;
+}
+/** A dotted path into a JSON value (`id`, `siteSpaces.0.id`). */
+function pick(value, at) {
+	let v = value;
+	for (const part of at.split(".")) {
+		if (v === null || typeof v !== "object") return void 0;
+		v = v[part];
+	}
+	return v;
+}
+/** A JSON pointer (RFC 6901) into a JSON value; '' is the value itself. */
+function valueAt(value, pointer) {
+	if (pointer === "") return value;
+	let v = value;
+	for (const raw of pointer.split("/").slice(1)) {
+		if (v === null || typeof v !== "object") return void 0;
+		v = v[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
+	}
+	return v;
+}
+/** A copy of `body` with the array at `pointer` replaced by `elements`; left out when there are none (the API refuses an empty list). */
+function withElements(body, pointer, elements) {
+	if (pointer === "") return elements;
+	const copy = structuredClone(body);
+	const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+	let parent = copy;
+	for (const p of parts.slice(0, -1)) parent = parent[p];
+	const last = parts[parts.length - 1];
+	if (elements.length === 0) delete parent[last];
+	else parent[last] = elements;
+	return copy;
+}
+var matchesAll;
+var init_recover = __esmMin((() => {
+	init_plan$1();
+	matchesAll = (item, spec, source) => spec.match.every((m) => matches$1(item, m, source));
+}));
+// src/engine/batch.ts
+/** The one request of a step apply may send together with others', or undefined. */
+function batchRequest(step) {
+	const [only, ...more] = step.requests;
+	if (!only?.batch || more.length > 0) return void 0;
+	if (only.capture !== void 0 || only.recover !== void 0 || only.merge !== void 0 || only.settle !== void 0) return void 0;
+	return only;
+}
+/** How many elements a step's batched request holds (its body's `list` array). */
+function elementCount(req) {
+	const list = req.body?.[req.batch.list];
+	return Array.isArray(list) ? list.length : 0;
+}
+/**
+* A group's steps as the units apply runs: a step alone, or the steps whose batched requests go together (same
+* method, path and BatchSpec; at most `max` elements per unit), in plan order.
+*/
+function applyUnits(group) {
+	const units = [];
+	const open = /* @__PURE__ */ new Map();
+	for (const step of group) {
+		const req = batchRequest(step);
+		if (!req) {
+			units.push(step);
+			continue;
+		}
+		const key = `${req.method} ${req.path} ${JSON.stringify(req.batch)}`;
+		const n = elementCount(req);
+		let unit = open.get(key);
+		if (!unit || unit.elements + n > req.batch.max) {
+			unit = {
+				steps: [],
+				elements: 0
+			};
+			open.set(key, unit);
+			units.push(unit.steps);
+		}
+		unit.steps.push(step);
+		unit.elements += n;
+	}
+	return units;
+}
+/** The body of one bulk request: the first body with every step's elements, in order. */
+function batchBody(batch, bodies) {
+	const first = bodies[0] ?? {};
+	const elements = bodies.flatMap((b) => {
+		const list = b?.[batch.list];
+		return Array.isArray(list) ? list : [];
+	});
+	return {
+		...first,
+		[batch.list]: elements
+	};
+}
+/**
+* Each step's outcome from the answer: undefined when all its results succeeded, else why it failed. Throws when
+* the answer does not hold one result per element sent (then no step's outcome is known).
+*/
+function batchOutcomes(batch, counts, answer, sent) {
+	const results = pick(answer, batch.results);
+	const total = counts.reduce((a, b) => a + b, 0);
+	if (!Array.isArray(results) || results.length !== total) throw new Error(`the answer of ${sent} holds ${Array.isArray(results) ? results.length : "no"} results for ${total} elements sent: what it did is not known (the next plan will tell)`);
+	let at = 0;
+	return counts.map((n) => {
+		const failed = results.slice(at, at += n).filter((r) => String(pick(r, batch.failed.field)) === batch.failed.value);
+		if (failed.length === 0) return void 0;
+		return failed.map((r) => String(pick(r, batch.failed.message) ?? `${batch.failed.field} ${batch.failed.value}`)).join("; ");
+	});
+}
+/** Why a 2xx answer says the request was not done (RequestSpec.refusedWhen), or undefined. */
+function refusal(req, answer) {
+	return req.refusedWhen?.find((r) => String(pick(answer, r.field)) === r.value)?.message;
+}
+var init_batch = __esmMin((() => {
+	init_recover();
+}));
+// src/engine/order.ts
 function compareSteps(a, b) {
 	const byPhase = PHASE_RANK[a.phase] - PHASE_RANK[b.phase];
 	if (byPhase !== 0) return byPhase;
@@ -52997,6 +57060,7 @@ var PHASE_RANK, descending, cmp$1, groupOf;
 var init_order = __esmMin((() => {
 	init_errors$1();
 	init_plan$1();
+	init_refs();
 	PHASE_RANK = Object.fromEntries(PHASES.map((p, i) => [p, i]));
 	descending = (phase) => phase === "delete" || phase === "prune";
 	cmp$1 = (x, y) => x < y ? -1 : x > y ? 1 : 0;
@@ -53016,7 +57080,7 @@ function estimateCost(plan, options) {
 	let requests = 0;
 	let estimatedMs = 0;
 	for (const group of groups$1(plan.steps)) {
-		const perStep = group.map((s) => s.requests.length);
+		const perStep = applyUnits(group).map((u) => Array.isArray(u) ? 1 : u.requests.length);
 		const total = perStep.reduce((a, b) => a + b, 0);
 		requests += total;
 		const criticalPath = Math.max(0, ...perStep) * latencyMs;
@@ -53047,6 +57111,7 @@ function costLine(cost) {
 }
 var MINUTE_MS;
 var init_cost = __esmMin((() => {
+	init_batch();
 	init_order();
 	MINUTE_MS = 6e4;
 }));
@@ -53152,6 +57217,144 @@ var init_digests = __esmMin((() => {
 	ABSENT = "absent";
 	objectLabel = (kind, org, key) => `${kind} ${org}/${key}`;
 }));
+// src/render/json-keys.ts
+var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, REFUSED_KEYS, BATCH_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS;
+var init_json_keys = __esmMin((() => {
+	PLAN_KEYS = [
+		"formatVersion",
+		"steps",
+		"unmanaged",
+		"warnings",
+		"blocked",
+		"attribution"
+	];
+	ATTRIBUTION_KEYS = ["changes", "unavailable"];
+	CHANGE_KEYS = [
+		"step",
+		"actor",
+		"at",
+		"action"
+	];
+	STEP_KEYS = [
+		"id",
+		"action",
+		"phase",
+		"kind",
+		"org",
+		"key",
+		"wave",
+		"before",
+		"after",
+		"nulls",
+		"dependsOn",
+		"requests",
+		"source",
+		"note",
+		"cascades"
+	];
+	CASCADE_KEYS = [
+		"kind",
+		"org",
+		"key",
+		"id",
+		"note"
+	];
+	REQUEST_KEYS = [
+		"method",
+		"path",
+		"body",
+		"capture",
+		"refs",
+		"recover",
+		"idempotent",
+		"settle",
+		"masked",
+		"merge",
+		"refusedWhen",
+		"batch"
+	];
+	REFUSED_KEYS = [
+		"field",
+		"value",
+		"message"
+	];
+	BATCH_KEYS = [
+		"list",
+		"max",
+		"results",
+		"failed"
+	];
+	MERGE_KEYS = ["omit", "whole"];
+	SETTLE_KEYS = [
+		"path",
+		"until",
+		"failWhen",
+		"reads"
+	];
+	SETTLE_UNTIL_KEYS = ["field", "value"];
+	SETTLE_FAIL_KEYS = [
+		"field",
+		"message",
+		"detail"
+	];
+	RECOVER_KEYS = [
+		"path",
+		"suffix",
+		"match",
+		"exclude",
+		"each"
+	];
+	RECOVER_MATCH_KEYS = [
+		"field",
+		"body",
+		"value",
+		"ignoreCase",
+		"not"
+	];
+	SLOT_KEYS = [
+		"at",
+		"offset",
+		"pointer",
+		"step",
+		"output"
+	];
+	SOURCE_KEYS = [
+		"file",
+		"line",
+		"column"
+	];
+	UNMANAGED_KEYS = [
+		"kind",
+		"org",
+		"key",
+		"id"
+	];
+	WARNING_KEYS = [
+		"kind",
+		"org",
+		"key",
+		"message"
+	];
+	BLOCKED_KEYS = [
+		"kind",
+		"org",
+		"key",
+		"message",
+		"source"
+	];
+	ACTIONS = [
+		"create",
+		"update",
+		"delete"
+	];
+	METHODS = [
+		"GET",
+		"POST",
+		"PUT",
+		"PATCH",
+		"DELETE"
+	];
+}));
 // src/render/json.ts
 /** Free-form data with object keys sorted, recursively. */
 function sortedKeys(value) {
@@ -53215,6 +57418,10 @@ function renderJson(plan, options = {}) {
 		...derived
 	}, null, 2) + "\n";
 }
+var init_json = __esmMin((() => {
+	init_json_keys();
+}));
+// src/render/json-parse.ts
 function checkRequest(s, r, at) {
 	if (!s.object(r, at, REQUEST_KEYS)) return;
 	s.oneOf(r.method, `${at}.method`, METHODS);
@@ -53234,6 +57441,16 @@ function checkRequest(s, r, at) {
 	if (r.merge !== void 0 && s.object(r.merge, `${at}.merge`, MERGE_KEYS)) for (const k of MERGE_KEYS) {
 		const list = r.merge[k];
 		if (list !== void 0 && s.array(list, `${at}.merge.${k}`)) list.forEach((x, i) => s.string(x, `${at}.merge.${k}[${i}]`));
+	}
+	if (r.refusedWhen !== void 0 && s.array(r.refusedWhen, `${at}.refusedWhen`)) r.refusedWhen.forEach((x, i) => {
+		if (!s.object(x, `${at}.refusedWhen[${i}]`, REFUSED_KEYS)) return;
+		for (const k of REFUSED_KEYS) s.string(x[k], `${at}.refusedWhen[${i}].${k}`);
+	});
+	if (r.batch !== void 0 && s.object(r.batch, `${at}.batch`, BATCH_KEYS)) {
+		s.string(r.batch.list, `${at}.batch.list`);
+		s.string(r.batch.results, `${at}.batch.results`);
+		s.int(r.batch.max, `${at}.batch.max`, 1);
+		if (s.object(r.batch.failed, `${at}.batch.failed`, REFUSED_KEYS)) for (const k of REFUSED_KEYS) s.string(r.batch.failed[k], `${at}.batch.failed.${k}`);
 	}
 	if (r.refs !== void 0 && s.array(r.refs, `${at}.refs`)) r.refs.forEach((slot, i) => {
 		const where = `${at}.refs[${i}]`;
@@ -53383,131 +57600,11 @@ function parsePlanJson(text) {
 	}
 	return data;
 }
-var PLAN_KEYS, ATTRIBUTION_KEYS, CHANGE_KEYS, STEP_KEYS, CASCADE_KEYS, REQUEST_KEYS, MERGE_KEYS, SETTLE_KEYS, SETTLE_UNTIL_KEYS, SETTLE_FAIL_KEYS, RECOVER_KEYS, RECOVER_MATCH_KEYS, SLOT_KEYS, SOURCE_KEYS, UNMANAGED_KEYS, WARNING_KEYS, BLOCKED_KEYS, ACTIONS, METHODS, Shape;
-var init_json = __esmMin((() => {
+var Shape;
+var init_json_parse = __esmMin((() => {
 	init_errors$1();
 	init_plan$1();
-	PLAN_KEYS = [
-		"formatVersion",
-		"steps",
-		"unmanaged",
-		"warnings",
-		"blocked",
-		"attribution"
-	];
-	ATTRIBUTION_KEYS = ["changes", "unavailable"];
-	CHANGE_KEYS = [
-		"step",
-		"actor",
-		"at",
-		"action"
-	];
-	STEP_KEYS = [
-		"id",
-		"action",
-		"phase",
-		"kind",
-		"org",
-		"key",
-		"wave",
-		"before",
-		"after",
-		"nulls",
-		"dependsOn",
-		"requests",
-		"source",
-		"note",
-		"cascades"
-	];
-	CASCADE_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"id",
-		"note"
-	];
-	REQUEST_KEYS = [
-		"method",
-		"path",
-		"body",
-		"capture",
-		"refs",
-		"recover",
-		"idempotent",
-		"settle",
-		"masked",
-		"merge"
-	];
-	MERGE_KEYS = ["omit", "whole"];
-	SETTLE_KEYS = [
-		"path",
-		"until",
-		"failWhen",
-		"reads"
-	];
-	SETTLE_UNTIL_KEYS = ["field", "value"];
-	SETTLE_FAIL_KEYS = [
-		"field",
-		"message",
-		"detail"
-	];
-	RECOVER_KEYS = [
-		"path",
-		"suffix",
-		"match",
-		"exclude",
-		"each"
-	];
-	RECOVER_MATCH_KEYS = [
-		"field",
-		"body",
-		"value",
-		"ignoreCase",
-		"not"
-	];
-	SLOT_KEYS = [
-		"at",
-		"offset",
-		"pointer",
-		"step",
-		"output"
-	];
-	SOURCE_KEYS = [
-		"file",
-		"line",
-		"column"
-	];
-	UNMANAGED_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"id"
-	];
-	WARNING_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"message"
-	];
-	BLOCKED_KEYS = [
-		"kind",
-		"org",
-		"key",
-		"message",
-		"source"
-	];
-	ACTIONS = [
-		"create",
-		"update",
-		"delete"
-	];
-	METHODS = [
-		"GET",
-		"POST",
-		"PUT",
-		"PATCH",
-		"DELETE"
-	];
+	init_json_keys();
 	Shape = class {
 		problems;
 		constructor(problems) {
@@ -53619,6 +57716,7 @@ var HEAD_KEYS;
 var init_saved_plan = __esmMin((() => {
 	init_errors$1();
 	init_json();
+	init_json_parse();
 	init_digests();
 	HEAD_KEYS = [
 		"formatVersion",
@@ -54536,7 +58634,7 @@ var init_node_cron = __esmMin((() => {
 	registry.all;
 	registry.get;
 }));
-// src/notify/types.ts
+// src/daemon/notify/types.ts
 var NOTIFY_EVENTS;
 var init_types = __esmMin((() => {
 	NOTIFY_EVENTS = [
@@ -54548,7 +58646,7 @@ var init_types = __esmMin((() => {
 		"manifests_invalid"
 	];
 }));
-// src/notify/config.ts
+// src/daemon/notify/config.ts
 /** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
 function notifyTargets(raw, env, at) {
 	const targets = [];
@@ -54558,7 +58656,7 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 	raw.forEach((item, i) => {
-		if (!isObject$2(item)) return;
+		if (!isObject$3(item)) return;
 		const where = (field) => at([
 			"notify",
 			String(i),
@@ -54611,10 +58709,10 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 }
-var isObject$2;
+var isObject$3;
 var init_config$3 = __esmMin((() => {
 	init_types();
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/daemon/config-schema.ts
 /**
@@ -54642,6 +58740,54 @@ function configSchema() {
 var SAFETY_REF, cached$1;
 var init_config_schema = __esmMin((() => {
 	SAFETY_REF = "safety.schema.json";
+}));
+// src/daemon/config-ha.ts
+function haConfig(raw) {
+	if (!isObject$2(raw) || raw.mode !== "kubernetes") return {};
+	const d = HA_DEFAULTS;
+	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
+	return { ha: {
+		mode: "kubernetes",
+		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
+		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
+		leaseDurationMs: num("leaseDurationMs"),
+		renewDeadlineMs: num("renewDeadlineMs"),
+		retryPeriodMs: num("retryPeriodMs")
+	} };
+}
+/**
+* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+* client-go's jitter factor).
+*/
+function haIssues(raw, at) {
+	if (!isObject$2(raw)) return [];
+	const d = HA_DEFAULTS;
+	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
+	const lease = value("leaseDurationMs");
+	const renew = value("renewDeadlineMs");
+	const retry = value("retryPeriodMs");
+	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
+	const issues = [];
+	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
+		...where("renewDeadlineMs"),
+		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	});
+	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
+		...where("retryPeriodMs"),
+		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	});
+	return issues;
+}
+var HA_DEFAULTS, isObject$2;
+var init_config_ha = __esmMin((() => {
+	HA_DEFAULTS = {
+		leaseName: "docops",
+		leaseDurationMs: 15e3,
+		renewDeadlineMs: 1e4,
+		retryPeriodMs: 2e3
+	};
+	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/daemon/config-fleet.ts
 /**
@@ -59591,19 +63737,6 @@ async function configPolicy(raw, doc) {
 	if (!isObject(raw)) return { issues: [] };
 	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
 }
-function haConfig(raw) {
-	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
-	const d = CONFIG_DEFAULTS.ha;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
 function parseListen(value) {
 	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
@@ -59638,30 +63771,6 @@ function semanticIssues(raw, at, atKey) {
 	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
 		...at(["retry", "maxMs"]),
 		message: "retry.maxMs: must not be smaller than retry.initialMs"
-	});
-	return issues;
-}
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject(raw)) return [];
-	const d = CONFIG_DEFAULTS.ha;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
-	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
 	});
 	return issues;
 }
@@ -59730,6 +63839,7 @@ var init_config$1 = __esmMin((() => {
 	init_config$3();
 	init_secrets();
 	init_config_schema();
+	init_config_ha();
 	init_config_fleet();
 	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
 	CONFIG_DEFAULTS = {
@@ -59743,12 +63853,7 @@ var init_config$1 = __esmMin((() => {
 		},
 		shutdownGraceMs: 3e4,
 		logLevel: "info",
-		ha: {
-			leaseName: "docops",
-			leaseDurationMs: 15e3,
-			renewDeadlineMs: 1e4,
-			retryPeriodMs: 2e3
-		},
+		ha: HA_DEFAULTS,
 		informer: {
 			enabled: true,
 			pollSeconds: 30,
@@ -60081,6 +64186,18 @@ var init_text = __esmMin((() => {
 	INDENT = "  ";
 	FIELD_INDENT = "      ";
 }));
+// src/render/format.ts
+function isPlanFormat(value) {
+	return PLAN_FORMATS.includes(value);
+}
+var PLAN_FORMATS;
+var init_format = __esmMin((() => {
+	PLAN_FORMATS = [
+		"text",
+		"markdown",
+		"json"
+	];
+}));
 // src/render/apply-report.ts
 function headline(r) {
 	const counts = `${r.applied.length} applied, ${r.failed.length} failed, ${r.skipped.length} skipped.`;
@@ -60132,21 +64249,14 @@ var init_apply_report = __esmMin((() => {
 	reasonOf = (r, id) => r.skipReasons?.[id] ?? "depends on a failed step";
 }));
 // src/render/index.ts
-function isPlanFormat(value) {
-	return PLAN_FORMATS.includes(value);
-}
-var PLAN_FORMATS;
 var init_render = __esmMin((() => {
+	init_format();
 	init_text();
 	init_markdown();
 	init_json();
+	init_json_parse();
 	init_apply_report();
 	init_ansi();
-	PLAN_FORMATS = [
-		"text",
-		"markdown",
-		"json"
-	];
 }));
 // src/cli/plan-output.ts
 /** The plan's cost; paced to the rate limit `client` last saw announced, when there is one. */
@@ -60213,7 +64323,7 @@ var init_plan_output = __esmMin((() => {
 	};
 	PR_MARKDOWN_MAX_LENGTH = MARKDOWN_MAX_LENGTH - 1024;
 }));
-// src/core/fetch-context.ts
+// src/engine/fetch-context.ts
 function createFetchContext(client, prune) {
 	const memo = /* @__PURE__ */ new Map();
 	const once = (key, load) => {
@@ -60232,7 +64342,7 @@ function createFetchContext(client, prune) {
 	};
 }
 var init_fetch_context = __esmMin((() => {}));
-// src/core/cascades.ts
+// src/engine/cascades.ts
 /** Identity of a live object in a plan: by id when known, else by key (within kind and org). */
 function objectIdentity(o) {
 	return o.id !== void 0 && o.id !== "" ? `${o.kind}\u0000${o.org}\u0000id:${o.id}` : `${o.kind}\u0000${o.org}\u0000key:${o.key}`;
@@ -60319,7 +64429,7 @@ function dedupeCascades(steps) {
 var init_cascades = __esmMin((() => {
 	init_plan$1();
 }));
-// src/core/null-meanings.ts
+// src/engine/null-meanings.ts
 /** The step with `nulls` set for the fields its before/after hold null and `meanings` (field → meaning) explains. */
 function withNullMeanings(step, meanings) {
 	if (!meanings) return step;
@@ -60331,7 +64441,7 @@ function withNullMeanings(step, meanings) {
 	} : step;
 }
 var init_null_meanings = __esmMin((() => {}));
-// src/core/scope.ts
+// src/engine/scope.ts
 /** (kind, org)s that have documents, i.e. what a full reconcile fetches and diffs. */
 function managedScopes(desired) {
 	const out = /* @__PURE__ */ new Set();
@@ -60376,7 +64486,7 @@ var init_scope = __esmMin((() => {
 		}
 	};
 }));
-// src/core/reconcile.ts
+// src/engine/reconcile.ts
 /** The (kind, org) pairs to reconcile: a kind is managed in an org only where a document of it exists. */
 function scopes(kinds, desired) {
 	const out = [];
@@ -60433,7 +64543,7 @@ function pruneResolver(desired, configPrune = {}) {
 }
 /**
 * Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
-* through kept reads instead of a fresh memo (the daemon's informer, src/core/read-cache.ts).
+* through kept reads instead of a fresh memo (the daemon's informer, src/engine/read-cache.ts).
 */
 async function fetchLive(client, kinds, desired, options = {}, context) {
 	const prune = pruneResolver(desired, options.prune);
@@ -60501,16 +64611,17 @@ async function computePlan(client, kinds, desired, options = {}) {
 		live
 	};
 }
-var liveKey, byOrgCache, IdIndex;
+var byOrgCache, IdIndex;
 var init_reconcile = __esmMin((() => {
+	init_state$1();
 	init_errors$1();
 	init_fetch_context();
 	init_order();
 	init_cascades();
 	init_null_meanings();
 	init_plan$1();
+	init_refs();
 	init_scope();
-	liveKey = (kind, org) => `${kind}\u0000${org}`;
 	byOrgCache = /* @__PURE__ */ new WeakMap();
 	IdIndex = class {
 		live;
@@ -60667,7 +64778,7 @@ function defaultTargets(step) {
 	}
 	return out;
 }
-function matches$1(e, m) {
+function matches(e, m) {
 	if (e.target.type !== m.type) return false;
 	if (m.id !== void 0) return e.target.id === m.id;
 	return m.label !== void 0 && e.action.endsWith(".deleted") && e.target.label?.toLowerCase() === m.label.toLowerCase();
@@ -60679,7 +64790,7 @@ function matchEvents(steps, events, kinds) {
 		const kind = byKind.get(step.kind);
 		const targets = kind?.auditTargets ? kind.auditTargets(step) : defaultTargets(step);
 		if (targets.length === 0) continue;
-		const event = events.find((e) => targets.some((t) => matches$1(e, t)));
+		const event = events.find((e) => targets.some((t) => matches(e, t)));
 		if (event) out.push({
 			step: step.id,
 			actor: event.actor.label ?? event.actor.id,
@@ -61051,6 +65162,208 @@ var init_policy = __esmMin((() => {
 		description: "Policy rules over the plan: a policy file, or a folder of them (docs/policy.md)"
 	};
 }));
+// src/health/broken-links.ts
+/** Object keys sorted at every depth, so equal references give equal text. */
+function canonical(v) {
+	if (Array.isArray(v)) return `[${v.map(canonical).join(",")}]`;
+	if (isRecord$1(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(",")}}`;
+	return JSON.stringify(v ?? null);
+}
+/** The live space a Space document describes: by its pinned id, else by title (one live space with it). */
+function liveSpaceOf(e, live) {
+	const objects = live.get(liveKey(SPACE_KIND, e.org))?.objects.filter((o) => o.kind === SPACE_KIND) ?? [];
+	const hit = (e.id !== void 0 ? objects.find((o) => o.id === e.id) : void 0) ?? (objects.filter((o) => o.key === e.key).length === 1 ? objects.find((o) => o.key === e.key) : void 0);
+	return hit ? {
+		org: e.org,
+		id: hit.id,
+		title: hit.key
+	} : void 0;
+}
+/** The managed spaces that exist live (a space the plan creates has no links yet), each once, in manifest order. */
+function managedSpaces(desired, live) {
+	const seen = /* @__PURE__ */ new Set();
+	return (desired.get(SPACE_KIND) ?? []).flatMap((e) => {
+		const s = liveSpaceOf(e, live);
+		if (!s || seen.has(s.id)) return [];
+		seen.add(s.id);
+		return [s];
+	});
+}
+function spaceLinks(space, body) {
+	const b = isRecord$1(body) ? body : {};
+	const stats = isRecord$1(b["stats"]) ? b["stats"] : {};
+	const broken = isRecord$1(stats["broken"]) ? stats["broken"] : {};
+	const links = (Array.isArray(b["items"]) ? b["items"].filter(isRecord$1) : []).map((l) => ({
+		key: linkKey(l["targetReference"], l["locationReferences"]),
+		target: l["targetReference"] ?? null,
+		locations: l["locationReferences"] ?? []
+	}));
+	const count = (v, fallback) => typeof v === "number" ? v : fallback;
+	return {
+		...space,
+		broken: count(broken["total"], links.length),
+		inChangeRequests: count(broken["changeRequest"], 0),
+		links
+	};
+}
+/** One list request per space, a few at a time (the client paces them to the API's rate limit). */
+async function readBrokenLinks(client, spaces, concurrency = 4) {
+	const out = new Array(spaces.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < spaces.length) {
+			const i = next++;
+			const space = spaces[i];
+			out[i] = spaceLinks(space, await client.get(`/spaces/${encodeURIComponent(space.id)}/links`, {
+				status: "broken",
+				limit: LINKS_PER_SPACE
+			}));
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(concurrency, spaces.length) }, worker));
+	return out;
+}
+function baselineOf(found) {
+	return {
+		version: 1,
+		spaces: Object.fromEntries(found.map((s) => [s.id, s.links.map((l) => l.key).sort()]))
+	};
+}
+/** A baseline file's content, or why it is none. */
+function parseBaseline(text) {
+	let v;
+	try {
+		v = JSON.parse(text);
+	} catch {
+		return "not JSON";
+	}
+	if (!isRecord$1(v) || v["version"] !== 1 || !isRecord$1(v["spaces"])) return "not a broken-links baseline (version 1, spaces)";
+	const spaces = {};
+	for (const [id, keys] of Object.entries(v["spaces"])) {
+		if (!Array.isArray(keys) || !keys.every((k) => typeof k === "string")) return `spaces.${id}: must be a list of link keys`;
+		spaces[id] = keys;
+	}
+	return {
+		version: 1,
+		spaces
+	};
+}
+/** Per space, the broken links the baseline does not hold (without a baseline: every one). */
+function newBrokenLinks(found, baseline) {
+	return found.flatMap((space) => {
+		const known = new Set(baseline?.spaces[space.id] ?? []);
+		const links = space.links.filter((l) => !known.has(l.key));
+		return links.length > 0 ? [{
+			space,
+			links
+		}] : [];
+	});
+}
+/** A link in one line: what it points to and where it is. */
+function describeLink(l) {
+	const t = isRecord$1(l.target) ? l.target : {};
+	const kind = t["kind"];
+	const what = typeof kind === "string" ? typeof t[kind] === "string" ? `${kind} ${String(t[kind])}` : kind : canonical(l.target);
+	const where = Array.isArray(l.locations) ? l.locations.flatMap((x) => isRecord$1(x) && typeof x["page"] === "string" ? [`page ${x["page"]}`] : []).join(", ") : "";
+	return where ? `${what} (in ${where})` : what;
+}
+var SPACE_KIND, LINKS_PER_SPACE, linkKey;
+var init_broken_links$1 = __esmMin((() => {
+	init_state$1();
+	init_common();
+	SPACE_KIND = "Space";
+	LINKS_PER_SPACE = 1e3;
+	linkKey = (target, locations) => canonical({
+		target,
+		locations
+	});
+}));
+// src/cli/broken-links.ts
+/**
+* `docops plan --fail-on broken-links` and `--broken-links-out`: after the plan, the broken links the API reports
+* in each managed space (src/health/broken-links.ts: one list request per space), printed after the plan (on
+* stderr for `--format json`, whose stdout is the plan alone). With `--fail-on broken-links` the run fails (exit 1)
+* when a space has a broken link that is new: not in the baseline `--broken-links-baseline FILE` (the links a
+* run on the main branch wrote with `--broken-links-out FILE`), or any at all without a baseline. Without these
+* flags, plan reads no links.
+*/
+function failOn(ctx) {
+	const v = ctx.values["fail-on"];
+	if (v === void 0) return false;
+	if (typeof v !== "string" || !FAIL_ON_CHECKS.includes(v)) throw new UsageError(`--fail-on must be one of ${FAIL_ON_CHECKS.join(", ")}, got "${String(v)}"`);
+	return true;
+}
+async function baseline(file) {
+	if (typeof file !== "string") return void 0;
+	let text;
+	try {
+		text = await (0, node_fs_promises.readFile)(file, "utf8");
+	} catch (err) {
+		throw new UsageError(`--broken-links-baseline: cannot read ${file}: ${err.code ?? err.message}`);
+	}
+	const parsed = parseBaseline(text);
+	if (typeof parsed === "string") throw new UsageError(`--broken-links-baseline: ${file} is ${parsed}`);
+	return parsed;
+}
+function report(found, fresh, markdown, compared) {
+	const total = found.reduce((n, s) => n + s.broken, 0);
+	const head = `Broken links in ${found.length} managed space(s): ${total}${compared ? `, ${[...fresh.values()].reduce((n, l) => n + l.length, 0)} new` : ""}`;
+	const lines = [markdown ? `### ${head}` : head];
+	for (const s of found) {
+		if (s.broken === 0) continue;
+		const mine = fresh.get(s.id) ?? [];
+		const cr = s.inChangeRequests > 0 ? `, ${s.inChangeRequests} in change requests` : "";
+		lines.push(`${markdown ? "- **" : "  "}${s.org}/${s.title}${markdown ? "**" : ""}: ${s.broken} broken${cr}${compared ? `, ${mine.length} new` : ""}`);
+		for (const l of mine.slice(0, SHOWN)) lines.push(`${markdown ? "  - " : "    - "}new: ${describeLink(l)}`);
+		if (mine.length > SHOWN) lines.push(`${markdown ? "  - " : "    - "}… and ${mine.length - SHOWN} more`);
+	}
+	return lines.join("\n") + "\n";
+}
+/** The flags' values, checked before anything is read (a typo is a usage error, not a failed check after the plan). */
+function checkBrokenLinksFlags(ctx) {
+	if (!failOn(ctx) && ctx.values["broken-links-baseline"] !== void 0) throw new UsageError("--broken-links-baseline needs --fail-on broken-links");
+}
+/** After the plan is printed: read, print, write the baseline, and fail on new broken links when asked. */
+async function brokenLinksCheck(ctx, run, format) {
+	const fail = failOn(ctx);
+	const out = ctx.values["broken-links-out"];
+	if (!fail && typeof out !== "string") return;
+	const known = await baseline(ctx.values["broken-links-baseline"]);
+	const found = await readBrokenLinks(run.client, managedSpaces(run.desired, run.live));
+	const fresh = new Map(newBrokenLinks(found, known).map((x) => [x.space.id, x.links]));
+	const text = report(found, fresh, format === "markdown", fail);
+	(format === "json" ? ctx.io.stderr : ctx.io.stdout).write(`\n${text}`);
+	if (typeof out === "string") await (0, node_fs_promises.writeFile)(out, JSON.stringify(baselineOf(found), null, 2) + "\n", "utf8");
+	if (fail && fresh.size > 0) {
+		const n = [...fresh.values()].reduce((a, l) => a + l.length, 0);
+		const where = [...fresh.keys()].map((id) => found.find((s) => s.id === id)).map((s) => `${s.org}/${s.title}`);
+		throw new DocopsError(`--fail-on broken-links: ${n} new broken link(s) in ${where.join(", ")}${known ? " (not in the baseline)" : " (no baseline given: every broken link counts)"}`);
+	}
+}
+var FAIL_ON_CHECKS, BROKEN_LINKS_FLAGS, SHOWN;
+var init_broken_links = __esmMin((() => {
+	init_errors$1();
+	init_broken_links$1();
+	FAIL_ON_CHECKS = ["broken-links"];
+	BROKEN_LINKS_FLAGS = {
+		"fail-on": {
+			type: "string",
+			value: "CHECK",
+			description: "Fail (exit 1) when a check of the docs finds a problem: broken-links — a managed space has a broken link not in the baseline"
+		},
+		"broken-links-baseline": {
+			type: "string",
+			value: "FILE",
+			description: "The broken links known already (written by --broken-links-out); only others count as new"
+		},
+		"broken-links-out": {
+			type: "string",
+			value: "FILE",
+			description: "Write the broken links of the managed spaces to FILE, as a baseline for --fail-on broken-links"
+		}
+	};
+	SHOWN = 20;
+}));
 // src/cli/commands/format-flag.ts
 function planFormat(ctx) {
 	const raw = ctx.values.format ?? "text";
@@ -61073,11 +65386,13 @@ var init_format_flag = __esmMin((() => {
 var plan_exports = /* @__PURE__ */ __exportAll({ planCommand: () => planCommand });
 async function planOne(ctx, check) {
 	const format = planFormat(ctx);
+	checkBrokenLinksFlags(ctx);
 	const out = ctx.values.out;
 	requireCredentials(ctx);
 	const policy = await cliPolicy(ctx);
 	const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-	const { plan, live, reads, client, kinds } = await planFromManifests(ctx, check);
+	const planned = await planFromManifests(ctx, check);
+	const { plan, live, reads, client, kinds } = planned;
 	const cost = planCost(ctx, plan, client);
 	const scopes = planScopes(plan, reads);
 	const verdict = policy && manifests ? await policyReport(policy, {
@@ -61111,6 +65426,7 @@ async function planOne(ctx, check) {
 			steps: plan.steps.length
 		}, "plan saved");
 	}
+	await brokenLinksCheck(ctx, planned, format);
 	if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
 	return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
 }
@@ -61128,11 +65444,12 @@ var init_plan = __esmMin((() => {
 	init_pipeline();
 	init_plan_run();
 	init_policy();
+	init_broken_links();
 	init_format_flag();
 	planCommand = {
 		name: "plan",
-		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]",
-		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.",
+		usage: "docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]",
+		description: "Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\nupdate and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\nwritten, so a read-only token is enough. With --out the plan is saved for `docops apply --plan FILE`,\nwhich applies exactly these steps, or refuses if the manifests or the live objects changed meanwhile.\nWith --detailed-exitcode the exit code is 2 when there are changes, so CI can tell \"in sync\" from\n\"drifted\". A plan that cannot reach some manifest objects (e.g. a reference that names nothing) lists\nthem as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\nWith --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\nneeds approval its approval checksum and who may approve (docs/policy.md). --format json follows\nschemas/plan.schema.json.\nWith --fail-on broken-links it also reads the broken links of each managed space (one request per space),\nlists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\nrun wrote with --broken-links-out FILE (without a baseline, every broken link is new).",
 		flags: {
 			manifests: MANIFESTS_FLAG,
 			"allow-env": ALLOW_ENV_FLAG,
@@ -61148,6 +65465,7 @@ var init_plan = __esmMin((() => {
 			},
 			"latency-ms": LATENCY_FLAG,
 			policy: POLICY_FLAG,
+			...BROKEN_LINKS_FLAGS,
 			config: {
 				type: "string",
 				value: "FILE",
@@ -61161,7 +65479,9 @@ var init_plan = __esmMin((() => {
 			"docops plan -m config.example/manifests --sandbox --detailed-exitcode",
 			"docops plan -m manifests --format json --prune Team | jq .steps",
 			"docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired",
-			"docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each"
+			"docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each",
+			"docops plan -m manifests --broken-links-out links.json              # on main: the broken links known",
+			"docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR"
 		],
 		async run(ctx) {
 			const fleet = await configOrganizations(ctx);
@@ -61182,7 +65502,7 @@ var init_step_line = __esmMin((() => {
 	init_values();
 	VALUE_MAX = 60;
 }));
-// src/core/apply-outcome.ts
+// src/engine/apply-outcome.ts
 function incompleteCreates(steps, outputs, partial, failed, skipped) {
 	const byId = new Map(steps.map((s) => [s.id, s]));
 	const dependents = /* @__PURE__ */ new Map();
@@ -61263,7 +65583,7 @@ function countDependents(ds) {
 	return [...groups].map(([label, g]) => g.length === 1 ? `${g[0].stepId} (${g[0].outcome})` : `${g.length} ${label}`).join(", ");
 }
 var init_apply_outcome = __esmMin((() => {}));
-// src/core/merge.ts
+// src/engine/merge.ts
 /**
 * `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
 * pointers; every other patch value (list, scalar, null, whole object) replaces the value read. Top-level `omit`
@@ -61286,109 +65606,7 @@ var init_merge = __esmMin((() => {
 	isPlainObject$2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 }));
-// src/core/recover.ts
-/** Read the list of each spec (see recoverPath) and look for what the request with this resolved body creates. */
-async function findCreated(client, specs, path, body) {
-	const [first, ...more] = specs;
-	if (!first) throw new Error("plan bug: a recover lookup without a RecoverSpec");
-	if (first.each === void 0) {
-		if (more.length > 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
-		const hits = (await listed(client, first, path)).filter((item) => matchesAll(item, first, body));
-		if (hits.length === 1) return {
-			kind: "found",
-			item: hits[0]
-		};
-		if (hits.length === 0) return { kind: "absent" };
-		return {
-			kind: "several",
-			ids: hits.map((h) => idOf(h) ?? "?")
-		};
-	}
-	const missing = [];
-	let total = 0;
-	for (const spec of specs) {
-		if (spec.each === void 0) throw new Error("plan bug: several RecoverSpecs on one request must each be a batch (each)");
-		const elements = valueAt(body, spec.each);
-		if (!Array.isArray(elements)) throw new Error(`plan bug: recover.each ${spec.each} is not an array in the request body`);
-		const items = await listed(client, spec, path);
-		const left = [];
-		for (const element of elements) {
-			const hits = items.filter((item) => matchesAll(item, spec, element));
-			if (hits.length > 1) return {
-				kind: "several",
-				ids: hits.map((h) => idOf(h) ?? "?")
-			};
-			if (hits.length === 0) left.push(element);
-		}
-		missing.push({
-			each: spec.each,
-			elements: left
-		});
-		total += elements.length;
-	}
-	return {
-		kind: "batch",
-		missing,
-		total
-	};
-}
-/** The items of the spec's list, less the ones it excludes (objects the plan's live read had). */
-async function listed(client, spec, path) {
-	const exclude = new Set(spec.exclude ?? []);
-	return (await client.listAll(recoverPath(spec, path))).filter((item) => !exclude.has(idOf(item) ?? ""));
-}
-function matches(item, m, source) {
-	return m.not === true ? !equals(item, m, source) : equals(item, m, source);
-}
-function equals(item, m, source) {
-	const have = pick(item, m.field);
-	const want = m.body !== void 0 ? valueAt(source, m.body) : m.value;
-	if (want === void 0 || want === null) return have === void 0 || have === null;
-	if (m.ignoreCase === true && typeof have === "string" && typeof want === "string") return have.toLowerCase() === want.toLowerCase();
-	if (typeof want === "object") return JSON.stringify(have) === JSON.stringify(want);
-	return have === want;
-}
-function idOf(item) {
-	const id = pick(item, "id");
-	return typeof id === "string" ? id : void 0;
-}
-/** A dotted path into a JSON value (`id`, `siteSpaces.0.id`). */
-function pick(value, at) {
-	let v = value;
-	for (const part of at.split(".")) {
-		if (v === null || typeof v !== "object") return void 0;
-		v = v[part];
-	}
-	return v;
-}
-/** A JSON pointer (RFC 6901) into a JSON value; '' is the value itself. */
-function valueAt(value, pointer) {
-	if (pointer === "") return value;
-	let v = value;
-	for (const raw of pointer.split("/").slice(1)) {
-		if (v === null || typeof v !== "object") return void 0;
-		v = v[raw.replace(/~1/g, "/").replace(/~0/g, "~")];
-	}
-	return v;
-}
-/** A copy of `body` with the array at `pointer` replaced by `elements`; left out when there are none (the API refuses an empty list). */
-function withElements(body, pointer, elements) {
-	if (pointer === "") return elements;
-	const copy = structuredClone(body);
-	const parts = pointer.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
-	let parent = copy;
-	for (const p of parts.slice(0, -1)) parent = parent[p];
-	const last = parts[parts.length - 1];
-	if (elements.length === 0) delete parent[last];
-	else parent[last] = elements;
-	return copy;
-}
-var matchesAll;
-var init_recover = __esmMin((() => {
-	init_plan$1();
-	matchesAll = (item, spec, source) => spec.match.every((m) => matches(item, m, source));
-}));
-// src/core/settle.ts
+// src/engine/settle.ts
 /**
 * Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
 * `spec.reads` reads, or apply is stopped. `after` names the write, for messages (`PUT /orgs/o/openapi/pets`).
@@ -61447,7 +65665,7 @@ var init_settle = __esmMin((() => {
 	};
 	conditions = (spec) => spec.until.map((c) => `${c.field} ${c.value}`).join(", ");
 }));
-// src/core/apply.ts
+// src/engine/apply.ts
 async function applyPlan(client, plan, options = {}) {
 	const concurrency = Math.max(1, options.concurrency ?? 8);
 	const report = {
@@ -61481,14 +65699,53 @@ async function applyPlan(client, plan, options = {}) {
 			reason
 		});
 	};
-	const runStep = async (step) => {
+	/** Why a step must not start (and skip it, saying so), or false when it may. */
+	const skipped = (step) => {
 		const blocker = step.dependsOn.find((d) => notOk.has(d));
-		if (report.unreachable !== void 0) return skip(step, UNREACHABLE_REASON);
-		if (gateClosed() !== void 0) return skip(step, `writing stopped: ${report.stopped}`);
-		if (blocker !== void 0) return skip(step, `depends on ${blocker}, which did not succeed`);
-		if (options.signal?.aborted) return skip(step, "apply was stopped");
-		const refusal = refused.get(step.kind);
-		if (refusal !== void 0) return skip(step, refusal);
+		const kindRefused = refused.get(step.kind);
+		const why = report.unreachable !== void 0 ? UNREACHABLE_REASON : gateClosed() !== void 0 ? `writing stopped: ${report.stopped}` : blocker !== void 0 ? `depends on ${blocker}, which did not succeed` : options.signal?.aborted ? "apply was stopped" : kindRefused;
+		if (why === void 0) return false;
+		skip(step, why);
+		return true;
+	};
+	const succeeded = (step, outputs, started) => {
+		report.outputs[step.id] = outputs;
+		report.applied.push(step.id);
+		emit({
+			type: "done",
+			step,
+			durationMs: performance.now() - started
+		});
+	};
+	/** A step failed at its request `at` (sent as `sent`), with the outputs it had kept. */
+	const failed = (step, err, started, outputs = {}, at = 0, sent = "") => {
+		const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
+		if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
+		notOk.add(step.id);
+		report.failed.push({
+			stepId: step.id,
+			message: error.message
+		});
+		if (outputs["id"] !== void 0) {
+			report.outputs[step.id] = outputs;
+			partial.set(step.id, {
+				id: step.id,
+				failedAt: at,
+				request: sent,
+				message: error.message
+			});
+		}
+		if (options.writeGate?.signal?.aborted === true) gateClosed();
+		if (isUnreachable(error) && report.stopped === void 0) report.unreachable ??= error.message;
+		emit({
+			type: "failed",
+			step,
+			error,
+			durationMs: performance.now() - started
+		});
+	};
+	const runStep = async (step) => {
+		if (skipped(step)) return;
 		const started = performance.now();
 		emit({
 			type: "start",
@@ -61514,6 +65771,8 @@ async function applyPlan(client, plan, options = {}) {
 					gate: gateClosed,
 					signal: options.writeGate?.signal
 				});
+				const refused = refusal(req, answer);
+				if (refused !== void 0) throw new Error(refused);
 				for (const [name, where] of Object.entries(req.capture ?? {})) {
 					const value = pick(answer, where);
 					if (value === void 0) throw new Error(`response of ${req.method} ${path} has no "${where}" to keep as ${name}`);
@@ -61524,46 +65783,71 @@ async function applyPlan(client, plan, options = {}) {
 					...options.signal ? { signal: options.signal } : {}
 				});
 			}
-			report.outputs[step.id] = outputs;
-			report.applied.push(step.id);
+			succeeded(step, outputs, started);
+		} catch (err) {
+			failed(step, err, started, outputs, at, sent);
+		}
+	};
+	/**
+	* Steps whose batched requests go as one (BatchSpec): each is checked and journaled like a step alone, the rest
+	* is sent in one request, and each step succeeds or fails by its own results. A failure of the request itself
+	* fails every step in it.
+	*/
+	const runBatch = async (steps) => {
+		const ready = [];
+		for (const step of steps) {
+			if (skipped(step)) continue;
+			const started = performance.now();
 			emit({
-				type: "done",
-				step,
-				durationMs: performance.now() - started
+				type: "start",
+				step
+			});
+			try {
+				await options.beforeStep?.(step);
+				const req = step.requests[0];
+				const { path, body } = resolveRequest(req, (stepId, output) => {
+					const v = report.outputs[stepId]?.[output];
+					if (v === void 0) throw new Error(`reference ${stepId}.${output} has no value`);
+					return v;
+				});
+				ready.push({
+					step,
+					path,
+					body,
+					started
+				});
+			} catch (err) {
+				failed(step, err, started);
+			}
+		}
+		const first = ready[0];
+		if (!first) return;
+		const req = batchRequest(first.step);
+		const sent = `${req.method} ${first.path}`;
+		try {
+			const stop = gateClosed();
+			if (stop !== void 0) throw new WritesStoppedError(stop);
+			const body = batchBody(req.batch, ready.map((r) => r.body));
+			const answer = await send(client, first.step, req, first.path, body, emit, {
+				gate: gateClosed,
+				signal: options.writeGate?.signal
+			});
+			const outcomes = batchOutcomes(req.batch, ready.map((r) => elementCount(batchRequest(r.step))), answer, sent);
+			ready.forEach((r, i) => {
+				const why = outcomes[i];
+				if (why === void 0) succeeded(r.step, {}, r.started);
+				else failed(r.step, /* @__PURE__ */ new Error(`${sent}: ${why}`), r.started);
 			});
 		} catch (err) {
-			const error = explainForbidden(err instanceof Error ? err : new Error(String(err)), options.scopesOf);
-			if (error instanceof ApiError && error.status === 403 && !refused.has(step.kind)) refused.set(step.kind, `the token may not write ${step.kind} (${error.method} ${error.path} was refused with 403${scopeHint(error, options.scopesOf)})`);
-			notOk.add(step.id);
-			report.failed.push({
-				stepId: step.id,
-				message: error.message
-			});
-			if (outputs["id"] !== void 0) {
-				report.outputs[step.id] = outputs;
-				partial.set(step.id, {
-					id: step.id,
-					failedAt: at,
-					request: sent,
-					message: error.message
-				});
-			}
-			if (options.writeGate?.signal?.aborted === true) gateClosed();
-			if (isUnreachable(error) && report.stopped === void 0) report.unreachable ??= error.message;
-			emit({
-				type: "failed",
-				step,
-				error,
-				durationMs: performance.now() - started
-			});
+			for (const r of ready) failed(r.step, err, r.started, {}, 0, sent);
 		}
 	};
 	for (const group of groups$1(plan.steps)) {
 		gateClosed();
-		await runBounded(group, concurrency, runStep);
+		await runBounded(applyUnits(group), concurrency, (unit) => Array.isArray(unit) ? runBatch(unit) : runStep(unit));
 	}
-	const failed = new Set(report.failed.map((f) => f.stepId));
-	report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failed, new Set(report.skipped));
+	const failedIds = new Set(report.failed.map((f) => f.stepId));
+	report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failedIds, new Set(report.skipped));
 	return report;
 }
 /**
@@ -61660,10 +65944,12 @@ async function runBounded(items, limit, fn) {
 var MAX_RECOVERIES, UNREACHABLE_REASON, WritesStoppedError;
 var init_apply$1 = __esmMin((() => {
 	init_apply_outcome();
+	init_batch();
 	init_errors$1();
 	init_merge();
 	init_order();
 	init_plan$1();
+	init_refs();
 	init_recover();
 	init_settle();
 	MAX_RECOVERIES = 5;
@@ -62113,7 +66399,7 @@ function guardViolations(plan, live, kinds, whoami) {
 }
 var init_gate = __esmMin((() => {
 	init_errors$1();
-	init_reconcile();
+	init_state$1();
 	init_counts();
 	init_rules();
 }));
@@ -64468,7 +68754,10 @@ const COMMANDS$1 = [
 	{
 		name: "daemon",
 		summary: "Keep the organization equal to the manifests: watch, schedule, serve health and metrics",
-		load: async () => ({ run: (await Promise.resolve().then(() => (init_daemon(), daemon_exports))).runDaemon })
+		load: async () => {
+			const { daemonCommand } = await Promise.resolve().then(() => (init_daemon(), daemon_exports));
+			return { run: (argv, io) => daemonCommand([...argv], io) };
+		}
 	},
 	{
 		name: "undo",

@@ -7,8 +7,8 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, DocopsError, type RequestEffect } from '../core/errors.js';
-import type { HttpMethod } from '../core/plan.js';
+import { ApiError, DocopsError, type RequestEffect } from '../model/errors.js';
+import type { HttpMethod } from '../model/plan.js';
 import { paginatePages } from './paginate.js';
 import { sharedPacer, type Answer, type Pacer, type PacerWait } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
@@ -17,7 +17,7 @@ import { REDIRECT_REFUSED, errorMessageOf, flattenHeaders, hasNoBody, isRedirect
 import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
 import { DEFAULT_API_URL } from './settings.js';
-import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../model/api-client.js';
 
 type LogFn = (obj: Record<string, unknown>, msg: string) => void;
 

@@ -2,8 +2,8 @@
  * Walking a paginated list (`{next?: {page}, count, items}`) page by page. Any failed page throws for the
  * whole list, so a caller never sees a silently short list.
  */
-import { ApiError } from '../core/errors.js';
-import type { ListEnvelope, RequestOptions } from './types.js';
+import { ApiError } from '../model/errors.js';
+import type { ListEnvelope, RequestOptions } from '../model/api-client.js';
 
 /** The API maximum; fewer round trips for large organizations. */
 export const PAGE_LIMIT = 1000;

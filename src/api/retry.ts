@@ -24,7 +24,7 @@
  * (`maxRateLimitRetries`, default 10, beside `maxRetries`, default 5): under heavy rate limiting a request is not
  * given up after a few polite refusals.
  */
-import type { RequestEffect } from '../core/errors.js';
+import type { RequestEffect } from '../model/errors.js';
 
 export interface RetryOptions {
   /** Retries after failures other than 429 (so at most maxRetries + 1 attempts when nothing is rate limited). */

@@ -7,7 +7,7 @@
  * error that echoes the Authorization header …).
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 
 export const DEFAULT_API_URL = 'https://api.gitbook.com/v1';

@@ -5,10 +5,10 @@
  * Plain data in, plain data out; when the events cannot be read (403: not an admin or no Enterprise plan, 404,
  * anything else) the plan says so in one line and goes on. Never throws.
  */
-import type { ApiClient } from '../api/types.js';
-import { ApiError } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import { originOf, type AttributedChange, type Plan } from '../core/plan.js';
+import type { ApiClient } from '../model/api-client.js';
+import { ApiError } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import { originOf, type AttributedChange, type Plan } from '../model/plan.js';
 import { matchEvents, type AuditEvent } from './match.js';
 
 export const AUDIT_PAGE_SIZE = 100;

@@ -15,8 +15,8 @@
  * - **unavailable**: 401/403 (not an admin, no Enterprise plan) or 404 → no events at all for this organization.
  * Any other failure is thrown (the run fails and is retried: nothing is planned from a state it cannot vouch for).
  */
-import type { ApiClient } from '../api/types.js';
-import { ApiError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import { ApiError } from '../model/errors.js';
 import type { AuditEvent } from './match.js';
 
 export const FEED_PAGE_SIZE = 100;

@@ -4,8 +4,8 @@
  * (targets.ts): an update or delete names its object's id; a create (the object is gone) is matched on a delete
  * event of its type whose target label is the step's key.
  */
-import type { KindDefinition } from '../core/kind.js';
-import type { AttributedChange, Step } from '../core/plan.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { AttributedChange, Step } from '../model/plan.js';
 import { pathTarget } from './targets.js';
 
 /** The parts of an official `AuditEvent` docops reads. */

@@ -3,7 +3,7 @@
  * every command, and parse errors become UsageError with a hint (closest flag, where to find help).
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import { LOG_FORMATS, LOG_LEVELS, isLogFormat, isLogLevel } from '../log-options.js';
 import type { LogFormat, LogLevel } from '../log-options.js';
 

@@ -6,8 +6,8 @@
  */
 import type { RetryNotice } from '../api/client.js';
 import type { PacerWait } from '../api/pacer.js';
-import type { ApiClient } from '../api/types.js';
-import { UsageError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import { UsageError } from '../model/errors.js';
 import type { CommandContext } from './command.js';
 import { resolveApiSettings } from '../api/settings.js';
 

@@ -6,7 +6,7 @@
 import { appendFile } from 'node:fs/promises';
 import { redactText } from '../secrets.js';
 import path from 'node:path';
-import { ApplyError, BlockedError, ValidationError, type ValidationIssue } from '../core/errors.js';
+import { ApplyError, BlockedError, ValidationError, type ValidationIssue } from '../model/errors.js';
 import type { CliIO } from './io.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

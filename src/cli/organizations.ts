@@ -4,9 +4,9 @@
  * and its output is a section of its own, so a pull request's comment has one section per organization. One
  * organization's failure does not stop the others; the exit code is the worst of them.
  */
-import { UsageError, ValidationError } from '../core/errors.js';
+import { UsageError, ValidationError } from '../model/errors.js';
 import type { DaemonConfig, OrgConfig } from '../daemon/config.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import type { ManifestDocument } from '../model/document.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import type { CommandContext } from './command.js';
 import { reportError } from './report-error.js';

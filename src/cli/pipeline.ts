@@ -3,7 +3,7 @@
  * (connect, fetch, diff) is plan-run.ts: `validate` loads this module without the planning code.
  */
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import type { FlagSpec } from './args.js';
 import type { CommandContext } from './command.js';
 import { parseAllowList } from '../manifests/interpolate.js';

@@ -1,7 +1,7 @@
 /** How plan and apply print a plan: the chosen format plus the API cost line (text and markdown). */
-import type { ApiClient } from '../api/types.js';
-import { UsageError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
+import type { ApiClient } from '../model/api-client.js';
+import { UsageError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
 import { costLine, DEFAULT_LATENCY_MS, estimateCost, type PlanCost } from '../plan-file/index.js';
 import type { PolicyReport } from '../policy/model.js';
 import { policyData, renderPolicyMarkdown, renderPolicyText } from '../policy/render.js';

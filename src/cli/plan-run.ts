@@ -1,10 +1,10 @@
 /** Plan and apply from the manifests: load them, connect, fetch, diff. */
-import type { ApiClient } from '../api/types.js';
-import { UsageError } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan } from '../core/plan.js';
-import { computePlan } from '../core/reconcile.js';
-import type { DesiredState, LiveState } from '../core/reconcile.js';
+import type { ApiClient } from '../model/api-client.js';
+import { UsageError } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan } from '../model/plan.js';
+import { computePlan } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';
 import { connect, requireCredentials } from './connect.js';

@@ -2,9 +2,9 @@
  * The policy as plan and apply use it: `--policy PATH` (a policy file or a folder of them), or the `policy:` of
  * apply's `--config`. src/policy (and the CEL library) are imported only when a policy is configured.
  */
-import { UsageError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { UsageError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 import type { PolicyReport } from '../policy/model.js';
 import { manifestsDigest, type ManifestsDigest } from '../plan-file/digests.js';

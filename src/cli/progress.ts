@@ -2,7 +2,7 @@
  * A one-line progress indicator on stderr for long reads (export of a large organization). Shown only when
  * stderr is a terminal; redrawn at most every 100 ms; cleared when done.
  */
-import type { ApiClient } from '../api/types.js';
+import type { ApiClient } from '../model/api-client.js';
 import type { OutputStream } from './io.js';
 
 export interface Progress {

@@ -4,7 +4,7 @@
  * The message is redacted (the registered secrets of src/secrets.ts, and `secrets`) before it is printed; the
  * logged error and its cause chain are redacted by the logger.
  */
-import { DocopsError, EXIT, ValidationError, formatIssue } from '../core/errors.js';
+import { DocopsError, EXIT, ValidationError, formatIssue } from '../model/errors.js';
 import type { CommandLogger } from './command-logger.js';
 import { redactSecrets } from '../log-options.js';
 import { createColors, shouldColor } from '../render/ansi.js';

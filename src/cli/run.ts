@@ -5,7 +5,7 @@
  * before any manifest is read.
  */
 import { registerCredentialSecrets } from '../api/settings.js';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 import { redactingStream, registerSecret } from '../secrets.js';
 import { GLOBAL_FLAGS, closestFlag, globalOptions, parseCommandArgs } from './args.js';
 import type { CommandContext } from './command.js';

@@ -5,15 +5,16 @@
  */
 import { matchOperation } from '../scopes/operations.js';
 import { access } from 'node:fs/promises';
-import type { ApiClient } from '../api/types.js';
-import { applyPlan, type ApplyReport } from '../core/apply.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan } from '../core/plan.js';
-import type { DesiredState, LiveState } from '../core/reconcile.js';
+import type { ApiClient } from '../model/api-client.js';
+import { applyPlan } from '../engine/apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan } from '../model/plan.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { countDesired, createJournal, fetchWhoami, resolveSafetyConfig, safetyGate, type SafetyConfig } from '../safety/index.js';
 import type { FlagSpecs } from './args.js';
 import type { CommandContext } from './command.js';
-import type { ApplyEvent } from '../core/apply.js';
+import type { ApplyEvent } from '../engine/apply.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';

@@ -3,8 +3,8 @@
  * changed), else hand back exactly its steps with freshly read live state for the safety gate and the journal.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
-import { fetchLive } from '../core/reconcile.js';
+import { UsageError } from '../model/errors.js';
+import { fetchLive } from '../engine/reconcile.js';
 import { manifestsDigest, parseSavedPlan, verifyLive, verifyOffline, type SavedPlan } from '../plan-file/index.js';
 import { recordingClient, type ApiCall } from '../scopes/needs.js';
 import type { CommandContext } from './command.js';

@@ -3,8 +3,8 @@
  * what the API says the token's user may do there: the Organization's `permissions.admin` (management-api.md,
  * Authentication 5: a resource's `permissions` tell the caller which actions are allowed on it).
  */
-import type { ApiClient } from '../api/types.js';
-import { ApiError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import { ApiError } from '../model/errors.js';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

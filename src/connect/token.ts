@@ -8,9 +8,9 @@
  * What the API does not tell is kept apart, never guessed: which scopes a token carries (no operation returns
  * them) and so whether an admin's token may write — only a write would show that, and whoami never writes.
  */
-import type { ApiClient } from '../api/types.js';
-import { ApiError } from '../core/errors.js';
-import { pathSegment } from '../core/refs.js';
+import type { ApiClient } from '../model/api-client.js';
+import { ApiError } from '../model/errors.js';
+import { pathSegment } from '../model/refs.js';
 import { matchOperation } from '../scopes/operations.js';
 import { listOrgs, type VisibleOrg } from './orgs.js';
 

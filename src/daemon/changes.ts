@@ -6,13 +6,13 @@
  *   (first run, or the last run did not succeed: invalid manifests, refused, failed, interrupted, or anything
  *   else that ended it); a config different from the baseline's; plan mode (it reports drift everywhere); a kind
  *   that declares no scope;
- * - scoped: the changed scopes and their closure (src/core/scope.ts). Coalesced triggers need no merging here:
+ * - scoped: the changed scopes and their closure (src/engine/scope.ts). Coalesced triggers need no merging here:
  *   the baseline is the last successful load, so one comparison covers every change since, and any full reason
  *   among a run's reasons makes it full.
  */
-import type { KindDefinition } from '../core/kind.js';
-import type { DesiredState } from '../core/reconcile.js';
-import { changedScopes, documentFingerprints, scopeClosure, scopeName } from '../core/scope.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { DesiredState } from '../model/state.js';
+import { changedScopes, documentFingerprints, scopeClosure, scopeName } from '../engine/scope.js';
 import type { TriggerReason } from './triggers.js';
 
 export type RunScope =

@@ -5,10 +5,10 @@
  * one another, cron expressions, shard bounds) and turns the entries into configs of their own.
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { ValidationIssue } from '../core/errors.js';
+import type { ValidationIssue } from '../model/errors.js';
 import type { Env } from '../manifests/interpolate.js';
-import { notifyTargets } from '../notify/config.js';
-import type { NotifyTarget } from '../notify/types.js';
+import { notifyTargets } from './notify/config.js';
+import type { NotifyTarget } from './notify/types.js';
 
 export interface OrgConfig {
   /** The organization's id, as its manifests name it. */

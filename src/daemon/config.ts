@@ -6,17 +6,18 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { validateDetailed } from 'node-cron';
-import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
+import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
 import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
-import { notifyTargets } from '../notify/config.js';
-import type { NotifyTarget } from '../notify/types.js';
+import { notifyTargets } from './notify/config.js';
+import type { NotifyTarget } from './notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
+import { HA_DEFAULTS, haConfig, haIssues, type HaConfig } from './config-ha.js';
 import { fleetConfig, type OrgConfig, type ShardConfig } from './config-fleet.js';
 
 export type { OrgConfig, ShardConfig } from './config-fleet.js';
@@ -81,15 +82,7 @@ export interface InformerSettings {
   overlapMs: number;
 }
 
-export interface HaConfig {
-  mode: 'kubernetes';
-  /** Absent: the pod's namespace, else the kubeconfig context's, else `default`. */
-  namespace?: string;
-  leaseName: string;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-}
+export type { HaConfig } from './config-ha.js';
 
 /** Command-line flags that override the file (and the environment). */
 export interface ConfigOverrides {
@@ -109,7 +102,7 @@ export const CONFIG_DEFAULTS = {
   shutdownGraceMs: 30_000,
   logLevel: 'info',
   // client-go's leader-election defaults.
-  ha: { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+  ha: HA_DEFAULTS,
   informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
 } as const;
 
@@ -249,22 +242,6 @@ async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy>
   return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
 
-function haConfig(raw: unknown): { ha?: HaConfig } {
-  if (!isObject(raw) || raw.mode !== 'kubernetes') return {};
-  const d = CONFIG_DEFAULTS.ha;
-  const num = (k: keyof typeof d): number => (typeof raw[k] === 'number' ? raw[k] : (d[k] as number));
-  return {
-    ha: {
-      mode: 'kubernetes',
-      ...(typeof raw.namespace === 'string' ? { namespace: raw.namespace } : {}),
-      leaseName: typeof raw.leaseName === 'string' ? raw.leaseName : d.leaseName,
-      leaseDurationMs: num('leaseDurationMs'),
-      renewDeadlineMs: num('renewDeadlineMs'),
-      retryPeriodMs: num('retryPeriodMs'),
-    },
-  };
-}
-
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
 export function parseListen(value: string): ListenAddress | undefined {
   const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
@@ -293,29 +270,6 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
-  }
-  return issues;
-}
-
-/**
- * The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
- * others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
- * client-go's jitter factor).
- */
-function haIssues(raw: unknown, at: At): ValidationIssue[] {
-  if (!isObject(raw)) return [];
-  const d = CONFIG_DEFAULTS.ha;
-  const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined => (raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined);
-  const lease = value('leaseDurationMs');
-  const renew = value('renewDeadlineMs');
-  const retry = value('retryPeriodMs');
-  const where = (k: string): { file: string; line: number; column: number } => at(raw[k] !== undefined ? ['ha', k] : ['ha']);
-  const issues: ValidationIssue[] = [];
-  if (lease !== undefined && renew !== undefined && renew >= lease) {
-    issues.push({ ...where('renewDeadlineMs'), message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over` });
-  }
-  if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
-    issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
   }
   return issues;
 }

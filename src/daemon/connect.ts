@@ -6,8 +6,8 @@
  */
 import { createClient as createApiClient, type ResponseInfo } from '../api/client.js';
 import { resolveApiSettings } from '../api/settings.js';
-import type { ApiClient } from '../api/types.js';
-import { UsageError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import { UsageError } from '../model/errors.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';

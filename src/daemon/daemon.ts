@@ -4,75 +4,35 @@
  * 'retry-scheduled' ({attempt, delayMs}) when a failed run will be retried.
  */
 import { EventEmitter } from 'node:events';
-import type { KindDefinition } from '../core/kind.js';
+import type { KindDefinition } from '../model/kind.js';
 import { KINDS } from '../kinds/index.js';
 import { createLogger, type Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
-import { loadManifests } from '../manifests/index.js';
 import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
-import { attributeDrift } from '../audit/attribute.js';
-import { Notifier } from '../notify/index.js';
-import type { RetryPolicy } from '../notify/sender.js';
-import { documentFingerprints } from '../core/scope.js';
-import { fetchLive, type DesiredState, type LiveState } from '../core/reconcile.js';
-import { fetchWhoami } from '../safety/index.js';
-import type { Whoami } from '../safety/gate.js';
+import { Notifier } from './notify/index.js';
 import { ScopeTracker } from './changes.js';
-import { createParseCache } from './parse-cache.js';
-import { createPreloader, type Preloader } from './preload.js';
-import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
+import { createRetrier, systemClock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
-import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
-import type { Leadership, LeaseLock } from './ha/leadership.js';
+import { connectApi, type Connection } from './connect.js';
+import type { Leadership } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
-import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import type { RunRecord } from './run.js';
+import { Reconciler } from './reconciler.js';
 import { positionsOf, publicRun } from './run-view.js';
 import { manifestsRevision } from './status/revision.js';
 import { StatusTracker } from './status/tracker.js';
 import { answerReconcile } from './http-reconcile.js';
 import { createInformerLink, type InformerLink } from './informer/link.js';
+import { daemonEndpoints } from './daemon-http.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
-import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
+import type { DaemonDeps } from './daemon-deps.js';
+import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type TriggerReason } from './triggers.js';
 
-export interface DaemonDeps {
-  env?: Env;
-  logger?: Logger;
-  kinds?: readonly KindDefinition[];
-  loadManifests?: LoadManifests;
-  createClient?: ClientFactory;
-  resolveSettings?: SettingsResolver;
-  scheduler?: Scheduler;
-  /** Timers for retries (a fake in tests). */
-  clock?: Clock;
-  random?: () => number;
-  /** Default true; tests turn process metrics off. */
-  defaultMetrics?: boolean;
-  /** The daemon's role on the status page: `single` by default; leader election says `leader` or `standby`. */
-  role?: () => string;
-  /** Backoff of failed notification deliveries (tests make it short). */
-  notifyRetry?: RetryPolicy;
-  /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
-  leaseLock?: LeaseLock;
-  /** One organization of a fleet (src/daemon/fleet): the fleet serves HTTP and holds the leases; this reconciles. */
-  embedded?: EmbeddedIn;
-}
-
-/** What a fleet gives each of its organizations' daemons. */
-export interface EmbeddedIn {
-  /** The organization's series of the fleet's metrics (`org` label). */
-  metrics: DaemonMetrics;
-  /** The lease (the fleet's, or the organization's shard's) this organization is written under; absent: always. */
-  leadership?: Leadership;
-  /** The status page's address, for notifications. */
-  statusUrl(): string | undefined;
-  /** Values no manifest variable may carry besides this organization's token (the other organizations' tokens). */
-  secrets?: readonly string[];
-}
-
+export type { DaemonDeps, EmbeddedIn } from './daemon-deps.js';
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -92,6 +52,8 @@ export class Daemon extends EventEmitter {
   private readonly runner: CoalescingRunner<RunRecord>;
   private readonly retrier: Retrier;
   private readonly abort = new AbortController();
+  /** How each run is made: its load, what it reads ahead, its context. */
+  private readonly reconciler: Reconciler;
   private manifests: ManifestsState | undefined;
   private api: ApiState | undefined;
   private lastGood: { at: string; documents: number } | undefined;
@@ -102,23 +64,8 @@ export class Daemon extends EventEmitter {
   /** With `ha`: only the holder of the lease reconciles. */
   private leadership: Leadership | undefined;
   private stopping: Promise<{ graceful: boolean }> | undefined;
-  private runId = 0;
   /** Full or scoped runs (src/daemon/changes.ts). */
   private readonly scoping: ScopeTracker;
-  /** Manifest loads started by file events, taken by the next run (src/daemon/preload.ts). */
-  private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
-  /** Parses of unchanged manifest files, kept between loads. */
-  private readonly parseCache = createParseCache();
-  /**
-   * A scoped run's live state read while the save's debounce waits (readAhead): valid only for the load it was
-   * read for, and only if no run started since (a run's writes would make it stale).
-   */
-  private ahead: { desired: DesiredState; scopes: string; epoch: number; live: Promise<LiveState> } | undefined;
-  /** Runs started so far, and whether one is running now. */
-  private runEpoch = 0;
-  private runActive = false;
-  /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
-  private whoami: Promise<Whoami> | undefined;
   /** With a `policy:`: its gate and the approvals (src/policy, loaded only then). */
   approvals: DaemonApprovals | undefined;
   /** Following the audit log between full reads (src/daemon/informer), when on. */
@@ -134,7 +81,7 @@ export class Daemon extends EventEmitter {
     this.logger = deps.logger ?? createLogger({ level: config.logLevel, env: this.env });
     this.metrics = deps.embedded?.metrics ?? createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
     this.leadership = deps.embedded?.leadership;
-    this.runner = createCoalescingRunner((reasons) => this.runOnce(reasons));
+    this.runner = createCoalescingRunner((reasons) => this.reconciler.run(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
     this.status = new StatusTracker({
@@ -158,6 +105,24 @@ export class Daemon extends EventEmitter {
     // What else decides a plan besides the documents: a different value makes the next run full.
     const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? []]);
     this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
+    this.reconciler = new Reconciler({
+      config,
+      env: this.env,
+      kinds: this.kinds,
+      logger: this.logger,
+      metrics: this.metrics,
+      signal: this.abort.signal,
+      scoping: this.scoping,
+      status: this.status,
+      notifier: this.notifier,
+      loadManifests: deps.loadManifests,
+      ...(deps.embedded?.secrets ? { secrets: deps.embedded.secrets } : {}),
+      connection: () => this.connection,
+      leadership: () => this.leadership,
+      informer: () => this.informer,
+      approvals: () => this.approvals,
+      record: (r) => this.record(r),
+    });
   }
 
   /** Connect, serve HTTP, watch, schedule, and start the initial run (not awaited: see firstRun). */
@@ -220,35 +185,13 @@ export class Daemon extends EventEmitter {
   }
 
   private async serve(): Promise<void> {
-    const c = this.config;
-    this.server = await startDaemonServer(c.listen, {
-      readiness: () => this.readiness(),
-      metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
-      reconcile: (wait, full) => this.requestReconcile(wait, full === true),
-      ...(c.statusPage !== false
-        ? {
-            status: {
-              html: async () => (await import('./status/html.js')).renderStatusHtml(await this.status.status()),
-              json: () => this.status.status(),
-              run: (id: number) => this.status.run(id),
-            },
-          }
-        : {}),
-      ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.requestApproval(body) } } : {}),
-      logger: this.logger,
-    });
+    this.server = await startDaemonServer(this.config.listen, daemonEndpoints(this));
   }
 
   /** The file watch (with its preloads), the schedule and the informer's polls. */
   private async watch(): Promise<void> {
     const c = this.config;
-    const preloader = (this.preloader = createPreloader(() =>
-      this.load().then((loaded) => {
-        this.readAhead(loaded.desired);
-        return loaded;
-      }),
-    ));
+    const preloader = this.reconciler.preload();
     this.watcher = await watchManifests(
       c.manifestsDir,
       c.debounceMs,
@@ -262,10 +205,10 @@ export class Daemon extends EventEmitter {
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     if (c.informer) {
       const client = this.connection!.client;
-      this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.askWhoami()).id });
+      this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.reconciler.askWhoami()).id });
       // A poll between runs, only where a run could follow it: never on a standby, during a run or when stopping.
       this.informer?.start(
-        () => !this.runActive && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
+        () => !this.reconciler.active && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
         () => this.fire('poll'),
       );
     }
@@ -321,7 +264,7 @@ export class Daemon extends EventEmitter {
       this.informer?.stop();
       await this.cron?.stop();
       await this.watcher?.close();
-      this.preloader?.cancel();
+      this.reconciler.stop();
       let timer: NodeJS.Timeout | undefined;
       const graceful = await Promise.race([
         drained.then(() => true),
@@ -364,79 +307,6 @@ export class Daemon extends EventEmitter {
     return this.approvals!.approve(body);
   }
 
-  /**
-   * Start reading the live state a scoped run of this load would read, while the debounce waits: a save is then
-   * planned as soon as the quiet time ends, not one fetch later. Reads only; never on a follower, never while a
-   * run is writing, never for what would be a full run; a read that fails is left to the run to repeat.
-   */
-  private readAhead(desired: DesiredState): void {
-    // With the informer a run reads from the kept reads: nothing to read ahead.
-    if (this.informer || this.runActive || (this.leadership && !this.leadership.leading) || !this.connection) return;
-    const decision = this.scoping.peek(['watch'], desired);
-    if (decision.type !== 'scoped') return;
-    const live = fetchLive(this.connection.client, this.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
-    live.catch(() => {}); // the run reads again
-    this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
-  }
-
-  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
-    return { prune: this.config.prune, invite: this.config.invite };
-  }
-
-  private async runOnce(reasons: TriggerReason[]): Promise<RunRecord> {
-    if (this.leadership && !this.leadership.leading) return this.standbyRun(reasons);
-    const writeGate = this.leadership?.writeGate();
-    // What was read ahead counts only if no run started since it was read.
-    const ahead = this.ahead?.epoch === this.runEpoch ? this.ahead : undefined;
-    this.ahead = undefined;
-    this.runEpoch++;
-    this.runActive = true;
-    try {
-      return await this.reconcileWith(reasons, writeGate, ahead);
-    } finally {
-      this.runActive = false;
-    }
-  }
-
-  private async reconcileWith(reasons: TriggerReason[], writeGate: ReturnType<Leadership['writeGate']> | undefined, ahead: Daemon['ahead']): Promise<RunRecord> {
-    const c = this.config;
-    const record = await reconcileRun(
-      {
-        manifestsDir: c.manifestsDir,
-        kinds: this.kinds,
-        env: this.env,
-        client: this.connection!.client,
-        mode: c.mode,
-        planOptions: this.planOptions(),
-        concurrency: c.concurrency,
-        safety: resolveSafetyConfig(c.safety ?? {}),
-        journalDir: c.journalDir,
-        signal: this.abort.signal,
-        ...(writeGate ? { writeGate } : {}),
-        logger: this.logger,
-        metrics: this.metrics,
-        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
-        annotate: (plan) => attributeDrift(this.connection!.client, plan, this.kinds),
-        ...(this.approvals ? { policy: (p, l, id, log) => this.approvals!.gate(p, l, id, log) } : {}),
-        observe: (record, plan, report) => {
-          this.approvals?.observe(record.approval !== undefined);
-          this.status.observe(record, plan, report);
-          this.notifier?.onRun(record, plan, report);
-        },
-        // The load a file event started, when it is still current; else a fresh one.
-        loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
-        scoping: this.scoping,
-        readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
-        whoami: () => this.askWhoami(),
-        ...(this.informer ? { liveSource: this.informer.source } : {}),
-      },
-      ++this.runId,
-      reasons,
-    );
-    this.record(record);
-    return record;
-  }
-
   private async startApprovals(policy: NonNullable<DaemonConfig['policy']>): Promise<DaemonApprovals> {
     const c = this.config;
     const { DaemonApprovals } = await import('../policy/daemon-approvals.js');
@@ -450,35 +320,6 @@ export class Daemon extends EventEmitter {
         commit: async () => ((r) => (r?.source === 'git' ? r.commit : undefined))(await manifestsRevision(c.manifestsDir)),
       },
     );
-  }
-
-  private askWhoami(): Promise<Whoami> {
-    const asked = (this.whoami ??= fetchWhoami(this.connection!.client));
-    asked.catch(() => {
-      if (this.whoami === asked) this.whoami = undefined;
-    });
-    return asked;
-  }
-
-  /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */
-  private standbyRun(reasons: TriggerReason[]): RunRecord {
-    this.logger.info({ reasons }, 'standing by: the queued reconcile does not run (another replica holds the lease)');
-    return { id: ++this.runId, reasons, result: 'interrupted', interrupted: true, interruptedBy: 'lease', mode: this.config.mode, startedAt: new Date().toISOString(), durationMs: 0, error: STANDBY };
-  }
-
-  /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
-  private async load(): ReturnType<LoadManifests> {
-    const c = this.config;
-    const loaded = await (this.deps.loadManifests ?? loadManifests)(c.manifestsDir, this.kinds, {
-      env: this.env,
-      allowEnv: c.allowEnv ?? [],
-      secrets: [...this.connection!.secrets, ...(this.deps.embedded?.secrets ?? []), ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
-      parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
-      // Its own config is never data, even inside the manifests directory (it may hold secrets).
-      ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),
-    });
-    documentFingerprints(loaded.desired); // computed (and kept) now, while a preload waits out the debounce
-    return loaded;
   }
 
   /** A finished run → readiness state, retry schedule, history, 'run' event. */

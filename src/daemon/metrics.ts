@@ -3,7 +3,7 @@
  * tests). Names are part of the public interface: docs/daemon.md lists them.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Action, Plan } from '../core/plan.js';
+import type { Action, Plan } from '../model/plan.js';
 
 export type RunResult = 'success' | 'failed' | 'invalid_manifests' | 'refused' | 'interrupted';
 export const RUN_RESULTS: readonly RunResult[] = ['success', 'failed', 'invalid_manifests', 'refused', 'interrupted'];
@@ -30,6 +30,8 @@ export interface DaemonMetrics {
   informerRead(read: 'informer' | 'full' | 'scoped', reason: string | undefined, events: number): void;
   /** The organizations the informer follows, and those in fallback (full reads: no audit events). */
   setInformerOrgs(orgs: readonly { mode: 'informer' | 'fallback' }[]): void;
+  /** Broken links per managed space; `only`: keep the other spaces' values (a scoped run read some of them). */
+  setBrokenLinks(spaces: readonly { org: string; id: string; space: string; broken: number }[], only?: boolean): void;
 }
 
 /**
@@ -77,6 +79,13 @@ function families(registry: Registry, byOrg: boolean) {
     }),
     informerEvents: new Counter({ name: 'docops_informer_events_total', help: "Audit events the informer followed (docops's own writes not counted).", labelNames: labels(), registers }),
     informerOrgs: new Gauge({ name: 'docops_informer_organizations', help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).', labelNames: labels('mode'), registers }),
+    // Labelled by organization already (a space's).
+    brokenLinks: new Gauge({
+      name: 'docops_broken_links',
+      help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read after each run.',
+      labelNames: ['org', 'space', 'title'],
+      registers,
+    }),
   };
 }
 
@@ -104,12 +113,13 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     shared.set(registry, f);
   }
   const L = <T extends Record<string, string>>(labels: T): T & { org?: string } => (org === undefined ? labels : { ...labels, org });
-  const { duration, runs, applied, failedSteps, drift, byScope, lastSuccess, api, loadErrors, loadFailures, ready, backoff, leader, informerReads, informerEvents, informerOrgs } = f;
+  const { duration, runs, applied, failedSteps, drift, byScope, lastSuccess, api, loadErrors, loadFailures, ready, backoff, leader, informerReads, informerEvents, informerOrgs, brokenLinks } = f;
   for (const mode of ['informer', 'fallback']) informerOrgs.set(L({ mode }), 0);
   for (const r of RUN_RESULTS) runs.inc(L({ result: r }), 0);
   for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc(L({ scope, result: r }), 0);
   ready.set(L({}), 0);
   leader.set(L({}), 0);
+  const ownLinks: Record<string, string>[] = [];
 
   return {
     registry,
@@ -142,6 +152,16 @@ export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonM
     },
     setInformerOrgs(orgs) {
       for (const mode of ['informer', 'fallback'] as const) informerOrgs.set(L({ mode }), orgs.filter((o) => o.mode === mode).length);
+    },
+    setBrokenLinks(spaces, only = false) {
+      // A fleet's organization clears only the series it set itself: the others' are theirs.
+      if (!only && org === undefined) brokenLinks.reset();
+      else if (!only) for (const l of ownLinks.splice(0)) brokenLinks.remove(l);
+      for (const s of spaces) {
+        const l = { org: s.org, space: s.id, title: s.space };
+        brokenLinks.set(l, s.broken);
+        if (org !== undefined) ownLinks.push(l);
+      }
     },
   };
 }

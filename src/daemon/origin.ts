@@ -5,9 +5,10 @@
  * values, reverts drift; any other step (new, or with other values) comes from the manifests. Pure: the same diff
  * the plan ran, over the baseline's desired state; no request.
  */
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan, Step } from '../core/plan.js';
-import { diffAll, type DesiredState, type LiveState, type PlanOptions } from '../core/reconcile.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan, Step } from '../model/plan.js';
+import { diffAll, type PlanOptions } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 
 const print = (s: Step): string => JSON.stringify([s.action, s.after]);

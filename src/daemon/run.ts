@@ -3,13 +3,15 @@
  * [safety gate → apply]). Never throws: every outcome becomes a RunRecord, which the daemon turns into
  * readiness, metrics, logs and retries. Manifests that fail to load never reach the API.
  */
-import type { ApiClient } from '../api/types.js';
-import type { ApplyEvent, ApplyReport, WriteGate } from '../core/apply.js';
-import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan, Step } from '../core/plan.js';
-import type { DesiredState, LiveState, PlanOptions } from '../core/reconcile.js';
-import { reconcileOnce } from '../core/run.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { ApplyEvent, WriteGate } from '../engine/apply.js';
+import type { ApplyReport } from '../model/apply-report.js';
+import { ApiError, PolicyError, SafetyError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan, Step } from '../model/plan.js';
+import type { PlanOptions } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import { reconcileOnce } from '../engine/run.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import type { LoadOptions } from '../manifests/load.js';
@@ -23,6 +25,7 @@ import type { OrgRead } from './informer/informer.js';
 import { pollDecision } from './informer/poll-run.js';
 import { markManifestChanges } from './origin.js';
 import type { DaemonMode } from './config.js';
+import { readHealth, type SpaceHealth } from './health.js';
 import type { DaemonMetrics, RunResult } from './metrics.js';
 import type { TriggerReason } from './triggers.js';
 
@@ -102,6 +105,8 @@ export interface RunRecord {
   violations?: { rule: string; message: string }[];
   /** A refused plan that waits for an approval of this checksum (src/policy). */
   approval?: { checksum: string };
+  /** The broken links of each managed space the run's live state holds (src/daemon/health.ts). */
+  health?: SpaceHealth[];
   /** What stopped it. */
   interruptedBy?: 'shutdown' | 'lease';
   /** A full reconcile, or one scoped to `scopes` (absent when the manifests did not load: no plan was made). */
@@ -121,8 +126,9 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
   let plan: Plan | undefined;
   let report: ApplyReport | undefined;
   let scopeFields: Pick<RunRecord, 'scope' | 'fullBecause' | 'scopes' | 'readAhead' | 'reads'> = {};
+  let health: SpaceHealth[] | undefined;
   const finish = (record: Omit<RunRecord, keyof typeof base | 'durationMs'>): RunRecord => {
-    const full: RunRecord = { ...base, ...record, ...scopeFields, timings, durationMs: Math.round(performance.now() - started) };
+    const full: RunRecord = { ...base, ...record, ...scopeFields, ...(health ? { health } : {}), timings, durationMs: Math.round(performance.now() - started) };
     ctx.metrics.observeRun(full.result, full.durationMs, full.scope ?? 'full');
     ctx.observe?.(full, plan, report);
     return full;
@@ -222,6 +228,8 @@ export async function reconcileRun(ctx: RunContext, id: number, reasons: Trigger
     // What the apply wrote is read again now: the next run plans from reads it can vouch for.
     if (ctx.liveSource && outcome.report) await ctx.liveSource.wrote(outcome.plan, outcome.report, loaded.desired, ctx.planOptions);
     setDrift(outcome.plan);
+    health = await readHealth(ctx.client, loaded.desired, outcome.live, log);
+    if (health) ctx.metrics.setBrokenLinks(health, decision.type === 'scoped');
     const counts = { documents, planned: outcome.plan.steps.length };
     // Objects the plan cannot reach fail the run in either mode, however much else went well.
     const blocked = outcome.plan.blocked;

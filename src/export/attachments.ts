@@ -5,8 +5,8 @@
  * per-kind knowledge is the kind's own `fileFields`.
  */
 import path from 'node:path';
-import { DocopsError } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
+import { DocopsError } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
 import { redactValue } from '../secrets.js';
 
 export interface Attachment {

@@ -3,8 +3,8 @@
  * is a manifests directory that plans to no changes against the organization it came from, every file under
  * EXPORT_FILE_BUDGET (see layout.ts).
  */
-import type { ApiClient } from '../api/types.js';
-import type { KindDefinition } from '../core/kind.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { KindDefinition } from '../model/kind.js';
 import { extractAttachments } from './attachments.js';
 import { kindFileName, kindPartPattern, layoutKind, PER_DOCUMENT_DIRS, type LayoutOptions, type PlannedFile } from './layout.js';
 import { readForExport, type ReadOptions } from './read-live.js';
@@ -17,7 +17,8 @@ export { probeEntries, probeSpec } from './probe.js';
 export { ATTACHMENT_DIRS } from './attachment-dirs.js';
 export { readForExport, MAX_PASSES, type KindExport } from './read-live.js';
 export { packDocuments, splitDocument } from './split.js';
-export { documentSchemaUrl, renderDocument, renderManifestFile, schemaComment, staleExportFiles, writeManifestFiles } from './write.js';
+export { documentSchemaUrl, renderDocument, renderManifestFile, schemaComment } from './text.js';
+export { staleExportFiles, writeManifestFiles } from './write.js';
 
 export interface ExportResult {
   /** Paths written. */

@@ -9,7 +9,7 @@
  */
 import { DEFAULT_MAX_FILE_BYTES } from '../manifests/decode.js';
 import { packDocuments, splitDocument } from './split.js';
-import { renderDocument } from './write.js';
+import { renderDocument } from './text.js';
 
 /** The most bytes of documents export puts in one file: half the loader's limit, a wide margin for hand edits. */
 export const EXPORT_FILE_BUDGET = Math.floor(DEFAULT_MAX_FILE_BYTES / 2);

@@ -4,9 +4,9 @@
  * wants everything, so it asks each kind's fetch as if a document wrote every field its spec schema declares:
  * absent properties get an empty value of their schema type. Only the schema is read, never a kind's name.
  */
-import { DocopsError } from '../core/errors.js';
-import type { DesiredEntry, KindDefinition } from '../core/kind.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import { DocopsError } from '../model/errors.js';
+import type { DesiredEntry, KindDefinition } from '../model/kind.js';
+import type { ManifestDocument } from '../model/document.js';
 
 const EMPTY: Record<string, () => unknown> = { array: () => [], object: () => ({}), string: () => '' };
 

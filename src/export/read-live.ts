@@ -5,9 +5,9 @@
  * such as team member lists. Passes repeat until the exported documents stop changing. All passes share one
  * memoised fetch context, so a later pass only sends the requests the earlier ones did not.
  */
-import type { ApiClient } from '../api/types.js';
-import { createFetchContext } from '../core/fetch-context.js';
-import type { KindDefinition, LiveKindState } from '../core/kind.js';
+import type { ApiClient } from '../model/api-client.js';
+import { createFetchContext } from '../engine/fetch-context.js';
+import type { KindDefinition, LiveKindState } from '../model/kind.js';
 import { canonicalJson } from '../plan-file/canonical.js';
 import { probeEntries } from './probe.js';
 

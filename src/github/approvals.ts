@@ -5,7 +5,7 @@
  * checksum with `GET /orgs/{org}/teams/{team_slug}/memberships/{username}` (200 and `state: active`; 404: not a
  * member). Only the exact checksum counts: a comment naming another plan approves nothing.
  */
-import { ApiError } from '../core/errors.js';
+import { ApiError } from '../model/errors.js';
 import { createGitHub, type GitHub } from './client.js';
 
 export interface PullRequestApprovalQuery {

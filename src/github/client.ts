@@ -6,7 +6,7 @@
  */
 import type { Octokit } from '@octokit/core';
 import type { PaginateInterface } from '@octokit/plugin-paginate-rest';
-import { ApiError, DocopsError } from '../core/errors.js';
+import { ApiError, DocopsError } from '../model/errors.js';
 import { originBoundFetch } from './origin-fetch.js';
 
 export type GitHub = Octokit & { paginate: PaginateInterface };

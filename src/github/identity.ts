@@ -5,7 +5,7 @@
  * comment's `user.login`, `[bot]` suffix included, so the two compare as they are (case-insensitively, as GitHub
  * compares logins). Never guessed: without an answer, docops cannot tell its comment from another's.
  */
-import { DocopsError } from '../core/errors.js';
+import { DocopsError } from '../model/errors.js';
 import type { GitHub } from './client.js';
 
 export async function tokenLogin(github: GitHub): Promise<string> {

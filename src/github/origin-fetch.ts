@@ -9,7 +9,7 @@
  * Method and body change as fetch changes them (a 303, or a 301/302 after a POST, becomes a GET without a body).
  */
 import { isRedirect } from '../api/response.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError } from '../model/errors.js';
 
 export const MAX_REDIRECTS = 5;
 

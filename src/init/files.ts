@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { DocopsError } from '../core/errors.js';
+import { DocopsError } from '../model/errors.js';
 import { documentSchemaUrl } from '../export/index.js';
 
 /** Where init puts each file, relative to the directory it initializes. */

@@ -5,9 +5,9 @@
  */
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { ApiClient } from '../api/types.js';
-import type { KindDefinition } from '../core/kind.js';
-import { UsageError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { KindDefinition } from '../model/kind.js';
+import { UsageError } from '../model/errors.js';
 import { exportOrganization, type ExportResult } from '../export/index.js';
 import { INIT_LAYOUT, daemonConfigText, mergeGitignore, workflowText } from './files.js';
 

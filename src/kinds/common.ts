@@ -2,11 +2,11 @@
  * Small helpers shared by the resource kinds: step ids, API paths, field comparison and the shape of
  * exported manifest documents. Nothing here knows about a particular kind.
  */
-import type { SourcePos } from '../core/errors.js';
-import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../core/kind.js';
-import { isRef, refsIn, sealStep, type CascadeObject, type Step } from '../core/plan.js';
-import { pathSegment } from '../core/refs.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import type { SourcePos } from '../model/errors.js';
+import type { DesiredEntry, DiffResult, LiveKindState, LiveObject } from '../model/kind.js';
+import type { CascadeObject, Step } from '../model/plan.js';
+import { pathSegment, isRef, refsIn, sealStep } from '../model/refs.js';
+import type { ManifestDocument } from '../model/document.js';
 
 export const API_VERSION = 'docops/v1';
 

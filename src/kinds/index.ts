@@ -2,7 +2,7 @@
  * The kind registry: every resource kind docops knows, in parent → child order. The core iterates this
  * list and never tests a kind's name.
  */
-import type { KindDefinition } from '../core/kind.js';
+import type { KindDefinition } from '../model/kind.js';
 import { collectionKind } from './collection/kind.js';
 import { membersKind } from './members/kind.js';
 import { openApiSpecKind } from './openapi/kind.js';

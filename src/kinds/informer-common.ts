@@ -1,9 +1,9 @@
 /**
- * Helpers for the kinds' informer hooks (KindDefinition.informer, src/core/kind-informer.ts): reading an audit
+ * Helpers for the kinds' informer hooks (KindDefinition.informer, src/model/kind-informer.ts): reading an audit
  * action (`<type>[.<part>].<verb>`, src/audit/targets.ts), the stale reads of one item of a list, and finding the
  * lists that embed another object (a permission list naming a team, a site space naming a space).
  */
-import type { AuditChange, InformerView, ReadsView, StaleRead } from '../core/kind.js';
+import type { AuditChange, InformerView, ReadsView, StaleRead } from '../model/kind.js';
 import { isRecord, orgPath, seg } from './common.js';
 
 export type Verb = 'created' | 'updated' | 'deleted' | 'restored';

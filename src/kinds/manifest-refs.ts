@@ -3,7 +3,7 @@
  * manifests, and the warning for one that names none. Offline, such a reference is not an error (it may name
  * a live object); planning blocks its document when it names nothing live either.
  */
-import type { DesiredEntry, IdentityLookup } from '../core/kind.js';
+import type { DesiredEntry, IdentityLookup } from '../model/kind.js';
 
 /**
  * Whether a name is the identity key or the pinned id of one of `kind`'s entries of an organization. Keys come

@@ -4,8 +4,8 @@
  * title, not their display key. Never guesses: two live objects with the title an unpinned entry asks for is a
  * ConflictError.
  */
-import { ConflictError } from '../core/errors.js';
-import type { DesiredEntry, LiveObject } from '../core/kind.js';
+import { ConflictError } from '../model/errors.js';
+import type { DesiredEntry, LiveObject } from '../model/kind.js';
 import { identityTitle } from './common.js';
 
 export interface TitleMatch<E extends DesiredEntry, O extends LiveObject> {

@@ -7,13 +7,16 @@
  * that is none of these (a typo, a deleted site, a Site manifest that is itself blocked) blocks the document:
  * the API refuses a default content naming no site, and the other settings are not applied without it.
  */
-import { ConflictError } from '../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../core/kind.js';
-import { isRef } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import { ConflictError } from '../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject, Report } from '../model/kind.js';
+import { isRef } from '../model/refs.js';
+import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, changedFields, isRecord, makeStep, manifestDoc, orgPath, refSteps, stepId } from './common.js';
+import { memberIds } from './access/fetch.js';
+import { membersListPath } from './access/model.js';
 import { organizationSchema, type OrganizationManifestSpec } from './generated/organization.js';
 import { mustExistLive, namesManifest } from './manifest-refs.js';
+import { byId, canonicalMergeRules, liveMergeRules, manifestMergeRules, readMergeRules, resolveMergeRules, shownMergeRules, writesMergeRules, type ApiMergeRules } from './merge-rules.js';
 import { sitesPath } from './site/model.js';
 import { actionOf } from './informer-common.js';
 
@@ -27,7 +30,7 @@ const DEPTH = 0;
 export type OrgSpec = OrganizationManifestSpec;
 
 /** Settings docops manages, in the order they are compared and sent: every field of the schema. */
-export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks'] as const satisfies readonly (keyof OrgSpec)[];
+export const ORG_FIELDS = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const satisfies readonly (keyof OrgSpec)[];
 
 export type OrgField = (typeof ORG_FIELDS)[number];
 // A field added to the schema must be listed above (and read back in orgFields): this fails to compile until it is.
@@ -37,9 +40,13 @@ void _everyFieldListed;
 export type OrgFields = Record<OrgField, unknown>;
 export type OrgObject = LiveObject<OrgFields>;
 
-/** What fetch keeps beside the organization: its sites, when a document names one as its default content. */
+/**
+ * What fetch keeps beside the organization: its sites, when a document names one as its default content; its
+ * members (e-mail → user id), when a document writes merge rules.
+ */
 interface OrgAux {
   sites: LiveSiteRef[];
+  members?: Record<string, string>;
 }
 
 type OrgState = LiveKindState<OrgObject, OrgAux>;
@@ -58,12 +65,14 @@ export function orgFields(o: Record<string, unknown>): OrgFields {
     sso: o['sso'] ?? false,
     ai: o['ai'] ?? false,
     inviteLinks: o['inviteLinks'] ?? false,
+    mergeRules: liveMergeRules(o['mergeRules']) ?? { type: 'none' },
   };
 }
 
 /** E-mail domains are a set: order and case do not matter. */
 function normalise(field: string, value: unknown): unknown {
   if (field === 'emailDomains' && Array.isArray(value)) return value.map((d) => String(d).toLowerCase()).sort();
+  if (field === 'mergeRules') return canonicalMergeRules(value);
   return value;
 }
 
@@ -95,9 +104,14 @@ function crossValidate(entries: DesiredEntry<OrgSpec>[], all: ReadonlyMap<string
 async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<OrgSpec>[]): Promise<OrgState> {
   if (desired.length === 0) return { objects: [] };
   const namesSite = desired.some((e) => writtenSite(e.spec) !== undefined);
-  const [o, items] = await Promise.all([ctx.get<Record<string, unknown>>(orgPath(org)), namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([])]);
+  const mergeRules = desired.some((e) => writesMergeRules(e.spec));
+  const [o, items, people] = await Promise.all([
+    ctx.get<Record<string, unknown>>(orgPath(org)),
+    namesSite ? ctx.list(sitesPath(org)) : Promise.resolve([]),
+    mergeRules ? ctx.list(membersListPath(org)) : Promise.resolve(undefined),
+  ]);
   const sites = items.flatMap((s): LiveSiteRef[] => (isRecord(s) && typeof s['id'] === 'string' ? [{ id: s['id'], title: String(s['title'] ?? '') }] : []));
-  return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }], aux: { sites } };
+  return { objects: [{ kind: KIND, org, key: org, id: String(o['id'] ?? org), fields: orgFields(o) }], aux: { sites, ...(people ? { members: memberIds(people) } : {}) } };
 }
 
 /**
@@ -130,7 +144,8 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
       blockEntry(result, entry, entry.source, 'organization not found (or not visible to the token); docops never creates one: check metadata.organization');
       continue;
     }
-    let resolved = entry.spec;
+    // What the PATCH sends: the default site by id, reviewers by user id.
+    let resolved: Omit<OrgSpec, 'mergeRules'> & { mergeRules?: ApiMergeRules } = entry.spec;
     const written = entry.spec.defaultContent;
     if (written) {
       const name = written.site;
@@ -141,10 +156,20 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
       }
       resolved = { ...entry.spec, defaultContent: { ...written, site } };
     }
+    const rules = readMergeRules(entry.spec.mergeRules, ['spec', 'mergeRules']);
+    if (rules) {
+      const api = resolveMergeRules(ctx, org, rules, live.aux?.members ?? {});
+      if ('message' in api) {
+        blockEntry(result, entry, entry.doc.pos(api.at), `${api.message}; the organization settings are not planned until it names a member`);
+        continue;
+      }
+      resolved = { ...resolved, mergeRules: api };
+    }
     const c = changedFields(resolved, current.fields, ORG_FIELDS, normalise);
     if (c.changed.length === 0) continue;
-    // The plan shows defaultContent as written (a site title), the request carries the id (or a ref).
-    const after = 'defaultContent' in c.after ? { ...c.after, defaultContent: entry.spec.defaultContent } : c.after;
+    // The plan shows defaultContent as written (a site title) and merge rules' reviewers by e-mail; the request carries ids (or a ref).
+    const after = { ...c.after, ...('defaultContent' in c.after ? { defaultContent: entry.spec.defaultContent } : {}), ...('mergeRules' in c.after ? { mergeRules: entry.spec.mergeRules } : {}) };
+    const before = 'mergeRules' in c.before ? { ...c.before, mergeRules: shownMergeRules(c.before['mergeRules'], byId(live.aux?.members ?? {})) } : c.before;
     const content = c.after['defaultContent'];
     const siteId = isRecord(content) && typeof content['site'] === 'string' ? content['site'] : undefined;
     const note = siteNote(entry.spec.defaultContent, siteId);
@@ -157,7 +182,7 @@ function diff(ctx: DiffContext, org: string, desired: DesiredEntry<OrgSpec>[], l
         org,
         key: org,
         wave: DEPTH,
-        before: c.before,
+        before,
         after,
         requests: [{ method: 'PATCH', path: orgPath(org), body: c.after }],
         dependsOn: refSteps(siteId),
@@ -177,6 +202,13 @@ function exportDocs(org: string, live: OrgState): object[] {
       // Omit unset values and the false defaults of the optional switches.
       if (v === null || v === undefined) continue;
       if ((f === 'sso' || f === 'ai') && v === false) continue;
+      if (f === 'mergeRules') {
+        // The default ({type: none}) is left out, and so are rules naming a user no member list gives an e-mail for.
+        const rules = liveMergeRules(v);
+        const written = rules && rules.type !== 'none' ? manifestMergeRules(rules, byId(live.aux?.members ?? {})) : undefined;
+        if (written) spec[f] = written;
+        continue;
+      }
       spec[f] = v;
     }
     return manifestDoc(KIND, org, spec);

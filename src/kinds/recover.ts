@@ -1,9 +1,9 @@
 /**
  * What the create requests of the kinds carry so apply can tell, after a failure that leaves it open, whether the
- * create happened (RecoverSpec in src/core/plan.ts): the identity each kind matches live objects by.
+ * create happened (RecoverSpec in src/model/plan.ts): the identity each kind matches live objects by.
  */
-import type { LiveObject } from '../core/kind.js';
-import type { RecoverMatch, RecoverSpec } from '../core/plan.js';
+import type { LiveObject } from '../model/kind.js';
+import type { RecoverMatch, RecoverSpec } from '../model/plan.js';
 
 /**
  * Identity by title (Team, Translation, Site, section group): the listed item with the title the request body

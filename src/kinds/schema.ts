@@ -4,7 +4,7 @@
  * by its generated module (src/kinds/generated/<name>.ts), which types it with the spec type generated from it.
  */
 import { readFileSync } from 'node:fs';
-import type { SpecSchema } from '../core/kind.js';
+import type { SpecSchema } from '../model/kind.js';
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -4,9 +4,9 @@
  * API: when a manifest writes languages the translation does not have (or would not have once created), the
  * entry is blocked (the plan can never reach it), not warned about.
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../core/kind.js';
-import { ref } from '../core/plan.js';
-import type { ManifestDocument } from '../manifests/document.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition, KindUndo, LiveKindState, LiveObject, UndoLoss } from '../model/kind.js';
+import { ref } from '../model/refs.js';
+import type { ManifestDocument } from '../model/document.js';
 import { blockEntry, isRecord, makeStep, orgPath, sameValue, seg, stepId, exportTitled, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from './common.js';
 import { translationSchema, type TranslationManifestSpec } from './generated/translation.js';
 import { matchByIdOrTitle } from './match.js';

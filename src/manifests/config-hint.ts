@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ValidationIssue } from '../core/errors.js';
+import type { ValidationIssue } from '../model/errors.js';
 import type { ParsedYamlDoc } from './parse.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -13,8 +13,8 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ValidationIssue } from '../core/errors.js';
-import type { FileField } from '../core/kind.js';
+import type { ValidationIssue } from '../model/errors.js';
+import type { FileField } from '../model/kind.js';
 import { formatBytes } from './decode.js';
 import { isIgnoredDirectory } from './discover.js';
 import { lazySha256, type FileContent, type FileRef } from './file-refs.js';

@@ -3,7 +3,7 @@
  * reported at the offending byte so a stray binary file in the manifests directory is easy to find.
  */
 import { isUtf8 } from 'node:buffer';
-import type { SourcePos } from '../core/errors.js';
+import type { SourcePos } from '../model/errors.js';
 
 /** Manifests are small; anything larger is almost certainly not a manifest (or an attack). */
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;

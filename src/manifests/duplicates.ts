@@ -5,8 +5,8 @@
  * title): they are identified by their ids, and the kinds give them distinct step keys (common.ts
  * `withDisplayKeys`).
  */
-import type { SourcePos, ValidationIssue } from '../core/errors.js';
-import type { DesiredEntry, IdentityLookup } from '../core/kind.js';
+import type { SourcePos, ValidationIssue } from '../model/errors.js';
+import type { DesiredEntry, IdentityLookup } from '../model/kind.js';
 
 const where = (p: SourcePos): string => `${p.file}:${p.line}:${p.column}`;
 

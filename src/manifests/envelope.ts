@@ -3,9 +3,9 @@
  * allowEmpty, spec. Checked in code (not from schemas/document.schema.json, which exists for editors) so the messages
  * can name the known kinds and the allowed fields.
  */
-import type { ValidationIssue } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { ManifestDocument } from './document.js';
+import type { ValidationIssue } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { ManifestDocument } from '../model/document.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { describeValue, jsonType } from './paths.js';
 import { NOT_SHOWN, isHidden, markAt, markedValues, registerMarkedValues } from './secret-fields.js';

@@ -8,7 +8,7 @@
  * marks secret (a SAML certificate) is registered as a secret as soon as it is read (data-files.ts, src/secrets.ts).
  */
 import path from 'node:path';
-import type { FileField, KindDefinition } from '../core/kind.js';
+import type { FileField, KindDefinition } from '../model/kind.js';
 import type { ParsedYamlDoc } from './parse.js';
 import { secretMarkAt, type SecretMark } from './secret-fields.js';
 

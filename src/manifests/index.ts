@@ -7,4 +7,4 @@ export { findManifestFiles, isIgnoredDirectory } from './discover.js';
 export { API_VERSION, ENVELOPE_FIELDS } from './envelope.js';
 export { DEFAULT_MAX_FILE_BYTES } from './decode.js';
 export { formatPath, type DocPath } from './paths.js';
-export type { ManifestDocument } from './document.js';
+export type { ManifestDocument } from '../model/document.js';

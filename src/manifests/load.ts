@@ -5,13 +5,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Stats } from 'node:fs';
-import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
-import type { DesiredEntry, KindDefinition, Report } from '../core/kind.js';
-import { desiredState } from '../core/desired.js';
+import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../model/errors.js';
+import type { DesiredEntry, KindDefinition, Report } from '../model/kind.js';
+import { desiredState } from '../model/state.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import { daemonConfigIssue, strayDataFileIssue } from './config-hint.js';
 import { discoverManifests, displayPath } from './discover.js';
-import type { ManifestDocument } from './document.js';
+import type { ManifestDocument } from '../model/document.js';
 import { findDuplicates } from './duplicates.js';
 import { readManifestSet, type ParseManifest } from './manifest-set.js';
 import { checkEnvelope } from './envelope.js';

@@ -8,8 +8,8 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ValidationIssue } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
+import type { ValidationIssue } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
 import { readFileRefs, type FileRefs } from './data-files.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLargeMessage } from './decode.js';
 import { API_VERSION } from './envelope.js';

@@ -4,7 +4,7 @@
  * other documents of the file are still returned.
  */
 import { Composer, isScalar, LineCounter, Parser, visit, type Document } from 'yaml';
-import type { SourcePos, ValidationIssue } from '../core/errors.js';
+import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import { checkDecodedText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { allowedVariables, type VarSource } from './interpolate.js';
 import { interpolateDocument } from './interpolate-yaml.js';

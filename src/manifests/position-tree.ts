@@ -5,7 +5,7 @@
  * the value it reads to; a daemon keeps every file's parse (src/daemon/parse-cache.ts), so only this is kept.
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
-import type { SourcePos } from '../core/errors.js';
+import type { SourcePos } from '../model/errors.js';
 import type { DocPath } from './paths.js';
 
 export interface Locator {

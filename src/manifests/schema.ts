@@ -14,7 +14,7 @@ import type * as Ajv2019Module from 'ajv/dist/2019.js';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { SourcePos, ValidationIssue } from '../core/errors.js';
+import type { SourcePos, ValidationIssue } from '../model/errors.js';
 import { describeError, selectErrors, withPath } from './ajv-messages.js';
 import type { DocPath } from './paths.js';
 import { schemaText } from './schema-text.js';

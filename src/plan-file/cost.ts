@@ -1,7 +1,7 @@
 /**
  * The API cost of applying a plan: how many requests apply sends and roughly how long that takes. Apply runs
  * one wave group after another; inside a group up to `concurrency` steps run at once, each sending its own
- * requests one after the other. A group therefore takes at least its longest step (critical path) and at
+ * requests one after the other (steps whose bulk writes go together count as one). A group therefore takes at least its longest step (critical path) and at
  * least its total requests spread over the concurrency; the estimate takes the larger of the two per group.
  *
  * When the API announced a rate limit (the budget the plan's own reads saw), apply is paced to it
@@ -9,8 +9,9 @@
  * comes back. That rate is taken as `limit` per minute (GitBook documents its limits per minute), or per the
  * time to the announced reset when that is longer; the estimate is then at least those requests at that rate.
  */
-import { groups } from '../core/order.js';
-import type { Plan } from '../core/plan.js';
+import { applyUnits } from '../engine/batch.js';
+import { groups } from '../engine/order.js';
+import type { Plan } from '../model/plan.js';
 
 export const DEFAULT_LATENCY_MS = 100;
 
@@ -49,7 +50,8 @@ export function estimateCost(plan: Plan, options: { concurrency: number; latency
   let requests = 0;
   let estimatedMs = 0;
   for (const group of groups(plan.steps)) {
-    const perStep = group.map((s) => s.requests.length);
+    // Steps whose bulk writes apply sends together (BatchSpec) cost one request per unit.
+    const perStep = applyUnits(group).map((u) => (Array.isArray(u) ? 1 : u.requests.length));
     const total = perStep.reduce((a, b) => a + b, 0);
     requests += total;
     const criticalPath = Math.max(0, ...perStep) * latencyMs;

@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
-import type { LiveObject } from '../core/kind.js';
-import { pathSegments, type Plan, type Step } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { UsageError } from '../model/errors.js';
+import type { LiveObject } from '../model/kind.js';
+import { pathSegments, type Plan, type Step } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import { findManifestFiles } from '../manifests/discover.js';
 import { canonicalJson, digest } from './canonical.js';
 

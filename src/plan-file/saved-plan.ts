@@ -5,10 +5,11 @@
  *   { formatVersion, createdAt, options, manifestsChecksum, manifestFiles, liveFingerprint, liveObjects,
  *     planChecksum, cost, plan }
  */
-import { UsageError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
-import { parsePlanJson, renderJson } from '../render/json.js';
+import { UsageError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
+import { renderJson } from '../render/json.js';
+import { parsePlanJson } from '../render/json-parse.js';
 import type { PlanCost } from './cost.js';
 import { liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 
@@ -95,6 +96,7 @@ export function parseSavedPlan(text: string, file = 'plan file'): SavedPlan {
   } catch (err) {
     throw new UsageError(`${file}: ${(err as Error).message}`);
   }
+  // eslint-disable-next-line no-restricted-syntax -- every field of the head was checked above; the plan was parsed by parsePlanJson
   return { ...(data as unknown as SavedPlan), plan };
 }
 

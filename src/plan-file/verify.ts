@@ -3,8 +3,8 @@
  * it was made from (manifests checksum), and the live objects it touches are as they were (fingerprint).
  * Each mismatch is a StalePlanError that says what changed.
  */
-import { StalePlanError } from '../core/errors.js';
-import type { LiveState } from '../core/reconcile.js';
+import { StalePlanError } from '../model/errors.js';
+import type { LiveState } from '../model/state.js';
 import { changedFiles, changedObjects, liveDigest, planChecksum, type ManifestsDigest } from './digests.js';
 import type { SavedPlan } from './saved-plan.js';
 

@@ -6,8 +6,8 @@
  * files and live state (an absolute directory) have one checksum.
  */
 import path from 'node:path';
-import type { Plan, Step } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import type { Plan, Step } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import { canonicalJson, digest } from '../plan-file/canonical.js';
 import { liveDigest, type ManifestsDigest } from '../plan-file/digests.js';
 

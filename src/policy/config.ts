@@ -4,7 +4,7 @@
  * file:line:column, reported with the config's own.
  */
 import { isAbsolute, relative, resolve } from 'node:path';
-import { ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
+import { ValidationError, type SourcePos, type ValidationIssue } from '../model/errors.js';
 import type { Locate } from '../manifests/schema.js';
 import type { LoadedPolicy } from './evaluate.js';
 import { combinePolicy, inlinePolicyPart, policyPathPart } from './load.js';

@@ -5,9 +5,9 @@
  * only a plan with that checksum. Loaded only when the config has a policy.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { UsageError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 import type { Env } from '../manifests/interpolate.js';
 import { registerSecret } from '../secrets.js';

@@ -4,9 +4,9 @@
  * an approval of exactly this checksum was given, which is then used up. It runs after the safety gate, right
  * before apply (apply mode only: a daemon in plan mode writes nothing to approve).
  */
-import { PolicyError } from '../core/errors.js';
-import type { Plan } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { PolicyError } from '../model/errors.js';
+import type { Plan } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import type { Logger } from '../log.js';
 import { manifestsDigest } from '../plan-file/digests.js';
 import { approvalChecksum } from './approval.js';

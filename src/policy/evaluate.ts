@@ -4,7 +4,7 @@
  * a value that is not true or false: the rule fires with the error said — an error never passes a plan). The whole
  * evaluation runs under a deadline; running out of it is a `deny` naming the rule that was running.
  */
-import type { Plan } from '../core/plan.js';
+import type { Plan } from '../model/plan.js';
 import { DEADLINE_BASE_MS, DEADLINE_PER_EVALUATION_MS, DeadlineExceeded, withDeadline, type CompiledRule } from './cel.js';
 import { decisionOf, type FiredRule, type PolicyReport, type PolicyRule, type PolicySet } from './model.js';
 import { planView } from './view.js';

@@ -3,7 +3,7 @@
  * refuses it unless an approval of exactly this plan is given (its approval checksum). Never passes a plan the
  * policy could not judge: a rule that failed to evaluate counts as fired (evaluate.ts).
  */
-import { PolicyError } from '../core/errors.js';
+import { PolicyError } from '../model/errors.js';
 import type { PolicyReport } from './model.js';
 
 export function enforcePolicy(report: PolicyReport, approved: string | undefined): void {

@@ -7,7 +7,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../core/errors.js';
+import { UsageError, ValidationError, type SourcePos, type ValidationIssue } from '../model/errors.js';
 import { displayPath, findManifestFiles } from '../manifests/discover.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import type { DocPath } from '../manifests/paths.js';

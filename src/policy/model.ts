@@ -4,7 +4,7 @@
  * once per change of the plan; it fires on each change for which `when` is true, and on each change for which it
  * cannot be evaluated (an error never passes a plan: it counts as the rule firing, with the error said).
  */
-import type { SourcePos } from '../core/errors.js';
+import type { SourcePos } from '../model/errors.js';
 
 export const OUTCOMES = ['deny', 'require-approval', 'warn'] as const;
 export type Outcome = (typeof OUTCOMES)[number];

@@ -4,7 +4,7 @@
  * exactly; anything the value does not match as written (escapes, folding, `${VAR}`) maps to where the scalar
  * starts, which is still the right line to look at.
  */
-import type { SourcePos } from '../core/errors.js';
+import type { SourcePos } from '../model/errors.js';
 
 export function positionInScalar(text: string, start: SourcePos, value: string, offset: number): SourcePos {
   const lines = text.split('\n');

@@ -3,7 +3,7 @@
  * once per plan from the plan's own data (before/after never hold secrets); integers CEL types as `int` are
  * BigInt, as the library wants them.
  */
-import { originOf, type Plan, type Step } from '../core/plan.js';
+import { originOf, type Plan, type Step } from '../model/plan.js';
 
 export interface ChangeView {
   id: string;

@@ -4,7 +4,7 @@
  */
 import { createColors } from './ansi.js';
 import { escapeMarkdown } from './markdown.js';
-import type { PlanFormat } from './index.js';
+import type { PlanFormat } from './format.js';
 
 export interface ApplyResult {
   applied: string[];

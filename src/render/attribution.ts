@@ -3,7 +3,7 @@
  * one line for the plan when the audit events could not be read, and a sentence for notifications and the
  * status page ("role of bob@acme.test changed to admin by carol@acme.test at 2026-11-24 10:02 UTC").
  */
-import { originOf, type AttributedChange, type Plan, type Step } from '../core/plan.js';
+import { originOf, type AttributedChange, type Plan, type Step } from '../model/plan.js';
 import { fieldChanges, formatStepField, isSecretField } from './values.js';
 
 export function changeOf(plan: Plan, step: Step): AttributedChange | undefined {

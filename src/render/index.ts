@@ -1,15 +1,11 @@
 /** One entry point for rendering a plan in the format the user asked for. */
-import type { Plan } from '../core/plan.js';
+import type { Plan } from '../model/plan.js';
 import { renderJson } from './json.js';
 import { renderMarkdown } from './markdown.js';
 import { renderText } from './text.js';
+import type { PlanFormat } from './format.js';
 
-export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
-export type PlanFormat = (typeof PLAN_FORMATS)[number];
-
-export function isPlanFormat(value: string): value is PlanFormat {
-  return (PLAN_FORMATS as readonly string[]).includes(value);
-}
+export { PLAN_FORMATS, isPlanFormat, type PlanFormat } from './format.js';
 
 export interface RenderOptions {
   /** ANSI colour (text format only). */
@@ -29,7 +25,8 @@ export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOption
 
 export { renderText } from './text.js';
 export { renderMarkdown, MARKDOWN_MAX_LENGTH } from './markdown.js';
-export { renderJson, parsePlanJson } from './json.js';
+export { renderJson } from './json.js';
+export { parsePlanJson } from './json-parse.js';
 export { applyResultData, renderApplyReport } from './apply-report.js';
 export type { ApplyResult } from './apply-report.js';
 export { shouldColor, createColors } from './ansi.js';

@@ -3,8 +3,8 @@
  * field-level changes in `diff` fences. GitHub rejects comments over 65,536 characters, so details are cut to a
  * budget and a note says how many steps were left out.
  */
-import type { Plan, Step } from '../core/plan.js';
-import { stepCounts } from '../core/plan.js';
+import type { Plan, Step } from '../model/plan.js';
+import { stepCounts } from '../model/plan.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import { ACTION_SYMBOL, CASCADE_PREFIX, NOTHING_ELSE, NO_CHANGES, blockedHeading, cascadeLabel, createFollowUps, fieldChanges, formatStepField, hasShownValue, sourcePrefix, stepLabel, summaryLine, totals, type Totals } from './values.js';
 

@@ -3,7 +3,7 @@
  * object the plan shows, then, for an update, its field changes as the text plan writes them (secret-looking fields
  * masked, values cut); for a create, the fields it sets. All cut to `max` characters.
  */
-import type { Step } from '../core/plan.js';
+import type { Step } from '../model/plan.js';
 import { ACTION_SYMBOL, fieldChanges, formatStepField, stepLabel } from './values.js';
 
 const VALUE_MAX = 60;

@@ -1,5 +1,5 @@
 /** Terraform-like plain-text rendering of a plan, for terminals and CI logs. */
-import type { Plan, Step } from '../core/plan.js';
+import type { Plan, Step } from '../model/plan.js';
 import { createColors } from './ansi.js';
 import { changedByLine, changeOf, unavailableLine } from './attribution.js';
 import type { Colors } from './ansi.js';

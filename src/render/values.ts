@@ -2,7 +2,7 @@
  * Shared formatting of plan values for the human renderers: secret-looking fields are masked (defence in depth: the plan contract already says before/after never hold secrets), and
  * field-level changes are computed for updates.
  */
-import type { CascadeObject, Step } from '../core/plan.js';
+import type { CascadeObject, Step } from '../model/plan.js';
 
 export const SENSITIVE = '(sensitive)';
 

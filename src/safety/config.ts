@@ -5,7 +5,7 @@
  * Defaults follow octoDNS (refuse > 30 % record changes when more than 10 exist) and peribolos (25 %
  * removal delta): large blast radii need a human to say `--force`.
  */
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../model/errors.js';
 
 export interface Threshold {
   /** Largest allowed share of the live objects of a kind in an org, 0..1 (at the limit is allowed). */

@@ -10,10 +10,10 @@
  * Objects a delete takes with it (Step.cascades) count as deletes of their own kind, once each, and not again
  * when the plan also deletes them with a step of its own.
  */
-import { objectIdentity } from '../core/cascades.js';
-import type { LiveObject, ParentRef } from '../core/kind.js';
-import { pathSegments, type Plan, type Step } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import { objectIdentity } from '../engine/cascades.js';
+import type { LiveObject, ParentRef } from '../model/kind.js';
+import { pathSegments, type Plan, type Step } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 
 export interface Population {
   kind: string;

@@ -3,10 +3,10 @@
  * plan and the live state the plan came from; a refusal is a SafetyError (exit 3) listing every violation,
  * each saying which limit, how many, and how to override it where that is allowed.
  */
-import { SafetyError } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { Plan } from '../core/plan.js';
-import { liveKey, type DesiredState, type LiveState } from '../core/reconcile.js';
+import { SafetyError } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { Plan } from '../model/plan.js';
+import { liveKey, type DesiredState, type LiveState } from '../model/state.js';
 import type { SafetyConfig } from './config.js';
 import { liveIndex, planChanges } from './counts.js';
 import { emptyListViolations, pruneAllViolations, thresholdViolations, type ParentDocument, type SafetyViolation } from './rules.js';

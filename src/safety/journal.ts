@@ -7,11 +7,11 @@
  */
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiClient } from '../api/types.js';
-import { createFetchContext } from '../core/fetch-context.js';
-import type { KindDefinition, LiveObject, Snapshot } from '../core/kind.js';
-import { pathSegments, type Action, type Phase, type Step } from '../core/plan.js';
-import type { LiveState } from '../core/reconcile.js';
+import type { ApiClient } from '../model/api-client.js';
+import { createFetchContext } from '../engine/fetch-context.js';
+import type { KindDefinition, LiveObject, Snapshot } from '../model/kind.js';
+import { pathSegments, type Action, type Phase, type Step } from '../model/plan.js';
+import type { LiveState } from '../model/state.js';
 import { redactCredentials } from '../secrets.js';
 import { redactSecretsReporting } from './redact.js';
 

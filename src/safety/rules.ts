@@ -4,8 +4,8 @@
  * rules, which only the config's allowPruneAll lifts; and the emptied-list rule, which a document's
  * `allowEmpty: true` or the config's allowEmpty lifts. Every message names its way through.
  */
-import type { SourcePos } from '../core/errors.js';
-import type { ParentRef } from '../core/kind.js';
+import type { SourcePos } from '../model/errors.js';
+import type { ParentRef } from '../model/kind.js';
 import { limitsFor, type SafetyConfig, type Threshold } from './config.js';
 import { liveCountOf, type LiveIndex, type ScopeChanges } from './counts.js';
 

@@ -5,8 +5,8 @@
  * Reading the API (which objects can be restored) and planning are in src/undo.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../core/errors.js';
-import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../core/kind.js';
+import { UsageError } from '../model/errors.js';
+import type { KindDefinition, LiveKindState, LiveObject, UndoFate, UndoRefs } from '../model/kind.js';
 import { JOURNAL_VERSIONS, type JournalRecord } from './journal.js';
 
 /** One journaled object and what undo does with it. */
@@ -72,6 +72,7 @@ export async function readJournal(file: string): Promise<JournalRecord[]> {
     }
     if (!isRecord(value['fields'])) throw new UsageError(`${file}:${i + 1}: record has no fields`);
     if (value['state'] !== undefined && !validState(value['state'])) throw new UsageError(`${file}:${i + 1}: record has a malformed state`);
+    // eslint-disable-next-line no-restricted-syntax -- every field of the record was checked above
     records.push(value as unknown as JournalRecord);
   });
   return records;
@@ -116,7 +117,7 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
         if (seen.has(idOf(obj))) continue; // journaled twice (a retried run, or inside another's cascade)
         seen.add(idOf(obj));
         if (!kind) {
-          const reason = `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
+          const reason = looseReason(kinds, obj) ?? `${kindName} is not a manifest kind (it is part of another kind's objects); recreate it in its parent's manifest`;
           loose.push({ kind: kindName, org: r.org, key: kindName === r.kind ? r.key : obj.key, ...(obj.id !== '' ? { id: obj.id } : {}), outcome: 'none', reason, losses: [] });
           continue;
         }
@@ -132,6 +133,15 @@ export function collectParts(records: readonly JournalRecord[], kinds: readonly 
   const rank = new Map(kinds.map((k, i) => [k.kind, i]));
   const ordered = [...parts.values()].sort((a, b) => rank.get(a.kind.kind)! - rank.get(b.kind.kind)! || (a.org < b.org ? -1 : a.org > b.org ? 1 : 0));
   return { parts: ordered, loose, notes };
+}
+
+/** What the kind whose sub-object this is says about bringing it back (KindUndo.loose), if one does. */
+function looseReason(kinds: readonly KindDefinition[], object: LiveObject): string | undefined {
+  for (const k of kinds) {
+    const reason = k.undo?.loose?.(object);
+    if (reason !== undefined) return reason;
+  }
+  return undefined;
 }
 
 /** Snapshot `aux` of one kind from several snapshots: records merge key by key (the first wins), lists as sets. */

@@ -3,8 +3,8 @@
  * a plan never removes or demotes the user docops runs as. A missing id is an error: the gate must not run
  * without knowing who it protects.
  */
-import type { ApiClient } from '../api/types.js';
-import { DocopsError } from '../core/errors.js';
+import type { ApiClient } from '../model/api-client.js';
+import { DocopsError } from '../model/errors.js';
 import type { Whoami } from './gate.js';
 
 export async function fetchWhoami(client: ApiClient): Promise<Whoami> {

@@ -5,9 +5,9 @@
  * a read-modify-write's GET, a lost create's re-read, a settle's polling, and `GET /user` for the safety guards).
  * Derived from the plan and the reads, never stored in the plan.
  */
-import type { ApiClient } from '../api/types.js';
-import { recoverPath, recoverSpecs, type Plan, type RequestSpec } from '../core/plan.js';
-import { placeholder } from '../core/refs.js';
+import type { ApiClient } from '../model/api-client.js';
+import { recoverPath, recoverSpecs, type Plan, type RequestSpec } from '../model/plan.js';
+import { placeholder } from '../model/refs.js';
 import { matchOperation } from './operations.js';
 
 export interface ApiCall {

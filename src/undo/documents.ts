@@ -7,9 +7,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { UsageError, ValidationError } from '../core/errors.js';
-import type { KindDefinition } from '../core/kind.js';
-import type { DesiredState } from '../core/reconcile.js';
+import { UsageError, ValidationError } from '../model/errors.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { DesiredState } from '../model/state.js';
 import { escapeInterpolation } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { sortIssues, validateParsedFiles } from '../manifests/load.js';

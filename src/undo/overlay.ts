@@ -3,8 +3,8 @@
  * restored objects appear in the lists they belong to and answer GETs of their own path. Reads only;
  * writes go to the real client. The overlay knows no kind: each restore says where its object shows.
  */
-import type { ApiClient, RequestOptions } from '../api/types.js';
-import type { RestorePlan } from '../core/kind.js';
+import type { ApiClient, RequestOptions } from '../model/api-client.js';
+import type { RestorePlan } from '../model/kind.js';
 
 const hasQuery = (query: RequestOptions['query']): boolean => query !== undefined && Object.values(query).some((v) => v !== undefined);
 const idOf = (item: unknown): unknown => (typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined);

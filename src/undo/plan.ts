@@ -4,11 +4,12 @@
  * restores ran (overlayClient), with prune off (undo never deletes) and inviting removed members again.
  * The result is plain plan data: rendered, gated and applied like any other plan.
  */
-import type { ApiClient } from '../api/types.js';
-import type { KindDefinition } from '../core/kind.js';
-import { orderSteps } from '../core/order.js';
-import { pathSegments, type Plan, type Step } from '../core/plan.js';
-import { computePlan, type DesiredState, type LiveState } from '../core/reconcile.js';
+import type { ApiClient } from '../model/api-client.js';
+import type { KindDefinition } from '../model/kind.js';
+import { orderSteps } from '../engine/order.js';
+import { pathSegments, type Plan, type Step } from '../model/plan.js';
+import { computePlan } from '../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../model/state.js';
 import { stepId } from '../kinds/common.js';
 import { desiredFromFiles, type UndoFile } from './documents.js';
 import { overlayClient } from './overlay.js';

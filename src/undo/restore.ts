@@ -3,9 +3,9 @@
  * each kind's `undo.restore` reads the object now. The rest is recreated from documents. Offline (no API),
  * objects of kinds that can restore are assumed restorable: only `docops undo --apply` restores, and it checks.
  */
-import type { ApiClient } from '../api/types.js';
-import { createFetchContext } from '../core/fetch-context.js';
-import type { KindDefinition, LiveObject, RestorePlan, UndoFate } from '../core/kind.js';
+import type { ApiClient } from '../model/api-client.js';
+import { createFetchContext } from '../engine/fetch-context.js';
+import type { KindDefinition, LiveObject, RestorePlan, UndoFate } from '../model/kind.js';
 import { objectId, type UndoInput } from '../safety/undo.js';
 
 export interface RestoreItem {

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPacer, type PacerClock } from '../../src/api/pacer.js';
-import type { ApiClient } from '../../src/api/types.js';
-import { ApiError } from '../../src/core/errors.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { ApiError } from '../../src/model/errors.js';
 import { startSandbox, teams, type RunningSandbox, type SandboxOptions } from '@docops/sandbox';
 import { rejectionOf, testClient } from './helpers/client.js';
 import { apiError, json, startScriptServer, type ScriptServer } from './helpers/script-server.js';

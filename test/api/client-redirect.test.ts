@@ -4,9 +4,9 @@
  * the redirect names. Reads and writes alike, the settle reads included (they are GETs through this client).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/errors.js';
-import { settle } from '../../src/core/settle.js';
-import type { ApiClient } from '../../src/api/types.js';
+import { ApiError } from '../../src/model/errors.js';
+import { settle } from '../../src/engine/settle.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import { startElsewhere, redirect, type Elsewhere } from '../helpers/elsewhere.js';
 import { rejectionOf, testClient, TOKEN } from './helpers/client.js';
 import { startScriptServer, type ScriptServer } from './helpers/script-server.js';

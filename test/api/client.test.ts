@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/errors.js';
+import { ApiError } from '../../src/model/errors.js';
 import { rejectionOf, testClient, TOKEN } from './helpers/client.js';
 import { apiError, json, startScriptServer } from './helpers/script-server.js';
 import type { ScriptServer } from './helpers/script-server.js';
-import type { ApiClient } from '../../src/api/types.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 
 let server: ScriptServer;
 let client: ApiClient | undefined;

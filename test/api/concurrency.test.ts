@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import type { ApiClient } from '../../src/api/types.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import { testClient } from './helpers/client.js';
 import { json, startScriptServer } from './helpers/script-server.js';
 import type { ScriptServer } from './helpers/script-server.js';

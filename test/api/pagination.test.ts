@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/errors.js';
-import type { ApiClient } from '../../src/api/types.js';
+import { ApiError } from '../../src/model/errors.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import { rejectionOf, testClient } from './helpers/client.js';
 import { apiError, json, startScriptServer } from './helpers/script-server.js';
 import type { ScriptServer } from './helpers/script-server.js';

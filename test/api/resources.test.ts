@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ListEnvelope } from '../../src/api/types.js';
+import type { ListEnvelope } from '../../src/model/api-client.js';
 import type { OrganizationMember, OrganizationTeamMember, Site, TranslationSettings } from '../../src/api/resources.js';
 
 // Mostly a compile-time check: plain JSON as management-api.md describes it type-checks against these types

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import { DEMO_ORG_ID, startSandbox } from '@docops/sandbox';
 import type { RunningSandbox } from '@docops/sandbox';
 

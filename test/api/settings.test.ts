@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_API_URL, resolveApiSettings } from '../../src/api/settings.js';
-import { UsageError } from '../../src/core/errors.js';
+import { UsageError } from '../../src/model/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docops-settings-'));
 const tokenFile = join(dir, 'token');

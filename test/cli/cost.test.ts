@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Plan, Step } from '../../src/core/plan.js';
+import type { Plan, Step } from '../../src/model/plan.js';
 import { costLine, estimateCost, parseSavedPlan } from '../../src/plan-file/index.js';
 import { pacedMs } from '../../src/plan-file/cost.js';
 import { startSandbox } from '@docops/sandbox';

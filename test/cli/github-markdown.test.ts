@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan, Step } from '../../src/core/plan.js';
+import type { Plan, Step } from '../../src/model/plan.js';
 import { MARKDOWN_MAX_LENGTH, renderMarkdown } from '../../src/render/markdown.js';
 
 function step(kind: string, key: string, action: Step['action'], before: Step['before'], after: Step['after'], extra: Partial<Step> = {}): Step {

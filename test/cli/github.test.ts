@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/core/errors.js';
-import { ApplyError, BlockedError } from '../../src/core/errors.js';
+import { ValidationError } from '../../src/model/errors.js';
+import { ApplyError, BlockedError } from '../../src/model/errors.js';
 import { annotateError, errorAnnotation, escapeData, escapeProperty } from '../../src/cli/github.js';
 import { runCli } from './run-cli.js';
 import { exampleManifests, liveCli, tempDir } from './safety-cli-helpers.js';

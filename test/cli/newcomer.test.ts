@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, type RetryNotice } from '../../src/api/client.js';
 import { retryNotices } from '../../src/cli/connect.js';
-import { daemonCommand } from '../../src/daemon/command.js';
+import { daemonCommand } from '../../src/cli/commands/daemon.js';
 import { createLogger } from '../../src/log.js';
 import { main } from '../../src/cli/main.js';
 import { startSandbox } from '@docops/sandbox';

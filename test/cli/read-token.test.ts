@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/core/errors.js';
+import { EXIT } from '../../src/model/errors.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCli } from './run-cli.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportError } from '../../src/cli/report-error.js';
-import { ApiError, ApplyError, ConflictError, SafetyError, StalePlanError, UsageError, ValidationError } from '../../src/core/errors.js';
+import { ApiError, ApplyError, ConflictError, SafetyError, StalePlanError, UsageError, ValidationError } from '../../src/model/errors.js';
 import { createLogger } from '../../src/log.js';
 
 function capture() {

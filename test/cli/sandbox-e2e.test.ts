@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { runCli } from './run-cli.js';
 
 const M = ['-m', 'config.example/manifests', '--log-level', 'silent'];

@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { desiredState } from '../../src/core/desired.js';
-import type { DesiredEntry } from '../../src/core/kind.js';
+import { desiredState } from '../../src/model/state.js';
+import type { DesiredEntry } from '../../src/model/kind.js';
 import { ScopeTracker } from '../../src/daemon/changes.js';
 import { createPreloader } from '../../src/daemon/preload.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
-import type { ManifestDocument } from '../../src/manifests/document.js';
+import type { ManifestDocument } from '../../src/model/document.js';
 import { startTestDaemon, type TestDaemon } from './helpers.js';
 
 const membersDoc = (role: string, org = 'o1'): ManifestDocument => ({

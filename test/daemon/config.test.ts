@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError, ValidationError } from '../../src/core/errors.js';
+import { UsageError, ValidationError } from '../../src/model/errors.js';
 import { loadDaemonConfig, parseListen } from '../../src/daemon/config.js';
 
 function configFile(text: string): { dir: string; file: string } {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import type { RunRecord } from '../../src/daemon/run.js';
 import { parsePrometheus } from './prometheus.js';
 import { ORG, SUPPORT, startTestDaemon, teamTitles, teamYaml, testClientFactory, writes, type TestDaemon } from './helpers.js';

@@ -1,7 +1,7 @@
 /** `npm start`: the daemon command with config.example/docops.yaml and --sandbox, end to end in-process. */
 import { describe, expect, it } from 'vitest';
 import type { Daemon } from '../../src/daemon/daemon.js';
-import { daemonCommand } from '../../src/daemon/command.js';
+import { daemonCommand } from '../../src/cli/commands/daemon.js';
 import { REPO } from './build.js';
 import { parsePrometheus } from './prometheus.js';
 

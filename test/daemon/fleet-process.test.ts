@@ -32,7 +32,7 @@ beforeAll(async () => {
   build = quickBuild();
   writeFileSync(
     join(build, 'run-daemon.mjs'),
-    "import { daemonCommand } from './dist/daemon/command.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
+    "import { daemonCommand } from './dist/cli/commands/daemon.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
   );
   // A little latency and one request at a time: an apply of a few teams is long enough to be cut.
   orgs = await startOrgs(IDS, () => ({ faults: 'latency=40ms' }));
@@ -96,7 +96,7 @@ describe('three replicas, twelve organizations, six shard Leases', () => {
   it('each organization is written by exactly one replica, its shard holder; a killed replica’s shards move; a cut-off one never writes beside another; a rolling restart hands every shard over', async () => {
     const [a, b, c] = [await replica('rep-a'), await replica('rep-b'), await replica('rep-c')];
     const three = [a.name, b.name, c.name];
-    await waitFor(() => fair(three), WAIT, () => `a fair share: ${Array.from({ length: S }, (_, s) => owner(s)).join(',')}`);
+    await waitFor(() => fair(three), WAIT, () => `a fair share: ${Array.from({ length: S }, (_, s) => owner(s)).join(',')}\n${a.raw.slice(-5).join('\n')}`);
     await waitFor(() => converged(1), WAIT, 'every organization’s team');
 
     // Settled: a change in every organization is reconciled and written by exactly one replica, its shard's holder.

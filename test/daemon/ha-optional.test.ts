@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
+import { UsageError } from '../../src/model/errors.js';
 import { isMissingPackage, KUBERNETES_CLIENT, KUBERNETES_CLIENT_RANGE, kubernetesClientMissing } from '../../src/daemon/ha/leadership.js';
 import { REPO } from './build.js';
 

@@ -31,7 +31,7 @@ beforeAll(async () => {
   build = quickBuild();
   writeFileSync(
     join(build, 'run-daemon.mjs'),
-    "import { daemonCommand } from './dist/daemon/command.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
+    "import { daemonCommand } from './dist/cli/commands/daemon.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
   );
 }, 60_000);
 

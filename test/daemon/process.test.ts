@@ -17,7 +17,7 @@ beforeAll(async () => {
   // The daemon entry point as the CLI runs it: `docops daemon …` → daemonCommand(argv, processIO()).
   writeFileSync(
     join(build, 'run-daemon.mjs'),
-    "import { daemonCommand } from './dist/daemon/command.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
+    "import { daemonCommand } from './dist/cli/commands/daemon.js';\nimport { processIO } from './dist/cli/io.js';\nprocess.exitCode = await daemonCommand(process.argv.slice(2), processIO());\n",
   );
   sandbox = await startSandbox({ seed: 'demo', faults: 'latency=100ms' });
 });

@@ -100,7 +100,7 @@ const USER_FACING = new Set([
   // error classes: the `errorType` of /readyz, run records and JSON output
   ...['ValidationError', 'ApiError', 'ConflictError', 'ScopeError', 'SafetyError', 'PolicyError'],
   // API fields and a saved plan's or journal record's fields
-  ...['siteSpaces', 'defaultLevel', 'planChecksum', 'stepId'],
+  ...['siteSpaces', 'defaultLevel', 'mergeRules', 'planChecksum', 'stepId'],
   // /readyz and POST /reconcile answers
   'lastRun',
   'GitHub',

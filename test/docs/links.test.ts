@@ -45,8 +45,8 @@ describe('the user documentation speaks to users', () => {
   const identifiers = exportedIdentifiers();
 
   it('the checks find what they look for (a planted source path, identifier, missing file)', () => {
-    const planted = 'Settled by `SETTLE_DELAYS_MS` (src/core/settle.ts, held by test/core/settle.test.ts); see docs/gone.md.';
-    expect(codePaths(planted)).toEqual(['src/core/settle.ts', 'test/core/settle.test.ts']);
+    const planted = 'Settled by `SETTLE_DELAYS_MS` (src/engine/settle.ts, held by test/engine/settle.test.ts); see docs/gone.md.';
+    expect(codePaths(planted)).toEqual(['src/engine/settle.ts', 'test/engine/settle.test.ts']);
     expect(identifiers.has('SETTLE_DELAYS_MS')).toBe(true);
     expect(missingPaths(planted)).toEqual(['docs/gone.md']);
     expect(codePaths('https://github.com/a/b/tree/main/src/x and latest/ and node_modules/y/src/z')).toEqual([]);

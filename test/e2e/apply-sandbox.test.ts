@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
+import { applyPlan } from '../../src/engine/apply.js';
 import { members as memberTable, memberKey } from '../../packages/sandbox/src/records.js';
 import { loadDesired, planOnce } from '../helpers/pipeline.js';
 import { sandboxPerTest } from '../kinds/sandbox-per-test.js';

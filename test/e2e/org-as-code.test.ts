@@ -8,8 +8,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import type { Plan } from '../../src/core/plan.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { Plan } from '../../src/model/plan.js';
 import { exportOrganization } from '../../src/export/index.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { spaces, teams, type RunningSandbox } from '@docops/sandbox';

@@ -19,7 +19,7 @@ let fixtures = 0;
 /** Bundle `src/main.ts` of a package made of `files`; the bundle's file, or the build's error. */
 async function bundle(files: Record<string, string>): Promise<{ file?: string; error?: string }> {
   const root = join(scratch, `pkg-${++fixtures}`);
-  for (const [name, text] of Object.entries({ 'src/core/errors.ts': 'export class UsageError extends Error {}\n', ...files })) {
+  for (const [name, text] of Object.entries({ 'src/model/errors.ts': 'export class UsageError extends Error {}\n', ...files })) {
     mkdirSync(dirname(join(root, name)), { recursive: true });
     writeFileSync(join(root, name), text);
   }

@@ -4,7 +4,7 @@
  * refused before it is sent, no Location or too long a chain a failed request with the status.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/core/errors.js';
+import { ApiError } from '../../src/model/errors.js';
 import { MAX_REDIRECTS, originBoundFetch } from '../../src/github/origin-fetch.js';
 
 const ORIGIN = 'https://ghe.test';

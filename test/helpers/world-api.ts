@@ -2,8 +2,8 @@
  * A read-only ApiClient that serves a World in the API's list shapes, for pure plan tests that need no
  * server. Any write throws: a plan computed through it provably sent nothing.
  */
-import type { ApiClient, ApiResponse } from '../../src/api/types.js';
-import type { HttpMethod } from '../../src/core/plan.js';
+import type { ApiClient, ApiResponse } from '../../src/model/api-client.js';
+import type { HttpMethod } from '../../src/model/plan.js';
 import { ORG, userIdOf, type World } from './world.js';
 
 export function worldApi(world: World, org = ORG): ApiClient & { writes: string[] } {

@@ -1,13 +1,14 @@
 /**
- * Plan-level cascade rules (src/core/cascades.ts), whichever kinds listed them: an object a step's cascade takes is
+ * Plan-level cascade rules (src/engine/cascades.ts), whichever kinds listed them: an object a step's cascade takes is
  * never listed as "unmanaged (left alone)", and each object is listed once (under its own delete step if it has
  * one, else under the first step in plan order that takes it).
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry, KindDefinition } from '../../src/core/kind.js';
-import { dedupeCascades } from '../../src/core/cascades.js';
-import type { Step } from '../../src/core/plan.js';
-import { diffAll, type DesiredState } from '../../src/core/reconcile.js';
+import type { DesiredEntry, KindDefinition } from '../../src/model/kind.js';
+import { dedupeCascades } from '../../src/engine/cascades.js';
+import type { Step } from '../../src/model/plan.js';
+import { diffAll } from '../../src/engine/reconcile.js';
+import type { DesiredState } from '../../src/model/state.js';
 import { fakeDoc } from './helpers.js';
 
 function kind(name: string, depth: number, diff: KindDefinition['diff']): KindDefinition {

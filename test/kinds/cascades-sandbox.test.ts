@@ -9,11 +9,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import { cascadesOf, objectIdentity } from '../../src/core/cascades.js';
-import type { CascadeObject, Plan } from '../../src/core/plan.js';
-import { computePlan, type LiveState, type PlanOptions } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { cascadesOf, objectIdentity } from '../../src/engine/cascades.js';
+import type { CascadeObject, Plan } from '../../src/model/plan.js';
+import { computePlan, type PlanOptions } from '../../src/engine/reconcile.js';
+import type { LiveState } from '../../src/model/state.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';

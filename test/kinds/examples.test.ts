@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { startSandbox } from '@docops/sandbox';

@@ -1,8 +1,8 @@
 /** Test doubles for the kind tests: manifest documents, a diff context and a fetch context over fixed data. */
-import type { SourcePos } from '../../src/core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject } from '../../src/core/kind.js';
+import type { SourcePos } from '../../src/model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, LiveKindState, LiveObject } from '../../src/model/kind.js';
 import { findDuplicates } from '../../src/manifests/duplicates.js';
-import type { ManifestDocument } from '../../src/manifests/document.js';
+import type { ManifestDocument } from '../../src/model/document.js';
 
 /**
  * A manifest document whose positions are deterministic and distinct per path: line = 10 + the last
@@ -76,7 +76,9 @@ export function fakeFetchContext(routes: Record<string, unknown>, prune: string[
   return {
     asked,
     client: undefined as never,
-    list: <T>(path: string) => Promise.resolve(answer(path) as T[]),
+    // A list read with a query answers the route `path?query` (e.g. `…/redirects?draft=true`).
+    list: <T>(path: string, query?: Record<string, string | number | boolean>) =>
+      Promise.resolve(answer(query ? `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString()}` : path) as T[]),
     get: <T>(path: string) => Promise.resolve(answer(path) as T),
     prune: (kind) => prune.includes(kind),
   };

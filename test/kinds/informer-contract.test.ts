@@ -16,7 +16,7 @@ describe('the kinds and the audit log', () => {
 
   it('every object type the sandbox records events on is claimed by a kind', () => {
     const find = <T>(): T | undefined => ({ id: 'x', orgId: 'o', title: 't', slug: 's', email: 'e' }) as T;
-    const tables = ['orgs', 'members', 'teams', 'teamMembers', 'translations', 'collections', 'spaces', 'contentOrder', 'contentGrants', 'sites', 'siteSections', 'siteSectionGroups', 'siteSpaces', 'siteShareLinks', 'siteCustomizations', 'samlProviders', 'openApiSpecs', 'openApiVersions'];
+    const tables = ['orgs', 'members', 'teams', 'teamMembers', 'translations', 'collections', 'spaces', 'contentOrder', 'contentGrants', 'sites', 'siteSections', 'siteSectionGroups', 'siteSpaces', 'siteShareLinks', 'siteCustomizations', 'siteRedirects', 'siteExternalLinks', 'sitePublishingAuth', 'samlProviders', 'openApiSpecs', 'openApiVersions'];
     const row = { id: 'x', orgId: 'o', userId: 'u', teamId: 't', siteId: 's', specId: 'p', targetType: 'space', targetId: 'x', title: 't', slug: 's', label: 'l' };
     const recorded = new Set(tables.map((t) => auditedObject(t, row, find)?.type));
     expect(recorded.has(undefined)).toBe(false);

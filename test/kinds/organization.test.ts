@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import { orderSteps } from '../../src/core/order.js';
-import { ref, placeholder } from '../../src/core/plan.js';
-import { computePlan, diffOrder } from '../../src/core/reconcile.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { orderSteps } from '../../src/engine/order.js';
+import { ref, placeholder } from '../../src/model/refs.js';
+import { computePlan, diffOrder } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { organizationKind } from '../../src/kinds/organization.js';
 import { loadManifests } from '../../src/manifests/index.js';

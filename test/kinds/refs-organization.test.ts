@@ -3,8 +3,8 @@
  * id. Anything else blocks the document before any write (the API refuses an unknown site).
  */
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../../src/core/errors.js';
-import { ref } from '../../src/core/plan.js';
+import { ConflictError } from '../../src/model/errors.js';
+import { ref } from '../../src/model/refs.js';
 import { organizationKind } from '../../src/kinds/organization.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';

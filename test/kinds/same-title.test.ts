@@ -5,10 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/core/kind.js';
-import type { Plan } from '../../src/core/plan.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/model/kind.js';
+import type { Plan } from '../../src/model/plan.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 import { identityTitle, withDisplayKeys } from '../../src/kinds/common.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';

@@ -4,7 +4,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterEach } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
+import type { ApiClient } from '../../src/model/api-client.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, tempDir } from '../helpers/pipeline.js';
 

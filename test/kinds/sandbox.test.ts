@@ -5,10 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import type { DesiredEntry } from '../../src/core/kind.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { DesiredEntry } from '../../src/model/kind.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';

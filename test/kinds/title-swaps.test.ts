@@ -4,10 +4,10 @@
  * run in one group, so one apply reaches the swapped titles and the next plan is empty. For every such kind.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import type { DesiredEntry } from '../../src/core/kind.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { DesiredEntry } from '../../src/model/kind.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { desiredOf, fakeDoc } from './helpers.js';
 import { sandboxPerTest } from './sandbox-per-test.js';

@@ -1,6 +1,6 @@
-import { ref } from '../../src/core/plan.js';
+import { ref } from '../../src/model/refs.js';
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../../src/core/errors.js';
+import { ConflictError } from '../../src/model/errors.js';
 import { translationKind } from '../../src/kinds/translation.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from './helpers.js';
 import { ORG, seedRoutes } from './seed.js';

@@ -5,7 +5,7 @@
  * then its PATCH refused). Each case is checked on both sides with the same values.
  */
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../src/core/errors.js';
+import { formatIssue } from '../../src/model/errors.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { officialAdaptiveSchema } from '../../src/kinds/site/adaptive-schema.js';
 import { validateParsedFiles } from '../../src/manifests/load.js';

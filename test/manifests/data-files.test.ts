@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/core/errors.js';
+import { ValidationError } from '../../src/model/errors.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests, parseYamlFile, type LoadOptions } from '../../src/manifests/index.js';
 

@@ -3,12 +3,12 @@
  * from the kind's definition, never from its name), and ids that go into request paths look like the API's ids.
  */
 import { describe, expect, test } from 'vitest';
-import type { KindDefinition } from '../../src/core/kind.js';
+import type { KindDefinition } from '../../src/model/kind.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { ENTITY_ID } from '../../src/manifests/envelope.js';
 import { parseYamlFile } from '../../src/manifests/parse.js';
 import { validateParsedFiles } from '../../src/manifests/load.js';
-import { formatIssue } from '../../src/core/errors.js';
+import { formatIssue } from '../../src/model/errors.js';
 import { SandboxStore } from '../../packages/sandbox/src/store.js';
 import { applySeed, addReadOnlyUser } from '../../packages/sandbox/src/seed.js';
 import { seedLargeOrg } from '../../packages/sandbox/src/seed-large.js';

@@ -3,8 +3,8 @@
  * Team: one entry per document keyed by title; Members: one `Member` entry per e-mail (lower-cased).
  * Team.crossValidate checks that every team member is listed in the org's Members.
  */
-import type { DesiredEntry, KindDefinition, Report } from '../../src/core/kind.js';
-import type { ManifestDocument } from '../../src/manifests/document.js';
+import type { DesiredEntry, KindDefinition, Report } from '../../src/model/kind.js';
+import type { ManifestDocument } from '../../src/model/document.js';
 
 const ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
 

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/core/errors.js';
-import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/core/kind.js';
+import { ValidationError } from '../../src/model/errors.js';
+import type { DesiredEntry, KindDefinition, LiveObject } from '../../src/model/kind.js';
 import { loadManifests } from '../../src/manifests/index.js';
 
 const holder: KindDefinition<Record<string, unknown>, LiveObject, unknown, Record<string, unknown>> = {

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { formatIssue, ValidationError } from '../../src/core/errors.js';
+import { formatIssue, ValidationError } from '../../src/model/errors.js';
 
 /** The fixtures directory as the loader names it in messages (relative to the working directory). */
 export const FIX = path.relative(process.cwd(), fileURLToPath(new URL('../fixtures/manifests', import.meta.url))).split(path.sep).join('/');

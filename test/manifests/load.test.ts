@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { formatIssue, UsageError } from '../../src/core/errors.js';
+import { formatIssue, UsageError } from '../../src/model/errors.js';
 import { findManifestFiles, loadManifests, readManifestFile } from '../../src/manifests/index.js';
 import { fakeMembersKind, fakeTeamKind } from './fake-kinds.js';
 import { FIX, issueLines } from './helpers.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
-import { formatIssue, UsageError, ValidationError } from '../../src/core/errors.js';
+import { formatIssue, UsageError, ValidationError } from '../../src/model/errors.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 

@@ -1,6 +1,6 @@
 /** parseYamlFile: positions, fallbacks and the per-file problems, on in-memory text. */
 import { describe, expect, test } from 'vitest';
-import { formatIssue } from '../../src/core/errors.js';
+import { formatIssue } from '../../src/model/errors.js';
 import { everyVariable, parseYamlFile } from '../../src/manifests/index.js';
 
 const lines = (r: ReturnType<typeof parseYamlFile>): string[] => r.issues.map(formatIssue);

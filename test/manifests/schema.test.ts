@@ -1,6 +1,6 @@
 /** validateWithSchema: readable messages for the JSON Schema keywords kinds and config use. */
 import { describe, expect, test } from 'vitest';
-import type { SourcePos } from '../../src/core/errors.js';
+import type { SourcePos } from '../../src/model/errors.js';
 import { compileSchema, validateWithSchema, type DocPath } from '../../src/manifests/index.js';
 
 /** A fake locator that encodes the path it was asked for, so tests can see where each issue points. */

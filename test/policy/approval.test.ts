@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LiveObject } from '../../src/core/kind.js';
-import type { LiveState } from '../../src/core/reconcile.js';
+import type { LiveObject } from '../../src/model/kind.js';
+import type { LiveState } from '../../src/model/state.js';
 import { approvalChecksum } from '../../src/policy/approval.js';
 import { change, planOf } from './helpers.js';
 

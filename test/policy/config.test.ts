@@ -4,7 +4,7 @@
  * token that is the reconcile secret.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { ValidationError, formatIssue } from '../../src/core/errors.js';
+import { ValidationError, formatIssue } from '../../src/model/errors.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
 import { DaemonApprovals } from '../../src/policy/daemon-approvals.js';
 import { createLogger } from '../../src/log.js';

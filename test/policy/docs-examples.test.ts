@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Step } from '../../src/core/plan.js';
+import type { Step } from '../../src/model/plan.js';
 import { evaluatePolicy } from '../../src/policy/evaluate.js';
 import { loadPolicyPath } from '../../src/policy/load.js';
 import { change, KIND_NAMES, planOf, tempDir } from './helpers.js';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { evaluatePolicy } from '../../src/policy/evaluate.js';
 import { enforcePolicy } from '../../src/policy/gate.js';
 import { loadPolicyPath } from '../../src/policy/load.js';
-import { PolicyError } from '../../src/core/errors.js';
+import { PolicyError } from '../../src/model/errors.js';
 import { change, KIND_NAMES, planOf, tempDir } from './helpers.js';
 
 const tmp = tempDir('docops-policy-eval-');

@@ -2,8 +2,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { emptyPlan, type Plan, type Step } from '../../src/core/plan.js';
-import { step } from '../core/helpers.js';
+import { emptyPlan, type Plan, type Step } from '../../src/model/plan.js';
+import { step } from '../engine/helpers.js';
 
 export function tempDir(prefix: string): { dir: string; write(rel: string, text: string): string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -3,7 +3,7 @@
  * into the expression), duplicate names, and a policy that loads no rule (an error, never a pass).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError, ValidationError, formatIssue } from '../../src/core/errors.js';
+import { UsageError, ValidationError, formatIssue } from '../../src/model/errors.js';
 import { loadPolicyPath } from '../../src/policy/load.js';
 import { tempDir } from './helpers.js';
 

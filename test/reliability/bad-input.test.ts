@@ -6,7 +6,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/core/errors.js';
+import { ValidationError } from '../../src/model/errors.js';
 import { loadDaemonConfig } from '../../src/daemon/config.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { runCliCollecting } from '../helpers/output-collector.js';

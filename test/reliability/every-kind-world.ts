@@ -10,9 +10,10 @@
  */
 import { appendFileSync, copyFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan, type ApplyEvent, type ApplyReport } from '../../src/core/apply.js';
-import type { Plan } from '../../src/core/plan.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
+import { type ApplyReport } from '../../src/model/apply-report.js';
+import type { Plan } from '../../src/model/plan.js';
 import { startSandbox, type SandboxStore } from '@docops/sandbox';
 import { fastClient, loadDesired, planOnce, plannedDeletePaths, tempDir } from '../helpers/pipeline.js';
 

@@ -4,9 +4,9 @@
  * must show no duplicate creates and no delete the plans did not ask for.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan, type ApplyEvent } from '../../src/core/apply.js';
-import type { Plan } from '../../src/core/plan.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
+import type { Plan } from '../../src/model/plan.js';
 import { startSandbox, type MemberRole, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, plannedDeletePaths, processed, tempDir } from '../helpers/pipeline.js';
 import { ADMIN_EMAIL, fillStore, readStore, worldManifests, writeManifests, type World, type WorldTeam } from '../helpers/world.js';

@@ -7,8 +7,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 

@@ -7,8 +7,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groups, groupOf } from '../../src/core/order.js';
-import { PHASES, refsIn, type Plan } from '../../src/core/plan.js';
+import { groups, groupOf } from '../../src/engine/order.js';
+import { PHASES, type Plan } from '../../src/model/plan.js';
+import { refsIn } from '../../src/model/refs.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { fastClient, loadDesired, planAndApply, planOnce, tempDir } from '../helpers/pipeline.js';
 import { worldApi } from '../helpers/world-api.js';

@@ -11,9 +11,9 @@ import { appendFileSync, copyFileSync, cpSync, mkdtempSync, readFileSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan, type ApplyEvent } from '../../src/core/apply.js';
-import { ApiError } from '../../src/core/errors.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan, type ApplyEvent } from '../../src/engine/apply.js';
+import { ApiError } from '../../src/model/errors.js';
 import { collections, spaces, startSandbox, type RunningSandbox, type SandboxStore } from '@docops/sandbox';
 import { fastClient, loadDesired, planOnce } from '../helpers/pipeline.js';
 

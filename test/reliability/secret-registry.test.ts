@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { reportError } from '../../src/cli/report-error.js';
-import { ApiError } from '../../src/core/errors.js';
+import { ApiError } from '../../src/model/errors.js';
 import { createLogger } from '../../src/log.js';
 import { redactSecrets as redactJournalFields } from '../../src/safety/redact.js';
 import { REDACTED, clearSecretsForTests, redactCredentials, redactText, redactValue, redactingStream, registerSecret, registeredSecretCount, registeredSecrets } from '../../src/secrets.js';

@@ -14,11 +14,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonCommand } from '../../src/daemon/command.js';
+import { daemonCommand } from '../../src/cli/commands/daemon.js';
 import { samlProviders } from '../../packages/sandbox/src/sso-records.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { clearSecretsForTests } from '../../src/secrets.js';
-import { startReceiver, type Receiver } from '../notify/receiver.js';
+import { startReceiver, type Receiver } from '../daemon/notify/receiver.js';
 import { findLeaks, OutputCollector, runCliCollecting, scanPath } from '../helpers/output-collector.js';
 import { tempDir } from '../helpers/pipeline.js';
 

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { daemonCommand } from '../../src/daemon/command.js';
+import { daemonCommand } from '../../src/cli/commands/daemon.js';
 import { siteShareLinks } from '../../packages/sandbox/src/site-records.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { findLeaks, OutputCollector, runCliCollecting, type CollectedRun } from '../helpers/output-collector.js';

@@ -1,7 +1,8 @@
 /** Cascades (Step.cascades) in every format: listed under their step, counted in the summary, round-tripped in JSON. */
 import { describe, expect, it } from 'vitest';
-import type { Plan, Step } from '../../src/core/plan.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import type { Plan, Step } from '../../src/model/plan.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 

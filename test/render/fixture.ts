@@ -1,6 +1,5 @@
-import { ref } from '../../src/core/plan.js';
-import { sealRequest } from '../../src/core/refs.js';
-import type { Plan, Step } from '../../src/core/plan.js';
+import { sealRequest, ref } from '../../src/model/refs.js';
+import type { Plan, Step } from '../../src/model/plan.js';
 
 /** A small plan with one of everything the renderers must show. */
 export function samplePlan(): Plan {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DocopsError } from '../../src/core/errors.js';
-import { emptyPlan } from '../../src/core/plan.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { DocopsError } from '../../src/model/errors.js';
+import { emptyPlan } from '../../src/model/plan.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { hugePlan, samplePlan } from './fixture.js';
 
 describe('renderJson / parsePlanJson', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan } from '../../src/core/plan.js';
+import { emptyPlan } from '../../src/model/plan.js';
 import { MARKDOWN_MAX_LENGTH, escapeMarkdown, renderMarkdown } from '../../src/render/markdown.js';
 import { hugePlan, samplePlan } from './fixture.js';
 

@@ -3,9 +3,10 @@
  * its fingerprint) and still parses; the saved-plan file keeps the body as sent, so applying it sends exactly that.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyPlan, type Plan } from '../../src/core/plan.js';
+import { emptyPlan, type Plan } from '../../src/model/plan.js';
 import { createSavedPlan, parseSavedPlan, renderSavedPlan } from '../../src/plan-file/saved-plan.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBijCCATGgAwIBAgIUbKqxzoHTLeJwL\n-----END CERTIFICATE-----';
 

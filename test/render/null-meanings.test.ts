@@ -7,9 +7,10 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import type { Plan } from '../../src/core/plan.js';
-import { parsePlanJson, renderJson } from '../../src/render/json.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import type { Plan } from '../../src/model/plan.js';
+import { renderJson } from '../../src/render/json.js';
+import { parsePlanJson } from '../../src/render/json-parse.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 import type { RunRecord } from '../../src/daemon/run.js';

@@ -4,7 +4,7 @@
  * plans of the example manifests, with scopes and a policy's verdict, are valid.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyPlan } from '../../src/core/plan.js';
+import { emptyPlan } from '../../src/model/plan.js';
 import { renderJson } from '../../src/render/json.js';
 import { runCli } from '../cli/run-cli.js';
 import { planSchemaProblems } from '../plan-schema-check.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../../src/core/plan.js';
+import type { Step } from '../../src/model/plan.js';
 import { stepLine } from '../../src/render/step-line.js';
 
 const step = (over: Partial<Step>): Step => ({ id: 'x', action: 'update', phase: 'update', kind: 'Members', org: 'org-demo', key: 'ann@acme.test', wave: 0, before: null, after: null, dependsOn: [], requests: [], ...over });

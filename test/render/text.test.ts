@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPlan, type Step } from '../../src/core/plan.js';
+import { emptyPlan, type Step } from '../../src/model/plan.js';
 import { renderMarkdown } from '../../src/render/markdown.js';
 import { renderText } from '../../src/render/text.js';
 import { summaryLine, textTotals } from '../../src/render/values.js';

@@ -3,8 +3,8 @@
  * org), once each: thresholds (lifted by --force), delete-all and empty-manifests (never lifted by --force).
  */
 import { describe, expect, it } from 'vitest';
-import type { CascadeObject, Plan } from '../../src/core/plan.js';
-import { liveKey } from '../../src/core/reconcile.js';
+import type { CascadeObject, Plan } from '../../src/model/plan.js';
+import { liveKey } from '../../src/model/state.js';
 import { planChanges } from '../../src/safety/counts.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, liveWith, obj, planWith } from './helpers.js';

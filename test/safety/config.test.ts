@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/core/errors.js';
+import { UsageError } from '../../src/model/errors.js';
 import { DEFAULT_SAFETY, limitsFor, resolveSafetyConfig } from '../../src/safety/config.js';
 
 const schema = JSON.parse(readFileSync(new URL('../../schemas/safety.schema.json', import.meta.url), 'utf8')) as object;

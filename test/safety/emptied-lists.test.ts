@@ -9,8 +9,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import { computePlan, type DesiredState } from '../../src/core/reconcile.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { computePlan } from '../../src/engine/reconcile.js';
+import type { DesiredState } from '../../src/model/state.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { resolveSafetyConfig } from '../../src/safety/config.js';
 import { countDesired, evaluatePlan } from '../../src/safety/gate.js';

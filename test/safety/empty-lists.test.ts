@@ -12,7 +12,7 @@ import { DEFAULT_SAFETY } from '../../src/safety/config.js';
 import { checkPlan, countDesired } from '../../src/safety/gate.js';
 import { loadDesired } from '../helpers/pipeline.js';
 import { sandboxPerTest } from '../kinds/sandbox-per-test.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 
 const start = sandboxPerTest('empty-lists');
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiClient, ListEnvelope } from '../../src/api/types.js';
-import { ApiError, SafetyError } from '../../src/core/errors.js';
-import type { HttpMethod } from '../../src/core/plan.js';
-import { computePlan } from '../../src/core/reconcile.js';
-import { reconcileOnce } from '../../src/core/run.js';
+import type { ApiClient, ListEnvelope } from '../../src/model/api-client.js';
+import { ApiError, SafetyError } from '../../src/model/errors.js';
+import type { HttpMethod } from '../../src/model/plan.js';
+import { computePlan } from '../../src/engine/reconcile.js';
+import { reconcileOnce } from '../../src/engine/run.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEFAULT_SAFETY } from '../../src/safety/config.js';
 import { safetyGate } from '../../src/safety/gate.js';

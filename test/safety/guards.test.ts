@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { KindDefinition, LiveKindState } from '../../src/core/kind.js';
-import { emptyPlan, type Plan } from '../../src/core/plan.js';
-import { diffAll, liveKey, type LiveState } from '../../src/core/reconcile.js';
+import type { KindDefinition, LiveKindState } from '../../src/model/kind.js';
+import { emptyPlan, type Plan } from '../../src/model/plan.js';
+import { diffAll } from '../../src/engine/reconcile.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import type { MembersManifestSpec } from '../../src/kinds/generated/members.js';
 import { membersKind } from '../../src/kinds/index.js';
 import { checkPlan } from '../../src/safety/gate.js';

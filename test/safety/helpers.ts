@@ -1,8 +1,8 @@
-import type { KindDefinition, LiveObject } from '../../src/core/kind.js';
+import type { KindDefinition, LiveObject } from '../../src/model/kind.js';
 import { isRecord } from '../../src/kinds/common.js';
-import { emptyPlan, type Phase, type Plan, type Step } from '../../src/core/plan.js';
-import { liveKey, type LiveState } from '../../src/core/reconcile.js';
-import type { ManifestDocument } from '../../src/manifests/document.js';
+import { emptyPlan, type Phase, type Plan, type Step } from '../../src/model/plan.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
+import type { ManifestDocument } from '../../src/model/document.js';
 import { DEFAULT_SAFETY, resolveSafetyConfig, type SafetyConfig } from '../../src/safety/config.js';
 import type { GateOptions } from '../../src/safety/gate.js';
 

@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyPlan } from '../../src/core/apply.js';
-import type { LiveKindState } from '../../src/core/kind.js';
-import { emptyPlan, type Plan } from '../../src/core/plan.js';
-import { liveKey, type LiveState } from '../../src/core/reconcile.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { LiveKindState } from '../../src/model/kind.js';
+import { emptyPlan, type Plan } from '../../src/model/plan.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import { createJournal, journalFileName, type JournalRecord } from '../../src/safety/journal.js';
 import { clearSecretsForTests, REDACTED, registerSecret } from '../../src/secrets.js';
-import { recordingClient } from '../core/helpers.js';
+import { recordingClient } from '../engine/helpers.js';
 import { changeStep, fakeKind, field, obj } from './helpers.js';
 
 let dir: string;

@@ -6,9 +6,9 @@
  * the other sites' sections, a site emptied by a space purge hid behind the sites the purge left alone.
  */
 import { describe, expect, it } from 'vitest';
-import type { LiveObject, ParentRef } from '../../src/core/kind.js';
-import type { CascadeObject } from '../../src/core/plan.js';
-import { liveKey, type LiveState } from '../../src/core/reconcile.js';
+import type { LiveObject, ParentRef } from '../../src/model/kind.js';
+import type { CascadeObject } from '../../src/model/plan.js';
+import { liveKey, type LiveState } from '../../src/model/state.js';
 import { checkPlan } from '../../src/safety/gate.js';
 import { changeStep, gateOpts, planWith } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SafetyError } from '../../src/core/errors.js';
+import { SafetyError } from '../../src/model/errors.js';
 import { checkPlan, enforce, evaluatePlan } from '../../src/safety/gate.js';
 import { gateOpts, liveWith, planWith } from './helpers.js';
 

@@ -4,13 +4,13 @@
  * documents of the others, and what each kind says does not come back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import { ApiError } from '../../src/core/errors.js';
-import { createFetchContext } from '../../src/core/fetch-context.js';
-import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/core/kind.js';
-import { emptyPlan, type Step } from '../../src/core/plan.js';
-import { fetchLive } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import { ApiError } from '../../src/model/errors.js';
+import { createFetchContext } from '../../src/engine/fetch-context.js';
+import type { KindDefinition, LiveObject, Snapshot, UndoFate } from '../../src/model/kind.js';
+import { emptyPlan, type Step } from '../../src/model/plan.js';
+import { fetchLive } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { DEMO_ORG_ID, startSandbox, type RunningSandbox } from '@docops/sandbox';
 import { siteShareLinks, sites } from '../../packages/sandbox/src/site-records.js';
@@ -121,10 +121,10 @@ describe('snapshots', () => {
     await expect(snapshot(w, team)).rejects.toThrow(/404/);
   });
 
-  it('Space: its fields, visibility and the sites that show it', async () => {
+  it('Space: its fields (merge rules too), visibility and the sites that show it', async () => {
     const w = await world();
     const s = await snapshot(w, await liveObject(w, 'Space', 'Changelog'));
-    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null }]);
+    expect(s['Space']!.objects.map((o) => o.fields)).toEqual([{ title: 'Changelog', emoji: '📝', editMode: 'live', defaultLevel: null, parent: null, mergeRules: { type: 'inherit' } }]);
     const siteId = sites(w.sb.store).all()[0]!.id;
     // Its grants too (none here): a recreated space gets them back through its access list.
     expect(s['Space']!.aux).toEqual({
@@ -226,21 +226,22 @@ describe('restoring a deleted space', () => {
 });
 
 describe('what undo says does not come back', () => {
-  it('Site: every share link secret, publication, custom hostname and type, the default-content pointer', async () => {
+  it('Site: every share link secret, the sign-in key, custom hostname and type, the default-content pointer (its publication comes back)', async () => {
     const w = await world();
     const site = await liveObject(w, 'Site', 'Acme Help Center');
     const rec = sites(w.sb.store).all()[0]!;
-    sites(w.sb.store).put({ ...rec, published: true, hostname: 'docs.acme.test', type: 'premium' });
+    sites(w.sb.store).put({ ...rec, published: true, hostname: 'docs.acme.test', type: 'premium', visibility: 'visitor-auth' });
     await w.client.request('PATCH', `/orgs/${ORG}`, { body: { defaultContent: { type: 'site', site: site.id } } });
     const result = undoRecords(collectParts([journaled(site, await snapshot(w, site))], KINDS));
     expect(result.objects[0]!.losses).toEqual([
       `gets a new id (it was ${site.id}): manifests, links or settings that name ${site.id} must name the new one (or the title)`,
       'share link "partner-preview" is recreated with a new secret URL: the old URL no longer works; share the new one (shown in the app)',
-      'was published: the API has no operation that publishes a site; publish it again in the app',
+      'its visitor sign-in private key does not come back: the recreated site has a new one; give your sign-in backend the new key (and write it where the manifest reads privateKey)',
       'its custom hostname "docs.acme.test" cannot be set through the API; set it again in the app',
       'was a "premium" site; docops does not manage the site type, so it is recreated as "basic"',
       `was the organization's default content: the organization still names the old id; set defaultContent: { type: site, site: "Acme Help Center" } in its Organization manifest`,
     ]);
+    expect(result.documents).toEqual([expect.objectContaining({ kind: 'Site', spec: expect.objectContaining({ published: true, visibility: 'visitor-auth' }) })]);
   });
 
   it('Members: the invitation to accept, and the teams that survived without them', async () => {

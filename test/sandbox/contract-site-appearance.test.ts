@@ -6,10 +6,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/types.js';
-import { applyPlan } from '../../src/core/apply.js';
-import type { HttpMethod } from '../../src/core/plan.js';
-import { computePlan } from '../../src/core/reconcile.js';
+import type { ApiClient } from '../../src/model/api-client.js';
+import { applyPlan } from '../../src/engine/apply.js';
+import type { HttpMethod } from '../../src/model/plan.js';
+import { computePlan } from '../../src/engine/reconcile.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { loadManifests } from '../../src/manifests/index.js';
 import { startSandbox, type RunningSandbox } from '@docops/sandbox';

@@ -34,8 +34,12 @@ function concretePath(pattern: string, f: ContractSite): string {
     translationId: 'tr-fr', siteId: f.site, siteSectionId: f.a, siteSectionGroupId: f.group, siteSpaceId: f.aFirst, shareLinkId: f.link,
     ...SSO_OPENAPI_IDS,
   };
-  return pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
+  const path = pattern.replace(/^\/v1/, '').replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(ids[name] ?? `unknown-${name}`));
+  // The lookup of a redirect by source takes a required query (fullSandbox creates the rule).
+  return path.endsWith('/redirect') ? `${path}?source=${encodeURIComponent(REDIRECT_SOURCE)}` : path;
 }
+
+const REDIRECT_SOURCE = '/old/page';
 
 /** A body with the caller-dependent `permissions` objects removed. */
 function withoutPermissions(v: Json): Json {
@@ -54,6 +58,7 @@ async function fullSandbox(): Promise<{ c: Awaited<ReturnType<typeof sandbox>>; 
     const site = sites(c.sb.store).get(id);
     if (site) sites(c.sb.store).put({ ...site, published: true });
   });
+  await c.call('POST', `${ORG}/sites/${f.site}/redirects`, { source: REDIRECT_SOURCE, destination: { kind: 'external', url: 'https://acme.test/new' } });
   const saml = await c.call('POST', `${ORG}/saml`, { label: 'Okta' });
   const spec = await c.call('POST', `${ORG}/openapi`, { slug: 'pets', source: { text: '{"openapi": "3.1.0"}' } });
   expect({ samlProviderId: saml.body.id, specSlug: spec.body.slug, versionId: spec.body.lastVersion }).toEqual(SSO_OPENAPI_IDS);

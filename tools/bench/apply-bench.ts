@@ -1,9 +1,10 @@
 /** Apply of a plan with many changes against the filled sandbox, and its bound from the plan's own groups. */
 import { createClient } from '#src/api/client.js';
-import { applyPlan } from '#src/core/apply.js';
-import type { KindDefinition } from '#src/core/kind.js';
-import { groupOf, groups } from '#src/core/order.js';
-import { computePlan, type DesiredState } from '#src/core/reconcile.js';
+import { applyPlan } from '#src/engine/apply.js';
+import type { KindDefinition } from '#src/model/kind.js';
+import { groupOf, groups } from '#src/engine/order.js';
+import { computePlan } from '#src/engine/reconcile.js';
+import { type DesiredState } from '#src/model/state.js';
 import { applyBoundMs } from './bounds.js';
 import type { BenchSandbox } from './sandbox-env.js';
 

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
-import type { KindDefinition } from '#src/core/kind.js';
+import type { KindDefinition } from '#src/model/kind.js';
 import { compileSchema } from '#src/manifests/schema.js';
 
 export interface FloorMeasure {

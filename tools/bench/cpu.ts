@@ -6,9 +6,9 @@
  * own, so docops's CPU is stated as a multiple of a floor measured under the same conditions.
  */
 import { fork } from 'node:child_process';
-import { ValidationError } from '#src/core/errors.js';
-import type { DesiredEntry, KindDefinition } from '#src/core/kind.js';
-import { diffAll, fetchLive } from '#src/core/reconcile.js';
+import { ValidationError } from '#src/model/errors.js';
+import type { DesiredEntry, KindDefinition } from '#src/model/kind.js';
+import { diffAll, fetchLive } from '#src/engine/reconcile.js';
 import { validateParsedFiles, type ParsedFile } from '#src/manifests/load.js';
 import type { ParsedYamlDoc } from '#src/manifests/parse.js';
 import { orgDocuments } from './documents.js';

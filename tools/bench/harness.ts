@@ -6,20 +6,20 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import type { KindDefinition } from '#src/core/kind.js';
+import type { KindDefinition } from '#src/model/kind.js';
 import { loadManifests } from '#src/manifests/index.js';
-import { measureApply, type ApplyMeasure } from './apply-bench.js';
+import { measureApply } from './apply-bench.js';
 import { criticalPathMs, longestChain, lowerBoundRequests } from './bounds.js';
 import { TARGETS, type BenchConfig } from './config.js';
 import type { CpuMeasure } from './cpu.js';
-import type { FloorMeasure } from './cpu-floor.js';
 import type { MeasureModule } from './measure.js';
 import type { ReadMeasure } from './read-bench.js';
 import { steadyRows } from './report.js';
+import type { BenchResult } from './result.js';
 import { orgDocuments, writeManifests } from './documents.js';
 import { planNeeds, refreshBaseline, strictPlanNeeds } from './needs.js';
 import { changeCount, entityCounts, generateOrg, withChanges, type GenOrg, type OrgSizes } from './org-model.js';
-import { measureNoopPlan, type PlanMeasure } from './plan-bench.js';
+import { measureNoopPlan } from './plan-bench.js';
 import type { BenchSandbox, SandboxRequest } from './sandbox-env.js';
 
 export interface BenchDeps {
@@ -32,45 +32,6 @@ export interface BenchDeps {
   log?: (line: string) => void;
 }
 
-export interface BenchResult {
-  requestsRatio: number;
-  planWallRatio: number;
-  diffCpuMs: number;
-  peakRssMb: number;
-  applyWallRatio: number;
-  refreshBaselineRequests: number;
-  date: string;
-  machine: { cpus: number; cpuModel: string; totalMemMb: number; node: string; platform: string };
-  config: BenchConfig;
-  kinds: string[];
-  entities: Record<string, number>;
-  plan: {
-    requests: number;
-    lowerBound: number;
-    /** Without the per-site site-spaces lists (they are embedded in the sections list). */
-    strictLowerBound: number;
-    requestsRatioStrict: number;
-    chainRequests: number;
-    criticalPathMs: number;
-    wallMs: number;
-    runs: PlanMeasure['runs'];
-    steps: number;
-    firstSteps: string[];
-    byRoute: Record<string, number>;
-  };
-  apply: ApplyMeasure & { changes: number };
-  cpu: CpuMeasure;
-  /** CPU of the least work validate + diff of the CPU benchmark's members alone needs (cpu-floor.ts), same process. */
-  cpuFloorMs: number;
-  cpuFloor: FloorMeasure;
-  /** diffCpuMs ÷ cpuFloorMs: median of the runs' own ratios (each run measures both). */
-  cpuFloorRatio: number;
-  /** CPU of parse + validate of the same organization from YAML files (not a target). */
-  readCpuMs: number;
-  read: ReadMeasure;
-  refreshBaseline: { byType: Record<string, number>; total: number; vsDocopsPlan: number };
-  notes: string[];
-}
 
 const ratio = (a: number, b: number): number => (b === 0 ? Number.NaN : Math.round((a / b) * 1000) / 1000);
 

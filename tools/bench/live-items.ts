@@ -3,7 +3,7 @@
  * an ApiClient that never touches the network: the CPU benchmark runs the kinds' real fetch code on them so
  * the live state is exactly what a real fetch would build.
  */
-import type { ApiClient, ApiResponse } from '#src/api/types.js';
+import type { ApiClient, ApiResponse } from '#src/model/api-client.js';
 import type { GenOrg } from './org-model.js';
 
 type Item = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * (the top-level keys of bench/results/latest.json, e.g. `planRatio1k`) and contributes rows to the table in
  * the README. A new measure is a new module in that list; the report only lays out what the modules give.
  */
-import type { KindDefinition } from '#src/core/kind.js';
+import type { KindDefinition } from '#src/model/kind.js';
 import type { BenchConfig } from './config.js';
 import type { BenchSandbox, SandboxRequest } from './sandbox-env.js';
 

@@ -1,7 +1,8 @@
 /** The no-op plan against the filled sandbox: requests (counted by the sandbox) and wall time per run. */
 import { createClient } from '#src/api/client.js';
-import type { KindDefinition } from '#src/core/kind.js';
-import { computePlan, type DesiredState } from '#src/core/reconcile.js';
+import type { KindDefinition } from '#src/model/kind.js';
+import { computePlan } from '#src/engine/reconcile.js';
+import { type DesiredState } from '#src/model/state.js';
 import type { BenchSandbox } from './sandbox-env.js';
 
 export interface PlanRun {

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KindDefinition } from '#src/core/kind.js';
+import type { KindDefinition } from '#src/model/kind.js';
 import { loadManifests } from '#src/manifests/load.js';
 import { orgDocuments, splitMembers, writeManifests } from './documents.js';
 import { generateOrg, type OrgSizes } from './org-model.js';

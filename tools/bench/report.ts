@@ -4,7 +4,7 @@
  * steady-state benchmark (harness.ts).
  */
 import { TARGETS } from './config.js';
-import type { BenchResult } from './harness.js';
+import type { BenchResult } from './result.js';
 import type { MeasureOutput, Row } from './measure.js';
 
 const n = (x: number): string => x.toLocaleString('en-US');

@@ -86,7 +86,7 @@ export function selfContained(options: SelfContainedOptions): Plugin {
       if (id.startsWith(LEFT_OUT_PREFIX)) {
         const what = LEFT_OUT[id.slice(LEFT_OUT_PREFIX.length)]!;
         const message = `${what} is not part of the docops GitHub Action, which runs validate, plan and apply: use the docops command line (npm install docops)`;
-        return `import { UsageError } from ${JSON.stringify(join(root, 'src/core/errors.ts'))};\nthrow new UsageError(${JSON.stringify(message)});\n`;
+        return `import { UsageError } from ${JSON.stringify(join(root, 'src/model/errors.ts'))};\nthrow new UsageError(${JSON.stringify(message)});\n`;
       }
       if (rel(id) === 'src/kinds/schema.ts') return schemaModule(root);
       return null;

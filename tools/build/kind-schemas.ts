@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { KindDefinition } from '#src/core/kind.js';
+import type { KindDefinition } from '#src/model/kind.js';
 import { KINDS } from '#src/kinds/index.js';
 
 const SCHEMAS_DIR = new URL('../../schemas/', import.meta.url);

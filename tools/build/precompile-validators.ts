@@ -19,6 +19,7 @@ import { factorRepeats, keepOriginalErrorPaths } from './shared-subschemas.js';
 
 // ajv's standalone module is CommonJS with `exports.default`; depending on the loader the import is either.
 type Standalone = (ajv: Ajv, validate: unknown) => string;
+// eslint-disable-next-line no-restricted-syntax -- ajv's standalone module is CommonJS; its default export depends on how it is loaded
 const standaloneModule = standaloneCode as unknown as Standalone | { default: Standalone };
 const toCode: Standalone = typeof standaloneModule === 'function' ? standaloneModule : standaloneModule.default;
 

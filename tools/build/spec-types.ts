@@ -92,7 +92,7 @@ export async function specModule(name: string): Promise<string> {
   const schemaConst = `${name.replace(/\W/g, '_')}Schema`;
   return [
     banner,
-    "import type { SpecSchema } from '../../core/kind.js';",
+    "import type { SpecSchema } from '../../model/kind.js';",
     "import { loadSchema } from '../schema.js';",
     '',
     asTypeAliases(body.trimEnd()),

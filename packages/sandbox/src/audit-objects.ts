@@ -12,6 +12,8 @@ import type { OpenApiSpecRec, OpenApiVersionRec } from './openapi-records.js';
 import { openApiSpecs } from './openapi-records.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { sites } from './site-records.js';
+import type { ExternalLinkRec } from './site-external-links.js';
+import type { RedirectRec } from './site-redirects.js';
 import type { SamlProviderRec } from './sso-records.js';
 import type { SandboxStore } from './store.js';
 
@@ -72,6 +74,10 @@ const MAPPERS: Record<string, Mapper> = {
   siteSpaces: (r: SiteSpaceRec, find) => siteOf(find, r.siteId, 'site-space'),
   siteShareLinks: (r: ShareLinkRec, find) => siteOf(find, r.siteId, 'share-link'),
   siteCustomizations: (r: { id: string }, find) => siteOf(find, r.id, 'customization'),
+  // Issue 29: a site's redirect rules, external links and visitor sign-in settings (keyed by the site's id).
+  siteRedirects: (r: RedirectRec, find) => siteOf(find, r.siteId, 'redirect'),
+  siteExternalLinks: (r: ExternalLinkRec, find) => siteOf(find, r.siteId, 'external-link'),
+  sitePublishingAuth: (r: { id: string }, find) => siteOf(find, r.id, 'publishing'),
   samlProviders: (r: SamlProviderRec) => ({ orgId: r.orgId, type: 'saml', id: r.id, label: r.label }),
   // OpenAPI specs are addressed by their slug (…/openapi/{specSlug}).
   openApiSpecs: (r: OpenApiSpecRec) => ({ orgId: r.orgId, type: 'openapi', id: r.slug, label: r.slug }),

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, errorBody, readJsonBody, send, type Reply } from './http.js';
-import type { PipelineDeps } from './server.js';
+import type { PipelineDeps } from './pipeline.js';
 import { saveStateFile } from './state.js';
 import { isPlainObject } from './validate.js';
 

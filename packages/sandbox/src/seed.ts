@@ -6,6 +6,7 @@
  */
 import type { MemberRole, TeamRole } from './records.js';
 import { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
+import { brokenFileLink, okUrlLink, spaceLinks } from './space-links.js';
 import type { SandboxStore } from './store.js';
 
 export type SeedName = 'demo' | 'empty';
@@ -104,6 +105,10 @@ export function applySeed(store: SandboxStore, seed: SeedName): void {
       updatedAt: day(40 + i),
     });
   });
+  // The content's links (the sandbox holds no pages): one broken link, in API Reference.
+  spaceLinks(store).put(okUrlLink('sp-getting-started', 1, 'https://acme.test/signup', 'page-home'));
+  spaceLinks(store).put(okUrlLink('sp-api', 1, 'https://status.acme.test', 'page-overview'));
+  spaceLinks(store).put(brokenFileLink(DEMO_ORG_ID, 'sp-api', 2, 'page-auth'));
 }
 
 /**

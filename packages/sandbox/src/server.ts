@@ -13,39 +13,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RequestContext } from './context.js';
-import type { FaultInjector } from './faults.js';
-import type { RateLimiter } from './rate-limit.js';
 import { HttpError, badRequest, errorBody, readJsonBody, send, type Reply } from './http.js';
-import type { Resolution, Router } from './router.js';
+import type { PipelineDeps } from './pipeline.js';
+import type { Resolution } from './router.js';
 import { saveStateFile } from './state.js';
-import type { StatsRecorder } from './stats.js';
-import type { SandboxStore } from './store.js';
 import { isPlainObject } from './validate.js';
 import { handleIntrospection } from './introspection.js';
 import { READ_TOKEN_USER_ID } from './seed.js';
-import { eventsFor, recordingChanges, type AuditLog } from './audit-log.js';
-
-export interface PipelineDeps {
-  store: SandboxStore;
-  router: Router;
-  stats: StatsRecorder;
-  token: string;
-  /** A second, read-only bearer token (undefined: only `token` is accepted). */
-  readToken?: string;
-  /** Further write tokens, each authenticating as the given user. */
-  actorTokens?: readonly { token: string; userId: string }[];
-  /** Where accepted writes are recorded (absent: not recorded). */
-  audit?: AuditLog;
-  now: () => Date;
-  stateFile?: string;
-  origin: () => string;
-  faults: () => FaultInjector | undefined;
-  /** The rate limit of the current fault spec (undefined: none). */
-  rateLimiter: () => RateLimiter | undefined;
-  setFaults: (spec: unknown) => void;
-  /** Called after PUT /_sandbox/state replaced the store (re-adds the read-only user when there is a read token). */
-  afterStateLoad?: () => void;
-}
+import { eventsFor, recordingChanges } from './audit-log.js';
 
 /** Who a request authenticates as. */
 interface Caller {

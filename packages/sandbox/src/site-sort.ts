@@ -5,8 +5,9 @@
  * root site spaces of a site without sections. The spec's own words: "Sorting changes sibling order only"; an
  * item never changes container here (that is the deprecated site-space `/move`, or the group endpoints).
  *
- * - item unknown in the site (or of another type than its pointer says, or an external link: the sandbox has
- *   none) ⇒ 404 (the spec's "No matching item found");
+ * - item unknown in the site (or of another type than its pointer says) ⇒ 404 (the spec's "No matching item found");
+ * - an external link sorts among the external links of its container (the sandbox keeps them after the sections
+ *   and groups there);
  * - a reference that is the item itself, unknown, of another type than its pointer says, or not a sibling
  *   ⇒ 400 (the spec's "Invalid move position");
  * - `position: {}` puts the item last among its siblings (the spec: "When not provided the item is moved to the
@@ -17,6 +18,7 @@ import { badRequest, notFound } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites } from './site-records.js';
 import { containerOf, groupOfSection, reposition, type Where } from './site-structure.js';
+import { linksIn, saveLinkOrder, siteExternalLinks, type ExternalLinkRec } from './site-external-links.js';
 import type { SandboxStore } from './store.js';
 
 export const STRUCTURE_ITEM_TYPES = ['site-space', 'site-section', 'site-section-group', 'site-external-link'] as const;
@@ -35,6 +37,7 @@ export interface StructureSort {
 }
 
 export type SortedItem =
+  | { type: 'site-external-link'; record: ExternalLinkRec }
   | { type: 'site-space'; record: SiteSpaceRec }
   | { type: 'site-section'; record: SectionRec; group: GroupRec | undefined }
   | { type: 'site-section-group'; record: GroupRec };
@@ -66,10 +69,22 @@ function findItem(store: SandboxStore, site: SiteRec, p: StructurePointer): Sort
     const record = siteSectionGroups(store).get(p.id);
     return record?.siteId === site.id ? { type: p.type, record } : missing();
   }
-  return missing(); // external links: the sandbox has none
+  const link = siteExternalLinks(store).get(p.id);
+  return link?.siteId === site.id ? { type: 'site-external-link', record: link } : missing();
 }
 
 function siblingsOf(store: SandboxStore, site: SiteRec, item: SortedItem): Siblings {
+  if (item.type === 'site-external-link') {
+    // The sandbox's model: a container's external links follow its sections and groups, sorted among themselves.
+    const group = item.record.group;
+    const ids = linksIn(store, site.id, group).map((l) => l.id);
+    return {
+      ids,
+      typeOf: (id) => (ids.includes(id) ? 'site-external-link' : undefined),
+      save: (order) => saveLinkOrder(store, order),
+      name: group === undefined ? `the external links of site "${site.id}"` : `the external links of section group "${group}"`,
+    };
+  }
   if (item.type === 'site-space') {
     const list = containerOf(store, site, item.record);
     const section = item.record.section;

@@ -10,6 +10,7 @@
 import { badRequest } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites, slugify, uniquePath } from './site-records.js';
+import { dropSiteLinks, releaseGroupLinks } from './site-external-links.js';
 import type { SandboxStore } from './store.js';
 
 export type Where = 'before' | 'after';
@@ -268,6 +269,7 @@ export function deleteGroup(store: SandboxStore, site: SiteRec, group: GroupRec)
     const back = [...group.sections.map((id) => ({ type: 'section' as const, id })), ...nested.map((id) => ({ type: 'group' as const, id }))];
     site.nav = site.nav.flatMap((n) => (n.type === 'group' && n.id === group.id ? back : [n]));
   }
+  releaseGroupLinks(store, site.id, group.id, group.parent);
   siteSectionGroups(store).delete(group.id);
   sites(store).put(site);
 }
@@ -277,6 +279,7 @@ export function deleteSiteStructure(store: SandboxStore, site: SiteRec): void {
   for (const ss of siteSpacesInOrder(store, site)) siteSpaces(store).delete(ss.id);
   for (const s of sectionsInOrder(store, site)) siteSections(store).delete(s.id);
   for (const g of groupsInOrder(store, site)) siteSectionGroups(store).delete(g.id);
+  dropSiteLinks(store, site.id);
 }
 
 /**

@@ -83,6 +83,7 @@ export class SandboxStore {
       });
       this.tables.set(name, t);
     }
+    // eslint-disable-next-line no-restricted-syntax -- tables are kept by name, each made for its own record type
     return t as unknown as Table<T>;
   }
 

@@ -3,8 +3,8 @@
  * apply it with every delete journaled first, print what happened. Step failures do not stop independent steps;
  * any failure ends the command with ApplyError (exit 1) after the summary is printed. A refused plan exits 3.
  */
-import type { ApplyEvent } from '../../core/apply.js';
-import { ApplyError, DocopsError, EXIT } from '../../core/errors.js';
+import type { ApplyEvent } from '../../engine/apply.js';
+import { ApplyError, DocopsError, EXIT } from '../../model/errors.js';
 import type { CommandLogger } from '../command-logger.js';
 import { shouldColor } from '../../render/ansi.js';
 import { stepLine } from '../../render/step-line.js';
@@ -16,7 +16,7 @@ import { planFromManifests } from '../plan-run.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
 import { SAFETY_FLAGS, guardedApply, safetySettings, settingsFrom, type SafetySettings } from '../safety.js';
 import { configOrganizations, eachOrganization, foreignDocuments } from '../organizations.js';
-import type { DesiredState } from '../../core/reconcile.js';
+import type { DesiredState } from '../../model/state.js';
 import { join } from 'node:path';
 import { manifestDir } from '../pipeline.js';
 import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';

@@ -1,5 +1,5 @@
 /** `docops export`: write manifests for an organization from its live state, so it can be managed by docops. */
-import { UsageError, ValidationError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../model/errors.js';
 import { exportOrganization } from '../../export/index.js';
 import type { CommandSpec } from '../command.js';
 import { connect, requireCredentials } from '../connect.js';

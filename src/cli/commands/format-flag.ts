@@ -1,5 +1,5 @@
 /** The --format flag shared by plan and apply. */
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../model/errors.js';
 import { PLAN_FORMATS, isPlanFormat } from '../../render/index.js';
 import type { PlanFormat } from '../../render/index.js';
 import type { FlagSpec } from '../args.js';

@@ -74,7 +74,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'daemon',
     summary: 'Keep the organization equal to the manifests: watch, schedule, serve health and metrics',
-    load: async () => ({ run: (await import('./daemon.js')).runDaemon }),
+    load: async () => {
+      const { daemonCommand } = await import('./daemon.js');
+      return { run: (argv, io) => daemonCommand([...argv], io) };
+    },
   },
   {
     name: 'undo',

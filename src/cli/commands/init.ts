@@ -4,7 +4,7 @@
  * run connected with (so a sandbox trial continues on the sandbox).
  */
 import path from 'node:path';
-import { UsageError, ValidationError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../model/errors.js';
 import { INIT_LAYOUT, initRepository } from '../../init/index.js';
 import type { CommandContext, CommandSpec } from '../command.js';
 import { connect, requireCredentials } from '../connect.js';

@@ -1,12 +1,12 @@
 /** `docops plan`: compute what apply would change and print it; never writes to the API. */
 import { writeFile } from 'node:fs/promises';
-import { BlockedError, EXIT } from '../../core/errors.js';
+import { BlockedError, EXIT } from '../../model/errors.js';
 import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-file/index.js';
 import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
 import type { CommandContext, CommandSpec } from '../command.js';
-import type { DesiredState } from '../../core/reconcile.js';
+import type { DesiredState } from '../../model/state.js';
 import { configOrganizations, eachOrganization, foreignDocuments } from '../organizations.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
@@ -14,11 +14,12 @@ import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } f
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, manifestDir } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
 import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
+import { BROKEN_LINKS_FLAGS, brokenLinksCheck, checkBrokenLinksFlags } from '../broken-links.js';
 import { FORMAT_FLAG, planFormat } from './format-flag.js';
 
 export const planCommand: CommandSpec = {
   name: 'plan',
-  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [flags]',
+  usage: 'docops plan -m DIR [--format text|markdown|json] [--out FILE] [--detailed-exitcode] [--fail-on broken-links] [flags]',
   description:
     'Loads the manifests, reads the live state through the API and prints the plan: what apply would create,\n' +
     'update and delete, field by field, and its API cost (requests and an estimated duration). Nothing is\n' +
@@ -29,7 +30,10 @@ export const planCommand: CommandSpec = {
     'them as blocked and exits 1. In GitHub Actions the markdown plan is also appended to the job summary.\n' +
     'With --policy the plan also lists the policy rules that fired on which manifest lines, and for a plan that\n' +
     'needs approval its approval checksum and who may approve (docs/policy.md). --format json follows\n' +
-    'schemas/plan.schema.json.',
+    'schemas/plan.schema.json.\n' +
+    'With --fail-on broken-links it also reads the broken links of each managed space (one request per space),\n' +
+    'lists them after the plan and exits 1 when one is new: not in --broken-links-baseline FILE, which an earlier\n' +
+    'run wrote with --broken-links-out FILE (without a baseline, every broken link is new).',
   flags: {
     manifests: MANIFESTS_FLAG,
     'allow-env': ALLOW_ENV_FLAG,
@@ -38,6 +42,7 @@ export const planCommand: CommandSpec = {
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
+    ...BROKEN_LINKS_FLAGS,
     config: { type: 'string', value: 'FILE', description: 'A docops.yaml with organizations: plan each one (its manifests, its token) in a section of its own' },
   },
   examples: [
@@ -48,6 +53,8 @@ export const planCommand: CommandSpec = {
     'docops plan -m manifests --format json --prune Team | jq .steps',
     'docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired',
     'docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each',
+    'docops plan -m manifests --broken-links-out links.json              # on main: the broken links known',
+    'docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR',
   ],
   async run(ctx) {
     const fleet = await configOrganizations(ctx);
@@ -59,13 +66,15 @@ export const planCommand: CommandSpec = {
 
 async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => void): Promise<number> {
   const format = planFormat(ctx);
+  checkBrokenLinksFlags(ctx);
   const out = ctx.values.out;
   // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
   requireCredentials(ctx);
   // A bad policy fails before anything is read, like bad manifests.
   const policy = await cliPolicy(ctx);
   const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-  const { plan, live, reads, client, kinds } = await planFromManifests(ctx, check);
+  const planned = await planFromManifests(ctx, check);
+  const { plan, live, reads, client, kinds } = planned;
   const cost = planCost(ctx, plan, client);
   const scopes = planScopes(plan, reads);
   const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
@@ -85,6 +94,7 @@ async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => v
     await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
     ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
   }
+  await brokenLinksCheck(ctx, planned, format);
   // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
   if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
   return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;

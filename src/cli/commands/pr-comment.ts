@@ -4,7 +4,7 @@
  * pull request, the API URL and the token come from the workflow's environment unless given.
  */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../model/errors.js';
 import { DEFAULT_MARKER, commentBody, markerComment, upsertPlanComment } from '../../github/plan-comment.js';
 import type { CommandSpec } from '../command.js';
 

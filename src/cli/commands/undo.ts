@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApplyError, BlockedError, EXIT, UsageError } from '../../core/errors.js';
-import type { KindDefinition } from '../../core/kind.js';
+import { ApplyError, BlockedError, EXIT, UsageError } from '../../model/errors.js';
+import type { KindDefinition } from '../../model/kind.js';
 import { createLogger, type Logger } from '../../log.js';
 import { renderApplyReport, renderJson, shouldColor } from '../../render/index.js';
 import { collectParts, readJournal, undoRecords, type UndoResult } from '../../safety/undo.js';

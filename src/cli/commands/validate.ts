@@ -1,5 +1,5 @@
 /** `docops validate`: load and check the manifests offline (no token, no network). */
-import { formatIssue } from '../../core/errors.js';
+import { formatIssue } from '../../model/errors.js';
 import type { CommandSpec } from '../command.js';
 import { annotateWarnings } from '../github.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG, loadDesired } from '../pipeline.js';

@@ -1,5 +1,5 @@
 /** `docops whoami`: who the token belongs to and what it may do, from reads only. */
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../model/errors.js';
 import { inspectToken } from '../../connect/token.js';
 import { renderTokenReport } from '../../connect/render.js';
 import type { CommandContext, CommandSpec } from '../command.js';

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError, ValidationError } from '../../core/errors.js';
+import { UsageError, ValidationError } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { registerSecret } from '../../secrets.js';
 import type { DaemonConfig } from '../config.js';
 import type { LoadManifests } from '../run.js';

@@ -17,7 +17,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ApiException, CoordinationV1Api, KubeConfig, Observable, ResponseContext, V1MicroTime, type ConfigurationOptions, type HttpLibrary, type V1Lease } from '@kubernetes/client-node';
 import fetch from 'node-fetch';
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../model/errors.js';
 import type { Env } from '../../manifests/interpolate.js';
 import { LeaseConflictError, type LeaseLock, type LeaseRecord } from './election.js';
 

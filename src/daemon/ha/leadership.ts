@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { WriteGate } from '../../core/apply.js';
-import { UsageError } from '../../core/errors.js';
+import type { WriteGate } from '../../engine/apply.js';
+import { UsageError } from '../../model/errors.js';
 import type { Logger } from '../../log.js';
 import type { Env } from '../../manifests/interpolate.js';
 import type { HaConfig } from '../config.js';

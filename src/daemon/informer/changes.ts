@@ -4,10 +4,10 @@
  * as a gap (a full read of the organization).
  */
 import { pathTarget } from '../../audit/targets.js';
-import type { AuditChange, InformerView, KindDefinition, StaleRead } from '../../core/kind.js';
-import type { Plan } from '../../core/plan.js';
-import { resolveRequest } from '../../core/plan.js';
-import type { ApplyReport } from '../../core/apply.js';
+import type { AuditChange, InformerView, KindDefinition, StaleRead } from '../../model/kind.js';
+import type { Plan } from '../../model/plan.js';
+import { resolveRequest } from '../../model/refs.js';
+import type { ApplyReport } from '../../model/apply-report.js';
 
 export class ChangeMap {
   private readonly byType = new Map<string, KindDefinition>();

@@ -1,6 +1,6 @@
 /**
  * The informer (docs/daemon.md, "The informer"): list once, then follow the audit log. Per organization it keeps
- * the reads of its last full read (src/core/read-cache.ts) and a cursor in its audit events (src/audit/feed.ts).
+ * the reads of its last full read (src/engine/read-cache.ts) and a cursor in its audit events (src/audit/feed.ts).
  * A run's live state comes from here:
  * - **informer**: poll the events since the cursor, mark stale what each names (its kind's `informer.stale`,
  *   changes.ts), and run every kind's fetch over the kept reads: only what went stale is read again;
@@ -13,14 +13,15 @@
  *   (a run scoped to a file change reads only its scopes), tried again at each full run.
  * docops's own writes are read again right after the apply (`wrote`), and their events skipped (own-events.ts).
  */
-import type { ApiClient } from '../../api/types.js';
+import type { ApiClient } from '../../model/api-client.js';
 import { latestCursor, poll, type FeedOptions } from '../../audit/feed.js';
-import type { InformerView, KindDefinition, StaleRead } from '../../core/kind.js';
-import type { ApplyReport } from '../../core/apply.js';
-import type { Plan } from '../../core/plan.js';
-import { ReadCache } from '../../core/read-cache.js';
-import { fetchLive, pruneResolver, type DesiredState, type LiveState, type PlanOptions } from '../../core/reconcile.js';
-import { documentFingerprints, managedScopes, type ScopeSet } from '../../core/scope.js';
+import type { InformerView, KindDefinition, StaleRead } from '../../model/kind.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import type { Plan } from '../../model/plan.js';
+import { ReadCache } from '../../engine/read-cache.js';
+import { fetchLive, pruneResolver, type PlanOptions } from '../../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../model/state.js';
+import { documentFingerprints, managedScopes, type ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import { ChangeMap, changeOfWrite, ownWrites } from './changes.js';
 import { allOwn, partOf } from './own-events.js';

@@ -3,12 +3,13 @@
  * (LiveSource, used by run.ts), it polls between runs (every `pollSeconds`; a quiet poll starts no run), and it
  * reports to the metrics, the status page and /api/status.
  */
-import type { ApiClient } from '../../api/types.js';
-import type { ApplyReport } from '../../core/apply.js';
-import type { KindDefinition } from '../../core/kind.js';
-import type { Plan } from '../../core/plan.js';
-import type { DesiredState, LiveState, PlanOptions } from '../../core/reconcile.js';
-import type { ScopeSet } from '../../core/scope.js';
+import type { ApiClient } from '../../model/api-client.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import type { KindDefinition } from '../../model/kind.js';
+import type { Plan } from '../../model/plan.js';
+import type { PlanOptions } from '../../engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../model/state.js';
+import type { ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../backoff.js';
 import type { InformerSettings } from '../config.js';

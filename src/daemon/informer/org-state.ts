@@ -1,8 +1,8 @@
 /** What the informer keeps per organization, and how it shows it (status page, /api/status). */
 import type { FeedCursor, PollResult } from '../../audit/feed.js';
-import type { StaleRead } from '../../core/kind.js';
-import type { ReadCache } from '../../core/read-cache.js';
-import type { LiveState } from '../../core/reconcile.js';
+import type { StaleRead } from '../../model/kind.js';
+import type { ReadCache } from '../../engine/read-cache.js';
+import type { LiveState } from '../../model/state.js';
 import { OwnEvents } from './own-events.js';
 
 /** Why an organization was read whole (also the `reason` label of docops_informer_full_reads_total). */

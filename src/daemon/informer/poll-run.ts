@@ -3,8 +3,8 @@
  * had something for it, and whatever the manifests changed since the last successful run (a file change whose
  * own run has not started yet must not be taken as reconciled). Full when the scope tracker cannot tell.
  */
-import type { DesiredState } from '../../core/reconcile.js';
-import { managedScopes } from '../../core/scope.js';
+import type { DesiredState } from '../../model/state.js';
+import { managedScopes } from '../../engine/scope.js';
 import type { RunScope } from '../changes.js';
 import type { TriggerReason } from '../triggers.js';
 

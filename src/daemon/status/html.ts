@@ -3,7 +3,7 @@
  * sends a CSP that allows neither), refreshed by `<meta http-equiv="refresh">`. Every piece of text goes through
  * `esc` — titles, keys, messages and values are user data. Status is said in words, not only by colour.
  */
-import type { DriftStep, DriftView, RunView, StatusData } from './model.js';
+import type { DriftStep, DriftView, RunView, SpaceHealthView, StatusData } from './model.js';
 import { formatAt } from '../../render/attribution.js';
 
 export const REFRESH_SECONDS = 15;
@@ -129,6 +129,21 @@ function drift(d: DriftView | null): string {
   return parts.join('');
 }
 
+/** Broken links per managed space, the most broken first. */
+function health(list: SpaceHealthView[]): string {
+  const head = `<h2 id="health">Docs health</h2>`;
+  if (list.length === 0) return `<section aria-labelledby="health">${head}<p>No managed space read yet (spaces a Space manifest describes are read after each run).</p></section>`;
+  const broken = list.filter((h) => h.broken > 0).length;
+  const summary = broken === 0 ? `${badge('No broken links', 'ok')} in the ${list.length} managed space(s).` : `${badge(`${broken} space(s) with broken links`, 'warn')}`;
+  const rows = list
+    .map((h) => `<tr><td>${esc(`${h.org}/${h.space}`)}</td><td>${h.broken}</td><td>${h.inChangeRequests}</td><td>${esc(`#${h.run}, ${formatAt(h.at)}`)}</td></tr>`)
+    .join('');
+  return (
+    `<section aria-labelledby="health">${head}<p>${summary}</p><table><caption>Broken links the API reports per managed space</caption><thead><tr><th scope="col">Space</th>` +
+    `<th scope="col">Broken links</th><th scope="col">In change requests</th><th scope="col">Read by run</th></tr></thead><tbody>${rows}</tbody></table></section>`
+  );
+}
+
 function runNote(r: RunView): string {
   if (r.refusedBecause.length > 0) return `<ul>${r.refusedBecause.map((v) => `<li>[${esc(v.rule)}] ${esc(v.message)}</li>`).join('')}</ul>`;
   if (r.result === 'invalid_manifests') return `${r.problems ?? 0} problem(s) (see Manifests)`;
@@ -219,6 +234,7 @@ export function renderStatusHtml(s: StatusData, api = '/api'): string {
     manifests(s) +
     approvalSection(s.approval) +
     drift(s.drift) +
+    health(s.health) +
     informer(s.informer) +
     runs(s.runs, api) +
     `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="${esc(api)}/status">${esc(api)}/status</a>.</footer></body></html>\n`

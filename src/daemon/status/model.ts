@@ -31,7 +31,22 @@ export interface StatusData {
   approval: ApprovalStatus | null;
   /** How the live state is read: following the audit log, or full reads (null: the informer is off). */
   informer: InformerView | null;
+  /** Broken links per managed space, as the last run that read each found them; empty before any was read. */
+  health: SpaceHealthView[];
   runs: RunView[];
+}
+
+export interface SpaceHealthView {
+  org: string;
+  /** The space's title, and its id. */
+  space: string;
+  id: string;
+  broken: number;
+  /** Of them, written in change requests. */
+  inChangeRequests: number;
+  /** The run that read them, and when it started. */
+  run: number;
+  at: string;
 }
 
 /** A plan waiting for approval, the last approved one applied, and how approvals are taken. */

@@ -4,12 +4,12 @@
  * holds one plan at a time, so memory stays bounded whatever the history length.
  */
 import { manifestRelative } from '../run-view.js';
-import type { ApplyReport } from '../../core/apply.js';
-import { originOf, type Plan, type Step } from '../../core/plan.js';
+import type { ApplyReport } from '../../model/apply-report.js';
+import { originOf, type Plan, type Step } from '../../model/plan.js';
 import { changeOf, stepSentence } from '../../render/attribution.js';
 import { fieldChanges, formatStepField } from '../../render/values.js';
 import type { RunRecord } from '../run.js';
-import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, StatusData, StepOutcome } from './model.js';
+import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;
@@ -33,6 +33,8 @@ export interface DaemonFacts {
 export class StatusTracker {
   private readonly runs: RunView[] = [];
   private drift: DriftView | null = null;
+  /** Space id → what the last run that read it found (a full run's read replaces them all). */
+  private health = new Map<string, SpaceHealthView>();
   private problems: LoadProblem[] = [];
   private loadOk: boolean | null = null;
   private revision: Promise<Revision | null> | undefined;
@@ -52,6 +54,10 @@ export class StatusTracker {
       this.problems = [];
     }
     if (plan) this.drift = this.driftView(r, plan, report);
+    if (r.health) {
+      if (r.scope !== 'scoped') this.health.clear();
+      for (const h of r.health) this.health.set(h.id, { ...h, run: r.id, at: r.startedAt });
+    }
     this.revision = manifestsRevision(this.facts.manifestsDir);
   }
 
@@ -64,6 +70,7 @@ export class StatusTracker {
       drift: this.drift,
       approval: this.facts.approval?.() ?? null,
       informer: this.facts.informer?.() ?? null,
+      health: [...this.health.values()].sort((a, b) => b.broken - a.broken || a.org.localeCompare(b.org) || a.space.localeCompare(b.space)),
       runs: [...this.runs].reverse(),
     };
   }

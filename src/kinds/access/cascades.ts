@@ -9,13 +9,18 @@
  *   next plan could not resolve the name.
  * Other kinds' live states and entries reach these functions with their types forgotten: read with checks.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DiffContext, LiveObject } from '../../core/kind.js';
-import type { CascadeObject } from '../../core/plan.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DiffContext, LiveObject } from '../../model/kind.js';
+import type { CascadeObject } from '../../model/plan.js';
 import { isRecord, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
-import { ACCESS_TARGETS, SPACE_ACCESS_KIND, type Principal } from './model.js';
+import { COLLECTION_ACCESS } from '../collection/model.js';
+import { SITE_ACCESS } from '../site/model.js';
+import { SPACE_ACCESS } from '../space/model.js';
+import { SPACE_ACCESS_KIND, type AccessTarget, type Principal } from './model.js';
 import { accessOf } from './parse.js';
+
+const ACCESS_TARGETS: readonly AccessTarget[] = [SPACE_ACCESS, COLLECTION_ACCESS, SITE_ACCESS];
 
 /** The principal of a live grant object of another kind's state, read with checks. */
 function principalOf(o: LiveObject): { principal: string; id: string } | undefined {

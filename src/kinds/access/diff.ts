@@ -16,9 +16,10 @@
  * anything of the entry). A member invited in this plan has no user id until they accept the invitation: only
  * that grant is blocked, and the first plan after they joined grants it.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef, type RecoverSpec, type RequestSpec, type Step } from '../../core/plan.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { RecoverSpec, RequestSpec, Step } from '../../model/plan.js';
+import { isRef } from '../../model/refs.js';
 import { deletedPrincipals } from './cascades.js';
 import { blockEntry, deletesAllNote, makeStep, plainSource, refSteps, seg, stepId } from '../common.js';
 import { ACCESS_ROLES, grantKey, principalLabel, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget, type GrantRole, type Principal } from './model.js';

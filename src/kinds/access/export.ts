@@ -5,7 +5,7 @@
  * not empty), else by id; a member by e-mail. A snapshot's grants to a team undo recreates name it by title
  * (`relinkAccess`): its new id is known only after apply.
  */
-import type { UndoRefs } from '../../core/kind.js';
+import type { UndoRefs } from '../../model/kind.js';
 import type { AccessAux, LiveGrant } from './model.js';
 
 function teamNamer(aux: AccessAux): (g: LiveGrant) => string {

@@ -4,7 +4,7 @@
  * teams when an entry names a team, and its members when an entry names an e-mail (both memoised lists, shared
  * with the Team and Members kinds). A document that writes no `access:` costs no request at all.
  */
-import type { DesiredEntry, FetchContext, LiveObject } from '../../core/kind.js';
+import type { DesiredEntry, FetchContext, LiveObject } from '../../model/kind.js';
 import { isRecord, uniqueKeys, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import {

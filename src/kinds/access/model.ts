@@ -6,12 +6,9 @@
  *
  * Shapes shared by the parts of the module, and the three targets (which object, which paths, which roles).
  */
-import type { LiveObject } from '../../core/kind.js';
+import type { LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import { COLLECTION_DEPTH } from '../collection/model.js';
-import { orgPath, seg } from '../common.js';
-import { WAVE } from '../site/model.js';
-import { SPACE_DEPTH } from '../space/model.js';
+import { orgPath } from '../common.js';
 
 /** The roles a grant can give (the member role enum). */
 export const ACCESS_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
@@ -94,36 +91,6 @@ export interface AccessTarget {
   /** Wave of new grants: after the object's create. */
   grantWave: number;
 }
-
-export const SPACE_ACCESS: AccessTarget = {
-  kind: 'Space',
-  accessKind: SPACE_ACCESS_KIND,
-  base: (_org, id) => `/spaces/${seg(id)}/permissions`,
-  nullRole: false,
-  wave: SPACE_DEPTH,
-  grantWave: SPACE_DEPTH + 1,
-};
-
-export const COLLECTION_ACCESS: AccessTarget = {
-  kind: 'Collection',
-  accessKind: COLLECTION_ACCESS_KIND,
-  base: (_org, id) => `/collections/${seg(id)}/permissions`,
-  nullRole: false,
-  wave: COLLECTION_DEPTH,
-  // With a nested collection's `#parent` move (both need only the create).
-  grantWave: COLLECTION_DEPTH + 1,
-};
-
-export const SITE_ACCESS: AccessTarget = {
-  kind: 'Site',
-  accessKind: SITE_ACCESS_KIND,
-  base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
-  nullRole: true,
-  wave: WAVE.site,
-  grantWave: WAVE.section,
-};
-
-export const ACCESS_TARGETS: readonly AccessTarget[] = [SPACE_ACCESS, COLLECTION_ACCESS, SITE_ACCESS];
 
 /** `team:<title>` / `user:<e-mail>`: how a grant is named inside its object (plans, keys). */
 export const principalLabel = (principal: Principal, name: string): string => `${principal}:${name}`;

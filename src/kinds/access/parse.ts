@@ -3,8 +3,8 @@
  * second occurrence, and the checks across documents (members must be organization members; a team must exist,
  * and must not be one a pruning Team manifest set would delete).
  */
-import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, IdentityLookup, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import type { AccessEntry, GrantRole, WithAccessEntries } from './model.js';
 

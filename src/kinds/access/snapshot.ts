@@ -5,7 +5,7 @@
  * organization's teams when a team holds one (to name each team by title when that is unambiguous). Members are named by the e-mail
  * the permission list shows; only when it shows none is the member list read.
  */
-import type { FetchContext } from '../../core/kind.js';
+import type { FetchContext } from '../../model/kind.js';
 import { memberIds, nameUsers, readGrants, teamRefOf } from './fetch.js';
 import { membersListPath, teamsListPath, type AccessAux, type AccessTarget, type LiveGrant, type LiveTeamRef } from './model.js';
 

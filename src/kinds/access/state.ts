@@ -3,7 +3,7 @@
  * (SpaceAccess, …): the safety gate counts them, the journal finds the one a delete step removes, a saved plan's
  * digest covers them. Its own code reads its objects and its grants apart.
  */
-import type { LiveObject } from '../../core/kind.js';
+import type { LiveObject } from '../../model/kind.js';
 import { isAccessObject, type AccessObject } from './model.js';
 
 export function splitAccess<O extends LiveObject>(objects: readonly (O | AccessObject)[]): { own: O[]; grants: AccessObject[] } {

@@ -4,12 +4,13 @@
  * (`#move`, ordered so no move nests a collection in itself), and under prune delete what no manifest describes
  * (prune.ts). Access lists: src/kinds/access/diff.ts.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef, ref, type RequestSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { isRef, ref } from '../../model/refs.js';
 import { blockEntry, changedFields, makeStep, pick, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { accessPlanner } from '../access/diff.js';
-import { COLLECTION_ACCESS } from '../access/model.js';
+import { COLLECTION_ACCESS } from './model.js';
 import { splitAccess } from '../access/state.js';
 import { recoverByTitleInParent } from '../recover.js';
 import { SPACE_DEPTH } from '../space/model.js';

@@ -3,7 +3,7 @@
  * collection takes its permission lists and the spaces inside it (they go to the bin) along. A change of its
  * access re-reads its permission lists. The order of its content is not read.
  */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { isRecord } from '../common.js';
 import { actionOf, countLists, itemRead } from '../informer-common.js';
 import { orgSpacesPath, spacePath } from '../space/model.js';

@@ -8,11 +8,12 @@
  * (depth 26) can always rely on its parent existing. The diff is in diff.ts, deletes under prune in prune.ts.
  * `access:`, when written, is the collection's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
-import { COLLECTION_ACCESS, type AccessObject } from '../access/model.js';
+import type { AccessObject } from '../access/model.js';
+import { COLLECTION_ACCESS } from './model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { exportTitled, isRecord, titledEntry, withDisplayKeys } from '../common.js';

@@ -1,6 +1,6 @@
 /** Shapes of the Collection kind shared by its manifest side, fetch, diff, prune and snapshot: spec, live object, aux. */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
+import { COLLECTION_ACCESS_KIND, type AccessAux, type AccessObject, type AccessTarget, type WithAccessEntries } from '../access/model.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { CollectionManifestSpec } from '../generated/collection.js';
 import type { SpaceUsage } from '../space/purge.js';
@@ -59,3 +59,13 @@ export function collectionObject(org: string, c: unknown): CollectionObject | un
   };
   return { kind: COLLECTION_KIND, org, key: c['title'], id: c['id'], fields };
 }
+
+export const COLLECTION_ACCESS: AccessTarget = {
+  kind: 'Collection',
+  accessKind: COLLECTION_ACCESS_KIND,
+  base: (_org, id) => `/collections/${seg(id)}/permissions`,
+  nullRole: false,
+  wave: COLLECTION_DEPTH,
+  // With a nested collection's `#parent` move (both need only the create).
+  grantWave: COLLECTION_DEPTH + 1,
+};

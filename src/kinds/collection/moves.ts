@@ -4,7 +4,7 @@
  * of X, that move must run first: X's move depends on it and runs one wave later. (A final state in which X
  * would still be inside itself is blocked earlier, see parents.ts.)
  */
-import type { Step } from '../../core/plan.js';
+import type { Step } from '../../model/plan.js';
 
 export interface CollectionMove {
   /** The live id of the collection that moves. */

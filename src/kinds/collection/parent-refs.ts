@@ -3,8 +3,8 @@
  * collection title or id → the collection's id (or a ref to the step creating it); the `#move` step that puts a
  * live object under it; and how export names a parent.
  */
-import type { DesiredEntry, DiffContext } from '../../core/kind.js';
-import type { Step } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext } from '../../model/kind.js';
+import type { Step } from '../../model/plan.js';
 import { makeStep, refSteps, stepId } from '../common.js';
 import { COLLECTION_KIND } from './model.js';
 

@@ -7,7 +7,7 @@
  *   parents or both, by title or by id. The API refuses such a move; it is caught before any write.
  * Blocking one collection can leave another without its parent, so both checks repeat until nothing changes.
  */
-import type { DesiredEntry, DiffContext } from '../../core/kind.js';
+import type { DesiredEntry, DiffContext } from '../../model/kind.js';
 import type { CollectionObject, CollectionSpec } from './model.js';
 
 /** Why a Space or Collection whose `parent` names nothing is blocked. */

@@ -14,9 +14,9 @@
  *   that collection and the collections holding it are not deleted, and each is a blocked object naming the
  *   manifest position (the run fails; the rest of the plan goes on).
  */
-import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../core/kind.js';
-import type { BlockedObject, CascadeObject } from '../../core/plan.js';
-import type { SourcePos } from '../../core/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, LiveObject } from '../../model/kind.js';
+import type { BlockedObject, CascadeObject } from '../../model/plan.js';
+import type { SourcePos } from '../../model/errors.js';
 import type { CollectionObject, CollectionSpec, PruneSpace } from './model.js';
 import { isRecord, makeStep, nullableString, plainSource, seg, stepId, uniqueKeys, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';

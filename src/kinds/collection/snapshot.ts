@@ -6,11 +6,10 @@
  * id name it by title instead. Their grants go with them: the snapshot reads each collection's grants, and the
  * recreated collections get them back through their `access:` lists.
  */
-import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../core/kind.js';
+import type { FetchContext, KindUndo, LiveKindState, LiveObject, Snapshot, UndoRefs } from '../../model/kind.js';
 import { relinkAccess } from '../access/export.js';
-import { COLLECTION_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';
-import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState } from './model.js';
+import { COLLECTION_KIND, collectionObject, collectionsPath, type CollectionAux, type CollectionObject, type CollectionState, COLLECTION_ACCESS } from './model.js';
 import { seg } from '../common.js';
 import { SPACE_KIND, spaceObject, type SpaceState } from '../space/model.js';
 

@@ -1,5 +1,5 @@
 // Generated from schemas/organization.schema.json by tools/build/spec-types.ts (npm run build): edit the schema, not this file.
-import type { SpecSchema } from '../../core/kind.js';
+import type { SpecSchema } from '../../model/kind.js';
 import { loadSchema } from '../schema.js';
 
 /**
@@ -51,6 +51,47 @@ export type OrganizationManifestSpec = {
    * Allow invite links.
    */
   inviteLinks?: boolean;
+  /**
+   * Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.
+   */
+  mergeRules?:
+    | {
+        type: 'none';
+      }
+    | {
+        type: 'rules';
+        rules: (
+          | {
+              rule: 'require_specific_reviewers' | 'require_one_of_specific_reviewers' | 'allow_bypass';
+              /**
+               * Organization members by e-mail (case-insensitive).
+               */
+              users: string[];
+            }
+          | {
+              rule:
+                | 'require_at_least_one_review'
+                | 'require_at_least_one_approved_review'
+                | 'require_all_reviews_approved'
+                | 'require_agent_review'
+                | 'require_up_to_date_change_request'
+                | 'require_change_request_subject'
+                | 'require_change_request_description'
+                | 'require_author_to_merge';
+            }
+          | {
+              rule: 'custom';
+              /**
+               * The rule in the platform's expression syntax.
+               */
+              expression: string;
+              /**
+               * Shown when the expression is false.
+               */
+              message?: string;
+            }
+        )[];
+      };
 };
 
 /** schemas/organization.schema.json, whose valid documents have the type OrganizationManifestSpec. */

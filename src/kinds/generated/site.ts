@@ -1,5 +1,5 @@
 // Generated from schemas/site.schema.json by tools/build/spec-types.ts (npm run build): edit the schema, not this file.
-import type { SpecSchema } from '../../core/kind.js';
+import type { SpecSchema } from '../../model/kind.js';
 import { loadSchema } from '../schema.js';
 
 /**
@@ -15,7 +15,7 @@ export type Path = string;
  */
 export type Condition = string | null;
 /**
- * A site space: a space reference, or {space, path, condition}.
+ * A site space: a space reference, or {space, path, condition, hidden, draft}.
  */
 export type SiteSpace =
   | SpaceRef
@@ -23,6 +23,14 @@ export type SiteSpace =
       space: SpaceRef;
       path?: Path;
       condition?: Condition;
+      /**
+       * Hidden from the site's navigation (still reachable by its URL).
+       */
+      hidden?: boolean;
+      /**
+       * A draft: not live on the site.
+       */
+      draft?: boolean;
     };
 
 /**
@@ -82,6 +90,12 @@ export type SiteManifestSpec = {
     description?: string | null;
     condition?: Condition;
     /**
+     * A draft: not live on the site.
+     */
+    draft?: boolean;
+    localizedTitle?: Localized128;
+    localizedDescription?: Localized256;
+    /**
      * Site spaces of the section, in order (at least one).
      *
      * @minItems 1
@@ -94,6 +108,11 @@ export type SiteManifestSpec = {
   sectionGroups?: {
     title: string;
     icon?: string | null;
+    /**
+     * A draft: not live on the site.
+     */
+    draft?: boolean;
+    localizedTitle?: Localized128;
     /**
      * Paths of the member sections, in order.
      *
@@ -149,6 +168,68 @@ export type SiteManifestSpec = {
       }
   )[];
   /**
+   * Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.
+   */
+  published?: boolean;
+  /**
+   * Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.
+   */
+  publishingAuth?: {
+    /**
+     * Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.
+     */
+    backend?: 'custom' | 'integration';
+    /**
+     * Where visitors go when signing in fails; null unsets it.
+     */
+    fallbackURL?: string | null;
+    /**
+     * Where visitors are sent to sign out of your backend; null unsets it.
+     */
+    logoutURL?: string | null;
+    /**
+     * The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.
+     */
+    privateKey?:
+      | string
+      | {
+          /**
+           * Path relative to this manifest, inside the manifests directory.
+           */
+          file: string;
+        };
+  };
+  /**
+   * External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.
+   */
+  externalLinks?: {
+    /**
+     * Title (2..128 characters); the link's identity within the site.
+     */
+    title: string;
+    /**
+     * The absolute http(s) URL it opens.
+     */
+    url: string;
+    description?: string | null;
+    icon?: string | null;
+    condition?: Condition;
+    /**
+     * A draft: not live on the site.
+     */
+    draft?: boolean;
+    localizedTitle?: Localized128;
+    localizedDescription?: Localized256;
+    /**
+     * Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).
+     */
+    group?: string | null;
+  }[];
+  /**
+   * When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.
+   */
+  redirects?: Redirect[];
+  /**
    * The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).
    */
   adaptiveSchema?: {
@@ -179,6 +260,18 @@ export type SiteManifestSpec = {
         | undefined;
     };
   };
+};
+/**
+ * Language → the text in that language (at most 128 characters): overrides for the site's other languages.
+ */
+export type Localized128 = {
+  [k: string]: string | undefined;
+};
+/**
+ * Language → the text in that language (at most 256 characters): overrides for the site's other languages.
+ */
+export type Localized256 = {
+  [k: string]: string | undefined;
 };
 /**
  * How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.
@@ -965,6 +1058,40 @@ export type Customization = {
   insights?: {
     trackingCookie?: boolean;
   };
+};
+export type Redirect = {
+  /**
+   * The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.
+   */
+  source: string;
+  /**
+   * Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.
+   */
+  destination:
+    | string
+    | {
+        section: Path;
+      }
+    | {
+        section?: Path;
+        space: SpaceRef;
+        /**
+         * A page of the space, by id.
+         */
+        page?: string;
+      };
+  /**
+   * A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.
+   */
+  permanent?: boolean;
+  /**
+   * Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.
+   */
+  captureWildcard?: boolean;
+  /**
+   * A draft rule (not live). One live and one draft rule may share a source.
+   */
+  draft?: boolean;
 };
 /**
  * Claim name → {type: boolean, description}.

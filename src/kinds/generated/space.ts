@@ -1,5 +1,5 @@
 // Generated from schemas/space.schema.json by tools/build/spec-types.ts (npm run build): edit the schema, not this file.
-import type { SpecSchema } from '../../core/kind.js';
+import type { SpecSchema } from '../../model/kind.js';
 import { loadSchema } from '../schema.js';
 
 /**
@@ -55,6 +55,47 @@ export type SpaceManifestSpec = {
         role: 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read';
       }
   )[];
+  /**
+   * Who must review a change request before it merges in this space: {type: rules, rules: [...]}, {type: none}, or {type: inherit} (the organization's rules). Reviewers are organization members by e-mail. Rules are compared as a set.
+   */
+  mergeRules?:
+    | {
+        type: 'inherit' | 'none';
+      }
+    | {
+        type: 'rules';
+        rules: (
+          | {
+              rule: 'require_specific_reviewers' | 'require_one_of_specific_reviewers' | 'allow_bypass';
+              /**
+               * Organization members by e-mail (case-insensitive).
+               */
+              users: string[];
+            }
+          | {
+              rule:
+                | 'require_at_least_one_review'
+                | 'require_at_least_one_approved_review'
+                | 'require_all_reviews_approved'
+                | 'require_agent_review'
+                | 'require_up_to_date_change_request'
+                | 'require_change_request_subject'
+                | 'require_change_request_description'
+                | 'require_author_to_merge';
+            }
+          | {
+              rule: 'custom';
+              /**
+               * The rule in the platform's expression syntax.
+               */
+              expression: string;
+              /**
+               * Shown when the expression is false.
+               */
+              message?: string;
+            }
+        )[];
+      };
 };
 
 /** schemas/space.schema.json, whose valid documents have the type SpaceManifestSpec. */

@@ -1,5 +1,5 @@
 // Generated from schemas/team.schema.json by tools/build/spec-types.ts (npm run build): edit the schema, not this file.
-import type { SpecSchema } from '../../core/kind.js';
+import type { SpecSchema } from '../../model/kind.js';
 import { loadSchema } from '../schema.js';
 
 /**

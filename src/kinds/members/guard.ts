@@ -7,7 +7,7 @@
  * change) and the live members' `role` field; invited members are not counted as admins, since they only
  * become members when they accept.
  */
-import type { Plan } from '../../core/plan.js';
+import type { Plan } from '../../model/plan.js';
 import { MEMBERS_KIND, type MembersState } from './model.js';
 
 /** Role levels, highest first; null (guest) is the lowest. */

@@ -2,7 +2,7 @@
  * The informer's view of Members (KindDefinition.informer): an event on member u re-reads u alone in the member
  * list; a member who left also leaves the team member lists and the permission lists that named them.
  */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { teamsPath } from '../team/model.js';
 import { actionOf, below, countLists, grantListsNaming, itemRead, listsNaming } from '../informer-common.js';
 import { membersPath } from './model.js';

@@ -6,10 +6,11 @@
  * invited in the same plan — a ref to the invite step. That ref only means "exists after that step"
  * (the invite response does not map e-mails to ids): address such a member by e-mail and depend on the step.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition } from '../../core/kind.js';
-import { ref, type Step } from '../../core/plan.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, KindDefinition } from '../../model/kind.js';
+import type { Step } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { accessNote, knownGrants } from '../access/cascades.js';
 import { blockEntry, makeStep, orgPath, seg, stepId, unmatchedLive } from '../common.js';
 import { membersSchema, type MembersManifestSpec } from '../generated/members.js';

@@ -1,5 +1,5 @@
 /** Shapes of the Members kind shared by its manifest side, diff, guard, export and snapshot, and by Team (org members). */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import { isRecord, orgPath } from '../common.js';
 import type { MembersManifestSpec } from '../generated/members.js';
 import type { LeavingMember } from '../team/cascades.js';

@@ -4,7 +4,7 @@
  * the number of spaces they had direct permissions on) and their teams with the team role, so undo can say
  * exactly what does not come back.
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { isRecord, manifestDoc, seg } from '../common.js';
 import { membersSpec } from './export.js';
 import { MEMBERS_KIND as KIND, memberObject, membersPath, type MemberObject, type MembersAux, type MembersState, type MemberTeam } from './model.js';

@@ -6,8 +6,8 @@
  * `updatedAt`, never re-sent blindly: each processed PUT is a version), each followed by a
  * settle read that fails the step when processing ends in an error. Nothing differs ⇒ nothing is sent.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import type { CascadeObject, RecoverSpec, SettleSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { CascadeObject, RecoverSpec, SettleSpec } from '../../model/plan.js';
 import { blockEntry, makeStep, stepId, unmatchedLive } from '../common.js';
 import { OPENAPI_DEPTH, OPENAPI_KIND, OPENAPI_VERSION_KIND, shortDigest, specPath, specsPath, type OpenApiFields, type OpenApiObject, type OpenApiSpecSpec, type OpenApiState, type SpecSource } from './model.js';
 

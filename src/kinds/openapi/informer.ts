@@ -2,7 +2,7 @@
  * The informer's view of OpenAPISpec (its objects are named by slug): an event on a spec or one of its versions
  * re-reads the spec alone in the spec list, and everything read below its path (versions, the latest text).
  */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { actionOf, itemRead } from '../informer-common.js';
 import { specPath, specsPath } from './model.js';
 

@@ -4,8 +4,8 @@
  * text written inline. A new version is published only when the source differs (diff.ts); versions are read-only.
  */
 import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
-import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, KindDefinition, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { isFileContent, lazySha256 } from '../../manifests/file-refs.js';
 import { openapispecSchema, type OpenAPISpecManifestSpec } from '../generated/openapispec.js';
 import { diffSpecs } from './diff.js';

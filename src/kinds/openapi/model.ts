@@ -3,9 +3,9 @@
  * manifest writes, the live spec as docops reads it, the API paths, and how a source's text is compared (by
  * digest, never by content in a plan).
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import { ApiError } from '../../core/errors.js';
-import type { FetchContext } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
+import { ApiError } from '../../model/errors.js';
+import type { FetchContext } from '../../model/kind.js';
 import { sha256Hex } from '../../manifests/file-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { OpenAPISpecManifestSpec } from '../generated/openapispec.js';

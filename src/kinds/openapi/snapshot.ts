@@ -4,7 +4,7 @@
  * (not a secret; up to the 25 MiB docops reads from a spec file): undo recreates the spec from that text
  * (`source: {text}`) or from its URL. What cannot come back is said per spec (UndoLoss).
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { manifestDoc } from '../common.js';
 import { digestOf, OPENAPI_KIND, readLatestRaw, specObject, specPath, versionIds, type OpenApiAux, type OpenApiObject, type OpenApiState } from './model.js';
 

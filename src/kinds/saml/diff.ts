@@ -7,8 +7,9 @@
  *
  * A `defaultTeam` that names nothing, or a team this plan deletes, blocks the provider (see team-ref.ts).
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { ref, type RecoverSpec, type Step } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { RecoverSpec, Step } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { blockEntry, identityTitle, makeStep, refSteps, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { SAML_DEPTH, SAML_KIND, samlPath, samlProviderPath, type SamlObject, type SamlSpec, type SamlState } from './model.js';

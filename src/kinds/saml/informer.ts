@@ -1,5 +1,5 @@
 /** The informer's view of SamlProvider: an event on provider p re-reads p alone in the provider list. */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { actionOf, below, itemRead } from '../informer-common.js';
 import { samlPath } from './model.js';
 

@@ -4,8 +4,8 @@
  * manifest; it is compared by fingerprint and never shown (certificate.ts). The diff lives in diff.ts; this file
  * holds the manifest side and fetching.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { samlproviderSchema, type SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { teamsPath } from '../team/model.js';

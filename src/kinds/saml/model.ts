@@ -1,5 +1,5 @@
 /** Shapes of the SamlProvider kind shared by its manifest side (kind.ts), diff, export and snapshot. */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SamlProviderManifestSpec } from '../generated/samlprovider.js';
 import { certificateFingerprint } from './certificate.js';

@@ -7,7 +7,7 @@
  * Undo recreates the provider from a document with the certificate inline and the default team by the title of
  * a team undo recreates, else by id.
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { exportSaml } from './export.js';
 import { SAML_KIND, samlObject, samlProviderPath, serviceOf, type SamlAux, type SamlObject, type SamlState } from './model.js';
 

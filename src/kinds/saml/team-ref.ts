@@ -8,9 +8,9 @@
  * (`providersNaming`) and says so on the delete step (`providersLosingTeam`), also when no SamlProvider document
  * manages them; a provider whose document names a team this plan deletes is blocked by this kind's diff.
  */
-import { ConflictError } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, LiveObject } from '../../core/kind.js';
-import { isRef } from '../../core/plan.js';
+import { ConflictError } from '../../model/errors.js';
+import type { DesiredEntry, DiffContext, LiveObject } from '../../model/kind.js';
+import { isRef } from '../../model/refs.js';
 import { isRecord, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { SAML_KIND, teamRef, type TeamRef } from './model.js';

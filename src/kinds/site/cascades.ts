@@ -4,8 +4,8 @@
  * spaces; deleting a group only puts its sections back at its place, and a site space or share link takes nothing.
  * What a pruned site holds is read by the fetch (readSiteTrees in structure.ts).
  */
-import type { LiveObject } from '../../core/kind.js';
-import { pathSegments, type CascadeObject } from '../../core/plan.js';
+import type { LiveObject } from '../../model/kind.js';
+import { pathSegments, type CascadeObject } from '../../model/plan.js';
 import { isRecord, makeStep, plainSource, seg, stepId } from '../common.js';
 import { SECTION_KIND, SITE_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, type SiteStructure } from './model.js';
 import { base, type SiteScope } from './scope.js';

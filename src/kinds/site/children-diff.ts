@@ -4,8 +4,9 @@
  * the customization (one read-modify-write PUT of the written members that differ; customization.ts) of one site.
  * Share-link URLs carry the share secret: nothing here reads them, and no capture keeps anything but the id.
  */
-import { ConflictError } from '../../core/errors.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
+import { ConflictError } from '../../model/errors.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { sameValue, seg, stepId } from '../common.js';
 import { EMPTY_ADAPTIVE_SCHEMA, SHARE_LINK_KIND, SITE_KIND, WAVE, shareLinkKey, type LiveShareLink } from './model.js';
 import { officialAdaptiveSchema } from './adaptive-schema.js';

@@ -7,8 +7,8 @@
  * were written inline.
  */
 import path from 'node:path';
-import type { SourcePos, ValidationIssue } from '../../core/errors.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { SourcePos, ValidationIssue } from '../../model/errors.js';
+import type { ManifestDocument } from '../../model/document.js';
 import type { FileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../../manifests/decode.js';

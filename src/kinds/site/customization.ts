@@ -2,7 +2,7 @@
  * A site's customization (official spec `GET/PUT …/sites/{id}/customization`, the PUT takes the whole object).
  * The manifest's `customization:` block manages only the members it writes, at any depth: a nested member written
  * is compared, its siblings not written are not. A change is one PUT planned as a read-modify-write (MergeSpec in
- * src/core/plan.ts): the plan holds only the changed managed values; apply reads the live object right before the
+ * src/model/plan.ts): the plan holds only the changed managed values; apply reads the live object right before the
  * PUT and sends it back with those values laid over it, so a member the manifest does not write keeps whatever
  * the server holds then, even when it changed after the plan was made. (The other design, a plan that captures the
  * whole object it fetched and refuses when it changed, would put live values nobody manages into the plan and fail
@@ -12,7 +12,7 @@
  * vs `{emoji}`, a content ref by `kind`, a font name vs a font definition), which, like lists, are replaced whole.
  */
 import { newSiteCustomization } from '@docops/api-shared';
-import type { RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
 import { isRecord, sameValue } from '../common.js';
 
 /** Members (JSON pointers) whose object is replaced whole, never merged (the schema keeps their required members). */

@@ -3,8 +3,8 @@
  * site spaces and share links travel inside its spec), and the checks the schema cannot express, each
  * reported at its file:line:column.
  */
-import type { DesiredEntry, IdentityLookup, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, IdentityLookup, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { isFileContent } from '../../manifests/file-refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { crossValidateAccess, parseAccess } from '../access/parse.js';
@@ -12,6 +12,7 @@ import { titledEntry } from '../common.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
 import { readCustomizationFile } from './customization-file.js';
+import { checkExternalLinks, checkRedirects, readExternalLinks, readPublishingAuth, readRedirects } from './live-desired.js';
 import { SITE_KIND, type SectionSpec, type SiteSpaceSpec, type SiteSpec } from './model.js';
 
 type Written<K extends keyof SiteManifestSpec> = NonNullable<SiteManifestSpec[K]>;
@@ -43,7 +44,7 @@ const parsed = new WeakMap<object, SiteSpec>();
 
 /** The spec of a schema-valid Site document: the one place a Site document becomes a SiteSpec (duplicate access entries and a customization file's problems reported). */
 export function parseSiteSpec(doc: ManifestDocument<SiteManifestSpec>, report?: Report): SiteSpec {
-  const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, ...written } = doc.spec;
+  const { defaultSiteSpace, sections, sectionGroups, spaces, shareLinks, adaptiveSchema, customization, access: _access, publishingAuth, redirects, externalLinks, ...written } = doc.spec;
   const spec: SiteSpec = written;
   if (typeof defaultSiteSpace === 'string') spec.defaultSiteSpace = { space: defaultSiteSpace, at: ['spec', 'defaultSiteSpace'] };
   else if (defaultSiteSpace) spec.defaultSiteSpace = { ...defaultSiteSpace, at: ['spec', 'defaultSiteSpace', 'space'] };
@@ -56,6 +57,9 @@ export function parseSiteSpec(doc: ManifestDocument<SiteManifestSpec>, report?: 
   if (custom) spec.customization = custom;
   const access = parseAccess(doc, report);
   if (access !== undefined) spec.access = access;
+  if (publishingAuth) spec.publishingAuth = readPublishingAuth(publishingAuth);
+  if (redirects) spec.redirects = readRedirects(redirects);
+  if (externalLinks) spec.externalLinks = readExternalLinks(externalLinks);
   parsed.set(doc, spec);
   return spec;
 }
@@ -114,6 +118,9 @@ function checkStructure(doc: ManifestDocument, spec: SiteSpec, report: Report): 
     else if (spec.sections && !paths.has(spec.defaultSection)) report(doc.pos(['spec', 'defaultSection']), `default section "${spec.defaultSection}" is not in sections`);
   }
   checkDefaultSiteSpace(doc, spec, report);
+  checkRedirects(doc, spec.redirects ?? [], report);
+  checkExternalLinks(doc, spec.externalLinks ?? [], report);
+  if (spec.externalLinks && spec.spaces) report(doc.pos(['spec', 'externalLinks']), 'a site with root spaces has no sections: its navigation holds no external links');
 }
 
 function checkDefaultSiteSpace(doc: ManifestDocument, spec: SiteSpec, report: Report): void {
@@ -137,11 +144,12 @@ export function spaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   return [...(spec.sections ?? []).flatMap((s) => s.spaces), ...(spec.spaces ?? [])].map((s) => ({ space: s.space, at: s.at }));
 }
 
-/** `spaceRefs` plus the default site space's space: every place a site spec names a space. */
+/** `spaceRefs` plus the default site space's space and redirect destinations: every place a site spec names a space. */
 export function allSpaceRefs(spec: SiteSpec): { space: string; at: DocPath }[] {
   const refs = spaceRefs(spec);
   const d = spec.defaultSiteSpace;
   if (d) refs.push({ space: d.space, at: d.at });
+  for (const r of spec.redirects ?? []) if ('space' in r.destination) refs.push({ space: r.destination.space, at: [...r.at, 'destination', 'space'] });
   return refs;
 }
 

@@ -4,21 +4,26 @@
  * schema (site-children-diff), defaults (site-defaults-diff) and navigation order (site-order-diff). Sites
  * no manifest mentions are unmanaged, or deleted under prune; prune off never deletes a site or a child.
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { blockEntry, changedFields, identityTitle, pick, sameValue, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { accessPlanner } from '../access/diff.js';
-import { SITE_ACCESS, isAccessObject } from '../access/model.js';
+import { isAccessObject } from '../access/model.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByKey } from '../recover.js';
 import { sectionCascades, siteCascades } from './cascades.js';
 import { diffAdaptiveSchema, diffCustomization, diffShareLinks } from './children-diff.js';
 import { diffDefaults } from './defaults-diff.js';
 import { diffGroups } from './groups-diff.js';
-import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState } from './model.js';
+import { CREATED_SITE_DEFAULTS, PATCH_ONLY_FIELDS, SECTION_KIND, SITE_FIELDS, SITE_KIND, WAVE, sectionKey, sitePath, sitesPath, type SiteFields, type SiteObject, type SiteSpec, type SiteState, SITE_ACCESS } from './model.js';
 import { diffOrder } from './order-diff.js';
 import { push, type SiteScope } from './scope.js';
 import { diffSections } from './sections-diff.js';
+import { diffPublished, diffPublishingAuth } from './live-diff.js';
+import { diffRedirects } from './redirects-diff.js';
+import { diffExternalLinks } from './external-links-diff.js';
+import { PUBLICATION_KIND } from './live-model.js';
 import { blockUnresolvedSpaces, spaceResolver } from './space-ref.js';
 
 export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<SiteSpec>[], live: SiteState): DiffResult {
@@ -64,6 +69,10 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     diffDefaults(scope, nav);
     diffOrder(scope, nav, groups);
     sectionCascades(scope, nav);
+    diffRedirects(scope, nav);
+    diffExternalLinks(scope, groups);
+    diffPublishingAuth(scope);
+    diffPublished(scope, current?.fields);
     result.warnings.push(...scope.result.warnings);
     result.unmanaged.push(...scope.result.unmanaged);
     // A pruned section whose delete would take a site space listed elsewhere is blocked (its own object); the
@@ -92,7 +101,8 @@ export function diffSites(ctx: DiffContext, org: string, entries: DesiredEntry<S
     path: (o) => sitePath(org, o.id),
     before: (o) => ({ title: o.key }),
     note: 'with its sections, site spaces and share links',
-    cascades: (o) => siteCascades(org, o, aux.pruned?.[o.id]),
+    // A published site goes offline with it: the gate counts that as an unpublish too.
+    cascades: (o) => [...siteCascades(org, o, aux.pruned?.[o.id]), ...(o.fields.published ? [{ kind: PUBLICATION_KIND, org, key: o.key, id: o.id }] : [])],
   });
   return result;
 }

@@ -11,6 +11,7 @@ import { accessSpec } from '../access/export.js';
 import { manifestDoc, sameValue } from '../common.js';
 import { manifestAdaptiveSchema } from './adaptive-schema.js';
 import { exportedCustomization } from './customization.js';
+import { liveSpec } from './live-export.js';
 import {
   EMPTY_ADAPTIVE_SCHEMA,
   SITE_KIND,
@@ -35,11 +36,13 @@ function spaceNamer(aux: SiteAux): SpaceName {
   };
 }
 
-/** A site space as the manifest writes it: just the space, or {space, path, condition} when they differ from what the server derives. */
+/** A site space as the manifest writes it: just the space, or {space, path, condition, hidden, draft} when they differ from what the server derives. */
 function siteSpaceEntry(ss: LiveSiteSpace, name: SpaceName): unknown {
   const extra: Record<string, unknown> = {};
   if (ss.path !== slug(ss.spaceTitle)) extra['path'] = ss.path;
   if (ss.condition !== null) extra['condition'] = ss.condition;
+  if (ss.hidden) extra['hidden'] = true;
+  if (ss.draft) extra['draft'] = true;
   return Object.keys(extra).length > 0 ? { space: name(ss), ...extra } : name(ss);
 }
 
@@ -64,6 +67,9 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
       if (x.icon !== null) out['icon'] = x.icon;
       if (x.description !== null) out['description'] = x.description;
       if (x.condition !== null) out['condition'] = x.condition;
+      if (x.draft) out['draft'] = true;
+      if (x.localizedTitle !== null) out['localizedTitle'] = x.localizedTitle;
+      if (x.localizedDescription !== null) out['localizedDescription'] = x.localizedDescription;
       out['spaces'] = containerEntries(s.siteSpaces.filter((ss) => ss.section === x.id), name).entries;
       return out;
     });
@@ -77,7 +83,13 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
     }
     const groups = s.groups.filter((g) => g.sections.length > 0);
     if (groups.length > 0 && new Set(groups.map((g) => g.title)).size === groups.length) {
-      spec['sectionGroups'] = groups.map((g) => ({ title: g.title, ...(g.icon !== null ? { icon: g.icon } : {}), sections: g.sections.map((id) => pathOf.get(id) ?? id) }));
+      spec['sectionGroups'] = groups.map((g) => ({
+        title: g.title,
+        ...(g.icon !== null ? { icon: g.icon } : {}),
+        ...(g.draft ? { draft: true } : {}),
+        ...(g.localizedTitle !== null ? { localizedTitle: g.localizedTitle } : {}),
+        sections: g.sections.map((id) => pathOf.get(id) ?? id),
+      }));
     }
   } else {
     const roots = containerEntries(s.siteSpaces.filter((ss) => ss.section === null), name);
@@ -95,7 +107,7 @@ function structureSpec(s: SiteStructure, name: SpaceName): Record<string, unknow
   if (s.adaptiveSchema !== undefined && s.adaptiveSchema !== null && !sameValue(s.adaptiveSchema, EMPTY_ADAPTIVE_SCHEMA)) spec['adaptiveSchema'] = manifestAdaptiveSchema(s.adaptiveSchema);
   const customization = exportedCustomization(s.customization);
   if (customization) spec['customization'] = customization;
-  return spec;
+  return { ...spec, ...liveSpec(s, name) };
 }
 
 function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, unknown> {
@@ -106,6 +118,7 @@ function siteSpec(o: SiteObject, aux: SiteAux, name: SpaceName): Record<string, 
   if (f.proxy !== null) spec['proxy'] = f.proxy;
   if (f.adaptiveContent.enabled) spec['adaptiveContent'] = { enabled: true };
   if (f.agentsContext !== null && f.agentsContext !== 'excluded') spec['agentsContext'] = f.agentsContext;
+  if (f.published) spec['published'] = true;
   const structure = aux.structures[o.id];
   return { ...spec, ...(structure ? structureSpec(structure, name) : {}), ...accessSpec(aux, o.id) };
 }

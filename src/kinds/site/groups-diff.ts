@@ -4,8 +4,9 @@
  * the section right after the group; join: POST, which appends it), and prune. Leaving runs one wave before
  * joining so a section switching groups is never in two places.
  */
-import { ref } from '../../core/plan.js';
-import { seg, unmatchedLive } from '../common.js';
+import { ref } from '../../model/refs.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { changedFields, pick, seg, stepId, unmatchedLive } from '../common.js';
 import { recoverByTitle } from '../recover.js';
 import { GROUP_KIND, WAVE, groupKey, type GroupSpec, type LiveGroup } from './model.js';
 import { base, push, type SiteScope } from './scope.js';
@@ -40,7 +41,7 @@ export function diffGroups(scope: SiteScope, nav: Nav): GroupNav {
     const l = liveByTitle.get(g.title);
     if (l) {
       out.ids.set(g.title, l.id);
-      updateIcon(scope, g, l);
+      updateGroup(scope, g, l);
       continue;
     }
     const members = g.sections.map((p) => sectionId.get(p)).filter((id): id is string => id !== undefined);
@@ -70,6 +71,10 @@ function createGroup(scope: SiteScope, g: GroupSpec, members: string[]): string 
   const body: Record<string, unknown> = { title: g.title };
   if (typeof g.icon === 'string') body['icon'] = g.icon;
   body['sections'] = members;
+  if (g.draft !== undefined) body['draft'] = g.draft;
+  const id = stepId(GROUP_KIND, scope.org, key, 'create');
+  // A localized title is set by a PATCH (the create takes none).
+  const localized: RequestSpec[] = g.localizedTitle ? [{ method: 'PATCH', path: `${base(scope)}/section-groups/${ref(id)}`, body: { localizedTitle: g.localizedTitle } }] : [];
   const step = push(scope, {
     kind: GROUP_KIND,
     key,
@@ -78,15 +83,19 @@ function createGroup(scope: SiteScope, g: GroupSpec, members: string[]): string 
     phase: 'create',
     wave: WAVE.group,
     before: null,
-    after: { title: g.title, ...(g.icon !== undefined ? { icon: g.icon } : {}), sections: g.sections },
-    requests: [{ method: 'POST', path: `${base(scope)}/section-groups`, body, capture: { id: 'id' }, recover: recoverByTitle(scope.live.groups, g.title) }],
+    after: { title: g.title, ...pick(g, GROUP_FIELDS), sections: g.sections },
+    requests: [{ method: 'POST', path: `${base(scope)}/section-groups`, body, capture: { id: 'id' }, recover: recoverByTitle(scope.live.groups, g.title) }, ...localized],
     at: g.at,
   });
   return ref(step.id);
 }
 
-function updateIcon(scope: SiteScope, g: GroupSpec, l: LiveGroup): void {
-  if (g.icon === undefined || g.icon === l.icon) return;
+/** A group's own fields compared one to one with the live group (its title is its identity). */
+const GROUP_FIELDS = ['icon', 'draft', 'localizedTitle'] as const;
+
+function updateGroup(scope: SiteScope, g: GroupSpec, l: LiveGroup): void {
+  const c = changedFields(g, l, GROUP_FIELDS);
+  if (c.changed.length === 0) return;
   push(scope, {
     kind: GROUP_KIND,
     key: groupKey(scope.title, g.title),
@@ -94,9 +103,9 @@ function updateIcon(scope: SiteScope, g: GroupSpec, l: LiveGroup): void {
     action: 'update',
     phase: 'update',
     wave: WAVE.ungroup,
-    before: { icon: l.icon },
-    after: { icon: g.icon },
-    requests: [{ method: 'PATCH', path: `${base(scope)}/section-groups/${seg(l.id)}`, body: { icon: g.icon } }],
+    before: c.before,
+    after: c.after,
+    requests: [{ method: 'PATCH', path: `${base(scope)}/section-groups/${seg(l.id)}`, body: c.after }],
     at: g.at,
   });
 }

@@ -5,7 +5,7 @@
  * LiveObjects of the kinds SiteSection, SiteSectionGroup, SiteSpace and SiteShareLink, keyed
  * `<site title>/<path|title|name>`.
  */
-import type { KindDefinition } from '../../core/kind.js';
+import type { KindDefinition } from '../../model/kind.js';
 import { siteSchema, type SiteManifestSpec } from '../generated/site.js';
 import { CUSTOMIZATION_FILE_MAX_BYTES } from './customization-file.js';
 import { crossValidate, toDesired } from './desired.js';
@@ -15,14 +15,18 @@ import { fetchSites } from './fetch.js';
 import { siteUndo, snapshotSite } from './snapshot.js';
 import { SITE_DEPTH, SITE_KIND, type SiteAux, type SiteSpec, type SiteStateObject } from './model.js';
 import { siteInformer } from './informer.js';
+import { PRIVATE_KEY_FILE_MAX_BYTES } from './live-model.js';
 
 export const siteKind: KindDefinition<SiteSpec, SiteStateObject, SiteAux, SiteManifestSpec> = {
   kind: SITE_KIND,
   identity: 'title, or the pinned spec.id (which allows renaming); sections by path, groups by title, site spaces by (section, space), share links by name',
   schema: siteSchema,
-  fileFields: [{ path: ['customization'], holds: 'a customization', maxBytes: CUSTOMIZATION_FILE_MAX_BYTES }],
+  fileFields: [
+    { path: ['customization'], holds: 'a customization', maxBytes: CUSTOMIZATION_FILE_MAX_BYTES },
+    { path: ['publishingAuth', 'privateKey'], holds: 'a private key', maxBytes: PRIVATE_KEY_FILE_MAX_BYTES },
+  ],
   depth: SITE_DEPTH,
-  lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access'],
+  lists: ['sections', 'sectionGroups', 'spaces', 'shareLinks', 'access', 'redirects'],
   // A site grant with a null role is an override that takes the team's or member's access away.
   nullMeanings: { SiteAccess: { role: 'no access' } },
   needs: ['Space'],

@@ -2,10 +2,12 @@
  * Shapes of the Site kind shared by its manifest side (desired.ts), its fetch (fetch.ts) and its diff
  * (diff.ts and friends): the desired spec, the live structure, kind names, waves and API paths.
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
-import type { AccessAux, AccessEntry, AccessObject } from '../access/model.js';
+import { SITE_ACCESS_KIND, type AccessAux, type AccessEntry, type AccessObject, type AccessTarget } from '../access/model.js';
 import { orgPath, seg } from '../common.js';
+import type { ExternalLinkSpec, LiveExternalLink, LivePublishingAuth, LiveRedirect, PublishingAuthSpec, RedirectFields, RedirectSpec } from './live-model.js';
+import type { EXTERNAL_LINK_KIND, PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
 import type { SiteManifestSpec, SiteSpace as WrittenSiteSpace } from '../generated/site.js';
 
 /** A field of the spec as written. */
@@ -34,6 +36,12 @@ export const WAVE = {
   sectionDefault: 34,
   order: 35,
   defaults: 36,
+  /** A site goes live last, once its structure is built (update phase); redirects once their targets exist. */
+  publish: 37,
+  redirect: 34,
+  /** Delete phase: rules the manifest no longer lists; then (lowest wave, last) an unpublish. */
+  deleteRedirect: 38,
+  unpublish: 30,
   /** Delete phase (after every update): a root site space replaced by its new section's first site space. */
   replaceRoot: 39,
   /** Prune phase (descending): site spaces, sections, groups, share links, then the site. */
@@ -41,6 +49,9 @@ export const WAVE = {
   pruneSection: 38,
   pruneGroup: 37,
   pruneShareLink: 36,
+  /** External links: created once their groups exist; pruned with the share links. */
+  externalLink: 34,
+  pruneExternalLink: 36,
   pruneSite: 30,
 } as const;
 
@@ -69,7 +80,7 @@ export const CREATED_SITE_DEFAULTS: Record<string, unknown> = { proxy: null, ada
 export const EMPTY_ADAPTIVE_SCHEMA: Written<'adaptiveSchema'> = { type: 'object', properties: {}, additionalProperties: false };
 
 /** The spec as written, with its site spaces, sections, groups and share links positioned, its customization read and its access list parsed (desired.ts). */
-export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 'sectionGroups' | 'spaces' | 'shareLinks' | 'customization' | 'access'> & {
+export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 'sectionGroups' | 'spaces' | 'shareLinks' | 'customization' | 'access' | 'publishingAuth' | 'redirects' | 'externalLinks'> & {
   defaultSiteSpace?: DefaultSiteSpaceSpec;
   sections?: SectionSpec[];
   sectionGroups?: GroupSpec[];
@@ -80,6 +91,12 @@ export type SiteSpec = Omit<SiteManifestSpec, 'defaultSiteSpace' | 'sections' | 
   customization?: Record<string, unknown>;
   /** Absent: grants are not managed (not even read). Present (even empty): the complete list. */
   access?: AccessEntry[];
+  published?: boolean;
+  publishingAuth?: PublishingAuthSpec;
+  /** Written: the complete list of the site's redirect rules (live and draft). */
+  redirects?: RedirectSpec[];
+  /** Written: the navigation's external links (unlisted ones are unmanaged, or deleted under prune). */
+  externalLinks?: ExternalLinkSpec[];
 };
 
 /** Live site fields, normalised to manifest names (proxy read back from proxy.origin). */
@@ -90,6 +107,7 @@ export interface SiteFields {
   proxy: string | null;
   adaptiveContent: { enabled: boolean };
   agentsContext: string | null;
+  published: boolean;
 }
 
 export interface LiveSection {
@@ -102,6 +120,9 @@ export interface LiveSection {
   /** Id of the containing group, null at the top level. */
   group: string | null;
   default: boolean;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
+  localizedDescription: Record<string, string> | null;
 }
 
 export interface LiveSiteSpace {
@@ -114,12 +135,16 @@ export interface LiveSiteSpace {
   condition: string | null;
   /** Default of its container (section or root). */
   default: boolean;
+  hidden: boolean;
+  draft: boolean;
 }
 
 export interface LiveGroup {
   id: string;
   title: string;
   icon: string | null;
+  draft: boolean;
+  localizedTitle: Record<string, string> | null;
   /** Member section ids, in order. */
   sections: string[];
 }
@@ -142,6 +167,12 @@ export interface SiteStructure {
   adaptiveSchema?: unknown;
   /** Only fetched when the manifest writes customization: the whole object GET answers. */
   customization?: unknown;
+  /** Only fetched when the manifest writes redirects: live rules, then draft ones. */
+  redirects?: LiveRedirect[];
+  /** Only fetched when the manifest writes publishingAuth (the private key as its fingerprint). */
+  publishingAuth?: LivePublishingAuth;
+  /** Only fetched when the manifest writes externalLinks (from the site's structure). */
+  externalLinks?: LiveExternalLink[];
 }
 
 export interface LiveSpaceRef {
@@ -212,7 +243,10 @@ export type SiteChildObject =
   | LiveObject<SectionFields, typeof SECTION_KIND>
   | LiveObject<GroupFields, typeof GROUP_KIND>
   | LiveObject<SiteSpaceFields, typeof SITE_SPACE_KIND>
-  | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>;
+  | LiveObject<ShareLinkFields, typeof SHARE_LINK_KIND>
+  | LiveObject<RedirectFields, typeof REDIRECT_KIND>
+  | LiveObject<{ title: string; url: string; group: string | null }, typeof EXTERNAL_LINK_KIND>
+  | LiveObject<{ site: string }, typeof PUBLICATION_KIND>;
 /** An object of the Site kind's state: a site, a sub-object or a grant (src/kinds/access), told apart by `kind`. */
 export type SiteStateObject = SiteObject | SiteChildObject | AccessObject;
 export type SiteState = LiveKindState<SiteStateObject, SiteAux>;
@@ -238,3 +272,12 @@ export function slug(text: string): string {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 }
+
+export const SITE_ACCESS: AccessTarget = {
+  kind: 'Site',
+  accessKind: SITE_ACCESS_KIND,
+  base: (org, id) => `${orgPath(org)}/sites/${seg(id)}/permissions`,
+  nullRole: true,
+  wave: WAVE.site,
+  grantWave: WAVE.section,
+};

@@ -6,7 +6,7 @@
  * `PATCH …/structure/sort`; only a site space that changes section uses the deprecated `…/site-spaces/{id}/move`
  * (the sort never changes an item's container), see sort-requests.ts.
  */
-import type { RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
 import { isRecord, seg } from '../common.js';
 import type { GroupNav } from './groups-diff.js';
 import { Layout, ROOT, TOP, inGroup, inSection } from './layout.js';

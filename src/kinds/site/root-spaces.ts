@@ -11,7 +11,7 @@
  *   condition is set right after the POST, so the space is never shown more widely than before.
  * Root site spaces listed nowhere stay where the server put them (unmanaged, or pruned by the caller).
  */
-import { ref } from '../../core/plan.js';
+import { ref } from '../../model/refs.js';
 import { seg, stepId } from '../common.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
 import { base, push, warn, type SiteScope } from './scope.js';

@@ -3,8 +3,9 @@
  * step), its live structure, the space resolver and the result being filled; plus the one way those parts
  * build steps (dependsOn = the refs a step's requests use, source = where the manifest writes the object).
  */
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { refsIn, type Step } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { Step } from '../../model/plan.js';
+import { refsIn } from '../../model/refs.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { makeStep, plainSource, stepId } from '../common.js';
 import { sitePath, type SiteSpec, type SiteStructure } from './model.js';

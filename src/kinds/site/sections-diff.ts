@@ -11,7 +11,8 @@
  * Root site spaces listed nowhere stay in the section the server put them in (unmanaged, or deleted under
  * prune). The plan warns about it.
  */
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { changedFields, seg, stepId, unmatchedLive } from '../common.js';
 import { SECTION_KIND, WAVE, sectionKey, slug, type LiveSection, type LiveSiteSpace, type SectionSpec, type SiteSpaceSpec } from './model.js';
 import type { Nav } from './nav.js';
@@ -21,7 +22,7 @@ import { base, block, push, warn, where, type SiteScope } from './scope.js';
 import type { SpaceTarget } from './space-ref.js';
 import { diffSiteSpaces, siteSpacePatch } from './spaces-diff.js';
 
-const SECTION_FIELDS = ['title', 'icon', 'description', 'condition'] as const;
+const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
 
 export function diffSections(scope: SiteScope): Nav {
   const { spec, live } = scope;
@@ -138,6 +139,7 @@ function createSection(
   const post: Record<string, unknown> = { spaceId: first.t.id };
   if (d.title !== undefined) post['title'] = d.title;
   if (typeof d.icon === 'string') post['icon'] = d.icon;
+  if (d.draft !== undefined) post['draft'] = d.draft;
   const derived = uniquePath(slug(d.title ?? first.t.title), new Set(liveByPath.keys()));
   // Found again by the path the server derives (unique among live sections) and its first space.
   const recover = { match: [{ field: 'path', value: derived }, { field: 'siteSpaces.0.space.id', body: '/spaceId' }] };
@@ -146,10 +148,12 @@ function createSection(
   if (clash || derived !== d.path) patch['path'] = d.path;
   if (typeof d.description === 'string') patch['description'] = d.description;
   if (typeof d.condition === 'string') patch['condition'] = d.condition;
+  for (const k of ['localizedTitle', 'localizedDescription'] as const) if (d[k] !== undefined) patch[k] = d[k];
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/sections/${ref(id)}`, body: patch });
   const condition = replaces ? replacementCondition(first.s, replaces) : undefined;
   // A path a root site space holds (the first section receives them) is set by the reorder step instead.
-  const ssPatch = replaces ? (condition !== undefined ? { condition } : {}) : siteSpacePatch(first.s, first.t, rootPaths);
+  const flags = { ...(first.s.hidden !== undefined ? { hidden: first.s.hidden } : {}), ...(first.s.draft !== undefined ? { draft: first.s.draft } : {}) };
+  const ssPatch = replaces ? { ...(condition !== undefined ? { condition } : {}), ...flags } : siteSpacePatch(first.s, first.t, rootPaths);
   if (Object.keys(ssPatch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id, 'firstSiteSpace')}`, body: ssPatch });
   const after: Record<string, unknown> = { path: d.path };
   for (const f of SECTION_FIELDS) if (d[f] !== undefined) after[f] = d[f];

@@ -1,22 +1,23 @@
 /**
  * Site in the delete journal and in undo. A site's delete takes its sections, section groups, site spaces,
  * share links, adaptive schema and customization along; the snapshot reads all of them through the Site fetch,
- * as export does (a probe entry pinned to the site that writes every field), plus what the fetch does not keep but undo
- * must report: whether the site was published, its custom hostname and type, and whether it was the
+ * as export does (a probe entry pinned to the site that writes every field: also its redirects and sign-in settings,
+ * and its `published` flag comes with the site), plus what the fetch does not keep but undo must report: its custom
+ * hostname and type, and whether it was the
  * organization's default content. Share links are kept by name and active flag only: their URLs carry the
  * secret, which a recreated link never gets back. Its grants go with it: the snapshot reads them, and the
  * recreated site gets them back through its `access:` list.
  */
-import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, KindUndo, LiveObject, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { relinkAccess } from '../access/export.js';
-import { SITE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';
 import { isRecord, orgPath, titledEntry } from '../common.js';
 import type { SiteManifestSpec } from '../generated/site.js';
 import { parseSiteSpec } from './desired.js';
 import { fetchSites } from './fetch.js';
-import { EMPTY_ADAPTIVE_SCHEMA, SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure } from './model.js';
+import { PUBLICATION_KIND, REDIRECT_KIND } from './live-model.js';
+import { EMPTY_ADAPTIVE_SCHEMA, SITE_KIND, sitePath, type SiteAux, type SiteExtras, type SiteSpec, type SiteState, type SiteStateObject, type SiteStructure, SITE_ACCESS } from './model.js';
 
 /** A desired entry pinned to the site, from a document that writes every structural field, so the fetch reads all of them. */
 function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
@@ -27,7 +28,7 @@ function probeEntry(object: LiveObject): DesiredEntry<SiteSpec> {
     apiVersion: 'docops/v1',
     kind: SITE_KIND,
     metadata: { organization: object.org },
-    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: EMPTY_ADAPTIVE_SCHEMA, customization: {} },
+    spec: { title: object.key, id: object.id, sections: [], sectionGroups: [], spaces: [], shareLinks: [], adaptiveSchema: EMPTY_ADAPTIVE_SCHEMA, customization: {}, redirects: [], publishingAuth: {}, externalLinks: [] },
     pos: () => ({ file, line: 1, column: 1 }),
   };
   return titledEntry(SITE_KIND, doc, parseSiteSpec(doc));
@@ -97,7 +98,9 @@ function losses(_org: string, state: SiteState): UndoLoss[] {
     if (s) for (const m of unexpressible(s)) out.push({ ...at, message: m });
     const x = aux?.extras?.[o.id];
     if (!x) continue;
-    if (x.published) out.push({ ...at, message: 'was published: the API has no operation that publishes a site; publish it again in the app' });
+    if (o.fields.visibility === 'visitor-auth') {
+      out.push({ ...at, message: 'its visitor sign-in private key does not come back: the recreated site has a new one; give your sign-in backend the new key (and write it where the manifest reads privateKey)' });
+    }
     if (x.hostname !== null) out.push({ ...at, message: `its custom hostname "${x.hostname}" cannot be set through the API; set it again in the app` });
     if (x.type !== null && x.type !== 'basic') out.push({ ...at, message: `was a "${x.type}" site; docops does not manage the site type, so it is recreated as "basic"` });
     if (x.defaultContent) {
@@ -107,4 +110,19 @@ function losses(_org: string, state: SiteState): UndoLoss[] {
   return out;
 }
 
-export const siteUndo: KindUndo<SiteStateObject, SiteAux> = { relink, losses };
+/**
+ * A rule removed from a site's list, or a site unpublished, on its own: what to write to bring it back (its site
+ * stays, so undo writes no document for it: a Site document would replace the site's whole list).
+ */
+function loose(o: LiveObject): string | undefined {
+  const f = isRecord(o.fields) ? o.fields : {};
+  if (o.kind === REDIRECT_KIND) {
+    const { source, destination, permanent, captureWildcard, draft } = f;
+    const rule = { source, destination, ...(permanent === true ? { permanent } : {}), ...(captureWildcard === true ? { captureWildcard } : {}), ...(draft === true ? { draft } : {}) };
+    return `a redirect rule is part of its site's list, which undo does not rewrite: add ${JSON.stringify(rule)} back to the redirects of its Site manifest`;
+  }
+  if (o.kind === PUBLICATION_KIND) return `write published: true in the Site manifest of "${String(f['site'] ?? o.key)}" to publish it again`;
+  return undefined;
+}
+
+export const siteUndo: KindUndo<SiteStateObject, SiteAux> = { relink, losses, loose };

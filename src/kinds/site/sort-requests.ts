@@ -6,7 +6,7 @@
  * keeps the deprecated `POST …/site-spaces/{id}/move` next to a site space of its new section, the one operation
  * management-api.md lists for that (docs/dev/api-differences.md).
  */
-import type { RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
 import { seg } from '../common.js';
 import type { Move } from './moves.js';
 import { base, type SiteScope } from './scope.js';

@@ -6,9 +6,9 @@
  * A reference that resolves to nothing (a typo, a deleted space, a Space manifest that is itself blocked) blocks
  * the whole site before it registers or plans anything: a site is never applied with some of its spaces left out.
  */
-import { ConflictError, type SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef } from '../../core/plan.js';
+import { ConflictError, type SourcePos } from '../../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import { isRef } from '../../model/refs.js';
 import { blockEntry, refSteps } from '../common.js';
 import { allSpaceRefs } from './desired.js';
 import type { LiveSpaceRef, SiteSpec } from './model.js';

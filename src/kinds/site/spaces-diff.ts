@@ -5,7 +5,8 @@
  * that point; otherwise the reorder step sets it once the holder has moved, left or changed its own path
  * (sequence.ts), so that two site spaces swapping their paths never collide.
  */
-import { ref, type RequestSpec } from '../../core/plan.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
 import { changedFields, seg, stepId } from '../common.js';
 import { ROOT, inSection } from './layout.js';
 import { SECTION_KIND, SITE_SPACE_KIND, WAVE, sectionKey, siteSpaceKey, slug, type LiveSiteSpace, type SiteSpaceSpec } from './model.js';
@@ -30,6 +31,12 @@ export function diffSiteSpaces(scope: SiteScope, nav: Nav, resolved: Resolve, un
   for (const m of a.managed) emitContainer(scope, nav, m, sectionPathById, rootPaths);
   pruneSiteSpaces(scope, nav, a.managed.flatMap((m) => m.here), a.matched, [...a.leftover, ...unclaimedRoots]);
 }
+
+
+/** A site space's flags (official spec): hidden from the navigation, a draft. */
+const FLAGS = ['hidden', 'draft'] as const;
+/** Compared one to one with the live site space (its path is the reorder step's business). */
+const SITE_SPACE_FIELDS = ['condition', ...FLAGS] as const;
 
 /**
  * Paths the creates of a container get from the server: the slug of the space title, made unique against what
@@ -145,7 +152,7 @@ function emitContainer(scope: SiteScope, nav: Nav, m: Managed, sectionPathById: 
 
 /** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
 function updateSiteSpace(scope: SiteScope, key: string, s: SiteSpaceSpec, l: LiveSiteSpace, path: string | undefined, note?: string): void {
-  const c = changedFields(s, l, ['condition']);
+  const c = changedFields(s, l, SITE_SPACE_FIELDS);
   if (path !== undefined) {
     c.before = { path: l.path, ...c.before };
     c.after = { path, ...c.after };
@@ -178,6 +185,7 @@ function repointSiteSpace(scope: SiteScope, key: string, w: Want, path: string |
   if (path !== undefined) body['path'] = path;
   const condition = w.s.condition !== undefined ? w.s.condition : from.condition;
   if (condition !== l.condition) body['condition'] = condition;
+  for (const f of FLAGS) if (w.s[f] !== undefined && w.s[f] !== l[f]) body[f] = w.s[f];
   push(scope, {
     kind: SITE_SPACE_KIND,
     key,
@@ -199,6 +207,7 @@ function createSiteSpace(scope: SiteScope, key: string, w: Want, sectionId: stri
   const id = stepId(SITE_SPACE_KIND, scope.org, key, 'create');
   const body: Record<string, unknown> = { spaceId: t.id };
   if (sectionId !== undefined) body['sectionId'] = sectionId;
+  if (s.draft !== undefined) body['draft'] = s.draft;
   // Identity (section, space) for recovering a create whose answer was lost; a root site space has no section.
   const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
   const recover = { match: [{ field: 'space.id', body: '/spaceId' }, { field: 'section', body: '/sectionId' }], ...(exclude.length > 0 ? { exclude } : {}) };
@@ -208,10 +217,12 @@ function createSiteSpace(scope: SiteScope, key: string, w: Want, sectionId: stri
   // A site space that stands in for a move keeps the condition of the one it replaces (never shown more widely).
   const condition = s.condition !== undefined ? s.condition : (w.carried?.condition ?? undefined);
   if (typeof condition === 'string') patch['condition'] = condition;
+  if (s.hidden !== undefined) patch['hidden'] = s.hidden;
   if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: `${base(scope)}/site-spaces/${ref(id)}`, body: patch });
   const after: Record<string, unknown> = { space: s.space };
   if (s.path !== undefined) after['path'] = s.path;
   if (s.condition !== undefined) after['condition'] = s.condition;
+  for (const f of FLAGS) if (s[f] !== undefined) after[f] = s[f];
   const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : undefined;
   push(scope, { kind: SITE_SPACE_KIND, key, suffix: 'create', action: 'create', phase: 'create', wave: WAVE.siteSpace, before: null, after, requests, at: s.at, deps: t.deps, ...(note ? { note } : {}) });
   return ref(id);
@@ -225,6 +236,7 @@ export function siteSpacePatch(s: SiteSpaceSpec, t: SpaceTarget, held: ReadonlyS
   const patch: Record<string, unknown> = {};
   if (postedPathEarly(s, t, held)) patch['path'] = s.path;
   if (typeof s.condition === 'string') patch['condition'] = s.condition;
+  for (const f of FLAGS) if (s[f] !== undefined) patch[f] = s[f];
   return patch;
 }
 

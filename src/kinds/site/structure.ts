@@ -9,8 +9,9 @@
  * lists go with it, so other sites' lists would change no verdict (they used to be read, every site, to make an
  * organization total of sections and site spaces).
  */
-import type { FetchContext, LiveObject } from '../../core/kind.js';
+import type { FetchContext, LiveObject } from '../../model/kind.js';
 import { isRecord, stringOrNull as strOrNull } from '../common.js';
+import { externalLinkObjects, readExternalLinks, readRedirects, redirectObjects } from './live-reads.js';
 import {
   GROUP_KIND,
   SECTION_KIND,
@@ -43,6 +44,7 @@ export function siteObject(org: string, s: unknown): SiteObject | undefined {
     proxy,
     adaptiveContent: { enabled: adaptive },
     agentsContext: strOrNull(s['agentsContext']),
+    published: s['published'] === true,
   };
   return { kind: SITE_KIND, org, key: s['title'], id: s['id'], fields };
 }
@@ -58,7 +60,17 @@ function section(x: unknown): LiveSection | undefined {
     condition: strOrNull(x['condition']),
     group: strOrNull(x['sectionGroup']),
     default: x['default'] === true,
+    draft: x['draft'] === true,
+    localizedTitle: localized(x['localizedTitle']),
+    localizedDescription: localized(x['localizedDescription']),
   };
+}
+
+/** A localized text map (language → text), or null when there is none. */
+function localized(v: unknown): Record<string, string> | null {
+  if (!isRecord(v)) return null;
+  const out = Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 function siteSpace(x: unknown): LiveSiteSpace | undefined {
@@ -72,6 +84,8 @@ function siteSpace(x: unknown): LiveSiteSpace | undefined {
     path: String(x['path'] ?? ''),
     condition: strOrNull(x['condition']),
     default: x['default'] === true,
+    hidden: x['hidden'] === true,
+    draft: x['draft'] === true,
   };
 }
 
@@ -82,6 +96,8 @@ function group(x: unknown): LiveGroup | undefined {
     id: x['id'],
     title: String(x['title'] ?? ''),
     icon: strOrNull(x['icon']),
+    draft: x['draft'] === true,
+    localizedTitle: localized(x['localizedTitle']),
     sections: members.map((m) => (isRecord(m) ? m['id'] : m)).filter((id): id is string => typeof id === 'string'),
   };
 }
@@ -119,7 +135,7 @@ export async function readStructure(
 }
 
 /**
- * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink) for the safety gate and
+ * Sub-objects as LiveObjects (kinds SiteSection, SiteSectionGroup, SiteSpace, SiteShareLink, SiteRedirect) for the safety gate and
  * journal, keyed by the site's title; their parent is the site (the gate measures changes against its lists).
  */
 export function childObjects(org: string, site: { id: string; key: string }, s: SiteStructure): SiteChildObject[] {
@@ -141,6 +157,7 @@ export function childObjects(org: string, site: { id: string; key: string }, s: 
     out.push({ kind: SITE_SPACE_KIND, org, key: siteSpaceKey(siteTitle, sectionPath, x.spaceTitle), id: x.id, fields, parent });
   }
   for (const l of s.shareLinks ?? []) out.push({ kind: SHARE_LINK_KIND, org, key: shareLinkKey(siteTitle, l.name), id: l.id, fields: { name: l.name, active: l.active }, parent });
+  out.push(...redirectObjects(org, site, s), ...externalLinkObjects(org, site, s));
   return out;
 }
 
@@ -156,11 +173,15 @@ export async function readSiteTrees(ctx: FetchContext, org: string, pruned: read
   const out: SiteTrees = { related: [], pruned: {} };
   const trees = await Promise.all(
     pruned.map(async (site) => {
-      const [structure, schema] = await Promise.all([
+      const [structure, schema, redirects, links] = await Promise.all([
         readStructure(ctx, org, site.id, { structure: true, shareLinks: true }),
         ctx.get<unknown>(`${sitePath(org, site.id)}/adaptive-schema`),
+        readRedirects(ctx, org, site.id),
+        readExternalLinks(ctx, org, site.id),
       ]);
       if (isRecord(schema)) structure.adaptiveSchema = schema['jsonSchema'];
+      structure.redirects = redirects;
+      structure.externalLinks = links;
       return { site, structure };
     }),
   );

@@ -3,7 +3,7 @@
  * listed), and the site space lists that show its title; a space deleted or restored also its permission lists.
  * A change of its access re-reads its permission lists.
  */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { orgPath } from '../common.js';
 import { actionOf, countLists, itemRead, listsNaming } from '../informer-common.js';
 import { orgSpacesPath, spacePath } from './model.js';

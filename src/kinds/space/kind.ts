@@ -4,13 +4,14 @@
  * POST /spaces/{id}/move {parent}, soft DELETE only under prune. Ids are registered so a Site can name
  * spaces by their manifest title. `access:`, when written, is the space's complete list of grants (src/kinds/access).
  */
-import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../core/kind.js';
-import { ref, type RequestSpec } from '../../core/plan.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, DiffContext, DiffResult, FetchContext, IdentityLookup, KindDefinition, Report } from '../../model/kind.js';
+import type { RequestSpec } from '../../model/plan.js';
+import { ref } from '../../model/refs.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { accessPlanner } from '../access/diff.js';
 import { accessSpec } from '../access/export.js';
 import { accessReader } from '../access/fetch.js';
-import { SPACE_ACCESS, type AccessObject } from '../access/model.js';
+import type { AccessObject } from '../access/model.js';
 import { crossValidateAccess, withAccessEntries } from '../access/parse.js';
 import { splitAccess } from '../access/state.js';
 import { COLLECTION_KIND, collectionObject, collectionsPath } from '../collection/model.js';
@@ -19,10 +20,14 @@ import { unresolvedParentMessage } from '../collection/parents.js';
 import { SOFT_DELETE } from '../collection/prune.js';
 import { blockEntry, changedFields, exportTitled, makeStep, pick, plainSource, refSteps, stepId, titledEntry, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { spaceSchema, type SpaceManifestSpec } from '../generated/space.js';
+import { memberIds } from '../access/fetch.js';
+import { membersListPath } from '../access/model.js';
 import { mustExistLive, namesManifest } from '../manifest-refs.js';
+import { byId, liveMergeRules, manifestMergeRules, writesMergeRules } from '../merge-rules.js';
+import { mergeRulesChange } from './merge-rules.js';
 import { matchByIdOrTitle } from '../match.js';
 import { recoverByTitleInParent } from '../recover.js';
-import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState } from './model.js';
+import { SPACE_DEPTH, SPACE_FIELDS as FIELDS, SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type SpaceAux, type SpaceKindState, type SpaceObject, type SpaceSpec, type SpaceState, SPACE_ACCESS } from './model.js';
 import { purgeCascades, readSpaceUsage, siteNamedSpaces, usageObjects } from './purge.js';
 import { snapshotSpace, spaceUndo } from './snapshot.js';
 import { spaceInformer } from './informer.js';
@@ -57,16 +62,22 @@ async function fetch(ctx: FetchContext, org: string, desired: DesiredEntry<Space
  */
 async function fetchSpaces(ctx: FetchContext, org: string, desired: DesiredEntry<SpaceSpec>[]): Promise<SpaceState> {
   const wantsParent = desired.some((e) => typeof e.spec.parent === 'string');
-  const [spaces, collections] = await Promise.all([ctx.list(orgSpacesPath(org)), wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([])]);
+  const wantsMembers = desired.some((e) => writesMergeRules(e.spec));
+  const [spaces, collections, people] = await Promise.all([
+    ctx.list(orgSpacesPath(org)),
+    wantsParent ? ctx.list(collectionsPath(org)) : Promise.resolve([]),
+    wantsMembers ? ctx.list(membersListPath(org)) : Promise.resolve(undefined),
+  ]);
+  const members = people ? { members: memberIds(people) } : {};
   const liveCollections: LiveCollectionRef[] = collections.flatMap((c) => {
     const o = collectionObject(org, c);
     return o ? [{ id: o.id, title: o.key }] : [];
   });
   const objects = spaces.map((s) => spaceObject(org, s)).filter((o) => o !== undefined);
   // Under prune, what a space delete takes later (site spaces, emptied sections): only when one would be deleted.
-  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections } };
+  if (!ctx.prune(SPACE_KIND, org) || matchByIdOrTitle(SPACE_KIND, withDisplayKeys(desired), objects).unmatched.length === 0) return { objects, aux: { collections: liveCollections, ...members } };
   const usage = await readSpaceUsage(ctx, org);
-  return { objects, aux: { collections: liveCollections, usage }, related: usageObjects(org, usage) };
+  return { objects, aux: { collections: liveCollections, usage, ...members }, related: usageObjects(org, usage) };
 }
 
 function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[], state: SpaceKindState): DiffResult {
@@ -100,14 +111,20 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[],
         continue;
       }
     }
+    const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
+    if (rules && 'message' in rules) {
+      blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
+      continue;
+    }
     const base = { kind: SPACE_KIND, org, key: entry.key, entry };
     if (!current) {
       const createId = stepId(SPACE_KIND, org, entry.key, 'create');
       const body: Record<string, unknown> = pick(spec, ['title', 'emoji', 'editMode']);
       if (typeof parent === 'string') body['parent'] = parent;
       const requests: RequestSpec[] = [{ method: 'POST', path: orgSpacesPath(org), body: sortKeys(body, ['title', 'emoji', 'parent', 'editMode']), capture: { id: 'id' }, recover: recoverByTitleInParent(live.objects, spec.title) }];
-      if (typeof spec.defaultLevel === 'string') requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: { defaultLevel: spec.defaultLevel } });
-      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}) };
+      const patch = { ...(typeof spec.defaultLevel === 'string' ? { defaultLevel: spec.defaultLevel } : {}), ...(rules ? { mergeRules: rules.body } : {}) };
+      if (Object.keys(patch).length > 0) requests.push({ method: 'PATCH', path: onePath(ref(createId)), body: patch });
+      const after = { ...pick(spec, FIELDS), ...(spec.parent !== undefined ? { parent: spec.parent } : {}), ...(rules ? { mergeRules: rules.after } : {}) };
       result.steps.push(makeStep({ ...base, id: createId, action: 'create', phase: 'create', wave: SPACE_DEPTH, before: null, after, requests, dependsOn: refSteps(parent) }));
       ctx.register(SPACE_KIND, org, entry.key, ref(createId));
       continue;
@@ -115,10 +132,9 @@ function diff(ctx: DiffContext, org: string, entries: DesiredEntry<SpaceSpec>[],
     ctx.register(SPACE_KIND, org, entry.key, current.id);
     const have = current.fields;
     const c = changedFields(spec, have, FIELDS);
-    if (c.changed.length > 0) {
-      result.steps.push(
-        makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before: c.before, after: c.after, requests: [{ method: 'PATCH', path: onePath(current.id), body: c.after }] }),
-      );
+    if (c.changed.length > 0 || rules) {
+      const [before, after, body] = rules ? [{ ...c.before, mergeRules: rules.before }, { ...c.after, mergeRules: rules.after }, { ...c.after, mergeRules: rules.body }] : [c.before, c.after, c.after];
+      result.steps.push(makeStep({ ...base, id: stepId(SPACE_KIND, org, entry.key, 'update'), action: 'update', phase: 'update', wave: SPACE_DEPTH, before, after, requests: [{ method: 'PATCH', path: onePath(current.id), body }] }));
     }
     const move = parentMoveStep({ kind: SPACE_KIND, org, entry, wave: SPACE_DEPTH, path: onePath(current.id), live: have.parent, parent, written: spec.parent });
     if (move) result.steps.push(move);
@@ -182,6 +198,10 @@ function exportDocs(org: string, state: SpaceKindState): object[] {
     if (f.editMode !== null && f.editMode !== undefined && f.editMode !== 'live') spec['editMode'] = f.editMode;
     if (f.defaultLevel !== null && f.defaultLevel !== undefined) spec['defaultLevel'] = f.defaultLevel;
     if (f.parent !== null && f.parent !== undefined) spec['parent'] = parentName(f.parent);
+    // Left out: the default (inherit), and rules naming a user the member list gives no e-mail for.
+    const rules = liveMergeRules(f.mergeRules);
+    const mergeRules = rules && rules.type !== 'inherit' && live.aux?.members ? manifestMergeRules(rules, byId(live.aux.members)) : undefined;
+    if (mergeRules) spec['mergeRules'] = mergeRules;
     return { ...spec, ...accessSpec(live.aux, o.id) };
   });
 }

@@ -2,8 +2,8 @@
  * Shapes of the Space kind shared by its manifest side, diff, purge cascades and snapshot, and by the kinds that
  * read spaces (Collection moves them out of a deleted collection and snapshots the ones it takes along).
  */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
-import type { AccessAux, AccessObject, WithAccessEntries } from '../access/model.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
+import { SPACE_ACCESS_KIND, type AccessAux, type AccessObject, type AccessTarget, type WithAccessEntries } from '../access/model.js';
 import type { LiveCollectionRef } from '../collection/parent-refs.js';
 import { isRecord, orgPath, seg } from '../common.js';
 import type { SpaceManifestSpec } from '../generated/space.js';
@@ -25,6 +25,8 @@ export interface SpaceFields {
   editMode: string | null;
   defaultLevel: string | null;
   parent: string | null;
+  /** The API's form (user ids); a space that sets none inherits its organization's. */
+  mergeRules?: unknown;
 }
 
 export type SpaceObject = LiveObject<SpaceFields>;
@@ -46,6 +48,8 @@ export interface SpaceAux extends AccessAux {
   visibility?: Record<string, string>;
   /** Snapshot: the site spaces that showed the space. */
   shownBy?: Record<string, ShownBy[]>;
+  /** The organization's members (e-mail → user id), when a document writes merge rules (fetch). */
+  members?: Record<string, string>;
 }
 
 export type SpaceState = LiveKindState<SpaceObject, SpaceAux>;
@@ -67,6 +71,16 @@ export function spaceObject(org: string, s: unknown): SpaceObject | undefined {
     editMode: typeof s['editMode'] === 'string' ? s['editMode'] : null,
     defaultLevel: typeof s['defaultLevel'] === 'string' ? s['defaultLevel'] : null,
     parent: typeof s['parent'] === 'string' ? s['parent'] : null,
+    ...(isRecord(s['mergeRules']) ? { mergeRules: s['mergeRules'] } : {}),
   };
   return { kind: SPACE_KIND, org, key: s['title'], id: s['id'], fields };
 }
+
+export const SPACE_ACCESS: AccessTarget = {
+  kind: 'Space',
+  accessKind: SPACE_ACCESS_KIND,
+  base: (_org, id) => `/spaces/${seg(id)}/permissions`,
+  nullRole: false,
+  wave: SPACE_DEPTH,
+  grantWave: SPACE_DEPTH + 1,
+};

@@ -9,9 +9,9 @@
  * (memoised, shared with the Site kind). A live space a Site manifest shows is managed for this purpose: the
  * Space kind never prunes it (the delete is blocked), the Collection kind moves it out of a collection it deletes.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
-import type { CascadeObject } from '../../core/plan.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
+import type { CascadeObject } from '../../model/plan.js';
 import { withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { siteSpecOf, spaceRefs } from '../site/desired.js';

@@ -5,15 +5,14 @@
  * snapshot also records the sites that showed the space, so undo can say when a surviving site no longer does,
  * and its grants: a restored space keeps them, a recreated one gets its `access:` list.
  */
-import { ApiError } from '../../core/errors.js';
-import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../core/kind.js';
+import { ApiError } from '../../model/errors.js';
+import type { FetchContext, KindUndo, RestoreCheck, Snapshot, UndoLoss, UndoRefs } from '../../model/kind.js';
 import { relinkAccess, restoreLosses } from '../access/export.js';
-import { SPACE_ACCESS } from '../access/model.js';
 import { snapshotAccess } from '../access/snapshot.js';
 import { relinkParents } from '../collection/snapshot.js';
 import { isRecord } from '../common.js';
 import { sitePath, sitesPath } from '../site/model.js';
-import { SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type ShownBy, type SpaceAux, type SpaceObject, type SpaceState } from './model.js';
+import { SPACE_KIND, orgSpacesPath, spaceObject, spacePath as onePath, type ShownBy, type SpaceAux, type SpaceObject, type SpaceState, SPACE_ACCESS } from './model.js';
 
 export const SPACE_RETENTION_DAYS = 7;
 const RETENTION_MS = SPACE_RETENTION_DAYS * 24 * 60 * 60 * 1000;

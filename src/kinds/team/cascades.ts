@@ -14,8 +14,8 @@
  * Fetch: only under prune, only for the teams / members that would be deleted, and only when their `members` /
  * `teams` count is not 0 (the SAML providers: one list, only when a team would be deleted).
  */
-import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../core/kind.js';
-import type { CascadeObject } from '../../core/plan.js';
+import type { DesiredEntry, DiffContext, FetchContext, LiveObject } from '../../model/kind.js';
+import type { CascadeObject } from '../../model/plan.js';
 import { isRecord, seg, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';
 import { samlPath } from '../saml/model.js';

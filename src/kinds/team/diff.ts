@@ -8,9 +8,10 @@
  * `invite: true`, or with --invite) blocks the team: a team is never applied without some of its members.
  * A team an `access:` list names (by title or id) is never pruned: its delete is blocked instead.
  */
-import type { SourcePos } from '../../core/errors.js';
-import type { DesiredEntry, DiffContext, DiffResult } from '../../core/kind.js';
-import { isRef, ref, refsIn, type Step } from '../../core/plan.js';
+import type { SourcePos } from '../../model/errors.js';
+import type { DesiredEntry, DiffContext, DiffResult } from '../../model/kind.js';
+import type { Step } from '../../model/plan.js';
+import { isRef, ref, refsIn } from '../../model/refs.js';
 import { accessNote, knownGrants, teamsNamedByAccess } from '../access/cascades.js';
 import { blockEntry, deletesAllNote, identityTitle, makeStep, plainSource, seg, stepId, uniqueLiveKey, unmatchedLive, withDisplayKeys } from '../common.js';
 import { matchByIdOrTitle } from '../match.js';

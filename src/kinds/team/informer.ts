@@ -2,7 +2,7 @@
  * The informer's view of Team: an event on team t re-reads t alone in the team list (and, when it left, its member
  * list and the lists that named it); a renamed team is re-read in the lists that show its title. A membership change re-reads t's member list.
  */
-import type { KindInformer } from '../../core/kind.js';
+import type { KindInformer } from '../../model/kind.js';
 import { orgPath } from '../common.js';
 import { actionOf, below, countLists, grantListsNaming, itemRead, listsNaming, memberTeamLists } from '../informer-common.js';
 import { samlPath } from '../saml/model.js';

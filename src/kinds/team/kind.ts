@@ -2,8 +2,8 @@
  * Team: identity by title or pinned id; `members`, when written, is the team's complete membership.
  * The diff lives in diff.ts; this file holds the manifest side, fetching and export.
  */
-import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../core/kind.js';
-import type { ManifestDocument } from '../../manifests/document.js';
+import type { DesiredEntry, FetchContext, IdentityLookup, KindDefinition, LiveObject, Report } from '../../model/kind.js';
+import type { ManifestDocument } from '../../model/document.js';
 import { exportTitled, isRecord, seg, titledEntry } from '../common.js';
 import { teamSchema, type TeamManifestSpec } from '../generated/team.js';
 import { matchByIdOrTitle } from '../match.js';

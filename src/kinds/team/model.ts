@@ -1,5 +1,5 @@
 /** Shapes of the Team kind shared by its manifest side (kind.ts) and its diff (diff.ts). */
-import type { LiveKindState, LiveObject } from '../../core/kind.js';
+import type { LiveKindState, LiveObject } from '../../model/kind.js';
 import type { DocPath } from '../../manifests/paths.js';
 import { orgPath } from '../common.js';
 import type { TeamManifestSpec } from '../generated/team.js';

@@ -3,7 +3,7 @@
  * the member list (e-mail, user id, team role) even when no manifest manages it, plus the number of spaces
  * the team has permissions on: no API lists which those are, so undo can only say they are gone.
  */
-import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../core/kind.js';
+import type { FetchContext, KindUndo, Snapshot, UndoLoss } from '../../model/kind.js';
 import { isRecord, seg } from '../common.js';
 import { memberObject } from '../members/model.js';
 import { TEAM_KIND, teamsPath, type LiveTeamMember, type TeamAux, type TeamFields, type TeamObject, type TeamState } from './model.js';

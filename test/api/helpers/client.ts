@@ -1,7 +1,7 @@
 /** A client wired for tests: records every backoff wait instead of sleeping, fixed jitter, collects logs. */
 import { createClient } from '../../../src/api/client.js';
 import type { ClientOptions, ResponseInfo } from '../../../src/api/client.js';
-import type { ApiClient } from '../../../src/api/types.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
 
 export const TOKEN = 'tok_SECRET_4f9a2c7e';
 

@@ -6,7 +6,9 @@
 import type { RunningSandbox } from '@docops/sandbox';
 import { collections, members, spaces, teamMembers, teams, translations } from '@docops/sandbox';
 import { openApiSpecs } from '../../../packages/sandbox/src/openapi-records.js';
-import { siteSections, siteShareLinks, sites } from '../../../packages/sandbox/src/site-records.js';
+import { siteExternalLinks } from '../../../packages/sandbox/src/site-external-links.js';
+import { siteRedirects } from '../../../packages/sandbox/src/site-redirects.js';
+import { siteSectionGroups, siteSections, siteShareLinks, sites } from '../../../packages/sandbox/src/site-records.js';
 import { samlProviders } from '../../../packages/sandbox/src/sso-records.js';
 
 export type Rng = () => number;
@@ -43,6 +45,9 @@ export function randomChange(sb: RunningSandbox, rng: Rng, n: number): Op | unde
   const site = pick(sites(s).where((x) => x.orgId === ORG));
   const section = site ? pick(siteSections(s).where((x) => x.siteId === site.id)) : undefined;
   const link = site ? pick(siteShareLinks(s).where((x) => x.siteId === site.id)) : undefined;
+  const redirect = site ? pick(siteRedirects(s).where((x) => x.siteId === site.id)) : undefined;
+  const external = site ? pick(siteExternalLinks(s).where((x) => x.siteId === site.id)) : undefined;
+  const group = site ? pick(siteSectionGroups(s).where((x) => x.siteId === site.id)) : undefined;
   const translation = pick(translations(s).where((t) => t.orgId === ORG));
   const saml = pick(samlProviders(s).where((p) => p.orgId === ORG));
   const spec = pick(openApiSpecs(s).where((p) => p.orgId === ORG));
@@ -80,6 +85,17 @@ export function randomChange(sb: RunningSandbox, rng: Rng, n: number): Op | unde
     () => site && { method: 'POST', path: `/orgs/${ORG}/sites/${site.id}/share-links`, body: { name: name('link') } },
     () => site && link && { method: rng() < 0.5 ? 'PATCH' : 'DELETE', path: `/orgs/${ORG}/sites/${site.id}/share-links/${link.id}`, body: { active: rng() < 0.5 } },
     () => site && { method: 'PUT', path: `/orgs/${ORG}/sites/${site.id}/adaptive-schema`, body: { jsonSchema: { type: 'object', properties: { [`claim${n}`]: { type: 'boolean', description: 'random' } }, additionalProperties: false } } },
+    // Issue 29: redirects (bulk), external links, visitor sign-in, publication, merge rules.
+    () => site && { method: 'PUT', path: `/orgs/${ORG}/sites/${site.id}/redirects`, body: { redirects: [{ source: `/rnd/${n}`, intent: 'live', destination: { kind: 'external', url: `https://acme.test/${n}` } }] } },
+    () => site && redirect && { method: 'PUT', path: `/orgs/${ORG}/sites/${site.id}/redirects`, body: { redirects: [{ source: redirect.source, intent: redirect.draft ? 'draft' : 'live', destination: rng() < 0.5 ? null : { kind: 'external', url: `https://acme.test/moved/${n}` } }] } },
+    () => site && { method: 'POST', path: `/orgs/${ORG}/sites/${site.id}/external-links`, body: { title: name('Link'), url: `https://acme.test/l/${n}`, ...(group && rng() < 0.5 ? { parent: group.id } : {}) } },
+    () => site && external && { method: rng() < 0.6 ? 'PATCH' : 'DELETE', path: `/orgs/${ORG}/sites/${site.id}/external-links/${external.id}`, body: { url: `https://acme.test/x/${n}`, parent: group && rng() < 0.5 ? group.id : null } },
+    () => site && group && rng() < 0.3 && { method: 'DELETE', path: `/orgs/${ORG}/sites/${site.id}/section-groups/${group.id}` },
+    () => site && { method: 'PATCH', path: `/orgs/${ORG}/sites/${site.id}/publishing/auth`, body: { backend: 'custom', logoutURL: `https://acme.test/out/${n}` } },
+    () => site && rng() < 0.3 && { method: 'POST', path: `/orgs/${ORG}/sites/${site.id}/publishing/auth/regenerate` },
+    () => site && { method: 'POST', path: `/orgs/${ORG}/sites/${site.id}/${rng() < 0.5 ? 'publish' : 'unpublish'}` },
+    () => anyMember && { method: 'PATCH', path: `/orgs/${ORG}`, body: { mergeRules: rng() < 0.3 ? { type: 'none' } : { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [anyMember.userId] }] } } },
+    () => space && anyMember && { method: 'PATCH', path: `/spaces/${space.id}`, body: { mergeRules: rng() < 0.3 ? { type: 'inherit' } : { type: 'rules', rules: [{ rule: 'allow_bypass', users: [anyMember.userId] }] } } },
     () => ({ method: 'POST', path: `/orgs/${ORG}/saml`, body: { label: name('IdP').slice(0, 30) } }),
     () => saml && { method: rng() < 0.7 ? 'PATCH' : 'DELETE', path: `/orgs/${ORG}/saml/${saml.id}`, body: { defaultRole: pick(ROLES), ...(team ? { defaultTeam: team.id } : {}) } },
     () => ({ method: 'POST', path: `/orgs/${ORG}/openapi`, body: { slug: `api-${n}`, source: { url: `https://example.test/api-${n}.json` } } }),

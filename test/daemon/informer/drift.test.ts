@@ -2,15 +2,17 @@
  * The randomized drift test (issue 25): a second actor makes random changes of every kind through the sandbox
  * between cycles; after every cycle the informer's live state equals a full read, and so does its plan — also in
  * cycles where the audit events are withheld (403), served out of order, expired, or name an action no kind knows.
- * Half the cycles apply the plan, so docops's own writes (and their events) are followed too.
+ * Half the cycles apply the plan, so docops's own writes (and their events) are followed too. The manifests also
+ * write a site's redirects, sign-in settings, external links and publication, and merge rules (issue 29).
  *
  * Seeds are fixed so a failure can be run again; DOCOPS_DRIFT_SEEDS=1,2,3 and DOCOPS_DRIFT_CYCLES=N explore more.
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { diffAll, fetchLive, type DesiredState, type LiveState } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { diffAll, fetchLive } from '../../../src/engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../../src/model/state.js';
 import { Informer } from '../../../src/daemon/informer/informer.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { orgs } from '@docops/sandbox';
@@ -35,6 +37,14 @@ function manifests(): string {
   edit('spaces.yaml', '  id: sp-runbooks\n', '  id: sp-runbooks\n  access:\n    - { team: Platform, role: admin }\n    - { email: dan@acme.test, role: comment }\n');
   edit('spaces.yaml', '  id: col-internal\n', '  id: col-internal\n  access:\n    - { team: Writers, role: read }\n');
   edit('site.yaml', '  basename: help\n', '  basename: help\n  access:\n    - { team: Support, role: read }\n');
+  // Issue 29: the site's redirects, visitor sign-in, external links and publication; merge rules on the organization and a space.
+  edit(
+    'site.yaml',
+    '  basename: help\n',
+    '  basename: help\n  published: true\n  publishingAuth: { logoutURL: https://acme.test/logout }\n  redirects:\n    - { source: /old, destination: https://acme.test/new }\n    - { source: /start, destination: { section: getting-started } }\n  externalLinks:\n    - { title: Status, url: https://status.acme.test }\n    - { title: Blog, url: https://acme.test/blog, group: Developers }\n',
+  );
+  edit('organization.yaml', '  inviteLinks: true\n', '  inviteLinks: true\n  mergeRules: { type: rules, rules: [{ rule: require_specific_reviewers, users: [bob@acme.test] }] }\n');
+  edit('spaces.yaml', '  id: sp-runbooks\n', '  id: sp-runbooks\n  mergeRules: { type: rules, rules: [{ rule: require_one_of_specific_reviewers, users: [dan@acme.test] }] }\n');
   edit('teams.yaml', 'kind: Team\nmetadata:\n  organization: org-demo\nspec:\n  title: Support', 'kind: Team\nmetadata:\n  organization: org-demo\nprune: true\nspec:\n  title: Support');
   edit('members.yaml', 'kind: Members\nmetadata:\n  organization: org-demo\n', 'kind: Members\nmetadata:\n  organization: org-demo\nprune: true\n');
   writeFileSync(

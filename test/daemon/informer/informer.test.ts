@@ -5,8 +5,9 @@
  * the apply and their events skipped. Its live state equals a fresh read after every step.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { diffAll, fetchLive, type DesiredState, type LiveState } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { diffAll, fetchLive } from '../../../src/engine/reconcile.js';
+import type { DesiredState, LiveState } from '../../../src/model/state.js';
 import { Informer, type OrgRead } from '../../../src/daemon/informer/informer.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { orgs } from '@docops/sandbox';

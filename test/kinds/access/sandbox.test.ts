@@ -8,9 +8,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { placeholder, type Plan } from '../../../src/core/plan.js';
-import { computePlan, type LiveState, type PlanOptions } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { type Plan } from '../../../src/model/plan.js';
+import { placeholder } from '../../../src/model/refs.js';
+import { computePlan, type PlanOptions } from '../../../src/engine/reconcile.js';
+import { type LiveState } from '../../../src/model/state.js';
 import { readForExport } from '../../../src/export/read-live.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';

@@ -1,4 +1,4 @@
-import { ref } from '../../../src/core/plan.js';
+import { ref } from '../../../src/model/refs.js';
 /**
  * Collection kind offline: create (nested under live or new collections), update, re-parent, prune child-first, cycles;
  * and re-parenting of collections and spaces end to end against the sandbox.
@@ -6,9 +6,9 @@ import { ref } from '../../../src/core/plan.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { orderSteps } from '../../../src/core/order.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { orderSteps } from '../../../src/engine/order.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { collectionKind } from '../../../src/kinds/collection/kind.js';
 import { parentNamer } from '../../../src/kinds/collection/parent-refs.js';
 import { KINDS } from '../../../src/kinds/index.js';

@@ -4,7 +4,7 @@
  * first (its delete waits for the move), or, when its manifest puts it in the collection, the delete is blocked.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry, DiffContext } from '../../../src/core/kind.js';
+import type { DesiredEntry, DiffContext } from '../../../src/model/kind.js';
 import { collectionKind } from '../../../src/kinds/collection/kind.js';
 import type { CollectionSpec } from '../../../src/kinds/collection/model.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';

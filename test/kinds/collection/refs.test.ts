@@ -4,7 +4,7 @@
  * a blocked collection registers nothing, so what is written under it is blocked in turn.
  */
 import { describe, expect, it } from 'vitest';
-import { ref } from '../../../src/core/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { collectionKind } from '../../../src/kinds/collection/kind.js';
 import { spaceKind } from '../../../src/kinds/space/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';

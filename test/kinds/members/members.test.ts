@@ -1,4 +1,4 @@
-import { ref } from '../../../src/core/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { describe, expect, it } from 'vitest';
 import type { MembersManifestSpec } from '../../../src/kinds/generated/members.js';
 import { membersKind } from '../../../src/kinds/members/kind.js';

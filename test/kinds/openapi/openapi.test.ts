@@ -5,10 +5,11 @@
  * `complete`, so these paths are only reachable here.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/core/plan.js';
+import type { Plan } from '../../../src/model/plan.js';
 import { openApiSpecKind } from '../../../src/kinds/openapi/kind.js';
 import { digestOf } from '../../../src/kinds/openapi/model.js';
-import { parsePlanJson, renderJson } from '../../../src/render/json.js';
+import { renderJson } from '../../../src/render/json.js';
+import { parsePlanJson } from '../../../src/render/json-parse.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext, reports } from '../helpers.js';
 
 const ORG = 'o1';

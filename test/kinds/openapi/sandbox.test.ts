@@ -7,7 +7,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
+import { applyPlan } from '../../../src/engine/apply.js';
 import { exportOrganization } from '../../../src/export/index.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { openApiSpecs, openApiVersions } from '../../../packages/sandbox/src/openapi-records.js';

@@ -7,8 +7,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { planChanges } from '../../../src/safety/counts.js';
 import { createJournal } from '../../../src/safety/journal.js';

@@ -4,7 +4,7 @@
  * beside the manifest (src/export/attachments.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { DocopsError } from '../../../src/core/errors.js';
+import { DocopsError } from '../../../src/model/errors.js';
 import { extractAttachments } from '../../../src/export/attachments.js';
 import { samlKind } from '../../../src/kinds/index.js';
 import { desiredOf, fakeDoc, plan } from '../helpers.js';

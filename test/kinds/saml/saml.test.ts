@@ -9,9 +9,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, ValidationError } from '../../../src/core/errors.js';
-import type { DesiredEntry } from '../../../src/core/kind.js';
-import { ref, type Step } from '../../../src/core/plan.js';
+import { ConflictError, ValidationError } from '../../../src/model/errors.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
+import { type Step } from '../../../src/model/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { KINDS, samlKind, teamKind } from '../../../src/kinds/index.js';
 import { certificateFingerprint } from '../../../src/kinds/saml/certificate.js';
 import { loadManifests } from '../../../src/manifests/index.js';

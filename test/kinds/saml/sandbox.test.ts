@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import type { Plan } from '../../../src/core/plan.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import type { Plan } from '../../../src/model/plan.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { exportOrganization } from '../../../src/export/index.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { createSavedPlan, parseSavedPlan, renderSavedPlan } from '../../../src/plan-file/saved-plan.js';

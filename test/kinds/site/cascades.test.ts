@@ -6,7 +6,7 @@
  * site's own lists, so other sites' lists (once read for an organization total) change nothing.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry } from '../../../src/core/kind.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import type { SiteSpec } from '../../../src/kinds/site/model.js';
 import { fakeDiffContext, fakeFetchContext } from '../helpers.js';
@@ -29,6 +29,9 @@ function routes(): Record<string, unknown> {
     [`${OLD}/site-spaces`]: [ssA, ssB],
     [`${OLD}/share-links`]: [{ object: 'share-link', id: 'sl-old', name: 'press', active: true, urls: { published: 'https://x.test/?share=SECRET' } }],
     [`${OLD}/adaptive-schema`]: { object: 'site-adaptive-schema', jsonSchema: { type: 'object', properties: { beta: { type: 'boolean' } }, additionalProperties: false } },
+    [`${OLD}/redirects?draft=false`]: [{ object: 'site-redirect', id: 'rd-old', source: '/notes', draft: false, permanent: true, captureWildcard: false, destination: { kind: 'site-section', siteSectionId: 'sec-old' } }],
+    [`${OLD}/redirects?draft=true`]: [],
+    [`${OLD}/structure`]: { type: 'sections', structure: [sec, { object: 'site-external-link', id: 'xl-old', title: 'Status', url: 'https://status.acme.test', draft: false }] },
   };
 }
 
@@ -49,11 +52,13 @@ describe('Site prune: what a site delete takes', () => {
       { kind: 'SiteSpace', org: ORG, key: 'Old site/notes/Changelog', id: 'ss-old-a' },
       { kind: 'SiteSpace', org: ORG, key: 'Old site/notes/Runbooks', id: 'ss-old-b' },
       { kind: 'SiteShareLink', org: ORG, key: 'Old site/press', id: 'sl-old' },
+      { kind: 'SiteRedirect', org: ORG, key: 'Old site//notes', id: 'rd-old' },
+      { kind: 'SiteExternalLink', org: ORG, key: 'Old site/Status', id: 'xl-old' },
       { kind: 'SiteAdaptiveSchema', org: ORG, key: 'Old site', note: 'visitor claims beta' },
     ]);
     // Only the pruned site's structure is read (not the managed one's, whose spec writes none); its children are its list.
     expect(asked.filter((p) => p.startsWith(`${BASE}/sites/`)).sort()).toEqual(
-      [`${OLD}/adaptive-schema`, `${OLD}/section-groups`, `${OLD}/sections`, `${OLD}/share-links`, `${OLD}/site-spaces`].sort(),
+      [`${OLD}/adaptive-schema`, `${OLD}/section-groups`, `${OLD}/sections`, `${OLD}/share-links`, `${OLD}/site-spaces`, `${OLD}/redirects?draft=false`, `${OLD}/redirects?draft=true`, `${OLD}/structure`].sort(),
     );
     expect(live.related?.filter((o) => o.kind === 'SiteSection').map((o) => [o.id, o.parent])).toEqual([['sec-old', { kind: 'Site', id: 'site-old', key: 'Old site' }]]);
     expect(JSON.stringify(live)).not.toContain('SECRET');

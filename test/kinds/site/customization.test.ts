@@ -1,18 +1,19 @@
 /**
- * Site customization without a server: the read-modify-write merge apply performs (src/core/merge.ts), what the
+ * Site customization without a server: the read-modify-write merge apply performs (src/engine/merge.ts), what the
  * diff compares (only written members, at any depth), what export writes (only members differing from a new
  * site's), the manifest schema and the brand file, and a saved plan carrying a merge request.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../src/core/errors.js';
-import { mergePatch } from '../../../src/core/merge.js';
-import { emptyPlan, type Plan } from '../../../src/core/plan.js';
+import { ValidationError } from '../../../src/model/errors.js';
+import { mergePatch } from '../../../src/engine/merge.js';
+import { emptyPlan, type Plan } from '../../../src/model/plan.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { customizationChange, customizationRequest, exportedCustomization } from '../../../src/kinds/site/customization.js';
 import { loadManifests } from '../../../src/manifests/index.js';
-import { parsePlanJson, renderJson } from '../../../src/render/json.js';
+import { renderJson } from '../../../src/render/json.js';
+import { parsePlanJson } from '../../../src/render/json-parse.js';
 import { defaultCustomization } from '../../../packages/sandbox/src/customization.js';
 import { tempDir } from '../../helpers/pipeline.js';
 

@@ -10,9 +10,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import type { Plan } from '../../../src/core/plan.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import type { Plan } from '../../../src/model/plan.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';

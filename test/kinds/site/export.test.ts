@@ -6,9 +6,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/types.js';
-import { applyPlan } from '../../../src/core/apply.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { exportOrganization } from '../../../src/export/index.js';
 import { KINDS, siteKind } from '../../../src/kinds/index.js';
 import type { SiteState } from '../../../src/kinds/site/model.js';
@@ -18,7 +18,7 @@ import { fastClient, tempDir } from '../../helpers/pipeline.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { ORG } from '../seed.js';
 
-const SITE = { id: 'site-1', title: 'Help', visibility: 'public', basename: null, proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded' };
+const SITE = { id: 'site-1', title: 'Help', visibility: 'public', basename: null, proxy: null, adaptiveContent: { enabled: false }, agentsContext: 'excluded', published: false };
 const ss = (id: string, space: string, title: string, section: string | null, extra: Record<string, unknown> = {}) => ({
   object: 'site-space', id, path: title.toLowerCase().replace(/ /g, '-'), section: section ?? undefined, default: false, space: { id: space, title }, ...extra,
 });

@@ -1,5 +1,5 @@
 /** Live API bodies of a demo site for the Site kind tests (shapes as the contract describes them). */
-import type { DesiredEntry } from '../../../src/core/kind.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import type { SiteSpec } from '../../../src/kinds/site/model.js';
 import { desiredOf, fakeDoc } from '../helpers.js';

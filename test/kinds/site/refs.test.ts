@@ -3,7 +3,7 @@
  * names the site is blocked in turn), the position and reason in `blocked`; the other sites still plan.
  */
 import { describe, expect, it } from 'vitest';
-import { ref } from '../../../src/core/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import { fakeDiffContext, plan } from '../helpers.js';
 import { ORG } from '../seed.js';

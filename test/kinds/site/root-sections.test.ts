@@ -7,11 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/types.js';
-import { applyPlan } from '../../../src/core/apply.js';
-import { orderSteps } from '../../../src/core/order.js';
-import type { Step } from '../../../src/core/plan.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { orderSteps } from '../../../src/engine/order.js';
+import type { Step } from '../../../src/model/plan.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import { loadManifests } from '../../../src/manifests/index.js';

@@ -7,9 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../../src/api/types.js';
-import { applyPlan } from '../../../src/core/apply.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import { sandboxPerTest, type SandboxRun } from '../sandbox-per-test.js';

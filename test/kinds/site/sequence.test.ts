@@ -14,8 +14,8 @@ import { siteKind } from '../../../src/kinds/site/kind.js';
 import { fakeDoc, reports } from '../helpers.js';
 import { ORG } from '../seed.js';
 
-const ss = (id: string, section: string, path: string, isDefault = false): LiveSiteSpace => ({ id, spaceId: `sp-${id}`, spaceTitle: id, section, path, condition: null, default: isDefault });
-const section = (id: string) => ({ id, path: id, title: id, icon: null, description: null, condition: null, group: null, default: false });
+const ss = (id: string, section: string, path: string, isDefault = false): LiveSiteSpace => ({ id, spaceId: `sp-${id}`, spaceTitle: id, section, path, condition: null, default: isDefault, hidden: false, draft: false });
+const section = (id: string) => ({ id, path: id, title: id, icon: null, description: null, condition: null, group: null, default: false, draft: false, localizedTitle: null, localizedDescription: null });
 const S1 = inSection('s1');
 const S2 = inSection('s2');
 

@@ -1,7 +1,9 @@
 /** Site kind offline: manifest checks with positions, and the exact steps of the diff against fixed live data. */
 import { describe, expect, it } from 'vitest';
-import { placeholder, ref, type Step } from '../../../src/core/plan.js';
-import { orderSteps } from '../../../src/core/order.js';
+import { type Step } from '../../../src/model/plan.js';
+import { ref } from '../../../src/model/refs.js';
+import { placeholder } from '../../../src/model/refs.js';
+import { orderSteps } from '../../../src/engine/order.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import { fakeDiffContext, fakeDoc, fakeFetchContext, plan, reports, identityLookup } from '../helpers.js';
 import { ORG } from '../seed.js';

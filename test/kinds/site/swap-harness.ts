@@ -5,10 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { ApiClient } from '../../../src/api/types.js';
-import { applyPlan, type ApplyReport } from '../../../src/core/apply.js';
-import type { Plan } from '../../../src/core/plan.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import type { ApiClient } from '../../../src/model/api-client.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { type ApplyReport } from '../../../src/model/apply-report.js';
+import type { Plan } from '../../../src/model/plan.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { loadManifests } from '../../../src/manifests/index.js';
 import type { SandboxRun } from '../sandbox-per-test.js';

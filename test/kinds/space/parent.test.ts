@@ -4,8 +4,8 @@
  * changes). Two live collections with that title block the space instead of guessing.
  */
 import { describe, expect, it } from 'vitest';
-import { applyPlan } from '../../../src/core/apply.js';
-import { computePlan } from '../../../src/core/reconcile.js';
+import { applyPlan } from '../../../src/engine/apply.js';
+import { computePlan } from '../../../src/engine/reconcile.js';
 import { KINDS } from '../../../src/kinds/index.js';
 import { spaceKind } from '../../../src/kinds/space/kind.js';
 import { desiredOf, fakeDoc, plan } from '../helpers.js';

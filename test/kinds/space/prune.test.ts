@@ -4,7 +4,7 @@
  * is blocked, naming where the site shows it. Sites are read only when a space would be deleted.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry } from '../../../src/core/kind.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
 import { siteKind } from '../../../src/kinds/site/kind.js';
 import { spaceKind } from '../../../src/kinds/space/kind.js';
 import type { SpaceSpec } from '../../../src/kinds/space/model.js';

@@ -1,6 +1,7 @@
 /** Space kind offline: create (in a live or new collection), update, move, prune, and ids registered for sites. */
 import { describe, expect, it } from 'vitest';
-import { ref, type Step } from '../../../src/core/plan.js';
+import { type Step } from '../../../src/model/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { spaceKind } from '../../../src/kinds/space/kind.js';
 import { desiredOf, fakeDiffContext, fakeDoc, plan } from '../helpers.js';
 import { ORG } from '../seed.js';

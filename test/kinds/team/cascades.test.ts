@@ -4,7 +4,7 @@
  * only for what would be deleted, and only when the `members` / `teams` count is not 0.
  */
 import { describe, expect, it } from 'vitest';
-import type { DesiredEntry, LiveKindState } from '../../../src/core/kind.js';
+import type { DesiredEntry, LiveKindState } from '../../../src/model/kind.js';
 import { membersKind, samlKind, teamKind } from '../../../src/kinds/index.js';
 import type { TeamSpec } from '../../../src/kinds/team/model.js';
 import { desiredOf, fakeDiffContext, fakeDoc, fakeFetchContext } from '../helpers.js';

@@ -1,7 +1,7 @@
-import { ref } from '../../../src/core/plan.js';
+import { ref } from '../../../src/model/refs.js';
 import { describe, expect, it } from 'vitest';
-import { ConflictError } from '../../../src/core/errors.js';
-import type { DesiredEntry } from '../../../src/core/kind.js';
+import { ConflictError } from '../../../src/model/errors.js';
+import type { DesiredEntry } from '../../../src/model/kind.js';
 import { membersKind } from '../../../src/kinds/members/kind.js';
 import type { TeamManifestSpec } from '../../../src/kinds/generated/team.js';
 import { teamKind } from '../../../src/kinds/team/kind.js';

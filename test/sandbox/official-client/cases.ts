@@ -6,6 +6,7 @@
 import type { Env } from './harness.js';
 import { CONTENT_CASES } from './cases-content.js';
 import { ORG_CASES } from './cases-org.js';
+import { SITE_LINK_CASES, SITE_LIVE_CASES } from './cases-site-live.js';
 import { SITE_CASES } from './cases-sites.js';
 import { SSO_OPENAPI_CASES } from './cases-sso-openapi.js';
 
@@ -15,7 +16,7 @@ export interface Case {
   run(env: Env): Promise<void>;
 }
 
-export const CASES: Case[] = [...ORG_CASES, ...CONTENT_CASES, ...SITE_CASES, ...SSO_OPENAPI_CASES];
+export const CASES: Case[] = [...ORG_CASES, ...CONTENT_CASES, ...SITE_CASES, ...SITE_LIVE_CASES, ...SITE_LINK_CASES, ...SSO_OPENAPI_CASES];
 
 export const operationIdOf = (c: Case): string => c.name.split(':')[0]!.trim();
 
@@ -41,6 +42,7 @@ export const NORMATIVE: Record<string, string> = {
 /** Served by the sandbox from management-api.md, absent from the official spec (no client method). */
 export const NOT_IN_SPEC = [
   'POST /spaces/{spaceId}/transfer',
+  'GET /spaces/{spaceId}/links',
   'POST /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections',
   'DELETE /orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections/{siteSectionId}',
 ];

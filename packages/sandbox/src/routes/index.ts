@@ -13,12 +13,16 @@ import { permissionRoutes } from './permissions.js';
 import { samlRoutes } from './saml.js';
 import { siteAdaptiveRoutes } from './site-adaptive.js';
 import { siteCustomizationRoutes } from './site-customization.js';
+import { siteExternalLinkRoutes } from './site-external-links.js';
+import { sitePublishingRoutes } from './site-publishing.js';
+import { siteRedirectRoutes } from './site-redirects.js';
 import { siteSectionGroupRoutes } from './site-section-groups.js';
 import { siteSectionRoutes } from './site-sections.js';
 import { siteShareLinkRoutes } from './site-share-links.js';
 import { siteSortRoutes } from './site-sort.js';
 import { siteSpaceRoutes } from './site-spaces.js';
 import { siteRoutes } from './sites.js';
+import { spaceLinkRoutes } from './space-links.js';
 import { spaceRoutes } from './spaces.js';
 import { teamMemberRoutes } from './team-members.js';
 import { teamRoutes } from './teams.js';
@@ -33,6 +37,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   translationRoutes,
   collectionRoutes,
   spaceRoutes,
+  spaceLinkRoutes,
   siteRoutes,
   siteAdaptiveRoutes,
   siteSectionRoutes,
@@ -40,8 +45,11 @@ export const ROUTE_MODULES: RouteModule[] = [
   siteSpaceRoutes,
   siteShareLinkRoutes,
   siteSortRoutes,
+  siteExternalLinkRoutes,
   permissionRoutes,
   siteCustomizationRoutes,
+  siteRedirectRoutes,
+  sitePublishingRoutes,
   samlRoutes,
   openApiRoutes,
   auditEventRoutes,

@@ -119,6 +119,7 @@ export function movePosition<P>(pointer: Validator<P>, refOf: (p: P) => string, 
 }
 
 export const pointerOf = <const K extends string, const T extends string>(types: readonly T[], key: K): Validator<{ type: T } & Record<K, string>> =>
+  // eslint-disable-next-line no-restricted-syntax -- a computed key's type is lost in the object literal; the validator checks it
   object({ type: types.length === 1 ? literal(types[0] as T) : oneOf(types), [key]: string({ min: 1 }) } as const, ['type', key]) as unknown as Validator<
     { type: T } & Record<K, string>
   >;

@@ -5,6 +5,7 @@
  */
 import type { RequestContext } from '../context.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '../site-records.js';
+import { linksIn, type ExternalLinkRec } from '../site-external-links.js';
 import { siteSectionGroups, siteSections } from '../site-records.js';
 import { groupsInOrder, isDefaultSiteSpace, siteSpaceCount, siteSpacesOf } from '../site-structure.js';
 import { isOrgAdmin, permissionFlags } from './common.js';
@@ -116,8 +117,39 @@ export function presentGroup(ctx: RequestContext, site: SiteRec, group: GroupRec
     ...(group.parent !== undefined ? { sectionGroup: group.parent } : {}),
     draft: group.draft ?? false,
     sections,
-    children: [...sections, ...nested],
+    children: [...sections, ...nested, ...linksIn(ctx.store, site.id, group.id).map(presentExternalLink)],
   };
+}
+
+export function presentExternalLink(l: ExternalLinkRec): Obj {
+  return {
+    object: 'site-external-link',
+    id: l.id,
+    title: l.title,
+    ...(l.localizedTitle !== undefined ? { localizedTitle: { ...l.localizedTitle } } : {}),
+    ...(l.description !== undefined ? { description: l.description } : {}),
+    ...(l.localizedDescription !== undefined ? { localizedDescription: { ...l.localizedDescription } } : {}),
+    ...(l.icon !== undefined ? { icon: l.icon } : {}),
+    url: l.url,
+    ...(l.group !== undefined ? { sectionGroup: l.group } : {}),
+    draft: l.draft ?? false,
+    ...(l.condition !== undefined ? { condition: l.condition } : {}),
+  };
+}
+
+/** The top level of a site with sections: its sections and groups in order, then its top-level external links. */
+export function presentTopLevel(ctx: RequestContext, site: SiteRec): Obj[] {
+  const items = site.nav.map((n) => {
+    if (n.type === 'group') {
+      const group = siteSectionGroups(ctx.store).get(n.id);
+      if (!group) throw new Error(`store is inconsistent: group ${n.id} is missing`);
+      return presentGroup(ctx, site, group);
+    }
+    const section = siteSections(ctx.store).get(n.id);
+    if (!section) throw new Error(`store is inconsistent: section ${n.id} is missing`);
+    return presentSection(ctx, site, section, undefined);
+  });
+  return [...items, ...linksIn(ctx.store, site.id, undefined).map(presentExternalLink)];
 }
 
 export function presentShareLink(ctx: RequestContext, site: SiteRec, link: ShareLinkRec): Obj {

@@ -5,13 +5,12 @@
  * 200 with the moved item.
  */
 import { badRequest, ok } from '../http.js';
-import { siteSectionGroups, siteSections } from '../site-records.js';
 import { STRUCTURE_ITEM_TYPES, sortStructureItem, type StructurePointer, type StructureSort } from '../site-sort.js';
 import { hasSections, siteSpacesOf } from '../site-structure.js';
 import { object, oneOf, string, type Validator } from '../validate.js';
 import type { RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
-import { presentGroup, presentSection, presentSiteSpace } from './site-present.js';
+import { presentExternalLink, presentGroup, presentSection, presentSiteSpace, presentTopLevel } from './site-present.js';
 
 const pointer: Validator<StructurePointer> = object({ type: oneOf(STRUCTURE_ITEM_TYPES), id: string({ min: 1 }) }, ['type', 'id']);
 const shape = object({ item: pointer, position: object({ before: pointer, after: pointer }) }, ['item', 'position']);
@@ -32,17 +31,7 @@ export const siteSortRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const site = requireSite(ctx);
       if (!hasSections(site)) return ok({ type: 'siteSpaces', structure: siteSpacesOf(ctx.store, site.rootSpaces).map((ss) => presentSiteSpace(ctx, site, ss)) });
-      const structure = site.nav.map((n) => {
-        if (n.type === 'group') {
-          const group = siteSectionGroups(ctx.store).get(n.id);
-          if (!group) throw new Error(`store is inconsistent: group ${n.id} is missing`);
-          return presentGroup(ctx, site, group);
-        }
-        const section = siteSections(ctx.store).get(n.id);
-        if (!section) throw new Error(`store is inconsistent: section ${n.id} is missing`);
-        return presentSection(ctx, site, section, undefined);
-      });
-      return ok({ type: 'sections', structure });
+      return ok({ type: 'sections', structure: presentTopLevel(ctx, site) });
     },
   });
   router.add({
@@ -54,6 +43,7 @@ export const siteSortRoutes: RouteModule = (router) => {
       const moved = sortStructureItem(ctx.store, site, sort);
       if (moved.type === 'site-space') return ok(presentSiteSpace(ctx, site, moved.record));
       if (moved.type === 'site-section') return ok(presentSection(ctx, site, moved.record, moved.group?.id));
+      if (moved.type === 'site-external-link') return ok(presentExternalLink(moved.record));
       return ok(presentGroup(ctx, site, moved.record));
     },
   });

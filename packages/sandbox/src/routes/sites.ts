@@ -5,7 +5,7 @@ import { badRequest, created, noContent, ok, resetContent } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryBoolean, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
-import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
+import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
 import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } from '../site-structure.js';
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
@@ -13,7 +13,9 @@ import { dropGrantsOn } from '../permission-records.js';
 import { requireOrg, type RouteModule } from './common.js';
 import { SITE, SITES, newSpaceFor, requireBodySpace, requireSite } from './site-common.js';
 import { dropSiteCustomization, siteCustomizationOf } from './site-customization.js';
-import { presentGroup, presentSection, presentSite, presentSiteSpace } from './site-present.js';
+import { dropPublishingAuth } from './site-publishing.js';
+import { dropSiteRedirects } from './site-redirects.js';
+import { presentSite, presentSiteSpace, presentTopLevel } from './site-present.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
 export const NEW_SPACE = 'new';
@@ -89,11 +91,6 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
   sites(ctx.store).put(site);
 }
 
-function requireRow<T>(row: T | undefined, id: string): T {
-  if (row === undefined) throw new Error(`store is inconsistent: navigation item ${id} is missing`);
-  return row;
-}
-
 export const siteRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', pattern: SITES, handler: (ctx) => pageOf(ctx, listSites(ctx), (s) => presentSite(ctx, s)) });
   router.add({
@@ -141,6 +138,8 @@ export const siteRoutes: RouteModule = (router) => {
       for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
       dropGrantsOn(ctx.store, 'site', [site.id]);
       dropSiteCustomization(ctx.store, site.id);
+      dropSiteRedirects(ctx, site.id);
+      dropPublishingAuth(ctx.store, site.id);
       sites(ctx.store).delete(site.id);
       return resetContent();
     },
@@ -151,13 +150,7 @@ export const siteRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const site = requireSite(ctx);
       const structure = hasSections(site)
-        ? {
-            type: 'sections',
-            structure: site.nav.map((n) => {
-              if (n.type === 'group') return presentGroup(ctx, site, requireRow(siteSectionGroups(ctx.store).get(n.id), n.id));
-              return presentSection(ctx, site, requireRow(siteSections(ctx.store).get(n.id), n.id), undefined);
-            }),
-          }
+        ? { type: 'sections', structure: presentTopLevel(ctx, site) }
         : { type: 'siteSpaces', structure: siteSpacesInOrder(ctx.store, site).map((ss) => presentSiteSpace(ctx, site, ss)) };
       // The spec also requires the customizations (the site's; the sandbox has no per-site-space ones) and the
       // integration scripts (the sandbox runs no integrations).

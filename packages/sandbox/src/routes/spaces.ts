@@ -80,7 +80,7 @@ function findSpace(ctx: RequestContext): SpaceRec | undefined {
   return s && members(ctx.store).has(memberKey(s.orgId, ctx.userId)) ? s : undefined;
 }
 
-function requireSpace(ctx: RequestContext, opts: { active: boolean }): SpaceRec {
+export function requireSpace(ctx: RequestContext, opts: { active: boolean }): SpaceRec {
   const s = findSpace(ctx);
   if (!s || (opts.active && s.deletedAt !== undefined)) throw notFound(`space "${param(ctx, 'spaceId')}" not found`);
   return s;

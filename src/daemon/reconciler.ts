@@ -1,0 +1,201 @@
+/**
+ * How the daemon makes one run: the manifests it plans from (the load a file event started, else a fresh one),
+ * the live state a scoped run reads while the save's debounce waits, the token's user (asked once), and the
+ * context reconcileRun gets. When a run happens, and what its record changes (readiness, retries, history), is
+ * the Daemon's (daemon.ts).
+ */
+import { attributeDrift } from '../audit/attribute.js';
+import { fetchLive } from '../engine/reconcile.js';
+import { documentFingerprints } from '../engine/scope.js';
+import type { Logger } from '../log.js';
+import { loadManifests } from '../manifests/index.js';
+import type { Env } from '../manifests/interpolate.js';
+import type { KindDefinition } from '../model/kind.js';
+import type { DesiredState, LiveState } from '../model/state.js';
+import type { DaemonApprovals } from '../policy/daemon-approvals.js';
+import type { Whoami } from '../safety/gate.js';
+import { fetchWhoami, resolveSafetyConfig } from '../safety/index.js';
+import type { ScopeTracker } from './changes.js';
+import type { DaemonConfig } from './config.js';
+import type { Connection } from './connect.js';
+import type { Leadership } from './ha/leadership.js';
+import type { InformerLink } from './informer/link.js';
+import type { DaemonMetrics } from './metrics.js';
+import type { Notifier } from './notify/index.js';
+import { createParseCache } from './parse-cache.js';
+import { createPreloader, type Preloader } from './preload.js';
+import { STANDBY } from './readiness.js';
+import { reconcileRun, type LoadManifests, type RunRecord } from './run.js';
+import type { StatusTracker } from './status/tracker.js';
+import type { TriggerReason } from './triggers.js';
+
+/** What a run is made with: the daemon's parts, and those it starts later (read when a run happens). */
+export interface ReconcilerParts {
+  config: DaemonConfig;
+  env: Env;
+  kinds: readonly KindDefinition[];
+  logger: Logger;
+  metrics: DaemonMetrics;
+  /** Aborted on shutdown (RunContext.signal). */
+  signal: AbortSignal;
+  scoping: ScopeTracker;
+  status: StatusTracker;
+  notifier: Notifier | undefined;
+  loadManifests: LoadManifests | undefined;
+  /** Values no manifest variable may carry besides the token (a fleet's other organizations' tokens). */
+  secrets?: readonly string[];
+  /** Undefined until the daemon has connected. */
+  connection(): Connection | undefined;
+  leadership(): Leadership | undefined;
+  informer(): InformerLink | undefined;
+  approvals(): DaemonApprovals | undefined;
+  /** A finished run's record (not a standby's, which never started). */
+  record(record: RunRecord): void;
+}
+
+export class Reconciler {
+  private runId = 0;
+  /** Manifest loads started by file events, taken by the next run (src/daemon/preload.ts). */
+  private preloader: Preloader<Awaited<ReturnType<LoadManifests>>> | undefined;
+  /** Parses of unchanged manifest files, kept between loads. */
+  private readonly parseCache = createParseCache();
+  /**
+   * A scoped run's live state read while the save's debounce waits (readAhead): valid only for the load it was
+   * read for, and only if no run started since (a run's writes would make it stale).
+   */
+  private ahead: { desired: DesiredState; scopes: string; epoch: number; live: Promise<LiveState> } | undefined;
+  /** Runs started so far, and whether one is running now. */
+  private runEpoch = 0;
+  private runActive = false;
+  /** The token's user, asked once: the token does not change while the daemon runs. A failed ask is not kept. */
+  private whoami: Promise<Whoami> | undefined;
+
+  constructor(private readonly p: ReconcilerParts) {}
+
+  /** Whether a run is going now. */
+  get active(): boolean {
+    return this.runActive;
+  }
+
+  /** From now on a file event starts loading the manifests (and reading ahead) while the debounce waits. */
+  preload(): Preloader<Awaited<ReturnType<LoadManifests>>> {
+    return (this.preloader = createPreloader(() =>
+      this.load().then((loaded) => {
+        this.readAhead(loaded.desired);
+        return loaded;
+      }),
+    ));
+  }
+
+  stop(): void {
+    this.preloader?.cancel();
+  }
+
+  /**
+   * Start reading the live state a scoped run of this load would read, while the debounce waits: a save is then
+   * planned as soon as the quiet time ends, not one fetch later. Reads only; never on a follower, never while a
+   * run is writing, never for what would be a full run; a read that fails is left to the run to repeat.
+   */
+  private readAhead(desired: DesiredState): void {
+    const leadership = this.p.leadership();
+    // With the informer a run reads from the kept reads: nothing to read ahead.
+    const connection = this.p.connection();
+    if (this.p.informer() || this.runActive || (leadership && !leadership.leading) || !connection) return;
+    const decision = this.p.scoping.peek(['watch'], desired);
+    if (decision.type !== 'scoped') return;
+    const live = fetchLive(connection.client, this.p.kinds, desired, { ...this.planOptions(), scope: new Set(decision.scopes) });
+    live.catch(() => {}); // the run reads again
+    this.ahead = { desired, scopes: decision.scopes.join('\n'), epoch: this.runEpoch, live };
+  }
+
+  private planOptions(): { prune: DaemonConfig['prune']; invite: DaemonConfig['invite'] } {
+    return { prune: this.p.config.prune, invite: this.p.config.invite };
+  }
+
+  async run(reasons: TriggerReason[]): Promise<RunRecord> {
+    const leadership = this.p.leadership();
+    if (leadership && !leadership.leading) return this.standbyRun(reasons);
+    const writeGate = leadership?.writeGate();
+    // What was read ahead counts only if no run started since it was read.
+    const ahead = this.ahead?.epoch === this.runEpoch ? this.ahead : undefined;
+    this.ahead = undefined;
+    this.runEpoch++;
+    this.runActive = true;
+    try {
+      return await this.reconcileWith(reasons, writeGate, ahead);
+    } finally {
+      this.runActive = false;
+    }
+  }
+
+  private async reconcileWith(reasons: TriggerReason[], writeGate: ReturnType<Leadership['writeGate']> | undefined, ahead: Reconciler['ahead']): Promise<RunRecord> {
+    const c = this.p.config;
+    const client = this.p.connection()!.client;
+    const approvals = this.p.approvals();
+    const informer = this.p.informer();
+    const record = await reconcileRun(
+      {
+        manifestsDir: c.manifestsDir,
+        kinds: this.p.kinds,
+        env: this.p.env,
+        client,
+        mode: c.mode,
+        planOptions: this.planOptions(),
+        concurrency: c.concurrency,
+        safety: resolveSafetyConfig(c.safety ?? {}),
+        journalDir: c.journalDir,
+        signal: this.p.signal,
+        ...(writeGate ? { writeGate } : {}),
+        logger: this.p.logger,
+        metrics: this.p.metrics,
+        // Who made the drift: the audit events, read after the diff when there is drift (src/audit).
+        annotate: (plan) => attributeDrift(client, plan, this.p.kinds),
+        ...(approvals ? { policy: (p, l, id, log) => approvals.gate(p, l, id, log) } : {}),
+        observe: (record, plan, report) => {
+          approvals?.observe(record.approval !== undefined);
+          this.p.status.observe(record, plan, report);
+          this.p.notifier?.onRun(record, plan, report);
+        },
+        // The load a file event started, when it is still current; else a fresh one.
+        loadManifests: () => (this.preloader ? this.preloader.take() : this.load()),
+        scoping: this.p.scoping,
+        readAhead: (desired, scopes) => (ahead && ahead.desired === desired && ahead.scopes === scopes.join('\n') ? ahead.live : undefined),
+        whoami: () => this.askWhoami(),
+        ...(informer ? { liveSource: informer.source } : {}),
+      },
+      ++this.runId,
+      reasons,
+    );
+    this.p.record(record);
+    return record;
+  }
+
+  askWhoami(): Promise<Whoami> {
+    const asked = (this.whoami ??= fetchWhoami(this.p.connection()!.client));
+    asked.catch(() => {
+      if (this.whoami === asked) this.whoami = undefined;
+    });
+    return asked;
+  }
+
+  /** A run queued before this replica lost the lease: not started (nothing read, nothing written, not recorded). */
+  private standbyRun(reasons: TriggerReason[]): RunRecord {
+    this.p.logger.info({ reasons }, 'standing by: the queued reconcile does not run (another replica holds the lease)');
+    return { id: ++this.runId, reasons, result: 'interrupted', interrupted: true, interruptedBy: 'lease', mode: this.p.config.mode, startedAt: new Date().toISOString(), durationMs: 0, error: STANDBY };
+  }
+
+  /** Manifests read only the variables the config allows, and never the token or the reconcile secret. */
+  private async load(): ReturnType<LoadManifests> {
+    const c = this.p.config;
+    const loaded = await (this.p.loadManifests ?? loadManifests)(c.manifestsDir, this.p.kinds, {
+      env: this.p.env,
+      allowEnv: c.allowEnv ?? [],
+      secrets: [...this.p.connection()!.secrets, ...(this.p.secrets ?? []), ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
+      // Its own config is never data, even inside the manifests directory (it may hold secrets).
+      ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),
+    });
+    documentFingerprints(loaded.desired); // computed (and kept) now, while a preload waits out the debounce
+    return loaded;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The merge of a read-modify-write request (MergeSpec in plan.ts): a partial object laid over the object the
+ * server answered, so that only the members a manifest manages change.
+ */
+import type { MergeSpec } from '../model/plan.js';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const escapePointer = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * `read` with `patch` laid over it: plain objects merge member by member (recursively), except at the `whole`
+ * pointers; every other patch value (list, scalar, null, whole object) replaces the value read. Top-level `omit`
+ * members are dropped. Neither input is changed.
+ */
+export function mergePatch(read: unknown, patch: unknown, spec: MergeSpec = {}): unknown {
+  const whole = new Set(spec.whole ?? []);
+  const merged = mergeAt(read, patch, '', whole);
+  if (!isPlainObject(merged)) return merged;
+  for (const k of spec.omit ?? []) delete merged[k];
+  return merged;
+}
+
+function mergeAt(read: unknown, patch: unknown, pointer: string, whole: ReadonlySet<string>): unknown {
+  if (!isPlainObject(patch) || (pointer !== '' && whole.has(pointer))) return structuredClone(patch);
+  const out: Record<string, unknown> = isPlainObject(read) ? structuredClone(read) : {};
+  for (const [k, v] of Object.entries(patch)) out[k] = mergeAt(out[k], v, `${pointer}/${escapePointer(k)}`, whole);
+  return out;
+}

@@ -1,0 +1,54 @@
+/**
+ * Docs health in the daemon (issue 29): after each run the status page and `docops_broken_links` show, per
+ * managed space (a space a Space manifest describes), the broken links the API reports — one list request per
+ * space per run; a space gaining a broken link shows on the next run.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { brokenFileLink, spaceLinks } from '../../packages/sandbox/src/space-links.js';
+import { startTestDaemon, type TestDaemon } from './helpers.js';
+import { parsePrometheus } from './prometheus.js';
+
+const running: TestDaemon[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((d) => d.stop()));
+});
+
+const space = (title: string): string => ['apiVersion: docops/v1', 'kind: Space', 'metadata: { organization: org-demo }', 'spec:', `  title: ${title}`].join('\n') + '\n';
+
+describe('docs health', () => {
+  it('shows the broken links of each managed space on the status page and in the metrics, refreshed by every run', async () => {
+    const d = await startTestDaemon({ files: { 'api.yaml': space('API Reference'), 'runbooks.yaml': space('Runbooks') }, config: { schedule: '* * * * *' } });
+    running.push(d);
+    const status = JSON.parse((await d.get('/api/status')).text);
+    expect(status.health).toEqual([
+      { org: 'org-demo', space: 'API Reference', id: 'sp-api', broken: 1, inChangeRequests: 0, run: 1, at: expect.any(String) },
+      { org: 'org-demo', space: 'Runbooks', id: 'sp-runbooks', broken: 0, inChangeRequests: 0, run: 1, at: expect.any(String) },
+    ]);
+    let metrics = parsePrometheus((await d.get('/metrics')).text);
+    expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-api', title: 'API Reference' })).toBe(1);
+    expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-runbooks', title: 'Runbooks' })).toBe(0);
+    const html = await (await fetch(d.daemon.url + '/')).text();
+    expect(html).toContain('Docs health');
+    expect(html).toContain('1 space(s) with broken links');
+
+    spaceLinks(d.sandbox.store).put({ ...brokenFileLink('org-demo', 'sp-runbooks', 9, 'page-x'), changeRequest: 'cr-1' });
+    d.sandbox.resetStats();
+    const next = d.nextRun();
+    d.scheduler.tick();
+    expect((await next).health).toEqual([
+      { org: 'org-demo', id: 'sp-api', space: 'API Reference', broken: 1, inChangeRequests: 0 },
+      { org: 'org-demo', id: 'sp-runbooks', space: 'Runbooks', broken: 1, inChangeRequests: 1 },
+    ]);
+    expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links')).map((r) => r.path).sort()).toEqual(['/v1/spaces/sp-api/links', '/v1/spaces/sp-runbooks/links']);
+    metrics = parsePrometheus((await d.get('/metrics')).text);
+    expect(metrics.value('docops_broken_links', { org: 'org-demo', space: 'sp-runbooks', title: 'Runbooks' })).toBe(1);
+    expect(JSON.parse((await d.get('/api/status')).text).health[1]).toMatchObject({ id: 'sp-runbooks', broken: 1, inChangeRequests: 1, run: 2 });
+  });
+
+  it('reads nothing without Space manifests', async () => {
+    const d = await startTestDaemon({ files: { 'org.yaml': ['apiVersion: docops/v1', 'kind: Organization', 'metadata: { organization: org-demo }', 'spec:', '  title: Acme Docs'].join('\n') + '\n' } });
+    running.push(d);
+    expect(JSON.parse((await d.get('/api/status')).text).health).toEqual([]);
+    expect(d.sandbox.stats().requests.filter((r) => r.path.endsWith('/links'))).toEqual([]);
+  });
+});

@@ -37,10 +37,12 @@ export interface PlannedRun {
   modes: Record<string, OwnershipMode>;
 }
 
-export async function planFromManifests(ctx: CommandContext): Promise<PlannedRun> {
+/** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
+export async function planFromManifests(ctx: CommandContext, check?: (desired: DesiredState) => void): Promise<PlannedRun> {
   requireCredentials(ctx);
   // Manifests first: invalid manifests never reach the API, not even a read (test/reliability/bad-input.test.ts).
   const { kinds, desired } = await loadDesired(ctx);
+  check?.(desired);
   const modes = await configuredModes(ctx);
   const prune = pruneOptions(kinds, ctx.global.prune, modes);
   const client = await connect(ctx);

@@ -22,7 +22,7 @@ export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const SAFETY_FLAGS = {
   force: { type: 'boolean', description: 'Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)' },
-  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)" },
+  config: { ...CONFIG_FLAG, description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative); with organizations: apply each one (its manifests, its token) in a section of its own" },
   'journal-dir': { type: 'string', value: 'DIR', description: `Where delete journals are written (default ${DEFAULT_JOURNAL_DIR})` },
 } as const satisfies FlagSpecs;
 
@@ -36,6 +36,11 @@ export interface SafetySettings {
 
 export async function safetySettings(ctx: CommandContext): Promise<SafetySettings> {
   const fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy } = (await configFromFlag(ctx)) ?? {};
+  return settingsFrom(ctx, fromFile);
+}
+
+/** The settings from a config's `safety:`, `journalDir` and `policy:` (an organization's: its own safety, its own journal directory). */
+export function settingsFrom(ctx: CommandContext, fromFile: { safety?: Record<string, unknown>; journalDir?: string; policy?: LoadedPolicy }): SafetySettings {
   const flagDir = ctx.values['journal-dir'];
   return {
     config: resolveSafetyConfig(fromFile.safety ?? {}),

@@ -19,6 +19,10 @@ import { configSchema } from './config-schema.js';
 import { driftIssues, modeIssues, proposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
+import { HA_DEFAULTS, haConfig, haIssues, type HaConfig } from './config-ha.js';
+import { fleetConfig, type OrgConfig, type ShardConfig } from './config-fleet.js';
+
+export type { OrgConfig, ShardConfig } from './config-fleet.js';
 
 export type DaemonMode = 'apply' | 'plan';
 
@@ -69,6 +73,10 @@ export interface DaemonConfig {
   approvals?: ApprovalsConfig;
   /** Following the audit log between full reads (docs/daemon.md, "The informer"); absent: off (the loader always sets it). */
   informer?: InformerSettings;
+  /** Several organizations, each reconciled on its own (src/daemon/fleet); absent: the one of `manifestsDir`. */
+  organizations?: OrgConfig[];
+  /** With organizations: the share of them this daemon reconciles (static) or the shard Leases it competes for (dynamic). */
+  shard?: ShardConfig;
 }
 
 export interface InformerSettings {
@@ -86,15 +94,7 @@ export interface KindConfig {
   mode?: OwnershipMode;
 }
 
-export interface HaConfig {
-  mode: 'kubernetes';
-  /** Absent: the pod's namespace, else the kubeconfig context's, else `default`. */
-  namespace?: string;
-  leaseName: string;
-  leaseDurationMs: number;
-  renewDeadlineMs: number;
-  retryPeriodMs: number;
-}
+export type { HaConfig } from './config-ha.js';
 
 /** Command-line flags that override the file (and the environment). */
 export interface ConfigOverrides {
@@ -114,7 +114,7 @@ export const CONFIG_DEFAULTS = {
   shutdownGraceMs: 30_000,
   logLevel: 'info',
   // client-go's leader-election defaults.
-  ha: { leaseName: 'docops', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 },
+  ha: HA_DEFAULTS,
   informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
 } as const;
 
@@ -155,6 +155,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   let raw: RawConfig = {};
   let notify: NotifyTarget[] = [];
   let policy: ConfigPolicy = { issues: [] };
+  let fleet: ReturnType<typeof fleetConfig> = { issues: [] };
   if (doc) {
     const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, '', doc.keyPos, secrets);
     issues.push(...schemaIssues);
@@ -166,6 +167,16 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
         notify = found.targets;
         issues.push(...found.issues);
       }
+      fleet = fleetConfig({
+        raw,
+        schemaOk: !schemaIssues.some((i) => /^\/(organizations|shard)/.test(i.path ?? '')),
+        base: dirname(configFile),
+        env: options.env,
+        at: doc.pos,
+        atKey: doc.keyPos,
+        cronProblem,
+      });
+      issues.push(...fleet.issues);
       // Checked with the rest of the config (every problem at once), unless the schema found its shape wrong already.
       if (!schemaIssues.some((i) => i.path?.startsWith('/policy'))) {
         policy = await configPolicy(raw.policy, { file, text: text.toString('utf8'), pos: doc.pos, keyPos: doc.keyPos, base: dirname(configFile) });
@@ -174,7 +185,7 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     }
   }
   const { values: fromEnv, problems } = envOverrides(options.env);
-  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined) {
+  if (issues.length === 0 && raw.manifests === undefined && fromEnv.manifests === undefined && fleet.organizations === undefined) {
     issues.push({ ...(doc ? doc.pos([]) : { file, line: 1, column: 1 }), message: 'manifests: required (the manifests directory; or set DOCOPS_MANIFESTS)' });
   }
   const cliProblems = options.overrides?.listen !== undefined && !parseListen(options.overrides.listen) ? [`--listen ${options.overrides.listen}: must be HOST:PORT`] : [];
@@ -198,8 +209,9 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
   const retry = (raw.retry ?? {}) as { initialMs?: number; maxMs?: number };
   return {
     configFile,
-    // A directory from the environment is relative to the working directory, one from the file to the file.
-    manifestsDir: fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
+    // A directory from the environment is relative to the working directory, one from the file to the file. With
+    // organizations each has its own; this one is then the config's directory (nothing reads it as manifests).
+    manifestsDir: fleet.organizations ? base : fromEnv.manifests !== undefined ? resolve(cwd, fromEnv.manifests as string) : resolve(base, raw.manifests as string),
     ...(allowEnv !== undefined ? { allowEnv } : {}),
     ...(apiUrl !== undefined ? { apiUrl } : {}),
     ...(tokenFile !== undefined ? { tokenFile: resolve(base, tokenFile) } : {}),
@@ -226,6 +238,8 @@ export async function loadDaemonConfig(file: string, options: { env: Env; overri
     ...(policy.policy ? { policy: policy.policy } : {}),
     ...(policy.approvals ? { approvals: policy.approvals } : {}),
     informer: informerSettings(raw.informer),
+    ...(fleet.organizations ? { organizations: fleet.organizations } : {}),
+    ...(fleet.shard ? { shard: fleet.shard } : {}),
   };
 }
 
@@ -240,22 +254,6 @@ function informerSettings(raw: unknown): InformerSettings {
 async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy> {
   if (!isObject(raw)) return { issues: [] };
   return (await import('../policy/config.js')).policyFromConfig(raw, doc);
-}
-
-function haConfig(raw: unknown): { ha?: HaConfig } {
-  if (!isObject(raw) || raw.mode !== 'kubernetes') return {};
-  const d = CONFIG_DEFAULTS.ha;
-  const num = (k: keyof typeof d): number => (typeof raw[k] === 'number' ? raw[k] : (d[k] as number));
-  return {
-    ha: {
-      mode: 'kubernetes',
-      ...(typeof raw.namespace === 'string' ? { namespace: raw.namespace } : {}),
-      leaseName: typeof raw.leaseName === 'string' ? raw.leaseName : d.leaseName,
-      leaseDurationMs: num('leaseDurationMs'),
-      renewDeadlineMs: num('renewDeadlineMs'),
-      retryPeriodMs: num('retryPeriodMs'),
-    },
-  };
 }
 
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
@@ -286,29 +284,6 @@ function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
   const retry = isObject(raw.retry) ? raw.retry : {};
   if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
     issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
-  }
-  return issues;
-}
-
-/**
- * The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
- * others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
- * client-go's jitter factor).
- */
-function haIssues(raw: unknown, at: At): ValidationIssue[] {
-  if (!isObject(raw)) return [];
-  const d = CONFIG_DEFAULTS.ha;
-  const value = (k: 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'): number | undefined => (raw[k] === undefined ? d[k] : typeof raw[k] === 'number' ? raw[k] : undefined);
-  const lease = value('leaseDurationMs');
-  const renew = value('renewDeadlineMs');
-  const retry = value('retryPeriodMs');
-  const where = (k: string): { file: string; line: number; column: number } => at(raw[k] !== undefined ? ['ha', k] : ['ha']);
-  const issues: ValidationIssue[] = [];
-  if (lease !== undefined && renew !== undefined && renew >= lease) {
-    issues.push({ ...where('renewDeadlineMs'), message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over` });
-  }
-  if (renew !== undefined && retry !== undefined && renew <= 1.2 * retry) {
-    issues.push({ ...where('retryPeriodMs'), message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up` });
   }
   return issues;
 }

@@ -12,47 +12,28 @@ import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
 import { Notifier } from './notify/index.js';
-import type { RetryPolicy } from './notify/sender.js';
 import { ScopeTracker } from './changes.js';
-import { createRetrier, systemClock, type Clock, type Retrier } from './backoff.js';
+import { createRetrier, systemClock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
-import { connectApi, type ClientFactory, type Connection, type SettingsResolver } from './connect.js';
-import type { Leadership, LeaseLock } from './ha/leadership.js';
+import { connectApi, type Connection } from './connect.js';
+import type { Leadership } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { DriftKeeper } from './drift/propose.js';
 import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
-import type { LoadManifests, RunRecord } from './run.js';
+import type { RunRecord } from './run.js';
 import { Reconciler } from './reconciler.js';
 import { startApprovals } from './start-approvals.js';
 import { positionsOf, publicRun } from './run-view.js';
 import { StatusTracker } from './status/tracker.js';
 import { answerReconcile } from './http-reconcile.js';
 import { createInformerLink, type InformerLink } from './informer/link.js';
+import { daemonEndpoints } from './daemon-http.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
-import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type Scheduler, type TriggerReason } from './triggers.js';
+import type { DaemonDeps } from './daemon-deps.js';
+import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type TriggerReason } from './triggers.js';
 
-export interface DaemonDeps {
-  env?: Env;
-  logger?: Logger;
-  kinds?: readonly KindDefinition[];
-  loadManifests?: LoadManifests;
-  createClient?: ClientFactory;
-  resolveSettings?: SettingsResolver;
-  scheduler?: Scheduler;
-  /** Timers for retries (a fake in tests). */
-  clock?: Clock;
-  random?: () => number;
-  /** Default true; tests turn process metrics off. */
-  defaultMetrics?: boolean;
-  /** The daemon's role on the status page: `single` by default; leader election says `leader` or `standby`. */
-  role?: () => string;
-  /** Backoff of failed notification deliveries (tests make it short). */
-  notifyRetry?: RetryPolicy;
-  /** With `ha`: the lease to elect a leader on (default: the configured Kubernetes Lease). */
-  leaseLock?: LeaseLock;
-}
-
+export type { DaemonDeps, EmbeddedIn } from './daemon-deps.js';
 const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
@@ -101,7 +82,8 @@ export class Daemon extends EventEmitter {
     this.env = deps.env ?? process.env;
     this.kinds = deps.kinds ?? KINDS;
     this.logger = deps.logger ?? createLogger({ level: config.logLevel, env: this.env });
-    this.metrics = createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
+    this.metrics = deps.embedded?.metrics ?? createDaemonMetrics({ defaultMetrics: deps.defaultMetrics !== false });
+    this.leadership = deps.embedded?.leadership;
     this.runner = createCoalescingRunner((reasons) => this.reconciler.run(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
     registerSecret(config.reconcileSecret);
@@ -110,7 +92,7 @@ export class Daemon extends EventEmitter {
       manifestsDir: config.manifestsDir,
       ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
       // `single` without leader election; with it the elector's role (a follower is a standby).
-      role: deps.role ?? (() => (config.ha === undefined ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
+      role: deps.role ?? (() => (!this.elects ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
       readiness: () => {
         const r = this.readiness().body;
         return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
@@ -122,7 +104,7 @@ export class Daemon extends EventEmitter {
     const targets = config.notify ?? [];
     this.notifier =
       targets.length > 0
-        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => (this.server && config.statusPage !== false ? `${this.server.url}/` : undefined) })
+        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => this.statusUrl() })
         : undefined;
     // What else decides a plan besides the documents: a different value makes the next run full.
     const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? [], config.kinds ?? {}]);
@@ -138,6 +120,7 @@ export class Daemon extends EventEmitter {
       status: this.status,
       notifier: this.notifier,
       loadManifests: deps.loadManifests,
+      ...(deps.embedded?.secrets ? { secrets: deps.embedded.secrets } : {}),
       connection: () => this.connection,
       leadership: () => this.leadership,
       informer: () => this.informer,
@@ -159,23 +142,63 @@ export class Daemon extends EventEmitter {
       createClient: this.deps.createClient,
       resolveSettings: this.deps.resolveSettings,
     });
-    this.server = await startDaemonServer(c.listen, {
-      readiness: () => this.readiness(),
-      metrics: async () => ({ contentType: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() }),
-      reconcile: (wait, full) => this.httpReconcile(wait, full === true),
-      ...(c.statusPage !== false
-        ? {
-            status: {
-              html: async () => (await import('./status/html.js')).renderStatusHtml(await this.status.status()),
-              json: () => this.status.status(),
-              run: (id: number) => this.status.run(id),
-            },
-          }
-        : {}),
-      ...(c.reconcileSecret !== undefined ? { reconcileSecret: c.reconcileSecret } : {}),
-      ...(this.approvals?.token !== undefined ? { approve: { token: this.approvals.token, handle: (body: unknown) => this.httpApprove(body) } } : {}),
+    if (this.deps.embedded === undefined) await this.serve();
+    await this.watch();
+    if (this.deps.embedded) {
+      // The fleet elects; this organization's first run comes with the lease (leadershipGained), or now without one.
+      if (!this.leadership) this.leadershipGained('start');
+      else if (this.leadership.leading) this.leadershipGained('leader');
+      return;
+    }
+    this.logger.info(
+      { url: this.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
+      `docops daemon started; status page ${this.url}/`,
+    );
+    if (c.ha === undefined) {
+      this.leadershipGained('start');
+      return;
+    }
+    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
+    const { startLeadership } = await import('./ha/leadership.js');
+    this.leadership = await startLeadership(c.ha, {
+      env: this.env,
       logger: this.logger,
+      metrics: this.metrics,
+      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
+      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
+      onLeading: () => this.leadershipGained('leader'),
     });
+  }
+
+  /**
+   * This daemon may write from now on: without election at start (reason `start`), else each time its lease is
+   * taken (reason `leader`: a full reconcile plans whatever the last holder left half-done).
+   */
+  leadershipGained(reason: 'start' | 'leader'): void {
+    if (this.stopping) return;
+    if (reason === 'start') this.metrics.setLeader(true);
+    const run = this.trigger(reason);
+    this.firstRun ??= run;
+    run.catch(() => {});
+  }
+
+  /** Whether an election (this daemon's own, or its fleet's) decides when it writes. */
+  private get elects(): boolean {
+    return this.config.ha !== undefined || this.deps.embedded?.leadership !== undefined;
+  }
+
+  private statusUrl(): string | undefined {
+    if (this.deps.embedded) return this.deps.embedded.statusUrl();
+    return this.server && this.config.statusPage !== false ? `${this.server.url}/` : undefined;
+  }
+
+  private async serve(): Promise<void> {
+    this.server = await startDaemonServer(this.config.listen, daemonEndpoints(this));
+  }
+
+  /** The file watch (with its preloads), the schedule and the informer's polls. */
+  private async watch(): Promise<void> {
+    const c = this.config;
     const preloader = this.reconciler.preload();
     this.watcher = await watchManifests(
       c.manifestsDir,
@@ -189,7 +212,7 @@ export class Daemon extends EventEmitter {
     );
     if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
     if (c.informer) {
-      const client = this.connection.client;
+      const client = this.connection!.client;
       this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.reconciler.askWhoami()).id });
       // A poll between runs, only where a run could follow it: never on a standby, during a run or when stopping.
       this.informer?.start(
@@ -197,30 +220,6 @@ export class Daemon extends EventEmitter {
         () => this.fire('poll'),
       );
     }
-    this.logger.info(
-      { url: this.server.url, manifests: c.manifestsDir, mode: c.mode, schedule: c.schedule, reconcileEndpoint: c.reconcileSecret !== undefined, api: this.connection.client.baseUrl, ha: c.ha?.mode ?? 'off' },
-      `docops daemon started; status page ${this.server.url}/`,
-    );
-    if (c.ha === undefined) {
-      this.metrics.setLeader(true);
-      this.firstRun = this.trigger('start');
-      this.firstRun.catch(() => {});
-      return;
-    }
-    // Loaded only with `ha` (the Kubernetes client is big); the first run waits for the lease.
-    const { startLeadership } = await import('./ha/leadership.js');
-    this.leadership = await startLeadership(c.ha, {
-      env: this.env,
-      logger: this.logger,
-      metrics: this.metrics,
-      ...(this.deps.leaseLock ? { lock: this.deps.leaseLock } : {}),
-      // A new leader's first run is a full reconcile: whatever the last one left half-done is planned again.
-      onLeading: () => {
-        const run = this.trigger('leader');
-        this.firstRun ??= run;
-        run.catch(() => {});
-      },
-    });
   }
 
   /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
@@ -229,6 +228,7 @@ export class Daemon extends EventEmitter {
   }
 
   get url(): string {
+    if (this.deps.embedded) return this.deps.embedded.statusUrl() ?? '';
     if (!this.server) throw new Error('the daemon is not started');
     return this.server.url;
   }
@@ -246,7 +246,7 @@ export class Daemon extends EventEmitter {
     const common = { stopping: this.stopping !== undefined, lastRun: this.lastRunView() };
     // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
     const r =
-      this.config.ha !== undefined && this.leadership?.leading !== true
+      this.elects && this.leadership?.leading !== true
         ? standbyReadiness({ ...common, ha: this.leadership?.status() ?? { role: 'starting' } })
         : leaderReadiness({ ...common, manifests: this.manifests, api: this.api, lastGood: this.lastGood, retryAttempt: this.retrier.attempt, ha: this.leadership?.status() });
     this.metrics.setReady(r.ready);
@@ -282,7 +282,7 @@ export class Daemon extends EventEmitter {
       if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
       // Released only once nothing is written any more; after an ungraceful stop a write may still be in
       // flight, so the lease is left to expire.
-      await this.leadership?.stop(graceful);
+      if (!this.deps.embedded) await this.leadership?.stop(graceful);
       await this.server?.close();
       await this.approvals?.close();
       await this.notifier?.close();
@@ -303,13 +303,14 @@ export class Daemon extends EventEmitter {
     });
   }
 
-  private httpReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
+  /** POST /reconcile (the fleet's, for one of its organizations, too). */
+  requestReconcile(wait: boolean, full: boolean): Promise<ReconcileAnswer> {
     const standby = this.leadership !== undefined && !this.leadership.leading;
     return answerReconcile({ stopping: this.stopping !== undefined, standby, running: this.runner.running, trigger: (r) => this.trigger(r), logger: this.logger, manifestsDir: this.config.manifestsDir }, wait, full);
   }
 
   /** POST /approve: only the leader holds the waiting plan (approvals are kept in memory). */
-  private httpApprove(body: unknown): ReconcileAnswer {
+  requestApproval(body: unknown): ReconcileAnswer {
     if (this.leadership && !this.leadership.leading) return { status: 503, body: { error: STANDBY, standby: true } };
     return this.approvals!.approve(body);
   }

@@ -26,105 +26,142 @@ export interface DaemonMetrics {
   setBackoff(delayMs: number): void;
   /** 1 while this replica may write (the leader, or the only daemon without `ha`), else 0. */
   setLeader(leader: boolean): void;
-  /** Broken links per managed space; `only`: keep the other spaces' values (a scoped run read some of them). */
-  setBrokenLinks(spaces: readonly { org: string; id: string; space: string; broken: number }[], only?: boolean): void;
   /** An organization's live state read for a run (src/daemon/informer): how, why it was read whole, events followed. */
   informerRead(read: 'informer' | 'full' | 'scoped', reason: string | undefined, events: number): void;
   /** The organizations the informer follows, and those in fallback (full reads: no audit events). */
   setInformerOrgs(orgs: readonly { mode: 'informer' | 'fallback' }[]): void;
+  /** Broken links per managed space; `only`: keep the other spaces' values (a scoped run read some of them). */
+  setBrokenLinks(spaces: readonly { org: string; id: string; space: string; broken: number }[], only?: boolean): void;
 }
 
-export function createDaemonMetrics(options: { defaultMetrics?: boolean } = {}): DaemonMetrics {
-  const registry = new Registry();
+/**
+ * The metric families of one registry. Without `org` (one organization) they carry the labels listed in
+ * docs/daemon.md; a fleet's (src/daemon/fleet) carry an `org` label besides, one family for every organization.
+ */
+function families(registry: Registry, byOrg: boolean) {
   const registers = [registry];
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const labels = (...names: string[]): string[] => (byOrg ? [...names, 'org'] : names);
+  return {
+    duration: new Histogram({
+      name: 'docops_reconcile_duration_seconds',
+      help: 'Duration of reconcile runs (load, fetch, diff and, in apply mode, apply).',
+      labelNames: labels('result'),
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers,
+    }),
+    runs: new Counter({ name: 'docops_reconcile_runs_total', help: 'Reconcile runs by result.', labelNames: labels('result'), registers }),
+    applied: new Counter({ name: 'docops_changes_applied_total', help: 'Plan steps applied, by kind and action.', labelNames: labels('kind', 'action'), registers }),
+    failedSteps: new Counter({ name: 'docops_changes_failed_total', help: 'Plan steps that failed, by kind and action.', labelNames: labels('kind', 'action'), registers }),
+    drift: new Gauge({
+      name: 'docops_drift',
+      help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
+      labelNames: labels('kind'),
+      registers,
+    }),
+    byScope: new Counter({
+      name: 'docops_reconcile_scope_runs_total',
+      help: 'Reconcile runs by scope (full: every managed kind and organization; scoped: those a file change touched) and result.',
+      labelNames: labels('scope', 'result'),
+      registers,
+    }),
+    lastSuccess: new Gauge({ name: 'docops_last_success_timestamp_seconds', help: 'Unix time of the last successful reconcile.', labelNames: labels(), registers }),
+    api: new Counter({ name: 'docops_api_requests_total', help: 'API responses by method and status (0 = no response).', labelNames: labels('method', 'status'), registers }),
+    loadErrors: new Gauge({ name: 'docops_manifest_load_errors', help: 'Problems found by the last manifest load (0 when it succeeded).', labelNames: labels(), registers }),
+    loadFailures: new Counter({ name: 'docops_manifest_load_failures_total', help: 'Manifest loads that failed validation.', labelNames: labels(), registers }),
+    ready: new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', labelNames: labels(), registers }),
+    backoff: new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', labelNames: labels(), registers }),
+    leader: new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', labelNames: labels(), registers }),
+    informerReads: new Counter({
+      name: 'docops_informer_reads_total',
+      help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
+      labelNames: labels('read', 'reason'),
+      registers,
+    }),
+    informerEvents: new Counter({ name: 'docops_informer_events_total', help: "Audit events the informer followed (docops's own writes not counted).", labelNames: labels(), registers }),
+    informerOrgs: new Gauge({ name: 'docops_informer_organizations', help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).', labelNames: labels('mode'), registers }),
+    // Labelled by organization already (a space's).
+    brokenLinks: new Gauge({
+      name: 'docops_broken_links',
+      help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read after each run.',
+      labelNames: ['org', 'space', 'title'],
+      registers,
+    }),
+  };
+}
 
-  const duration = new Histogram({
-    name: 'docops_reconcile_duration_seconds',
-    help: 'Duration of reconcile runs (load, fetch, diff and, in apply mode, apply).',
-    labelNames: ['result'],
-    buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-    registers,
-  });
-  const runs = new Counter({ name: 'docops_reconcile_runs_total', help: 'Reconcile runs by result.', labelNames: ['result'], registers });
-  const applied = new Counter({ name: 'docops_changes_applied_total', help: 'Plan steps applied, by kind and action.', labelNames: ['kind', 'action'], registers });
-  const failedSteps = new Counter({ name: 'docops_changes_failed_total', help: 'Plan steps that failed, by kind and action.', labelNames: ['kind', 'action'], registers });
-  const drift = new Gauge({
-    name: 'docops_drift',
-    help: 'Changes pending by kind in the last plan (in plan mode: drift left in place; in apply mode: before apply).',
-    labelNames: ['kind'],
-    registers,
-  });
-  const byScope = new Counter({
-    name: 'docops_reconcile_scope_runs_total',
-    help: 'Reconcile runs by scope (full: every managed kind and organization; scoped: those a file change touched) and result.',
-    labelNames: ['scope', 'result'],
-    registers,
-  });
-  const lastSuccess = new Gauge({ name: 'docops_last_success_timestamp_seconds', help: 'Unix time of the last successful reconcile.', registers });
-  const api = new Counter({ name: 'docops_api_requests_total', help: 'API responses by method and status (0 = no response).', labelNames: ['method', 'status'], registers });
-  const loadErrors = new Gauge({ name: 'docops_manifest_load_errors', help: 'Problems found by the last manifest load (0 when it succeeded).', registers });
-  const loadFailures = new Counter({ name: 'docops_manifest_load_failures_total', help: 'Manifest loads that failed validation.', registers });
-  const ready = new Gauge({ name: 'docops_ready', help: '1 when the last manifest load and the last API contact succeeded.', registers });
-  const backoff = new Gauge({ name: 'docops_retry_backoff_seconds', help: 'Delay before the scheduled retry of a failed reconcile (0 when none).', registers });
+type Families = ReturnType<typeof families>;
 
-  const brokenLinks = new Gauge({
-    name: 'docops_broken_links',
-    help: 'Broken links the API reports in each managed space (a space a Space manifest describes), read after each run.',
-    labelNames: ['org', 'space', 'title'],
-    registers,
-  });
-  const leader = new Gauge({ name: 'docops_leader', help: '1 while this replica holds the lease and reconciles (always 1 without ha), 0 while it stands by.', registers });
+/** A fleet's families, one set per registry (every organization's metrics are series of the same families). */
+const shared = new WeakMap<Registry, Families>();
 
-  const informerReads = new Counter({
-    name: 'docops_informer_reads_total',
-    help: 'Live state reads per organization: informer (audit events since the last poll), full (reason: why), scoped (a file change, no informer).',
-    labelNames: ['read', 'reason'],
-    registers,
-  });
-  const informerEvents = new Counter({ name: 'docops_informer_events_total', help: 'Audit events the informer followed (docops\'s own writes not counted).', registers });
-  const informerOrgs = new Gauge({ name: 'docops_informer_organizations', help: 'Organizations by how their live state is read: informer (audit events) or fallback (a full read every run).', labelNames: ['mode'], registers });
-  for (const mode of ['informer', 'fallback']) informerOrgs.set({ mode }, 0);
+export interface DaemonMetricsOptions {
+  defaultMetrics?: boolean;
+  /** The registry to register in (a fleet's, shared by its organizations); default: a new one. */
+  registry?: Registry;
+  /** The organization whose series these are: every series carries `org` (a fleet); absent: no `org` label. */
+  org?: string;
+}
 
-  for (const r of RUN_RESULTS) runs.inc({ result: r }, 0);
-  for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc({ scope, result: r }, 0);
-  ready.set(0);
-  leader.set(0);
+export function createDaemonMetrics(options: DaemonMetricsOptions = {}): DaemonMetrics {
+  const registry = options.registry ?? new Registry();
+  if (options.registry === undefined && options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const org = options.org;
+  let f: Families;
+  if (org === undefined) f = families(registry, false);
+  else {
+    f = shared.get(registry) ?? families(registry, true);
+    shared.set(registry, f);
+  }
+  const L = <T extends Record<string, string>>(labels: T): T & { org?: string } => (org === undefined ? labels : { ...labels, org });
+  const { duration, runs, applied, failedSteps, drift, byScope, lastSuccess, api, loadErrors, loadFailures, ready, backoff, leader, informerReads, informerEvents, informerOrgs, brokenLinks } = f;
+  for (const mode of ['informer', 'fallback']) informerOrgs.set(L({ mode }), 0);
+  for (const r of RUN_RESULTS) runs.inc(L({ result: r }), 0);
+  for (const scope of ['full', 'scoped'] as const) for (const r of RUN_RESULTS) byScope.inc(L({ scope, result: r }), 0);
+  ready.set(L({}), 0);
+  leader.set(L({}), 0);
+  const ownLinks: Record<string, string>[] = [];
 
   return {
     registry,
     observeRun(result, durationMs, scope = 'full') {
-      runs.inc({ result });
-      byScope.inc({ scope, result });
-      duration.observe({ result }, durationMs / 1000);
-      if (result === 'success') lastSuccess.set(Date.now() / 1000);
+      runs.inc(L({ result }));
+      byScope.inc(L({ scope, result }));
+      duration.observe(L({ result }), durationMs / 1000);
+      if (result === 'success') lastSuccess.set(L({}), Date.now() / 1000);
     },
     setDrift(kinds, plan, only = false) {
       const counts = new Map<string, number>(kinds.map((k) => [k, 0]));
       for (const s of plan.steps) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);
-      if (!only) drift.reset();
-      for (const [kind, n] of counts) drift.set({ kind }, n);
+      // Another organization's series are not this one's to clear: theirs are set by their own runs.
+      if (!only && org === undefined) drift.reset();
+      for (const [kind, n] of counts) drift.set(L({ kind }), n);
     },
-    stepApplied: (kind, action) => applied.inc({ kind, action }),
-    stepFailed: (kind, action) => failedSteps.inc({ kind, action }),
-    apiResponse: (method, status) => api.inc({ method, status: String(status) }),
+    stepApplied: (kind, action) => applied.inc(L({ kind, action })),
+    stepFailed: (kind, action) => failedSteps.inc(L({ kind, action })),
+    apiResponse: (method, status) => api.inc(L({ method, status: String(status) })),
     manifestLoad(errorCount) {
-      loadErrors.set(errorCount);
-      if (errorCount > 0) loadFailures.inc();
+      loadErrors.set(L({}), errorCount);
+      if (errorCount > 0) loadFailures.inc(L({}));
     },
-    setReady: (value) => ready.set(value ? 1 : 0),
-    setBackoff: (delayMs) => backoff.set(delayMs / 1000),
-    setLeader: (value) => leader.set(value ? 1 : 0),
+    setReady: (value) => ready.set(L({}), value ? 1 : 0),
+    setBackoff: (delayMs) => backoff.set(L({}), delayMs / 1000),
+    setLeader: (value) => leader.set(L({}), value ? 1 : 0),
     informerRead(read, reason, events) {
-      informerReads.inc({ read, reason: reason ?? '' });
-      if (events > 0) informerEvents.inc(events);
+      informerReads.inc(L({ read, reason: reason ?? '' }));
+      if (events > 0) informerEvents.inc(L({}), events);
     },
     setInformerOrgs(orgs) {
-      for (const mode of ['informer', 'fallback'] as const) informerOrgs.set({ mode }, orgs.filter((o) => o.mode === mode).length);
+      for (const mode of ['informer', 'fallback'] as const) informerOrgs.set(L({ mode }), orgs.filter((o) => o.mode === mode).length);
     },
     setBrokenLinks(spaces, only = false) {
-      if (!only) brokenLinks.reset();
-      for (const s of spaces) brokenLinks.set({ org: s.org, space: s.id, title: s.space }, s.broken);
+      // A fleet's organization clears only the series it set itself: the others' are theirs.
+      if (!only && org === undefined) brokenLinks.reset();
+      else if (!only) for (const l of ownLinks.splice(0)) brokenLinks.remove(l);
+      for (const s of spaces) {
+        const l = { org: s.org, space: s.id, title: s.space };
+        brokenLinks.set(l, s.broken);
+        if (org !== undefined) ownLinks.push(l);
+      }
     },
   };
 }

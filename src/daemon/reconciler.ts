@@ -44,6 +44,8 @@ export interface ReconcilerParts {
   status: StatusTracker;
   notifier: Notifier | undefined;
   loadManifests: LoadManifests | undefined;
+  /** Values no manifest variable may carry besides the token (a fleet's other organizations' tokens). */
+  secrets?: readonly string[];
   /** Undefined until the daemon has connected. */
   connection(): Connection | undefined;
   leadership(): Leadership | undefined;
@@ -194,7 +196,7 @@ export class Reconciler {
     const loaded = await (this.p.loadManifests ?? loadManifests)(c.manifestsDir, this.p.kinds, {
       env: this.p.env,
       allowEnv: c.allowEnv ?? [],
-      secrets: [...this.p.connection()!.secrets, ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
+      secrets: [...this.p.connection()!.secrets, ...(this.p.secrets ?? []), ...(c.reconcileSecret !== undefined ? [c.reconcileSecret] : [])],
       parseManifest: (file, bytes, o) => this.parseCache.parse(file, bytes, o),
       // Its own config is never data, even inside the manifests directory (it may hold secrets).
       ...(c.configFile !== '' ? { reserved: new Map([[c.configFile, "the daemon's config file"]]) } : {}),

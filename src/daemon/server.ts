@@ -11,6 +11,8 @@
  *   GET  /              the status page (HTML; src/daemon/status), read-only
  *   GET  /api/status    the same data as JSON
  *   GET  /api/runs/{n}  one run (n an integer; 404 when unknown)
+ *   With organizations (src/daemon/fleet): POST /reconcile?org=ID reconciles one of them (all without it), and
+ *   GET /orgs/{id}/, /api/orgs/{id}/status, /api/orgs/{id}/runs/{n} are one organization's page, JSON and runs.
  * Every answer passes through the process-wide secret registry (src/secrets.ts) on its way out. What goes into
  * the answers is the daemon's business (daemon.ts): categories, counts and positions, never file content.
  */
@@ -33,11 +35,13 @@ export interface EndpointHandlers {
   readiness(): Readiness;
   metrics(): Promise<{ contentType: string; body: string }>;
   /** Start (or join) a reconcile; with `wait` resolve with the outcome, else as soon as it is accepted. `full`: read everything. */
-  reconcile(wait: boolean, full?: boolean): Promise<ReconcileAnswer>;
+  reconcile(wait: boolean, full?: boolean, org?: string): Promise<ReconcileAnswer>;
   /** POST /reconcile is disabled (404) without it. */
   reconcileSecret?: string;
   /** The status page and its JSON (404 without it: `statusPage: false`). */
   status?: StatusHandlers;
+  /** A fleet's organizations, each with its own status page (undefined: no such organization here). */
+  orgs?: (id: string) => StatusHandlers | undefined;
   /** POST /approve (src/policy/daemon-approvals.ts): disabled (404) without it. */
   approve?: { token: string; handle(body: unknown): ReconcileAnswer };
   logger: Logger;
@@ -127,7 +131,8 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
         return;
       }
       const flag = (name: string): boolean => ['1', 'true', 'yes'].includes(url.searchParams.get(name) ?? '');
-      const answer = await h.reconcile(flag('wait'), flag('full'));
+      const org = url.searchParams.get('org');
+      const answer = await h.reconcile(flag('wait'), flag('full'), org ?? undefined);
       json(res, answer.status, answer.body);
       return;
     }
@@ -161,16 +166,35 @@ async function route(req: IncomingMessage, res: ServerResponse, h: EndpointHandl
       return;
     }
   }
+  const orgPath = h.orgs && h.status ? /^\/(?:api\/)?orgs\/([^/]+)(\/.*)?$/.exec(url.pathname) : null;
+  if (orgPath) {
+    const pages = h.orgs!(decodeURIComponent(orgPath[1]!));
+    if (!pages) {
+      json(res, 404, { error: 'no such organization in this daemon' });
+      return;
+    }
+    const api = url.pathname.startsWith('/api/');
+    const rest = orgPath[2] ?? '';
+    if (!only('GET')) return;
+    if (!api && (rest === '/' || rest === '')) return html(res, await pages.html());
+    if (api && rest === '/status') return json(res, 200, await pages.json());
+    const r = api ? /^\/runs\/([^/]*)$/.exec(rest) : null;
+    if (r) return runAnswer(res, pages, r[1]!);
+  }
   const run = /^\/api\/runs\/([^/]*)$/.exec(url.pathname);
   if (run && h.status) {
     if (!only('GET')) return;
-    const id = /^[1-9]\d{0,9}$/.test(run[1]!) ? Number(run[1]) : undefined;
-    const found = id !== undefined ? h.status.run(id) : undefined;
-    if (found === undefined) json(res, 404, { error: 'no such run (runs are numbered from 1; only the last ones are kept)' });
-    else json(res, 200, found);
+    runAnswer(res, h.status, run[1]!);
     return;
   }
-  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.approve ? ['POST /approve'] : []), ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : [])] });
+  json(res, 404, { error: 'not found', endpoints: ['/healthz', '/readyz', '/metrics', 'POST /reconcile', ...(h.approve ? ['POST /approve'] : []), ...(h.status ? ['/', '/api/status', '/api/runs/{n}'] : []), ...(h.orgs && h.status ? ['/orgs/{id}/', '/api/orgs/{id}/status', '/api/orgs/{id}/runs/{n}'] : [])] });
+}
+
+function runAnswer(res: ServerResponse, status: StatusHandlers, n: string): void {
+  const id = /^[1-9]\d{0,9}$/.test(n) ? Number(n) : undefined;
+  const found = id !== undefined ? status.run(id) : undefined;
+  if (found === undefined) json(res, 404, { error: 'no such run (runs are numbered from 1; only the last ones are kept)' });
+  else json(res, 200, found);
 }
 
 const MAX_BODY = 4096;

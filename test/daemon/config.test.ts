@@ -178,3 +178,50 @@ describe('kinds: drift per kind, and where proposals go', () => {
   });
 });
 
+describe('organizations: and shard:', () => {
+  const orgs = ['organizations:', '  - { id: org-a, manifests: ./a, tokenFile: ./a.token, schedule: "*/5 * * * *", prune: { Team: true } }', '  - { id: org-b, manifests: ./b, tokenEnv: ORG_B_TOKEN }'];
+
+  it('reads each organization with its own manifests and token source, paths relative to the file', async () => {
+    const { dir, file } = configFile([...orgs, 'schedule: "0 * * * *"', 'shard: { index: 1, count: 2 }', ''].join('\n'));
+    const config = await loadDaemonConfig(file, { env: {} });
+    expect(config.organizations).toEqual([
+      { id: 'org-a', manifestsDir: join(dir, 'a'), tokenFile: join(dir, 'a.token'), schedule: '*/5 * * * *', prune: { Team: true } },
+      { id: 'org-b', manifestsDir: join(dir, 'b'), tokenEnv: 'ORG_B_TOKEN' },
+    ]);
+    expect(config.shard).toEqual({ mode: 'static', index: 1, count: 2 });
+    expect(config.schedule).toBe('0 * * * *');
+  });
+
+  it('reports what the schema cannot see, every problem at its line', async () => {
+    const { file } = configFile(
+      [
+        'manifests: ./m',
+        'organizations:',
+        '  - { id: org-a, manifests: ./a, tokenEnv: A }',
+        '  - { id: org-a, manifests: ./a/inner, tokenEnv: B, schedule: "61 * * * *" }',
+        '  - { id: org-c, manifests: ./c, token: abc }',
+        'shard: { index: 2, count: 2 }',
+        '',
+      ].join('\n'),
+    );
+    const error = (await loadDaemonConfig(file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    const said = error.issues.map((i) => `${i.line}: ${i.message}`).join('\n');
+    expect(said).toMatch(/^1: manifests: not with organizations/m);
+    expect(said).toMatch(/^4: organizations\[1\]\.id: org-a is already organizations\[0\]/m);
+    expect(said).toMatch(/^4: organizations\[1\]\.schedule: "61 \* \* \* \*" is not a valid cron expression/m);
+    expect(said).toMatch(/^4: organizations\[1\]\.manifests: overlaps the directory of organizations\[0\]/m);
+    expect(said).toMatch(/^5: organizations\[2\]: give tokenFile or tokenEnv/m); // a file or a variable, never the token
+    expect(said).not.toContain("abc");
+    expect(said).toMatch(/^6: shard\.index: must be below shard\.count/m);
+  });
+
+  it('a shard needs organizations; dynamic shards need ha on Kubernetes Leases', async () => {
+    const alone = (await loadDaemonConfig(configFile('manifests: ./m\nshard: { index: 0, count: 2 }\n').file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(alone.issues.map((i) => i.message)).toEqual(['shard: only with organizations (shards spread organizations over daemons)']);
+    const dynamic = (await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', ''].join('\n')).file, { env: {} }).catch((e: unknown) => e)) as ValidationError;
+    expect(dynamic.issues.map((i) => i.message)).toEqual(['shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes']);
+    const ok = await loadDaemonConfig(configFile([...orgs, 'shard: { leases: 4 }', 'ha: { mode: kubernetes }', ''].join('\n')).file, { env: {} });
+    expect(ok.shard).toEqual({ mode: 'dynamic', leases: 4 });
+  });
+});

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FakeLeaseServer } from './lease-server.js';
 
@@ -20,10 +20,14 @@ export interface ProxiedRequest {
   path: string;
   /** When the request reached the proxy (this process's monotonic clock). */
   at: number;
+  /** Its bearer token (which organization it was for, in a fleet). */
+  token?: string;
 }
 
 export interface Replica {
   name: string;
+  /** Its directory (manifests/ and docops.yaml inside). */
+  dir: string;
   child: ChildProcess;
   logs: Record<string, unknown>[];
   raw: string[];
@@ -46,21 +50,28 @@ export interface ReplicaOptions {
   requests: ProxiedRequest[];
   /** Writes wait at the proxy until this resolves (recorded on arrival): the test decides when writing begins. */
   writesFrom: Promise<void>;
+  /** A fleet: no top-level `manifests:` (each organization names its own directory under manifests/). */
+  fleet?: boolean;
+  /** Further environment variables (a fleet's tokens). */
+  env?: Record<string, string>;
 }
 
 export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), `docops-${o.name}-`));
   mkdirSync(join(dir, 'manifests'));
-  for (const [file, text] of Object.entries(o.manifests)) writeFileSync(join(dir, 'manifests', file), text);
+  for (const [file, text] of Object.entries(o.manifests)) {
+    mkdirSync(dirname(join(dir, 'manifests', file)), { recursive: true });
+    writeFileSync(join(dir, 'manifests', file), text);
+  }
   writeFileSync(join(dir, 'kubeconfig'), o.leases.kubeconfig(o.name));
   const proxy = await startProxy(o.sandbox.origin, o.name, o.requests, o.writesFrom);
   writeFileSync(
     join(dir, 'docops.yaml'),
-    ['manifests: ./manifests', `apiUrl: ${proxy.url}/v1`, 'listen: 127.0.0.1:0', 'journalDir: ./journal', ...o.config, ''].join('\n'),
+    [...(o.fleet ? [] : ['manifests: ./manifests']), `apiUrl: ${proxy.url}/v1`, 'listen: 127.0.0.1:0', 'journalDir: ./journal', ...o.config, ''].join('\n'),
   );
   const child = spawn(process.execPath, [join(o.build, 'run-daemon.mjs'), '-c', join(dir, 'docops.yaml'), '--log-format', 'json'], {
     cwd: dir,
-    env: { ...process.env, DOCOPS_TOKEN: o.sandbox.token, DOCOPS_API_URL: '', NO_COLOR: '1', KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: o.name },
+    env: { ...process.env, ...o.env, DOCOPS_TOKEN: o.sandbox.token, DOCOPS_API_URL: '', NO_COLOR: '1', KUBECONFIG: join(dir, 'kubeconfig'), HOSTNAME: o.name },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -79,6 +90,7 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
   });
   return {
     name: o.name,
+    dir,
     child,
     logs,
     raw,
@@ -113,7 +125,8 @@ export async function startReplica(o: ReplicaOptions): Promise<Replica> {
 async function startProxy(origin: string, replica: string, requests: ProxiedRequest[], writesFrom: Promise<void>): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(origin);
   const server: Server = createServer(async (req, res) => {
-    requests.push({ replica, method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now() });
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    requests.push({ replica, method: req.method ?? 'GET', path: req.url ?? '/', at: performance.now(), ...(token !== undefined ? { token } : {}) });
     if (req.method !== 'GET') await writesFrom;
     const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.on('error', () => {});

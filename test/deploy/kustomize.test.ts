@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { loadDaemonConfig } from '../../src/daemon/config.js';
+import { loadDaemonConfig, type DaemonConfig } from '../../src/daemon/config.js';
 import { REPO } from '../daemon/build.js';
 
 interface Container {
@@ -96,8 +96,10 @@ const only = (all: Resource[], kind: string): Resource => {
 const podOf = (all: Resource[]): PodSpec => only(all, 'Deployment').spec!.template!.spec;
 const docopsOf = (pod: PodSpec): Container => pod.containers.find((c) => c.name === 'docops')!;
 
-async function daemonConfigOf(all: Resource[], docops: Container): Promise<{ manifestsDir: string; journalDir: string }> {
-  const cm = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === 'docops-config')!;
+async function daemonConfigOf(all: Resource[], docops: Container): Promise<DaemonConfig> {
+  // The ConfigMap the pod mounts as its config (a shard's has the shard's name).
+  const mounted = podOf(all).volumes.find((v) => v.name === 'config')?.configMap?.name ?? 'docops-config';
+  const cm = all.find((r) => r.kind === 'ConfigMap' && r.metadata.name === mounted)!;
   const dir = mkdtempSync(join(scratch, 'cm-'));
   writeFileSync(join(dir, 'secret'), 'a-reconcile-secret-for-the-test\n');
   writeFileSync(join(dir, 'docops.yaml'), cm.data!['docops.yaml']!.replace('/var/run/secrets/docops/reconcile-secret', join(dir, 'secret')));
@@ -107,7 +109,7 @@ async function daemonConfigOf(all: Resource[], docops: Container): Promise<{ man
 
 describe('deploy/: every kustomization, rendered', () => {
   it('finds the base and its variants', () => {
-    expect(OVERLAYS.sort()).toEqual(['kubernetes', 'kubernetes-configmap', 'kubernetes-ha']);
+    expect(OVERLAYS.sort()).toEqual(['kubernetes', 'kubernetes-configmap', 'kubernetes-dynamic-shards', 'kubernetes-ha', 'kubernetes-shard']);
   });
 
   it.each(OVERLAYS)('%s applies no Secret: the token and the reconcile secret are created by the user, as its kustomization says', (overlay) => {
@@ -159,13 +161,13 @@ describe('deploy/: every kustomization, rendered', () => {
     }
   });
 
-  it('kubernetes and kubernetes-ha read the manifests from git (git-sync beside docops)', async () => {
-    for (const overlay of ['kubernetes', 'kubernetes-ha']) {
+  it('kubernetes, kubernetes-ha and the shard overlays read the manifests from git (git-sync beside docops)', async () => {
+    for (const overlay of ['kubernetes', 'kubernetes-ha', 'kubernetes-shard', 'kubernetes-dynamic-shards']) {
       const all = rendered.get(overlay)!;
       const pod = podOf(all);
       expect(pod.containers.map((c) => c.image.split(':')[0])).toContain('registry.k8s.io/git-sync/git-sync');
       const config = await daemonConfigOf(all, docopsOf(pod));
-      expect(config.manifestsDir.startsWith('/git/current/')).toBe(true);
+      for (const dir of config.organizations?.map((o) => o.manifestsDir) ?? [config.manifestsDir]) expect(dir.startsWith('/git/current/'), `${overlay}: ${dir}`).toBe(true);
       expect(docopsOf(pod).volumeMounts.map((m) => m.mountPath)).toContain('/git');
     }
   });
@@ -192,5 +194,32 @@ describe('deploy/: every kustomization, rendered', () => {
     );
     expect(only(all, 'Deployment').spec).toMatchObject({ replicas: 2 });
     expect(all.find((r) => r.metadata.name === 'docops-config')!.data!['docops.yaml']).toMatch(/^ha:\n {2}mode: kubernetes/m);
+  });
+
+  it('kubernetes-shard is one static shard: its own Lease, granted by its Role; it selects only its own pods; the scraper keeps its labels', async () => {
+    const all = rendered.get('kubernetes-shard')!;
+    const config = await daemonConfigOf(all, docopsOf(podOf(all)));
+    expect(config.shard).toEqual({ mode: 'static', index: 0, count: 2 });
+    expect(config.organizations!.length).toBeGreaterThan(1);
+    expect(config.ha!.leaseName).toBe('docops-shard-0');
+    const role = only(all, 'Role') as Resource & { rules: { resourceNames?: string[]; verbs: string[] }[] };
+    expect(role.rules.flatMap((r) => r.resourceNames ?? [])).toEqual([config.ha!.leaseName]);
+    const deployment = only(all, 'Deployment');
+    expect(deployment.spec!.selector!.matchLabels).toMatchObject({ 'docops.dev/shard': '0' });
+    expect(only(all, 'NetworkPolicy').spec!.podSelector!.matchLabels).toEqual(deployment.spec!.template!.metadata.labels);
+    expect(only(all, 'NetworkPolicy').spec!.ingress![0]!.from![0]!.podSelector!.matchLabels).toEqual({ 'app.kubernetes.io/name': 'prometheus' });
+  });
+
+  it('kubernetes-dynamic-shards: replicas share shard.leases Leases, the Role grants exactly them and the member Leases, an alert fires below that many owners', async () => {
+    const all = rendered.get('kubernetes-dynamic-shards')!;
+    const config = await daemonConfigOf(all, docopsOf(podOf(all)));
+    expect(config.shard).toEqual({ mode: 'dynamic', leases: 4 });
+    expect(only(all, 'Deployment').spec!.replicas).toBe(3);
+    const role = only(all, 'Role') as Resource & { rules: { resourceNames?: string[]; verbs: string[] }[] };
+    const names = Array.from({ length: 4 }, (_, i) => [`${config.ha!.leaseName}-shard-${i}`, `${config.ha!.leaseName}-member-${i}`]).flat();
+    expect(role.rules.flatMap((r) => r.resourceNames ?? []).sort()).toEqual(names.sort());
+    const rule = only(all, 'PrometheusRule') as Resource & { spec: { groups: { rules: { alert: string; expr: string }[] }[] } };
+    const alert = rule.spec.groups[0]!.rules.find((r) => r.alert === 'DocopsShardWithoutOwner')!;
+    expect(alert.expr).toMatch(/docops_shard_owner[\s\S]*< max\(docops_shards\)/);
   });
 });

@@ -24,6 +24,8 @@ import { startInChild } from './sandbox-env.js';
 import { rateLimitMeasure } from './rate-limit-bench.js';
 import { startupMeasure } from './startup-bench.js';
 import { informerMeasure } from './informer-bench.js';
+import { fleetCycleMeasure } from './fleet-cycle-bench.js';
+import { fleetTakeoverMeasure } from './fleet-takeover-bench.js';
 import { exportRoundTripMeasure } from './export-bench.js';
 
 const MEASURES: readonly MeasureModule[] = [
@@ -35,6 +37,9 @@ const MEASURES: readonly MeasureModule[] = [
   daemonSaveMeasure,
   // Issue 25: the daemon following the audit log instead of reading everything.
   informerMeasure,
+  // Issue 26: one daemon for many organizations, and replicas sharing them on shard Leases.
+  fleetCycleMeasure,
+  fleetTakeoverMeasure,
   // Issue 24: the 100,000-member export round trip (a smaller one runs in npm test).
   exportRoundTripMeasure,
   steadyMeasure({

@@ -28,6 +28,10 @@ export interface SandboxRequest {
   latencyMs: number;
   /** A second actor's write token (an admin of the organization other than the token's): its requests are not timed. */
   actor?: { token: string; userId: string };
+  /** The organization's id (default org-bench), its token and its rate limit (one of a fleet's organizations). */
+  org?: string;
+  token?: string;
+  rateLimit?: string;
 }
 
 interface Ready {
@@ -64,8 +68,14 @@ function overHttp(ready: Ready, clock: Clock, close: () => Promise<void>): Bench
 
 /** Start and fill a sandbox in this process. */
 export async function startInProcess(req: SandboxRequest): Promise<BenchSandbox & { reset(): void; timingNow(): RequestTiming }> {
-  const sb = await startSandbox({ seed: 'empty', faults: `latency=${req.latencyMs}ms`, ...(req.actor ? { actorTokens: [req.actor] } : {}) });
-  seedStore(sb.store, generateOrg(req.sizes));
+  const sb = await startSandbox({
+    seed: 'empty',
+    faults: `latency=${req.latencyMs}ms`,
+    ...(req.actor ? { actorTokens: [req.actor] } : {}),
+    ...(req.token !== undefined ? { token: req.token } : {}),
+    ...(req.rateLimit !== undefined ? { rateLimit: req.rateLimit } : {}),
+  });
+  seedStore(sb.store, generateOrg(req.sizes, req.org));
   const clock = watchRequests(sb.port, req.actor ? `Bearer ${req.actor.token}` : undefined);
   const env = overHttp({ url: sb.url, origin: sb.origin, token: sb.token }, { timing: async () => clock.timing(), reset: async () => clock.reset() }, async () => {
     clock.close();

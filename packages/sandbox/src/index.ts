@@ -49,9 +49,10 @@ export interface SandboxOptions {
   stateFile?: string;
   /**
    * Initial state when there is no state file. Default `demo`. `{ large: MEMBERS }`: the benchmark's generated
-   * organization (`org-bench`, generated-org.ts) scaled to MEMBERS members, its token user an admin.
+   * organization (`org-bench`, generated-org.ts) scaled to MEMBERS members, its token user an admin; `org` names it
+   * otherwise (several sandboxes standing for the organizations of one fleet).
    */
-  seed?: SeedName | { large: number };
+  seed?: SeedName | { large: number; org?: string };
   /** Fault injection for /v1 (see faults.ts for the grammar). */
   faults?: string | FaultSpec;
   /**
@@ -94,7 +95,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const loaded = opts.stateFile !== undefined && loadStateFile(store, opts.stateFile);
   if (!loaded) {
     const seed = opts.seed ?? 'demo';
-    if (typeof seed === 'object') seedStore(store, generateOrg(scaledSizes(BENCH_SIZES, seed.large)));
+    if (typeof seed === 'object') seedStore(store, generateOrg(scaledSizes(BENCH_SIZES, seed.large), seed.org));
     else applySeed(store, seed);
   }
   // With a state file, the read-only user joins the organizations the file holds (and the file keeps it).

@@ -14,7 +14,10 @@ import { stdoutIsTTY } from '../io.js';
 import { ALLOW_ENV_FLAG, MANIFESTS_FLAG } from '../pipeline.js';
 import { planFromManifests } from '../plan-run.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
-import { SAFETY_FLAGS, guardedApply, safetySettings } from '../safety.js';
+import { SAFETY_FLAGS, guardedApply, safetySettings, settingsFrom, type SafetySettings } from '../safety.js';
+import { configOrganizations, eachOrganization, foreignDocuments } from '../organizations.js';
+import type { DesiredState } from '../../model/state.js';
+import { join } from 'node:path';
 import { manifestDir } from '../pipeline.js';
 import { POLICY_FLAG, cliPolicy, policyDigest, policyReport } from '../policy.js';
 import { plannedFromSavedPlan } from '../saved-run.js';
@@ -83,40 +86,51 @@ export const applyCommand: CommandSpec = {
     'docops apply -m manifests --policy policies/           # refused (exit 3) when a deny rule fires',
   ],
   async run(ctx) {
-    const format = planFormat(ctx);
-    const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
-    const settings = await safetySettings(ctx);
-    const policy = await cliPolicy(ctx, settings.policy);
-    const manifests = await policyDigest(policy, manifestDir(ctx));
-    const savedFile = ctx.values.plan;
-    const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx);
-    const { plan } = run;
-    const cost = planCost(ctx, plan, run.client);
-    // The policy is judged on the plan about to be applied, every time (a saved plan's verdict is never trusted).
-    const verdict = policy && manifests ? await policyReport(policy, { ...run, manifests, manifestsDir: manifestDir(ctx) }) : undefined;
-    if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost, ...(verdict ? { policy: verdict } : {}) }));
-    if (verdict) (await import('../../policy/gate.js')).enforcePolicy(verdict, typeof ctx.values.approved === 'string' ? ctx.values.approved : undefined);
-
-    if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);
-    const applied: { report: ApplyResult; journalFile?: string } =
-      plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
-    const { report: result, journalFile } = applied;
-
-    if (format === 'json') {
-      const doc = { plan: JSON.parse(renderJson(plan, verdict ? { policy: (await import('../../policy/render.js')).policyData(verdict) } : {})) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
-      ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
-    } else if (plan.steps.length > 0) {
-      ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
-      if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
-    }
-    if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
-    if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
-      throw new ApplyError(result.failed, result.skipped, plan.blocked, {
-        ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),
-        incomplete: (result.incomplete ?? []).map((x) => x.summary),
-        reported: true,
-      });
-    }
-    return EXIT.ok;
+    const fleet = await configOrganizations(ctx);
+    if (!fleet) return applyOne(ctx, await safetySettings(ctx));
+    // One section per organization, each with its token, its safety limits and its journal directory.
+    const { config } = fleet;
+    return eachOrganization(ctx, config, fleet.orgs, planFormat(ctx), (orgCtx, org) => {
+      const safety = org.safety ?? config.safety;
+      const settings = settingsFrom(orgCtx, { ...(safety ? { safety } : {}), journalDir: join(config.journalDir, org.id), ...(config.policy ? { policy: config.policy } : {}) });
+      return applyOne(orgCtx, settings, (d) => foreignDocuments(org, d.documents));
+    });
   },
 };
+
+async function applyOne(ctx: CommandContext, settings: SafetySettings, check?: (desired: DesiredState) => void): Promise<number> {
+  const format = planFormat(ctx);
+  const color = shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env);
+  const policy = await cliPolicy(ctx, settings.policy);
+  const manifests = await policyDigest(policy, manifestDir(ctx));
+  const savedFile = ctx.values.plan;
+  const run = typeof savedFile === 'string' ? await plannedFromSavedPlan(ctx, savedFile) : await planFromManifests(ctx, check);
+  const { plan } = run;
+  const cost = planCost(ctx, plan, run.client);
+  // The policy is judged on the plan about to be applied, every time (a saved plan's verdict is never trusted).
+  const verdict = policy && manifests ? await policyReport(policy, { ...run, manifests, manifestsDir: manifestDir(ctx) }) : undefined;
+  if (format !== 'json') ctx.io.stdout.write(renderPlanOutput(plan, format, { color, cost, ...(verdict ? { policy: verdict } : {}) }));
+  if (verdict) (await import('../../policy/gate.js')).enforcePolicy(verdict, typeof ctx.values.approved === 'string' ? ctx.values.approved : undefined);
+
+  if (plan.steps.length > 0 && typeof savedFile !== 'string') await confirm(ctx);
+  const applied: { report: ApplyResult; journalFile?: string } =
+    plan.steps.length === 0 ? { report: { applied: [], failed: [], skipped: [] } } : await guardedApply(ctx, settings, { ...run, onStep: (e) => logStep(ctx.logger, e) });
+  const { report: result, journalFile } = applied;
+
+  if (format === 'json') {
+    const doc = { plan: JSON.parse(renderJson(plan, verdict ? { policy: (await import('../../policy/render.js')).policyData(verdict) } : {})) as unknown, result: applyResultData(result), ...(journalFile ? { journal: journalFile } : {}) };
+    ctx.io.stdout.write(JSON.stringify(doc, null, 2) + '\n');
+  } else if (plan.steps.length > 0) {
+    ctx.io.stdout.write('\n' + renderApplyReport(result, format, { color }));
+    if (journalFile) ctx.io.stdout.write(`\nDeleted objects were journaled to ${journalFile} (docops undo ${journalFile} shows how it would bring them back; add --apply to do it).\n`);
+  }
+  if (plan.steps.length > 0) await stepSummary(ctx, () => markdownPlan(plan, cost) + '\n' + renderApplyReport(result, 'markdown'));
+  if (result.failed.length > 0 || result.unreachable !== undefined || plan.blocked.length > 0) {
+    throw new ApplyError(result.failed, result.skipped, plan.blocked, {
+      ...(result.unreachable !== undefined ? { unreachable: result.unreachable } : {}),
+      incomplete: (result.incomplete ?? []).map((x) => x.summary),
+      reported: true,
+    });
+  }
+  return EXIT.ok;
+}

@@ -11,11 +11,13 @@ import { UsageError } from '../../model/errors.js';
 import { isLogFormat, isLogLevel, LOG_FORMATS, LOG_LEVELS } from '../../log-options.js';
 import type { CliIO } from '../io.js';
 import type { Daemon, DaemonDeps } from '../../daemon/daemon.js';
+import type { Fleet } from '../../daemon/fleet/fleet.js';
 
 export const DAEMON_HELP = `Usage: docops daemon -c FILE [options]
 
 Runs until SIGTERM/SIGINT. Reconciles when the manifests directory changes, on the cron schedule, and on
-POST /reconcile; serves /healthz, /readyz and /metrics. See docs/daemon.md.
+POST /reconcile; serves /healthz, /readyz and /metrics. With organizations: in the config, reconciles each of
+them on its own (its token, its queue), optionally a shard of them. See docs/daemon.md.
 
 Options:
   -c, --config FILE        docops.yaml (required; see config.example/docops.yaml)
@@ -51,6 +53,8 @@ export interface DaemonCommandHooks {
   stopSignal?: AbortSignal;
   /** Called once the daemon is serving. */
   onStarted?: (daemon: Daemon) => void;
+  /** Called once a daemon of several organizations (`organizations:`) is serving. */
+  onFleetStarted?: (fleet: Fleet) => void;
   /** Whether to listen for SIGTERM/SIGINT on the process (default true). */
   processSignals?: boolean;
   deps?: DaemonDeps;
@@ -104,7 +108,9 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
       stream: io.stderr,
       env: io.env,
     });
-  const daemon = new Daemon(config, { ...hooks.deps, env: io.env, logger });
+  if (config.organizations && config.sandbox) throw new UsageError('--sandbox runs the one demo organization; it does not go with organizations: in the config');
+  // Several organizations: each its own daemon inside one fleet (loaded only then).
+  const daemon = config.organizations ? new (await import('../../daemon/fleet/fleet.js')).Fleet(config, { ...hooks.deps, env: io.env, logger }) : new Daemon(config, { ...hooks.deps, env: io.env, logger });
 
   // Stop requests may come before start() finishes; they are honoured right after.
   let stopRequested: () => void = () => {};
@@ -128,7 +134,8 @@ export async function daemonCommand(argv: string[], io: CliIO, hooks: DaemonComm
       await daemon.stop();
       throw listenError(err, config.listen);
     }
-    hooks.onStarted?.(daemon);
+    if (daemon instanceof Daemon) hooks.onStarted?.(daemon);
+    else hooks.onFleetStarted?.(daemon);
     await stopped;
     const { graceful } = await daemon.stop();
     return graceful ? 0 : 1;

@@ -5,8 +5,10 @@ import { createSavedPlan, manifestsDigest, renderSavedPlan } from '../../plan-fi
 import { shouldColor } from '../../render/ansi.js';
 import { planScopes } from '../../scopes/needs.js';
 import { redactCredentials } from '../../secrets.js';
-import type { CommandSpec } from '../command.js';
+import type { CommandContext, CommandSpec } from '../command.js';
 import { CONFIG_FLAG, configFromFlag } from '../config-file.js';
+import type { DesiredState } from '../../model/state.js';
+import { configOrganizations, eachOrganization, foreignDocuments } from '../organizations.js';
 import { requireCredentials } from '../connect.js';
 import { stdoutIsTTY } from '../io.js';
 import { LATENCY_FLAG, markdownPlan, planCost, renderPlanOutput, stepSummary } from '../plan-output.js';
@@ -39,7 +41,7 @@ export const planCommand: CommandSpec = {
     format: FORMAT_FLAG,
     'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when the plan has changes (0 when none, 1 on error)' },
     out: { type: 'string', value: 'FILE', description: 'Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`' },
-    config: CONFIG_FLAG,
+    config: { ...CONFIG_FLAG, description: "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own" },
     'latency-ms': LATENCY_FLAG,
     policy: POLICY_FLAG,
     ...BROKEN_LINKS_FLAGS,
@@ -51,42 +53,50 @@ export const planCommand: CommandSpec = {
     'docops plan -m config.example/manifests --sandbox --detailed-exitcode',
     'docops plan -m manifests --format json --prune Team | jq .steps',
     'docops plan -m manifests --policy policies/ --format markdown   # with the rules a policy fired',
+    'docops plan --config docops.yaml --format markdown > plan.md     # organizations: one section each',
     'docops plan -m manifests --broken-links-out links.json              # on main: the broken links known',
     'docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR',
   ],
   async run(ctx) {
-    const format = planFormat(ctx);
-    checkBrokenLinksFlags(ctx);
-    const out = ctx.values.out;
-    // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
-    requireCredentials(ctx);
-    // A bad policy fails before anything is read, like bad manifests (--policy, or the policy: of --config).
-    const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
-    const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-    const planned = await planFromManifests(ctx);
-    const { plan, live, reads, client, kinds, modes } = planned;
-    const cost = planCost(ctx, plan, client);
-    const scopes = planScopes(plan, reads);
-    const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
-    ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes, ...(verdict ? { policy: verdict } : {}) }));
-    await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
-    if (typeof out === 'string' && manifests) {
-      const saved = createSavedPlan({
-        plan,
-        live,
-        manifests,
-        cost,
-        options: { prune: ctx.global.prune, invite: ctx.global.invite, modes },
-      });
-      // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
-      // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a
-      // certificate) stays: it is what apply must send, and the printed plans show only its fingerprint.
-      await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
-      ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
-    }
-    await brokenLinksCheck(ctx, planned, format);
-    // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
-    if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
-    return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
+    const fleet = await configOrganizations(ctx);
+    if (!fleet) return planOne(ctx);
+    // One section per organization, each planned with its own token (src/cli/organizations.ts).
+    return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
   },
 };
+
+async function planOne(ctx: CommandContext, check?: (desired: DesiredState) => void): Promise<number> {
+  const format = planFormat(ctx);
+  checkBrokenLinksFlags(ctx);
+  const out = ctx.values.out;
+  // Digest the files before they are read for the plan: an edit made while planning then makes the plan stale.
+  requireCredentials(ctx);
+  // A bad policy fails before anything is read, like bad manifests (--policy, or the policy: of --config).
+  const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
+  const manifests = typeof out === 'string' ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
+  const planned = await planFromManifests(ctx, check);
+  const { plan, live, reads, client, kinds, modes } = planned;
+  const cost = planCost(ctx, plan, client);
+  const scopes = planScopes(plan, reads);
+  const verdict = policy && manifests ? await policyReport(policy, { plan, live, manifests, manifestsDir: manifestDir(ctx), kinds }) : undefined;
+  ctx.io.stdout.write(renderPlanOutput(plan, format, { color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env), cost, scopes, ...(verdict ? { policy: verdict } : {}) }));
+  await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
+  if (typeof out === 'string' && manifests) {
+    const saved = createSavedPlan({
+      plan,
+      live,
+      manifests,
+      cost,
+      options: { prune: ctx.global.prune, invite: ctx.global.invite, modes },
+    });
+    // A registered credential in the plan (a manifest value that is the token) never reaches the file; such a
+    // file then fails its checksum at apply --plan instead of applying a redacted value. A payload secret (a
+    // certificate) stays: it is what apply must send, and the printed plans show only its fingerprint.
+    await writeFile(out, redactCredentials(renderSavedPlan(saved)), 'utf8');
+    ctx.logger.info({ file: out, steps: plan.steps.length }, 'plan saved');
+  }
+  await brokenLinksCheck(ctx, planned, format);
+  // A plan that cannot reach the manifests is a failure whatever else it holds (never "no changes").
+  if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
+  return ctx.values['detailed-exitcode'] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
+}

@@ -13,6 +13,9 @@
  *   that sees another holder in a valid record stops leading at once.
  * - `stop({release: true})` (SIGTERM, once the run drained) writes an empty holder with a 1-second duration,
  *   so a follower takes over at its next read, within one retry period.
+ * - With `wants` (dynamic shards, src/daemon/fleet/shards.ts) a replica that does not hold the lease only takes it
+ *   while `wants()` says so, and otherwise only watches it; `handOver()` stops leading and releases the lease
+ *   while the loop goes on watching.
  * Nothing here fences the writes themselves (see docs/daemon.md, "High availability").
  */
 import { EventEmitter } from 'node:events';
@@ -87,6 +90,8 @@ export class LeaderElector extends EventEmitter {
   private attempt: Promise<void> | undefined;
   private attemptAbort: AbortController | undefined;
   private stopped = false;
+  /** Set while handOver() gives the lease up: nothing is taken meanwhile. */
+  private yielding = false;
 
   constructor(
     private readonly lock: LeaseLock,
@@ -94,6 +99,8 @@ export class LeaderElector extends EventEmitter {
     private readonly timings: ElectionTimings,
     private readonly logger: Logger,
     private readonly now: () => number = () => performance.now(),
+    /** Whether to take the lease when it is free (default: always, as a plain election does). */
+    private readonly wants: () => boolean = () => true,
   ) {
     super();
     this.writes.abort(); // nothing may be written before the lease is held
@@ -136,6 +143,45 @@ export class LeaderElector extends EventEmitter {
   }
 
   /**
+   * The holder as this replica sees it: itself while it leads, another identity while that one's record is
+   * valid (changed less than leaseDuration ago by this replica's clock), else undefined (free, expired, unread).
+   */
+  holder(): string | undefined {
+    if (this.isLeader) return this.identity;
+    const o = this.observed;
+    if (!o || o.record.holderIdentity === '' || o.record.holderIdentity === this.identity) return undefined;
+    return this.now() < o.at + this.timings.leaseDurationMs ? o.record.holderIdentity : undefined;
+  }
+
+  /** Since when (this replica's monotonic clock) the lease has been free or expired as seen here; undefined while held or unread. */
+  vacantSince(): number | undefined {
+    if (this.isLeader) return undefined;
+    const o = this.observed;
+    if (!o) return undefined;
+    if (o.record.holderIdentity === '') return o.at;
+    const expiry = o.at + this.timings.leaseDurationMs;
+    return this.now() >= expiry ? expiry : undefined;
+  }
+
+  /**
+   * Give the lease to whoever takes it next, and go on watching it: leading (and the write gate) ends at once;
+   * once `drained` resolves true (nothing is written under it any more) the lease is released; false leaves it
+   * to expire. Resolves true when it was released.
+   */
+  async handOver(drained: () => Promise<boolean>): Promise<boolean> {
+    if (!this.leading || this.stopped) return false;
+    this.yielding = true;
+    try {
+      this.lose('handing the lease over');
+      await this.attempt;
+      if (!(await drained()) || this.stopped) return false;
+      return await this.release();
+    } finally {
+      this.yielding = false;
+    }
+  }
+
+  /**
    * Stop the loop. With `release` (the daemon stopped writing: its run drained), a leader gives the lease up
    * (empty holder, 1-second duration) so a follower takes over at its next read; without it the lease is left
    * to expire (a write may still be in flight).
@@ -146,14 +192,24 @@ export class LeaderElector extends EventEmitter {
     await this.attempt;
     const was = this.leading && this.observed?.record.holderIdentity === this.identity;
     this.lose('stopping');
-    if (!was || !this.observed || !options.release) return;
+    if (!was || !options.release) return;
+    await this.release();
+  }
+
+  /** An empty holder with a 1-second duration, if the lease is still this replica's as last read. */
+  private async release(): Promise<boolean> {
+    const o = this.observed;
+    if (!o || o.record.holderIdentity !== this.identity) return false;
     const wall = microTime(new Date());
-    const record: LeaseRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: wall, renewTime: wall, leaseTransitions: this.observed.record.leaseTransitions };
+    const record: LeaseRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: wall, renewTime: wall, leaseTransitions: o.record.leaseTransitions };
     try {
-      await this.lock.update(record, this.observed.version, AbortSignal.timeout(this.timings.renewDeadlineMs));
+      const version = await this.lock.update(record, o.version, AbortSignal.timeout(this.timings.renewDeadlineMs));
+      this.observe(record, version);
       this.logger.info({ lease: this.lock.description, identity: this.identity }, 'released the lease');
+      return true;
     } catch (err) {
       this.logger.warn({ lease: this.lock.description, errorType: errorKind(err) }, 'could not release the lease; the others take over once it expires');
+      return false;
     }
   }
 
@@ -199,7 +255,10 @@ export class LeaderElector extends EventEmitter {
     const wall = microTime(new Date());
     const mine: LeaseRecord = { holderIdentity: this.identity, leaseDurationSeconds: Math.ceil(this.timings.leaseDurationMs / 1000), acquireTime: wall, renewTime: wall, leaseTransitions: 0 };
     const current = await this.lock.get(signal);
+    // Not leading: take a free or expired lease only if wanted (dynamic shards); else just watch it.
+    const taking = (): boolean => this.leading || (!this.yielding && this.wants());
     if (current === undefined) {
+      if (!taking()) return false;
       const version = await this.lock.create(mine, signal);
       this.observe(mine, version);
       return true;
@@ -210,6 +269,7 @@ export class LeaderElector extends EventEmitter {
     const holder = current.record.holderIdentity;
     if (holder !== '' && holder !== this.identity && this.now() < this.observed!.at + this.timings.leaseDurationMs) return false;
     if (holder !== this.identity && this.leading) return false; // released or taken over while leading: not ours any more
+    if (!taking()) return false;
     const next: LeaseRecord =
       holder === this.identity
         ? { ...mine, acquireTime: current.record.acquireTime, leaseTransitions: current.record.leaseTransitions }

@@ -33,7 +33,7 @@ export interface Leadership {
 export interface LeadershipDeps {
   env: Env;
   logger: Logger;
-  metrics: DaemonMetrics;
+  metrics: Pick<DaemonMetrics, 'setLeader'>;
   /** Default: the Kubernetes Lease of the config. */
   lock?: LeaseLock;
   /** Default: the pod name (HOSTNAME) and a random suffix, so a restarted pod is a new holder. */
@@ -73,9 +73,8 @@ async function kubernetesModule(): Promise<KubernetesModule> {
 }
 
 export async function startLeadership(config: HaConfig, deps: LeadershipDeps): Promise<Leadership> {
-  const lock =
-    deps.lock ?? (await kubernetesModule()).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName: config.leaseName, env: deps.env });
-  const identity = deps.identity ?? `${deps.env.HOSTNAME || hostname()}-${randomBytes(4).toString('hex')}`;
+  const lock = deps.lock ?? (await kubernetesLock(config, config.leaseName, deps.env));
+  const identity = deps.identity ?? replicaIdentity(deps.env);
   const log = deps.logger.child({ component: 'leader-election' });
   const elector = new LeaderElector(lock, identity, config, log);
   elector.on('started-leading', () => {
@@ -95,6 +94,11 @@ export async function startLeadership(config: HaConfig, deps: LeadershipDeps): P
   deps.metrics.setLeader(false);
   log.info({ lease: lock.description, identity, ...config }, 'leader election started: reconciling only while holding the lease');
   elector.start();
+  return leadershipOf(elector);
+}
+
+/** What the daemon asks of an elector: may it write now, the write gate of a run, its status. */
+export function leadershipOf(elector: LeaderElector): Leadership {
   return {
     get leading() {
       return elector.isLeader;
@@ -106,4 +110,14 @@ export async function startLeadership(config: HaConfig, deps: LeadershipDeps): P
     status: () => elector.status(),
     stop: (release) => elector.stop({ release }),
   };
+}
+
+/** Default identity: the pod name (HOSTNAME) and a random suffix, so a restarted pod is a new holder. */
+export function replicaIdentity(env: Env): string {
+  return `${env.HOSTNAME || hostname()}-${randomBytes(4).toString('hex')}`;
+}
+
+/** The Kubernetes Lease of that name (the Kubernetes client loaded on first use). */
+export async function kubernetesLock(config: Pick<HaConfig, 'namespace'>, leaseName: string, env: Env): Promise<LeaseLock> {
+  return (await kubernetesModule()).kubernetesLeaseLock({ ...(config.namespace !== undefined ? { namespace: config.namespace } : {}), leaseName, env });
 }

@@ -12,7 +12,7 @@ export function esc(text: unknown): string {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-const RESULT_LABEL: Record<string, string> = {
+export const RESULT_LABEL: Record<string, string> = {
   success: 'Success',
   failed: 'Failed',
   refused: 'Refused by the safety gate',
@@ -35,11 +35,11 @@ const MODE_LABEL: Record<string, string> = {
   observe: 'observe: reports, never writes',
 };
 
-function badge(text: string, tone: 'ok' | 'bad' | 'warn' | 'info'): string {
+export function badge(text: string, tone: 'ok' | 'bad' | 'warn' | 'info'): string {
   return `<span class="badge ${tone}">${esc(text)}</span>`;
 }
 
-function tone(result: string): 'ok' | 'bad' | 'warn' {
+export function tone(result: string): 'ok' | 'bad' | 'warn' {
   return result === 'success' ? 'ok' : result === 'refused' ? 'warn' : 'bad';
 }
 
@@ -195,13 +195,13 @@ function informer(i: StatusData['informer']): string {
   );
 }
 
-function runs(list: RunView[]): string {
+function runs(list: RunView[], api: string): string {
   const head = `<h2 id="runs">Last runs</h2>`;
   if (list.length === 0) return `<section aria-labelledby="runs">${head}<p>No run yet.</p></section>`;
   const rows = list
     .map(
       (r) =>
-        `<tr><td><a href="/api/runs/${r.id}">#${r.id}</a></td><td>${esc(formatAt(r.startedAt))}</td><td>${esc(r.reasons.join(', '))}</td>` +
+        `<tr><td><a href="${esc(api)}/runs/${r.id}">#${r.id}</a></td><td>${esc(formatAt(r.startedAt))}</td><td>${esc(r.reasons.join(', '))}</td>` +
         `<td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${badge(RESULT_LABEL[r.result] ?? r.result, tone(r.result))}</td>` +
         `<td>${r.planned ?? '–'}</td><td>${r.applied ?? '–'}</td><td>${r.failed ?? '–'}</td><td>${runNote(r)}</td></tr>`,
     )
@@ -213,7 +213,7 @@ function runs(list: RunView[]): string {
   );
 }
 
-const STYLE = `
+export const STYLE = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
 header{background:#24292f;color:#fff;padding:.8rem 1.5rem}header h1{margin:0;font-size:1.25rem}header p{margin:.2rem 0 0;color:#d0d7de}
 main{padding:1rem 1.5rem;max-width:78rem}section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.5rem 1rem 1rem;margin:0 0 1rem}
@@ -260,7 +260,8 @@ function approvalSection(a: StatusData['approval']): string {
   return parts.join('') + '</section>';
 }
 
-export function renderStatusHtml(s: StatusData): string {
+/** `api`: where this page's JSON lives (a fleet's organization: /api/orgs/{id}). */
+export function renderStatusHtml(s: StatusData, api = '/api'): string {
   const state =
     s.manifests.ok === false
       ? 'manifests invalid'
@@ -282,7 +283,7 @@ export function renderStatusHtml(s: StatusData): string {
     drift(s.drift) +
     health(s.health) +
     informer(s.informer) +
-    runs(s.runs) +
-    `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="/api/status">/api/status</a>.</footer></body></html>\n`
+    runs(s.runs, api) +
+    `</main><footer>Generated ${esc(formatAt(s.generatedAt))}; refreshes every ${REFRESH_SECONDS} s. The same data as JSON: <a href="${esc(api)}/status">${esc(api)}/status</a>.</footer></body></html>\n`
   );
 }

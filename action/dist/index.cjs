@@ -13315,7 +13315,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	const func9 = require_equal().default;
 	const pattern0 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*\\*?$", "u");
 	const pattern1 = /* @__PURE__ */ new RegExp("^https?://", "u");
-<<<<<<< HEAD
 	const pattern2 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
 	const pattern4 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9._/-]*$", "u");
 	const pattern6 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9._-][A-Za-z0-9._/-]*$", "u");
@@ -13323,16 +13322,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 	const pattern9 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "u");
 	const pattern10 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
 	const pattern12 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+	const pattern15 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "u");
 	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
-=======
-	const pattern2 = /* @__PURE__ */ new RegExp("^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$", "u");
-	const pattern4 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", "u");
-	const pattern5 = /* @__PURE__ */ new RegExp("^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$", "u");
-	const pattern7 = /* @__PURE__ */ new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-	const pattern8 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$", "u");
-	const pattern10 = /* @__PURE__ */ new RegExp("^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$", "u");
-	const pattern3 = /* @__PURE__ */ new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
->>>>>>> h26-fleet
 	function validate1(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
 		let vErrors = null;
 		let errors = 0;
@@ -15608,7 +15599,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 					errors++;
 				}
 			}
-<<<<<<< HEAD
 			if (data.policy !== void 0) {
 				let data55 = data.policy;
 				if (data55 && typeof data55 == "object" && !Array.isArray(data55)) {
@@ -15619,24 +15609,11 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 							keyword: "additionalProperties",
 							params: { additionalProperty: key12 },
 							message: "must NOT have additional properties"
-=======
-			if (data.organizations !== void 0) {
-				let data55 = data.organizations;
-				if (Array.isArray(data55)) {
-					if (data55.length < 1) {
-						const err107 = {
-							instancePath: instancePath + "/organizations",
-							schemaPath: "#/properties/organizations/minItems",
-							keyword: "minItems",
-							params: { limit: 1 },
-							message: "must NOT have fewer than 1 items"
->>>>>>> h26-fleet
 						};
 						if (vErrors === null) vErrors = [err107];
 						else vErrors.push(err107);
 						errors++;
 					}
-<<<<<<< HEAD
 					if (data55.path !== void 0) {
 						let data56 = data55.path;
 						if (typeof data56 === "string") {
@@ -15647,25 +15624,11 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									keyword: "minLength",
 									params: { limit: 1 },
 									message: "must NOT have fewer than 1 characters"
-=======
-					const len3 = data55.length;
-					for (let i4 = 0; i4 < len3; i4++) {
-						let data56 = data55[i4];
-						if (data56 && typeof data56 == "object" && !Array.isArray(data56)) {
-							if (data56.id === void 0) {
-								const err108 = {
-									instancePath: instancePath + "/organizations/" + i4,
-									schemaPath: "#/properties/organizations/items/required",
-									keyword: "required",
-									params: { missingProperty: "id" },
-									message: "must have required property 'id'"
->>>>>>> h26-fleet
 								};
 								if (vErrors === null) vErrors = [err108];
 								else vErrors.push(err108);
 								errors++;
 							}
-<<<<<<< HEAD
 						} else {
 							const err109 = {
 								instancePath: instancePath + "/policy/path",
@@ -15733,70 +15696,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											keyword: "minLength",
 											params: { limit: 16 },
 											message: "must NOT have fewer than 16 characters"
-=======
-							if (data56.manifests === void 0) {
-								const err109 = {
-									instancePath: instancePath + "/organizations/" + i4,
-									schemaPath: "#/properties/organizations/items/required",
-									keyword: "required",
-									params: { missingProperty: "manifests" },
-									message: "must have required property 'manifests'"
-								};
-								if (vErrors === null) vErrors = [err109];
-								else vErrors.push(err109);
-								errors++;
-							}
-							for (const key10 in data56) if (!(key10 === "id" || key10 === "manifests" || key10 === "tokenFile" || key10 === "tokenEnv" || key10 === "schedule" || key10 === "prune" || key10 === "safety" || key10 === "notify")) {
-								const err110 = {
-									instancePath: instancePath + "/organizations/" + i4,
-									schemaPath: "#/properties/organizations/items/additionalProperties",
-									keyword: "additionalProperties",
-									params: { additionalProperty: key10 },
-									message: "must NOT have additional properties"
-								};
-								if (vErrors === null) vErrors = [err110];
-								else vErrors.push(err110);
-								errors++;
-							}
-							if (data56.id !== void 0) {
-								let data57 = data56.id;
-								if (typeof data57 === "string") {
-									if (!pattern10.test(data57)) {
-										const err111 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/id",
-											schemaPath: "#/properties/organizations/items/properties/id/pattern",
-											keyword: "pattern",
-											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" },
-											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\""
-										};
-										if (vErrors === null) vErrors = [err111];
-										else vErrors.push(err111);
-										errors++;
-									}
-								} else {
-									const err112 = {
-										instancePath: instancePath + "/organizations/" + i4 + "/id",
-										schemaPath: "#/properties/organizations/items/properties/id/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err112];
-									else vErrors.push(err112);
-									errors++;
-								}
-							}
-							if (data56.manifests !== void 0) {
-								let data58 = data56.manifests;
-								if (typeof data58 === "string") {
-									if (func1(data58) < 1) {
-										const err113 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/manifests",
-											schemaPath: "#/properties/organizations/items/properties/manifests/minLength",
-											keyword: "minLength",
-											params: { limit: 1 },
-											message: "must NOT have fewer than 1 characters"
->>>>>>> h26-fleet
 										};
 										if (vErrors === null) vErrors = [err113];
 										else vErrors.push(err113);
@@ -15804,13 +15703,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 								} else {
 									const err114 = {
-<<<<<<< HEAD
 										instancePath: instancePath + "/policy/approvals/token",
 										schemaPath: "#/properties/policy/properties/approvals/properties/token/type",
-=======
-										instancePath: instancePath + "/organizations/" + i4 + "/manifests",
-										schemaPath: "#/properties/organizations/items/properties/manifests/type",
->>>>>>> h26-fleet
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
@@ -15820,7 +15714,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									errors++;
 								}
 							}
-<<<<<<< HEAD
 							if (data59.tokenFile !== void 0) {
 								let data61 = data59.tokenFile;
 								if (typeof data61 === "string") {
@@ -15828,15 +15721,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 										const err115 = {
 											instancePath: instancePath + "/policy/approvals/tokenFile",
 											schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/minLength",
-=======
-							if (data56.tokenFile !== void 0) {
-								let data59 = data56.tokenFile;
-								if (typeof data59 === "string") {
-									if (func1(data59) < 1) {
-										const err115 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
-											schemaPath: "#/properties/organizations/items/properties/tokenFile/minLength",
->>>>>>> h26-fleet
 											keyword: "minLength",
 											params: { limit: 1 },
 											message: "must NOT have fewer than 1 characters"
@@ -15847,13 +15731,8 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									}
 								} else {
 									const err116 = {
-<<<<<<< HEAD
 										instancePath: instancePath + "/policy/approvals/tokenFile",
 										schemaPath: "#/properties/policy/properties/approvals/properties/tokenFile/type",
-=======
-										instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
-										schemaPath: "#/properties/organizations/items/properties/tokenFile/type",
->>>>>>> h26-fleet
 										keyword: "type",
 										params: { type: "string" },
 										message: "must be string"
@@ -15863,7 +15742,6 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									errors++;
 								}
 							}
-<<<<<<< HEAD
 							if (data59.github !== void 0) {
 								let data62 = data59.github;
 								if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
@@ -15874,24 +15752,11 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 											keyword: "required",
 											params: { missingProperty: "repository" },
 											message: "must have required property 'repository'"
-=======
-							if (data56.tokenEnv !== void 0) {
-								let data60 = data56.tokenEnv;
-								if (typeof data60 === "string") {
-									if (!pattern7.test(data60)) {
-										const err117 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
-											schemaPath: "#/properties/organizations/items/properties/tokenEnv/pattern",
-											keyword: "pattern",
-											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
->>>>>>> h26-fleet
 										};
 										if (vErrors === null) vErrors = [err117];
 										else vErrors.push(err117);
 										errors++;
 									}
-<<<<<<< HEAD
 									for (const key14 in data62) if (!(key14 === "repository" || key14 === "apiUrl" || key14 === "tokenFile" || key14 === "pollSeconds")) {
 										const err118 = {
 											instancePath: instancePath + "/policy/approvals/github",
@@ -15954,81 +15819,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 												keyword: "type",
 												params: { type: "string" },
 												message: "must be string"
-=======
-								} else {
-									const err118 = {
-										instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
-										schemaPath: "#/properties/organizations/items/properties/tokenEnv/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err118];
-									else vErrors.push(err118);
-									errors++;
-								}
-							}
-							if (data56.schedule !== void 0) {
-								let data61 = data56.schedule;
-								if (typeof data61 === "string") {
-									if (func1(data61) < 1) {
-										const err119 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/schedule",
-											schemaPath: "#/properties/organizations/items/properties/schedule/minLength",
-											keyword: "minLength",
-											params: { limit: 1 },
-											message: "must NOT have fewer than 1 characters"
-										};
-										if (vErrors === null) vErrors = [err119];
-										else vErrors.push(err119);
-										errors++;
-									}
-								} else {
-									const err120 = {
-										instancePath: instancePath + "/organizations/" + i4 + "/schedule",
-										schemaPath: "#/properties/organizations/items/properties/schedule/type",
-										keyword: "type",
-										params: { type: "string" },
-										message: "must be string"
-									};
-									if (vErrors === null) vErrors = [err120];
-									else vErrors.push(err120);
-									errors++;
-								}
-							}
-							if (data56.prune !== void 0) {
-								let data62 = data56.prune;
-								if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
-									for (const key11 in data62) {
-										const _errs133 = errors;
-										if (!(key11 === "Members" || key11 === "Team" || key11 === "Translation" || key11 === "OpenAPISpec" || key11 === "SamlProvider" || key11 === "Collection" || key11 === "Space" || key11 === "Site")) {
-											const err121 = {
-												instancePath: instancePath + "/organizations/" + i4 + "/prune",
-												schemaPath: "#/properties/prune/propertyNames/enum",
-												keyword: "enum",
-												params: { allowedValues: schema6.propertyNames.enum },
-												message: "must be equal to one of the allowed values",
-												propertyName: key11
-											};
-											if (vErrors === null) vErrors = [err121];
-											else vErrors.push(err121);
-											errors++;
-										}
-										if (!(_errs133 === errors)) {
-											const err122 = {
-												instancePath: instancePath + "/organizations/" + i4 + "/prune",
-												schemaPath: "#/properties/prune/propertyNames",
-												keyword: "propertyNames",
-												params: { propertyName: key11 },
-												message: "property name must be valid"
->>>>>>> h26-fleet
 											};
 											if (vErrors === null) vErrors = [err122];
 											else vErrors.push(err122);
 											errors++;
 										}
 									}
-<<<<<<< HEAD
 									if (data62.tokenFile !== void 0) {
 										let data65 = data62.tokenFile;
 										if (typeof data65 === "string") {
@@ -16082,76 +15878,11 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 														limit: 3600
 													},
 													message: "must be <= 3600"
-=======
-									for (const key12 in data62) if (typeof data62[key12] !== "boolean") {
-										const err123 = {
-											instancePath: instancePath + "/organizations/" + i4 + "/prune/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),
-											schemaPath: "#/properties/prune/additionalProperties/type",
-											keyword: "type",
-											params: { type: "boolean" },
-											message: "must be boolean"
-										};
-										if (vErrors === null) vErrors = [err123];
-										else vErrors.push(err123);
-										errors++;
-									}
-								} else {
-									const err124 = {
-										instancePath: instancePath + "/organizations/" + i4 + "/prune",
-										schemaPath: "#/properties/prune/type",
-										keyword: "type",
-										params: { type: "object" },
-										message: "must be object"
-									};
-									if (vErrors === null) vErrors = [err124];
-									else vErrors.push(err124);
-									errors++;
-								}
-							}
-							if (data56.safety !== void 0) {
-								if (!validate1(data56.safety, {
-									instancePath: instancePath + "/organizations/" + i4 + "/safety",
-									parentData: data56,
-									parentDataProperty: "safety",
-									rootData
-								})) {
-									vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
-									errors = vErrors.length;
-								}
-							}
-							if (data56.notify !== void 0) {
-								let data65 = data56.notify;
-								if (Array.isArray(data65)) {
-									const len4 = data65.length;
-									for (let i5 = 0; i5 < len4; i5++) {
-										let data66 = data65[i5];
-										if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
-											if (data66.type === void 0) {
-												const err125 = {
-													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
-													schemaPath: "#/properties/notify/items/required",
-													keyword: "required",
-													params: { missingProperty: "type" },
-													message: "must have required property 'type'"
-												};
-												if (vErrors === null) vErrors = [err125];
-												else vErrors.push(err125);
-												errors++;
-											}
-											if (data66.url === void 0) {
-												const err126 = {
-													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
-													schemaPath: "#/properties/notify/items/required",
-													keyword: "required",
-													params: { missingProperty: "url" },
-													message: "must have required property 'url'"
->>>>>>> h26-fleet
 												};
 												if (vErrors === null) vErrors = [err126];
 												else vErrors.push(err126);
 												errors++;
 											}
-<<<<<<< HEAD
 											if (data66 < 5 || isNaN(data66)) {
 												const err127 = {
 													instancePath: instancePath + "/policy/approvals/github/pollSeconds",
@@ -16162,21 +15893,11 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 														limit: 5
 													},
 													message: "must be >= 5"
-=======
-											for (const key13 in data66) if (!(key13 === "name" || key13 === "type" || key13 === "url" || key13 === "secretEnv" || key13 === "events")) {
-												const err127 = {
-													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
-													schemaPath: "#/properties/notify/items/additionalProperties",
-													keyword: "additionalProperties",
-													params: { additionalProperty: key13 },
-													message: "must NOT have additional properties"
->>>>>>> h26-fleet
 												};
 												if (vErrors === null) vErrors = [err127];
 												else vErrors.push(err127);
 												errors++;
 											}
-<<<<<<< HEAD
 										}
 									}
 								} else {
@@ -16189,142 +15910,475 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									};
 									if (vErrors === null) vErrors = [err128];
 									else vErrors.push(err128);
-=======
-											if (data66.name !== void 0) {
-												let data67 = data66.name;
-												if (typeof data67 === "string") {
-													if (func1(data67) < 1) {
-														const err128 = {
+									errors++;
+								}
+							}
+						} else {
+							const err129 = {
+								instancePath: instancePath + "/policy/approvals",
+								schemaPath: "#/properties/policy/properties/approvals/type",
+								keyword: "type",
+								params: { type: "object" },
+								message: "must be object"
+							};
+							if (vErrors === null) vErrors = [err129];
+							else vErrors.push(err129);
+							errors++;
+						}
+					}
+				} else {
+					const err130 = {
+						instancePath: instancePath + "/policy",
+						schemaPath: "#/properties/policy/type",
+						keyword: "type",
+						params: { type: "object" },
+						message: "must be object"
+					};
+					if (vErrors === null) vErrors = [err130];
+					else vErrors.push(err130);
+					errors++;
+				}
+			}
+			if (data.organizations !== void 0) {
+				let data67 = data.organizations;
+				if (Array.isArray(data67)) {
+					if (data67.length < 1) {
+						const err131 = {
+							instancePath: instancePath + "/organizations",
+							schemaPath: "#/properties/organizations/minItems",
+							keyword: "minItems",
+							params: { limit: 1 },
+							message: "must NOT have fewer than 1 items"
+						};
+						if (vErrors === null) vErrors = [err131];
+						else vErrors.push(err131);
+						errors++;
+					}
+					const len3 = data67.length;
+					for (let i4 = 0; i4 < len3; i4++) {
+						let data68 = data67[i4];
+						if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
+							if (data68.id === void 0) {
+								const err132 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/required",
+									keyword: "required",
+									params: { missingProperty: "id" },
+									message: "must have required property 'id'"
+								};
+								if (vErrors === null) vErrors = [err132];
+								else vErrors.push(err132);
+								errors++;
+							}
+							if (data68.manifests === void 0) {
+								const err133 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/required",
+									keyword: "required",
+									params: { missingProperty: "manifests" },
+									message: "must have required property 'manifests'"
+								};
+								if (vErrors === null) vErrors = [err133];
+								else vErrors.push(err133);
+								errors++;
+							}
+							for (const key15 in data68) if (!(key15 === "id" || key15 === "manifests" || key15 === "tokenFile" || key15 === "tokenEnv" || key15 === "schedule" || key15 === "prune" || key15 === "safety" || key15 === "notify")) {
+								const err134 = {
+									instancePath: instancePath + "/organizations/" + i4,
+									schemaPath: "#/properties/organizations/items/additionalProperties",
+									keyword: "additionalProperties",
+									params: { additionalProperty: key15 },
+									message: "must NOT have additional properties"
+								};
+								if (vErrors === null) vErrors = [err134];
+								else vErrors.push(err134);
+								errors++;
+							}
+							if (data68.id !== void 0) {
+								let data69 = data68.id;
+								if (typeof data69 === "string") {
+									if (!pattern15.test(data69)) {
+										const err135 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/id",
+											schemaPath: "#/properties/organizations/items/properties/id/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$" },
+											message: "must match pattern \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\""
+										};
+										if (vErrors === null) vErrors = [err135];
+										else vErrors.push(err135);
+										errors++;
+									}
+								} else {
+									const err136 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/id",
+										schemaPath: "#/properties/organizations/items/properties/id/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err136];
+									else vErrors.push(err136);
+									errors++;
+								}
+							}
+							if (data68.manifests !== void 0) {
+								let data70 = data68.manifests;
+								if (typeof data70 === "string") {
+									if (func1(data70) < 1) {
+										const err137 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/manifests",
+											schemaPath: "#/properties/organizations/items/properties/manifests/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err137];
+										else vErrors.push(err137);
+										errors++;
+									}
+								} else {
+									const err138 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/manifests",
+										schemaPath: "#/properties/organizations/items/properties/manifests/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err138];
+									else vErrors.push(err138);
+									errors++;
+								}
+							}
+							if (data68.tokenFile !== void 0) {
+								let data71 = data68.tokenFile;
+								if (typeof data71 === "string") {
+									if (func1(data71) < 1) {
+										const err139 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
+											schemaPath: "#/properties/organizations/items/properties/tokenFile/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err139];
+										else vErrors.push(err139);
+										errors++;
+									}
+								} else {
+									const err140 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/tokenFile",
+										schemaPath: "#/properties/organizations/items/properties/tokenFile/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err140];
+									else vErrors.push(err140);
+									errors++;
+								}
+							}
+							if (data68.tokenEnv !== void 0) {
+								let data72 = data68.tokenEnv;
+								if (typeof data72 === "string") {
+									if (!pattern12.test(data72)) {
+										const err141 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
+											schemaPath: "#/properties/organizations/items/properties/tokenEnv/pattern",
+											keyword: "pattern",
+											params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+											message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
+										};
+										if (vErrors === null) vErrors = [err141];
+										else vErrors.push(err141);
+										errors++;
+									}
+								} else {
+									const err142 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/tokenEnv",
+										schemaPath: "#/properties/organizations/items/properties/tokenEnv/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err142];
+									else vErrors.push(err142);
+									errors++;
+								}
+							}
+							if (data68.schedule !== void 0) {
+								let data73 = data68.schedule;
+								if (typeof data73 === "string") {
+									if (func1(data73) < 1) {
+										const err143 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/schedule",
+											schemaPath: "#/properties/organizations/items/properties/schedule/minLength",
+											keyword: "minLength",
+											params: { limit: 1 },
+											message: "must NOT have fewer than 1 characters"
+										};
+										if (vErrors === null) vErrors = [err143];
+										else vErrors.push(err143);
+										errors++;
+									}
+								} else {
+									const err144 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/schedule",
+										schemaPath: "#/properties/organizations/items/properties/schedule/type",
+										keyword: "type",
+										params: { type: "string" },
+										message: "must be string"
+									};
+									if (vErrors === null) vErrors = [err144];
+									else vErrors.push(err144);
+									errors++;
+								}
+							}
+							if (data68.prune !== void 0) {
+								let data74 = data68.prune;
+								if (data74 && typeof data74 == "object" && !Array.isArray(data74)) {
+									for (const key16 in data74) {
+										const _errs160 = errors;
+										if (!(key16 === "Members" || key16 === "Team" || key16 === "Translation" || key16 === "OpenAPISpec" || key16 === "SamlProvider" || key16 === "Collection" || key16 === "Space" || key16 === "Site")) {
+											const err145 = {
+												instancePath: instancePath + "/organizations/" + i4 + "/prune",
+												schemaPath: "#/properties/prune/propertyNames/enum",
+												keyword: "enum",
+												params: { allowedValues: schema6.propertyNames.enum },
+												message: "must be equal to one of the allowed values",
+												propertyName: key16
+											};
+											if (vErrors === null) vErrors = [err145];
+											else vErrors.push(err145);
+											errors++;
+										}
+										if (!(_errs160 === errors)) {
+											const err146 = {
+												instancePath: instancePath + "/organizations/" + i4 + "/prune",
+												schemaPath: "#/properties/prune/propertyNames",
+												keyword: "propertyNames",
+												params: { propertyName: key16 },
+												message: "property name must be valid"
+											};
+											if (vErrors === null) vErrors = [err146];
+											else vErrors.push(err146);
+											errors++;
+										}
+									}
+									for (const key17 in data74) if (typeof data74[key17] !== "boolean") {
+										const err147 = {
+											instancePath: instancePath + "/organizations/" + i4 + "/prune/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),
+											schemaPath: "#/properties/prune/additionalProperties/type",
+											keyword: "type",
+											params: { type: "boolean" },
+											message: "must be boolean"
+										};
+										if (vErrors === null) vErrors = [err147];
+										else vErrors.push(err147);
+										errors++;
+									}
+								} else {
+									const err148 = {
+										instancePath: instancePath + "/organizations/" + i4 + "/prune",
+										schemaPath: "#/properties/prune/type",
+										keyword: "type",
+										params: { type: "object" },
+										message: "must be object"
+									};
+									if (vErrors === null) vErrors = [err148];
+									else vErrors.push(err148);
+									errors++;
+								}
+							}
+							if (data68.safety !== void 0) {
+								if (!validate1(data68.safety, {
+									instancePath: instancePath + "/organizations/" + i4 + "/safety",
+									parentData: data68,
+									parentDataProperty: "safety",
+									rootData
+								})) {
+									vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors);
+									errors = vErrors.length;
+								}
+							}
+							if (data68.notify !== void 0) {
+								let data77 = data68.notify;
+								if (Array.isArray(data77)) {
+									const len4 = data77.length;
+									for (let i5 = 0; i5 < len4; i5++) {
+										let data78 = data77[i5];
+										if (data78 && typeof data78 == "object" && !Array.isArray(data78)) {
+											if (data78.type === void 0) {
+												const err149 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/required",
+													keyword: "required",
+													params: { missingProperty: "type" },
+													message: "must have required property 'type'"
+												};
+												if (vErrors === null) vErrors = [err149];
+												else vErrors.push(err149);
+												errors++;
+											}
+											if (data78.url === void 0) {
+												const err150 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/required",
+													keyword: "required",
+													params: { missingProperty: "url" },
+													message: "must have required property 'url'"
+												};
+												if (vErrors === null) vErrors = [err150];
+												else vErrors.push(err150);
+												errors++;
+											}
+											for (const key18 in data78) if (!(key18 === "name" || key18 === "type" || key18 === "url" || key18 === "secretEnv" || key18 === "events")) {
+												const err151 = {
+													instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
+													schemaPath: "#/properties/notify/items/additionalProperties",
+													keyword: "additionalProperties",
+													params: { additionalProperty: key18 },
+													message: "must NOT have additional properties"
+												};
+												if (vErrors === null) vErrors = [err151];
+												else vErrors.push(err151);
+												errors++;
+											}
+											if (data78.name !== void 0) {
+												let data79 = data78.name;
+												if (typeof data79 === "string") {
+													if (func1(data79) < 1) {
+														const err152 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
 															schemaPath: "#/properties/notify/items/properties/name/minLength",
 															keyword: "minLength",
 															params: { limit: 1 },
 															message: "must NOT have fewer than 1 characters"
 														};
-														if (vErrors === null) vErrors = [err128];
-														else vErrors.push(err128);
+														if (vErrors === null) vErrors = [err152];
+														else vErrors.push(err152);
 														errors++;
 													}
 												} else {
-													const err129 = {
+													const err153 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/name",
 														schemaPath: "#/properties/notify/items/properties/name/type",
 														keyword: "type",
 														params: { type: "string" },
 														message: "must be string"
 													};
-													if (vErrors === null) vErrors = [err129];
-													else vErrors.push(err129);
+													if (vErrors === null) vErrors = [err153];
+													else vErrors.push(err153);
 													errors++;
 												}
 											}
-											if (data66.type !== void 0) {
-												let data68 = data66.type;
-												if (!(data68 === "webhook" || data68 === "slack")) {
-													const err130 = {
+											if (data78.type !== void 0) {
+												let data80 = data78.type;
+												if (!(data80 === "webhook" || data80 === "slack")) {
+													const err154 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/type",
 														schemaPath: "#/properties/notify/items/properties/type/enum",
 														keyword: "enum",
 														params: { allowedValues: schema7.items.properties.type.enum },
 														message: "must be equal to one of the allowed values"
 													};
-													if (vErrors === null) vErrors = [err130];
-													else vErrors.push(err130);
+													if (vErrors === null) vErrors = [err154];
+													else vErrors.push(err154);
 													errors++;
 												}
 											}
-											if (data66.url !== void 0) {
-												let data69 = data66.url;
-												if (typeof data69 === "string") {
-													if (!pattern1.test(data69)) {
-														const err131 = {
+											if (data78.url !== void 0) {
+												let data81 = data78.url;
+												if (typeof data81 === "string") {
+													if (!pattern1.test(data81)) {
+														const err155 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
 															schemaPath: "#/properties/notify/items/properties/url/pattern",
 															keyword: "pattern",
 															params: { pattern: "^https?://" },
 															message: "must match pattern \"^https?://\""
 														};
-														if (vErrors === null) vErrors = [err131];
-														else vErrors.push(err131);
+														if (vErrors === null) vErrors = [err155];
+														else vErrors.push(err155);
 														errors++;
 													}
 												} else {
-													const err132 = {
+													const err156 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/url",
 														schemaPath: "#/properties/notify/items/properties/url/type",
 														keyword: "type",
 														params: { type: "string" },
 														message: "must be string"
 													};
-													if (vErrors === null) vErrors = [err132];
-													else vErrors.push(err132);
+													if (vErrors === null) vErrors = [err156];
+													else vErrors.push(err156);
 													errors++;
 												}
 											}
-											if (data66.secretEnv !== void 0) {
-												let data70 = data66.secretEnv;
-												if (typeof data70 === "string") {
-													if (!pattern7.test(data70)) {
-														const err133 = {
+											if (data78.secretEnv !== void 0) {
+												let data82 = data78.secretEnv;
+												if (typeof data82 === "string") {
+													if (!pattern12.test(data82)) {
+														const err157 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
 															schemaPath: "#/properties/notify/items/properties/secretEnv/pattern",
 															keyword: "pattern",
 															params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
 															message: "must match pattern \"^[A-Za-z_][A-Za-z0-9_]*$\""
 														};
-														if (vErrors === null) vErrors = [err133];
-														else vErrors.push(err133);
+														if (vErrors === null) vErrors = [err157];
+														else vErrors.push(err157);
 														errors++;
 													}
 												} else {
-													const err134 = {
+													const err158 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/secretEnv",
 														schemaPath: "#/properties/notify/items/properties/secretEnv/type",
 														keyword: "type",
 														params: { type: "string" },
 														message: "must be string"
 													};
-													if (vErrors === null) vErrors = [err134];
-													else vErrors.push(err134);
+													if (vErrors === null) vErrors = [err158];
+													else vErrors.push(err158);
 													errors++;
 												}
 											}
-											if (data66.events !== void 0) {
-												let data71 = data66.events;
-												if (Array.isArray(data71)) {
-													if (data71.length < 1) {
-														const err135 = {
+											if (data78.events !== void 0) {
+												let data83 = data78.events;
+												if (Array.isArray(data83)) {
+													if (data83.length < 1) {
+														const err159 = {
 															instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 															schemaPath: "#/properties/notify/items/properties/events/minItems",
 															keyword: "minItems",
 															params: { limit: 1 },
 															message: "must NOT have fewer than 1 items"
 														};
-														if (vErrors === null) vErrors = [err135];
-														else vErrors.push(err135);
+														if (vErrors === null) vErrors = [err159];
+														else vErrors.push(err159);
 														errors++;
 													}
-													const len5 = data71.length;
+													const len5 = data83.length;
 													for (let i6 = 0; i6 < len5; i6++) {
-														let data72 = data71[i6];
-														if (!(data72 === "drift" || data72 === "apply_failed" || data72 === "refused" || data72 === "awaiting_approval" || data72 === "recovered" || data72 === "manifests_invalid")) {
-															const err136 = {
+														let data84 = data83[i6];
+														if (!(data84 === "drift" || data84 === "apply_failed" || data84 === "refused" || data84 === "awaiting_approval" || data84 === "recovered" || data84 === "manifests_invalid")) {
+															const err160 = {
 																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events/" + i6,
 																schemaPath: "#/properties/notify/items/properties/events/items/enum",
 																keyword: "enum",
 																params: { allowedValues: schema7.items.properties.events.items.enum },
 																message: "must be equal to one of the allowed values"
 															};
-															if (vErrors === null) vErrors = [err136];
-															else vErrors.push(err136);
+															if (vErrors === null) vErrors = [err160];
+															else vErrors.push(err160);
 															errors++;
 														}
 													}
-													let i7 = data71.length;
+													let i7 = data83.length;
 													let j1;
 													if (i7 > 1) {
-														outer1: for (; i7--;) for (j1 = i7; j1--;) if (func8(data71[i7], data71[j1])) {
-															const err137 = {
+														outer1: for (; i7--;) for (j1 = i7; j1--;) if (func9(data83[i7], data83[j1])) {
+															const err161 = {
 																instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 																schemaPath: "#/properties/notify/items/properties/events/uniqueItems",
 																keyword: "uniqueItems",
@@ -16334,126 +16388,109 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 																},
 																message: "must NOT have duplicate items (items ## " + j1 + " and " + i7 + " are identical)"
 															};
-															if (vErrors === null) vErrors = [err137];
-															else vErrors.push(err137);
+															if (vErrors === null) vErrors = [err161];
+															else vErrors.push(err161);
 															errors++;
 															break outer1;
 														}
 													}
 												} else {
-													const err138 = {
+													const err162 = {
 														instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5 + "/events",
 														schemaPath: "#/properties/notify/items/properties/events/type",
 														keyword: "type",
 														params: { type: "array" },
 														message: "must be array"
 													};
-													if (vErrors === null) vErrors = [err138];
-													else vErrors.push(err138);
+													if (vErrors === null) vErrors = [err162];
+													else vErrors.push(err162);
 													errors++;
 												}
 											}
 										} else {
-											const err139 = {
+											const err163 = {
 												instancePath: instancePath + "/organizations/" + i4 + "/notify/" + i5,
 												schemaPath: "#/properties/notify/items/type",
 												keyword: "type",
 												params: { type: "object" },
 												message: "must be object"
 											};
-											if (vErrors === null) vErrors = [err139];
-											else vErrors.push(err139);
+											if (vErrors === null) vErrors = [err163];
+											else vErrors.push(err163);
 											errors++;
 										}
 									}
 								} else {
-									const err140 = {
+									const err164 = {
 										instancePath: instancePath + "/organizations/" + i4 + "/notify",
 										schemaPath: "#/properties/notify/type",
 										keyword: "type",
 										params: { type: "array" },
 										message: "must be array"
 									};
-									if (vErrors === null) vErrors = [err140];
-									else vErrors.push(err140);
->>>>>>> h26-fleet
+									if (vErrors === null) vErrors = [err164];
+									else vErrors.push(err164);
 									errors++;
 								}
 							}
 						} else {
-<<<<<<< HEAD
-							const err129 = {
-								instancePath: instancePath + "/policy/approvals",
-								schemaPath: "#/properties/policy/properties/approvals/type",
-=======
-							const err141 = {
+							const err165 = {
 								instancePath: instancePath + "/organizations/" + i4,
 								schemaPath: "#/properties/organizations/items/type",
->>>>>>> h26-fleet
 								keyword: "type",
 								params: { type: "object" },
 								message: "must be object"
 							};
-<<<<<<< HEAD
-							if (vErrors === null) vErrors = [err129];
-							else vErrors.push(err129);
-=======
-							if (vErrors === null) vErrors = [err141];
-							else vErrors.push(err141);
->>>>>>> h26-fleet
+							if (vErrors === null) vErrors = [err165];
+							else vErrors.push(err165);
 							errors++;
 						}
 					}
 				} else {
-<<<<<<< HEAD
-					const err130 = {
-						instancePath: instancePath + "/policy",
-						schemaPath: "#/properties/policy/type",
-=======
-					const err142 = {
+					const err166 = {
 						instancePath: instancePath + "/organizations",
 						schemaPath: "#/properties/organizations/type",
 						keyword: "type",
 						params: { type: "array" },
 						message: "must be array"
 					};
-					if (vErrors === null) vErrors = [err142];
-					else vErrors.push(err142);
+					if (vErrors === null) vErrors = [err166];
+					else vErrors.push(err166);
 					errors++;
 				}
 			}
 			if (data.shard !== void 0) {
-				let data73 = data.shard;
-				if (data73 && typeof data73 == "object" && !Array.isArray(data73)) {
-					for (const key14 in data73) if (!(key14 === "index" || key14 === "count" || key14 === "leases")) {
-						const err143 = {
+				let data85 = data.shard;
+				if (data85 && typeof data85 == "object" && !Array.isArray(data85)) {
+					for (const key19 in data85) if (!(key19 === "index" || key19 === "count" || key19 === "leases")) {
+						const err167 = {
 							instancePath: instancePath + "/shard",
 							schemaPath: "#/properties/shard/additionalProperties",
 							keyword: "additionalProperties",
-							params: { additionalProperty: key14 },
+							params: { additionalProperty: key19 },
 							message: "must NOT have additional properties"
 						};
-						if (vErrors === null) vErrors = [err143];
-						else vErrors.push(err143);
+						if (vErrors === null) vErrors = [err167];
+						else vErrors.push(err167);
 						errors++;
 					}
-					if (data73.index !== void 0) {
-						let data74 = data73.index;
-						if (!(typeof data74 == "number" && !(data74 % 1) && !isNaN(data74))) {
-							const err144 = {
+					if (data85.index !== void 0) {
+						let data86 = data85.index;
+						if (!(typeof data86 == "number" && !(data86 % 1) && !isNaN(data86))) {
+							const err168 = {
 								instancePath: instancePath + "/shard/index",
 								schemaPath: "#/properties/shard/properties/index/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err144];
-							else vErrors.push(err144);
+							if (vErrors === null) vErrors = [err168];
+							else vErrors.push(err168);
 							errors++;
 						}
-						if (typeof data74 == "number") {
-							if (data74 < 0 || isNaN(data74)) {
-								const err145 = {
+						if (typeof data86 == "number") {
+							if (data86 < 0 || isNaN(data86)) {
+								const err169 = {
 									instancePath: instancePath + "/shard/index",
 									schemaPath: "#/properties/shard/properties/index/minimum",
 									keyword: "minimum",
@@ -16463,29 +16500,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 0"
 								};
-								if (vErrors === null) vErrors = [err145];
-								else vErrors.push(err145);
+								if (vErrors === null) vErrors = [err169];
+								else vErrors.push(err169);
 								errors++;
 							}
 						}
 					}
-					if (data73.count !== void 0) {
-						let data75 = data73.count;
-						if (!(typeof data75 == "number" && !(data75 % 1) && !isNaN(data75))) {
-							const err146 = {
+					if (data85.count !== void 0) {
+						let data87 = data85.count;
+						if (!(typeof data87 == "number" && !(data87 % 1) && !isNaN(data87))) {
+							const err170 = {
 								instancePath: instancePath + "/shard/count",
 								schemaPath: "#/properties/shard/properties/count/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err146];
-							else vErrors.push(err146);
+							if (vErrors === null) vErrors = [err170];
+							else vErrors.push(err170);
 							errors++;
 						}
-						if (typeof data75 == "number") {
-							if (data75 > 1024 || isNaN(data75)) {
-								const err147 = {
+						if (typeof data87 == "number") {
+							if (data87 > 1024 || isNaN(data87)) {
+								const err171 = {
 									instancePath: instancePath + "/shard/count",
 									schemaPath: "#/properties/shard/properties/count/maximum",
 									keyword: "maximum",
@@ -16495,12 +16532,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be <= 1024"
 								};
-								if (vErrors === null) vErrors = [err147];
-								else vErrors.push(err147);
+								if (vErrors === null) vErrors = [err171];
+								else vErrors.push(err171);
 								errors++;
 							}
-							if (data75 < 1 || isNaN(data75)) {
-								const err148 = {
+							if (data87 < 1 || isNaN(data87)) {
+								const err172 = {
 									instancePath: instancePath + "/shard/count",
 									schemaPath: "#/properties/shard/properties/count/minimum",
 									keyword: "minimum",
@@ -16510,29 +16547,29 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err148];
-								else vErrors.push(err148);
+								if (vErrors === null) vErrors = [err172];
+								else vErrors.push(err172);
 								errors++;
 							}
 						}
 					}
-					if (data73.leases !== void 0) {
-						let data76 = data73.leases;
-						if (!(typeof data76 == "number" && !(data76 % 1) && !isNaN(data76))) {
-							const err149 = {
+					if (data85.leases !== void 0) {
+						let data88 = data85.leases;
+						if (!(typeof data88 == "number" && !(data88 % 1) && !isNaN(data88))) {
+							const err173 = {
 								instancePath: instancePath + "/shard/leases",
 								schemaPath: "#/properties/shard/properties/leases/type",
 								keyword: "type",
 								params: { type: "integer" },
 								message: "must be integer"
 							};
-							if (vErrors === null) vErrors = [err149];
-							else vErrors.push(err149);
+							if (vErrors === null) vErrors = [err173];
+							else vErrors.push(err173);
 							errors++;
 						}
-						if (typeof data76 == "number") {
-							if (data76 > 256 || isNaN(data76)) {
-								const err150 = {
+						if (typeof data88 == "number") {
+							if (data88 > 256 || isNaN(data88)) {
+								const err174 = {
 									instancePath: instancePath + "/shard/leases",
 									schemaPath: "#/properties/shard/properties/leases/maximum",
 									keyword: "maximum",
@@ -16542,12 +16579,12 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be <= 256"
 								};
-								if (vErrors === null) vErrors = [err150];
-								else vErrors.push(err150);
+								if (vErrors === null) vErrors = [err174];
+								else vErrors.push(err174);
 								errors++;
 							}
-							if (data76 < 1 || isNaN(data76)) {
-								const err151 = {
+							if (data88 < 1 || isNaN(data88)) {
+								const err175 = {
 									instancePath: instancePath + "/shard/leases",
 									schemaPath: "#/properties/shard/properties/leases/minimum",
 									keyword: "minimum",
@@ -16557,50 +16594,35 @@ var require_config = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 									},
 									message: "must be >= 1"
 								};
-								if (vErrors === null) vErrors = [err151];
-								else vErrors.push(err151);
+								if (vErrors === null) vErrors = [err175];
+								else vErrors.push(err175);
 								errors++;
 							}
 						}
 					}
 				} else {
-					const err152 = {
+					const err176 = {
 						instancePath: instancePath + "/shard",
 						schemaPath: "#/properties/shard/type",
->>>>>>> h26-fleet
 						keyword: "type",
 						params: { type: "object" },
 						message: "must be object"
 					};
-<<<<<<< HEAD
-					if (vErrors === null) vErrors = [err130];
-					else vErrors.push(err130);
-=======
-					if (vErrors === null) vErrors = [err152];
-					else vErrors.push(err152);
->>>>>>> h26-fleet
+					if (vErrors === null) vErrors = [err176];
+					else vErrors.push(err176);
 					errors++;
 				}
 			}
 		} else {
-<<<<<<< HEAD
-			const err131 = {
-=======
-			const err153 = {
->>>>>>> h26-fleet
+			const err177 = {
 				instancePath,
 				schemaPath: "#/type",
 				keyword: "type",
 				params: { type: "object" },
 				message: "must be object"
 			};
-<<<<<<< HEAD
-			if (vErrors === null) vErrors = [err131];
-			else vErrors.push(err131);
-=======
-			if (vErrors === null) vErrors = [err153];
-			else vErrors.push(err153);
->>>>>>> h26-fleet
+			if (vErrors === null) vErrors = [err177];
+			else vErrors.push(err177);
 			errors++;
 		}
 		validate0.errors = vErrors;
@@ -22199,13 +22221,8 @@ var require_validators = /* @__PURE__ */ __commonJSMin(((exports, module) => {
 			}
 			return module.exports;
 		})],
-<<<<<<< HEAD
 		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"gitSync\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Git Sync owns this site's structure: its sections, section groups and site spaces come from a repository's gitbook-docs.yaml (connected in GitBook), and docops writes none of them. Written here so reviewers see it (export writes it); validate warns when this manifest also writes structure, and plan blocks that structure while Git Sync is connected. The site's other settings are still managed.\",\"properties\":{\"repository\":{\"type\":\"string\",\"minLength\":1,\"description\":\"The repository as GitBook names it (e.g. acme/docs); plan warns when the site is synced from another one.\"}}},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"kinds\":{\"type\":\"object\",\"description\":\"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\"propertyNames\":{\"enum\":[\"Organization\",\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"mode\":{\"enum\":[\"authoritative\",\"additive\",\"observe\"],\"default\":\"authoritative\",\"description\":\"authoritative, additive or observe (see kinds).\"},\"drift\":{\"enum\":[\"revert\",\"report\",\"propose\"],\"default\":\"revert\",\"description\":\"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"}}}},\"proposals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\"properties\":{\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"branch\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"default\":\"docops/drift\",\"description\":\"docops's branch: force-moved to each new proposal.\"},\"base\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"description\":\"The branch proposed onto (default: the repository's default branch).\"},\"path\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\"description\":\"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"}}}}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
-=======
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"title\":\"Site spec\",\"description\":\"One docs site of the organization, identified by title, or by a pinned id (which allows renaming). The order of sections, of a group's sections and of site spaces is the navigation order.\",\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\"],\"definitions\":{\"spaceRef\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A space: the title of a Space manifest, or a space id (a live space title also works).\"},\"path\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"pattern\":\"^[^/\\\\s]+$\",\"description\":\"Path on the site (1..100 characters, no slash or space).\"},\"condition\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":1024,\"description\":\"Expression deciding whether the visitor sees it (1..1024 characters); null removes it.\"},\"siteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"path\":{\"$ref\":\"#/definitions/path\"},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"hidden\":{\"type\":\"boolean\",\"description\":\"Hidden from the site's navigation (still reachable by its URL).\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"}}}],\"description\":\"A site space: a space reference, or {space, path, condition, hidden, draft}.\"},\"customization\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"styling\":{\"type\":\"object\",\"properties\":{\"theme\":{\"type\":\"string\",\"enum\":[\"clean\",\"muted\",\"bold\",\"gradient\"]},\"primaryColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"tint\":{\"type\":\"object\",\"properties\":{\"color\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false}},\"additionalProperties\":false},\"infoColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"successColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"warningColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"dangerColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"corners\":{\"type\":\"string\",\"enum\":[\"straight\",\"rounded\",\"circular\"]},\"depth\":{\"type\":\"string\",\"enum\":[\"subtle\",\"flat\"]},\"links\":{\"type\":\"string\",\"enum\":[\"default\",\"accent\"]},\"font\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"headingFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"ABCFavorit\",\"Inter\",\"Roboto\",\"RobotoSlab\",\"OpenSans\",\"SourceSansPro\",\"Lato\",\"Ubuntu\",\"Raleway\",\"Merriweather\",\"Overpass\",\"NotoSans\",\"IBMPlexSerif\",\"Poppins\",\"FiraSans\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false},{\"type\":\"null\"}]},\"monospaceFont\":{\"oneOf\":[{\"type\":\"string\",\"enum\":[\"FiraCode\",\"IBMPlexMono\",\"JetBrainsMono\",\"SourceCodePro\",\"RobotoMono\",\"SpaceMono\",\"DMMono\",\"Inconsolata\"]},{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"custom\":{\"type\":\"boolean\"},\"fontFamily\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"fontFaces\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"weight\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000},\"sources\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"url\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"weight\",\"sources\"],\"additionalProperties\":false},\"minItems\":1}},\"required\":[\"id\",\"custom\",\"fontFamily\",\"fontFaces\"],\"additionalProperties\":false}]},\"background\":{\"type\":\"string\",\"enum\":[\"plain\",\"match\"]},\"icons\":{\"type\":\"string\",\"enum\":[\"regular\",\"solid\",\"duotone\",\"light\",\"thin\"]},\"codeTheme\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false},\"openapi\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]},\"dark\":{\"type\":\"string\",\"enum\":[\"default-light\",\"default-dark\",\"monochrome-light\",\"monochrome-dark\",\"andromeeda\",\"aurora-x\",\"ayu-dark\",\"catppuccin-frappe\",\"catppuccin-latte\",\"catppuccin-macchiato\",\"catppuccin-mocha\",\"dark-plus\",\"dracula\",\"dracula-soft\",\"everforest-dark\",\"everforest-light\",\"github-dark\",\"github-dark-default\",\"github-dark-dimmed\",\"github-dark-high-contrast\",\"github-light\",\"github-light-default\",\"github-light-high-contrast\",\"gruvbox-dark-hard\",\"gruvbox-dark-medium\",\"gruvbox-dark-soft\",\"gruvbox-light-hard\",\"gruvbox-light-medium\",\"gruvbox-light-soft\",\"houston\",\"kanagawa-dragon\",\"kanagawa-lotus\",\"kanagawa-wave\",\"laserwave\",\"light-plus\",\"material-theme\",\"material-theme-darker\",\"material-theme-lighter\",\"material-theme-ocean\",\"material-theme-palenight\",\"min-dark\",\"min-light\",\"monokai\",\"night-owl\",\"nord\",\"one-dark-pro\",\"one-light\",\"plastic\",\"poimandres\",\"red\",\"rose-pine\",\"rose-pine-dawn\",\"rose-pine-moon\",\"slack-dark\",\"slack-ochin\",\"snazzy-light\",\"solarized-dark\",\"solarized-light\",\"synthwave-84\",\"tokyo-night\",\"vesper\",\"vitesse-black\",\"vitesse-dark\",\"vitesse-light\"]}},\"additionalProperties\":false}},\"additionalProperties\":false},\"sidebar\":{\"type\":\"object\",\"properties\":{\"background\":{\"type\":\"string\",\"enum\":[\"default\",\"filled\"]},\"list\":{\"type\":\"string\",\"enum\":[\"default\",\"pill\",\"line\"]}},\"additionalProperties\":false},\"search\":{\"type\":\"string\",\"enum\":[\"prominent\",\"subtle\"]}},\"additionalProperties\":false},\"internationalization\":{\"type\":\"object\",\"properties\":{\"locale\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"es\",\"zh\",\"ja\",\"de\",\"nl\",\"no\",\"pt-br\",\"ru\"]}},\"additionalProperties\":false},\"favicon\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"icon\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"required\":[\"light\",\"dark\"],\"additionalProperties\":false}},\"required\":[\"icon\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"emoji\":{\"type\":\"string\",\"maxLength\":50}},\"required\":[\"emoji\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}]},\"header\":{\"type\":\"object\",\"properties\":{\"preset\":{\"type\":\"string\",\"enum\":[\"default\",\"bold\",\"contrast\",\"custom\",\"none\"]},\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"primaryLink\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},\"backgroundColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"linkColor\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"},\"dark\":{\"type\":\"string\",\"pattern\":\"^#(?:[0-9a-fA-F]{3}){1,2}$\"}},\"additionalProperties\":false},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"style\":{\"type\":\"string\",\"enum\":[\"link\",\"button-primary\",\"button-secondary\"]},\"to\":{\"oneOf\":[{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]},{\"type\":\"null\"}]},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}},\"condition\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":1024}},\"required\":[\"title\",\"links\",\"to\"],\"additionalProperties\":false}}},\"additionalProperties\":false},\"footer\":{\"type\":\"object\",\"properties\":{\"logo\":{\"type\":\"object\",\"properties\":{\"light\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},\"dark\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"groups\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\"},\"localizedTitle\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\"}},\"links\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false}}},\"required\":[\"title\",\"links\"],\"additionalProperties\":false}},\"copyright\":{\"type\":\"string\",\"maxLength\":512}},\"additionalProperties\":false},\"announcement\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"},\"message\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"localizedMessage\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"link\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"maxLength\":64},\"localizedTitle\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":64},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"to\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"file\"]},\"file\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"file\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"url\"]},\"url\":{\"type\":\"string\"}},\"required\":[\"kind\",\"url\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"page\"]},\"page\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"page\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"anchor\"]},\"anchor\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"},\"page\":{\"type\":\"string\"}},\"required\":[\"kind\",\"anchor\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"user\"]},\"user\":{\"type\":\"string\"}},\"required\":[\"kind\",\"user\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"collection\"]},\"collection\":{\"type\":\"string\"}},\"required\":[\"kind\",\"collection\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"space\"]},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"space\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"reusable-content\"]},\"reusableContent\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"reusableContent\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"tag\"]},\"tag\":{\"type\":\"string\"},\"space\":{\"type\":\"string\"}},\"required\":[\"kind\",\"tag\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"openapi\"]},\"spec\":{\"type\":\"string\"}},\"required\":[\"kind\",\"spec\"],\"additionalProperties\":false}]}},\"required\":[\"title\",\"to\"],\"additionalProperties\":false},\"style\":{\"type\":\"string\",\"enum\":[\"info\",\"warning\",\"danger\",\"success\"]}},\"additionalProperties\":false},\"themes\":{\"type\":\"object\",\"properties\":{\"default\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\",\"system\"]},\"toggeable\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"feedback\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"ai\":{\"type\":\"object\",\"properties\":{\"mode\":{\"type\":\"string\",\"enum\":[\"none\",\"search\",\"assistant\"]},\"greeting\":{\"type\":\"string\",\"maxLength\":256},\"localizedGreeting\":{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]}},\"suggestions\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":64},\"maxItems\":5},\"instructions\":{\"type\":\"string\",\"maxLength\":10000}},\"additionalProperties\":false},\"advancedCustomization\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"pageActions\":{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"assistant\",\"external-ai\",\"markdown\",\"mcp\",\"git\",\"pdf\"]}}},\"additionalProperties\":false},\"externalLinks\":{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"enum\":[\"self\",\"blank\"]}},\"additionalProperties\":false},\"pagination\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"trademark\":{\"type\":\"object\",\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"additionalProperties\":false},\"privacyPolicy\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialPreview\":{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048}},\"additionalProperties\":false},\"socialAccounts\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"platform\":{\"type\":\"string\",\"enum\":[\"twitter\",\"instagram\",\"facebook\",\"linkedin\",\"github\",\"discord\",\"slack\",\"youtube\",\"tiktok\",\"reddit\",\"bluesky\",\"mastodon\",\"threads\",\"medium\"]},\"handle\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":128},\"display\":{\"type\":\"object\",\"properties\":{\"footer\":{\"type\":\"boolean\"},\"header\":{\"type\":\"boolean\"}},\"required\":[\"footer\",\"header\"],\"additionalProperties\":false}},\"required\":[\"platform\",\"handle\",\"display\"],\"additionalProperties\":false},\"maxItems\":10},\"insights\":{\"type\":\"object\",\"properties\":{\"trackingCookie\":{\"type\":\"boolean\"}},\"additionalProperties\":false}},\"additionalProperties\":false,\"description\":\"How the published site looks (the official spec's SiteCustomizationSettingsInput, every member optional). Only what is written is managed: docops reads the live customization at apply time and writes it back with these values changed; members not written keep their live value. Objects merge member by member, except favicon, header.primaryLink, announcement.link and the fonts, which are replaced whole, like lists.\"},\"claim\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\"],\"properties\":{\"type\":{\"const\":\"boolean\",\"description\":\"Claims are booleans.\"},\"description\":{\"type\":\"string\",\"description\":\"What the claim says about the visitor. Left out, docops sends the claim name (the API requires a description).\"}}},\"claims\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"},\"description\":\"Claim name → {type: boolean, description}.\"},\"localized128\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":128},\"description\":\"Language → the text in that language (at most 128 characters): overrides for the site's other languages.\"},\"localized256\":{\"type\":\"object\",\"propertyNames\":{\"type\":\"string\",\"enum\":[\"en\",\"fr\",\"de\",\"es\",\"it\",\"pt\",\"pt-br\",\"ru\",\"ja\",\"zh\",\"zh-tw\",\"yue\",\"ko\",\"ar\",\"hi\",\"nl\",\"pl\",\"tr\",\"sv\",\"no\",\"da\",\"fi\",\"el\",\"cs\",\"hu\",\"ro\",\"th\",\"vi\",\"id\",\"ms\",\"he\",\"uk\",\"sk\",\"bg\",\"hr\",\"lt\",\"lv\",\"et\",\"sl\"]},\"additionalProperties\":{\"type\":\"string\",\"maxLength\":256},\"description\":\"Language → the text in that language (at most 256 characters): overrides for the site's other languages.\"},\"redirect\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"source\",\"destination\"],\"properties\":{\"source\":{\"type\":\"string\",\"maxLength\":512,\"pattern\":\"^\\\\/(?!\\\\*)(?!.*\\\\*.+)(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+(?:\\\\/(?:[A-Za-z0-9\\\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\\\\/\\\\*|\\\\*)?$\",\"description\":\"The path visitors come from (at most 512 characters), e.g. /old/page; a trailing * or /* matches every path below it.\"},\"destination\":{\"description\":\"Where the rule sends visitors: an absolute URL; {section: PATH}, a section of this site; {section: PATH, space: SPACE}, a site space (just {space: SPACE} at the root of a site without sections), with page: PAGE_ID for one of its pages.\",\"oneOf\":[{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"section\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"},\"page\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A page of the space, by id.\"}}}]},\"permanent\":{\"type\":\"boolean\",\"description\":\"A permanent redirect (HTTP 308 for public live traffic); a new rule is temporary. Left out: a new rule is temporary, a live one keeps its setting.\"},\"captureWildcard\":{\"type\":\"boolean\",\"description\":\"Append what the source's * matched to the destination. Left out: a new rule does not, a live one keeps its setting.\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft rule (not live). One live and one draft rule may share a source.\"}}}},\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Site title (2..128 characters).\"},\"id\":{\"type\":\"string\",\"minLength\":1,\"pattern\":\"^[a-zA-Z0-9_-]+$\",\"description\":\"Pinned site id: the site is found by id and renamed when its live title differs.\"},\"visibility\":{\"enum\":[\"public\",\"unlisted\",\"share-link\",\"visitor-auth\"],\"description\":\"Who can see the published site.\"},\"basename\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100,\"description\":\"Base path of the site (1..100 characters).\"},\"proxy\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":512,\"pattern\":\"^([\\\\w-]+\\\\.)*[\\\\w-]+\\\\.[a-zA-Z]{2,}(\\\\/[\\\\w-]+)+$\",\"description\":\"Proxy origin: a host and a path, no scheme, such as `acme.com/docs` (≤512 characters; the API's SiteProxyOrigin pattern); null removes the proxy. Read back from proxy.origin.\"},\"adaptiveContent\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"enabled\"],\"properties\":{\"enabled\":{\"type\":\"boolean\"}},\"description\":\"Adaptive content on or off.\"},\"agentsContext\":{\"enum\":[\"included\",\"excluded\"],\"description\":\"Whether AI agents can access the site.\"},\"defaultSection\":{\"$ref\":\"#/definitions/path\",\"description\":\"Path of the default section (one of `sections`).\"},\"defaultSiteSpace\":{\"oneOf\":[{\"$ref\":\"#/definitions/spaceRef\"},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"space\"],\"properties\":{\"section\":{\"$ref\":\"#/definitions/path\"},\"space\":{\"$ref\":\"#/definitions/spaceRef\"}}}],\"description\":\"The default site space: {section, space} (the section must be the default section), or just a space for a site without sections.\"},\"sections\":{\"type\":\"array\",\"description\":\"The sections, in navigation order. Written: the complete list (sections not listed are unmanaged, or deleted under prune).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"path\",\"spaces\"],\"properties\":{\"path\":{\"$ref\":\"#/definitions/path\"},\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"spaces\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Site spaces of the section, in order (at least one).\"}}}},\"sectionGroups\":{\"type\":\"array\",\"description\":\"Section groups. A group sits in the navigation where its first member appears in `sections`; its members follow the group's own order.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"sections\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"sections\":{\"type\":\"array\",\"minItems\":1,\"items\":{\"$ref\":\"#/definitions/path\"},\"description\":\"Paths of the member sections, in order.\"}}}},\"spaces\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/definitions/siteSpace\"},\"description\":\"Root site spaces of a site without sections, in order.\"},\"shareLinks\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Share links by name. Their secret URLs are never read into plans or logs.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":50},\"active\":{\"type\":\"boolean\"}}}},\"customization\":{\"type\":\"object\",\"description\":\"How the published site looks: only the members written are managed. Inline, or {file: path} naming a YAML file that holds the block (one brand shared by several sites).\",\"if\":{\"required\":[\"file\"]},\"then\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A YAML file (relative to this manifest, inside the manifests directory) holding the customization block.\"}}},\"else\":{\"$ref\":\"#/definitions/customization\"}},\"access\":{\"type\":\"array\",\"description\":\"When written, the complete list of teams and organization members holding a role on the site: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\"items\":{\"oneOf\":[{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"team\",\"role\"],\"properties\":{\"team\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A Team manifest title, a live team title or a team id.\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"email\",\"role\"],\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":320,\"description\":\"An organization member's e-mail address (case-insensitive).\"},\"role\":{\"enum\":[\"admin\",\"create\",\"review\",\"edit\",\"comment\",\"read\",null],\"description\":\"Role on the site; null = an override that gives no access to the site.\"}}}]}},\"published\":{\"type\":\"boolean\",\"description\":\"Whether the site is live: true publishes it (once its structure is built), false unpublishes it (counted as a delete by the safety gate). A new site is unpublished. A publish the organization's plan does not cover fails its step, saying so.\"},\"publishingAuth\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Visitor sign-in (authenticated access) of the site: the official spec's publishing-auth settings. Only the fields written are compared. The private key is never printed: plans show its fingerprint.\",\"properties\":{\"backend\":{\"enum\":[\"custom\",\"integration\"],\"description\":\"Who signs visitors in: your own backend (custom) or the site's authenticated-access integration.\"},\"fallbackURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors go when signing in fails; null unsets it.\"},\"logoutURL\":{\"type\":[\"string\",\"null\"],\"format\":\"uri\",\"maxLength\":2048,\"description\":\"Where visitors are sent to sign out of your backend; null unsets it.\"},\"privateKey\":{\"x-secret\":\"payload\",\"description\":\"The key the platform signs visitor tokens with, as your sign-in backend holds it: ${VAR} of an allowed variable, or {file}. The API cannot set a key (it only generates a new one), so it is compared by fingerprint: a different live key blocks the site until the two agree.\",\"oneOf\":[{\"type\":\"string\",\"minLength\":1,\"maxLength\":10000},{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"file\"],\"properties\":{\"file\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"Path relative to this manifest, inside the manifests directory.\"}}}]}}},\"externalLinks\":{\"type\":\"array\",\"description\":\"External links of the navigation (a site with sections), by title: at the top level, or in a section group. Written: links not listed are unmanaged, or deleted under prune. Their place among the sections is not managed: a new link goes at the end of its container.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"title\",\"url\"],\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":2,\"maxLength\":128,\"description\":\"Title (2..128 characters); the link's identity within the site.\"},\"url\":{\"type\":\"string\",\"format\":\"uri\",\"maxLength\":2048,\"description\":\"The absolute http(s) URL it opens.\"},\"description\":{\"type\":[\"string\",\"null\"],\"maxLength\":256},\"icon\":{\"type\":[\"string\",\"null\"],\"maxLength\":50},\"condition\":{\"$ref\":\"#/definitions/condition\"},\"draft\":{\"type\":\"boolean\",\"description\":\"A draft: not live on the site.\"},\"localizedTitle\":{\"$ref\":\"#/definitions/localized128\"},\"localizedDescription\":{\"$ref\":\"#/definitions/localized256\"},\"group\":{\"type\":[\"string\",\"null\"],\"minLength\":1,\"maxLength\":100,\"description\":\"Title of the section group holding it; null: the top level; left out: where it is (a new link: the top level).\"}}}},\"redirects\":{\"type\":\"array\",\"description\":\"When written, the complete list of the site's redirect rules, live and draft: rules not listed are removed (whatever the document's prune setting). Written in bulk, at most 500 rules per request. Left out: rules are neither read nor changed.\",\"items\":{\"$ref\":\"#/definitions/redirect\"}},\"adaptiveSchema\":{\"type\":\"object\",\"description\":\"The visitor schema of adaptive content (JSON Schema draft-07 subset): boolean claims, plus an optional `unsigned` object of boolean claims. Sent in the API's official form: descriptions left out are filled in (a claim's name; the fixed text of `unsigned`).\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"$schema\":{\"const\":\"http://json-schema.org/draft-07/schema#\"},\"type\":{\"const\":\"object\"},\"additionalProperties\":{\"const\":false},\"properties\":{\"type\":\"object\",\"propertyNames\":{\"minLength\":1},\"properties\":{\"unsigned\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"properties\",\"additionalProperties\"],\"properties\":{\"type\":{\"const\":\"object\"},\"description\":{\"const\":\"Unsigned claims of the site visitor.\",\"description\":\"The API's fixed text; docops fills it in when left out.\"},\"properties\":{\"$ref\":\"#/definitions/claims\"},\"additionalProperties\":{\"const\":false}}}},\"additionalProperties\":{\"$ref\":\"#/definitions/claim\"}}}}}}", () => require_site()],
-		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
->>>>>>> h26-fleet
+		["{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"$id\":\"https://docops.dev/schemas/config.schema.json\",\"title\":\"docops daemon configuration (docops.yaml)\",\"description\":\"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"},\"allowEnv\":{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"},\"concurrency\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":64,\"description\":\"Concurrent API requests (default 8).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"},\"mode\":{\"enum\":[\"apply\",\"plan\"],\"default\":\"apply\",\"description\":\"apply: write the changes; plan: only report drift (never writes).\"},\"prune\":{\"type\":\"object\",\"description\":\"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\"propertyNames\":{\"enum\":[\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"boolean\"}},\"kinds\":{\"type\":\"object\",\"description\":\"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\"propertyNames\":{\"enum\":[\"Organization\",\"Members\",\"Team\",\"Translation\",\"OpenAPISpec\",\"SamlProvider\",\"Collection\",\"Space\",\"Site\"]},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"mode\":{\"enum\":[\"authoritative\",\"additive\",\"observe\"],\"default\":\"authoritative\",\"description\":\"authoritative, additive or observe (see kinds).\"},\"drift\":{\"enum\":[\"revert\",\"report\",\"propose\"],\"default\":\"revert\",\"description\":\"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"}}}},\"proposals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\"properties\":{\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"branch\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"default\":\"docops/drift\",\"description\":\"docops's branch: force-moved to each new proposal.\"},\"base\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\"description\":\"The branch proposed onto (default: the repository's default branch).\"},\"path\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\"description\":\"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"}}}}},\"invite\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Invite members missing from the organization by e-mail.\"},\"listen\":{\"type\":\"string\",\"pattern\":\"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\"default\":\"0.0.0.0:8080\",\"description\":\"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"},\"reconcileSecret\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"},\"reconcileSecretFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the reconcile secret (relative to this file).\"},\"debounceMs\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":60000,\"default\":500,\"description\":\"Quiet time after the last manifest file event before a reconcile starts.\"},\"retry\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\"properties\":{\"initialMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":1000},\"maxMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":300000}}},\"shutdownGraceMs\":{\"type\":\"integer\",\"minimum\":0,\"default\":30000,\"description\":\"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"journalDir\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"},\"ha\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\"properties\":{\"mode\":{\"enum\":[\"off\",\"kubernetes\"],\"default\":\"off\",\"description\":\"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"},\"namespace\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\"description\":\"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"},\"leaseName\":{\"type\":\"string\",\"pattern\":\"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\"default\":\"docops\",\"description\":\"Name of the Lease; replicas that share it elect one leader.\"},\"leaseDurationMs\":{\"type\":\"integer\",\"minimum\":1000,\"default\":15000,\"description\":\"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"},\"renewDeadlineMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":10000,\"description\":\"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"},\"retryPeriodMs\":{\"type\":\"integer\",\"minimum\":1,\"default\":2000,\"description\":\"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"}}},\"informer\":{\"type\":\"object\",\"additionalProperties\":false,\"x-secret\":false,\"description\":\"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\"properties\":{\"enabled\":{\"type\":\"boolean\",\"default\":true,\"description\":\"false: every full reconcile reads the whole organization.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":86400,\"default\":30,\"description\":\"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"},\"resyncMinutes\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":100000,\"default\":240,\"description\":\"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"},\"overlapSeconds\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":3600,\"default\":60,\"description\":\"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"}}},\"logLevel\":{\"enum\":[\"trace\",\"debug\",\"info\",\"warn\",\"error\",\"fatal\",\"silent\"],\"default\":\"info\"},\"statusPage\":{\"type\":\"boolean\",\"default\":true,\"description\":\"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"},\"notify\":{\"type\":\"array\",\"description\":\"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"type\",\"url\"],\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Shown in logs instead of the URL.\"},\"type\":{\"enum\":[\"webhook\",\"slack\"],\"description\":\"webhook: a JSON body; slack: an incoming-webhook message.\"},\"url\":{\"type\":\"string\",\"x-secret\":\"credential\",\"pattern\":\"^https?://\",\"description\":\"The webhook URL; a secret (write it as ${VAR}).\"},\"secretEnv\":{\"type\":\"string\",\"x-secret\":\"env\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"description\":\"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"},\"events\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"drift\",\"apply_failed\",\"refused\",\"awaiting_approval\",\"recovered\",\"manifests_invalid\"]},\"description\":\"Events to send (default: all).\"}}}},\"policy\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\"properties\":{\"path\":{\"type\":\"string\",\"minLength\":1,\"description\":\"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"},\"rules\":{\"type\":\"array\",\"description\":\"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"},\"approvers\":{\"type\":\"object\",\"description\":\"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"},\"approvals\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\"properties\":{\"token\":{\"type\":\"string\",\"x-secret\":\"credential\",\"minLength\":16,\"description\":\"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding the approver token (relative to this file).\"},\"github\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"repository\"],\"description\":\"Read approvals from the pull request that made the manifests' commit.\",\"properties\":{\"repository\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\"description\":\"OWNER/NAME of the manifests' repository.\"},\"apiUrl\":{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"GitHub's API (default https://api.github.com).\"},\"tokenFile\":{\"type\":\"string\",\"x-secret\":false,\"minLength\":1,\"description\":\"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"},\"pollSeconds\":{\"type\":\"integer\",\"minimum\":5,\"maximum\":3600,\"default\":60,\"description\":\"While a plan waits for approval, how often its pull request's comments are read.\"}}}}}}},\"organizations\":{\"type\":\"array\",\"minItems\":1,\"description\":\"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\"items\":{\"type\":\"object\",\"additionalProperties\":false,\"required\":[\"id\",\"manifests\"],\"properties\":{\"id\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\"description\":\"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"},\"manifests\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"},\"tokenFile\":{\"type\":\"string\",\"minLength\":1,\"x-secret\":false,\"description\":\"File holding this organization's API token (relative to this file).\"},\"tokenEnv\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*$\",\"x-secret\":\"env\",\"description\":\"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"},\"schedule\":{\"type\":\"string\",\"minLength\":1,\"description\":\"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"},\"prune\":{\"$ref\":\"#/properties/prune\"},\"safety\":{\"$ref\":\"safety.schema.json\"},\"notify\":{\"$ref\":\"#/properties/notify\"}},\"description\":\"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"}},\"shard\":{\"type\":\"object\",\"additionalProperties\":false,\"description\":\"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\"properties\":{\"index\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"This daemon's shard, 0 … count − 1 (static shards).\"},\"count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024,\"description\":\"How many static shards there are.\"},\"leases\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":256,\"description\":\"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"}}}},\"definitions\":{\"safetySchema\":{\"$id\":\"https://docops.dev/schemas/safety.schema.json\",\"title\":\"safety\",\"description\":\"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"},\"updates\":{\"$ref\":\"#/definitions/threshold\",\"description\":\"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"},\"allowPruneAll\":{\"type\":\"boolean\",\"default\":false,\"description\":\"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"},\"kinds\":{\"type\":\"object\",\"description\":\"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\"propertyNames\":{\"pattern\":\"^[A-Za-z][A-Za-z0-9]*$\"},\"additionalProperties\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"deletes\":{\"$ref\":\"#/definitions/threshold\"},\"updates\":{\"$ref\":\"#/definitions/threshold\"},\"allowPruneAll\":{\"type\":\"boolean\",\"description\":\"allowPruneAll for this kind only.\"},\"allowEmpty\":{\"type\":\"boolean\",\"description\":\"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\"}}}}},\"definitions\":{\"threshold\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"fraction\":{\"type\":\"number\",\"minimum\":0,\"maximum\":1,\"description\":\"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"},\"minLive\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"The fraction applies only when at least this many live objects exist.\"},\"max\":{\"type\":\"integer\",\"minimum\":0,\"description\":\"Absolute cap per run, whatever the live count.\"}}}}}}}", () => require_config()],
 		["{\"type\":\"string\",\"x-secret\":\"userinfo\",\"pattern\":\"^https?://\",\"description\":\"Base URL of the management API, ending in /v1. Default: the API settings' default.\"}", () => require_config_apiUrl()],
 		["{\"type\":\"string\",\"minLength\":1,\"description\":\"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"}", () => require_config_manifests()],
 		["{\"type\":\"array\",\"x-secret\":false,\"description\":\"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\"items\":{\"type\":\"string\",\"pattern\":\"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"}}", () => require_config_allowEnv()],
@@ -38989,11 +39006,7 @@ var init_decode = __esmMin((() => {
 /** The daemon config's top-level fields (schemas/config.schema.json), read only when a document looks like one. */
 function daemonConfigFields() {
 	if (!configFields) {
-<<<<<<< HEAD
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
-=======
-		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
->>>>>>> h26-fleet
+		const schema = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
 		configFields = new Set(Object.keys(schema.properties));
 	}
 	return configFields;
@@ -39004,11 +39017,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-<<<<<<< HEAD
-	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
-=======
-	if (!isObject$5(v) || "apiVersion" in v || "kind" in v) return void 0;
->>>>>>> h26-fleet
+	if (!isObject$6(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -39033,11 +39042,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-<<<<<<< HEAD
-	if (!isObject$4(v) || "apiVersion" in v || "kind" in v) return void 0;
-=======
-	if (!isObject$5(v) || "apiVersion" in v || "kind" in v) return void 0;
->>>>>>> h26-fleet
+	if (!isObject$6(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -39045,15 +39050,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-<<<<<<< HEAD
-var isObject$4, configFields;
+var isObject$6, configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-=======
-var isObject$5, configFields;
-var init_config_hint = __esmMin((() => {
-	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
->>>>>>> h26-fleet
+	isObject$6 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/manifests/discover.ts
 /**
@@ -39875,11 +39874,7 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-<<<<<<< HEAD
-	if (!isObject$3(v)) {
-=======
-	if (!isObject$4(v)) {
->>>>>>> h26-fleet
+	if (!isObject$5(v)) {
 		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
 		return { issues };
 	}
@@ -39896,19 +39891,11 @@ function checkEnvelope(parsed, kinds) {
 	}
 	const metadata = v.metadata;
 	if ("metadata" in v) {
-<<<<<<< HEAD
-		if (!isObject$3(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
+		if (!isObject$5(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
 		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
 		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
 		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$3(metadata)) {
-=======
-		if (!isObject$4(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
-		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
-		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
-		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$4(metadata)) {
->>>>>>> h26-fleet
+		if (isObject$5(metadata)) {
 			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
 		}
 	}
@@ -39919,21 +39906,13 @@ function checkEnvelope(parsed, kinds) {
 	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
 	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
 	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-<<<<<<< HEAD
-	const spec = isObject$3(v.spec) ? v.spec : void 0;
-=======
-	const spec = isObject$4(v.spec) ? v.spec : void 0;
->>>>>>> h26-fleet
+	const spec = isObject$5(v.spec) ? v.spec : void 0;
 	if ("spec" in v && !spec) {
 		const marked = kind ? markedValues(kind.schema, v.spec) : [];
 		registerMarkedValues(marked);
 		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
 	}
-<<<<<<< HEAD
-	if (issues.length > 0 || !kind || !spec || !isObject$3(metadata)) return {
-=======
-	if (issues.length > 0 || !kind || !spec || !isObject$4(metadata)) return {
->>>>>>> h26-fleet
+	if (issues.length > 0 || !kind || !spec || !isObject$5(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -39957,11 +39936,7 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-<<<<<<< HEAD
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$3, got;
-=======
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$4, got;
->>>>>>> h26-fleet
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$5, got;
 var init_envelope = __esmMin((() => {
 	init_plan$1();
 	init_paths$1();
@@ -39984,11 +39959,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-<<<<<<< HEAD
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-=======
-	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
->>>>>>> h26-fleet
+	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
@@ -48202,13 +48173,8 @@ var SCHEMAS;
 var init_schema = __esmMin((() => {
 	SCHEMAS = {
 		"collection": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Collection spec\",\n  \"description\": \"One collection of spaces, identified by title, or by a pinned id (which allows renaming).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"title\"],\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 1, \"maxLength\": 50, \"description\": \"Collection title (1..50 characters).\" },\n    \"id\": { \"type\": \"string\", \"minLength\": 1, \"pattern\": \"^[a-zA-Z0-9_-]+$\", \"description\": \"Pinned collection id: found by id and renamed when its live title differs.\" },\n    \"description\": { \"type\": \"string\", \"maxLength\": 100, \"description\": \"Description (≤100 characters).\" },\n    \"defaultLevel\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null], \"description\": \"Default role of organization members on the collection; null = none.\" },\n    \"parent\": { \"type\": [\"string\", \"null\"], \"minLength\": 1, \"description\": \"Parent collection: another Collection manifest title or a collection id; null = top level.\" },\n    \"access\": {\n      \"type\": \"array\",\n      \"description\": \"When written, the complete list of teams and organization members holding a role on the collection: grants not listed are removed (whatever the document's prune setting), listed ones are granted or get the written role. Left out: grants are neither read nor changed.\",\n      \"items\": {\n        \"oneOf\": [\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"team\", \"role\"],\n            \"properties\": {\n              \"team\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A Team manifest title, a live team title or a team id.\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          },\n          {\n            \"type\": \"object\",\n            \"additionalProperties\": false,\n            \"required\": [\"email\", \"role\"],\n            \"properties\": {\n              \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"An organization member's e-mail address (case-insensitive).\" },\n              \"role\": { \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\"], \"description\": \"Role on the collection.\" }\n            }\n          }\n        ]\n      }\n    }\n  }\n}\n",
-<<<<<<< HEAD
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n",
+		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
 		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"authoritative\",\n        \"additive\",\n        \"observe\"\n      ],\n      \"description\": \"How much docops may write of what this document describes. authoritative (default): the manifests win. additive: create and update what is written, never delete or revert what is not (no prune). observe: never write; the plan reports the drift. The config's mode for the kind applies too; the more cautious one wins.\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
-=======
-		"config": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n",
-		"document": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"document.schema.json\",\n  \"title\": \"docops manifest document\",\n  \"description\": \"One document of a docops manifest file. Put `# yaml-language-server: $schema=<path to>/schemas/document.schema.json` at the top of a manifest for completion and checks in editors. docops itself validates the envelope in code and `spec` with the kind's schema; its `kind` list and per-kind rules are written by the build from the registered kinds (src/kinds/index.ts).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\n    \"apiVersion\",\n    \"kind\",\n    \"metadata\",\n    \"spec\"\n  ],\n  \"properties\": {\n    \"apiVersion\": {\n      \"const\": \"docops/v1\",\n      \"description\": \"Manifest format version; always `docops/v1`.\"\n    },\n    \"kind\": {\n      \"enum\": [\n        \"Organization\",\n        \"Members\",\n        \"Team\",\n        \"Translation\",\n        \"OpenAPISpec\",\n        \"SamlProvider\",\n        \"Collection\",\n        \"Space\",\n        \"Site\"\n      ],\n      \"description\": \"What this document describes; decides the shape of `spec`.\"\n    },\n    \"metadata\": {\n      \"type\": \"object\",\n      \"required\": [\n        \"organization\"\n      ],\n      \"properties\": {\n        \"organization\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"pattern\": \"^[a-zA-Z0-9_-]+$\",\n          \"description\": \"Id of the organization this document manages (letters, digits, _ and -). `${VAR}` is interpolated.\"\n        }\n      },\n      \"additionalProperties\": false\n    },\n    \"prune\": {\n      \"type\": \"boolean\",\n      \"description\": \"Delete live objects of this kind (in this organization) that no manifest mentions. Off by default.\"\n    },\n    \"allowEmpty\": {\n      \"type\": \"boolean\",\n      \"description\": \"Let a plan delete every entry (2 or more) of a list this document writes whole (`access`, a team's `members`, a site's `sections` …): emptied, or replaced whole. The safety gate refuses that otherwise, and --force does not lift it (docs/safety.md). Only for kinds with such lists (Team, Collection, Space, Site).\"\n    },\n    \"spec\": {\n      \"type\": \"object\",\n      \"description\": \"The desired state; its fields depend on `kind`.\"\n    }\n  },\n  \"allOf\": [\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Organization\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./organization.schema.json\"\n          },\n          \"prune\": {\n            \"const\": false,\n            \"description\": \"docops never deletes Organization objects: prune means nothing here.\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Organization documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Members\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./members.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Members documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Team\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./team.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Translation\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./translation.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"Translation documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"OpenAPISpec\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./openapispec.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"OpenAPISpec documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"SamlProvider\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./samlprovider.schema.json\"\n          },\n          \"allowEmpty\": {\n            \"const\": false,\n            \"description\": \"SamlProvider documents write no list of an object's sub-objects: allowEmpty means nothing here.\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Collection\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./collection.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Space\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./space.schema.json\"\n          }\n        }\n      }\n    },\n    {\n      \"if\": {\n        \"properties\": {\n          \"kind\": {\n            \"const\": \"Site\"\n          }\n        },\n        \"required\": [\n          \"kind\"\n        ]\n      },\n      \"then\": {\n        \"properties\": {\n          \"spec\": {\n            \"$ref\": \"./site.schema.json\"\n          }\n        }\n      }\n    }\n  ]\n}\n",
->>>>>>> h26-fleet
 		"members": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Members spec\",\n  \"description\": \"Organization members, identified by e-mail (case-insensitive). Several Members documents may split one organization's members; every e-mail may appear once per organization.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"members\"],\n  \"properties\": {\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite listed e-mails that are not members yet (otherwise they are only a plan warning). `--invite` turns this on for every document.\"\n    },\n    \"members\": {\n      \"type\": \"array\",\n      \"description\": \"Members of the organization.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\"email\", \"role\"],\n        \"properties\": {\n          \"email\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320, \"description\": \"The member's e-mail address (identity, case-insensitive).\" },\n          \"role\": {\n            \"description\": \"Organization role; null makes the member a guest.\",\n            \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n          },\n          \"sso\": {\n            \"type\": \"boolean\",\n            \"description\": \"Mark the member as an SSO member. The API can set this but not unset it: false on an SSO member is only a warning.\"\n          }\n        }\n      }\n    }\n  }\n}\n",
 		"openapispec": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"OpenAPISpec spec\",\n  \"description\": \"An OpenAPI specification of the organization, identified by its slug. A new version is published only when the source differs from the latest published one (a URL by its address, a file or text by the digest of its content).\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"required\": [\"slug\", \"source\"],\n  \"properties\": {\n    \"slug\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"maxLength\": 100,\n      \"pattern\": \"^[a-z0-9]+(?:-[a-z0-9]+)*$\",\n      \"description\": \"The spec's slug (its identity; 1..100 lower-case letters and digits in words joined by single hyphens).\"\n    },\n    \"source\": {\n      \"description\": \"Where the spec's content comes from: exactly one of `url`, `file` or `text`.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"url\"],\n          \"properties\": {\n            \"url\": { \"type\": \"string\", \"format\": \"uri\", \"pattern\": \"^https?://\", \"maxLength\": 2048, \"description\": \"An http(s) URL the platform fetches the spec from (at most 2048 characters).\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"file\"],\n          \"properties\": {\n            \"file\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"A JSON or YAML file relative to this manifest, inside the manifests directory; its text is sent as the spec's source. The plan shows its digest, never its content.\" }\n          }\n        },\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"text\"],\n          \"properties\": {\n            \"text\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"The spec's content written inline (what `docops undo` writes); prefer `file`.\" }\n          }\n        }\n      ]\n    }\n  }\n}\n",
 		"organization": "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"title\": \"Organization spec\",\n  \"description\": \"Settings of one organization (metadata.organization). Only the fields written here are compared and changed; the organization is never created or deleted.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"title\": { \"type\": \"string\", \"minLength\": 2, \"maxLength\": 255, \"pattern\": \"\\\\S.*\\\\S\", \"description\": \"Organization title (2..255 characters).\" },\n    \"emailDomains\": {\n      \"type\": \"array\",\n      \"description\": \"E-mail domains whose users may join the organization. Compared as a set (order does not matter).\",\n      \"items\": { \"type\": \"string\", \"minLength\": 1 },\n      \"uniqueItems\": true\n    },\n    \"hostname\": {\n      \"type\": \"string\",\n      \"minLength\": 3,\n      \"maxLength\": 32,\n      \"pattern\": \"^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$\",\n      \"description\": \"Default hostname for public content (3..32 characters: lower-case letters, digits, inner dashes).\"\n    },\n    \"defaultRole\": {\n      \"description\": \"Role given to new members; null makes them guests.\",\n      \"enum\": [\"admin\", \"create\", \"review\", \"edit\", \"comment\", \"read\", null]\n    },\n    \"defaultContent\": {\n      \"description\": \"Content shown by default: a site (by id, or by the title of a Site manifest of this organization, which may be created in the same plan), or null for none.\",\n      \"oneOf\": [\n        {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"site\"],\n          \"properties\": {\n            \"type\": { \"const\": \"site\", \"description\": \"Always `site`.\" },\n            \"site\": { \"type\": \"string\", \"minLength\": 1, \"description\": \"Site id, or the title of a Site manifest of this organization.\" }\n          }\n        },\n        { \"type\": \"null\" }\n      ]\n    },\n    \"logo\": {\n      \"description\": \"Logo URL (at most 2048 characters), or null to remove it. Read back from the organization's urls.logo.\",\n      \"oneOf\": [{ \"type\": \"string\", \"format\": \"uri\", \"maxLength\": 2048 }, { \"type\": \"null\" }]\n    },\n    \"sso\": { \"type\": \"boolean\", \"description\": \"Enforce SSO organization-wide.\" },\n    \"ai\": { \"type\": \"boolean\", \"description\": \"Enable AI features.\" },\n    \"inviteLinks\": { \"type\": \"boolean\", \"description\": \"Allow invite links.\" },\n    \"mergeRules\": {\n      \"type\": \"object\",\n      \"description\": \"Who must review a change request before it merges, in every space that inherits them: {type: rules, rules: [...]}, or {type: none}. Reviewers are organization members by e-mail. Rules are compared as a set.\",\n      \"oneOf\": [\n        { \"additionalProperties\": false, \"required\": [\"type\"], \"properties\": { \"type\": { \"enum\": [\"none\"] } } },\n        {\n          \"additionalProperties\": false,\n          \"required\": [\"type\", \"rules\"],\n          \"properties\": {\n            \"type\": { \"const\": \"rules\" },\n            \"rules\": {\n              \"type\": \"array\",\n              \"items\": {\n                \"oneOf\": [\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"users\"],\n                    \"properties\": {\n                      \"rule\": { \"enum\": [\"require_specific_reviewers\", \"require_one_of_specific_reviewers\", \"allow_bypass\"] },\n                      \"users\": { \"type\": \"array\", \"uniqueItems\": true, \"items\": { \"type\": \"string\", \"format\": \"email\", \"maxLength\": 320 }, \"description\": \"Organization members by e-mail (case-insensitive).\" }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\"],\n                    \"properties\": {\n                      \"rule\": {\n                        \"enum\": [\n                          \"require_at_least_one_review\",\n                          \"require_at_least_one_approved_review\",\n                          \"require_all_reviews_approved\",\n                          \"require_agent_review\",\n                          \"require_up_to_date_change_request\",\n                          \"require_change_request_subject\",\n                          \"require_change_request_description\",\n                          \"require_author_to_merge\"\n                        ]\n                      }\n                    }\n                  },\n                  {\n                    \"type\": \"object\",\n                    \"additionalProperties\": false,\n                    \"required\": [\"rule\", \"expression\"],\n                    \"properties\": {\n                      \"rule\": { \"const\": \"custom\" },\n                      \"expression\": { \"type\": \"string\", \"maxLength\": 1024, \"description\": \"The rule in the platform's expression syntax.\" },\n                      \"message\": { \"type\": \"string\", \"description\": \"Shown when the expression is false.\" }\n                    }\n                  }\n                ]\n              }\n            }\n          }\n        }\n      ]\n    }\n  }\n}\n",
@@ -55065,7 +55031,7 @@ function sectionId(scope, nav, path) {
 	return nav.sections.find((s) => s.path === path)?.id ?? scope.live.sections.find((s) => s.path === path)?.id;
 }
 /** The API destination a rule's target names, or why it names nothing of the site (the site is then blocked). */
-function resolve$4(scope, nav, r) {
+function resolve$5(scope, nav, r) {
 	const d = r.destination;
 	if ("url" in d) return {
 		kind: "external",
@@ -55116,7 +55082,7 @@ function diffRedirects(scope, nav) {
 	const titleOf = new Map(scope.live.siteSpaces.map((x) => [x.spaceId, x.spaceTitle]));
 	const shown = (d) => manifestDestination(d, scope.live, (id) => titleOf.get(id) ?? id);
 	for (const r of wanted) {
-		const destination = resolve$4(scope, nav, r);
+		const destination = resolve$5(scope, nav, r);
 		if ("missing" in destination) {
 			block(scope, [...r.at, "destination"], `redirect from "${r.source}": ${destination.missing}; nothing of the site is planned until it names one`);
 			continue;
@@ -58617,346 +58583,6 @@ var init_needs = __esmMin((() => {
 	init_operations();
 	list = (items) => items.length === 0 ? "none" : items.join(", ");
 }));
-<<<<<<< HEAD
-=======
-// src/render/values.ts
-function isSecretField$1(name) {
-	return SECRET_FIELD_RE.test(name);
-}
-/**
-* Mask secret-looking keys, recursively, so the value is safe to print. `before`/`after` hold no refs (sealStep
-* refuses them), so text that reads like a ref is a user's text and is printed as it is.
-*/
-function sanitize(value) {
-	if (Array.isArray(value)) return value.map(sanitize);
-	if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isSecretField$1(k) && v !== null && v !== void 0 ? SENSITIVE : sanitize(v)]));
-	return value;
-}
-/** One value as a short string (JSON); absent and null are MISSING. */
-function formatValue(value, maxLength = 400) {
-	if (value === void 0 || value === null) return MISSING;
-	const text = JSON.stringify(sanitize(value)) ?? String(value);
-	return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
-}
-/** Format a field's value, masking it whole when the field name looks secret. */
-function formatField(field, value, maxLength) {
-	if (value !== void 0 && value !== null && isSecretField$1(field)) return SENSITIVE;
-	return formatValue(value, maxLength);
-}
-/**
-* A field's value in a step: a null the step's kind gives a meaning (Step.nulls, e.g. a member's role) is
-* `null (guest)`; any other value as formatField shows it (absent and other nulls: MISSING).
-*/
-function formatStepField(step, field, value, maxLength) {
-	const meaning = value === null ? step.nulls?.[field] : void 0;
-	return meaning !== void 0 ? `null (${meaning})` : formatField(field, value, maxLength);
-}
-/** Key-order-insensitive equality of plain JSON-like data. */
-function sameValue(a, b) {
-	if (a === b) return true;
-	if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-	if (a && b && typeof a === "object" && typeof b === "object") {
-		const ka = Object.keys(a);
-		const kb = Object.keys(b);
-		return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k]));
-	}
-	return false;
-}
-/**
-* Fields that differ between before and after (after's key order first, then fields only before has). Where both
-* sides are objects the change is reported per nested field (`members.ann@x.test`), so one changed entry in a big
-* map does not print the whole map twice.
-*/
-function fieldChanges(before, after, prefix = "") {
-	const b = before ?? {};
-	const a = after ?? {};
-	const fields = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.hasOwn(a, k))];
-	const out = [];
-	for (const f of fields) {
-		if (sameValue(b[f], a[f])) continue;
-		const bv = b[f];
-		const av = a[f];
-		if (isPlainObject$3(bv) && isPlainObject$3(av)) out.push(...fieldChanges(bv, av, `${prefix}${f}.`));
-		else out.push({
-			field: `${prefix}${f}`,
-			before: bv,
-			after: av
-		});
-	}
-	return out;
-}
-/**
-* Later steps of objects a create of the same plan makes (fields the create request cannot set, members invited
-* and added right after it), by the create's step id. The text and markdown plans show them under the create
-* instead of as separate steps, so one new object is one add; the plan data (JSON, saved plans, apply) keeps them
-* as they are.
-*/
-function createFollowUps(steps) {
-	const creates = /* @__PURE__ */ new Map();
-	const byCreate = /* @__PURE__ */ new Map();
-	const folded = /* @__PURE__ */ new Set();
-	const keyOf = (s) => JSON.stringify([
-		s.kind,
-		s.org,
-		s.key
-	]);
-	for (const s of steps) if (s.action === "create" && !creates.has(keyOf(s))) creates.set(keyOf(s), s.id);
-	for (const s of steps) {
-		const create = s.action === "delete" ? void 0 : creates.get(keyOf(s));
-		if (create === void 0 || create === s.id) continue;
-		byCreate.set(create, [...byCreate.get(create) ?? [], s]);
-		folded.add(s.id);
-	}
-	return {
-		byCreate,
-		folded
-	};
-}
-/** Totals as people read them (text, markdown, notifications): a step folded under its create is part of the add. */
-function textTotals(steps) {
-	const { folded } = createFollowUps(steps);
-	return totals(steps.filter((s) => !folded.has(s.id)));
-}
-function totals(steps) {
-	const t = {
-		add: 0,
-		change: 0,
-		delete: 0,
-		cascaded: 0
-	};
-	for (const s of steps) {
-		if (s.action === "create") t.add++;
-		else if (s.action === "update") t.change++;
-		else t.delete++;
-		t.cascaded += s.cascades?.length ?? 0;
-	}
-	return t;
-}
-/** One object a step takes with it: `Space org/Getting Started (soft delete: restorable for 7 days; id sp-1)`. */
-function cascadeLabel(c) {
-	const extra = [c.note, c.id !== void 0 ? `id ${c.id}` : void 0].filter(Boolean);
-	return `${stepLabel(c)}${extra.length > 0 ? ` (${extra.join("; ")})` : ""}`;
-}
-var SENSITIVE, SECRET_FIELD_RE, MISSING, hasShownValue, isPlainObject$3, stepLabel, ACTION_SYMBOL, summaryLine, CASCADE_PREFIX, NO_CHANGES, NOTHING_ELSE, blockedHeading, sourcePrefix;
-var init_values = __esmMin((() => {
-	SENSITIVE = "(sensitive)";
-	SECRET_FIELD_RE = /token|secret|password|passwd|sharekey|authorization|apikey|api_key|credential|private_?key/i;
-	MISSING = "(unset)";
-	hasShownValue = (step, field, value) => value !== void 0 && (value !== null || step.nulls?.[field] !== void 0);
-	isPlainObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	stepLabel = (s) => `${s.kind} ${s.org}/${s.key}`;
-	ACTION_SYMBOL = {
-		create: "+",
-		update: "~",
-		delete: "-"
-	};
-	summaryLine = (t) => `Plan: ${t.add} to add, ${t.change} to change, ${t.delete} to delete${t.cascaded > 0 ? ` (taking ${t.cascaded} more object${t.cascaded === 1 ? "" : "s"} with them)` : ""}.`;
-	CASCADE_PREFIX = "also deletes: ";
-	NO_CHANGES = "No changes. Live state matches the manifests.";
-	NOTHING_ELSE = "Nothing else to change, but the plan cannot reach the manifests (see Blocked).";
-	blockedHeading = (n) => `Blocked: ${n} manifest object${n === 1 ? "" : "s"} the plan cannot reach (nothing is planned for ${n === 1 ? "it" : "them"}; the run fails):`;
-	sourcePrefix = (b) => b.source ? `${b.source.file}:${b.source.line}:${b.source.column}: ` : "";
-}));
-// src/render/attribution.ts
-function changeOf(plan, step) {
-	return plan.attribution?.changes.find((c) => c.step === step.id);
-}
-/** `2026-11-24 10:02 UTC` (the ISO text as it is when it does not parse). */
-function formatAt(iso) {
-	const t = Date.parse(iso);
-	if (Number.isNaN(t)) return iso;
-	return `${new Date(t).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-/** Under a step: `changed by carol@acme.test at 2026-11-24 10:02 UTC (member.updated)`. */
-function changedByLine(c) {
-	return `changed by ${c.actor} at ${formatAt(c.at)} (${c.action})`;
-}
-/** The plan-level line when the events could not be read. */
-function unavailableLine(plan) {
-	const u = plan.attribution?.unavailable;
-	return u === void 0 ? void 0 : `Who changed it: unknown, ${u}.`;
-}
-var init_attribution = __esmMin((() => {}));
-// src/render/markdown.ts
-/** Escape text for inline Markdown/HTML (table cells, list items, <summary>). */
-function escapeMarkdown(text) {
-	return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_[\]|#~])/g, "\\$1").replace(/\r?\n/g, " ");
-}
-/** Lines of one step inside a ```diff fence (+ green, - red; updates show - before / + after per field). */
-function stepDiffLines(plan, step, followUps = []) {
-	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
-	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}${tags.length > 0 ? ` (${tags.join("; ")})` : ""}`;
-	const lines = [step.action === "update" ? `! ${head.slice(2)}` : head];
-	if (step.action === "create") {
-		for (const [f, v] of Object.entries(step.after ?? {})) lines.push(`+     ${f}: ${formatStepField(step, f, v, VALUE_MAX$1)}`);
-		for (const u of followUps) {
-			const why = ["set right after the create", u.note].filter(Boolean).join("; ");
-			for (const ch of fieldChanges(u.before, u.after)) if (hasShownValue(u, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(u, ch.field, ch.after, VALUE_MAX$1)} (${why})`);
-		}
-	} else if (step.action === "update") for (const ch of fieldChanges(step.before, step.after)) {
-		if (hasShownValue(step, ch.field, ch.before)) lines.push(`-     ${ch.field}: ${formatStepField(step, ch.field, ch.before, VALUE_MAX$1)}`);
-		if (hasShownValue(step, ch.field, ch.after)) lines.push(`+     ${ch.field}: ${formatStepField(step, ch.field, ch.after, VALUE_MAX$1)}`);
-	}
-	const cascades = step.cascades ?? [];
-	for (const o of cascades.slice(0, MAX_LISTED)) lines.push(`-     ${CASCADE_PREFIX}${cascadeLabel(o)}`);
-	if (cascades.length > MAX_LISTED) lines.push(`-     … and ${cascades.length - MAX_LISTED} more it takes with it (see the JSON or text plan)`);
-	const by = changeOf(plan, step);
-	if (by) lines.push(`      ${changedByLine(by).replace(/\r?\n/g, " ")}`);
-	return lines.map((l) => l.replace(/```/g, "`​`​`"));
-}
-function truncationNote(shown, total) {
-	return `> **Note:** details truncated to stay under the ${MARKDOWN_MAX_LENGTH.toLocaleString("en-US")}-character comment limit: ${shown} of ${total} steps shown. Run \`docops plan --format text\` for the full plan.\n`;
-}
-/** Counts per kind; a "Taken along" column (objects deletes take with them, by their kind) only when there are any. */
-function summaryTable(plan, t) {
-	const byKind = stepCounts(plan);
-	const along = /* @__PURE__ */ new Map();
-	for (const s of plan.steps) for (const c of s.cascades ?? []) along.set(c.kind, (along.get(c.kind) ?? 0) + 1);
-	if (along.size === 0) return `| Kind | Add | Change | Delete |\n| --- | ---: | ---: | ---: |\n${Object.entries(byKind).map(([kind, c]) => `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} |`).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} |`;
-	return `| Kind | Add | Change | Delete | Taken along |\n| --- | ---: | ---: | ---: | ---: |\n${[...Object.keys(byKind), ...[...along.keys()].filter((k) => !(k in byKind)).sort()].map((kind) => {
-		const c = byKind[kind] ?? {
-			create: 0,
-			update: 0,
-			delete: 0
-		};
-		return `| ${escapeMarkdown(kind)} | ${c.create} | ${c.update} | ${c.delete} | ${along.get(kind) ?? 0} |`;
-	}).join("\n")}\n| **Total** | ${t.add} | ${t.change} | ${t.delete} | ${t.cascaded} |`;
-}
-function renderMarkdown(fullPlan, options = {}) {
-	const { byCreate, folded } = createFollowUps(fullPlan.steps);
-	const plan = {
-		...fullPlan,
-		steps: fullPlan.steps.filter((s) => !folded.has(s.id))
-	};
-	const maxLength = options.maxLength ?? 65536;
-	const reserve = truncationNote(plan.steps.length, plan.steps.length).length + 2;
-	const budget = new Budget(maxLength);
-	budget.add(`### ${options.title ?? "docops plan"}\n\n`);
-	if (plan.steps.length === 0) budget.add(`${plan.blocked.length === 0 ? NO_CHANGES : `**${NOTHING_ELSE}**`}\n\n`);
-	else {
-		const t = totals(plan.steps);
-		budget.add(`**${summaryLine(t)}**\n\n${summaryTable(plan, t)}\n\n`);
-		const unknown = unavailableLine(plan);
-		if (unknown !== void 0) budget.add(`${escapeMarkdown(unknown)}\n\n`);
-	}
-	for (const section of options.sections ?? []) budget.add(`${section}\n\n`);
-	for (const note of options.notes ?? []) budget.tryAdd(`${note}\n\n`, reserve);
-	if (plan.blocked.length > 0) {
-		const items = plan.blocked.slice(0, MAX_LISTED).map((b) => `- :x: ${escapeMarkdown(`${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`)}`);
-		if (plan.blocked.length > MAX_LISTED) items.push(`- … and ${plan.blocked.length - MAX_LISTED} more`);
-		budget.tryAdd(`**${escapeMarkdown(blockedHeading(plan.blocked.length))}**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	if (plan.warnings.length > 0) {
-		const items = plan.warnings.slice(0, MAX_LISTED).map((w) => `- ${escapeMarkdown(`${stepLabel(w)}: ${w.message}`)}`);
-		if (plan.warnings.length > MAX_LISTED) items.push(`- … and ${plan.warnings.length - MAX_LISTED} more`);
-		budget.tryAdd(`**Warnings (${plan.warnings.length})**\n\n${items.join("\n")}\n\n`, reserve);
-	}
-	const byKind = /* @__PURE__ */ new Map();
-	for (const s of plan.steps) {
-		const list = byKind.get(s.kind);
-		if (list) list.push(s);
-		else byKind.set(s.kind, [s]);
-	}
-	const stepCountByKind = stepCounts(plan);
-	const kinds = [...byKind].map(([kind, steps]) => ({
-		kind,
-		steps,
-		head: `<details><summary>${escapeMarkdown(kind)}: ${counts(stepCountByKind[kind])}</summary>\n\n`
-	}));
-	const unmanagedReserve = plan.unmanaged.length > 0 ? unmanagedLine(plan.unmanaged.length).length : 0;
-	let laterReserve = kinds.reduce((n, k) => n + collapsedBlock(k.head, k.steps.length).length, 0);
-	let shown = 0;
-	let truncated = false;
-	for (const { head, steps } of kinds) {
-		laterReserve -= collapsedBlock(head, steps.length).length;
-		const reserveHere = reserve + laterReserve + unmanagedReserve;
-		const body = [];
-		let bodyLength = 0;
-		for (const [i, step] of steps.entries()) {
-			const text = stepDiffLines(plan, step, byCreate.get(step.id)).join("\n") + "\n";
-			const tail = i === steps.length - 1 ? "```\n\n</details>\n\n" : FENCE_CLOSE + moreLine(steps.length) + DETAILS_CLOSE;
-			if (!budget.fits(head + FENCE_OPEN + tail, reserveHere + bodyLength + text.length)) break;
-			body.push(text);
-			bodyLength += text.length;
-		}
-		shown += body.length;
-		const hidden = steps.length - body.length;
-		if (hidden > 0) truncated = true;
-		if (body.length === 0) budget.tryAdd(collapsedBlock(head, hidden), reserve + laterReserve + unmanagedReserve);
-		else budget.add(head + FENCE_OPEN + body.join("") + FENCE_CLOSE + (hidden > 0 ? moreLine(hidden) : "") + DETAILS_CLOSE);
-	}
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		const items = plan.unmanaged.slice(0, MAX_LISTED).map((u) => `- ${escapeMarkdown(stepLabel(u))}`);
-		if (n > MAX_LISTED) items.push(`- … and ${n - MAX_LISTED} more`);
-		const section = `<details><summary>Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)</summary>\n\n${items.join("\n")}\n\n</details>\n\n`;
-		if (!budget.tryAdd(section, reserve)) budget.tryAdd(unmanagedLine(n), reserve);
-	}
-	if (truncated) budget.add(truncationNote(shown, plan.steps.length));
-	return budget.parts.join("").trimEnd() + "\n";
-}
-var MARKDOWN_MAX_LENGTH, VALUE_MAX$1, MAX_LISTED, counts, Budget, FENCE_OPEN, FENCE_CLOSE, DETAILS_CLOSE, collapsedBlock, moreLine, unmanagedLine;
-var init_markdown = __esmMin((() => {
-	init_plan$1();
-	init_attribution();
-	init_values();
-	MARKDOWN_MAX_LENGTH = 65536;
-	VALUE_MAX$1 = 300;
-	MAX_LISTED = 100;
-	counts = (c) => `${c.create} to add, ${c.update} to change, ${c.delete} to delete`;
-	Budget = class {
-		limit;
-		parts = [];
-		used = 0;
-		constructor(limit) {
-			this.limit = limit;
-		}
-		fits(text, reserve = 0) {
-			return this.used + text.length + reserve <= this.limit;
-		}
-		add(text) {
-			this.parts.push(text);
-			this.used += text.length;
-		}
-		tryAdd(text, reserve = 0) {
-			if (!this.fits(text, reserve)) return false;
-			this.add(text);
-			return true;
-		}
-	};
-	FENCE_OPEN = "```diff\n";
-	FENCE_CLOSE = "```\n\n";
-	DETAILS_CLOSE = "</details>\n\n";
-	collapsedBlock = (head, hidden) => `${head}_${hidden} step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n${DETAILS_CLOSE}`;
-	moreLine = (hidden) => `_… and ${hidden} more step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n`;
-	unmanagedLine = (n) => `_Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)._\n\n`;
-}));
-// src/cli/report-error.ts
-function exitCodeFor(err) {
-	return err instanceof DocopsError ? err.exitCode : EXIT.error;
-}
-function messageOf(err) {
-	if (err instanceof ValidationError) {
-		const n = err.issues.length;
-		return [`${n} validation error${n === 1 ? "" : "s"}:`, ...err.issues.map(formatIssue)].join("\n");
-	}
-	if (err instanceof Error) return err.message || err.name;
-	return String(err);
-}
-function reportError(err, io, options = {}) {
-	const c = createColors(shouldColor(io.stderr, io.env));
-	const message = redactSecrets(messageOf(err), options.secrets ?? []);
-	io.stderr.write(`${c.red(c.bold("Error:"))} ${message}\n`);
-	if (!(err instanceof DocopsError)) options.logger?.debug({ err }, "unexpected error");
-	else if (err.cause !== void 0) options.logger?.debug({ err: err.cause }, "caused by");
-	return exitCodeFor(err);
-}
-var init_report_error = __esmMin((() => {
-	init_errors$1();
-	init_log_options();
-	init_ansi();
-}));
->>>>>>> h26-fleet
 // node_modules/node-cron/dist/_shared.js
 function resolveNickname(expression) {
 	const key = expression.trim().toLowerCase();
@@ -59394,11 +59020,7 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 	raw.forEach((item, i) => {
-<<<<<<< HEAD
-		if (!isObject$2(item)) return;
-=======
-		if (!isObject$3(item)) return;
->>>>>>> h26-fleet
+		if (!isObject$4(item)) return;
 		const where = (field) => at([
 			"notify",
 			String(i),
@@ -59451,17 +59073,10 @@ function notifyTargets(raw, env, at) {
 		issues
 	};
 }
-<<<<<<< HEAD
-var isObject$2;
+var isObject$4;
 var init_config$3 = __esmMin((() => {
 	init_types();
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-=======
-var isObject$3;
-var init_config$3 = __esmMin((() => {
-	init_types();
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
->>>>>>> h26-fleet
+	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/daemon/config-schema.ts
 /**
@@ -59472,11 +59087,7 @@ var init_config$3 = __esmMin((() => {
 */
 function configSchema() {
 	if (cached$1) return cached$1;
-<<<<<<< HEAD
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n");
-=======
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
->>>>>>> h26-fleet
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
 	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
 	cached$1 = {
 		...root,
@@ -59494,14 +59105,13 @@ var SAFETY_REF, cached$1;
 var init_config_schema = __esmMin((() => {
 	SAFETY_REF = "safety.schema.json";
 }));
-<<<<<<< HEAD
 // src/daemon/config-ownership.ts
 /**
 * The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
 * `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
 */
 function proposalsConfig(raw, base) {
-	const gh = isObject$1(raw) && isObject$1(raw.github) ? raw.github : void 0;
+	const gh = isObject$3(raw) && isObject$3(raw.github) ? raw.github : void 0;
 	if (!gh || typeof gh.repository !== "string") return {};
 	const str = (k) => typeof gh[k] === "string" ? gh[k] : void 0;
 	const tokenFile = str("tokenFile");
@@ -59516,11 +59126,11 @@ function proposalsConfig(raw, base) {
 }
 /** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
 function driftIssues(raw, at) {
-	if (!isObject$1(raw.kinds)) return [];
+	if (!isObject$3(raw.kinds)) return [];
 	const issues = [];
-	const github = isObject$1(raw.proposals) && isObject$1(raw.proposals.github);
+	const github = isObject$3(raw.proposals) && isObject$3(raw.proposals.github);
 	for (const [kind, c] of Object.entries(raw.kinds)) {
-		if (!isObject$1(c) || c.drift === void 0 || c.drift === "revert") continue;
+		if (!isObject$3(c) || c.drift === void 0 || c.drift === "revert") continue;
 		if (c.mode === "observe") issues.push({
 			...at([
 				"kinds",
@@ -59542,10 +59152,10 @@ function driftIssues(raw, at) {
 }
 /** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
 function modeIssues(raw, at) {
-	if (!isObject$1(raw.kinds) || !isObject$1(raw.prune)) return [];
+	if (!isObject$3(raw.kinds) || !isObject$3(raw.prune)) return [];
 	const issues = [];
 	for (const [kind, c] of Object.entries(raw.kinds)) {
-		const mode = isObject$1(c) ? c.mode : void 0;
+		const mode = isObject$3(c) ? c.mode : void 0;
 		if (raw.prune[kind] !== true || mode !== "additive" && mode !== "observe") continue;
 		issues.push({
 			...at([
@@ -59558,9 +59168,10 @@ function modeIssues(raw, at) {
 	}
 	return issues;
 }
-var isObject$1;
+var isObject$3;
 var init_config_ownership = __esmMin((() => {
-=======
+	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+}));
 // src/daemon/config-ha.ts
 function haConfig(raw) {
 	if (!isObject$2(raw) || raw.mode !== "kubernetes") return {};
@@ -59746,7 +59357,6 @@ function contains(outer, inner) {
 var isObject$1;
 var init_config_fleet = __esmMin((() => {
 	init_config$3();
->>>>>>> h26-fleet
 	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // node_modules/@marcbachmann/cel-js/lib/errors.js
@@ -64442,10 +64052,7 @@ async function loadDaemonConfig(file, options) {
 	let raw = {};
 	let notify = [];
 	let policy = { issues: [] };
-<<<<<<< HEAD
-=======
 	let fleet = { issues: [] };
->>>>>>> h26-fleet
 	if (doc) {
 		const schemaIssues = validateWithSchema(doc.value, configSchema(), doc.pos, "", doc.keyPos, secrets);
 		issues.push(...schemaIssues);
@@ -64457,8 +64064,6 @@ async function loadDaemonConfig(file, options) {
 				notify = found.targets;
 				issues.push(...found.issues);
 			}
-<<<<<<< HEAD
-=======
 			fleet = fleetConfig({
 				raw,
 				schemaOk: !schemaIssues.some((i) => /^\/(organizations|shard)/.test(i.path ?? "")),
@@ -64469,7 +64074,6 @@ async function loadDaemonConfig(file, options) {
 				cronProblem
 			});
 			issues.push(...fleet.issues);
->>>>>>> h26-fleet
 			if (!schemaIssues.some((i) => i.path?.startsWith("/policy"))) {
 				policy = await configPolicy(raw.policy, {
 					file,
@@ -64483,11 +64087,7 @@ async function loadDaemonConfig(file, options) {
 		}
 	}
 	const { values: fromEnv, problems } = envOverrides(options.env);
-<<<<<<< HEAD
-	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0) issues.push({
-=======
 	if (issues.length === 0 && raw.manifests === void 0 && fromEnv.manifests === void 0 && fleet.organizations === void 0) issues.push({
->>>>>>> h26-fleet
 		...doc ? doc.pos([]) : {
 			file,
 			line: 1,
@@ -64521,11 +64121,7 @@ async function loadDaemonConfig(file, options) {
 	const retry = raw.retry ?? {};
 	return {
 		configFile,
-<<<<<<< HEAD
-		manifestsDir: fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
-=======
 		manifestsDir: fleet.organizations ? base : fromEnv.manifests !== void 0 ? (0, node_path.resolve)(cwd, fromEnv.manifests) : (0, node_path.resolve)(base, raw.manifests),
->>>>>>> h26-fleet
 		...allowEnv !== void 0 ? { allowEnv } : {},
 		...apiUrl !== void 0 ? { apiUrl } : {},
 		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
@@ -64533,11 +64129,8 @@ async function loadDaemonConfig(file, options) {
 		...schedule !== void 0 ? { schedule } : {},
 		mode: merged.mode ?? CONFIG_DEFAULTS.mode,
 		prune: raw.prune ?? {},
-<<<<<<< HEAD
 		kinds: raw.kinds ?? {},
 		...proposalsConfig(raw.proposals, (0, node_path.dirname)(configFile)),
-=======
->>>>>>> h26-fleet
 		invite: raw.invite === true,
 		listen: parseListen(overrides.listen ?? str("listen") ?? CONFIG_DEFAULTS.listen),
 		...secret !== void 0 ? { reconcileSecret: secret } : {},
@@ -64556,13 +64149,9 @@ async function loadDaemonConfig(file, options) {
 		...haConfig(raw.ha),
 		...policy.policy ? { policy: policy.policy } : {},
 		...policy.approvals ? { approvals: policy.approvals } : {},
-<<<<<<< HEAD
-		informer: informerSettings(raw.informer)
-=======
 		informer: informerSettings(raw.informer),
 		...fleet.organizations ? { organizations: fleet.organizations } : {},
 		...fleet.shard ? { shard: fleet.shard } : {}
->>>>>>> h26-fleet
 	};
 }
 function informerSettings(raw) {
@@ -64581,22 +64170,6 @@ async function configPolicy(raw, doc) {
 	if (!isObject(raw)) return { issues: [] };
 	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
 }
-<<<<<<< HEAD
-function haConfig(raw) {
-	if (!isObject(raw) || raw.mode !== "kubernetes") return {};
-	const d = CONFIG_DEFAULTS.ha;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
-=======
->>>>>>> h26-fleet
 /** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
 function parseListen(value) {
 	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
@@ -64626,40 +64199,11 @@ function semanticIssues(raw, at, atKey) {
 		...atKey(["reconcileSecretFile"]),
 		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
 	});
-<<<<<<< HEAD
 	issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
-=======
-	issues.push(...haIssues(raw.ha, at));
->>>>>>> h26-fleet
 	const retry = isObject(raw.retry) ? raw.retry : {};
 	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
 		...at(["retry", "maxMs"]),
 		message: "retry.maxMs: must not be smaller than retry.initialMs"
-	});
-	return issues;
-}
-<<<<<<< HEAD
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject(raw)) return [];
-	const d = CONFIG_DEFAULTS.ha;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
-	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
 	});
 	return issues;
 }
@@ -64668,14 +64212,6 @@ function cronProblem(expression) {
 	const result = validateDetailed(expression);
 	const why = result.valid ? "" : result.errors.map((e) => e.message).join("; ");
 	return result.valid ? void 0 : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
-=======
-/** node-cron's own validation, with its field-level reason. */
-function cronProblem(expression) {
-	const result = validateDetailed(expression);
-	if (result.valid) return void 0;
-	const why = result.errors.map((e) => e.message).join("; ");
-	return `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
->>>>>>> h26-fleet
 }
 function envOverrides(env) {
 	const values = {};
@@ -64735,12 +64271,9 @@ var init_config$1 = __esmMin((() => {
 	init_config$3();
 	init_secrets();
 	init_config_schema();
-<<<<<<< HEAD
 	init_config_ownership();
-=======
 	init_config_ha();
 	init_config_fleet();
->>>>>>> h26-fleet
 	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
 	CONFIG_DEFAULTS = {
 		concurrency: 8,
@@ -64753,16 +64286,7 @@ var init_config$1 = __esmMin((() => {
 		},
 		shutdownGraceMs: 3e4,
 		logLevel: "info",
-<<<<<<< HEAD
-		ha: {
-			leaseName: "docops",
-			leaseDurationMs: 15e3,
-			renewDeadlineMs: 1e4,
-			retryPeriodMs: 2e3
-		},
-=======
 		ha: HA_DEFAULTS,
->>>>>>> h26-fleet
 		informer: {
 			enabled: true,
 			pollSeconds: 30,
@@ -64783,7 +64307,6 @@ var init_config$1 = __esmMin((() => {
 	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
 }));
-<<<<<<< HEAD
 // src/engine/modes.ts
 var modes_exports = /* @__PURE__ */ __exportAll({
 	DEFAULT_MODE: () => DEFAULT_MODE,
@@ -65003,257 +64526,7 @@ var init_config_file = __esmMin((() => {
 		description: "Read the kinds' ownership modes (`kinds:`) from this docops.yaml (default: every kind authoritative)"
 	};
 	read = /* @__PURE__ */ new WeakMap();
-=======
-// src/cli/organizations.ts
-/** The organizations of `--config`, when it names some (the config's loader is imported only with --config). */
-async function configOrganizations(ctx) {
-	const file = ctx.values.config;
-	if (typeof file !== "string") return void 0;
-	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
-	const config = await loadDaemonConfig(file, { env: {
-		...ctx.io.env,
-		DOCOPS_MANIFESTS: typeof ctx.values.manifests === "string" ? ctx.values.manifests : "."
-	} });
-	if (!config.organizations) return void 0;
-	if (typeof ctx.values.manifests === "string") throw new UsageError("-m and the organizations: of --config: each organization names its own manifests directory (drop -m)");
-	if (ctx.global.sandbox) throw new UsageError("--sandbox runs the one demo organization; it does not go with the organizations: of --config");
-	if (typeof ctx.values.out === "string" || typeof ctx.values.plan === "string") throw new UsageError("--out and --plan save or apply one organization's plan: use -m DIR and --token-file (or DOCOPS_TOKEN) for it");
-	return {
-		config,
-		orgs: config.organizations
-	};
-}
-/**
-* The command's context for one organization: its manifests, its token, its prune (besides --prune). No
-* organization's token variable is left in its environment: a manifest cannot read another's token.
-*/
-function orgContext(ctx, config, org) {
-	const env = withoutTokens(ctx.io.env, config.organizations ?? []);
-	const token = org.tokenEnv !== void 0 ? ctx.io.env[org.tokenEnv] : void 0;
-	if (org.tokenEnv !== void 0 && (token === void 0 || token === "")) throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
-	const prune = Object.entries(org.prune ?? config.prune).filter(([, on]) => on).map(([k]) => k);
-	const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
-	return {
-		...ctx,
-		io: {
-			...ctx.io,
-			env: token !== void 0 ? {
-				...env,
-				DOCOPS_TOKEN: token
-			} : env
-		},
-		global: {
-			...ctx.global,
-			prune: [.../* @__PURE__ */ new Set([...ctx.global.prune, ...prune])],
-			...org.tokenFile !== void 0 ? { tokenFile: org.tokenFile } : { tokenFile: void 0 },
-			...apiUrl !== void 0 ? { apiUrl } : {}
-		},
-		values: {
-			...ctx.values,
-			manifests: org.manifestsDir,
-			config: void 0
-		}
-	};
-}
-/** The environment without DOCOPS_TOKEN and without any organization's token variable. */
-function withoutTokens(env, orgs) {
-	const names = /* @__PURE__ */ new Set(["DOCOPS_TOKEN", ...orgs.flatMap((o) => o.tokenEnv !== void 0 ? [o.tokenEnv] : [])]);
-	return Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
-}
-/** Documents that name another organization than this directory's (as the daemon refuses them). */
-function foreignDocuments(org, documents) {
-	const foreign = (documents ?? []).filter((d) => d.metadata.organization !== org.id);
-	if (foreign.length === 0) return;
-	throw new ValidationError(foreign.map((d) => ({
-		...d.pos(["metadata", "organization"]),
-		message: `metadata.organization: ${d.metadata.organization} is not the organization of this directory (${org.id})`
-	})));
-}
-/** The heading of an organization's section. */
-function orgHeading(org, format) {
-	if (format === "markdown") return `## Organization \`${escapeMarkdown(org)}\`\n\n`;
-	return `=== Organization ${org} ===\n`;
-}
-/**
-* Runs `one` for every organization in turn, each its section; a failure is reported in its section and the
-* others go on. Returns the worst exit code (1 error > 3 refused > 2 changes > 0).
-*/
-async function eachOrganization(ctx, config, orgs, format, one) {
-	const codes = [];
-	const json = [];
-	for (const [i, org] of orgs.entries()) {
-		if (format !== "json") ctx.io.stdout.write((i > 0 ? "\n" : "") + orgHeading(org.id, format));
-		let captured = "";
-		let code;
-		try {
-			const orgCtx = orgContext(ctx, config, org);
-			code = await one(format === "json" ? {
-				...orgCtx,
-				io: {
-					...orgCtx.io,
-					stdout: { write: (chunk) => captured += chunk }
-				}
-			} : orgCtx, org);
-		} catch (err) {
-			code = reportError(err, ctx.io, { logger: ctx.logger });
-			if (format !== "json") ctx.io.stdout.write(format === "markdown" ? `**Failed** (exit ${code}): see the job's log.\n` : `failed (exit ${code}): see above\n`);
-		}
-		codes.push(code);
-		if (format === "json") json.push({
-			organization: org.id,
-			exitCode: code,
-			output: captured.trim() === "" ? null : JSON.parse(captured)
-		});
-	}
-	if (format === "json") ctx.io.stdout.write(JSON.stringify({ organizations: json }, null, 2) + "\n");
-	const rank = (c) => [
-		0,
-		2,
-		3,
-		1
-	].indexOf(c);
-	return codes.reduce((worst, c) => rank(c) > rank(worst) ? c : worst, 0);
-}
-var init_organizations = __esmMin((() => {
-	init_errors$1();
-	init_markdown();
-	init_report_error();
->>>>>>> h26-fleet
 }));
-// src/cli/io.ts
-function processIO() {
-	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
-	return {
-		stdout: process.stdout,
-		stderr: process.stderr,
-		env: process.env,
-		isTTY: process.stdout.isTTY === true,
-		...interactive ? { ask: askOnTerminal } : {}
-	};
-}
-/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
-async function askOnTerminal(question) {
-	const { createInterface } = await import("node:readline/promises");
-	const rl = createInterface({
-		input: process.stdin,
-		output: process.stderr
-	});
-	try {
-		return await rl.question(question);
-	} finally {
-		rl.close();
-	}
-}
-var stdoutIsTTY;
-var init_io = __esmMin((() => {
-	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
-}));
-// src/policy/render.ts
-var render_exports = /* @__PURE__ */ __exportAll({
-	approvalLines: () => approvalLines,
-	policyData: () => policyData,
-	policyHeadline: () => policyHeadline,
-	renderPolicyMarkdown: () => renderPolicyMarkdown,
-	renderPolicyText: () => renderPolicyText
-});
-function groups(report) {
-	const byRule = /* @__PURE__ */ new Map();
-	for (const f of report.fired) {
-		const g = byRule.get(f.rule);
-		if (g) g.hits.push(f);
-		else byRule.set(f.rule, {
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			hits: [f]
-		});
-	}
-	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
-}
-function policyHeadline(report) {
-	const n = new Set(report.fired.map((f) => f.rule)).size;
-	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
-	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
-}
-/** `/docops approve sha256:…` and who may say it. */
-function approvalLines(report) {
-	if (report.decision !== "require-approval") return [];
-	const checksum = report.approval?.checksum;
-	const team = report.approval?.approvers?.githubTeam;
-	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
-}
-function renderPolicyText(report) {
-	const lines = ["", policyHeadline(report)];
-	for (const g of groups(report)) {
-		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
-		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
-		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
-	}
-	for (const l of approvalLines(report)) lines.push(`  ${l}`);
-	return lines.join("\n") + "\n";
-}
-/** `escape` is the markdown renderer's escaping of user text. */
-function renderPolicyMarkdown(report, escape) {
-	const out = [`**${escape(policyHeadline(report))}**`, ""];
-	for (const g of groups(report)) {
-		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
-		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
-		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
-	}
-	const approval = approvalLines(report);
-	if (approval.length > 0) {
-		const checksum = report.approval?.checksum;
-		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
-		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
-	}
-	return out.join("\n");
-}
-/** The JSON form: plain data with stable keys. */
-function policyData(report) {
-	return {
-		rules: report.rules,
-		decision: report.decision,
-		fired: report.fired.map((f) => ({
-			rule: f.rule,
-			outcome: f.outcome,
-			message: f.message,
-			step: f.step,
-			object: f.object,
-			...f.source ? { source: {
-				file: f.source.file,
-				line: f.source.line,
-				column: f.source.column
-			} } : {},
-			ruleSource: {
-				file: f.ruleSource.file,
-				line: f.ruleSource.line,
-				column: f.ruleSource.column
-			},
-			...f.error !== void 0 ? { error: f.error } : {}
-		})),
-		...report.approval ? { approval: {
-			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
-			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
-		} } : {}
-	};
-}
-var ORDER, MAX_OBJECTS, where, hitLine, ICON;
-var init_render$1 = __esmMin((() => {
-	ORDER = [
-		"deny",
-		"require-approval",
-		"warn"
-	];
-	MAX_OBJECTS = 20;
-	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
-	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
-	ICON = {
-		deny: ":no_entry:",
-		"require-approval": ":raised_hand:",
-		warn: ":warning:"
-	};
-}));
-<<<<<<< HEAD
 // src/render/values.ts
 function isSecretField$1(name) {
 	return SECRET_FIELD_RE.test(name);
@@ -65616,8 +64889,279 @@ var init_markdown = __esmMin((() => {
 	moreLine = (hidden) => `_… and ${hidden} more step${hidden === 1 ? "" : "s"} not shown (truncated)._\n\n`;
 	unmanagedLine = (n) => `_Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone)._\n\n`;
 }));
-=======
->>>>>>> h26-fleet
+// src/cli/report-error.ts
+function exitCodeFor(err) {
+	return err instanceof DocopsError ? err.exitCode : EXIT.error;
+}
+function messageOf(err) {
+	if (err instanceof ValidationError) {
+		const n = err.issues.length;
+		return [`${n} validation error${n === 1 ? "" : "s"}:`, ...err.issues.map(formatIssue)].join("\n");
+	}
+	if (err instanceof Error) return err.message || err.name;
+	return String(err);
+}
+function reportError(err, io, options = {}) {
+	const c = createColors(shouldColor(io.stderr, io.env));
+	const message = redactSecrets(messageOf(err), options.secrets ?? []);
+	io.stderr.write(`${c.red(c.bold("Error:"))} ${message}\n`);
+	if (!(err instanceof DocopsError)) options.logger?.debug({ err }, "unexpected error");
+	else if (err.cause !== void 0) options.logger?.debug({ err: err.cause }, "caused by");
+	return exitCodeFor(err);
+}
+var init_report_error = __esmMin((() => {
+	init_errors$1();
+	init_log_options();
+	init_ansi();
+}));
+// src/cli/organizations.ts
+/** The organizations of `--config`, when it names some (the config's loader is imported only with --config). */
+async function configOrganizations(ctx) {
+	const file = ctx.values.config;
+	if (typeof file !== "string") return void 0;
+	const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
+	const config = await loadDaemonConfig(file, { env: {
+		...ctx.io.env,
+		DOCOPS_MANIFESTS: typeof ctx.values.manifests === "string" ? ctx.values.manifests : "."
+	} });
+	if (!config.organizations) return void 0;
+	if (typeof ctx.values.manifests === "string") throw new UsageError("-m and the organizations: of --config: each organization names its own manifests directory (drop -m)");
+	if (ctx.global.sandbox) throw new UsageError("--sandbox runs the one demo organization; it does not go with the organizations: of --config");
+	if (typeof ctx.values.out === "string" || typeof ctx.values.plan === "string") throw new UsageError("--out and --plan save or apply one organization's plan: use -m DIR and --token-file (or DOCOPS_TOKEN) for it");
+	return {
+		config,
+		orgs: config.organizations
+	};
+}
+/**
+* The command's context for one organization: its manifests, its token, its prune (besides --prune). No
+* organization's token variable is left in its environment: a manifest cannot read another's token.
+*/
+function orgContext(ctx, config, org) {
+	const env = withoutTokens(ctx.io.env, config.organizations ?? []);
+	const token = org.tokenEnv !== void 0 ? ctx.io.env[org.tokenEnv] : void 0;
+	if (org.tokenEnv !== void 0 && (token === void 0 || token === "")) throw new UsageError(`organizations: ${org.id}: the variable ${org.tokenEnv} (its tokenEnv) is not set`);
+	const prune = Object.entries(org.prune ?? config.prune).filter(([, on]) => on).map(([k]) => k);
+	const apiUrl = ctx.global.apiUrl ?? config.apiUrl;
+	return {
+		...ctx,
+		io: {
+			...ctx.io,
+			env: token !== void 0 ? {
+				...env,
+				DOCOPS_TOKEN: token
+			} : env
+		},
+		global: {
+			...ctx.global,
+			prune: [.../* @__PURE__ */ new Set([...ctx.global.prune, ...prune])],
+			...org.tokenFile !== void 0 ? { tokenFile: org.tokenFile } : { tokenFile: void 0 },
+			...apiUrl !== void 0 ? { apiUrl } : {}
+		},
+		values: {
+			...ctx.values,
+			manifests: org.manifestsDir,
+			config: void 0
+		}
+	};
+}
+/** The environment without DOCOPS_TOKEN and without any organization's token variable. */
+function withoutTokens(env, orgs) {
+	const names = /* @__PURE__ */ new Set(["DOCOPS_TOKEN", ...orgs.flatMap((o) => o.tokenEnv !== void 0 ? [o.tokenEnv] : [])]);
+	return Object.fromEntries(Object.entries(env).filter(([k]) => !names.has(k)));
+}
+/** Documents that name another organization than this directory's (as the daemon refuses them). */
+function foreignDocuments(org, documents) {
+	const foreign = (documents ?? []).filter((d) => d.metadata.organization !== org.id);
+	if (foreign.length === 0) return;
+	throw new ValidationError(foreign.map((d) => ({
+		...d.pos(["metadata", "organization"]),
+		message: `metadata.organization: ${d.metadata.organization} is not the organization of this directory (${org.id})`
+	})));
+}
+/** The heading of an organization's section. */
+function orgHeading(org, format) {
+	if (format === "markdown") return `## Organization \`${escapeMarkdown(org)}\`\n\n`;
+	return `=== Organization ${org} ===\n`;
+}
+/**
+* Runs `one` for every organization in turn, each its section; a failure is reported in its section and the
+* others go on. Returns the worst exit code (1 error > 3 refused > 2 changes > 0).
+*/
+async function eachOrganization(ctx, config, orgs, format, one) {
+	const codes = [];
+	const json = [];
+	for (const [i, org] of orgs.entries()) {
+		if (format !== "json") ctx.io.stdout.write((i > 0 ? "\n" : "") + orgHeading(org.id, format));
+		let captured = "";
+		let code;
+		try {
+			const orgCtx = orgContext(ctx, config, org);
+			code = await one(format === "json" ? {
+				...orgCtx,
+				io: {
+					...orgCtx.io,
+					stdout: { write: (chunk) => captured += chunk }
+				}
+			} : orgCtx, org);
+		} catch (err) {
+			code = reportError(err, ctx.io, { logger: ctx.logger });
+			if (format !== "json") ctx.io.stdout.write(format === "markdown" ? `**Failed** (exit ${code}): see the job's log.\n` : `failed (exit ${code}): see above\n`);
+		}
+		codes.push(code);
+		if (format === "json") json.push({
+			organization: org.id,
+			exitCode: code,
+			output: captured.trim() === "" ? null : JSON.parse(captured)
+		});
+	}
+	if (format === "json") ctx.io.stdout.write(JSON.stringify({ organizations: json }, null, 2) + "\n");
+	const rank = (c) => [
+		0,
+		2,
+		3,
+		1
+	].indexOf(c);
+	return codes.reduce((worst, c) => rank(c) > rank(worst) ? c : worst, 0);
+}
+var init_organizations = __esmMin((() => {
+	init_errors$1();
+	init_markdown();
+	init_report_error();
+}));
+// src/cli/io.ts
+function processIO() {
+	const interactive = process.stdin.isTTY === true && process.stderr.isTTY === true;
+	return {
+		stdout: process.stdout,
+		stderr: process.stderr,
+		env: process.env,
+		isTTY: process.stdout.isTTY === true,
+		...interactive ? { ask: askOnTerminal } : {}
+	};
+}
+/** One line read from the terminal after writing `question` to stderr (the plan stays alone on stdout). */
+async function askOnTerminal(question) {
+	const { createInterface } = await import("node:readline/promises");
+	const rl = createInterface({
+		input: process.stdin,
+		output: process.stderr
+	});
+	try {
+		return await rl.question(question);
+	} finally {
+		rl.close();
+	}
+}
+var stdoutIsTTY;
+var init_io = __esmMin((() => {
+	stdoutIsTTY = (io) => io.isTTY ?? io.stdout.isTTY === true;
+}));
+// src/policy/render.ts
+var render_exports = /* @__PURE__ */ __exportAll({
+	approvalLines: () => approvalLines,
+	policyData: () => policyData,
+	policyHeadline: () => policyHeadline,
+	renderPolicyMarkdown: () => renderPolicyMarkdown,
+	renderPolicyText: () => renderPolicyText
+});
+function groups(report) {
+	const byRule = /* @__PURE__ */ new Map();
+	for (const f of report.fired) {
+		const g = byRule.get(f.rule);
+		if (g) g.hits.push(f);
+		else byRule.set(f.rule, {
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			hits: [f]
+		});
+	}
+	return [...byRule.values()].sort((a, b) => ORDER.indexOf(a.outcome) - ORDER.indexOf(b.outcome));
+}
+function policyHeadline(report) {
+	const n = new Set(report.fired.map((f) => f.rule)).size;
+	if (n === 0) return `Policy: ${report.rules} rule${report.rules === 1 ? "" : "s"} checked, none fired.`;
+	return `Policy: ${n} of ${report.rules} rule${report.rules === 1 ? "" : "s"} fired — ${report.decision}${report.decision === "deny" ? ": apply refuses this plan" : report.decision === "require-approval" ? ": it is applied once approved" : ""}.`;
+}
+/** `/docops approve sha256:…` and who may say it. */
+function approvalLines(report) {
+	if (report.decision !== "require-approval") return [];
+	const checksum = report.approval?.checksum;
+	const team = report.approval?.approvers?.githubTeam;
+	return [...checksum ? [`To approve exactly this plan: ${team ? `a member of the GitHub team ${team} comments "/docops approve ${checksum}" on the pull request, or ` : ""}POST /approve on the daemon with the approver token and {"checksum": "${checksum}"}.`] : [`Approval is given in the daemon${team ? ` (a member of the GitHub team ${team}, or the approver token)` : ""}.`], "Any change to the manifests or to the live objects the plan touches voids an approval."];
+}
+function renderPolicyText(report) {
+	const lines = ["", policyHeadline(report)];
+	for (const g of groups(report)) {
+		lines.push(`  ${g.outcome} ${g.rule}: ${g.message}`);
+		for (const f of g.hits.slice(0, MAX_OBJECTS)) lines.push(`    - ${hitLine(f)}`);
+		if (g.hits.length > MAX_OBJECTS) lines.push(`    … and ${g.hits.length - MAX_OBJECTS} more`);
+	}
+	for (const l of approvalLines(report)) lines.push(`  ${l}`);
+	return lines.join("\n") + "\n";
+}
+/** `escape` is the markdown renderer's escaping of user text. */
+function renderPolicyMarkdown(report, escape) {
+	const out = [`**${escape(policyHeadline(report))}**`, ""];
+	for (const g of groups(report)) {
+		const objects = g.hits.slice(0, MAX_OBJECTS).map((f) => escape(hitLine(f)));
+		if (g.hits.length > MAX_OBJECTS) objects.push(`… and ${g.hits.length - MAX_OBJECTS} more`);
+		out.push(`- ${ICON[g.outcome]} **${g.outcome}** \`${g.rule}\`: ${escape(g.message)}`, ...objects.map((o) => `  - ${o}`));
+	}
+	const approval = approvalLines(report);
+	if (approval.length > 0) {
+		const checksum = report.approval?.checksum;
+		out.push("", `**Approval needed.** ${escape(approval.join(" "))}`);
+		if (checksum) out.push("", "```", `/docops approve ${checksum}`, "```");
+	}
+	return out.join("\n");
+}
+/** The JSON form: plain data with stable keys. */
+function policyData(report) {
+	return {
+		rules: report.rules,
+		decision: report.decision,
+		fired: report.fired.map((f) => ({
+			rule: f.rule,
+			outcome: f.outcome,
+			message: f.message,
+			step: f.step,
+			object: f.object,
+			...f.source ? { source: {
+				file: f.source.file,
+				line: f.source.line,
+				column: f.source.column
+			} } : {},
+			ruleSource: {
+				file: f.ruleSource.file,
+				line: f.ruleSource.line,
+				column: f.ruleSource.column
+			},
+			...f.error !== void 0 ? { error: f.error } : {}
+		})),
+		...report.approval ? { approval: {
+			...report.approval.checksum ? { checksum: report.approval.checksum } : {},
+			...report.approval.approvers ? { approvers: report.approval.approvers } : {}
+		} } : {}
+	};
+}
+var ORDER, MAX_OBJECTS, where, hitLine, ICON;
+var init_render$1 = __esmMin((() => {
+	ORDER = [
+		"deny",
+		"require-approval",
+		"warn"
+	];
+	MAX_OBJECTS = 20;
+	where = (f) => f.source ? ` (${f.source.file}:${f.source.line}:${f.source.column})` : "";
+	hitLine = (f) => `${f.object}${where(f)}${f.error ? ` — ${f.error}` : ""}`;
+	ICON = {
+		deny: ":no_entry:",
+		"require-approval": ":raised_hand:",
+		warn: ":warning:"
+	};
+}));
 // src/render/text.ts
 function colorFor(c, action) {
 	return action === "create" ? c.green : action === "update" ? c.yellow : c.red;
@@ -65627,7 +65171,6 @@ function followUpLines(update, c) {
 	const why = ["set right after the create", update.note].filter(Boolean).join("; ");
 	return fieldChanges(update.before, update.after).filter((ch) => ch.after !== void 0).map((ch) => `${FIELD_INDENT}${ch.field}: ${formatStepField(update, ch.field, ch.after)}${c.dim(` (${why})`)}`);
 }
-<<<<<<< HEAD
 function stepLines(plan, step, c, followUps = [], reported = false) {
 	const paint = colorFor(c, step.action);
 	const tags = [
@@ -65635,11 +65178,6 @@ function stepLines(plan, step, c, followUps = [], reported = false) {
 		step.phase === "prune" ? "prune: not in any manifest" : void 0,
 		step.note
 	].filter(Boolean);
-=======
-function stepLines(plan, step, c, followUps = []) {
-	const paint = colorFor(c, step.action);
-	const tags = [step.phase === "prune" ? "prune: not in any manifest" : void 0, step.note].filter(Boolean);
->>>>>>> h26-fleet
 	const suffix = tags.length > 0 ? c.dim(` (${tags.join("; ")})`) : "";
 	const lines = [`${INDENT}${paint(ACTION_SYMBOL[step.action])} ${c.bold(stepLabel(step))}${suffix}`];
 	if (step.action === "create") {
@@ -65659,12 +65197,8 @@ function renderText(plan, options = {}) {
 	const c = createColors(options.color ?? false);
 	const maxUnmanaged = options.maxUnmanaged ?? 50;
 	const out = [];
-<<<<<<< HEAD
 	const reported = plan.reported ?? [];
 	if (plan.steps.length === 0) out.push(plan.blocked.length > 0 ? c.red(NOTHING_ELSE) : reported.length > 0 ? c.yellow(reportedOnly(reported.length)) : c.green(NO_CHANGES));
-=======
-	if (plan.steps.length === 0) out.push(plan.blocked.length === 0 ? c.green(NO_CHANGES) : c.red(NOTHING_ELSE));
->>>>>>> h26-fleet
 	else {
 		out.push("docops will perform the following actions:", "");
 		const { byCreate, folded } = createFollowUps(plan.steps);
@@ -65677,7 +65211,6 @@ function renderText(plan, options = {}) {
 		out.push("", c.red(c.bold(blockedHeading(plan.blocked.length))));
 		for (const b of plan.blocked) out.push(`${INDENT}${c.red("✗")} ${stepLabel(b)}: ${sourcePrefix(b)}${b.message}`);
 	}
-<<<<<<< HEAD
 	if (reported.length > 0) {
 		out.push("", c.yellow(reportedHeading(reported.length)));
 		for (const r of reported) out.push(...stepLines(plan, reportedStep(r), c, [], true));
@@ -65691,12 +65224,6 @@ function renderText(plan, options = {}) {
 		const n = plan.unmanaged.length;
 		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
 		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${c.dim(unmanagedTags(u))}`);
-=======
-	if (plan.unmanaged.length > 0) {
-		const n = plan.unmanaged.length;
-		out.push("", `Unmanaged: ${n} live object${n === 1 ? "" : "s"} not in any manifest (left alone; enable prune to delete):`);
-		for (const u of plan.unmanaged.slice(0, maxUnmanaged)) out.push(`${INDENT}${stepLabel(u)}${u.id ? c.dim(` (id ${u.id})`) : ""}`);
->>>>>>> h26-fleet
 		if (n > maxUnmanaged) out.push(`${INDENT}… and ${n - maxUnmanaged} more`);
 	}
 	if (plan.warnings.length > 0) {
@@ -65777,17 +65304,10 @@ var init_apply_report = __esmMin((() => {
 }));
 // src/render/index.ts
 var init_render = __esmMin((() => {
-<<<<<<< HEAD
 	init_json();
 	init_format();
 	init_text();
 	init_markdown();
-=======
-	init_format();
-	init_text();
-	init_markdown();
-	init_json();
->>>>>>> h26-fleet
 	init_json_parse();
 	init_apply_report();
 	init_ansi();
@@ -66067,37 +65587,24 @@ function diffOrder(kinds) {
 	}
 	return out;
 }
-<<<<<<< HEAD
 /**
 * Prune is on for (kind, org) when the config says so or any document of it says `prune: true`, and only while its
 * ownership mode is authoritative: additive and observe never delete what no manifest writes (src/engine/modes.ts).
 */
 function pruneResolver(desired, options = {}, modes = new ModeResolver(desired, options.modes)) {
 	const configPrune = options.prune ?? {};
-=======
-/** Prune is on for (kind, org) when the config says so or any document of it says `prune: true`. */
-function pruneResolver(desired, configPrune = {}) {
->>>>>>> h26-fleet
 	const docPrune = /* @__PURE__ */ new Set();
 	if (desired.documents) {
 		for (const d of desired.documents) if (d.prune === true) docPrune.add(liveKey(d.kind, d.metadata.organization));
 	} else for (const [kind, entries] of desired) for (const e of entries) if (e.doc.prune === true) docPrune.add(liveKey(kind, e.doc.metadata.organization));
-<<<<<<< HEAD
 	return (kind, org) => (docPrune.has(liveKey(kind, org)) || configPrune[kind] === true) && modes.ofScope(kind, org) === "authoritative";
-=======
-	return (kind, org) => docPrune.has(liveKey(kind, org)) || configPrune[kind] === true;
->>>>>>> h26-fleet
 }
 /**
 * Fetch the live state of every managed (kind, org), all concurrently within the client's bound. `context` reads
 * through kept reads instead of a fresh memo (the daemon's informer, src/engine/read-cache.ts).
 */
 async function fetchLive(client, kinds, desired, options = {}, context) {
-<<<<<<< HEAD
 	const prune = pruneResolver(desired, options);
-=======
-	const prune = pruneResolver(desired, options.prune);
->>>>>>> h26-fleet
 	const ctx = context ? context(prune) : createFetchContext(client, prune);
 	const work = inScope(scopes(kinds, desired), options.scope);
 	const results = await Promise.all(work.map((w) => w.kind.fetch(ctx, w.org, w.entries)));
@@ -66107,12 +65614,8 @@ async function fetchLive(client, kinds, desired, options = {}, context) {
 }
 /** Pure: desired + live → ordered plan. Kinds are diffed parent-first so children can resolve new ids. */
 function diffAll(kinds, desired, live, options = {}) {
-<<<<<<< HEAD
 	const modes = new ModeResolver(desired, options.modes);
 	const prune = pruneResolver(desired, options, modes);
-=======
-	const prune = pruneResolver(desired, options.prune);
->>>>>>> h26-fleet
 	const ids = new IdIndex(live);
 	const base = {
 		prune,
@@ -66126,10 +65629,7 @@ function diffAll(kinds, desired, live, options = {}) {
 	const ctx = scope ? scopedDiffContext(base, managedScopes(desired), scope) : base;
 	const registered = new Set(kinds.map((k) => k.kind));
 	const plan = emptyPlan();
-<<<<<<< HEAD
 	const dropped = /* @__PURE__ */ new Map();
-=======
->>>>>>> h26-fleet
 	for (const { kind, org, entries } of inScope(scopes(kinds, desired), scope)) {
 		const state = live.get(liveKey(kind.kind, org)) ?? { objects: [] };
 		const result = kind.diff(ctx, org, entries, state);
@@ -66137,7 +65637,6 @@ function diffAll(kinds, desired, live, options = {}) {
 			kind: kind.kind,
 			org
 		}, scope, registered);
-<<<<<<< HEAD
 		const sealed = result.steps.map((step) => sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
 		const moded = applyModes({
 			...result,
@@ -66154,14 +65653,6 @@ function diffAll(kinds, desired, live, options = {}) {
 	blockWaitingOnDropped(plan, dropped);
 	plan.steps = dedupeCascades(orderSteps(plan.steps));
 	plan.reported?.sort(compareSteps);
-=======
-		for (const step of result.steps) plan.steps.push(sealStep(withNullMeanings(step, kind.nullMeanings?.[step.kind])));
-		plan.unmanaged.push(...result.unmanaged);
-		plan.warnings.push(...result.warnings);
-		plan.blocked.push(...result.blocked);
-	}
-	plan.steps = dedupeCascades(orderSteps(plan.steps));
->>>>>>> h26-fleet
 	plan.unmanaged = withoutCascaded(plan.unmanaged, plan.steps);
 	return plan;
 }
@@ -66200,10 +65691,7 @@ var init_reconcile = __esmMin((() => {
 	init_null_meanings();
 	init_plan$1();
 	init_refs();
-<<<<<<< HEAD
 	init_modes$1();
-=======
->>>>>>> h26-fleet
 	init_scope();
 	byOrgCache = /* @__PURE__ */ new WeakMap();
 	IdIndex = class {
@@ -66453,27 +65941,14 @@ var init_attribute = __esmMin((() => {
 	LOOKBACK_MS = 2592e6;
 }));
 // src/cli/plan-run.ts
-<<<<<<< HEAD
 function pruneOptions(kinds, prune, modes) {
-=======
-function pruneOptions(kinds, prune) {
->>>>>>> h26-fleet
 	const names = kinds.map((k) => k.kind);
 	const unknown = prune.filter((p) => !names.includes(p));
 	if (unknown.length > 0) throw new UsageError(`--prune: unknown kind ${unknown.join(", ")} (known: ${names.join(", ")})`);
 	const never = kinds.filter((k) => k.prunable === false && prune.includes(k.kind)).map((k) => k.kind);
 	if (never.length > 0) throw new UsageError(`--prune ${never.join(", ")}: docops never deletes these objects, so pruning them means nothing`);
-<<<<<<< HEAD
 	const owned = prune.filter((p) => modes[p] === "additive" || modes[p] === "observe");
 	if (owned.length > 0) throw new UsageError(`--prune ${owned.join(", ")}: the config's mode for ${owned.map((k) => `${k} is ${modes[k]}`).join(", ")}, which never deletes what no manifest writes`);
-	return Object.fromEntries(prune.map((p) => [p, true]));
-}
-async function planFromManifests(ctx) {
-	requireCredentials(ctx);
-	const { kinds, desired } = await loadDesired(ctx);
-	const modes = await configuredModes(ctx);
-	const prune = pruneOptions(kinds, ctx.global.prune, modes);
-=======
 	return Object.fromEntries(prune.map((p) => [p, true]));
 }
 /** `check` judges the loaded manifests before anything is read (an organization's: src/cli/organizations.ts). */
@@ -66481,8 +65956,8 @@ async function planFromManifests(ctx, check) {
 	requireCredentials(ctx);
 	const { kinds, desired } = await loadDesired(ctx);
 	check?.(desired);
-	const prune = pruneOptions(kinds, ctx.global.prune);
->>>>>>> h26-fleet
+	const modes = await configuredModes(ctx);
+	const prune = pruneOptions(kinds, ctx.global.prune, modes);
 	const client = await connect(ctx);
 	const reads = [];
 	const progress = createProgress(ctx.io.stderr, "Reading live state");
@@ -66491,12 +65966,8 @@ async function planFromManifests(ctx, check) {
 	try {
 		computed = await computePlan(reading, kinds, desired, {
 			prune,
-<<<<<<< HEAD
 			invite: ctx.global.invite,
 			modes
-=======
-			invite: ctx.global.invite
->>>>>>> h26-fleet
 		});
 	} finally {
 		progress.done();
@@ -66514,22 +65985,15 @@ async function planFromManifests(ctx, check) {
 		desired,
 		client,
 		kinds,
-<<<<<<< HEAD
 		reads,
 		modes
-=======
-		reads
->>>>>>> h26-fleet
 	};
 }
 var init_plan_run = __esmMin((() => {
 	init_errors$1();
 	init_reconcile();
 	init_needs();
-<<<<<<< HEAD
 	init_config_file();
-=======
->>>>>>> h26-fleet
 	init_connect();
 	init_pipeline();
 	init_progress();
@@ -67002,10 +66466,10 @@ async function planOne(ctx, check) {
 	checkBrokenLinksFlags(ctx);
 	const out = ctx.values.out;
 	requireCredentials(ctx);
-	const policy = await cliPolicy(ctx);
+	const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
 	const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
 	const planned = await planFromManifests(ctx, check);
-	const { plan, live, reads, client, kinds } = planned;
+	const { plan, live, reads, client, kinds, modes } = planned;
 	const cost = planCost(ctx, plan, client);
 	const scopes = planScopes(plan, reads);
 	const verdict = policy && manifests ? await policyReport(policy, {
@@ -67030,7 +66494,8 @@ async function planOne(ctx, check) {
 			cost,
 			options: {
 				prune: ctx.global.prune,
-				invite: ctx.global.invite
+				invite: ctx.global.invite,
+				modes
 			}
 		});
 		await (0, node_fs_promises.writeFile)(out, redactCredentials(renderSavedPlan(saved)), "utf8");
@@ -67050,11 +66515,8 @@ var init_plan = __esmMin((() => {
 	init_ansi();
 	init_needs();
 	init_secrets();
-<<<<<<< HEAD
 	init_config_file();
-=======
 	init_organizations();
->>>>>>> h26-fleet
 	init_connect();
 	init_io();
 	init_plan_output();
@@ -67080,15 +66542,13 @@ var init_plan = __esmMin((() => {
 				value: "FILE",
 				description: "Save the plan (with checksums and cost) to FILE for `docops apply --plan FILE`"
 			},
-			config: CONFIG_FLAG,
+			config: {
+				...CONFIG_FLAG,
+				description: "A docops.yaml: its kinds' ownership modes (`kinds:`) and `policy:`; with organizations: plan each one (its manifests, its token) in a section of its own"
+			},
 			"latency-ms": LATENCY_FLAG,
 			policy: POLICY_FLAG,
-			...BROKEN_LINKS_FLAGS,
-			config: {
-				type: "string",
-				value: "FILE",
-				description: "A docops.yaml with organizations: plan each one (its manifests, its token) in a section of its own"
-			}
+			...BROKEN_LINKS_FLAGS
 		},
 		examples: [
 			"docops plan -m manifests",
@@ -67102,57 +66562,9 @@ var init_plan = __esmMin((() => {
 			"docops plan -m manifests --fail-on broken-links --broken-links-baseline links.json   # on a PR"
 		],
 		async run(ctx) {
-<<<<<<< HEAD
-			const format = planFormat(ctx);
-			checkBrokenLinksFlags(ctx);
-			const out = ctx.values.out;
-			requireCredentials(ctx);
-			const policy = await cliPolicy(ctx, (await configFromFlag(ctx))?.policy);
-			const manifests = typeof out === "string" ? await manifestsDigest(manifestDir(ctx)) : await policyDigest(policy, manifestDir(ctx));
-			const planned = await planFromManifests(ctx);
-			const { plan, live, reads, client, kinds, modes } = planned;
-			const cost = planCost(ctx, plan, client);
-			const scopes = planScopes(plan, reads);
-			const verdict = policy && manifests ? await policyReport(policy, {
-				plan,
-				live,
-				manifests,
-				manifestsDir: manifestDir(ctx),
-				kinds
-			}) : void 0;
-			ctx.io.stdout.write(renderPlanOutput(plan, format, {
-				color: shouldColor({ isTTY: stdoutIsTTY(ctx.io) }, ctx.io.env),
-				cost,
-				scopes,
-				...verdict ? { policy: verdict } : {}
-			}));
-			await stepSummary(ctx, () => markdownPlan(plan, cost, scopes, verdict));
-			if (typeof out === "string" && manifests) {
-				const saved = createSavedPlan({
-					plan,
-					live,
-					manifests,
-					cost,
-					options: {
-						prune: ctx.global.prune,
-						invite: ctx.global.invite,
-						modes
-					}
-				});
-				await (0, node_fs_promises.writeFile)(out, redactCredentials(renderSavedPlan(saved)), "utf8");
-				ctx.logger.info({
-					file: out,
-					steps: plan.steps.length
-				}, "plan saved");
-			}
-			await brokenLinksCheck(ctx, planned, format);
-			if (plan.blocked.length > 0) throw new BlockedError(plan.blocked);
-			return ctx.values["detailed-exitcode"] === true && plan.steps.length > 0 ? EXIT.changesPending : EXIT.ok;
-=======
 			const fleet = await configOrganizations(ctx);
 			if (!fleet) return planOne(ctx);
 			return eachOrganization(ctx, fleet.config, fleet.orgs, planFormat(ctx), (orgCtx, org) => planOne(orgCtx, (d) => foreignDocuments(org, d.documents)));
->>>>>>> h26-fleet
 		}
 	};
 }));
@@ -68278,24 +67690,10 @@ var init_safety$1 = __esmMin((() => {
 }));
 // src/cli/safety.ts
 async function safetySettings(ctx) {
-<<<<<<< HEAD
-	const fromFile = await configFromFlag(ctx) ?? {};
-=======
-	const file = ctx.values.config;
-	let fromFile = {};
-	if (typeof file === "string") {
-		const { loadDaemonConfig } = await Promise.resolve().then(() => (init_config$1(), config_exports));
-		const manifests = typeof ctx.values.manifests === "string" ? ctx.values.manifests : ".";
-		fromFile = await loadDaemonConfig(file, { env: {
-			...ctx.io.env,
-			DOCOPS_MANIFESTS: manifests
-		} });
-	}
-	return settingsFrom(ctx, fromFile);
+	return settingsFrom(ctx, await configFromFlag(ctx) ?? {});
 }
 /** The settings from a config's `safety:`, `journalDir` and `policy:` (an organization's: its own safety, its own journal directory). */
 function settingsFrom(ctx, fromFile) {
->>>>>>> h26-fleet
 	const flagDir = ctx.values["journal-dir"];
 	return {
 		config: resolveSafetyConfig(fromFile.safety ?? {}),
@@ -68356,14 +67754,8 @@ var init_safety = __esmMin((() => {
 			description: "Apply even when the plan exceeds the delete/update thresholds (never lifts guards or the prune-everything rules)"
 		},
 		config: {
-<<<<<<< HEAD
 			...CONFIG_FLAG,
-			description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative)"
-=======
-			type: "string",
-			value: "FILE",
-			description: "Read the `safety:` limits, `journalDir` and `policy:` from this docops.yaml (default: built-in limits); with organizations: apply each one (its manifests, its token) in a section of its own"
->>>>>>> h26-fleet
+			description: "Read the `safety:` limits, `journalDir`, `policy:` and the kinds' ownership modes (`kinds:`) from this docops.yaml (default: built-in limits, every kind authoritative); with organizations: apply each one (its manifests, its token) in a section of its own"
 		},
 		"journal-dir": {
 			type: "string",

@@ -4,13 +4,17 @@
  */
 import { resolve } from 'node:path';
 import type { ValidationIssue } from '../model/errors.js';
-import type { DaemonConfig } from './config.js';
+
+/** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
+export interface ProposalsConfig {
+  github: { repository: string; apiUrl: string; tokenFile?: string; branch: string; base?: string; path?: string };
+}
 
 type RawConfig = Record<string, unknown>;
 type At = (path: string[]) => { file: string; line: number; column: number };
 const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function proposalsConfig(raw: unknown, base: string): Pick<DaemonConfig, 'proposals'> {
+export function proposalsConfig(raw: unknown, base: string): { proposals?: ProposalsConfig } {
   const gh = isObject(raw) && isObject(raw.github) ? raw.github : undefined;
   if (!gh || typeof gh.repository !== 'string') return {};
   const str = (k: string): string | undefined => (typeof gh[k] === 'string' ? (gh[k] as string) : undefined);

@@ -16,7 +16,7 @@ import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
 import { registerSecret, withoutUserinfo } from '../secrets.js';
 import { configSchema } from './config-schema.js';
-import { driftIssues, modeIssues, proposalsConfig } from './config-ownership.js';
+import { driftIssues, modeIssues, proposalsConfig, type ProposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
 import { HA_DEFAULTS, haConfig, haIssues, type HaConfig } from './config-ha.js';
@@ -47,8 +47,8 @@ export interface DaemonConfig {
   prune: Record<string, boolean>;
   /** Per manifest kind: how docops owns its objects (`kinds:` in docops.yaml; none when absent). */
   kinds?: Record<string, KindConfig>;
-  /** Where drift under `drift: propose` is proposed (`proposals.github`, paths resolved; the token is read at start). */
-  proposals?: { github: { repository: string; apiUrl: string; tokenFile?: string; branch: string; base?: string; path?: string } };
+  /** Where drift under `drift: propose` is proposed (config-ownership.ts). */
+  proposals?: ProposalsConfig;
   invite: boolean;
   listen: ListenAddress;
   /** POST /reconcile is disabled without it. */

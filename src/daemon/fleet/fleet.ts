@@ -19,6 +19,7 @@ import type { RunRecord } from '../run.js';
 import { startDaemonServer, type DaemonServer } from '../server.js';
 import type { OrgConfig } from '../config-fleet.js';
 import { fleetHandlers } from './http.js';
+import type { FleetOrg, FleetView } from './types.js';
 import { orgDaemonConfig, orgEnv, orgLoader, orgToken } from './org-daemon.js';
 import { shardOf } from './shard-of.js';
 import type { FleetLeases } from './leases.js';
@@ -34,16 +35,11 @@ export interface FleetDeps extends Omit<DaemonDeps, 'embedded' | 'env'> {
 }
 
 /** An organization of this daemon: its entry, its shard (dynamic shards) and its daemon. */
-export interface FleetOrg {
-  config: OrgConfig;
-  /** Its index in `organizations:` (for messages). */
-  index: number;
-  shard?: number;
-  daemon: Daemon;
-}
 
 /** Events: 'run' ({org, record}) after every run of any organization. */
-export class Fleet extends EventEmitter {
+export type { FleetOrg } from './types.js';
+
+export class Fleet extends EventEmitter implements FleetView {
   readonly logger: Logger;
   readonly registry: Registry;
   readonly orgs = new Map<string, FleetOrg>();

@@ -5,7 +5,9 @@
  */
 import type { DaemonConfig } from '../config.js';
 import type { EndpointHandlers, ReconcileAnswer, Readiness, StatusHandlers } from '../server.js';
-import type { Fleet, FleetOrg } from './fleet.js';
+import type { FleetOrg, FleetStatus, FleetView as Fleet } from './types.js';
+
+export type { FleetStatus } from './types.js';
 
 export function fleetHandlers(fleet: Fleet, c: DaemonConfig): EndpointHandlers {
   const org = (id: string): FleetOrg | undefined => fleet.orgs.get(id);
@@ -78,11 +80,6 @@ function approve(fleet: Fleet, body: unknown): ReconcileAnswer {
   return (waiting ?? daemons[0])!.requestApproval(body);
 }
 
-export interface FleetStatus {
-  generatedAt: string;
-  fleet: { organizations: number; configured: number; shard: DaemonConfig['shard'] | null; leases: unknown };
-  organizations: ({ org: string; shard: number | null } & Awaited<ReturnType<FleetOrg['daemon']['status']['status']>>)[];
-}
 
 export async function fleetStatus(fleet: Fleet): Promise<FleetStatus> {
   const organizations = await Promise.all([...fleet.orgs].map(async ([org, o]) => ({ org, shard: o.shard ?? null, ...(await o.daemon.status.status()) })));

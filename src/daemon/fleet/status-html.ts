@@ -4,7 +4,7 @@
  */
 import { formatAt } from '../../render/attribution.js';
 import { badge, esc, REFRESH_SECONDS, RESULT_LABEL, STYLE, tone } from '../status/html.js';
-import type { FleetStatus } from './http.js';
+import type { FleetStatus } from './types.js';
 
 function orgSection(o: FleetStatus['organizations'][number]): string {
   const page = `/orgs/${encodeURIComponent(o.org)}/`;

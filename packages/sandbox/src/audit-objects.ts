@@ -13,7 +13,7 @@ import { openApiSpecs } from './openapi-records.js';
 import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { sites } from './site-records.js';
 import type { ExternalLinkRec } from './site-external-links.js';
-import type { RedirectRec } from './site-redirects.js';
+import type { RedirectRec } from './site-redirect-records.js';
 import type { SamlProviderRec } from './sso-records.js';
 import type { SandboxStore } from './store.js';
 

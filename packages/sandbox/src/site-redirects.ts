@@ -8,31 +8,15 @@ import type { RequestContext } from './context.js';
 import { badRequest } from './http.js';
 import type { SiteRec } from './site-records.js';
 import { siteSections, siteSpaces } from './site-records.js';
-import type { SandboxStore, Table } from './store.js';
+import type { SandboxStore } from './store.js';
 import { boolean, isPlainObject, literal, nullable, object, oneOf, string, type Validator } from './validate.js';
 
-export type RedirectDestination =
-  | { kind: 'site-section'; siteSectionId: string }
-  | { kind: 'site-space'; siteSpaceId: string }
-  | { kind: 'site-page'; siteSpaceId: string; pageId: string }
-  | { kind: 'external'; url: string };
+import { type RedirectDestination, type RedirectRec, siteRedirects } from './site-redirect-records.js';
+
+export { siteRedirects, type RedirectDestination, type RedirectRec };
 
 /** The input-only variant: a page by its path in a space's revision. */
 export type InputDestination = RedirectDestination | { kind: 'path'; spaceId: string; path: string };
-
-export interface RedirectRec {
-  id: string;
-  siteId: string;
-  source: string;
-  draft: boolean;
-  captureWildcard: boolean;
-  permanent: boolean;
-  destination: RedirectDestination;
-  createdAt: string;
-  updatedAt?: string;
-}
-
-export const siteRedirects = (s: SandboxStore): Table<RedirectRec> => s.table('siteRedirects');
 
 /** The bulk upsert's limit (official spec `maxItems`). */
 export const MAX_BULK_REDIRECTS = 500;

@@ -39731,11 +39731,16 @@ var init_data_files = __esmMin((() => {
 	]);
 	manifestMessage = (manifest, field) => `is the docops manifest ${manifest} (apiVersion: docops/v1), not data: name the file that holds ${field.holds}`;
 }));
-// src/model/plan.ts
+// src/model/request.ts
 /** A request's RecoverSpecs (none, one or several) as a list. */
 function recoverSpecs(r) {
 	return r.recover === void 0 ? [] : Array.isArray(r.recover) ? r.recover : [r.recover];
 }
+var recoverPath;
+var init_request = __esmMin((() => {
+	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
+}));
+// src/model/plan.ts
 function originOf(plan, step) {
 	if (plan.manifestChanges === void 0) return "unknown";
 	let ids = edits.get(plan);
@@ -39779,8 +39784,9 @@ function stepCounts(plan) {
 	}
 	return out;
 }
-var OWNERSHIP_MODES, PHASES, recoverPath, MODE_REASON, DRIFT_REASON, edits;
+var OWNERSHIP_MODES, PHASES, MODE_REASON, DRIFT_REASON, edits;
 var init_plan$1 = __esmMin((() => {
+	init_request();
 	OWNERSHIP_MODES = [
 		"authoritative",
 		"additive",
@@ -39792,7 +39798,6 @@ var init_plan$1 = __esmMin((() => {
 		"delete",
 		"prune"
 	];
-	recoverPath = (spec, path) => (spec.path ?? path) + (spec.suffix ?? "");
 	MODE_REASON = {
 		additive: "additive: never deletes what no manifest writes",
 		observe: "observe: report only, never writes"
@@ -63604,7 +63609,8 @@ function makeCel(base) {
 			message: `the expression must be true or false, but it is a ${checked.type}`,
 			offset: 0
 		};
-		const deep = comprehensionTooDeep(parsed.ast, 0);
+		const ast = parsed.ast;
+		const deep = isAst(ast) ? comprehensionTooDeep(ast, 0) : void 0;
 		if (deep) return {
 			ok: false,
 			message: `comprehensions (${[...COMPREHENSIONS].slice(0, 5).join(", ")} …) nest at most 2 deep`,
@@ -64705,7 +64711,10 @@ function unavailableLine(plan) {
 	const u = plan.attribution?.unavailable;
 	return u === void 0 ? void 0 : `Who changed it: unknown, ${u}.`;
 }
-var init_attribution = __esmMin((() => {}));
+var init_attribution = __esmMin((() => {
+	init_plan$1();
+	init_values();
+}));
 // src/render/step-line.ts
 function stepLine(step, max = 240) {
 	const head = `${ACTION_SYMBOL[step.action]} ${stepLabel(step)}`;
@@ -65305,9 +65314,9 @@ var init_apply_report = __esmMin((() => {
 // src/render/index.ts
 var init_render = __esmMin((() => {
 	init_json();
-	init_format();
-	init_text();
 	init_markdown();
+	init_text();
+	init_format();
 	init_json_parse();
 	init_apply_report();
 	init_ansi();
@@ -67664,6 +67673,16 @@ var init_journal = __esmMin((() => {
 	isDeleteStep = (step) => step.phase === "delete" || step.phase === "prune";
 	redacted = (dropped) => dropped.length > 0 ? { redacted: dropped } : {};
 }));
+// src/safety/undo.ts
+/**
+* Undo, the offline part: journal records → the snapshot parts of every deleted object, merged per (kind, org),
+* and (given each object's fate: restored through the API, recreated, or live again) the manifest documents
+* that bring them back, through each kind's own `export`, plus, per object, exactly what does not come back.
+* Reading the API (which objects can be restored) and planning are in src/undo.
+*/
+var init_undo$1 = __esmMin((() => {
+	init_journal();
+}));
 // src/safety/whoami.ts
 async function fetchWhoami(client) {
 	const user = await client.get("/user");
@@ -67685,7 +67704,7 @@ var init_safety$1 = __esmMin((() => {
 	init_gate();
 	init_journal();
 	init_redact();
-	init_errors$1();
+	init_undo$1();
 	init_whoami();
 }));
 // src/cli/safety.ts

@@ -68,8 +68,9 @@ function makeCel(base: Environment): Cel {
       const checked = parsed.check();
       if (!checked.valid) return failure(checked.error);
       if (checked.type !== 'bool' && checked.type !== 'dyn') return { ok: false, message: `the expression must be true or false, but it is a ${checked.type}`, offset: 0 };
-      // eslint-disable-next-line no-restricted-syntax -- the library types its AST as an opaque node; isAst checks each node before it is read
-      const deep = comprehensionTooDeep(parsed.ast as unknown as AstLike, 0);
+      // The library types its AST as an opaque node: isAst checks each node before it is read.
+      const ast: unknown = parsed.ast;
+      const deep = isAst(ast) ? comprehensionTooDeep(ast, 0) : undefined;
       if (deep) return { ok: false, message: `comprehensions (${[...COMPREHENSIONS].slice(0, 5).join(', ')} …) nest at most ${MAX_COMPREHENSION_DEPTH} deep`, offset: deep.pos };
       return { ok: true, rule: { evaluate: (vars) => parsed(vars) } };
     },

@@ -64316,8 +64316,6 @@ var init_config$1 = __esmMin((() => {
 // src/engine/modes.ts
 var modes_exports = /* @__PURE__ */ __exportAll({
 	DEFAULT_MODE: () => DEFAULT_MODE,
-	DRIFT_REASON: () => DRIFT_REASON,
-	MODE_REASON: () => MODE_REASON,
 	ModeResolver: () => ModeResolver,
 	applyModes: () => applyModes,
 	blockWaitingOnDropped: () => blockWaitingOnDropped,
@@ -64436,7 +64434,6 @@ function blockWaitingOnDropped(plan, dropped) {
 }
 var DEFAULT_MODE, CAUTION, key, ModeResolver, report$1;
 var init_modes$1 = __esmMin((() => {
-	init_plan$1();
 	DEFAULT_MODE = "authoritative";
 	CAUTION = {
 		authoritative: 0,

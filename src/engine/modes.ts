@@ -16,9 +16,7 @@
 import type { ManifestDocument } from '../model/document.js';
 import type { DesiredState } from '../model/state.js';
 import type { DiffResult, KindDefinition } from '../model/kind.js';
-import { MODE_REASON, DRIFT_REASON, type BlockedObject, type OwnershipMode, type Plan, type ReportedChange, type Step, type UnmanagedObject } from '../model/plan.js';
-
-export { MODE_REASON, DRIFT_REASON };
+import type { BlockedObject, OwnershipMode, Plan, ReportedChange, Step, UnmanagedObject } from '../model/plan.js';
 
 export const DEFAULT_MODE: OwnershipMode = 'authoritative';
 

@@ -11,7 +11,7 @@ import { fieldChanges, formatStepField, reportedStep } from '../../render/values
 import type { RunRecord } from '../run.js';
 import type { ApprovalStatus, DriftStep, DriftView, InformerView, LoadProblem, RunView, SpaceHealthView, StatusData, StepOutcome } from './model.js';
 import type { ProposalView } from '../drift/propose.js';
-import { DRIFT_REASON } from '../../engine/modes.js';
+import { DRIFT_REASON } from '../../model/plan.js';
 import { manifestsRevision, type Revision } from './revision.js';
 
 export const RUN_HISTORY = 50;

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROUTE_MODULES } from '../../packages/sandbox/src/routes/index.js';
+import { ROUTES } from '../../packages/sandbox/src/routes/index.js';
 import { Router, type RouteDef } from '../../packages/sandbox/src/router.js';
 import { CASES, NORMATIVE, NOT_IN_SPEC, operationIdOf } from './official-client/cases.js';
 import { RAW_CASES } from './official-client/cases-raw.js';
@@ -52,7 +52,7 @@ class Served extends Router {
 
 function servedRoutes(): { method: string; path: string }[] {
   const router = new Served();
-  for (const register of ROUTE_MODULES) register(router);
+  for (const def of Object.values(ROUTES)) router.add(def);
   return router.seen;
 }
 

@@ -11,28 +11,18 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsImport from 'ajv-formats';
 import standaloneCode from 'ajv/dist/standalone/index.js';
-import { prepareSpecAjv, ROUTE_MODULES, routeKey, Router, SEED_SHAPED_BODIES, SPEC_AJV_OPTIONS, SPEC_BODIES_DIR, specBodyRef, type RouteDef } from '@docops/sandbox/spec-build';
+import { prepareSpecAjv, ROUTES, routeKey, SEED_SHAPED_BODIES, SPEC_AJV_OPTIONS, SPEC_BODIES_DIR, specBodyRef } from '@docops/sandbox/spec-build';
 
 // ajv's CommonJS modules: under NodeNext their default import is the module object in types, the function at run time.
 type Standalone = (ajv: Ajv2020, refs: Record<string, string>) => string;
 type AddFormats = Parameters<typeof prepareSpecAjv>[1];
 const pick = <F>(m: unknown): F => (typeof m === 'function' ? m : (m as { default: F }).default) as F;
 
-/** A router that also notes every route taking a body. */
-class BodyRoutes extends Router {
-  readonly found: [key: string, method: string, pattern: string][] = [];
-
-  override add<B = undefined>(def: RouteDef<B>): this {
-    if (def.body) this.found.push([routeKey(def.method, def.pattern), def.method, def.pattern]);
-    return super.add(def);
-  }
-}
-
 /** Every route of the sandbox that takes a body, as [key, method, pattern]. */
 export function bodyRoutes(): [key: string, method: string, pattern: string][] {
-  const router = new BodyRoutes();
-  for (const register of ROUTE_MODULES) register(router);
-  return router.found;
+  return Object.values(ROUTES)
+    .filter((def) => def.body !== undefined)
+    .map((def) => [routeKey(def.method, def.pattern), def.method, def.pattern]);
 }
 
 /** Write validators.cjs (the standalone code) and index.cjs (route key → validate function); the keys written. */

@@ -26,7 +26,7 @@ export { DEMO_ORG_ID, READ_TOKEN_USER_EMAIL, READ_TOKEN_USER_ID, TOKEN_USER_ID }
 /** Table accessors and record types, for tests and benchmarks that fill the store directly. */
 export { collections, memberKey, members, orgs, spaces, teamMemberKey, teamMembers, teams, translations, users } from './records.js';
 export type { CollectionRec, MemberRec, MemberRole, OrgRec, SpaceRec, TeamMemberRec, TeamRec, TeamRole, TranslationRec, UserRec } from './records.js';
-export type { RouteModule } from './routes/common.js';
+export type { RouteTable } from './routes/table.js';
 
 export interface SandboxOptions {
   /** Default 0 (an ephemeral port). */

@@ -9,8 +9,9 @@ import type { AuditRecord } from '../audit-log.js';
 import { badRequest, HttpError, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryString } from '../query.js';
-import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { isOrgAdmin, requireOrg } from './common.js';
 import type { OrgRec } from '../records.js';
+import { route, type RouteTable } from './table.js';
 
 /** The spec: "An active Enterprise plan is required except for GitBook's own organization" (plan `internal`). */
 export const auditLogsAvailable = (org: OrgRec): boolean => org.plan === 'enterprise_2024' || org.plan === 'internal';
@@ -42,8 +43,8 @@ function present(ctx: RequestContext, e: AuditRecord): Record<string, unknown> {
   return { object: 'audit-event', ...event, urls: { location: ctx.apiUrl(`/orgs/${encodeURIComponent(orgId)}/audit-events/${e.id}`) } };
 }
 
-export const auditEventRoutes: RouteModule = (router) => {
-  router.add({
+export const auditEventRoutes: RouteTable = {
+  listOrganizationAuditEvents: route({
     method: 'GET',
     pattern: LIST,
     handler: (ctx) => {
@@ -71,7 +72,7 @@ export const auditEventRoutes: RouteModule = (router) => {
       const page = pageOf(ctx, events, (e) => present(ctx, e), size);
       return ctx.audit?.faults.reorder ? shuffled(page) : page;
     },
-  });
+  }),
 };
 
 /** A page whose events are out of order (the `reorder` fault): the newest event last. */

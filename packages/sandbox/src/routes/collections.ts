@@ -3,7 +3,7 @@
  * content order), move (re-parent and/or place before/after a sibling space) and transfer (the whole tree).
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
+import { badRequest, created, notFound, ok, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryBoolean } from '../query.js';
 import type { CollectionRec } from '../records.js';
@@ -11,7 +11,7 @@ import { collections, memberKey, members, spaces } from '../records.js';
 import { object, string } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
-import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { goneOr404, inOrg, isOrgAdmin, requireOrg } from './common.js';
 import {
   activeSpaces,
   moveBody,
@@ -26,6 +26,8 @@ import {
   transferTarget,
   type MoveBody,
 } from './spaces.js';
+import { list, read, remove, update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const ONE = '/v1/collections/:collectionId';
 
@@ -110,18 +112,17 @@ const title = string({ max: 50 });
 const createCollection = object({ title, parent: string() });
 const patchCollection = object({ title, description: string({ max: 100 }), defaultLevel });
 
-export const collectionRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: '/v1/orgs/:organizationId/collections',
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
+export const collectionRoutes: RouteTable = {
+  listCollectionsInOrganizationById: list(
+    '/v1/orgs/:organizationId/collections',
+    (ctx) => {
+      const inTheOrg = inOrg(ctx, collections(ctx.store));
       const nested = queryBoolean(ctx.query, 'nested') ?? true;
-      const list = collections(ctx.store).where((c) => c.orgId === org.id && (nested || c.parent === undefined));
-      return pageOf(ctx, list, (c) => presentCollection(ctx, c));
+      return nested ? inTheOrg : inTheOrg.filter((c) => c.parent === undefined);
     },
-  });
-  router.add({
+    presentCollection,
+  ),
+  createCollection: route({
     method: 'POST',
     pattern: '/v1/orgs/:organizationId/collections',
     body: createCollection,
@@ -135,35 +136,24 @@ export const collectionRoutes: RouteModule = (router) => {
       collections(ctx.store).put(c);
       return { ...created(presentCollection(ctx, c)), headers: { location: ctx.apiUrl(`/collections/${id}`) } };
     },
-  });
-  router.add({ method: 'GET', pattern: ONE, handler: (ctx) => ok(presentCollection(ctx, requireCollection(ctx))) });
-  router.add({
-    method: 'PATCH',
-    pattern: ONE,
-    body: patchCollection,
-    handler: (ctx, b) => {
-      const next: CollectionRec = { ...requireCollection(ctx) };
-      if (b.title !== undefined) next.title = b.title;
-      if (b.description !== undefined) next.description = b.description;
-      if (b.defaultLevel !== undefined) next.defaultLevel = b.defaultLevel;
-      collections(ctx.store).put(next);
-      return ok(presentCollection(ctx, next));
-    },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: ONE,
-    handler: (ctx) => {
+  }),
+  getCollectionById: read(ONE, requireCollection, presentCollection),
+  updateCollectionById: update(
+    ONE,
+    patchCollection,
+    (ctx, b) => collections(ctx.store).put(written(requireCollection(ctx), b, ['title', 'description', 'defaultLevel'])),
+    presentCollection,
+  ),
+  deleteCollectionById: remove(
+    ONE,
+    (ctx) => {
       const c = findCollection(ctx);
-      if (c) {
-        deleteCollectionTree(ctx, c);
-        return resetContent();
-      }
-      if (ctx.store.isBuried('collection', param(ctx, 'collectionId'))) return noContent();
-      throw notFound(`collection "${param(ctx, 'collectionId')}" not found`);
+      if (c) deleteCollectionTree(ctx, c);
+      return c !== undefined;
     },
-  });
-  router.add({
+    { absent: (ctx) => goneOr404(ctx, 'collection', 'collectionId') },
+  ),
+  listSpacesInCollectionById: route({
     method: 'GET',
     pattern: `${ONE}/spaces`,
     handler: (ctx) => {
@@ -173,7 +163,7 @@ export const collectionRoutes: RouteModule = (router) => {
       const inOrder = orderedContent(ctx.store, c.orgId, c.id).flatMap((id) => inside.get(id) ?? []);
       return pageOf(ctx, inOrder, (s) => presentSpace(ctx, s));
     },
-  });
-  router.add({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveCollection });
-  router.add({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferCollection });
+  }),
+  moveCollection: route({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveCollection }),
+  transferCollection: route({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferCollection }),
 };

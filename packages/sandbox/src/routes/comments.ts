@@ -2,21 +2,20 @@
  * Comments and their replies, on spaces and on change requests (management-api.md "Space comments", "Change
  * request comments"; the spec's Comment and CommentReply). One set of handlers serves both hosts (content-hosts.ts)
  * and both levels: a reply is a comment row with a `parent`, and what they share (body, reactions, edit, delete) is
- * written once. Deletes answer 205, or 204 when there was nothing to delete (the spec's pair); a comment takes
- * its replies with it.
+ * written once, under the spec's operation ids of each host. Deletes answer 205, or 204 when there was nothing to
+ * delete (the spec's pair); a comment takes its replies with it.
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, notFound, ok, type Reply } from '../http.js';
-import { pageOf } from '../paginate.js';
 import { queryEnum, queryString } from '../query.js';
 import { bodyIn, type DocumentFormat } from '../document.js';
 import type { CommentRec } from '../content-records.js';
 import { comments, flattenPages } from '../content-records.js';
-import type { Router } from '../router.js';
 import { array, boolean, isPlainObject, object, string, type Validator } from '../validate.js';
-import { isOrgAdmin, presentUser, requireUser, type RouteModule } from './common.js';
+import { isOrgAdmin, presentUser, requireUser } from './common.js';
 import { HOSTS, contentOf, type Host, type HostKind } from './content-hosts.js';
-import { deletedOrAbsent } from './crud.js';
+import { dropBuried, listPage, read, remove, update } from './crud.js';
+import { route, tableOf, type RouteTable } from './table.js';
 
 /** The spec's Document: `{markdown}` or `{document: JSONDocument}` (whose inner shape the spec's schema checks). */
 const markdownBody = object({ markdown: string() }, ['markdown']);
@@ -116,7 +115,13 @@ function newItem(ctx: RequestContext, host: Host, fields: Pick<CommentRec, 'body
   });
 }
 
-function listComments(ctx: RequestContext, host: Host): Reply {
+/** A comment or reply with the host it was found in: what the presenters take. */
+interface Found {
+  host: Host;
+  c: CommentRec;
+}
+
+function listComments(ctx: RequestContext, host: Host): CommentRec[] {
   const status = queryEnum(ctx.query, 'status', ['all', 'open', 'resolved']) ?? 'all';
   const order = queryEnum(ctx.query, 'order', ['asc', 'desc']) ?? 'desc';
   const targetPage = queryString(ctx.query, 'targetPage');
@@ -130,7 +135,7 @@ function listComments(ctx: RequestContext, host: Host): Reply {
       (authors.length === 0 || authors.includes(c.postedBy)),
   );
   if (order === 'desc') list.reverse(); // newest first, the spec's default order
-  return pageOf(ctx, list, (c) => presentComment(ctx, host, c));
+  return list;
 }
 
 function postCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof postComment>): Reply {
@@ -141,46 +146,75 @@ function postCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof pos
   return ok(presentComment(ctx, host, c));
 }
 
-function updateCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof updateComment>): Reply {
+function updateCommentIn(ctx: RequestContext, host: Host, b: ReturnType<typeof updateComment>): Found {
   const c = edit(ctx, requireItem(ctx, host, 'commentId'), b);
-  if (b.resolved === undefined) return ok(presentComment(ctx, host, c));
+  if (b.resolved === undefined) return { host, c };
   const { resolvedAt: _at, resolvedBy: _by, ...open } = c;
   const next: CommentRec = b.resolved ? { ...c, resolvedAt: c.resolvedAt ?? ctx.now().toISOString(), resolvedBy: c.resolvedBy ?? ctx.userId } : open;
-  return ok(presentComment(ctx, host, comments(ctx.store).put(next)));
+  return { host, c: comments(ctx.store).put(next) };
 }
 
-/** Delete a comment (with its replies) or a reply; 205, or 204 when it was not there. */
-function deleteItem(ctx: RequestContext, host: Host, found: CommentRec | undefined): Reply {
+/** Delete a comment (with its replies) or a reply; whether it was there. */
+function deleteItem(ctx: RequestContext, found: CommentRec | undefined): boolean {
   if (found) for (const r of repliesOf(ctx, found)) comments(ctx.store).delete(r.id);
-  return deletedOrAbsent(ctx, 'comment', found, comments(ctx.store));
+  return dropBuried(ctx, 'comment', found, comments(ctx.store));
 }
 
-function registerHost(router: Router, kind: HostKind): void {
+const asComment = (ctx: RequestContext, f: Found): Record<string, unknown> => presentComment(ctx, f.host, f.c);
+const asItem = (ctx: RequestContext, f: Found): Record<string, unknown> => presentItem(ctx, f.host, f.c);
+
+/** The ten operations on one host's comments and replies, under the spec's operation ids (listCommentsInSpace …). */
+function hostRoutes(kind: HostKind): RouteTable {
   const list = `${kind.base}/comments`;
   const one = `${list}/:commentId`;
   const replies = `${one}/replies`;
   const reply = `${replies}/:commentReplyId`;
+  const at = kind.noun;
   const parent = (ctx: RequestContext, host: Host): string => requireItem(ctx, host, 'commentId').id;
-  router.add({ method: 'GET', pattern: list, handler: (ctx) => listComments(ctx, kind.resolve(ctx)) });
-  router.add({ method: 'POST', pattern: list, body: postComment, handler: (ctx, b) => postCommentIn(ctx, kind.resolve(ctx), b) });
-  router.add({ method: 'GET', pattern: one, handler: (ctx) => { const host = kind.resolve(ctx); return ok(presentComment(ctx, host, requireItem(ctx, host, 'commentId'))); } });
-  router.add({ method: 'PUT', pattern: one, body: updateComment, handler: (ctx, b) => updateCommentIn(ctx, kind.resolve(ctx), b) });
-  router.add({ method: 'DELETE', pattern: one, handler: (ctx) => { const host = kind.resolve(ctx); return deleteItem(ctx, host, findItem(ctx, host, 'commentId')); } });
-  router.add({
-    method: 'GET',
-    pattern: replies,
-    handler: (ctx) => {
+  const comment = (ctx: RequestContext): Found => {
+    const host = kind.resolve(ctx);
+    return { host, c: requireItem(ctx, host, 'commentId') };
+  };
+  const replyOf = (ctx: RequestContext): Found => {
+    const host = kind.resolve(ctx);
+    return { host, c: requireItem(ctx, host, 'commentReplyId', parent(ctx, host)) };
+  };
+  return {
+    [`listCommentsIn${at}`]: listPage(list, (ctx) => {
+      const host = kind.resolve(ctx);
+      return [listComments(ctx, host), (c: CommentRec) => presentComment(ctx, host, c)];
+    }),
+    [`postCommentIn${at}`]: route({ method: 'POST', pattern: list, body: postComment, handler: (ctx, b) => postCommentIn(ctx, kind.resolve(ctx), b) }),
+    [`getCommentIn${at}`]: read(one, comment, asComment),
+    [`updateCommentIn${at}`]: update(one, updateComment, (ctx, b) => updateCommentIn(ctx, kind.resolve(ctx), b), asComment, 'PUT'),
+    [`deleteCommentIn${at}`]: remove(one, (ctx) => {
+      const host = kind.resolve(ctx);
+      return deleteItem(ctx, findItem(ctx, host, 'commentId'));
+    }),
+    [`listCommentRepliesIn${at}`]: listPage(replies, (ctx) => {
       const host = kind.resolve(ctx);
       format(ctx);
-      return pageOf(ctx, repliesOf(ctx, requireItem(ctx, host, 'commentId')), (r) => presentItem(ctx, host, r));
-    },
-  });
-  router.add({ method: 'POST', pattern: replies, body: postReply, handler: (ctx, b) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, newItem(ctx, host, { body: b.body, parent: parent(ctx, host) }))); } });
-  router.add({ method: 'GET', pattern: reply, handler: (ctx) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, requireItem(ctx, host, 'commentReplyId', parent(ctx, host)))); } });
-  router.add({ method: 'PUT', pattern: reply, body: updateReply, handler: (ctx, b) => { const host = kind.resolve(ctx); return ok(presentItem(ctx, host, edit(ctx, requireItem(ctx, host, 'commentReplyId', parent(ctx, host)), b))); } });
-  router.add({ method: 'DELETE', pattern: reply, handler: (ctx) => { const host = kind.resolve(ctx); return deleteItem(ctx, host, findItem(ctx, host, 'commentReplyId', parent(ctx, host))); } });
+      return [repliesOf(ctx, requireItem(ctx, host, 'commentId')), (r: CommentRec) => presentItem(ctx, host, r)];
+    }),
+    [`postCommentReplyIn${at}`]: route({
+      method: 'POST',
+      pattern: replies,
+      body: postReply,
+      handler: (ctx, b) => {
+        const host = kind.resolve(ctx);
+        return ok(presentItem(ctx, host, newItem(ctx, host, { body: b.body, parent: parent(ctx, host) })));
+      },
+    }),
+    [`getCommentReplyIn${at}`]: read(reply, replyOf, asItem),
+    [`updateCommentReplyIn${at}`]: update(reply, updateReply, (ctx, b) => {
+      const { host, c } = replyOf(ctx);
+      return { host, c: edit(ctx, c, b) };
+    }, asItem, 'PUT'),
+    [`deleteCommentReplyIn${at}`]: remove(reply, (ctx) => {
+      const host = kind.resolve(ctx);
+      return deleteItem(ctx, findItem(ctx, host, 'commentReplyId', parent(ctx, host)));
+    }),
+  };
 }
 
-export const commentRoutes: RouteModule = (router) => {
-  for (const kind of HOSTS) registerHost(router, kind);
-};
+export const commentRoutes: RouteTable = tableOf(...HOSTS.map(hostRoutes));

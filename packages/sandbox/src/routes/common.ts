@@ -1,14 +1,10 @@
 /** Lookups and presenters shared by several resource modules. */
 import { param, type RequestContext } from '../context.js';
-import { notFound } from '../http.js';
+import { noContent, notFound, type Reply } from '../http.js';
 import type { MemberRec, OrgRec, UserRec } from '../records.js';
 import { memberKey, members, orgs, users } from '../records.js';
-import type { Router } from '../router.js';
 import { teamCountOf } from '../team-index.js';
 import { memberGrantCounts } from '../permission-records.js';
-
-/** A resource module registers its routes; new resources are new modules listed in routes/index.ts. */
-export type RouteModule = (router: Router) => void;
 
 /** The organization named by `:organizationId`, visible only to its members (else 404 like an unknown id). */
 export function requireOrg(ctx: RequestContext): OrgRec {
@@ -60,4 +56,16 @@ export function presentMember(ctx: RequestContext, m: MemberRec): Record<string,
 /** Every permission flag true for org admins, only `view` for everyone else. */
 export function permissionFlags(admin: boolean, names: readonly string[], alwaysTrue: readonly string[] = ['view']): Record<string, boolean> {
   return Object.fromEntries(names.map((n) => [n, admin || alwaysTrue.includes(n)]));
+}
+
+/** The rows of the path's organization (404 when the caller is not its member). */
+export function inOrg<R extends { orgId: string }>(ctx: RequestContext, table: { where(pred: (row: R) => boolean): R[] }): R[] {
+  const org = requireOrg(ctx);
+  return table.where((row) => row.orgId === org.id);
+}
+
+/** A DELETE of nothing: 204 when the path's id was deleted before (the store buries it), else 404. */
+export function goneOr404(ctx: RequestContext, kind: string, idParam: string): Reply {
+  if (ctx.store.isBuried(kind, param(ctx, idParam))) return noContent();
+  throw notFound(`${kind} "${param(ctx, idParam)}" not found`);
 }

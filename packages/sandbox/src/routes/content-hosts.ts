@@ -1,7 +1,7 @@
 /**
  * The two places content and comments live (content-records.ts): a space (`/v1/spaces/:spaceId`) and a change
  * request of it (`…/change-requests/:changeRequestId`, by id or by its number in the space). Comment and content
- * routes are registered once per host, so both answer alike.
+ * routes are made once per host, so both answer alike.
  */
 import { param, type RequestContext } from '../context.js';
 import { notFound } from '../http.js';
@@ -20,6 +20,8 @@ export interface Host {
 export interface HostKind {
   /** `space` or `change-request`: names the host in messages and in `target.changeRequest`. */
   name: 'space' | 'change-request';
+  /** Its name in the spec's operation ids: listCommentsInSpace, listCommentsInChangeRequest. */
+  noun: 'Space' | 'ChangeRequest';
   /** The route pattern of the host, below which its comments and content are served. */
   base: string;
   resolve(ctx: RequestContext): Host;
@@ -36,6 +38,7 @@ function requireChangeRequest(ctx: RequestContext, space: SpaceRec): ChangeReque
 
 export const SPACE_HOST: HostKind = {
   name: 'space',
+  noun: 'Space',
   base: SPACE,
   resolve: (ctx) => {
     const space = requireSpace(ctx, { active: true });
@@ -45,6 +48,7 @@ export const SPACE_HOST: HostKind = {
 
 export const CHANGE_REQUEST_HOST: HostKind = {
   name: 'change-request',
+  noun: 'ChangeRequest',
   base: `${SPACE}/change-requests/:changeRequestId`,
   resolve: (ctx) => {
     const space = requireSpace(ctx, { active: true });

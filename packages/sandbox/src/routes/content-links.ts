@@ -5,15 +5,14 @@
  * lacks them; a URL into the app is `in-app`; any other target is a URL, `ok`.
  */
 import type { RequestContext } from '../context.js';
-import type { Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryEnum } from '../query.js';
 import type { ContentRec, PageRec } from '../content-records.js';
 import { changeRequests, changeRequestHost, flattenPages } from '../content-records.js';
-import type { Router } from '../router.js';
-import type { RouteModule } from './common.js';
 import { HOSTS, SPACE_HOST, contentOf, hostContent, type Host, type HostKind } from './content-hosts.js';
 import { requireFile, requirePage } from './content.js';
+import { listPage } from './crud.js';
+import { route, tableOf, type RouteTable } from './table.js';
 
 const STATUSES = ['ok', 'broken', 'in-app'] as const;
 type LinkStatus = (typeof STATUSES)[number];
@@ -57,39 +56,38 @@ function presentLink(host: Host, c: ContentRec, l: Link): Record<string, unknown
   };
 }
 
-/** A page of links, filtered by `status` when asked. */
-function listLinks(ctx: RequestContext, host: Host, c: ContentRec, links: Link[]): Reply {
+/** Links, filtered by `status` when asked. */
+function withStatus(ctx: RequestContext, links: Link[]): Link[] {
   const status = queryEnum(ctx.query, 'status', STATUSES);
-  return pageOf(ctx, status ? links.filter((l) => l.status === status) : links, (l) => presentLink(host, c, l));
+  return status ? links.filter((l) => l.status === status) : links;
 }
 
-function registerHost(router: Router, kind: HostKind): void {
+/** Names as the spec names the content siblings (listPages, listPagesInChangeRequest); the spec has none of these. */
+const IDS = {
+  space: { links: 'listPageLinks', backlinks: 'listFileBacklinks' },
+  'change-request': { links: 'listPageLinksInChangeRequest', backlinks: 'listFileBacklinksInChangeRequest' },
+} as const;
+
+function hostRoutes(kind: HostKind): RouteTable {
   const base = `${kind.base}/content`;
-  router.add({
-    method: 'GET',
-    pattern: `${base}/page/:pageId/links`,
-    handler: (ctx) => {
+  return {
+    [IDS[kind.name].links]: listPage(`${base}/page/:pageId/links`, (ctx) => {
       const { host, c } = hostContent(ctx, kind);
       const { page } = requirePage(ctx, c);
-      return listLinks(ctx, host, c, linksIn(ctx, c).filter((l) => l.from.id === page.id));
-    },
-  });
-  router.add({
-    method: 'GET',
-    pattern: `${base}/files/:fileId/backlinks`,
-    handler: (ctx) => {
-      // The places that link to the file: a page reference each.
+      return [withStatus(ctx, linksIn(ctx, c).filter((l) => l.from.id === page.id)), (l: Link) => presentLink(host, c, l)];
+    }),
+    // The places that link to the file: a page reference each.
+    [IDS[kind.name].backlinks]: listPage(`${base}/files/:fileId/backlinks`, (ctx) => {
       const { host, c } = hostContent(ctx, kind);
       const file = requireFile(ctx, c);
       const from = linksIn(ctx, c).filter((l) => l.target.kind === 'file' && l.target.file === file.id);
-      return pageOf(ctx, from, (l) => reference(host, c, { kind: 'page', page: l.from.id }));
-    },
-  });
+      return [from, (l: Link) => reference(host, c, { kind: 'page', page: l.from.id })];
+    }),
+  };
 }
 
-export const contentLinkRoutes: RouteModule = (router) => {
-  for (const kind of HOSTS) registerHost(router, kind);
-  router.add({
+export const contentLinkRoutes: RouteTable = tableOf(...HOSTS.map(hostRoutes), {
+  listSpaceLinks: route({
     method: 'GET',
     pattern: `${SPACE_HOST.base}/links`,
     handler: (ctx) => {
@@ -99,9 +97,9 @@ export const contentLinkRoutes: RouteModule = (router) => {
       const inChangeRequests = changeRequests(ctx.store)
         .where((cr) => cr.spaceId === host.space.id && cr.status === 'open')
         .flatMap((cr) => linksIn(ctx, contentOf(ctx, { key: changeRequestHost(cr.id), space: host.space, changeRequest: cr })));
-      const reply = listLinks(ctx, host, c, links);
+      const reply = pageOf(ctx, withStatus(ctx, links), (l) => presentLink(host, c, l));
       const stats = { total: links.length, broken: { total: links.filter((l) => l.status === 'broken').length, changeRequest: inChangeRequests.filter((l) => l.status === 'broken').length } };
       return { ...reply, body: { ...(reply.body as Record<string, unknown>), stats } };
     },
-  });
-};
+  }),
+});

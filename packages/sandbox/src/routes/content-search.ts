@@ -6,12 +6,13 @@
  */
 import type { RequestContext } from '../context.js';
 import { badRequest } from '../http.js';
-import { pageOf } from '../paginate.js';
 import { flattenPages, spaceHost } from '../content-records.js';
-import { requireOrg, type RouteModule } from './common.js';
+import { requireOrg } from './common.js';
 import { SPACE_HOST, contentOf, type Host } from './content-hosts.js';
 import { pageAppUrl } from './content.js';
 import { activeSpaces, sweepExpiredSpaces } from './spaces.js';
+import { listPage } from './crud.js';
+import type { RouteTable } from './table.js';
 
 const QUERY_MAX = 512;
 
@@ -51,29 +52,21 @@ function searchPages(ctx: RequestContext, host: Host, q: string): PageHit[] {
   return hits.map((h, i) => ({ ...h, i })).sort((a, b) => b.score - a.score || a.i - b.i).map(({ score, result }, rank) => ({ score, result: { ...result, rank: rank + 1 } }));
 }
 
-export const contentSearchRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: `${SPACE_HOST.base}/search`,
-    handler: (ctx) => {
-      const host = SPACE_HOST.resolve(ctx);
-      return pageOf(ctx, searchPages(ctx, host, searchQuery(ctx)), (h) => h.result);
-    },
-  });
-  router.add({
-    method: 'GET',
-    pattern: '/v1/orgs/:organizationId/search',
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      const q = searchQuery(ctx);
-      sweepExpiredSpaces(ctx);
-      const found = activeSpaces(ctx.store).flatMap((space) => {
-        if (space.orgId !== org.id) return [];
-        const pages = searchPages(ctx, { key: spaceHost(space.id), space }, q);
-        const score = pages.reduce((n, p) => n + p.score, 0);
-        return pages.length === 0 ? [] : [{ type: 'space', id: space.id, title: space.title, score, pages: pages.map((p) => p.result) }];
-      });
-      return pageOf(ctx, found, (x) => x);
-    },
-  });
+export const contentSearchRoutes: RouteTable = {
+  searchSpaceContent: listPage(`${SPACE_HOST.base}/search`, (ctx) => {
+    const host = SPACE_HOST.resolve(ctx);
+    return [searchPages(ctx, host, searchQuery(ctx)), (h: PageHit) => h.result];
+  }),
+  searchOrganizationContent: listPage('/v1/orgs/:organizationId/search', (ctx) => {
+    const org = requireOrg(ctx);
+    const q = searchQuery(ctx);
+    sweepExpiredSpaces(ctx);
+    const found = activeSpaces(ctx.store).flatMap((space) => {
+      if (space.orgId !== org.id) return [];
+      const pages = searchPages(ctx, { key: spaceHost(space.id), space }, q);
+      const score = pages.reduce((n, p) => n + p.score, 0);
+      return pages.length === 0 ? [] : [{ type: 'space', id: space.id, title: space.title, score, pages: pages.map((p) => p.result) }];
+    });
+    return [found, (x: unknown) => x];
+  }),
 };

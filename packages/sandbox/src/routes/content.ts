@@ -1,21 +1,20 @@
 /**
  * Content of spaces and change requests (management-api.md "Space content", "Change request content"): the
  * current revision, its pages (as a tree, or one by id), its files (a paged list, or one by id), and import, which
- * adds what a URL holds as a new page in a new revision. Registered once per host (content-hosts.ts); the links
+ * adds what a URL holds as a new page in a new revision. Made once per host (content-hosts.ts); the links
  * lists live in content-links.ts, search in content-search.ts. Pages are stored as markdown; `format=document`
  * answers them as the spec's JSON document (document.ts).
  */
 import { param, type RequestContext } from '../context.js';
-import { created, notFound, ok } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { created, notFound } from '../http.js';
 import { queryBoolean, queryEnum } from '../query.js';
 import { bodyIn } from '../document.js';
 import type { ContentRec, FileRec, PageRec } from '../content-records.js';
 import { flattenPages } from '../content-records.js';
-import type { Router } from '../router.js';
 import { object, string } from '../validate.js';
-import type { RouteModule } from './common.js';
 import { HOSTS, contentOf, hostContent, putContent, type Host, type HostKind } from './content-hosts.js';
+import { listPage, read } from './crud.js';
+import { route, tableOf, type RouteTable } from './table.js';
 
 /** The spec requires every layout option on a document page; these are the platform's defaults. */
 const LAYOUT = {
@@ -123,28 +122,41 @@ function importInto(ctx: RequestContext, host: Host, b: ReturnType<typeof import
   return { revision, importedResources: 1, totalResources: 1 };
 }
 
-function registerHost(router: Router, kind: HostKind): void {
+/** The spec's operation ids of one host's content (irregular: the space's carry no host name). */
+const IDS = {
+  space: { revision: 'getCurrentRevision', import: 'importContent', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
+  'change-request': {
+    revision: 'getRevisionOfChangeRequestById', import: 'importContentInChangeRequest', pages: 'listPagesInChangeRequest',
+    files: 'listFilesInChangeRequestById', file: 'getFileInChangeRequestById', page: 'getPageInChangeRequestById',
+  },
+} as const;
+
+interface Read {
+  host: Host;
+  c: ContentRec;
+}
+
+function hostRoutes(kind: HostKind): RouteTable {
   const base = `${kind.base}/content`;
-  const read = (ctx: RequestContext): { host: Host; c: ContentRec } => {
+  const ids = IDS[kind.name];
+  const reading = (ctx: RequestContext): Read => {
     readFlags(ctx);
     return hostContent(ctx, kind);
   };
-  router.add({ method: 'GET', pattern: base, handler: (ctx) => { const { host, c } = read(ctx); return ok(presentRevision(ctx, host, c)); } });
-  router.add({ method: 'POST', pattern: `${base}/import`, body: importBody, handler: (ctx, b) => created(importInto(ctx, kind.resolve(ctx), b)) });
-  router.add({ method: 'GET', pattern: `${base}/pages`, handler: (ctx) => { const { host, c } = read(ctx); return ok({ pages: presentPages(ctx, host, c) }); } });
-  router.add({ method: 'GET', pattern: `${base}/files`, handler: (ctx) => { const { host, c } = read(ctx); return pageOf(ctx, c.files, (f) => presentFile(ctx, host, f)); } });
-  router.add({ method: 'GET', pattern: `${base}/files/:fileId`, handler: (ctx) => { const { host, c } = read(ctx); return ok(presentFile(ctx, host, requireFile(ctx, c))); } });
-  router.add({
-    method: 'GET',
-    pattern: `${base}/page/:pageId`,
-    handler: (ctx) => {
-      const { host, c } = read(ctx);
+  return {
+    [ids.revision]: read(base, reading, (ctx, { host, c }) => presentRevision(ctx, host, c)),
+    [ids.import]: route({ method: 'POST', pattern: `${base}/import`, body: importBody, handler: (ctx, b) => created(importInto(ctx, kind.resolve(ctx), b)) }),
+    [ids.pages]: read(`${base}/pages`, reading, (ctx, { host, c }) => ({ pages: presentPages(ctx, host, c) })),
+    [ids.files]: listPage(`${base}/files`, (ctx) => {
+      const { host, c } = reading(ctx);
+      return [c.files, (f: FileRec) => presentFile(ctx, host, f)];
+    }),
+    [ids.file]: read(`${base}/files/:fileId`, reading, (ctx, { host, c }) => presentFile(ctx, host, requireFile(ctx, c))),
+    [ids.page]: read(`${base}/page/:pageId`, reading, (ctx, { host, c }) => {
       const { page, path } = requirePage(ctx, c);
-      return ok(presentPage(ctx, host, page, path));
-    },
-  });
+      return presentPage(ctx, host, page, path);
+    }),
+  };
 }
 
-export const contentRoutes: RouteModule = (router) => {
-  for (const kind of HOSTS) registerHost(router, kind);
-};
+export const contentRoutes: RouteTable = tableOf(...HOSTS.map(hostRoutes));

@@ -1,4 +1,4 @@
-/** Every resource module of the sandbox API. A new resource (sites, sections …) is one more entry here. */
+/** Every resource module of the sandbox API, as one table. A new resource (sites, sections …) is one more entry here. */
 import { Router, type RouteDef } from '../router.js';
 import { loadSpecBodies, withSpecCheck, type SpecBodies } from '../spec-bodies.js';
 import { routeKey } from '../spec-operations.js';
@@ -11,7 +11,6 @@ import { contentRoutes } from './content.js';
 import { integrationRoutes } from './integrations.js';
 import { orgLookupRoutes } from './org-lookups.js';
 import { spaceDuplicateRoutes } from './space-duplicate.js';
-import type { RouteModule } from './common.js';
 import { inviteRoutes } from './invites.js';
 import { memberRoutes } from './members.js';
 import { openApiRoutes } from './openapi.js';
@@ -32,9 +31,11 @@ import { siteRoutes } from './sites.js';
 import { spaceRoutes } from './spaces.js';
 import { teamMemberRoutes } from './team-members.js';
 import { teamRoutes } from './teams.js';
+import { tableOf, type RouteTable } from './table.js';
 import { translationRoutes } from './translations.js';
 
-export const ROUTE_MODULES: RouteModule[] = [
+/** Every operation the sandbox serves, by operation id (table.ts), in the order the router tries them. */
+export const ROUTES: RouteTable = tableOf(
   orgRoutes,
   orgLookupRoutes,
   memberRoutes,
@@ -65,7 +66,7 @@ export const ROUTE_MODULES: RouteModule[] = [
   openApiRoutes,
   auditEventRoutes,
   integrationRoutes,
-];
+);
 
 /** A router whose routes check their bodies against the official spec too (spec-bodies.ts). */
 class SpecCheckedRouter extends Router {
@@ -79,8 +80,8 @@ class SpecCheckedRouter extends Router {
   }
 }
 
-export function buildApiRouter(modules: RouteModule[] = ROUTE_MODULES, specBodies: SpecBodies = loadSpecBodies()): Router {
+export function buildApiRouter(routes: RouteTable = ROUTES, specBodies: SpecBodies = loadSpecBodies()): Router {
   const router = new SpecCheckedRouter(specBodies);
-  for (const register of modules) register(router);
+  for (const def of Object.values(routes)) router.add(def);
   return router;
 }

@@ -7,16 +7,17 @@
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, forbidden, noContent, notFound, ok } from '../http.js';
-import { pageOf } from '../paginate.js';
 import { queryBoolean, queryEnum, queryString } from '../query.js';
-import type { IntegrationRec } from '../integration-records.js';
+import type { InstallationRec, IntegrationRec } from '../integration-records.js';
 import {
   INTEGRATION_CATEGORIES, INTEGRATION_SCOPES, INTEGRATION_TARGETS, INTEGRATION_VISIBILITIES, installations, integrations,
 } from '../integration-records.js';
 import { memberKey, members, orgs, type OrgRec } from '../records.js';
 import { array, isPlainObject, object, oneOf, record, string, type Validator } from '../validate.js';
-import { isOrgAdmin, type RouteModule } from './common.js';
+import { isOrgAdmin } from './common.js';
+import { list, listPage, read, remove } from './crud.js';
 import { presentOrg } from './orgs.js';
+import { route, type RouteTable } from './table.js';
 
 const LIST = '/v1/integrations';
 const ONE = `${LIST}/:integrationName`;
@@ -129,43 +130,45 @@ function publish(ctx: RequestContext, b: ReturnType<typeof publishBody>): Record
   return presentIntegration(ctx, integrations(ctx.store).put(next));
 }
 
-export const integrationRoutes: RouteModule = (router) => {
-  router.add({ method: 'GET', pattern: LIST, handler: (ctx) => pageOf(ctx, listed(ctx), (i) => presentIntegration(ctx, i)) });
-  router.add({ method: 'GET', pattern: ONE, handler: (ctx) => ok(presentIntegration(ctx, requireIntegration(ctx))) });
-  router.add({ method: 'POST', pattern: ONE, body: publishBody, handler: (ctx, b) => ok(publish(ctx, b)) });
-  router.add({
-    method: 'DELETE',
-    pattern: ONE,
-    handler: (ctx) => {
+/** The installations of the integration the caller may see: all for an admin of its owner, else their organizations'. */
+function visibleInstallations(ctx: RequestContext, i: IntegrationRec): InstallationRec[] {
+  const externalId = queryString(ctx.query, 'externalId');
+  const owner = isOrgAdmin(ctx, i.orgId);
+  return installations(ctx.store).where(
+    (x) => x.integration === i.id && (owner || isMember(ctx, x.orgId)) && (externalId === undefined || x.externalIds.includes(externalId)),
+  );
+}
+
+function presentInstallation(ctx: RequestContext, i: IntegrationRec, x: InstallationRec): Record<string, unknown> {
+  const location = ctx.apiUrl(`/integrations/${i.id}/installations/${x.id}`);
+  const endpoint = `https://integrations.sandbox.test/v1/integrations/${i.id}/installations/${x.id}`;
+  return {
+    id: x.id, status: x.status, space_selection: 'all', site_selection: 'all', spaces: 0, configuration: structuredClone(x.configuration),
+    createdAt: x.createdAt, updatedAt: x.updatedAt, externalIds: [...x.externalIds], target: { organization: x.orgId },
+    urls: { location, app: ctx.appUrl(`/o/${x.orgId}/integrations/${i.id}`), publicEndpoint: endpoint, publicContentEndpoint: `${endpoint}/content` },
+  };
+}
+
+export const integrationRoutes: RouteTable = {
+  listIntegrations: list(LIST, listed, presentIntegration),
+  getIntegrationByName: read(ONE, requireIntegration, presentIntegration),
+  publishIntegration: route({ method: 'POST', pattern: ONE, body: publishBody, handler: (ctx, b) => ok(publish(ctx, b)) }),
+  // management-api.md: unpublishing answers 204 (the spec: 205, or 204 when absent).
+  unpublishIntegration: remove(
+    ONE,
+    (ctx) => {
       const name = integrationName(ctx);
       const i = integrations(ctx.store).get(name);
-      if (i && isMember(ctx, i.orgId)) {
-        if (!isOrgAdmin(ctx, i.orgId)) throw forbidden(`unpublishing integration "${name}" takes an admin of its organization`);
-        integrations(ctx.store).delete(name);
-        for (const x of installations(ctx.store).where((x) => x.integration === name)) installations(ctx.store).delete(x.id);
-      }
-      return noContent(); // management-api.md: unpublishing answers 204 (the spec: 205, or 204 when absent)
+      if (!i || !isMember(ctx, i.orgId)) return false;
+      if (!isOrgAdmin(ctx, i.orgId)) throw forbidden(`unpublishing integration "${name}" takes an admin of its organization`);
+      integrations(ctx.store).delete(name);
+      for (const x of installations(ctx.store).where((x) => x.integration === name)) installations(ctx.store).delete(x.id);
+      return true;
     },
-  });
-  router.add({
-    method: 'GET',
-    pattern: `${ONE}/installations`,
-    handler: (ctx) => {
-      const i = requireIntegration(ctx);
-      const externalId = queryString(ctx.query, 'externalId');
-      const owner = isOrgAdmin(ctx, i.orgId);
-      const list = installations(ctx.store).where(
-        (x) => x.integration === i.id && (owner || isMember(ctx, x.orgId)) && (externalId === undefined || x.externalIds.includes(externalId)),
-      );
-      return pageOf(ctx, list, (x) => {
-        const location = ctx.apiUrl(`/integrations/${i.id}/installations/${x.id}`);
-        const endpoint = `https://integrations.sandbox.test/v1/integrations/${i.id}/installations/${x.id}`;
-        return {
-          id: x.id, status: x.status, space_selection: 'all', site_selection: 'all', spaces: 0, configuration: structuredClone(x.configuration),
-          createdAt: x.createdAt, updatedAt: x.updatedAt, externalIds: [...x.externalIds], target: { organization: x.orgId },
-          urls: { location, app: ctx.appUrl(`/o/${x.orgId}/integrations/${i.id}`), publicEndpoint: endpoint, publicContentEndpoint: `${endpoint}/content` },
-        };
-      });
-    },
-  });
+    { deleted: noContent },
+  ),
+  listIntegrationInstallations: listPage(`${ONE}/installations`, (ctx) => {
+    const i = requireIntegration(ctx);
+    return [visibleInstallations(ctx, i), (x: InstallationRec) => presentInstallation(ctx, i, x)];
+  }),
 };

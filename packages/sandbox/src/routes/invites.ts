@@ -6,7 +6,8 @@ import { ok } from '../http.js';
 import type { MemberRole } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, users } from '../records.js';
 import { array, boolean, byType, nullable, object, oneOf, string } from '../validate.js';
-import { requireOrg, type RouteModule } from './common.js';
+import { requireOrg } from './common.js';
+import { route, type RouteTable } from './table.js';
 
 const email = string({ format: 'email', max: 320 });
 const role = nullable(oneOf(MEMBER_ROLES));
@@ -31,8 +32,8 @@ export function displayNameFromEmail(address: string): string {
   return words.map((w) => w[0]?.toUpperCase() + w.slice(1)).join(' ') || address;
 }
 
-export const inviteRoutes: RouteModule = (router) => {
-  router.add({
+export const inviteRoutes: RouteTable = {
+  inviteUsersToOrganization: route({
     method: 'POST',
     pattern: '/v1/orgs/:organizationId/invites',
     body: invite,
@@ -57,5 +58,5 @@ export const inviteRoutes: RouteModule = (router) => {
       }
       return ok({ users: added, invited: added.length });
     },
-  });
+  }),
 };

@@ -7,8 +7,10 @@ import type { MemberRec } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, teamMemberKey, teamMembers, teams, users } from '../records.js';
 import { nullable, object, oneOf } from '../validate.js';
 import { dropGrantsOfMember } from '../permission-records.js';
-import { presentMember, presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
+import { presentMember, presentUser, requireOrg, requireUser } from './common.js';
 import { presentTeam } from './teams.js';
+import { list, read, remove, update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const MEMBERS = '/v1/orgs/:organizationId/members';
 const MEMBER = `${MEMBERS}/:userId`;
@@ -46,45 +48,34 @@ function listMembers(ctx: RequestContext): MemberRec[] {
 
 const patchMember = object({ role: nullable(oneOf(MEMBER_ROLES)) });
 
-export const memberRoutes: RouteModule = (router) => {
-  router.add({ method: 'GET', pattern: '/v1/user', handler: (ctx) => ok(presentUser(ctx, requireUser(ctx, ctx.userId))) });
-  router.add({
-    method: 'GET',
-    pattern: '/v1/users/:userId',
-    handler: (ctx) => {
+export const memberRoutes: RouteTable = {
+  getAuthenticatedUser: read('/v1/user', (ctx) => requireUser(ctx, ctx.userId), presentUser),
+  getUserById: read(
+    '/v1/users/:userId',
+    (ctx) => {
       const user = users(ctx.store).get(param(ctx, 'userId'));
       if (!user) throw notFound(`user "${param(ctx, 'userId')}" not found`);
-      return ok(presentUser(ctx, user));
+      return user;
     },
-  });
-  router.add({ method: 'GET', pattern: MEMBERS, handler: (ctx) => pageOf(ctx, listMembers(ctx), (m) => presentMember(ctx, m)) });
-  router.add({ method: 'GET', pattern: MEMBER, handler: (ctx) => ok(presentMember(ctx, requireMember(ctx, requireOrg(ctx).id))) });
-  router.add({
-    method: 'PATCH',
-    pattern: MEMBER,
-    body: patchMember,
-    handler: (ctx, b) => {
-      const m = requireMember(ctx, requireOrg(ctx).id);
-      const next: MemberRec = { ...m, ...(b.role !== undefined ? { role: b.role } : {}) };
-      members(ctx.store).put(next);
-      return ok(presentMember(ctx, next));
-    },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: MEMBER,
-    handler: (ctx) => {
+    presentUser,
+  ),
+  listMembersInOrganizationById: list(MEMBERS, listMembers, presentMember),
+  getMemberInOrganizationById: read(MEMBER, (ctx) => requireMember(ctx, requireOrg(ctx).id), presentMember),
+  updateMemberInOrganizationById: update(MEMBER, patchMember, (ctx, b) => members(ctx.store).put(written(requireMember(ctx, requireOrg(ctx).id), b, ['role'])), presentMember),
+  // Leaving the organization also leaves its teams and loses its content grants. Already absent ⇒ still 204.
+  removeMemberFromOrganizationById: remove(
+    MEMBER,
+    (ctx) => {
       const org = requireOrg(ctx);
       const userId = param(ctx, 'userId');
-      // Leaving the organization also leaves its teams and loses its content grants. Already absent ⇒ still 204.
-      if (members(ctx.store).delete(memberKey(org.id, userId))) {
-        for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
-        dropGrantsOfMember(ctx.store, org.id, userId);
-      }
-      return noContent();
+      if (!members(ctx.store).delete(memberKey(org.id, userId))) return false;
+      for (const tm of teamMembers(ctx.store).where((t) => t.orgId === org.id && t.userId === userId)) teamMembers(ctx.store).delete(tm.id);
+      dropGrantsOfMember(ctx.store, org.id, userId);
+      return true;
     },
-  });
-  router.add({
+    { deleted: noContent },
+  ),
+  listTeamsForOrganizationMember: route({
     method: 'GET',
     pattern: `${MEMBER}/teams`,
     handler: (ctx) => {
@@ -100,8 +91,8 @@ export const memberRoutes: RouteModule = (router) => {
         });
       return pageOf(ctx, list, (x) => ({ team: presentTeam(ctx, x.team), member: { role: x.role } }));
     },
-  });
-  router.add({
+  }),
+  setUserAsSSOMemberForOrganization: route({
     method: 'POST',
     pattern: `${MEMBER}/sso`,
     handler: (ctx) => {
@@ -109,5 +100,5 @@ export const memberRoutes: RouteModule = (router) => {
       members(ctx.store).put(next);
       return ok(presentMember(ctx, next));
     },
-  });
+  }),
 };

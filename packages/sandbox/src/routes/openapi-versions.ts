@@ -8,9 +8,9 @@ import { param, type RequestContext } from '../context.js';
 import { notFound, ok } from '../http.js';
 import { loadYaml, parseStored } from '../openapi-processing.js';
 import { openApiVersions, type OpenApiSpecRec, type OpenApiVersionRec } from '../openapi-records.js';
-import { pageOf } from '../paginate.js';
-import type { Router } from '../router.js';
 import { SPEC, presentVersion, publishedUrl, requireSpec, versionFileName, versionUrl } from './openapi-common.js';
+import { listPage } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const VERSIONS = `${SPEC}/versions`;
 
@@ -37,27 +37,22 @@ async function content(ctx: RequestContext, pick: (ctx: RequestContext, spec: Op
   return ok({ filesystem, url, urls: { source: url, public: publicUrl } });
 }
 
-export function openApiVersionRoutes(router: Router): void {
-  router.add({
-    method: 'GET',
-    pattern: VERSIONS,
-    handler: (ctx) => {
-      const spec = requireSpec(ctx);
-      const list = openApiVersions(ctx.store).where((v) => v.specId === spec.id).reverse();
-      return pageOf(ctx, list, (v) => presentVersion(ctx, spec, v));
-    },
-  });
+export const openApiVersionRoutes: RouteTable = {
+  listOpenAPISpecVersions: listPage(VERSIONS, (ctx) => {
+    const spec = requireSpec(ctx);
+    return [openApiVersions(ctx.store).where((v) => v.specId === spec.id).reverse(), (v: OpenApiVersionRec) => presentVersion(ctx, spec, v)];
+  }),
   // `latest` routes come before `:versionId` ones: the router takes the first pattern that matches.
-  router.add({
+  getLatestOpenAPISpecVersion: route({
     method: 'GET',
     pattern: `${VERSIONS}/latest`,
     handler: (ctx) => {
       const spec = requireSpec(ctx);
       return ok(presentVersion(ctx, spec, latest(ctx, spec)));
     },
-  });
-  router.add({ method: 'GET', pattern: `${VERSIONS}/latest/content`, handler: (ctx) => content(ctx, latest) });
-  router.add({
+  }),
+  getLatestOpenAPISpecVersionContent: route({ method: 'GET', pattern: `${VERSIONS}/latest/content`, handler: (ctx) => content(ctx, latest) }),
+  getLatestOpenAPISpecVersionContentRaw: route({
     method: 'GET',
     pattern: `${VERSIONS}/latest/content/raw`,
     handler: (ctx) => {
@@ -66,14 +61,14 @@ export function openApiVersionRoutes(router: Router): void {
       if (v.text === undefined || !v.format) throw notFound(`the latest version of OpenAPI specification "${spec.slug}" came from a URL: no raw text is stored`);
       return ok({ text: v.text, format: v.format });
     },
-  });
-  router.add({
+  }),
+  getOpenAPISpecVersionById: route({
     method: 'GET',
     pattern: `${VERSIONS}/:versionId`,
     handler: (ctx) => {
       const spec = requireSpec(ctx);
       return ok(presentVersion(ctx, spec, byId(ctx, spec)));
     },
-  });
-  router.add({ method: 'GET', pattern: `${VERSIONS}/:versionId/content`, handler: (ctx) => content(ctx, byId) });
+  }),
+  getOpenAPISpecVersionContentById: route({ method: 'GET', pattern: `${VERSIONS}/:versionId/content`, handler: (ctx) => content(ctx, byId) }),
 }

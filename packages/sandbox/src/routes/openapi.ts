@@ -7,14 +7,15 @@
 import type { RequestContext } from '../context.js';
 import { param } from '../context.js';
 import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
-import { badRequest, created, HttpError, noContent, ok, resetContent } from '../http.js';
+import { badRequest, created, HttpError, ok } from '../http.js';
 import { loadYaml, processText, processUrl, type OpenApiSource, type Processed } from '../openapi-processing.js';
 import { OPENAPI_VISIBILITIES, openApiSpecs, openApiVersions, type OpenApiSpecRec } from '../openapi-records.js';
-import { pageOf } from '../paginate.js';
 import { isPlainObject, object, oneOf, string, type Validator } from '../validate.js';
-import { requireOrg, type RouteModule } from './common.js';
+import { inOrg, requireOrg } from './common.js';
 import { SPEC, SPECS, findSpec, presentSpec, requireSpec } from './openapi-common.js';
 import { openApiVersionRoutes } from './openapi-versions.js';
+import { list, read, remove, update } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 /** management-api.md: lower case only (the spec also allows upper case). */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -81,16 +82,9 @@ function newSpec(ctx: RequestContext, orgId: string, slugValue: string): OpenApi
   return { id, orgId, slug: slugValue, createdAt: now, updatedAt: now, visibility: 'private', processingState: 'pending' };
 }
 
-export const openApiRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: SPECS,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      return pageOf(ctx, openApiSpecs(ctx.store).where((s) => s.orgId === org.id), (s) => presentSpec(ctx, s));
-    },
-  });
-  router.add({
+export const openApiRoutes: RouteTable = {
+  listOpenAPISpecs: list(SPECS, (ctx) => inOrg(ctx, openApiSpecs(ctx.store)), presentSpec),
+  createOpenAPISpec: route({
     method: 'POST',
     pattern: SPECS,
     body: createBody,
@@ -101,9 +95,9 @@ export const openApiRoutes: RouteModule = (router) => {
       if (findSpec(ctx, org, b.slug)) throw badRequest(`body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`);
       return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, b.slug), b.source, parseYaml)));
     },
-  });
-  router.add({ method: 'GET', pattern: SPEC, handler: (ctx) => ok(presentSpec(ctx, requireSpec(ctx))) });
-  router.add({
+  }),
+  getOpenAPISpecBySlug: read(SPEC, requireSpec, presentSpec),
+  createOrUpdateOpenAPISpecBySlug: route({
     method: 'PUT',
     pattern: SPEC,
     body: putBody,
@@ -116,28 +110,18 @@ export const openApiRoutes: RouteModule = (router) => {
       const slugValue = slug(param(ctx, 'specSlug'), 'path.specSlug'); // creating: the path names the new slug
       return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, slugValue), b.source, parseYaml)));
     },
-  });
-  router.add({
-    method: 'PATCH',
-    pattern: SPEC,
-    body: patchBody,
-    handler: (ctx, b) => {
-      const spec = requireSpec(ctx);
-      const next = openApiSpecs(ctx.store).put({ ...spec, visibility: b.visibility, updatedAt: ctx.now().toISOString() });
-      return ok(presentSpec(ctx, next));
-    },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: SPEC,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      const spec = findSpec(ctx, org, param(ctx, 'specSlug'));
-      if (!spec) return noContent();
-      for (const v of openApiVersions(ctx.store).where((x) => x.specId === spec.id)) openApiVersions(ctx.store).delete(v.id);
-      openApiSpecs(ctx.store).delete(spec.id);
-      return resetContent();
-    },
-  });
-  openApiVersionRoutes(router);
+  }),
+  updateOpenAPISpecBySlug: update(
+    SPEC,
+    patchBody,
+    (ctx, b) => openApiSpecs(ctx.store).put({ ...requireSpec(ctx), visibility: b.visibility, updatedAt: ctx.now().toISOString() }),
+    presentSpec,
+  ),
+  deleteOpenAPISpecBySlug: remove(SPEC, (ctx) => {
+    const spec = findSpec(ctx, requireOrg(ctx), param(ctx, 'specSlug'));
+    if (!spec) return false;
+    for (const v of openApiVersions(ctx.store).where((x) => x.specId === spec.id)) openApiVersions(ctx.store).delete(v.id);
+    return openApiSpecs(ctx.store).delete(spec.id);
+  }),
+  ...openApiVersionRoutes,
 };

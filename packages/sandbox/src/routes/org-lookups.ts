@@ -5,12 +5,13 @@
 import { param } from '../context.js';
 import { ok } from '../http.js';
 import { linkInvites, memberKey, members, orgs } from '../records.js';
-import { requireOrg, type RouteModule } from './common.js';
-import { deletedOrAbsent } from './crud.js';
+import { requireOrg } from './common.js';
+import { dropBuried, remove } from './crud.js';
 import { presentOrg } from './orgs.js';
+import { route, type RouteTable } from './table.js';
 
-export const orgLookupRoutes: RouteModule = (router) => {
-  router.add({
+export const orgLookupRoutes: RouteTable = {
+  getOrganizationsForEmailDomain: route({
     method: 'GET',
     pattern: '/v1/email-domains/:emailDomain/orgs',
     handler: (ctx) => {
@@ -19,8 +20,8 @@ export const orgLookupRoutes: RouteModule = (router) => {
       const found = orgs(ctx.store).where((o) => o.emailDomains.some((d) => d.toLowerCase() === domain));
       return ok({ organizations: found.map((o) => presentOrg(ctx, o)) });
     },
-  });
-  router.add({
+  }),
+  updateOrganizationMemberLastSeenAt: route({
     method: 'POST',
     pattern: '/v1/orgs/:organizationId/ping',
     handler: (ctx) => {
@@ -30,14 +31,10 @@ export const orgLookupRoutes: RouteModule = (router) => {
       if (m) members(ctx.store).put({ ...m, lastSeenAt: ctx.now().toISOString() });
       return ok({}); // the visitor claims token is optional in both references; the sandbox issues none
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: '/v1/orgs/:organizationId/link-invites/:inviteId',
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      const invite = linkInvites(ctx.store).get(param(ctx, 'inviteId'));
-      return deletedOrAbsent(ctx, 'link-invite', invite?.orgId === org.id ? invite : undefined, linkInvites(ctx.store));
-    },
-  });
+  }),
+  deleteOrganizationInviteById: remove('/v1/orgs/:organizationId/link-invites/:inviteId', (ctx) => {
+    const org = requireOrg(ctx);
+    const invite = linkInvites(ctx.store).get(param(ctx, 'inviteId'));
+    return dropBuried(ctx, 'link-invite', invite?.orgId === org.id ? invite : undefined, linkInvites(ctx.store));
+  }),
 };

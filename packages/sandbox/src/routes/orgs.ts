@@ -1,14 +1,15 @@
 /** Organizations: list the caller's, get one, patch one. */
 import type { RequestContext } from '../context.js';
 import { auditLogsAvailable } from './audit-events.js';
-import { badRequest, ok } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { badRequest } from '../http.js';
 import type { OrgRec } from '../records.js';
 import { MEMBER_ROLES, memberKey, members, orgs } from '../records.js';
 import { sites } from '../site-records.js';
 import { array, boolean, literal, nullable, object, oneOf, string } from '../validate.js';
 import { mergeRules } from '../validate-spec-fields.js';
-import { isOrgAdmin, permissionFlags, requireOrg, type RouteModule } from './common.js';
+import { isOrgAdmin, permissionFlags, requireOrg } from './common.js';
+import { list, read, update, written } from './crud.js';
+import type { RouteTable } from './table.js';
 
 const ORG_PERMISSIONS = [
   'view', 'access', 'admin', 'ownTeam', 'createContent', 'createOpenAPISpec', 'viewBilling',
@@ -56,41 +57,21 @@ const patchOrg = object({
   mergeRules: mergeRules(false), // the official spec's; management-api.md does not list it
 });
 
-export const orgRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: '/v1/orgs',
-    handler: (ctx) => {
-      const mine = orgs(ctx.store).where((o) => members(ctx.store).has(memberKey(o.id, ctx.userId)));
-      return pageOf(ctx, mine, (o) => presentOrg(ctx, o));
-    },
-  });
-  router.add({ method: 'GET', pattern: '/v1/orgs/:organizationId', handler: (ctx) => ok(presentOrg(ctx, requireOrg(ctx))) });
-  router.add({
-    method: 'PATCH',
-    pattern: '/v1/orgs/:organizationId',
-    body: patchOrg,
-    handler: (ctx, b) => {
+export const orgRoutes: RouteTable = {
+  listOrganizationsForAuthenticatedUser: list('/v1/orgs', (ctx) => orgs(ctx.store).where((o) => members(ctx.store).has(memberKey(o.id, ctx.userId))), presentOrg),
+  getOrganizationById: read('/v1/orgs/:organizationId', requireOrg, presentOrg),
+  updateOrganizationById: update(
+    '/v1/orgs/:organizationId',
+    patchOrg,
+    (ctx, b) => {
       const org = requireOrg(ctx);
       // Like every other id in a body: a default content naming no site of the organization is refused.
       if (b.defaultContent && sites(ctx.store).get(b.defaultContent.site)?.orgId !== org.id) {
         throw badRequest(`body.defaultContent.site: site "${b.defaultContent.site}" not found in organization "${org.id}"`);
       }
-      const next: OrgRec = { ...org };
-      if (b.title !== undefined) next.title = b.title;
-      if (b.emailDomains !== undefined) next.emailDomains = b.emailDomains;
-      if (b.hostname !== undefined) next.hostname = b.hostname;
-      if (b.defaultRole !== undefined) next.defaultRole = b.defaultRole;
-      if (b.defaultContent === null) delete next.defaultContent;
-      else if (b.defaultContent !== undefined) next.defaultContent = b.defaultContent;
-      if (b.logo === null) delete next.logo;
-      else if (b.logo !== undefined) next.logo = b.logo;
-      if (b.sso !== undefined) next.sso = b.sso;
-      if (b.ai !== undefined) next.ai = b.ai;
-      if (b.inviteLinks !== undefined) next.inviteLinks = b.inviteLinks;
-      if (b.mergeRules !== undefined) next.mergeRules = b.mergeRules;
-      orgs(ctx.store).put(next);
-      return ok(presentOrg(ctx, next));
+      const fields = ['title', 'emailDomains', 'hostname', 'defaultRole', 'defaultContent', 'logo', 'sso', 'ai', 'inviteLinks', 'mergeRules'] as const;
+      return orgs(ctx.store).put(written(org, b, fields, ['defaultContent', 'logo']));
     },
-  });
+    presentOrg,
+  ),
 };

@@ -16,12 +16,13 @@ import { queryEnum } from '../query.js';
 import type { MemberRole } from '../records.js';
 import { MEMBER_ROLES, collections, memberKey, members, spaces, teams } from '../records.js';
 import { grantKey, grants, grantsOn, memberSpaceRoles, type GrantPrincipal, type GrantRec, type GrantTarget } from '../permission-records.js';
-import type { Router } from '../router.js';
+import type { RouteDef } from '../router.js';
 import { array, nullable, object, oneOf, string, type Validator } from '../validate.js';
-import { presentUser, requireOrg, requireUser, type RouteModule } from './common.js';
+import { presentUser, requireOrg, requireUser } from './common.js';
 import { SITE, requireSite } from './site-common.js';
 import { presentSpace, sweepExpiredSpaces } from './spaces.js';
 import { presentTeam } from './teams.js';
+import { route, tableOf, type RouteTable } from './table.js';
 
 /** The object whose permissions a request is about. */
 interface Target {
@@ -135,13 +136,22 @@ function listPrincipals(ctx: RequestContext, kind: TargetKind, type: GrantPrinci
   });
 }
 
-function registerTarget(router: Router, kind: TargetKind): void {
-  router.add({ method: 'POST', pattern: kind.base, body: inviteBody, handler: (ctx, b) => invite(ctx, kind, b) });
+/** The spec's name of a target in its operation ids: inviteToSpace, listTeamPermissionsInCollection … */
+const NOUN: Record<GrantTarget, string> = { space: 'Space', collection: 'Collection', site: 'Site' };
+const PRINCIPAL = { team: 'Team', user: 'User' } as const;
+
+/** The seven operations on one kind of target's permissions, under the spec's operation ids. */
+function targetRoutes(kind: TargetKind): RouteTable {
+  const noun = NOUN[kind.type];
+  const table: Record<string, RouteDef> = {
+    [`inviteTo${noun}`]: route({ method: 'POST', pattern: kind.base, body: inviteBody, handler: (ctx, b) => invite(ctx, kind, b) }),
+  };
   for (const type of ['team', 'user'] as const) {
     const list = `${kind.base}/${type}s`;
     const one = `${list}/:${type}Id`;
-    router.add({ method: 'GET', pattern: list, handler: (ctx) => listPrincipals(ctx, kind, type) });
-    router.add({
+    const who = PRINCIPAL[type];
+    table[`list${who}PermissionsIn${noun}`] = route({ method: 'GET', pattern: list, handler: (ctx) => listPrincipals(ctx, kind, type) });
+    table[`update${who}PermissionIn${noun}`] = route({
       method: 'PATCH',
       pattern: one,
       body: patchBody(kind),
@@ -151,7 +161,7 @@ function registerTarget(router: Router, kind: TargetKind): void {
         return noContent();
       },
     });
-    router.add({
+    table[`remove${who}From${noun}`] = route({
       method: 'DELETE',
       pattern: one,
       handler: (ctx) => {
@@ -161,11 +171,11 @@ function registerTarget(router: Router, kind: TargetKind): void {
       },
     });
   }
+  return table;
 }
 
-export const permissionRoutes: RouteModule = (router) => {
-  for (const kind of TARGETS) registerTarget(router, kind);
-  router.add({
+export const permissionRoutes: RouteTable = tableOf(...TARGETS.map(targetRoutes), {
+  listSpacesForOrganizationMember: route({
     method: 'GET',
     pattern: '/v1/orgs/:organizationId/members/:userId/spaces',
     handler: (ctx) => {
@@ -182,5 +192,5 @@ export const permissionRoutes: RouteModule = (router) => {
       if (order === 'desc') list.reverse(); // newest grant first, like the members list's default order
       return pageOf(ctx, list, (x) => ({ permission: x.role, space: presentSpace(ctx, x.space) }));
     },
-  });
-};
+  }),
+});

@@ -5,12 +5,13 @@
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, created, noContent, notFound, ok } from '../http.js';
-import { pageOf } from '../paginate.js';
 import { MEMBER_ROLES, teams, type OrgRec, type TeamRec } from '../records.js';
 import { UNSET_SSO_URL, isSamlActive, samlProviders, type SamlProviderRec } from '../sso-records.js';
 import { nullable, object, oneOf, string } from '../validate.js';
-import { requireOrg, type RouteModule } from './common.js';
+import { inOrg, requireOrg } from './common.js';
 import { presentTeam } from './teams.js';
+import { list, read, remove, update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const LIST = '/v1/orgs/:organizationId/saml';
 const ONE = `${LIST}/:samlProviderId`;
@@ -72,27 +73,17 @@ function checkTeam(ctx: RequestContext, org: OrgRec, id: string | undefined): vo
 
 type Fields = ReturnType<typeof patchBody>;
 
-function applyFields(p: SamlProviderRec, b: Fields): SamlProviderRec {
-  const next = { ...p };
-  if (b.label !== undefined) next.label = b.label;
-  if (b.entityID !== undefined) next.entityID = b.entityID;
-  if (b.certificate !== undefined) next.certificate = b.certificate;
-  if (b.ssoURL !== undefined) next.ssoURL = b.ssoURL;
-  if (b.defaultTeam !== undefined) next.defaultTeam = b.defaultTeam;
-  if (b.defaultRole !== undefined) next.defaultRole = b.defaultRole;
-  return next;
+const applyFields = (p: SamlProviderRec, b: Fields): SamlProviderRec => written(p, b, ['label', 'entityID', 'certificate', 'ssoURL', 'defaultTeam', 'defaultRole']);
+
+function requireProvider(ctx: RequestContext, org: OrgRec): SamlProviderRec {
+  const p = find(ctx, org);
+  if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
+  return p;
 }
 
-export const samlRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: LIST,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      return pageOf(ctx, samlProviders(ctx.store).where((p) => p.orgId === org.id), (p) => presentProvider(ctx, p));
-    },
-  });
-  router.add({
+export const samlRoutes: RouteTable = {
+  listSAMLProvidersInOrganizationById: list(LIST, (ctx) => inOrg(ctx, samlProviders(ctx.store)), presentProvider),
+  createOrganizationSAMLProvider: route({
     method: 'POST',
     pattern: LIST,
     body: createBody,
@@ -106,43 +97,32 @@ export const samlRoutes: RouteModule = (router) => {
       const p = samlProviders(ctx.store).put(applyFields(blank, b));
       return { ...created(presentProvider(ctx, p)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/saml/${id}`) } };
     },
-  });
-  router.add({
-    method: 'GET',
-    pattern: ONE,
-    handler: (ctx) => {
+  }),
+  getOrganizationSAMLProviderById: read(ONE, (ctx) => requireProvider(ctx, requireOrg(ctx)), presentProvider),
+  updateOrganizationSAMLProvider: update(
+    ONE,
+    patchBody,
+    (ctx, b) => {
       const org = requireOrg(ctx);
-      const p = find(ctx, org);
-      if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
-      return ok(presentProvider(ctx, p));
-    },
-  });
-  router.add({
-    method: 'PATCH',
-    pattern: ONE,
-    body: patchBody,
-    handler: (ctx, b) => {
-      const org = requireOrg(ctx);
-      const p = find(ctx, org);
-      if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
+      const p = requireProvider(ctx, org);
       checkTeam(ctx, org, b.defaultTeam);
-      return ok(presentProvider(ctx, samlProviders(ctx.store).put(applyFields(p, b))));
+      return samlProviders(ctx.store).put(applyFields(p, b));
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: ONE,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      const p = find(ctx, org);
-      if (p) {
-        samlProviders(ctx.store).delete(p.id);
-        ctx.store.bury('saml', p.id);
-      }
-      return noContent(); // SAML providers answer 204 whether or not the provider existed (management-api.md)
+    presentProvider,
+  ),
+  // SAML providers answer 204 whether or not the provider existed (management-api.md).
+  deleteOrganizationSAMLProvider: remove(
+    ONE,
+    (ctx) => {
+      const p = find(ctx, requireOrg(ctx));
+      if (!p) return false;
+      samlProviders(ctx.store).delete(p.id);
+      ctx.store.bury('saml', p.id);
+      return true;
     },
-  });
-  router.add({
+    { deleted: noContent },
+  ),
+  listSSOProviderLoginsInOrganization: route({
     method: 'GET',
     pattern: SSO,
     handler: (ctx) => {
@@ -152,5 +132,5 @@ export const samlRoutes: RouteModule = (router) => {
         .map((p) => ({ id: p.id, label: p.label, startURL: serviceOf(ctx, p).startURL }));
       return ok({ items });
     },
-  });
+  }),
 };

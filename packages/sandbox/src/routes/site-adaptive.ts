@@ -14,8 +14,8 @@ import { badRequest, ok } from '../http.js';
 import type { SiteRec } from '../site-records.js';
 import { sites } from '../site-records.js';
 import { isPlainObject, literal, object, string, type Validator } from '../validate.js';
-import type { RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
+import { route, type RouteTable } from './table.js';
 
 const ADAPTIVE = `${SITE}/adaptive-schema`;
 export const DRAFT_07 = 'http://json-schema.org/draft-07/schema#';
@@ -75,9 +75,9 @@ export function templateConditions(site: SiteRec): { description: string; condit
   return items;
 }
 
-export const siteAdaptiveRoutes: RouteModule = (router) => {
-  router.add({ method: 'GET', pattern: ADAPTIVE, handler: (ctx) => ok(presentSchema(requireSite(ctx))) });
-  router.add({
+export const siteAdaptiveRoutes: RouteTable = {
+  getSiteAdaptiveSchema: route({ method: 'GET', pattern: ADAPTIVE, handler: (ctx) => ok(presentSchema(requireSite(ctx))) }),
+  updateSiteAdaptiveSchema: route({
     method: 'PUT',
     pattern: ADAPTIVE,
     body: putBody,
@@ -88,10 +88,10 @@ export const siteAdaptiveRoutes: RouteModule = (router) => {
       sites(ctx.store).put(site);
       return ok(presentSchema(site));
     },
-  });
-  router.add({
+  }),
+  listSiteAdaptiveTemplateConditions: route({
     method: 'GET',
     pattern: `${ADAPTIVE}/template-conditions`,
     handler: (ctx) => ok({ items: templateConditions(requireSite(ctx)) }),
-  });
+  }),
 };

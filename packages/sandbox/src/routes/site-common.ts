@@ -7,7 +7,10 @@ import type { GroupRec, SectionRec, ShareLinkRec, SiteRec, SiteSpaceRec } from '
 import { siteSectionGroups, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
 import type { Position } from '../site-structure.js';
 import { isPlainObject, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import type { RouteDef } from '../router.js';
+import type { SandboxStore, Table } from '../store.js';
 import { requireOrg } from './common.js';
+import { remove } from './crud.js';
 
 export const SITES = '/v1/orgs/:organizationId/sites';
 export const SITE = `${SITES}/:siteId`;
@@ -20,30 +23,38 @@ export function requireSite(ctx: RequestContext): SiteRec {
   return site;
 }
 
-/** A child of the site named by `:name` in `table`, or 404 (the site itself must exist: else 404 too). */
-function requireChild<T extends { id: string; siteId: string }>(
-  ctx: RequestContext,
-  site: SiteRec,
-  name: string,
-  found: T | undefined,
-  what: string,
-): T {
-  if (!found || found.siteId !== site.id) throw notFound(`${what} "${param(ctx, name)}" not found in site "${site.id}"`);
-  return found;
-}
-
-export const requireSection = (ctx: RequestContext, site: SiteRec): SectionRec =>
-  requireChild(ctx, site, 'siteSectionId', siteSections(ctx.store).get(param(ctx, 'siteSectionId')), 'section');
-export const requireGroup = (ctx: RequestContext, site: SiteRec): GroupRec =>
-  requireChild(ctx, site, 'siteSectionGroupId', siteSectionGroups(ctx.store).get(param(ctx, 'siteSectionGroupId')), 'section group');
-export const requireSiteSpace = (ctx: RequestContext, site: SiteRec): SiteSpaceRec =>
-  requireChild(ctx, site, 'siteSpaceId', siteSpaces(ctx.store).get(param(ctx, 'siteSpaceId')), 'site space');
-export const requireShareLink = (ctx: RequestContext, site: SiteRec): ShareLinkRec =>
-  requireChild(ctx, site, 'shareLinkId', siteShareLinks(ctx.store).get(param(ctx, 'shareLinkId')), 'share link');
-
 /** A child id in the site, or undefined: deletes of absent children answer 204 while the site exists. */
 export function findChild<T extends { siteId: string }>(site: SiteRec, found: T | undefined): T | undefined {
   return found && found.siteId === site.id ? found : undefined;
+}
+
+type Children<T extends { id: string; siteId: string }> = (store: SandboxStore) => Table<T>;
+
+/** The child of the site that path parameter `idParam` names in `table`, or 404 (the site itself must exist: else 404 too). */
+export function requireChild<T extends { id: string; siteId: string }>(ctx: RequestContext, site: SiteRec, table: Children<T>, idParam: string, what: string): T {
+  const found = findChild(site, table(ctx.store).get(param(ctx, idParam)));
+  if (!found) throw notFound(`${what} "${param(ctx, idParam)}" not found in site "${site.id}"`);
+  return found;
+}
+
+export const requireSection = (ctx: RequestContext, site: SiteRec): SectionRec => requireChild(ctx, site, siteSections, 'siteSectionId', 'section');
+export const requireGroup = (ctx: RequestContext, site: SiteRec): GroupRec => requireChild(ctx, site, siteSectionGroups, 'siteSectionGroupId', 'section group');
+export const requireSiteSpace = (ctx: RequestContext, site: SiteRec): SiteSpaceRec => requireChild(ctx, site, siteSpaces, 'siteSpaceId', 'site space');
+export const requireShareLink = (ctx: RequestContext, site: SiteRec): ShareLinkRec => requireChild(ctx, site, siteShareLinks, 'shareLinkId', 'share link');
+
+/** DELETE of a site's child: `drop` deletes it (205); one the site does not have ⇒ 204 (the site must exist). */
+export function removeChild<T extends { id: string; siteId: string }>(
+  pattern: string,
+  table: Children<T>,
+  idParam: string,
+  drop: (store: SandboxStore, site: SiteRec, row: T) => void = (store, _site, row) => void table(store).delete(row.id),
+): RouteDef {
+  return remove(pattern, (ctx) => {
+    const site = requireSite(ctx);
+    const row = findChild(site, table(ctx.store).get(param(ctx, idParam)));
+    if (row) drop(ctx.store, site, row);
+    return row !== undefined;
+  });
 }
 
 /** A space named in a body: it must be an active space of the site's organization (else 400 naming `path`). */

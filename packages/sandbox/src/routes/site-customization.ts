@@ -8,8 +8,8 @@ import { ok, type Reply } from '../http.js';
 import { customizationInput, defaultCustomization } from '../customization.js';
 import type { SiteRec } from '../site-records.js';
 import type { SandboxStore, Table } from '../store.js';
-import type { RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
+import { route, type RouteTable } from './table.js';
 
 /** id = the site id. */
 interface CustomizationRec {
@@ -34,11 +34,12 @@ function present(store: SandboxStore, site: SiteRec): Reply {
   return ok(siteCustomizationOf(store, site));
 }
 
-export const siteCustomizationRoutes: RouteModule = (router) => {
-  const pattern = `${SITE}/customization`;
+const pattern = `${SITE}/customization`;
+
+export const siteCustomizationRoutes: RouteTable = {
   // `unmasked` (deprecated query flag) changes nothing here: the sandbox masks nothing.
-  router.add({ method: 'GET', pattern, handler: (ctx) => present(ctx.store, requireSite(ctx)) });
-  router.add({
+  getSiteCustomizationById: route({ method: 'GET', pattern, handler: (ctx) => present(ctx.store, requireSite(ctx)) }),
+  updateSiteCustomizationById: route({
     method: 'PUT',
     pattern,
     body: customizationInput,
@@ -47,5 +48,5 @@ export const siteCustomizationRoutes: RouteModule = (router) => {
       customizations(ctx.store).put({ id: site.id, settings: structuredClone(settings), updatedAt: ctx.now().toISOString() });
       return present(ctx.store, site);
     },
-  });
+  }),
 };

@@ -5,17 +5,17 @@
  * condition and localized texts) and delete (205, 204 when it did not exist). A site without sections has no
  * navigation to hold a link: 400.
  */
-import { param } from '../context.js';
-import { badRequest, created, noContent, notFound, ok, resetContent } from '../http.js';
+import { badRequest, created } from '../http.js';
 import type { SiteRec } from '../site-records.js';
 import { siteSectionGroups } from '../site-records.js';
 import { lastOrder, siteExternalLinks, type ExternalLinkRec } from '../site-external-links.js';
 import { hasSections } from '../site-structure.js';
 import { boolean, nullable, object, string } from '../validate.js';
 import { localized } from '../validate-spec-fields.js';
-import type { RouteModule } from './common.js';
-import { SITE, condition, findChild, iconName, requireSite, sectionDescription, sectionTitle } from './site-common.js';
+import { SITE, condition, iconName, removeChild, requireChild, requireSite, sectionDescription, sectionTitle } from './site-common.js';
 import { presentExternalLink } from './site-present.js';
+import { update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const LINKS = `${SITE}/external-links`;
 const LINK = `${LINKS}/:siteExternalLinkId`;
@@ -39,27 +39,14 @@ function requireGroup(site: SiteRec, id: string, groups: ReturnType<typeof siteS
   return id;
 }
 
-/** The optional fields of a body laid over a link: a value sets, null unsets, absent keeps. */
-function withFields(l: ExternalLinkRec, b: Partial<{ [K in keyof typeof fields]: ReturnType<(typeof fields)[K]> }>): ExternalLinkRec {
-  const next: ExternalLinkRec = { ...l };
-  if (b.title !== undefined) next.title = b.title;
-  if (b.url !== undefined) next.url = b.url;
-  if (b.draft !== undefined) next.draft = b.draft;
-  for (const k of ['description', 'icon', 'condition'] as const) {
-    const v = b[k];
-    if (v === null) delete next[k];
-    else if (v !== undefined) next[k] = v;
-  }
-  for (const k of ['localizedTitle', 'localizedDescription'] as const) {
-    const v = b[k];
-    if (v === null) delete next[k];
-    else if (v !== undefined) next[k] = v;
-  }
-  return next;
-}
+const NULL_UNSETS = ['description', 'icon', 'condition', 'localizedTitle', 'localizedDescription'] as const;
 
-export const siteExternalLinkRoutes: RouteModule = (router) => {
-  router.add({
+/** The optional fields of a body laid over a link: a value sets, null unsets, absent keeps. */
+const withFields = (l: ExternalLinkRec, b: Partial<{ [K in keyof typeof fields]: ReturnType<(typeof fields)[K]> }>): ExternalLinkRec =>
+  written(l, b, ['title', 'url', 'draft', ...NULL_UNSETS], NULL_UNSETS);
+
+export const siteExternalLinkRoutes: RouteTable = {
+  addExternalLinkToSite: route({
     method: 'POST',
     pattern: LINKS,
     body: createBody,
@@ -72,15 +59,13 @@ export const siteExternalLinkRoutes: RouteModule = (router) => {
       const link = table.put(withFields(base, b));
       return { ...created(presentExternalLink(link)), headers: { location: ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/external-links/${link.id}`) } };
     },
-  });
-  router.add({
-    method: 'PATCH',
-    pattern: LINK,
-    body: patchBody,
-    handler: (ctx, b) => {
+  }),
+  updateSiteExternalLinkById: update(
+    LINK,
+    patchBody,
+    (ctx, b) => {
       const site = requireSite(ctx);
-      const have = findChild(site, siteExternalLinks(ctx.store).get(param(ctx, 'siteExternalLinkId')));
-      if (!have) throw notFound(`external link "${param(ctx, 'siteExternalLinkId')}" not found in site "${site.id}"`);
+      const have = requireChild(ctx, site, siteExternalLinks, 'siteExternalLinkId', 'external link');
       const next = withFields(have, b);
       if (b.parent !== undefined) {
         const group = b.parent === null ? undefined : requireGroup(site, b.parent, siteSectionGroups(ctx.store), 'body.parent');
@@ -90,18 +75,9 @@ export const siteExternalLinkRoutes: RouteModule = (router) => {
           else next.group = group;
         }
       }
-      return ok(presentExternalLink(siteExternalLinks(ctx.store).put(next)));
+      return siteExternalLinks(ctx.store).put(next);
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: LINK,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const have = findChild(site, siteExternalLinks(ctx.store).get(param(ctx, 'siteExternalLinkId')));
-      if (!have) return noContent();
-      siteExternalLinks(ctx.store).delete(have.id);
-      return resetContent();
-    },
-  });
+    (_ctx, link) => presentExternalLink(link),
+  ),
+  deleteSiteExternalLinkById: removeChild(LINK, siteExternalLinks, 'siteExternalLinkId'),
 };

@@ -13,9 +13,10 @@ import type { SiteRec } from '../site-records.js';
 import { sites } from '../site-records.js';
 import type { SandboxStore, Table } from '../store.js';
 import { nullable, object, oneOf, string } from '../validate.js';
-import type { RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
 import { presentSite } from './site-present.js';
+import { read, update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 export const PUBLISHING_BACKENDS = ['custom', 'integration'] as const;
 
@@ -64,46 +65,40 @@ function presentAuth(a: PublishingAuthRec): Record<string, unknown> {
 const url = nullable(string({ format: 'uri', max: 2048 }));
 const patchAuth = object({ backend: oneOf(PUBLISHING_BACKENDS), fallbackURL: url, logoutURL: url }, ['backend']);
 
-export const sitePublishingRoutes: RouteModule = (router) => {
-  router.add({
+/** The site published or not, answered as the site. */
+function setPublished(ctx: RequestContext, site: SiteRec, published: boolean): Record<string, unknown> {
+  sites(ctx.store).put({ ...site, published });
+  return presentSite(ctx, { ...site, published });
+}
+
+const AUTH = `${SITE}/publishing/auth`;
+const authOfSite = (ctx: RequestContext): PublishingAuthRec => authOf(ctx.store, requireSite(ctx));
+const asAuth = (_ctx: RequestContext, a: PublishingAuthRec): Record<string, unknown> => presentAuth(a);
+
+export const sitePublishingRoutes: RouteTable = {
+  publishSite: route({
     method: 'POST',
     pattern: `${SITE}/publish`,
     handler: (ctx) => {
       const site = requireSite(ctx);
       if (needsUpgrade(ctx, site)) return ok({ type: 'checkout', sessionId: `cs_sandbox_${randomBytes(12).toString('hex')}` });
-      sites(ctx.store).put({ ...site, published: true });
-      return ok(presentSite(ctx, { ...site, published: true }));
+      return ok(setPublished(ctx, site, true));
     },
-  });
-  router.add({
+  }),
+  unpublishSite: route({ method: 'POST', pattern: `${SITE}/unpublish`, handler: (ctx) => ok(setPublished(ctx, requireSite(ctx), false)) }),
+  getSitePublishingAuthById: read(AUTH, authOfSite, asAuth),
+  // Omitted: unchanged; null: unset (the spec's SitePublishingAuthUpdate).
+  updateSitePublishingAuthById: update(
+    AUTH,
+    patchAuth,
+    (ctx, b) => publishingAuths(ctx.store).put(written({ ...authOfSite(ctx), backend: b.backend }, b, ['fallbackURL', 'logoutURL'], ['fallbackURL', 'logoutURL'])),
+    asAuth,
+  ),
+  regenerateSitePublishingAuthById: route({
     method: 'POST',
-    pattern: `${SITE}/unpublish`,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      sites(ctx.store).put({ ...site, published: false });
-      return ok(presentSite(ctx, { ...site, published: false }));
-    },
-  });
-  router.add({ method: 'GET', pattern: `${SITE}/publishing/auth`, handler: (ctx) => ok(presentAuth(authOf(ctx.store, requireSite(ctx)))) });
-  router.add({
-    method: 'PATCH',
-    pattern: `${SITE}/publishing/auth`,
-    body: patchAuth,
-    handler: (ctx, b) => {
-      const next: PublishingAuthRec = { ...authOf(ctx.store, requireSite(ctx)), backend: b.backend };
-      // Omitted: unchanged; null: unset (the spec's SitePublishingAuthUpdate).
-      for (const f of ['fallbackURL', 'logoutURL'] as const) {
-        if (b[f] === null) delete next[f];
-        else if (b[f] !== undefined) next[f] = b[f];
-      }
-      return ok(presentAuth(publishingAuths(ctx.store).put(next)));
-    },
-  });
-  router.add({
-    method: 'POST',
-    pattern: `${SITE}/publishing/auth/regenerate`,
-    handler: (ctx) => ok(presentAuth(publishingAuths(ctx.store).put({ ...authOf(ctx.store, requireSite(ctx)), privateKey: newKey() }))),
-  });
+    pattern: `${AUTH}/regenerate`,
+    handler: (ctx) => ok(presentAuth(publishingAuths(ctx.store).put({ ...authOfSite(ctx), privateKey: newKey() }))),
+  }),
 };
 
 /** Deleting a site deletes its settings. */

@@ -2,9 +2,8 @@
  * Site redirects (official spec): list (draft filter, search, orderBy), create, the bulk upsert of up to 500
  * operations with a status per item, patch, delete (205, or 204 when absent) and the lookup by source path.
  */
-import { param, type RequestContext } from '../context.js';
-import { HttpError, badRequest, created, noContent, notFound, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
+import type { RequestContext } from '../context.js';
+import { HttpError, badRequest, created, notFound, ok } from '../http.js';
 import { queryBoolean, queryEnum, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
 import { siteSections, siteSpaces } from '../site-records.js';
@@ -25,8 +24,9 @@ import {
   type RedirectRec,
 } from '../site-redirects.js';
 import { array, object } from '../validate.js';
-import type { RouteModule } from './common.js';
-import { SITE, findChild, requireSite, siteUrl } from './site-common.js';
+import { SITE, removeChild, requireChild, requireSite, siteUrl } from './site-common.js';
+import { assignWritten, listPage, update } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const REDIRECTS = `${SITE}/redirects`;
 const REDIRECT = `${REDIRECTS}/:siteRedirectId`;
@@ -69,21 +69,17 @@ function targetOf(ctx: RequestContext, site: SiteRec, r: RedirectRec, rest: stri
   return (d.kind === 'site-page' ? `${at}/${encodeURIComponent(d.pageId)}` : at) + suffix;
 }
 
-export const siteRedirectRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: REDIRECTS,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      // `draft` defaults to false: the list shows live rules unless asked for the drafts.
-      const draft = queryBoolean(ctx.query, 'draft') ?? false;
-      const search = queryString(ctx.query, 'search')?.toLowerCase();
-      const by = queryEnum(ctx.query, 'orderBy', ORDER_BY) ?? 'createdAt';
-      const found = redirectsOf(ctx.store, site.id).filter((r) => r.draft === draft && (!search || r.source.toLowerCase().includes(search)));
-      return pageOf(ctx, ordered(found, by), presentRedirect);
-    },
-  });
-  router.add({
+export const siteRedirectRoutes: RouteTable = {
+  listSiteRedirects: listPage(REDIRECTS, (ctx) => {
+    const site = requireSite(ctx);
+    // `draft` defaults to false: the list shows live rules unless asked for the drafts.
+    const draft = queryBoolean(ctx.query, 'draft') ?? false;
+    const search = queryString(ctx.query, 'search')?.toLowerCase();
+    const by = queryEnum(ctx.query, 'orderBy', ORDER_BY) ?? 'createdAt';
+    const found = redirectsOf(ctx.store, site.id).filter((r) => r.draft === draft && (!search || r.source.toLowerCase().includes(search)));
+    return [ordered(found, by), presentRedirect];
+  }),
+  createSiteRedirect: route({
     method: 'POST',
     pattern: REDIRECTS,
     body: createRedirectBody,
@@ -95,8 +91,8 @@ export const siteRedirectRoutes: RouteModule = (router) => {
       const made = newRedirect(ctx, site, { source: b.source, draft, captureWildcard: b.captureWildcard ?? false, permanent: b.permanent ?? false, destination });
       return created(presentRedirect(made));
     },
-  });
-  router.add({
+  }),
+  bulkUpsertSiteRedirects: route({
     method: 'PUT',
     pattern: REDIRECTS,
     body: bulkBody,
@@ -106,39 +102,24 @@ export const siteRedirectRoutes: RouteModule = (router) => {
       // Each item on its own: one that fails is its result, the others stand.
       return ok({ results: b.redirects.map((item) => applyBulkItem(ctx, site, item)) });
     },
-  });
-  router.add({
-    method: 'PATCH',
-    pattern: REDIRECT,
-    body: patchRedirectBody,
-    handler: (ctx, b) => {
+  }),
+  updateSiteRedirectById: update(
+    REDIRECT,
+    patchRedirectBody,
+    (ctx, b) => {
       const site = requireSite(ctx);
-      const have = findChild(site, siteRedirects(ctx.store).get(param(ctx, 'siteRedirectId')));
-      if (!have) throw notFound(`redirect "${param(ctx, 'siteRedirectId')}" not found in site "${site.id}"`);
+      const have = requireChild(ctx, site, siteRedirects, 'siteRedirectId', 'redirect');
       const next: RedirectRec = { ...have, updatedAt: ctx.now().toISOString() };
       if (b.destination !== undefined) next.destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
-      if (b.source !== undefined) next.source = b.source;
-      if (b.draft !== undefined) next.draft = b.draft;
-      if (b.captureWildcard !== undefined) next.captureWildcard = b.captureWildcard;
-      if (b.permanent !== undefined) next.permanent = b.permanent;
+      assignWritten(next, b, ['source', 'draft', 'captureWildcard', 'permanent']);
       const clash = findRedirect(ctx.store, site.id, next.source, next.draft);
       if (clash && clash.id !== have.id) throw conflict(next.source, next.draft);
-      siteRedirects(ctx.store).put(next);
-      return ok(presentRedirect(next));
+      return siteRedirects(ctx.store).put(next);
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: REDIRECT,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const have = findChild(site, siteRedirects(ctx.store).get(param(ctx, 'siteRedirectId')));
-      if (!have) return noContent();
-      siteRedirects(ctx.store).delete(have.id);
-      return resetContent();
-    },
-  });
-  router.add({
+    (_ctx, r) => presentRedirect(r),
+  ),
+  deleteSiteRedirectById: removeChild(REDIRECT, siteRedirects, 'siteRedirectId'),
+  getSiteRedirectBySource: route({
     method: 'GET',
     pattern: `${SITE}/redirect`,
     handler: (ctx) => {
@@ -150,7 +131,7 @@ export const siteRedirectRoutes: RouteModule = (router) => {
       if (!hit) throw notFound(`no live redirect from "${source}" in site "${site.id}"`);
       return ok({ redirect: presentRedirect(hit.rule), target: targetOf(ctx, site, hit.rule, hit.rest) });
     },
-  });
+  }),
 };
 
 /** Deleting a site deletes its redirects. */

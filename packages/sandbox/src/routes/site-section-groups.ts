@@ -1,7 +1,6 @@
 /** Site section groups: list, create, patch, delete, add / remove a section, move (deprecated but listed). */
 import { param } from '../context.js';
 import { created, noContent, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
 import type { GroupRec } from '../site-records.js';
 import { siteSectionGroups } from '../site-records.js';
 import { addSectionToGroup, createGroup, deleteGroup, groupsInOrder, removeSectionFromGroup } from '../site-structure.js';
@@ -9,9 +8,10 @@ import { moveGroup } from '../site-moves.js';
 import { array, boolean, nullable, object, string } from '../validate.js';
 import { moveGroupToEnd, reparentGroup } from '../site-groups.js';
 import { localized } from '../validate-spec-fields.js';
-import type { RouteModule } from './common.js';
-import { SITE, findChild, groupTitle, movePosition, nullableIcon, pointerOf, requireGroup, requireSite } from './site-common.js';
+import { SITE, groupTitle, movePosition, nullableIcon, pointerOf, removeChild, requireGroup, requireSite } from './site-common.js';
 import { presentGroup } from './site-present.js';
+import { listPage, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const GROUPS = `${SITE}/section-groups`;
 const GROUP = `${GROUPS}/:siteSectionGroupId`;
@@ -22,16 +22,12 @@ const patchBody = object({ title: groupTitle, localizedTitle: localized(128), ic
 const addBody = object({ sectionId: string({ min: 1 }) }, ['sectionId']);
 const moveBody = movePosition(pointerOf(['site-section', 'site-section-group'], 'id'), (p) => p.id, 'id');
 
-export const siteSectionGroupRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: GROUPS,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      return pageOf(ctx, groupsInOrder(ctx.store, site), (g) => presentGroup(ctx, site, g));
-    },
-  });
-  router.add({
+export const siteSectionGroupRoutes: RouteTable = {
+  listSiteSectionGroups: listPage(GROUPS, (ctx) => {
+    const site = requireSite(ctx);
+    return [groupsInOrder(ctx.store, site), (g: GroupRec) => presentGroup(ctx, site, g)];
+  }),
+  addSectionGroupToSite: route({
     method: 'POST',
     pattern: GROUPS,
     body: createBody,
@@ -50,36 +46,21 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
       const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/section-groups/${group.id}`);
       return { ...created(presentGroup(ctx, site, group)), headers: { location } };
     },
-  });
-  router.add({
+  }),
+  updateSiteSectionGroupById: route({
     method: 'PATCH',
     pattern: GROUP,
     body: patchBody,
     handler: (ctx, b) => {
       const site = requireSite(ctx);
       const group = requireGroup(ctx, site);
-      const next: GroupRec = { ...(b.parentSectionGroupId === undefined ? group : reparentGroup(ctx.store, site, group, b.parentSectionGroupId)) };
-      if (b.title !== undefined) next.title = b.title;
-      if (b.localizedTitle !== undefined) next.localizedTitle = b.localizedTitle;
-      if (b.draft !== undefined) next.draft = b.draft;
-      if (b.icon === null) delete next.icon;
-      else if (b.icon !== undefined) next.icon = b.icon;
-      siteSectionGroups(ctx.store).put(next);
+      const base = b.parentSectionGroupId === undefined ? group : reparentGroup(ctx.store, site, group, b.parentSectionGroupId);
+      const next = siteSectionGroups(ctx.store).put(written(base, b, ['title', 'localizedTitle', 'draft', 'icon'], ['icon']));
       return ok(presentGroup(ctx, site, next));
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: GROUP,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const group = findChild(site, siteSectionGroups(ctx.store).get(param(ctx, 'siteSectionGroupId')));
-      if (!group) return noContent();
-      deleteGroup(ctx.store, site, group);
-      return resetContent();
-    },
-  });
-  router.add({
+  }),
+  deleteSiteSectionGroupById: removeChild(GROUP, siteSectionGroups, 'siteSectionGroupId', deleteGroup),
+  addSectionToSiteSectionGroup: route({
     method: 'POST',
     pattern: `${GROUP}/sections`,
     body: addBody,
@@ -89,8 +70,8 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
       addSectionToGroup(ctx.store, site, group, b.sectionId);
       return created(presentGroup(ctx, site, group));
     },
-  });
-  router.add({
+  }),
+  removeSectionFromSiteSectionGroup: route({
     method: 'DELETE',
     pattern: `${GROUP}/sections/:siteSectionId`,
     handler: (ctx) => {
@@ -98,8 +79,8 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
       const group = requireGroup(ctx, site);
       return removeSectionFromGroup(ctx.store, site, group, param(ctx, 'siteSectionId')) ? resetContent() : noContent();
     },
-  });
-  router.add({
+  }),
+  moveSiteSectionGroup: route({
     method: 'POST',
     pattern: `${GROUP}/move`,
     body: moveBody,
@@ -110,5 +91,5 @@ export const siteSectionGroupRoutes: RouteModule = (router) => {
       else moveGroup(ctx.store, site, group, pos, pos.pointer.type);
       return ok(presentGroup(ctx, site, group));
     },
-  });
+  }),
 };

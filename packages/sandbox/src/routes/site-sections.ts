@@ -1,20 +1,18 @@
 /** Site sections: list in navigation order, create, patch, delete, move (deprecated but listed). */
-import { param } from '../context.js';
-import { badRequest, created, noContent, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
-import type { SectionRec } from '../site-records.js';
-import { siteSectionGroups, siteSections, siteSpaces } from '../site-records.js';
+import { badRequest, created, ok } from '../http.js';
+import { siteSectionGroups, siteSections, siteSpaces, type SectionRec } from '../site-records.js';
 import { moveSectionToEnd, regroupSection } from '../site-groups.js';
 import { localized } from '../validate-spec-fields.js';
 import { addSection, checkSectionPath, deleteSection, groupOfSection, sectionsInOrder } from '../site-structure.js';
 import { moveSection } from '../site-moves.js';
 import { boolean, nullable, object, string } from '../validate.js';
-import type { RouteModule } from './common.js';
 import {
-  SITE, condition, findChild, iconName, movePosition, newSpaceFor, nullableIcon, pointerOf, requireBodySpace, requireSection, requireSite,
+  SITE, condition, iconName, movePosition, newSpaceFor, nullableIcon, pointerOf, removeChild, requireBodySpace, requireSection, requireSite,
   sectionDescription, sectionPath, sectionTitle, spaceTemplate,
 } from './site-common.js';
 import { presentSection, sectionGroupIndex } from './site-present.js';
+import { listPage, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const SECTIONS = `${SITE}/sections`;
 const SECTION = `${SECTIONS}/:siteSectionId`;
@@ -50,17 +48,13 @@ function titleFromSpace(spaceTitle: string): string {
   return chars.length < 2 ? 'Untitled section' : chars.slice(0, 128).join('');
 }
 
-export const siteSectionRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: SECTIONS,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const groups = sectionGroupIndex(ctx, site);
-      return pageOf(ctx, sectionsInOrder(ctx.store, site), (s) => presentSection(ctx, site, s, groups.get(s.id)));
-    },
-  });
-  router.add({
+export const siteSectionRoutes: RouteTable = {
+  listSiteSections: listPage(SECTIONS, (ctx) => {
+    const site = requireSite(ctx);
+    const groups = sectionGroupIndex(ctx, site);
+    return [sectionsInOrder(ctx.store, site), (s: SectionRec) => presentSection(ctx, site, s, groups.get(s.id))];
+  }),
+  addSectionToSite: route({
     method: 'POST',
     pattern: SECTIONS,
     body: createSection,
@@ -87,8 +81,8 @@ export const siteSectionRoutes: RouteModule = (router) => {
       const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/sections/${section.id}`);
       return { ...created(presentSection(ctx, site, section, group?.id)), headers: { location } };
     },
-  });
-  router.add({
+  }),
+  updateSiteSectionById: route({
     method: 'PATCH',
     pattern: SECTION,
     body: patchSection,
@@ -100,35 +94,15 @@ export const siteSectionRoutes: RouteModule = (router) => {
         throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not in section "${section.id}"`);
       if (typeof b.siteSectionGroupId === 'string' && siteSectionGroups(ctx.store).get(b.siteSectionGroupId)?.siteId !== site.id)
         throw badRequest(`body.siteSectionGroupId: section group "${b.siteSectionGroupId}" not found in site "${site.id}"`);
-      const next: SectionRec = { ...section };
-      if (b.title !== undefined) next.title = b.title;
-      if (b.path !== undefined) next.path = b.path;
-      if (b.defaultSiteSpace !== undefined) next.defaultSiteSpace = b.defaultSiteSpace;
-      for (const key of ['condition', 'icon', 'description'] as const) {
-        const v = b[key];
-        if (v === null) delete next[key];
-        else if (v !== undefined) next[key] = v;
-      }
-      if (b.draft !== undefined) next.draft = b.draft;
-      if (b.localizedTitle !== undefined) next.localizedTitle = b.localizedTitle;
-      if (b.localizedDescription !== undefined) next.localizedDescription = b.localizedDescription;
+      const fields = ['title', 'path', 'defaultSiteSpace', 'condition', 'icon', 'description', 'draft', 'localizedTitle', 'localizedDescription'] as const;
+      const next = written(section, b, fields, ['condition', 'icon', 'description']);
       siteSections(ctx.store).put(next);
       if (b.siteSectionGroupId !== undefined) regroupSection(ctx.store, site, next, b.siteSectionGroupId);
       return ok(presentSection(ctx, site, next, groupOfSection(ctx.store, site, next.id)?.id));
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: SECTION,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const section = findChild(site, siteSections(ctx.store).get(param(ctx, 'siteSectionId')));
-      if (!section) return noContent();
-      deleteSection(ctx.store, site, section);
-      return resetContent();
-    },
-  });
-  router.add({
+  }),
+  deleteSiteSectionById: removeChild(SECTION, siteSections, 'siteSectionId', deleteSection),
+  moveSiteSection: route({
     method: 'POST',
     pattern: `${SECTION}/move`,
     body: moveBody,
@@ -139,5 +113,5 @@ export const siteSectionRoutes: RouteModule = (router) => {
       else moveSection(ctx.store, site, section, pos);
       return ok(presentSection(ctx, site, section, groupOfSection(ctx.store, site, section.id)?.id));
     },
-  });
+  }),
 };

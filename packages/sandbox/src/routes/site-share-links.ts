@@ -3,16 +3,15 @@
  * appears only inside `urls.published`.
  */
 import { randomBytes } from 'node:crypto';
-import { param } from '../context.js';
-import { created, noContent, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { created, ok } from '../http.js';
 import { queryString } from '../query.js';
 import type { ShareLinkRec } from '../site-records.js';
 import { siteShareLinks } from '../site-records.js';
 import { boolean, object, string } from '../validate.js';
-import type { RouteModule } from './common.js';
-import { SITE, findChild, requireShareLink, requireSite } from './site-common.js';
+import { SITE, removeChild, requireShareLink, requireSite } from './site-common.js';
 import { presentShareLink } from './site-present.js';
+import { listPage, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const LINKS = `${SITE}/share-links`;
 const LINK = `${LINKS}/:shareLinkId`;
@@ -21,20 +20,15 @@ const name = string({ max: 50 });
 const createBody = object({ name }, ['name']);
 const patchBody = object({ name, active: boolean() });
 
-export const siteShareLinkRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: LINKS,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      // The official spec's `search`: a case-insensitive part of the name, or the link's key (its secret).
-      const search = queryString(ctx.query, 'search');
-      const matches = (l: ShareLinkRec): boolean => !search || l.name.toLowerCase().includes(search.toLowerCase()) || l.secret === search;
-      const found = siteShareLinks(ctx.store).where((l) => l.siteId === site.id && matches(l));
-      return pageOf(ctx, found, (l) => presentShareLink(ctx, site, l));
-    },
-  });
-  router.add({
+export const siteShareLinkRoutes: RouteTable = {
+  listSiteShareLinks: listPage(LINKS, (ctx) => {
+    const site = requireSite(ctx);
+    // The official spec's `search`: a case-insensitive part of the name, or the link's key (its secret).
+    const search = queryString(ctx.query, 'search');
+    const matches = (l: ShareLinkRec): boolean => !search || l.name.toLowerCase().includes(search.toLowerCase()) || l.secret === search;
+    return [siteShareLinks(ctx.store).where((l) => l.siteId === site.id && matches(l)), (l: ShareLinkRec) => presentShareLink(ctx, site, l)];
+  }),
+  createSiteShareLink: route({
     method: 'POST',
     pattern: LINKS,
     body: createBody,
@@ -51,29 +45,16 @@ export const siteShareLinkRoutes: RouteModule = (router) => {
       const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/share-links/${link.id}`);
       return { ...created(presentShareLink(ctx, site, link)), headers: { location } };
     },
-  });
-  router.add({
+  }),
+  updateSiteShareLinkById: route({
     method: 'PATCH',
     pattern: LINK,
     body: patchBody,
     handler: (ctx, b) => {
       const site = requireSite(ctx);
-      const next: ShareLinkRec = { ...requireShareLink(ctx, site) };
-      if (b.name !== undefined) next.name = b.name;
-      if (b.active !== undefined) next.active = b.active;
-      siteShareLinks(ctx.store).put(next);
+      const next = siteShareLinks(ctx.store).put(written(requireShareLink(ctx, site), b, ['name', 'active']));
       return ok(presentShareLink(ctx, site, next));
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: LINK,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const link = findChild(site, siteShareLinks(ctx.store).get(param(ctx, 'shareLinkId')));
-      if (!link) return noContent();
-      siteShareLinks(ctx.store).delete(link.id);
-      return resetContent();
-    },
-  });
+  }),
+  deleteSiteShareLinkById: removeChild(LINK, siteShareLinks, 'shareLinkId', (store, _site, link) => siteShareLinks(store).delete(link.id)),
 };

@@ -8,9 +8,9 @@ import { badRequest, ok } from '../http.js';
 import { STRUCTURE_ITEM_TYPES, sortStructureItem, type StructurePointer, type StructureSort } from '../site-sort.js';
 import { hasSections, siteSpacesOf } from '../site-structure.js';
 import { object, oneOf, string, type Validator } from '../validate.js';
-import type { RouteModule } from './common.js';
 import { SITE, requireSite } from './site-common.js';
 import { presentExternalLink, presentGroup, presentSection, presentSiteSpace, presentTopLevel } from './site-present.js';
+import { route, type RouteTable } from './table.js';
 
 const pointer: Validator<StructurePointer> = object({ type: oneOf(STRUCTURE_ITEM_TYPES), id: string({ min: 1 }) }, ['type', 'id']);
 const shape = object({ item: pointer, position: object({ before: pointer, after: pointer }) }, ['item', 'position']);
@@ -24,8 +24,8 @@ const sortBody: Validator<StructureSort> = (v, path) => {
   return { item };
 };
 
-export const siteSortRoutes: RouteModule = (router) => {
-  router.add({
+export const siteSortRoutes: RouteTable = {
+  getSiteStructure: route({
     method: 'GET',
     pattern: `${SITE}/structure`,
     handler: (ctx) => {
@@ -33,8 +33,8 @@ export const siteSortRoutes: RouteModule = (router) => {
       if (!hasSections(site)) return ok({ type: 'siteSpaces', structure: siteSpacesOf(ctx.store, site.rootSpaces).map((ss) => presentSiteSpace(ctx, site, ss)) });
       return ok({ type: 'sections', structure: presentTopLevel(ctx, site) });
     },
-  });
-  router.add({
+  }),
+  sortSiteStructure: route({
     method: 'PATCH',
     pattern: `${SITE}/structure/sort`,
     body: sortBody,
@@ -46,5 +46,5 @@ export const siteSortRoutes: RouteModule = (router) => {
       if (moved.type === 'site-external-link') return ok(presentExternalLink(moved.record));
       return ok(presentGroup(ctx, site, moved.record));
     },
-  });
+  }),
 };

@@ -1,19 +1,17 @@
 /** Site spaces: list in navigation order (filter `default`), add, patch, delete, move (deprecated but listed). */
-import { param } from '../context.js';
-import { badRequest, created, noContent, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { badRequest, created, ok } from '../http.js';
 import { queryBoolean } from '../query.js';
-import type { SiteSpaceRec } from '../site-records.js';
-import { siteSections, siteSpaces } from '../site-records.js';
+import { siteSections, siteSpaces, type SiteSpaceRec } from '../site-records.js';
 import { addSiteSpace, checkSiteSpacePath, deleteSiteSpace, isDefaultSiteSpace, siteSpacesInOrder } from '../site-structure.js';
 import { moveSiteSpace } from '../site-moves.js';
 import { boolean, nullable, object, string } from '../validate.js';
 import { moveSiteSpaceToEnd } from '../site-groups.js';
-import type { RouteModule } from './common.js';
 import {
-  SITE, condition, findChild, movePosition, newSpaceFor, pointerOf, requireBodySpace, requireSite, requireSiteSpace, sectionTitle, siteSpacePath, spaceTemplate,
+  SITE, condition, movePosition, newSpaceFor, pointerOf, removeChild, requireBodySpace, requireSite, requireSiteSpace, sectionTitle, siteSpacePath, spaceTemplate,
 } from './site-common.js';
 import { presentSiteSpace } from './site-present.js';
+import { listPage, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const SITE_SPACES = `${SITE}/site-spaces`;
 const SITE_SPACE = `${SITE_SPACES}/:siteSpaceId`;
@@ -29,19 +27,15 @@ const addBody = object(
 const patchBody = object({ path: siteSpacePath, condition: nullable(condition), spaceId: string({ min: 1 }), pageId: nullable(string({ min: 1 })), hidden: boolean(), draft: boolean() });
 const moveBody = movePosition(pointerOf(['site-space'], 'siteSpace'), (p) => p.siteSpace, 'siteSpace');
 
-export const siteSpaceRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: SITE_SPACES,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const wantDefault = queryBoolean(ctx.query, 'default');
-      let list = siteSpacesInOrder(ctx.store, site);
-      if (wantDefault !== undefined) list = list.filter((ss) => isDefaultSiteSpace(ctx.store, site, ss) === wantDefault);
-      return pageOf(ctx, list, (ss) => presentSiteSpace(ctx, site, ss));
-    },
-  });
-  router.add({
+export const siteSpaceRoutes: RouteTable = {
+  listSiteSpaces: listPage(SITE_SPACES, (ctx) => {
+    const site = requireSite(ctx);
+    const wantDefault = queryBoolean(ctx.query, 'default');
+    let found = siteSpacesInOrder(ctx.store, site);
+    if (wantDefault !== undefined) found = found.filter((ss) => isDefaultSiteSpace(ctx.store, site, ss) === wantDefault);
+    return [found, (ss: SiteSpaceRec) => presentSiteSpace(ctx, site, ss)];
+  }),
+  addSpaceToSite: route({
     method: 'POST',
     pattern: SITE_SPACES,
     body: addBody,
@@ -64,8 +58,8 @@ export const siteSpaceRoutes: RouteModule = (router) => {
       const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/site-spaces/${ss.id}`);
       return { ...created(presentSiteSpace(ctx, site, ss)), headers: { location } };
     },
-  });
-  router.add({
+  }),
+  updateSiteSpaceById: route({
     method: 'PATCH',
     pattern: SITE_SPACE,
     body: patchBody,
@@ -74,31 +68,12 @@ export const siteSpaceRoutes: RouteModule = (router) => {
       const ss = requireSiteSpace(ctx, site);
       if (b.path !== undefined) checkSiteSpacePath(ctx.store, site, ss, b.path);
       if (b.spaceId !== undefined) requireBodySpace(ctx, site, b.spaceId, 'body.spaceId');
-      const next: SiteSpaceRec = { ...ss };
-      if (b.path !== undefined) next.path = b.path;
-      if (b.spaceId !== undefined) next.spaceId = b.spaceId;
-      if (b.condition === null) delete next.condition;
-      else if (b.condition !== undefined) next.condition = b.condition;
-      if (b.pageId === null) delete next.pageId;
-      else if (b.pageId !== undefined) next.pageId = b.pageId;
-      if (b.hidden !== undefined) next.hidden = b.hidden;
-      if (b.draft !== undefined) next.draft = b.draft;
-      siteSpaces(ctx.store).put(next);
+      const next = siteSpaces(ctx.store).put(written(ss, b, ['path', 'spaceId', 'condition', 'pageId', 'hidden', 'draft'], ['condition', 'pageId']));
       return ok(presentSiteSpace(ctx, site, next));
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: SITE_SPACE,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const ss = findChild(site, siteSpaces(ctx.store).get(param(ctx, 'siteSpaceId')));
-      if (!ss) return noContent();
-      deleteSiteSpace(ctx.store, site, ss);
-      return resetContent();
-    },
-  });
-  router.add({
+  }),
+  deleteSiteSpaceById: removeChild(SITE_SPACE, siteSpaces, 'siteSpaceId', deleteSiteSpace),
+  moveSiteSpace: route({
     method: 'POST',
     pattern: `${SITE_SPACE}/move`,
     body: moveBody,
@@ -111,5 +86,5 @@ export const siteSpaceRoutes: RouteModule = (router) => {
       }
       return ok(presentSiteSpace(ctx, site, moveSiteSpace(ctx.store, site, ss, pos)));
     },
-  });
+  }),
 };

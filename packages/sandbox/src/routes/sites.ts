@@ -1,8 +1,7 @@
 /** Sites: list (space / title / published filters), create, get, patch, delete, and the published view. */
 import type { RequestContext } from '../context.js';
 import { param } from '../context.js';
-import { badRequest, created, noContent, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { badRequest, created, ok } from '../http.js';
 import { queryBoolean, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
@@ -10,12 +9,14 @@ import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } fro
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
-import { requireOrg, type RouteModule } from './common.js';
+import { requireOrg } from './common.js';
 import { SITE, SITES, newSpaceFor, requireBodySpace, requireSite } from './site-common.js';
 import { dropSiteCustomization, siteCustomizationOf } from './site-customization.js';
 import { dropPublishingAuth } from './site-publishing.js';
 import { dropSiteRedirects } from './site-redirects.js';
 import { presentSite, presentSiteSpace, presentTopLevel } from './site-present.js';
+import { assignWritten, list, read, remove, update } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
 export const NEW_SPACE = 'new';
@@ -72,16 +73,9 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
     if (ss?.siteId !== site.id || ss.section !== defaultSection)
       throw badRequest(`body.defaultSiteSpace: site space "${b.defaultSiteSpace}" is not a site space of ${hasSections(site) ? `the default section "${defaultSection}"` : 'the site root'}`);
   }
-  if (b.title !== undefined) site.title = b.title;
-  if (b.visibility !== undefined) site.visibility = b.visibility;
-  if (b.basename !== undefined) site.basename = b.basename;
+  assignWritten(site, b, ['title', 'visibility', 'basename']);
   if (b.adaptiveContent !== undefined) site.adaptiveContent = b.adaptiveContent.enabled;
-  if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
-  if (b.defaultLevel !== undefined) site.defaultLevel = b.defaultLevel;
-  if (b.styleguide === null) delete site.styleguide;
-  else if (b.styleguide !== undefined) site.styleguide = b.styleguide;
-  if (b.proxy === null) delete site.proxy;
-  else if (b.proxy !== undefined) site.proxy = b.proxy;
+  assignWritten(site, b, ['agentsContext', 'defaultLevel', 'styleguide', 'proxy'], ['styleguide', 'proxy']);
   if (b.defaultSiteSection !== undefined) site.defaultSection = b.defaultSiteSection;
   if (b.defaultSiteSpace !== undefined) {
     const section = defaultSection === undefined ? undefined : siteSections(ctx.store).get(defaultSection);
@@ -91,9 +85,9 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
   sites(ctx.store).put(site);
 }
 
-export const siteRoutes: RouteModule = (router) => {
-  router.add({ method: 'GET', pattern: SITES, handler: (ctx) => pageOf(ctx, listSites(ctx), (s) => presentSite(ctx, s)) });
-  router.add({
+export const siteRoutes: RouteTable = {
+  listSites: list(SITES, listSites, presentSite),
+  createSite: route({
     method: 'POST',
     pattern: SITES,
     body: createSite,
@@ -115,36 +109,31 @@ export const siteRoutes: RouteModule = (router) => {
       for (const space of found) addSiteSpace(ctx.store, site, space.id, space.title);
       return { ...created(presentSite(ctx, site)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/sites/${site.id}`) } };
     },
-  });
-  router.add({ method: 'GET', pattern: SITE, handler: (ctx) => ok(presentSite(ctx, requireSite(ctx))) });
-  router.add({
-    method: 'PATCH',
-    pattern: SITE,
-    body: patchSite,
-    handler: (ctx, b) => {
+  }),
+  getSiteById: read(SITE, requireSite, presentSite),
+  updateSiteById: update(
+    SITE,
+    patchSite,
+    (ctx, b) => {
       const site = requireSite(ctx);
       applyPatch(ctx, site, b);
-      return ok(presentSite(ctx, site));
+      return site;
     },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: SITE,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      const site = sites(ctx.store).get(param(ctx, 'siteId'));
-      if (!site || site.orgId !== org.id) return noContent();
-      deleteSiteStructure(ctx.store, site);
-      for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
-      dropGrantsOn(ctx.store, 'site', [site.id]);
-      dropSiteCustomization(ctx.store, site.id);
-      dropSiteRedirects(ctx, site.id);
-      dropPublishingAuth(ctx.store, site.id);
-      sites(ctx.store).delete(site.id);
-      return resetContent();
-    },
-  });
-  router.add({
+    presentSite,
+  ),
+  deleteSiteById: remove(SITE, (ctx) => {
+    const org = requireOrg(ctx);
+    const site = sites(ctx.store).get(param(ctx, 'siteId'));
+    if (!site || site.orgId !== org.id) return false;
+    deleteSiteStructure(ctx.store, site);
+    for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
+    dropGrantsOn(ctx.store, 'site', [site.id]);
+    dropSiteCustomization(ctx.store, site.id);
+    dropSiteRedirects(ctx, site.id);
+    dropPublishingAuth(ctx.store, site.id);
+    return sites(ctx.store).delete(site.id);
+  }),
+  getPublishedContentSite: route({
     method: 'GET',
     pattern: `${SITE}/published`,
     handler: (ctx) => {
@@ -157,5 +146,5 @@ export const siteRoutes: RouteModule = (router) => {
       const customizations = { site: siteCustomizationOf(ctx.store, site), siteSpaces: {} };
       return ok({ object: 'published-content-site', site: presentSite(ctx, site), structure, customizations, scripts: [] });
     },
-  });
+  }),
 };

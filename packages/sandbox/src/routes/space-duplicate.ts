@@ -6,11 +6,11 @@
 import { created } from '../http.js';
 import { spaceContent, spaceHost } from '../content-records.js';
 import { spaces } from '../records.js';
-import type { RouteModule } from './common.js';
 import { placeContent, presentSpace, requireSpace } from './spaces.js';
+import { route, type RouteTable } from './table.js';
 
-export const spaceDuplicateRoutes: RouteModule = (router) => {
-  router.add({
+export const spaceDuplicateRoutes: RouteTable = {
+  duplicateSpace: route({
     method: 'POST',
     pattern: '/v1/spaces/:spaceId/duplicate',
     handler: (ctx) => {
@@ -25,5 +25,5 @@ export const spaceDuplicateRoutes: RouteModule = (router) => {
       placeContent(ctx.store, s.orgId, s.parent, id, { after: s.id });
       return { ...created(presentSpace(ctx, copy)), headers: { location: ctx.apiUrl(`/spaces/${id}`) } };
     },
-  });
+  }),
 };

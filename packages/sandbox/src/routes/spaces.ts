@@ -7,7 +7,6 @@
  */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, conflict, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
-import { pageOf } from '../paginate.js';
 import type { SpaceRec } from '../records.js';
 import { collections, memberKey, members, orgs, spaces } from '../records.js';
 import { siteSpaces } from '../site-records.js';
@@ -17,7 +16,9 @@ import { defaultLevel, language, mergeRules } from '../validate-spec-fields.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { discussionCounts, dropSpaceContent } from '../content-records.js';
-import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { goneOr404, isOrgAdmin, requireOrg } from './common.js';
+import { list, read, update, written } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const ONE = '/v1/spaces/:spaceId';
@@ -228,17 +229,17 @@ function transferSpace(ctx: RequestContext, b: { organization: string }): Reply 
   return ok(presentSpace(ctx, next));
 }
 
-export const spaceRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: '/v1/orgs/:organizationId/spaces',
-    handler: (ctx) => {
+export const spaceRoutes: RouteTable = {
+  listSpacesInOrganizationById: list(
+    '/v1/orgs/:organizationId/spaces',
+    (ctx) => {
       const org = requireOrg(ctx);
       sweepExpiredSpaces(ctx);
-      return pageOf(ctx, activeSpaces(ctx.store).filter((s) => s.orgId === org.id), (s) => presentSpace(ctx, s));
+      return activeSpaces(ctx.store).filter((s) => s.orgId === org.id);
     },
-  });
-  router.add({
+    presentSpace,
+  ),
+  createSpace: route({
     method: 'POST',
     pattern: '/v1/orgs/:organizationId/spaces',
     body: createSpace,
@@ -265,16 +266,14 @@ export const spaceRoutes: RouteModule = (router) => {
       });
       return { ...created(presentSpace(ctx, s)), headers: { location: ctx.apiUrl(`/spaces/${id}`) } };
     },
-  });
-  router.add({ method: 'GET', pattern: ONE, handler: (ctx) => ok(presentSpace(ctx, requireSpace(ctx, { active: false }))) });
-  router.add({
-    method: 'PATCH',
-    pattern: ONE,
-    body: patchSpace,
-    handler: (ctx, b) => {
+  }),
+  getSpaceById: read(ONE, (ctx) => requireSpace(ctx, { active: false }), presentSpace),
+  updateSpaceById: update(
+    ONE,
+    patchSpace,
+    (ctx, b) => {
       const next: SpaceRec = { ...requireSpace(ctx, { active: true }), updatedAt: ctx.now().toISOString() };
       if (typeof b.emoji === 'string' && typeof b.icon === 'string') throw badRequest('body: give at most one of emoji, icon');
-      if (b.title !== undefined) next.title = b.title;
       // Setting one of emoji / icon replaces the other; null clears it.
       if (typeof b.emoji === 'string') {
         next.emoji = b.emoji;
@@ -285,15 +284,11 @@ export const spaceRoutes: RouteModule = (router) => {
       }
       if (b.emoji === null) next.emoji = '';
       if (b.icon === null) delete next.icon;
-      if (b.editMode !== undefined) next.editMode = b.editMode;
-      if (b.defaultLevel !== undefined) next.defaultLevel = b.defaultLevel;
-      if (b.language !== undefined) next.language = b.language;
-      if (b.mergeRules !== undefined) next.mergeRules = b.mergeRules;
-      spaces(ctx.store).put(next);
-      return ok(presentSpace(ctx, next));
+      return spaces(ctx.store).put(written(next, b, ['title', 'editMode', 'defaultLevel', 'language', 'mergeRules']));
     },
-  });
-  router.add({
+    presentSpace,
+  ),
+  deleteSpaceById: route({
     method: 'DELETE',
     pattern: ONE,
     handler: (ctx) => {
@@ -302,11 +297,10 @@ export const spaceRoutes: RouteModule = (router) => {
         softDeleteSpace(ctx, s);
         return resetContent();
       }
-      if (s || ctx.store.isBuried('space', param(ctx, 'spaceId'))) return noContent(); // already deleted
-      throw notFound(`space "${param(ctx, 'spaceId')}" not found`);
+      return s ? noContent() : goneOr404(ctx, 'space', 'spaceId'); // already deleted
     },
-  });
-  router.add({
+  }),
+  restoreSpace: route({
     method: 'POST',
     pattern: `${ONE}/restore`,
     handler: (ctx) => {
@@ -317,7 +311,7 @@ export const spaceRoutes: RouteModule = (router) => {
       spaces(ctx.store).put(restored);
       return ok(presentSpace(ctx, restored));
     },
-  });
-  router.add({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveSpace });
-  router.add({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferSpace });
+  }),
+  moveSpace: route({ method: 'POST', pattern: `${ONE}/move`, body: moveBody, handler: moveSpace }),
+  transferSpace: route({ method: 'POST', pattern: `${ONE}/transfer`, body: transferBody, handler: transferSpace }),
 };

@@ -1,13 +1,14 @@
 /** Team members: list, bulk update (add / remove / memberships), add-or-update one, remove one. All writes 204. */
 import { param, type RequestContext } from '../context.js';
 import { badRequest, noContent, notFound } from '../http.js';
-import { pageOf } from '../paginate.js';
-import type { TeamRec, TeamRole } from '../records.js';
+import type { TeamMemberRec, TeamRec, TeamRole } from '../records.js';
 import { TEAM_ROLES, memberKey, members, teamMemberKey, teamMembers, users } from '../records.js';
 import { array, object, oneOf, record, string } from '../validate.js';
 import { membersOfTeam } from '../team-index.js';
-import { presentMember, type RouteModule } from './common.js';
+import { presentMember } from './common.js';
 import { TEAM, requireTeam } from './teams.js';
+import { listPage } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const MEMBERS = `${TEAM}/members`;
 
@@ -28,21 +29,19 @@ const role = oneOf(TEAM_ROLES);
 const bulk = object({ add: array(string()), remove: array(string()), memberships: record(object({ role }, ['role'])) });
 const single = object({ role });
 
-export const teamMemberRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: MEMBERS,
-    handler: (ctx) => {
-      const team = requireTeam(ctx);
-      const list = membersOfTeam(ctx.store, team.id);
-      return pageOf(ctx, list, (tm) => {
+export const teamMemberRoutes: RouteTable = {
+  listTeamMembersInOrganizationById: listPage(MEMBERS, (ctx) => {
+    const team = requireTeam(ctx);
+    return [
+      membersOfTeam(ctx.store, team.id),
+      (tm: TeamMemberRec) => {
         const m = members(ctx.store).get(memberKey(team.orgId, tm.userId));
         if (!m) throw new Error(`store is inconsistent: team member ${tm.id} is not an organization member`);
         return { organization: presentMember(ctx, m), team: { role: tm.role }, permissions: { view: true } };
-      });
-    },
-  });
-  router.add({
+      },
+    ];
+  }),
+  updateMembersInOrganizationTeam: route({
     method: 'PUT',
     pattern: MEMBERS,
     body: bulk,
@@ -63,8 +62,8 @@ export const teamMemberRoutes: RouteModule = (router) => {
       for (const userId of remove) teamMembers(ctx.store).delete(teamMemberKey(team.id, userId));
       return noContent();
     },
-  });
-  router.add({
+  }),
+  addMemberToOrganizationTeamById: route({
     method: 'PUT',
     pattern: `${MEMBERS}/:userId`,
     body: single,
@@ -77,8 +76,8 @@ export const teamMemberRoutes: RouteModule = (router) => {
       setRole(ctx, team, userId, b.role ?? existing?.role ?? 'member');
       return noContent();
     },
-  });
-  router.add({
+  }),
+  deleteMemberFromOrganizationTeamById: route({
     method: 'DELETE',
     pattern: `${MEMBERS}/:userId`,
     handler: (ctx) => {
@@ -86,5 +85,5 @@ export const teamMemberRoutes: RouteModule = (router) => {
       teamMembers(ctx.store).delete(teamMemberKey(team.id, param(ctx, 'userId')));
       return noContent();
     },
-  });
+  }),
 };

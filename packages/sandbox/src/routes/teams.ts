@@ -1,14 +1,15 @@
 /** Teams: list (title / owner filters), create (PUT on the collection), get, rename, delete. */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { badRequest, created, noContent, notFound } from '../http.js';
 import { queryString } from '../query.js';
 import type { TeamRec } from '../records.js';
 import { memberKey, members, teamMemberKey, teamMembers, teams } from '../records.js';
 import { array, object, string } from '../validate.js';
 import { membersOfTeam } from '../team-index.js';
 import { dropGrantsOfTeam, teamSpaceCount } from '../permission-records.js';
-import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { inOrg, isOrgAdmin, requireOrg } from './common.js';
+import { list, read, remove, update } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const TEAMS = '/v1/orgs/:organizationId/teams';
 export const TEAM = `${TEAMS}/:teamId`;
@@ -39,21 +40,20 @@ const title = string({ min: 1, max: 64 });
 const createTeam = object({ title, members: array(string()) }, ['title']);
 const renameTeam = object({ title }, ['title']);
 
-export const teamRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: TEAMS,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
+export const teamRoutes: RouteTable = {
+  listTeamsInOrganizationById: list(
+    TEAMS,
+    (ctx) => {
+      let found = inOrg(ctx, teams(ctx.store));
       const titleFilter = queryString(ctx.query, 'title')?.toLowerCase();
       const owner = queryString(ctx.query, 'owner');
-      let list = teams(ctx.store).where((t) => t.orgId === org.id);
-      if (titleFilter) list = list.filter((t) => t.title.toLowerCase().includes(titleFilter));
-      if (owner !== undefined) list = list.filter((t) => teamMembers(ctx.store).get(teamMemberKey(t.id, owner))?.role === 'owner');
-      return pageOf(ctx, list, (t) => presentTeam(ctx, t));
+      if (titleFilter) found = found.filter((t) => t.title.toLowerCase().includes(titleFilter));
+      if (owner !== undefined) found = found.filter((t) => teamMembers(ctx.store).get(teamMemberKey(t.id, owner))?.role === 'owner');
+      return found;
     },
-  });
-  router.add({
+    presentTeam,
+  ),
+  createOrganizationTeam: route({
     method: 'PUT',
     pattern: TEAMS,
     body: createTeam,
@@ -69,31 +69,23 @@ export const teamRoutes: RouteModule = (router) => {
       for (const userId of ids) teamMembers(ctx.store).put({ id: teamMemberKey(id, userId), orgId: org.id, teamId: id, userId, role: 'member' });
       return created(presentTeam(ctx, team));
     },
-  });
-  router.add({ method: 'GET', pattern: TEAM, handler: (ctx) => ok(presentTeam(ctx, requireTeam(ctx))) });
-  router.add({
-    method: 'PATCH',
-    pattern: TEAM,
-    body: renameTeam,
-    handler: (ctx, b) => {
-      const team = teams(ctx.store).put({ ...requireTeam(ctx), title: b.title });
-      return ok(presentTeam(ctx, team));
-    },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: TEAM,
-    handler: (ctx) => {
+  }),
+  getTeamInOrganizationById: read(TEAM, requireTeam, presentTeam),
+  updateTeamInOrganizationById: update(TEAM, renameTeam, (ctx, b) => teams(ctx.store).put({ ...requireTeam(ctx), title: b.title }), presentTeam),
+  // Teams answer 204 whether or not the team existed (management-api.md).
+  removeTeamFromOrganizationById: remove(
+    TEAM,
+    (ctx) => {
       requireOrg(ctx);
       const id = param(ctx, 'teamId');
       const team = teams(ctx.store).get(id);
-      if (team && team.orgId === ctx.params['organizationId']) {
-        teams(ctx.store).delete(id);
-        for (const tm of teamMembers(ctx.store).where((t) => t.teamId === id)) teamMembers(ctx.store).delete(tm.id);
-        dropGrantsOfTeam(ctx.store, id);
-        ctx.store.bury('team', id);
-      }
-      return noContent(); // teams answer 204 whether or not the team existed (management-api.md)
+      if (!team || team.orgId !== ctx.params['organizationId']) return false;
+      teams(ctx.store).delete(id);
+      for (const tm of teamMembers(ctx.store).where((t) => t.teamId === id)) teamMembers(ctx.store).delete(tm.id);
+      dropGrantsOfTeam(ctx.store, id);
+      ctx.store.bury('team', id);
+      return true;
     },
-  });
+    { deleted: noContent },
+  ),
 };

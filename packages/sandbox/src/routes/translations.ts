@@ -3,12 +3,13 @@
  * different translation resource (source/language/instructions); see docs/dev/api-differences.md.
  */
 import { param, type RequestContext } from '../context.js';
-import { created, noContent, notFound, ok, resetContent } from '../http.js';
-import { pageOf } from '../paginate.js';
+import { created, notFound } from '../http.js';
 import type { TranslationRec } from '../records.js';
 import { translations } from '../records.js';
 import { object, string } from '../validate.js';
-import { isOrgAdmin, requireOrg, type RouteModule } from './common.js';
+import { inOrg, isOrgAdmin, requireOrg } from './common.js';
+import { list, read, remove, update } from './crud.js';
+import { route, type RouteTable } from './table.js';
 
 const LIST = '/v1/orgs/:organizationId/translations';
 const ONE = `${LIST}/:translationId`;
@@ -40,16 +41,9 @@ function requireTranslation(ctx: RequestContext): TranslationRec {
 
 const body = object({ title: string({ min: 1, max: 100 }) }, ['title']);
 
-export const translationRoutes: RouteModule = (router) => {
-  router.add({
-    method: 'GET',
-    pattern: LIST,
-    handler: (ctx) => {
-      const org = requireOrg(ctx);
-      return pageOf(ctx, translations(ctx.store).where((t) => t.orgId === org.id), (t) => presentTranslation(ctx, t));
-    },
-  });
-  router.add({
+export const translationRoutes: RouteTable = {
+  listTranslations: list(LIST, (ctx) => inOrg(ctx, translations(ctx.store)), presentTranslation),
+  createTranslation: route({
     method: 'POST',
     pattern: LIST,
     body,
@@ -60,25 +54,17 @@ export const translationRoutes: RouteModule = (router) => {
       const t = translations(ctx.store).put({ id, orgId: org.id, title: b.title, languages: [], createdAt: now, updatedAt: now });
       return created(presentTranslation(ctx, t));
     },
-  });
-  router.add({ method: 'GET', pattern: ONE, handler: (ctx) => ok(presentTranslation(ctx, requireTranslation(ctx))) });
-  router.add({
-    method: 'PUT',
-    pattern: ONE,
+  }),
+  getTranslation: read(ONE, requireTranslation, presentTranslation),
+  updateTranslation: update(
+    ONE,
     body,
-    handler: (ctx, b) => {
-      const t = translations(ctx.store).put({ ...requireTranslation(ctx), title: b.title, updatedAt: ctx.now().toISOString() });
-      return ok(presentTranslation(ctx, t));
-    },
-  });
-  router.add({
-    method: 'DELETE',
-    pattern: ONE,
-    handler: (ctx) => {
-      const t = find(ctx);
-      if (!t) return noContent();
-      translations(ctx.store).delete(t.id);
-      return resetContent();
-    },
-  });
+    (ctx, b) => translations(ctx.store).put({ ...requireTranslation(ctx), title: b.title, updatedAt: ctx.now().toISOString() }),
+    presentTranslation,
+    'PUT',
+  ),
+  deleteTranslation: remove(ONE, (ctx) => {
+    const t = find(ctx);
+    return t !== undefined && translations(ctx.store).delete(t.id);
+  }),
 };

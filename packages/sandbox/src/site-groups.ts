@@ -98,6 +98,12 @@ const toEnd = (list: string[], id: string): void => {
   list.push(id);
 };
 
+/** The site's top-level navigation item `id` moved last. */
+function lastAtTopLevel(site: SiteRec, id: string): void {
+  const item = site.nav.find((n) => n.id === id);
+  if (item) site.nav = [...site.nav.filter((n) => n !== item), item];
+}
+
 /** A deprecated `/move` without `position`: the section goes last in its container (the top level or its group). */
 export function moveSectionToEnd(store: SandboxStore, site: SiteRec, section: SectionRec): void {
   const group = groupOfSection(store, site, section.id);
@@ -105,8 +111,7 @@ export function moveSectionToEnd(store: SandboxStore, site: SiteRec, section: Se
     toEnd(group.sections, section.id);
     siteSectionGroups(store).put(group);
   } else {
-    const item = site.nav.find((n) => n.id === section.id);
-    if (item) site.nav = [...site.nav.filter((n) => n !== item), item];
+    lastAtTopLevel(site, section.id);
   }
   sites(store).put(site);
 }
@@ -119,8 +124,7 @@ export function moveGroupToEnd(store: SandboxStore, site: SiteRec, group: GroupR
     toEnd(parent.groups, group.id);
     siteSectionGroups(store).put(parent);
   } else {
-    const item = site.nav.find((n) => n.id === group.id);
-    if (item) site.nav = [...site.nav.filter((n) => n !== item), item];
+    lastAtTopLevel(site, group.id);
   }
   sites(store).put(site);
 }

@@ -3,7 +3,7 @@
  * content order), move (re-parent and/or place before/after a sibling space) and transfer (the whole tree).
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, notFound, ok, type Reply } from '../http.js';
+import { badRequest, notFound, ok, type Reply } from '../http.js';
 import { pageOf } from '../paginate.js';
 import { queryBoolean } from '../query.js';
 import type { CollectionRec } from '../records.js';
@@ -11,22 +11,10 @@ import { collections, memberKey, members, spaces } from '../records.js';
 import { object, string } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
-import { goneOr404, inOrg, isOrgAdmin, requireOrg } from './common.js';
-import {
-  activeSpaces,
-  moveBody,
-  moveTarget,
-  orderedContent,
-  placeContent,
-  presentSpace,
-  refuseIfOnSite,
-  softDeleteSpace,
-  sweepExpiredSpaces,
-  transferBody,
-  transferTarget,
-  type MoveBody,
-} from './spaces.js';
-import { list, read, remove, update, written } from './crud.js';
+import { goneOr404, inOrg, isOrgAdmin } from './common.js';
+import { moveBody, moveTarget, orderedContent, orgOfNew, putMoved, refuseIfOnSite, transferBody, transferTarget, type MoveBody } from './content-order.js';
+import { activeSpaces, presentSpace, softDeleteSpace, sweepExpiredSpaces } from './spaces.js';
+import { create, list, newId, read, remove, update, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 const ONE = '/v1/collections/:collectionId';
@@ -76,17 +64,13 @@ function collectionTree(ctx: RequestContext, c: CollectionRec): CollectionRec[] 
 
 function moveCollection(ctx: RequestContext, b: MoveBody): Reply {
   const c = requireCollection(ctx);
-  const { parent, position } = moveTarget(ctx, c.orgId, c.id, c.parent, b);
+  const target = moveTarget(ctx, c.orgId, c.id, c.parent, b);
+  const { parent } = target;
   // management-api.md lists no 409 (the spec's answer here), so a cycle is a 400 like other bad bodies.
   if (parent !== undefined && collectionTree(ctx, c).some((x) => x.id === parent)) {
     throw badRequest(`body.parent: cannot move collection "${c.id}" into itself or a collection nested in it ("${parent}")`);
   }
-  const next: CollectionRec = { ...c };
-  delete next.parent;
-  if (parent !== undefined) next.parent = parent;
-  collections(ctx.store).put(next);
-  if (parent !== c.parent || position) placeContent(ctx.store, c.orgId, parent, c.id, position);
-  return ok(presentCollection(ctx, next));
+  return ok(presentCollection(ctx, putMoved(ctx, collections(ctx.store), c, { ...c }, target)));
 }
 
 /** The collection leaves for the target's top level with everything inside it (deleted spaces too). */
@@ -122,21 +106,18 @@ export const collectionRoutes: RouteTable = {
     },
     presentCollection,
   ),
-  createCollection: route({
-    method: 'POST',
-    pattern: '/v1/orgs/:organizationId/collections',
-    body: createCollection,
-    bodyOptional: true,
-    handler: (ctx, b) => {
-      const org = requireOrg(ctx);
-      if (b.parent !== undefined && collections(ctx.store).get(b.parent)?.orgId !== org.id)
-        throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${org.id}"`);
-      const id = ctx.store.nextId('col', (x) => collections(ctx.store).has(x) || ctx.store.isBuried('collection', x));
+  createCollection: create(
+    '/v1/orgs/:organizationId/collections',
+    createCollection,
+    (ctx, b) => {
+      const org = orgOfNew(ctx, b.parent);
+      const id = newId(ctx, collections(ctx.store), 'col', 'collection');
       const c: CollectionRec = { id, orgId: org.id, title: b.title ?? 'Untitled', ...(b.parent ? { parent: b.parent } : {}), defaultLevel: null };
-      collections(ctx.store).put(c);
-      return { ...created(presentCollection(ctx, c)), headers: { location: ctx.apiUrl(`/collections/${id}`) } };
+      return collections(ctx.store).put(c);
     },
-  }),
+    presentCollection,
+    { location: (c) => `/collections/${c.id}`, bodyOptional: true },
+  ),
   getCollectionById: read(ONE, requireCollection, presentCollection),
   updateCollectionById: update(
     ONE,

@@ -14,7 +14,7 @@ import { comments, flattenPages } from '../content-records.js';
 import { array, boolean, isPlainObject, object, string, type Validator } from '../validate.js';
 import { isOrgAdmin, presentUser, requireUser } from './common.js';
 import { HOSTS, contentOf, type Host, type HostKind } from './content-hosts.js';
-import { dropBuried, listPage, read, remove, update } from './crud.js';
+import { dropBuried, listPage, newId, read, remove, update } from './crud.js';
 import { route, tableOf, type RouteTable } from './table.js';
 
 /** The spec's Document: `{markdown}` or `{document: JSONDocument}` (whose inner shape the spec's schema checks). */
@@ -109,7 +109,7 @@ function edit(ctx: RequestContext, c: CommentRec, b: Edit): CommentRec {
 }
 
 function newItem(ctx: RequestContext, host: Host, fields: Pick<CommentRec, 'body'> & Partial<CommentRec>): CommentRec {
-  const id = ctx.store.nextId('cm', (x) => comments(ctx.store).has(x) || ctx.store.isBuried('comment', x));
+  const id = newId(ctx, comments(ctx.store), 'cm', 'comment');
   return comments(ctx.store).put({
     id, host: host.key, spaceId: host.space.id, postedBy: ctx.userId, postedAt: ctx.now().toISOString(), revision: contentOf(ctx, host).revision, reactions: [], ...fields,
   });

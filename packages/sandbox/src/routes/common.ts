@@ -5,6 +5,7 @@ import type { MemberRec, OrgRec, UserRec } from '../records.js';
 import { memberKey, members, orgs, users } from '../records.js';
 import { teamCountOf } from '../team-index.js';
 import { memberGrantCounts } from '../permission-records.js';
+import type { Table } from '../store.js';
 
 /** The organization named by `:organizationId`, visible only to its members (else 404 like an unknown id). */
 export function requireOrg(ctx: RequestContext): OrgRec {
@@ -62,6 +63,20 @@ export function permissionFlags(admin: boolean, names: readonly string[], always
 export function inOrg<R extends { orgId: string }>(ctx: RequestContext, table: { where(pred: (row: R) => boolean): R[] }): R[] {
   const org = requireOrg(ctx);
   return table.where((row) => row.orgId === org.id);
+}
+
+/** The row of `table` that path parameter `idParam` names, if it belongs to the path's organization (404 when the caller is not its member). */
+export function findInOrg<R extends { id: string; orgId: string }>(ctx: RequestContext, table: Table<R>, idParam: string): R | undefined {
+  const org = requireOrg(ctx);
+  const row = table.get(param(ctx, idParam));
+  return row?.orgId === org.id ? row : undefined;
+}
+
+/** The row findInOrg finds, or 404 naming `what` and the organization. */
+export function requireInOrg<R extends { id: string; orgId: string }>(ctx: RequestContext, table: Table<R>, idParam: string, what: string): R {
+  const row = findInOrg(ctx, table, idParam);
+  if (!row) throw notFound(`${what} "${param(ctx, idParam)}" not found in organization "${param(ctx, 'organizationId')}"`);
+  return row;
 }
 
 /** A DELETE of nothing: 204 when the path's id was deleted before (the store buries it), else 404. */

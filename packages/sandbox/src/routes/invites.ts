@@ -8,6 +8,7 @@ import { MEMBER_ROLES, memberKey, members, users } from '../records.js';
 import { array, boolean, byType, nullable, object, oneOf, string } from '../validate.js';
 import { requireOrg } from './common.js';
 import { route, type RouteTable } from './table.js';
+import { newId } from './crud.js';
 
 const email = string({ format: 'email', max: 320 });
 const role = nullable(oneOf(MEMBER_ROLES));
@@ -46,7 +47,7 @@ export const inviteRoutes: RouteTable = {
         const address = entry.email.toLowerCase();
         let user = byEmail.get(address);
         if (!user) {
-          const id = ctx.store.nextId('u', (x) => users(ctx.store).has(x));
+          const id = newId(ctx, users(ctx.store), 'u');
           user = users(ctx.store).put({ id, displayName: displayNameFromEmail(entry.email), email: entry.email });
           byEmail.set(address, user);
         }

@@ -7,14 +7,16 @@
 import type { RequestContext } from '../context.js';
 import { param } from '../context.js';
 import { OPENAPI_TEXT_MAX_BYTES } from '@docops/api-shared';
-import { badRequest, created, HttpError, ok } from '../http.js';
+import { badRequest, created, HttpError, ok, type Reply } from '../http.js';
 import { loadYaml, processText, processUrl, type OpenApiSource, type Processed } from '../openapi-processing.js';
 import { OPENAPI_VISIBILITIES, openApiSpecs, openApiVersions, type OpenApiSpecRec } from '../openapi-records.js';
+import type { OrgRec } from '../records.js';
+import type { RouteDef } from '../router.js';
 import { isPlainObject, object, oneOf, string, type Validator } from '../validate.js';
 import { inOrg, requireOrg } from './common.js';
 import { SPEC, SPECS, findSpec, presentSpec, requireSpec } from './openapi-common.js';
 import { openApiVersionRoutes } from './openapi-versions.js';
-import { list, read, remove, update } from './crud.js';
+import { list, newId, read, remove, update } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 /** management-api.md: lower case only (the spec also allows upper case). */
@@ -61,7 +63,7 @@ function publish(ctx: RequestContext, spec: OpenApiSpecRec, src: OpenApiSource, 
   const next: OpenApiSpecRec = { ...rest, updatedAt: now, processingState: 'complete', lastProcessedAt: now };
   if ('url' in src) next.sourceURL = src.url;
   if (result.ok) {
-    const id = ctx.store.nextId('oasv', (x) => openApiVersions(ctx.store).has(x));
+    const id = newId(ctx, openApiVersions(ctx.store), 'oasv');
     openApiVersions(ctx.store).put({
       id,
       specId: spec.id,
@@ -76,40 +78,45 @@ function publish(ctx: RequestContext, spec: OpenApiSpecRec, src: OpenApiSource, 
   return openApiSpecs(ctx.store).put(next);
 }
 
-function newSpec(ctx: RequestContext, orgId: string, slugValue: string): OpenApiSpecRec {
+/** A new specification of the organization under `slugValue`, published from `src`: 201. */
+function publishNew(ctx: RequestContext, orgId: string, slugValue: string, src: OpenApiSource, parseYaml: ParseYaml | undefined): Reply {
   const now = ctx.now().toISOString();
-  const id = ctx.store.nextId('oas', (x) => openApiSpecs(ctx.store).has(x));
-  return { id, orgId, slug: slugValue, createdAt: now, updatedAt: now, visibility: 'private', processingState: 'pending' };
+  const id = newId(ctx, openApiSpecs(ctx.store), 'oas');
+  const spec: OpenApiSpecRec = { id, orgId, slug: slugValue, createdAt: now, updatedAt: now, visibility: 'private', processingState: 'pending' };
+  return created(presentSpec(ctx, publish(ctx, spec, src, parseYaml)));
+}
+
+/** A POST or PUT taking a spec's source: the YAML parser loaded first (for a text), then `write` on the path's organization. */
+function withSource<B extends { source: OpenApiSource }>(
+  method: 'POST' | 'PUT',
+  pattern: string,
+  body: Validator<B>,
+  write: (ctx: RequestContext, b: B, org: OrgRec, parseYaml: ParseYaml | undefined) => Reply,
+): RouteDef {
+  return route({
+    method,
+    pattern,
+    body,
+    maxBodyBytes: SPEC_BODY_MAX_BYTES,
+    handler: async (ctx, b) => {
+      const parseYaml = await yamlFor(b.source);
+      return write(ctx, b, requireOrg(ctx), parseYaml);
+    },
+  });
 }
 
 export const openApiRoutes: RouteTable = {
   listOpenAPISpecs: list(SPECS, (ctx) => inOrg(ctx, openApiSpecs(ctx.store)), presentSpec),
-  createOpenAPISpec: route({
-    method: 'POST',
-    pattern: SPECS,
-    body: createBody,
-    maxBodyBytes: SPEC_BODY_MAX_BYTES,
-    handler: async (ctx, b) => {
-      const parseYaml = await yamlFor(b.source);
-      const org = requireOrg(ctx);
-      if (findSpec(ctx, org, b.slug)) throw badRequest(`body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`);
-      return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, b.slug), b.source, parseYaml)));
-    },
+  createOpenAPISpec: withSource('POST', SPECS, createBody, (ctx, b, org, parseYaml) => {
+    if (findSpec(ctx, org, b.slug)) throw badRequest(`body.slug: "${b.slug}" is already used by an OpenAPI specification of organization "${org.id}" (PUT …/openapi/${b.slug} updates it)`);
+    return publishNew(ctx, org.id, b.slug, b.source, parseYaml);
   }),
   getOpenAPISpecBySlug: read(SPEC, requireSpec, presentSpec),
-  createOrUpdateOpenAPISpecBySlug: route({
-    method: 'PUT',
-    pattern: SPEC,
-    body: putBody,
-    maxBodyBytes: SPEC_BODY_MAX_BYTES,
-    handler: async (ctx, b) => {
-      const parseYaml = await yamlFor(b.source);
-      const org = requireOrg(ctx);
-      const existing = findSpec(ctx, org, param(ctx, 'specSlug'));
-      if (existing) return ok(presentSpec(ctx, publish(ctx, existing, b.source, parseYaml)));
-      const slugValue = slug(param(ctx, 'specSlug'), 'path.specSlug'); // creating: the path names the new slug
-      return created(presentSpec(ctx, publish(ctx, newSpec(ctx, org.id, slugValue), b.source, parseYaml)));
-    },
+  createOrUpdateOpenAPISpecBySlug: withSource('PUT', SPEC, putBody, (ctx, b, org, parseYaml) => {
+    const existing = findSpec(ctx, org, param(ctx, 'specSlug'));
+    if (existing) return ok(presentSpec(ctx, publish(ctx, existing, b.source, parseYaml)));
+    // Creating: the path names the new slug.
+    return publishNew(ctx, org.id, slug(param(ctx, 'specSlug'), 'path.specSlug'), b.source, parseYaml);
   }),
   updateOpenAPISpecBySlug: update(
     SPEC,

@@ -5,7 +5,7 @@
 import { param } from '../context.js';
 import { ok } from '../http.js';
 import { linkInvites, memberKey, members, orgs } from '../records.js';
-import { requireOrg } from './common.js';
+import { findInOrg, requireOrg } from './common.js';
 import { dropBuried, remove } from './crud.js';
 import { presentOrg } from './orgs.js';
 import { route, type RouteTable } from './table.js';
@@ -32,9 +32,7 @@ export const orgLookupRoutes: RouteTable = {
       return ok({}); // the visitor claims token is optional in both references; the sandbox issues none
     },
   }),
-  deleteOrganizationInviteById: remove('/v1/orgs/:organizationId/link-invites/:inviteId', (ctx) => {
-    const org = requireOrg(ctx);
-    const invite = linkInvites(ctx.store).get(param(ctx, 'inviteId'));
-    return dropBuried(ctx, 'link-invite', invite?.orgId === org.id ? invite : undefined, linkInvites(ctx.store));
-  }),
+  deleteOrganizationInviteById: remove('/v1/orgs/:organizationId/link-invites/:inviteId', (ctx) =>
+    dropBuried(ctx, 'link-invite', findInOrg(ctx, linkInvites(ctx.store), 'inviteId'), linkInvites(ctx.store)),
+  ),
 };

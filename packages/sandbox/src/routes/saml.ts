@@ -4,13 +4,13 @@
  * is the spec's OrganizationSAMLProvider, with `defaultTeam` embedded as the Team object.
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound, ok } from '../http.js';
+import { badRequest, noContent, notFound, ok } from '../http.js';
 import { MEMBER_ROLES, teams, type OrgRec, type TeamRec } from '../records.js';
 import { UNSET_SSO_URL, isSamlActive, samlProviders, type SamlProviderRec } from '../sso-records.js';
 import { nullable, object, oneOf, string } from '../validate.js';
-import { inOrg, requireOrg } from './common.js';
+import { findInOrg, inOrg, requireOrg } from './common.js';
 import { presentTeam } from './teams.js';
-import { list, read, remove, update, written } from './crud.js';
+import { create, dropBuried, list, newId, read, remove, update, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 const LIST = '/v1/orgs/:organizationId/saml';
@@ -59,10 +59,7 @@ function presentProvider(ctx: RequestContext, p: SamlProviderRec): Record<string
   };
 }
 
-function find(ctx: RequestContext, org: OrgRec): SamlProviderRec | undefined {
-  const p = samlProviders(ctx.store).get(param(ctx, 'samlProviderId'));
-  return p && p.orgId === org.id ? p : undefined;
-}
+const find = (ctx: RequestContext): SamlProviderRec | undefined => findInOrg(ctx, samlProviders(ctx.store), 'samlProviderId');
 
 /** Like the other ids in a body: a team that is not a team of this organization ⇒ 400. */
 function checkTeam(ctx: RequestContext, org: OrgRec, id: string | undefined): void {
@@ -76,28 +73,28 @@ type Fields = ReturnType<typeof patchBody>;
 const applyFields = (p: SamlProviderRec, b: Fields): SamlProviderRec => written(p, b, ['label', 'entityID', 'certificate', 'ssoURL', 'defaultTeam', 'defaultRole']);
 
 function requireProvider(ctx: RequestContext, org: OrgRec): SamlProviderRec {
-  const p = find(ctx, org);
+  const p = find(ctx);
   if (!p) throw notFound(`SAML provider "${param(ctx, 'samlProviderId')}" not found in organization "${org.id}"`);
   return p;
 }
 
 export const samlRoutes: RouteTable = {
   listSAMLProvidersInOrganizationById: list(LIST, (ctx) => inOrg(ctx, samlProviders(ctx.store)), presentProvider),
-  createOrganizationSAMLProvider: route({
-    method: 'POST',
-    pattern: LIST,
-    body: createBody,
-    handler: (ctx, b) => {
+  createOrganizationSAMLProvider: create(
+    LIST,
+    createBody,
+    (ctx, b) => {
       const org = requireOrg(ctx);
       checkTeam(ctx, org, b.defaultTeam);
-      const id = ctx.store.nextId('saml', (x) => samlProviders(ctx.store).has(x) || ctx.store.isBuried('saml', x));
+      const id = newId(ctx, samlProviders(ctx.store), 'saml', 'saml');
       const blank: SamlProviderRec = {
         id, orgId: org.id, label: b.label, ssoURL: '', entityID: '', certificate: '', defaultRole: null, createdAt: ctx.now().toISOString(),
       };
-      const p = samlProviders(ctx.store).put(applyFields(blank, b));
-      return { ...created(presentProvider(ctx, p)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/saml/${id}`) } };
+      return samlProviders(ctx.store).put(applyFields(blank, b));
     },
-  }),
+    presentProvider,
+    { location: (p) => `/orgs/${p.orgId}/saml/${p.id}` },
+  ),
   getOrganizationSAMLProviderById: read(ONE, (ctx) => requireProvider(ctx, requireOrg(ctx)), presentProvider),
   updateOrganizationSAMLProvider: update(
     ONE,
@@ -111,17 +108,7 @@ export const samlRoutes: RouteTable = {
     presentProvider,
   ),
   // SAML providers answer 204 whether or not the provider existed (management-api.md).
-  deleteOrganizationSAMLProvider: remove(
-    ONE,
-    (ctx) => {
-      const p = find(ctx, requireOrg(ctx));
-      if (!p) return false;
-      samlProviders(ctx.store).delete(p.id);
-      ctx.store.bury('saml', p.id);
-      return true;
-    },
-    { deleted: noContent },
-  ),
+  deleteOrganizationSAMLProvider: remove(ONE, (ctx) => dropBuried(ctx, 'saml', find(ctx), samlProviders(ctx.store)), { deleted: noContent }),
   listSSOProviderLoginsInOrganization: route({
     method: 'GET',
     pattern: SSO,

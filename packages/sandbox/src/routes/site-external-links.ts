@@ -5,17 +5,19 @@
  * condition and localized texts) and delete (205, 204 when it did not exist). A site without sections has no
  * navigation to hold a link: 400.
  */
-import { badRequest, created } from '../http.js';
+import type { RequestContext } from '../context.js';
+import { badRequest } from '../http.js';
 import type { SiteRec } from '../site-records.js';
 import { siteSectionGroups } from '../site-records.js';
 import { lastOrder, siteExternalLinks, type ExternalLinkRec } from '../site-external-links.js';
 import { hasSections } from '../site-structure.js';
 import { boolean, nullable, object, string } from '../validate.js';
 import { localized } from '../validate-spec-fields.js';
-import { SITE, condition, iconName, removeChild, requireChild, requireSite, sectionDescription, sectionTitle } from './site-common.js';
+import { SITE, condition, iconName, sectionDescription, sectionTitle } from './site-common.js';
+import { addChild, bodyChild, changeChild, childOf, removeChild } from './site-children.js';
 import { presentExternalLink } from './site-present.js';
-import { update, written } from './crud.js';
-import { route, type RouteTable } from './table.js';
+import { newId, written } from './crud.js';
+import type { RouteTable } from './table.js';
 
 const LINKS = `${SITE}/external-links`;
 const LINK = `${LINKS}/:siteExternalLinkId`;
@@ -34,41 +36,37 @@ const fields = {
 const createBody = object({ ...fields, parent: string({ min: 1 }) }, ['title', 'url']);
 const patchBody = object({ ...fields, parent: nullable(string({ min: 1 })) });
 
-function requireGroup(site: SiteRec, id: string, groups: ReturnType<typeof siteSectionGroups>, path: string): string {
-  if (groups.get(id)?.siteId !== site.id) throw badRequest(`${path}: section group "${id}" not found in site "${site.id}"`);
-  return id;
-}
-
 const NULL_UNSETS = ['description', 'icon', 'condition', 'localizedTitle', 'localizedDescription'] as const;
 
 /** The optional fields of a body laid over a link: a value sets, null unsets, absent keeps. */
 const withFields = (l: ExternalLinkRec, b: Partial<{ [K in keyof typeof fields]: ReturnType<(typeof fields)[K]> }>): ExternalLinkRec =>
   written(l, b, ['title', 'url', 'draft', ...NULL_UNSETS], NULL_UNSETS);
 
+const asLink = (_ctx: RequestContext, _site: SiteRec, link: ExternalLinkRec): Record<string, unknown> => presentExternalLink(link);
+
 export const siteExternalLinkRoutes: RouteTable = {
-  addExternalLinkToSite: route({
-    method: 'POST',
-    pattern: LINKS,
-    body: createBody,
-    handler: (ctx, b) => {
-      const site = requireSite(ctx);
+  addExternalLinkToSite: addChild(
+    LINKS,
+    'external-links',
+    createBody,
+    (ctx, site, b) => {
       if (!hasSections(site)) throw badRequest(`site "${site.id}" has no sections: its navigation holds no external links`);
-      const group = b.parent === undefined ? undefined : requireGroup(site, b.parent, siteSectionGroups(ctx.store), 'body.parent');
+      const group = bodyChild(ctx, site, siteSectionGroups, b.parent, 'body.parent', 'section group')?.id;
       const table = siteExternalLinks(ctx.store);
-      const base: ExternalLinkRec = { id: ctx.store.nextId('xl', (x) => table.has(x)), siteId: site.id, title: b.title, url: b.url, order: lastOrder(ctx.store, site.id, group), ...(group ? { group } : {}) };
-      const link = table.put(withFields(base, b));
-      return { ...created(presentExternalLink(link)), headers: { location: ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/external-links/${link.id}`) } };
+      const base: ExternalLinkRec = { id: newId(ctx, table, 'xl'), siteId: site.id, title: b.title, url: b.url, order: lastOrder(ctx.store, site.id, group), ...(group ? { group } : {}) };
+      return table.put(withFields(base, b));
     },
-  }),
-  updateSiteExternalLinkById: update(
+    asLink,
+  ),
+  updateSiteExternalLinkById: changeChild(
+    'PATCH',
     LINK,
     patchBody,
-    (ctx, b) => {
-      const site = requireSite(ctx);
-      const have = requireChild(ctx, site, siteExternalLinks, 'siteExternalLinkId', 'external link');
+    childOf(siteExternalLinks, 'siteExternalLinkId', 'external link'),
+    (ctx, site, have, b) => {
       const next = withFields(have, b);
       if (b.parent !== undefined) {
-        const group = b.parent === null ? undefined : requireGroup(site, b.parent, siteSectionGroups(ctx.store), 'body.parent');
+        const group = bodyChild(ctx, site, siteSectionGroups, b.parent ?? undefined, 'body.parent', 'section group')?.id;
         if (group !== have.group) {
           next.order = lastOrder(ctx.store, site.id, group);
           if (group === undefined) delete next.group;
@@ -77,7 +75,7 @@ export const siteExternalLinkRoutes: RouteTable = {
       }
       return siteExternalLinks(ctx.store).put(next);
     },
-    (_ctx, link) => presentExternalLink(link),
+    asLink,
   ),
   deleteSiteExternalLinkById: removeChild(LINK, siteExternalLinks, 'siteExternalLinkId'),
 };

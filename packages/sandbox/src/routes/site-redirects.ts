@@ -3,7 +3,7 @@
  * operations with a status per item, patch, delete (205, or 204 when absent) and the lookup by source path.
  */
 import type { RequestContext } from '../context.js';
-import { HttpError, badRequest, created, notFound, ok } from '../http.js';
+import { HttpError, badRequest, notFound, ok } from '../http.js';
 import { queryBoolean, queryEnum, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
 import { siteSections, siteSpaces } from '../site-records.js';
@@ -24,8 +24,9 @@ import {
   type RedirectRec,
 } from '../site-redirects.js';
 import { array, object } from '../validate.js';
-import { SITE, removeChild, requireChild, requireSite, siteUrl } from './site-common.js';
-import { assignWritten, listPage, update } from './crud.js';
+import { SITE, requireSite, siteUrl } from './site-common.js';
+import { changeChild, childOf, removeChild } from './site-children.js';
+import { assignWritten, create, listPage } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 const REDIRECTS = `${SITE}/redirects`;
@@ -79,19 +80,18 @@ export const siteRedirectRoutes: RouteTable = {
     const found = redirectsOf(ctx.store, site.id).filter((r) => r.draft === draft && (!search || r.source.toLowerCase().includes(search)));
     return [ordered(found, by), presentRedirect];
   }),
-  createSiteRedirect: route({
-    method: 'POST',
-    pattern: REDIRECTS,
-    body: createRedirectBody,
-    handler: (ctx, b) => {
+  createSiteRedirect: create(
+    REDIRECTS,
+    createRedirectBody,
+    (ctx, b) => {
       const site = requireSite(ctx);
       const draft = b.draft ?? false;
       if (findRedirect(ctx.store, site.id, b.source, draft)) throw conflict(b.source, draft);
       const destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
-      const made = newRedirect(ctx, site, { source: b.source, draft, captureWildcard: b.captureWildcard ?? false, permanent: b.permanent ?? false, destination });
-      return created(presentRedirect(made));
+      return newRedirect(ctx, site, { source: b.source, draft, captureWildcard: b.captureWildcard ?? false, permanent: b.permanent ?? false, destination });
     },
-  }),
+    (_ctx, r) => presentRedirect(r),
+  ),
   bulkUpsertSiteRedirects: route({
     method: 'PUT',
     pattern: REDIRECTS,
@@ -103,12 +103,12 @@ export const siteRedirectRoutes: RouteTable = {
       return ok({ results: b.redirects.map((item) => applyBulkItem(ctx, site, item)) });
     },
   }),
-  updateSiteRedirectById: update(
+  updateSiteRedirectById: changeChild(
+    'PATCH',
     REDIRECT,
     patchRedirectBody,
-    (ctx, b) => {
-      const site = requireSite(ctx);
-      const have = requireChild(ctx, site, siteRedirects, 'siteRedirectId', 'redirect');
+    childOf(siteRedirects, 'siteRedirectId', 'redirect'),
+    (ctx, site, have, b) => {
       const next: RedirectRec = { ...have, updatedAt: ctx.now().toISOString() };
       if (b.destination !== undefined) next.destination = requireDestination(resolveDestination(ctx.store, site, b.destination), 'body.destination');
       assignWritten(next, b, ['source', 'draft', 'captureWildcard', 'permanent']);
@@ -116,7 +116,7 @@ export const siteRedirectRoutes: RouteTable = {
       if (clash && clash.id !== have.id) throw conflict(next.source, next.draft);
       return siteRedirects(ctx.store).put(next);
     },
-    (_ctx, r) => presentRedirect(r),
+    (_ctx, _site, r) => presentRedirect(r),
   ),
   deleteSiteRedirectById: removeChild(REDIRECT, siteRedirects, 'siteRedirectId'),
   getSiteRedirectBySource: route({

@@ -1,6 +1,6 @@
 /** Site section groups: list, create, patch, delete, add / remove a section, move (deprecated but listed). */
 import { param } from '../context.js';
-import { created, noContent, ok, resetContent } from '../http.js';
+import { created } from '../http.js';
 import type { GroupRec } from '../site-records.js';
 import { siteSectionGroups } from '../site-records.js';
 import { addSectionToGroup, createGroup, deleteGroup, groupsInOrder, removeSectionFromGroup } from '../site-structure.js';
@@ -8,9 +8,10 @@ import { moveGroup } from '../site-moves.js';
 import { array, boolean, nullable, object, string } from '../validate.js';
 import { moveGroupToEnd, reparentGroup } from '../site-groups.js';
 import { localized } from '../validate-spec-fields.js';
-import { SITE, groupTitle, movePosition, nullableIcon, pointerOf, removeChild, requireGroup, requireSite } from './site-common.js';
+import { SITE, groupTitle, nullableIcon, requireSite } from './site-common.js';
+import { addChild, changeChild, moveChild, movePosition, pointerOf, removeChild, requireGroup } from './site-children.js';
 import { presentGroup } from './site-present.js';
-import { listPage, written } from './crud.js';
+import { listPage, newId, remove, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 const GROUPS = `${SITE}/section-groups`;
@@ -27,14 +28,13 @@ export const siteSectionGroupRoutes: RouteTable = {
     const site = requireSite(ctx);
     return [groupsInOrder(ctx.store, site), (g: GroupRec) => presentGroup(ctx, site, g)];
   }),
-  addSectionGroupToSite: route({
-    method: 'POST',
-    pattern: GROUPS,
-    body: createBody,
-    handler: (ctx, b) => {
-      const site = requireSite(ctx);
+  addSectionGroupToSite: addChild(
+    GROUPS,
+    'section-groups',
+    createBody,
+    (ctx, site, b) => {
       const group: GroupRec = {
-        id: ctx.store.nextId('grp', (x) => siteSectionGroups(ctx.store).has(x)),
+        id: newId(ctx, siteSectionGroups(ctx.store), 'grp'),
         siteId: site.id,
         title: b.title,
         ...(b.icon != null ? { icon: b.icon } : {}),
@@ -43,22 +43,21 @@ export const siteSectionGroupRoutes: RouteTable = {
         sections: [],
       };
       createGroup(ctx.store, site, group, b.sections ?? []);
-      const location = ctx.apiUrl(`/orgs/${site.orgId}/sites/${site.id}/section-groups/${group.id}`);
-      return { ...created(presentGroup(ctx, site, group)), headers: { location } };
+      return group;
     },
-  }),
-  updateSiteSectionGroupById: route({
-    method: 'PATCH',
-    pattern: GROUP,
-    body: patchBody,
-    handler: (ctx, b) => {
-      const site = requireSite(ctx);
-      const group = requireGroup(ctx, site);
+    presentGroup,
+  ),
+  updateSiteSectionGroupById: changeChild(
+    'PATCH',
+    GROUP,
+    patchBody,
+    requireGroup,
+    (ctx, site, group, b) => {
       const base = b.parentSectionGroupId === undefined ? group : reparentGroup(ctx.store, site, group, b.parentSectionGroupId);
-      const next = siteSectionGroups(ctx.store).put(written(base, b, ['title', 'localizedTitle', 'draft', 'icon'], ['icon']));
-      return ok(presentGroup(ctx, site, next));
+      return siteSectionGroups(ctx.store).put(written(base, b, ['title', 'localizedTitle', 'draft', 'icon'], ['icon']));
     },
-  }),
+    presentGroup,
+  ),
   deleteSiteSectionGroupById: removeChild(GROUP, siteSectionGroups, 'siteSectionGroupId', deleteGroup),
   addSectionToSiteSectionGroup: route({
     method: 'POST',
@@ -71,25 +70,9 @@ export const siteSectionGroupRoutes: RouteTable = {
       return created(presentGroup(ctx, site, group));
     },
   }),
-  removeSectionFromSiteSectionGroup: route({
-    method: 'DELETE',
-    pattern: `${GROUP}/sections/:siteSectionId`,
-    handler: (ctx) => {
-      const site = requireSite(ctx);
-      const group = requireGroup(ctx, site);
-      return removeSectionFromGroup(ctx.store, site, group, param(ctx, 'siteSectionId')) ? resetContent() : noContent();
-    },
+  removeSectionFromSiteSectionGroup: remove(`${GROUP}/sections/:siteSectionId`, (ctx) => {
+    const site = requireSite(ctx);
+    return removeSectionFromGroup(ctx.store, site, requireGroup(ctx, site), param(ctx, 'siteSectionId'));
   }),
-  moveSiteSectionGroup: route({
-    method: 'POST',
-    pattern: `${GROUP}/move`,
-    body: moveBody,
-    handler: (ctx, pos) => {
-      const site = requireSite(ctx);
-      const group = requireGroup(ctx, site);
-      if (pos.end) moveGroupToEnd(ctx.store, site, group);
-      else moveGroup(ctx.store, site, group, pos, pos.pointer.type);
-      return ok(presentGroup(ctx, site, group));
-    },
-  }),
+  moveSiteSectionGroup: moveChild(GROUP, moveBody, requireGroup, moveGroupToEnd, (store, site, group, pos) => moveGroup(store, site, group, pos, pos.pointer.type), presentGroup),
 };

@@ -1,7 +1,6 @@
 /** Sites: list (space / title / published filters), create, get, patch, delete, and the published view. */
 import type { RequestContext } from '../context.js';
-import { param } from '../context.js';
-import { badRequest, created, ok } from '../http.js';
+import { badRequest, ok } from '../http.js';
 import { queryBoolean, queryString } from '../query.js';
 import type { SiteRec } from '../site-records.js';
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, emptyAdaptiveSchema, siteSections, siteShareLinks, siteSpaces, sites } from '../site-records.js';
@@ -9,13 +8,14 @@ import { addSiteSpace, deleteSiteStructure, hasSections, siteSpacesInOrder } fro
 import { array, boolean, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { defaultLevel } from '../validate-spec-fields.js';
 import { dropGrantsOn } from '../permission-records.js';
-import { requireOrg } from './common.js';
+import { findInOrg, requireOrg } from './common.js';
 import { SITE, SITES, newSpaceFor, requireBodySpace, requireSite } from './site-common.js';
 import { dropSiteCustomization, siteCustomizationOf } from './site-customization.js';
 import { dropPublishingAuth } from './site-publishing.js';
 import { dropSiteRedirects } from './site-redirects.js';
+import { bodyChild } from './site-children.js';
 import { presentSite, presentSiteSpace, presentTopLevel } from './site-present.js';
-import { assignWritten, list, read, remove, update } from './crud.js';
+import { assignWritten, create, list, newId, read, remove, update } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 /** The enum variant of `spaces` that creates a new space for the site (the references do not name it). */
@@ -64,8 +64,7 @@ function listSites(ctx: RequestContext): SiteRec[] {
 
 function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof patchSite>): void {
   // Check every reference first so a 400 changes nothing.
-  if (b.defaultSiteSection !== undefined && siteSections(ctx.store).get(b.defaultSiteSection)?.siteId !== site.id)
-    throw badRequest(`body.defaultSiteSection: section "${b.defaultSiteSection}" not found in site "${site.id}"`);
+  bodyChild(ctx, site, siteSections, b.defaultSiteSection, 'body.defaultSiteSection', 'section');
   if (typeof b.styleguide === 'string') requireBodySpace(ctx, site, b.styleguide, 'body.styleguide');
   const defaultSection = b.defaultSiteSection ?? site.defaultSection;
   if (b.defaultSiteSpace !== undefined) {
@@ -87,18 +86,16 @@ function applyPatch(ctx: RequestContext, site: SiteRec, b: ReturnType<typeof pat
 
 export const siteRoutes: RouteTable = {
   listSites: list(SITES, listSites, presentSite),
-  createSite: route({
-    method: 'POST',
-    pattern: SITES,
-    body: createSite,
-    bodyOptional: true,
-    handler: (ctx, b) => {
+  createSite: create(
+    SITES,
+    createSite,
+    (ctx, b) => {
       const org = requireOrg(ctx);
       const siteTitle = b.title ?? 'Untitled site';
       const list = b.spaces === NEW_SPACE ? [] : [...new Set(b.spaces ?? [])];
       const now = ctx.now().toISOString();
       const site: SiteRec = {
-        id: ctx.store.nextId('site', (x) => sites(ctx.store).has(x)),
+        id: newId(ctx, sites(ctx.store), 'site'),
         orgId: org.id, type: b.type ?? 'basic', title: siteTitle, visibility: b.visibility ?? 'public', published: false,
         agentsContext: 'excluded', adaptiveContent: false, adaptiveSchema: emptyAdaptiveSchema(), adaptiveSchemaUpdatedAt: now,
         createdAt: now, nav: [], rootSpaces: [],
@@ -107,9 +104,11 @@ export const siteRoutes: RouteTable = {
       if (b.spaces === NEW_SPACE) found.push(newSpaceFor(ctx, org.id, siteTitle));
       sites(ctx.store).put(site);
       for (const space of found) addSiteSpace(ctx.store, site, space.id, space.title);
-      return { ...created(presentSite(ctx, site)), headers: { location: ctx.apiUrl(`/orgs/${org.id}/sites/${site.id}`) } };
+      return site;
     },
-  }),
+    presentSite,
+    { location: (site) => `/orgs/${site.orgId}/sites/${site.id}`, bodyOptional: true },
+  ),
   getSiteById: read(SITE, requireSite, presentSite),
   updateSiteById: update(
     SITE,
@@ -122,9 +121,8 @@ export const siteRoutes: RouteTable = {
     presentSite,
   ),
   deleteSiteById: remove(SITE, (ctx) => {
-    const org = requireOrg(ctx);
-    const site = sites(ctx.store).get(param(ctx, 'siteId'));
-    if (!site || site.orgId !== org.id) return false;
+    const site = findInOrg(ctx, sites(ctx.store), 'siteId');
+    if (!site) return false;
     deleteSiteStructure(ctx.store, site);
     for (const l of siteShareLinks(ctx.store).where((x) => x.siteId === site.id)) siteShareLinks(ctx.store).delete(l.id);
     dropGrantsOn(ctx.store, 'site', [site.id]);

@@ -6,8 +6,10 @@
 import { created } from '../http.js';
 import { spaceContent, spaceHost } from '../content-records.js';
 import { spaces } from '../records.js';
-import { placeContent, presentSpace, requireSpace } from './spaces.js';
+import { placeContent } from './content-order.js';
+import { presentSpace, requireSpace } from './spaces.js';
 import { route, type RouteTable } from './table.js';
+import { newId } from './crud.js';
 
 export const spaceDuplicateRoutes: RouteTable = {
   duplicateSpace: route({
@@ -15,7 +17,7 @@ export const spaceDuplicateRoutes: RouteTable = {
     pattern: '/v1/spaces/:spaceId/duplicate',
     handler: (ctx) => {
       const s = requireSpace(ctx, { active: true });
-      const id = ctx.store.nextId('sp', (x) => spaces(ctx.store).has(x) || ctx.store.isBuried('space', x));
+      const id = newId(ctx, spaces(ctx.store), 'sp', 'space');
       const now = ctx.now().toISOString();
       const revision = ctx.store.nextId('rev', () => false);
       const { deletedAt: _none, mergeRules: _rules, ...kept } = s;

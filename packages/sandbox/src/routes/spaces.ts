@@ -2,22 +2,22 @@
  * Spaces: list and create in an organization, get, patch, soft delete and restore. A deleted space keeps
  * its record with `deletedAt` for the retention period (hidden from lists, still readable by id, restorable);
  * after that it is purged and its id answers 404 (a repeated DELETE answers 204). Move (to another collection
- * or the top level, optionally before/after a sibling space) and transfer (to another organization). The
- * order of a parent's content, which collection moves share, lives here because collections.ts imports this file.
+ * or the top level, optionally before/after a sibling space) and transfer (to another organization); where spaces
+ * and collections sit is content-order.ts.
  */
 import { param, type RequestContext } from '../context.js';
-import { badRequest, conflict, created, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
+import { badRequest, noContent, notFound, ok, resetContent, type Reply } from '../http.js';
 import type { SpaceRec } from '../records.js';
-import { collections, memberKey, members, orgs, spaces } from '../records.js';
-import { siteSpaces } from '../site-records.js';
-import type { SandboxStore, Table } from '../store.js';
-import { isPlainObject, literal, nullable, object, oneOf, string, type Validator } from '../validate.js';
+import { memberKey, members, spaces } from '../records.js';
+import type { SandboxStore } from '../store.js';
+import { isPlainObject, nullable, object, oneOf, string, type Validator } from '../validate.js';
 import { defaultLevel, language, mergeRules } from '../validate-spec-fields.js';
 import { dropPurgedSpace } from '../site-structure.js';
 import { dropGrantsOn } from '../permission-records.js';
 import { discussionCounts, dropSpaceContent } from '../content-records.js';
 import { goneOr404, isOrgAdmin, requireOrg } from './common.js';
-import { list, read, update, written } from './crud.js';
+import { moveBody, moveTarget, orgOfNew, putMoved, refuseIfOnSite, transferBody, transferTarget, type MoveBody } from './content-order.js';
+import { create, list, newId, read, update, written } from './crud.js';
 import { route, type RouteTable } from './table.js';
 
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -108,98 +108,6 @@ const patchSpace = object({
   title, emoji: nullable(emoji), icon: nullable(string({ max: 2048, format: 'uri' })), editMode, defaultLevel, language, mergeRules: mergeRules(true),
 });
 
-/**
- * The order of the spaces and collections directly inside a parent (a collection, or an organization's top
- * level): a stored list, written whenever a move places something. Children that joined later without a move
- * (new ones) follow it in insertion order.
- */
-interface ContentOrderRec {
-  id: string;
-  items: string[];
-}
-const contentOrder = (s: SandboxStore): Table<ContentOrderRec> => s.table('contentOrder');
-const containerKey = (orgId: string, parent: string | undefined): string => parent ?? `org:${orgId}`;
-
-/** Ids of the collections and active spaces directly inside `parent` (undefined = top level), in order. */
-export function orderedContent(store: SandboxStore, orgId: string, parent: string | undefined): string[] {
-  const children = [
-    ...collections(store).where((c) => c.orgId === orgId && c.parent === parent).map((c) => c.id),
-    ...activeSpaces(store).filter((s) => s.orgId === orgId && s.parent === parent).map((s) => s.id),
-  ];
-  const present = new Set(children);
-  const stored = (contentOrder(store).get(containerKey(orgId, parent))?.items ?? []).filter((id) => present.has(id));
-  const listed = new Set(stored);
-  return [...stored, ...children.filter((id) => !listed.has(id))];
-}
-
-export interface ContentPosition {
-  before?: string;
-  after?: string;
-}
-
-/** Put `item` (already inside `parent`) before/after a sibling, or at the end. */
-export function placeContent(store: SandboxStore, orgId: string, parent: string | undefined, item: string, position: ContentPosition = {}): void {
-  const list = orderedContent(store, orgId, parent).filter((id) => id !== item);
-  const anchor = position.before ?? position.after;
-  const at = anchor === undefined ? list.length : list.indexOf(anchor) + (position.after !== undefined ? 1 : 0);
-  list.splice(at, 0, item);
-  contentOrder(store).put({ id: containerKey(orgId, parent), items: list });
-}
-
-/** A content pointer: `{type: space, space}` (management-api.md) or `{type: collection, collection}` (the spec). */
-type ContentPointer = { type: 'space'; space: string } | { type: 'collection'; collection: string };
-const spacePointer = object({ type: literal('space'), space: string() }, ['type', 'space']);
-const collectionPointer = object({ type: literal('collection'), collection: string() }, ['type', 'collection']);
-const contentPointer: Validator<ContentPointer> = (v, path) => (isPlainObject(v) && v['type'] === 'collection' ? collectionPointer(v, path) : spacePointer(v, path));
-/** parent (nullable, optional) and position {before, after}, each a space or a collection pointer. */
-export const moveBody = object({ parent: nullable(string()), position: object({ before: contentPointer, after: contentPointer }) });
-export const transferBody = object({ organization: string({ min: 1 }) }, ['organization']);
-export type MoveBody = ReturnType<typeof moveBody>;
-
-/**
- * Where a move body sends an item of `orgId` now under `current`: the destination parent (absent ⇒ unchanged,
- * null ⇒ top level) and the sibling space it goes next to. Unknown or foreign ids inside the body ⇒ 400.
- */
-export function moveTarget(ctx: RequestContext, orgId: string, item: string, current: string | undefined, b: MoveBody): { parent: string | undefined; position?: ContentPosition } {
-  let parent = current;
-  if (b.parent === null) parent = undefined;
-  else if (b.parent !== undefined) {
-    if (collections(ctx.store).get(b.parent)?.orgId !== orgId) throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${orgId}"`);
-    parent = b.parent;
-  }
-  const p = b.position;
-  if (!p) return { parent };
-  if (p.before && p.after) throw badRequest('body.position: give at most one of before, after');
-  const side = p.before ? 'before' : 'after';
-  const pointer = p.before ?? p.after;
-  if (pointer === undefined) return { parent, position: {} }; // `position: {}` = at the end (the spec's default)
-  const ref = pointer.type === 'space' ? pointer.space : pointer.collection;
-  const where = `body.position.${side}.${pointer.type}`;
-  if (ref === item) throw badRequest(`${where}: cannot place "${item}" relative to itself`);
-  const sibling = pointer.type === 'space' ? spaces(ctx.store).get(ref) : collections(ctx.store).get(ref);
-  const gone = sibling !== undefined && 'deletedAt' in sibling && sibling.deletedAt !== undefined;
-  if (!sibling || gone || sibling.orgId !== orgId) throw badRequest(`${where}: ${pointer.type} "${ref}" not found in organization "${orgId}"`);
-  if (sibling.parent !== parent) throw badRequest(`${where}: ${pointer.type} "${ref}" is not in ${parent === undefined ? 'the top level' : `collection "${parent}"`}, where the move goes`);
-  return { parent, position: { [side]: ref } };
-}
-
-/**
- * The organization named by a transfer body: one the caller belongs to (else 400, like other ids in a body), and
- * not the one that owns the object already (the spec's 409 "Transfer would not result in any update").
- */
-export function transferTarget(ctx: RequestContext, orgId: string, object: { kind: string; id: string; orgId: string }): string {
-  const target = orgs(ctx.store).get(orgId);
-  if (!target || !members(ctx.store).has(memberKey(orgId, ctx.userId))) throw badRequest(`body.organization: organization "${orgId}" not found`);
-  if (target.id === object.orgId) throw conflict(`${object.kind} "${object.id}" already belongs to organization "${orgId}"; the transfer would change nothing`);
-  return target.id;
-}
-
-/** A space a site shows cannot leave its organization (the site would show another organization's content). */
-export function refuseIfOnSite(ctx: RequestContext, spaceIds: ReadonlySet<string>): void {
-  const shown = siteSpaces(ctx.store).all().find((x) => spaceIds.has(x.spaceId));
-  if (shown) throw badRequest(`space "${shown.spaceId}" is shown by site "${shown.siteId}"; remove it from the site before transferring`);
-}
-
 /** A space inside a collection is `in-collection`, a top-level one `private` (other visibilities are kept). */
 export function visibilityFor(s: SpaceRec, parent: string | undefined): SpaceRec['visibility'] {
   if (parent !== undefined && s.visibility === 'private') return 'in-collection';
@@ -209,13 +117,9 @@ export function visibilityFor(s: SpaceRec, parent: string | undefined): SpaceRec
 
 function moveSpace(ctx: RequestContext, b: MoveBody): Reply {
   const s = requireSpace(ctx, { active: true });
-  const { parent, position } = moveTarget(ctx, s.orgId, s.id, s.parent, b);
-  const next: SpaceRec = { ...s, visibility: visibilityFor(s, parent), updatedAt: ctx.now().toISOString() };
-  delete next.parent;
-  if (parent !== undefined) next.parent = parent;
-  spaces(ctx.store).put(next);
-  if (parent !== s.parent || position) placeContent(ctx.store, s.orgId, parent, s.id, position);
-  return ok(presentSpace(ctx, next));
+  const target = moveTarget(ctx, s.orgId, s.id, s.parent, b);
+  const next: SpaceRec = { ...s, visibility: visibilityFor(s, target.parent), updatedAt: ctx.now().toISOString() };
+  return ok(presentSpace(ctx, putMoved(ctx, spaces(ctx.store), s, next, target)));
 }
 
 function transferSpace(ctx: RequestContext, b: { organization: string }): Reply {
@@ -239,18 +143,14 @@ export const spaceRoutes: RouteTable = {
     },
     presentSpace,
   ),
-  createSpace: route({
-    method: 'POST',
-    pattern: '/v1/orgs/:organizationId/spaces',
-    body: createSpace,
-    bodyOptional: true,
-    handler: (ctx, b) => {
-      const org = requireOrg(ctx);
-      if (b.parent !== undefined && collections(ctx.store).get(b.parent)?.orgId !== org.id)
-        throw badRequest(`body.parent: collection "${b.parent}" not found in organization "${org.id}"`);
-      const id = ctx.store.nextId('sp', (x) => spaces(ctx.store).has(x) || ctx.store.isBuried('space', x));
+  createSpace: create(
+    '/v1/orgs/:organizationId/spaces',
+    createSpace,
+    (ctx, b) => {
+      const org = orgOfNew(ctx, b.parent);
+      const id = newId(ctx, spaces(ctx.store), 'sp', 'space');
       const now = ctx.now().toISOString();
-      const s = spaces(ctx.store).put({
+      return spaces(ctx.store).put({
         id,
         orgId: org.id,
         title: b.title ?? 'Untitled',
@@ -264,9 +164,10 @@ export const spaceRoutes: RouteTable = {
         createdAt: now,
         updatedAt: now,
       });
-      return { ...created(presentSpace(ctx, s)), headers: { location: ctx.apiUrl(`/spaces/${id}`) } };
     },
-  }),
+    presentSpace,
+    { location: (s) => `/spaces/${s.id}`, bodyOptional: true },
+  ),
   getSpaceById: read(ONE, (ctx) => requireSpace(ctx, { active: false }), presentSpace),
   updateSpaceById: update(
     ONE,

@@ -1,26 +1,20 @@
 /** Teams: list (title / owner filters), create (PUT on the collection), get, rename, delete. */
-import { param, type RequestContext } from '../context.js';
-import { badRequest, created, noContent, notFound } from '../http.js';
+import type { RequestContext } from '../context.js';
+import { badRequest, noContent } from '../http.js';
 import { queryString } from '../query.js';
 import type { TeamRec } from '../records.js';
 import { memberKey, members, teamMemberKey, teamMembers, teams } from '../records.js';
 import { array, object, string } from '../validate.js';
 import { membersOfTeam } from '../team-index.js';
 import { dropGrantsOfTeam, teamSpaceCount } from '../permission-records.js';
-import { inOrg, isOrgAdmin, requireOrg } from './common.js';
-import { list, read, remove, update } from './crud.js';
-import { route, type RouteTable } from './table.js';
+import { findInOrg, inOrg, isOrgAdmin, requireInOrg, requireOrg } from './common.js';
+import { create, list, newId, read, remove, update } from './crud.js';
+import type { RouteTable } from './table.js';
 
 const TEAMS = '/v1/orgs/:organizationId/teams';
 export const TEAM = `${TEAMS}/:teamId`;
 
-export function requireTeam(ctx: RequestContext): TeamRec {
-  const org = requireOrg(ctx);
-  const id = param(ctx, 'teamId');
-  const team = teams(ctx.store).get(id);
-  if (!team || team.orgId !== org.id) throw notFound(`team "${id}" not found in organization "${org.id}"`);
-  return team;
-}
+export const requireTeam = (ctx: RequestContext): TeamRec => requireInOrg(ctx, teams(ctx.store), 'teamId', 'team');
 
 export function presentTeam(ctx: RequestContext, team: TeamRec): Record<string, unknown> {
   const inTeam = membersOfTeam(ctx.store, team.id);
@@ -53,33 +47,33 @@ export const teamRoutes: RouteTable = {
     },
     presentTeam,
   ),
-  createOrganizationTeam: route({
-    method: 'PUT',
-    pattern: TEAMS,
-    body: createTeam,
-    handler: (ctx, b) => {
+  createOrganizationTeam: create(
+    TEAMS,
+    createTeam,
+    (ctx, b) => {
       const org = requireOrg(ctx);
       const ids = [...new Set(b.members ?? [])];
       ids.forEach((userId, i) => {
         if (!members(ctx.store).has(memberKey(org.id, userId)))
           throw badRequest(`body.members[${i}]: "${userId}" is not a member of organization "${org.id}"`);
       });
-      const id = ctx.store.nextId('team', (x) => teams(ctx.store).has(x) || ctx.store.isBuried('team', x));
+      const id = newId(ctx, teams(ctx.store), 'team', 'team');
       const team = teams(ctx.store).put({ id, orgId: org.id, title: b.title, createdAt: ctx.now().toISOString() });
       for (const userId of ids) teamMembers(ctx.store).put({ id: teamMemberKey(id, userId), orgId: org.id, teamId: id, userId, role: 'member' });
-      return created(presentTeam(ctx, team));
+      return team;
     },
-  }),
+    presentTeam,
+    { method: 'PUT' },
+  ),
   getTeamInOrganizationById: read(TEAM, requireTeam, presentTeam),
   updateTeamInOrganizationById: update(TEAM, renameTeam, (ctx, b) => teams(ctx.store).put({ ...requireTeam(ctx), title: b.title }), presentTeam),
   // Teams answer 204 whether or not the team existed (management-api.md).
   removeTeamFromOrganizationById: remove(
     TEAM,
     (ctx) => {
-      requireOrg(ctx);
-      const id = param(ctx, 'teamId');
-      const team = teams(ctx.store).get(id);
-      if (!team || team.orgId !== ctx.params['organizationId']) return false;
+      const team = findInOrg(ctx, teams(ctx.store), 'teamId');
+      if (!team) return false;
+      const id = team.id;
       teams(ctx.store).delete(id);
       for (const tm of teamMembers(ctx.store).where((t) => t.teamId === id)) teamMembers(ctx.store).delete(tm.id);
       dropGrantsOfTeam(ctx.store, id);

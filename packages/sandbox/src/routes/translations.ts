@@ -3,13 +3,13 @@
  * different translation resource (source/language/instructions); see docs/dev/api-differences.md.
  */
 import { param, type RequestContext } from '../context.js';
-import { created, notFound } from '../http.js';
+import { notFound } from '../http.js';
 import type { TranslationRec } from '../records.js';
 import { translations } from '../records.js';
 import { object, string } from '../validate.js';
-import { inOrg, isOrgAdmin, requireOrg } from './common.js';
-import { list, read, remove, update } from './crud.js';
-import { route, type RouteTable } from './table.js';
+import { findInOrg, inOrg, isOrgAdmin, requireOrg } from './common.js';
+import { create, list, newId, read, remove, update } from './crud.js';
+import type { RouteTable } from './table.js';
 
 const LIST = '/v1/orgs/:organizationId/translations';
 const ONE = `${LIST}/:translationId`;
@@ -27,11 +27,7 @@ function presentTranslation(ctx: RequestContext, t: TranslationRec): Record<stri
   };
 }
 
-function find(ctx: RequestContext): TranslationRec | undefined {
-  const org = requireOrg(ctx);
-  const t = translations(ctx.store).get(param(ctx, 'translationId'));
-  return t && t.orgId === org.id ? t : undefined;
-}
+const find = (ctx: RequestContext): TranslationRec | undefined => findInOrg(ctx, translations(ctx.store), 'translationId');
 
 function requireTranslation(ctx: RequestContext): TranslationRec {
   const t = find(ctx);
@@ -43,18 +39,17 @@ const body = object({ title: string({ min: 1, max: 100 }) }, ['title']);
 
 export const translationRoutes: RouteTable = {
   listTranslations: list(LIST, (ctx) => inOrg(ctx, translations(ctx.store)), presentTranslation),
-  createTranslation: route({
-    method: 'POST',
-    pattern: LIST,
+  createTranslation: create(
+    LIST,
     body,
-    handler: (ctx, b) => {
+    (ctx, b) => {
       const org = requireOrg(ctx);
       const now = ctx.now().toISOString();
-      const id = ctx.store.nextId('tr', (x) => translations(ctx.store).has(x));
-      const t = translations(ctx.store).put({ id, orgId: org.id, title: b.title, languages: [], createdAt: now, updatedAt: now });
-      return created(presentTranslation(ctx, t));
+      const id = newId(ctx, translations(ctx.store), 'tr');
+      return translations(ctx.store).put({ id, orgId: org.id, title: b.title, languages: [], createdAt: now, updatedAt: now });
     },
-  }),
+    presentTranslation,
+  ),
   getTranslation: read(ONE, requireTranslation, presentTranslation),
   updateTranslation: update(
     ONE,

@@ -68,6 +68,7 @@ const IDS = {
   'change-request': { links: 'listPageLinksInChangeRequest', backlinks: 'listFileBacklinksInChangeRequest' },
 } as const;
 
+/** A page's links and a file's backlinks in one host. */
 function hostRoutes(kind: HostKind): RouteTable {
   const base = `${kind.base}/content`;
   return {

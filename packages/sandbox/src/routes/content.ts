@@ -122,7 +122,7 @@ function importInto(ctx: RequestContext, host: Host, b: ReturnType<typeof import
   return { revision, importedResources: 1, totalResources: 1 };
 }
 
-/** The spec's operation ids of one host's content (irregular: the space's carry no host name). */
+/** The spec's operation ids of one host's content (irregular: the space's carry no host name; import is OFF_SPEC's). */
 const IDS = {
   space: { revision: 'getCurrentRevision', import: 'importContent', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById' },
   'change-request': {
@@ -131,11 +131,13 @@ const IDS = {
   },
 } as const;
 
+/** What every content read starts from: the host the path names and its content. */
 interface Read {
   host: Host;
   c: ContentRec;
 }
 
+/** The six content operations of one host. */
 function hostRoutes(kind: HostKind): RouteTable {
   const base = `${kind.base}/content`;
   const ids = IDS[kind.name];

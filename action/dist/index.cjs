@@ -38231,8 +38231,34 @@ var noop$2;
 var init_priority_gate = __esmMin((() => {
 	noop$2 = () => {};
 }));
+// src/api/request-target.ts
+function requestTarget(basePath, method, path, query) {
+	if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
+	const route = routeOf(path);
+	if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
+	const text = queryString(query);
+	return {
+		route,
+		target: basePath + path + (path.includes("?") && text !== "" ? `&${text.slice(1)}` : text)
+	};
+}
+/** The path below /v1 without any query string (queries may carry share keys). */
+function routeOf(path) {
+	const q = path.indexOf("?");
+	return q === -1 ? path : path.slice(0, q);
+}
+function queryString(query) {
+	if (query === void 0) return "";
+	const params = new URLSearchParams();
+	for (const [name, value] of Object.entries(query)) if (value !== void 0) params.append(name, String(value));
+	const text = params.toString();
+	return text === "" ? "" : `?${text}`;
+}
+var init_request_target = __esmMin((() => {
+	init_errors$1();
+}));
 // src/api/response.ts
-/** Turning raw HTTP answers into bodies, header maps and error messages (pure helpers for client.ts). */
+/** Turning raw HTTP answers and transport errors into bodies, header maps and error messages (pure helpers for client.ts). */
 /** Removes every occurrence of the secret from a text (a server may echo the token back). */
 function redact(text, secret) {
 	return secret === void 0 || secret === "" ? text : text.split(secret).join(REDACTED);
@@ -38279,6 +38305,25 @@ function errorMessageOf(status, body, statusText) {
 	}
 	if (statusText !== void 0 && statusText !== "") return statusText;
 	return node_http.STATUS_CODES[status] ?? `HTTP ${status}`;
+}
+function headerValue(value) {
+	return Array.isArray(value) ? value[0] : value;
+}
+/** A transport error's message, with its code when the message does not say it. */
+function networkMessage(err, code) {
+	const detail = err instanceof Error && err.message !== "" ? err.message : void 0;
+	if (code === void 0) return detail ?? "network error";
+	return detail === void 0 || detail.includes(code) ? detail ?? code : `${code}: ${detail}`;
+}
+/**
+* Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
+* the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
+*/
+function sanitizedCause(err, code, token) {
+	const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
+	cause.name = err instanceof Error ? err.name : "Error";
+	if (code !== void 0) Object.assign(cause, { code });
+	return cause;
 }
 var REDACTED, REDIRECT_REFUSED;
 var init_response = __esmMin((() => {
@@ -38381,11 +38426,7 @@ function createClient(opts = {}) {
 	* `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
 	*/
 	async function send(method, path, options, urgent, background = false) {
-		if (!path.startsWith("/")) throw new TypeError(`API path must start with "/": ${path}`);
-		const route = routeOf(path);
-		if (route.split("/").some((segment, i) => i > 0 && (segment === "" || /^(\.|%2e){1,2}$/i.test(segment)))) throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
-		const query = queryString(options.query);
-		const target = basePath + path + (path.includes("?") && query !== "" ? `&${query.slice(1)}` : query);
+		const { route, target } = requestTarget(basePath, method, path, options.query);
 		const payload = options.body === void 0 ? void 0 : JSON.stringify(options.body);
 		const signal = options.signal;
 		let effect = "none";
@@ -38533,36 +38574,6 @@ function resetInMs(headers) {
 function definedOnly(o) {
 	return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
 }
-/** The path below /v1 without any query string (queries may carry share keys). */
-function routeOf(path) {
-	const q = path.indexOf("?");
-	return q === -1 ? path : path.slice(0, q);
-}
-function queryString(query) {
-	if (query === void 0) return "";
-	const params = new URLSearchParams();
-	for (const [name, value] of Object.entries(query)) if (value !== void 0) params.append(name, String(value));
-	const text = params.toString();
-	return text === "" ? "" : `?${text}`;
-}
-function headerValue(value) {
-	return Array.isArray(value) ? value[0] : value;
-}
-function networkMessage(err, code) {
-	const detail = err instanceof Error && err.message !== "" ? err.message : void 0;
-	if (code === void 0) return detail ?? "network error";
-	return detail === void 0 || detail.includes(code) ? detail ?? code : `${code}: ${detail}`;
-}
-/**
-* Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
-* the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
-*/
-function sanitizedCause(err, code, token) {
-	const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
-	cause.name = err instanceof Error ? err.name : "Error";
-	if (code !== void 0) Object.assign(cause, { code });
-	return cause;
-}
 var defaultSleep;
 var init_client$1 = __esmMin((() => {
 	init__docops_undici_pool();
@@ -38571,6 +38582,7 @@ var init_client$1 = __esmMin((() => {
 	init_pacer();
 	init_priority_gate();
 	init_rate_limit_headers();
+	init_request_target();
 	init_response();
 	init_retry();
 	defaultSleep = (ms, signal) => (0, node_timers_promises.setTimeout)(ms, void 0, signal === void 0 ? void 0 : { signal });
@@ -39017,7 +39029,7 @@ function daemonConfigFields() {
 */
 function daemonConfigIssue(p) {
 	const v = p.value;
-	if (!isObject$6(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$7(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const keys = Object.keys(v);
 	const named = typeof v.manifests === "string";
 	if (!named && (keys.length === 0 || !keys.every((k) => daemonConfigFields().has(k)))) return void 0;
@@ -39042,7 +39054,7 @@ function daemonConfigIssue(p) {
 */
 function strayDataFileIssue(p) {
 	const v = p.value;
-	if (!isObject$6(v) || "apiVersion" in v || "kind" in v) return void 0;
+	if (!isObject$7(v) || "apiVersion" in v || "kind" in v) return void 0;
 	const format = "openapi" in v ? "an OpenAPI document" : "swagger" in v ? "a Swagger document" : void 0;
 	if (!format) return void 0;
 	return {
@@ -39050,9 +39062,9 @@ function strayDataFileIssue(p) {
 		message: `this is ${format}, not a manifest, and no manifest names it with {file: …}: reference it from its OpenAPISpec document (source: {file: <path relative to that manifest>}) or delete it`
 	};
 }
-var isObject$6, configFields;
+var isObject$7, configFields;
 var init_config_hint = __esmMin((() => {
-	isObject$6 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$7 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 }));
 // src/manifests/discover.ts
 /**
@@ -39879,7 +39891,7 @@ function checkEnvelope(parsed, kinds) {
 			path: path.map((s) => "/" + s).join("")
 		});
 	};
-	if (!isObject$5(v)) {
+	if (!isObject$6(v)) {
 		issue([], `a manifest must be a mapping with ${REQUIRED.join(", ")} (got ${got(v)})`);
 		return { issues };
 	}
@@ -39896,11 +39908,11 @@ function checkEnvelope(parsed, kinds) {
 	}
 	const metadata = v.metadata;
 	if ("metadata" in v) {
-		if (!isObject$5(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
+		if (!isObject$6(metadata)) issue(["metadata"], `metadata: must be object (got ${got(metadata)})`);
 		else if (!("organization" in metadata)) issue(["metadata"], "metadata: missing required field \"organization\"");
 		else if (typeof metadata.organization !== "string" || metadata.organization.trim() === "") issue(["metadata", "organization"], `metadata.organization: must be a non-empty string (got ${got(metadata.organization)})`);
 		else if (!ENTITY_ID.test(metadata.organization)) issue(["metadata", "organization"], `metadata.organization: must be an organization id, matching ${ENTITY_ID.source} (got ${describeValue(metadata.organization)})`);
-		if (isObject$5(metadata)) {
+		if (isObject$6(metadata)) {
 			for (const field of Object.keys(metadata)) if (!METADATA_FIELDS.includes(field)) issue(["metadata", field], `metadata: unknown field "${field}" (allowed: ${METADATA_FIELDS.join(", ")})`, true);
 		}
 	}
@@ -39911,13 +39923,13 @@ function checkEnvelope(parsed, kinds) {
 	else if (v.prune === true && kind?.prunable === false) issue(["prune"], `prune: ${kind.kind} objects are never deleted by docops, so prune means nothing here (remove it)`, true);
 	if ("allowEmpty" in v && typeof v.allowEmpty !== "boolean") issue(["allowEmpty"], `allowEmpty: must be boolean (got ${got(v.allowEmpty)})`);
 	else if (v.allowEmpty === true && kind && (kind.lists ?? []).length === 0) issue(["allowEmpty"], `allowEmpty: ${kind.kind} documents write no list of an object's sub-objects, so allowEmpty means nothing here (remove it)`, true);
-	const spec = isObject$5(v.spec) ? v.spec : void 0;
+	const spec = isObject$6(v.spec) ? v.spec : void 0;
 	if ("spec" in v && !spec) {
 		const marked = kind ? markedValues(kind.schema, v.spec) : [];
 		registerMarkedValues(marked);
 		issue(["spec"], `spec: must be object (got ${isHidden(markAt(marked, [])) && v.spec !== null && typeof v.spec !== "object" ? `${jsonType(v.spec)}, ${NOT_SHOWN}` : got(v.spec)})`);
 	}
-	if (issues.length > 0 || !kind || !spec || !isObject$5(metadata)) return {
+	if (issues.length > 0 || !kind || !spec || !isObject$6(metadata)) return {
 		issues,
 		kind,
 		spec
@@ -39941,7 +39953,7 @@ function checkEnvelope(parsed, kinds) {
 		doc
 	};
 }
-var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$5, got;
+var API_VERSION$1, ENVELOPE_FIELDS, REQUIRED, METADATA_FIELDS, ENTITY_ID, isObject$6, got;
 var init_envelope = __esmMin((() => {
 	init_plan$1();
 	init_paths$1();
@@ -39964,7 +39976,7 @@ var init_envelope = __esmMin((() => {
 	];
 	METADATA_FIELDS = ["organization"];
 	ENTITY_ID = /^[a-zA-Z0-9_-]+$/;
-	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	isObject$6 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 	got = (v) => v !== null && typeof v !== "object" ? `${jsonType(v)} ${describeValue(v)}` : jsonType(v);
 }));
 // src/manifests/manifest-set.ts
@@ -49636,7 +49648,7 @@ function objectSteps(o) {
 	return steps;
 }
 var at$3, roleName, listOf;
-var init_diff$5 = __esmMin((() => {
+var init_diff$6 = __esmMin((() => {
 	init_refs();
 	init_cascades$3();
 	init_common();
@@ -50260,11 +50272,11 @@ function liveDepths(objects) {
 	}
 	return depth;
 }
-var init_diff$4 = __esmMin((() => {
+var init_diff$5 = __esmMin((() => {
 	init_refs();
 	init_common();
 	init_match$1();
-	init_diff$5();
+	init_diff$6();
 	init_model$7();
 	init_state();
 	init_recover$1();
@@ -50565,7 +50577,7 @@ var init_kind$6 = __esmMin((() => {
 	init_match$1();
 	init_model$6();
 	init_purge();
-	init_diff$4();
+	init_diff$5();
 	init_parent_refs();
 	init_snapshot$6();
 	init_informer$6();
@@ -51044,7 +51056,7 @@ async function fetch$6(ctx, org, desired) {
 function inviteStepId(org, sso) {
 	return stepId(MEMBERS_KIND, org, sso ? "invite-sso" : "invite", "create");
 }
-function diff$3(ctx, org, desired, live) {
+function diff$2(ctx, org, desired, live) {
 	const result = {
 		steps: [],
 		unmanaged: [],
@@ -51230,7 +51242,7 @@ var init_kind$5 = __esmMin((() => {
 		scope: {},
 		toDesired: toDesired$6,
 		fetch: fetch$6,
-		diff: diff$3,
+		diff: diff$2,
 		export: exportMembers,
 		informer: membersInformer
 	};
@@ -51559,7 +51571,7 @@ function versionCascades(org, o, versions) {
 	}));
 }
 var apiSource, masked, MAX_NOTE_ERROR, clip, settleOf;
-var init_diff$3 = __esmMin((() => {
+var init_diff$4 = __esmMin((() => {
 	init_common();
 	init_model$1();
 	apiSource = (s) => s.type === "url" ? { url: s.url } : { text: s.text };
@@ -51778,7 +51790,7 @@ var init_kind$4 = __esmMin((() => {
 	init_src();
 	init_file_refs();
 	init_openapispec();
-	init_diff$3();
+	init_diff$4();
 	init_export$3();
 	init_model$1();
 	init_snapshot$4();
@@ -52032,7 +52044,7 @@ function siteNote(written, siteId) {
 	if (siteId === void 0 || title === void 0 || title === siteId) return void 0;
 	return isRef(siteId) ? `default content: site "${title}", created in this plan` : `default content: site "${title}" (${siteId})`;
 }
-function diff$2(ctx, org, desired, live) {
+function diff$1(ctx, org, desired, live) {
 	const result = {
 		steps: [],
 		unmanaged: [],
@@ -52171,7 +52183,7 @@ var init_organization = __esmMin((() => {
 		toDesired: toDesired$4,
 		crossValidate: crossValidate$3,
 		fetch: fetch$4,
-		diff: diff$2,
+		diff: diff$1,
 		export: exportDocs$3,
 		informer: {
 			targets: ["organization"],
@@ -52376,7 +52388,7 @@ function teamNote(written, id) {
 	if (refSteps(id).length > 0) return `default team "${written}", created in this plan`;
 	return written === id ? void 0 : `default team "${written}" (${id})`;
 }
-var init_diff$2 = __esmMin((() => {
+var init_diff$3 = __esmMin((() => {
 	init_refs();
 	init_common();
 	init_match$1();
@@ -52597,7 +52609,7 @@ var init_kind$3 = __esmMin((() => {
 	init_manifest_refs();
 	init_model$2();
 	init_certificate();
-	init_diff$2();
+	init_diff$3();
 	init_export$2();
 	init_model$4();
 	init_snapshot$3();
@@ -54128,6 +54140,155 @@ var init_root_spaces = __esmMin((() => {
 	init_model$5();
 	init_scope$1();
 }));
+// src/kinds/site/site-space-steps.ts
+/** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
+function updateSiteSpace(scope, key, s, l, path, note) {
+	const c = changedFields$1(s, l, SITE_SPACE_FIELDS);
+	if (path !== void 0) {
+		c.before = {
+			path: l.path,
+			...c.before
+		};
+		c.after = {
+			path,
+			...c.after
+		};
+		c.changed.unshift("path");
+	}
+	if (c.changed.length === 0) return;
+	push(scope, {
+		kind: SITE_SPACE_KIND,
+		key,
+		suffix: "update",
+		action: "update",
+		phase: "update",
+		wave: WAVE.siteSpace,
+		before: c.before,
+		after: c.after,
+		requests: [{
+			method: "PATCH",
+			path: `${base(scope)}/site-spaces/${seg(l.id)}`,
+			body: c.after
+		}],
+		at: s.at,
+		...note !== void 0 ? { note } : {}
+	});
+}
+/**
+* The site space stays where it is and shows another space (PATCH spaceId): what a move would have done, with
+* the condition the moved one had unless one is written (its path: set here or by the reorder step).
+*/
+function repointSiteSpace(scope, key, w, path, name) {
+	const l = w.live;
+	const from = w.carried;
+	const body = { spaceId: w.t.id };
+	if (path !== void 0) body["path"] = path;
+	const condition = w.s.condition !== void 0 ? w.s.condition : from.condition;
+	if (condition !== l.condition) body["condition"] = condition;
+	for (const f of FLAGS) if (w.s[f] !== void 0 && w.s[f] !== l[f]) body[f] = w.s[f];
+	push(scope, {
+		kind: SITE_SPACE_KIND,
+		key,
+		suffix: "update",
+		action: "update",
+		phase: "update",
+		wave: WAVE.siteSpace,
+		before: {
+			space: l.spaceTitle,
+			path: l.path,
+			condition: l.condition
+		},
+		after: {
+			space: w.s.space,
+			...path !== void 0 ? { path } : {},
+			condition
+		},
+		requests: [{
+			method: "PATCH",
+			path: `${base(scope)}/site-spaces/${seg(l.id)}`,
+			body
+		}],
+		at: w.s.at,
+		deps: w.t.deps,
+		note: `${name}: site space ${l.id} shows this space instead of "${l.spaceTitle}" (the sections trade their only site spaces, which no sequence of moves can do)`
+	});
+}
+function createSiteSpace(scope, key, w, sectionId, path) {
+	const { s, t } = w;
+	const id = stepId(SITE_SPACE_KIND, scope.org, key, "create");
+	const body = { spaceId: t.id };
+	if (sectionId !== void 0) body["sectionId"] = sectionId;
+	if (s.draft !== void 0) body["draft"] = s.draft;
+	const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
+	const recover = {
+		match: [{
+			field: "space.id",
+			body: "/spaceId"
+		}, {
+			field: "section",
+			body: "/sectionId"
+		}],
+		...exclude.length > 0 ? { exclude } : {}
+	};
+	const requests = [{
+		method: "POST",
+		path: `${base(scope)}/site-spaces`,
+		body,
+		capture: { id: "id" },
+		recover
+	}];
+	const patch = {};
+	if (path !== void 0) patch["path"] = path;
+	const condition = s.condition !== void 0 ? s.condition : w.carried?.condition ?? void 0;
+	if (typeof condition === "string") patch["condition"] = condition;
+	if (s.hidden !== void 0) patch["hidden"] = s.hidden;
+	if (Object.keys(patch).length > 0) requests.push({
+		method: "PATCH",
+		path: `${base(scope)}/site-spaces/${ref(id)}`,
+		body: patch
+	});
+	const after = { space: s.space };
+	if (s.path !== void 0) after["path"] = s.path;
+	if (s.condition !== void 0) after["condition"] = s.condition;
+	for (const f of FLAGS) if (s[f] !== void 0) after[f] = s[f];
+	const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : void 0;
+	push(scope, {
+		kind: SITE_SPACE_KIND,
+		key,
+		suffix: "create",
+		action: "create",
+		phase: "create",
+		wave: WAVE.siteSpace,
+		before: null,
+		after,
+		requests,
+		at: s.at,
+		deps: t.deps,
+		...note ? { note } : {}
+	});
+	return ref(id);
+}
+/**
+* Path and condition a new section's first site space needs after the server derived its path from the space
+* title; a path in `held` (a root site space's, which the first section receives) is left to the reorder step.
+*/
+function siteSpacePatch(s, t, held) {
+	const patch = {};
+	if (postedPathEarly(s, t, held)) patch["path"] = s.path;
+	if (typeof s.condition === "string") patch["condition"] = s.condition;
+	for (const f of FLAGS) if (s[f] !== void 0) patch[f] = s[f];
+	return patch;
+}
+var FLAGS, SITE_SPACE_FIELDS, postedPathEarly;
+var init_site_space_steps = __esmMin((() => {
+	init_refs();
+	init_common();
+	init_model$5();
+	init_scope$1();
+	FLAGS = ["hidden", "draft"];
+	SITE_SPACE_FIELDS = ["condition", ...FLAGS];
+	postedPathEarly = (s, t, held) => s.path !== void 0 && s.path !== slug$1(t.title) && !held.has(s.path);
+}));
 // src/kinds/site/space-assign.ts
 function assignSiteSpaces(scope, nav, resolved) {
 	const { live } = scope;
@@ -54510,144 +54671,6 @@ function emitContainer(scope, nav, m, sectionPathById, rootPaths) {
 	nav.containers.set(m.container, list);
 	nav.createdSiteSpaces.set(m.container, created);
 }
-/** The condition where it differs, and `path` when given (decided by the caller: see the file comment). */
-function updateSiteSpace(scope, key, s, l, path, note) {
-	const c = changedFields$1(s, l, SITE_SPACE_FIELDS);
-	if (path !== void 0) {
-		c.before = {
-			path: l.path,
-			...c.before
-		};
-		c.after = {
-			path,
-			...c.after
-		};
-		c.changed.unshift("path");
-	}
-	if (c.changed.length === 0) return;
-	push(scope, {
-		kind: SITE_SPACE_KIND,
-		key,
-		suffix: "update",
-		action: "update",
-		phase: "update",
-		wave: WAVE.siteSpace,
-		before: c.before,
-		after: c.after,
-		requests: [{
-			method: "PATCH",
-			path: `${base(scope)}/site-spaces/${seg(l.id)}`,
-			body: c.after
-		}],
-		at: s.at,
-		...note !== void 0 ? { note } : {}
-	});
-}
-/**
-* The site space stays where it is and shows another space (PATCH spaceId): what a move would have done, with
-* the condition the moved one had unless one is written (its path: set here or by the reorder step).
-*/
-function repointSiteSpace(scope, key, w, path, name) {
-	const l = w.live;
-	const from = w.carried;
-	const body = { spaceId: w.t.id };
-	if (path !== void 0) body["path"] = path;
-	const condition = w.s.condition !== void 0 ? w.s.condition : from.condition;
-	if (condition !== l.condition) body["condition"] = condition;
-	for (const f of FLAGS) if (w.s[f] !== void 0 && w.s[f] !== l[f]) body[f] = w.s[f];
-	push(scope, {
-		kind: SITE_SPACE_KIND,
-		key,
-		suffix: "update",
-		action: "update",
-		phase: "update",
-		wave: WAVE.siteSpace,
-		before: {
-			space: l.spaceTitle,
-			path: l.path,
-			condition: l.condition
-		},
-		after: {
-			space: w.s.space,
-			...path !== void 0 ? { path } : {},
-			condition
-		},
-		requests: [{
-			method: "PATCH",
-			path: `${base(scope)}/site-spaces/${seg(l.id)}`,
-			body
-		}],
-		at: w.s.at,
-		deps: w.t.deps,
-		note: `${name}: site space ${l.id} shows this space instead of "${l.spaceTitle}" (the sections trade their only site spaces, which no sequence of moves can do)`
-	});
-}
-function createSiteSpace(scope, key, w, sectionId, path) {
-	const { s, t } = w;
-	const id = stepId(SITE_SPACE_KIND, scope.org, key, "create");
-	const body = { spaceId: t.id };
-	if (sectionId !== void 0) body["sectionId"] = sectionId;
-	if (s.draft !== void 0) body["draft"] = s.draft;
-	const exclude = scope.live.siteSpaces.filter((x) => x.spaceId === t.id && x.section === (sectionId ?? null)).map((x) => x.id);
-	const recover = {
-		match: [{
-			field: "space.id",
-			body: "/spaceId"
-		}, {
-			field: "section",
-			body: "/sectionId"
-		}],
-		...exclude.length > 0 ? { exclude } : {}
-	};
-	const requests = [{
-		method: "POST",
-		path: `${base(scope)}/site-spaces`,
-		body,
-		capture: { id: "id" },
-		recover
-	}];
-	const patch = {};
-	if (path !== void 0) patch["path"] = path;
-	const condition = s.condition !== void 0 ? s.condition : w.carried?.condition ?? void 0;
-	if (typeof condition === "string") patch["condition"] = condition;
-	if (s.hidden !== void 0) patch["hidden"] = s.hidden;
-	if (Object.keys(patch).length > 0) requests.push({
-		method: "PATCH",
-		path: `${base(scope)}/site-spaces/${ref(id)}`,
-		body: patch
-	});
-	const after = { space: s.space };
-	if (s.path !== void 0) after["path"] = s.path;
-	if (s.condition !== void 0) after["condition"] = s.condition;
-	for (const f of FLAGS) if (s[f] !== void 0) after[f] = s[f];
-	const note = w.carried ? `replaces site space ${w.carried.id} of a pruned section, which must keep one until it is deleted` : void 0;
-	push(scope, {
-		kind: SITE_SPACE_KIND,
-		key,
-		suffix: "create",
-		action: "create",
-		phase: "create",
-		wave: WAVE.siteSpace,
-		before: null,
-		after,
-		requests,
-		at: s.at,
-		deps: t.deps,
-		...note ? { note } : {}
-	});
-	return ref(id);
-}
-/**
-* Path and condition a new section's first site space needs after the server derived its path from the space
-* title; a path in `held` (a root site space's, which the first section receives) is left to the reorder step.
-*/
-function siteSpacePatch(s, t, held) {
-	const patch = {};
-	if (postedPathEarly(s, t, held)) patch["path"] = s.path;
-	if (typeof s.condition === "string") patch["condition"] = s.condition;
-	for (const f of FLAGS) if (s[f] !== void 0) patch[f] = s[f];
-	return patch;
-}
 /**
 * Paths of the root site spaces a site's new sections receive: the server moves them all into the first section
 * created, after its first site space (whose path it derived from its space title), each made unique. With one
@@ -54675,7 +54698,6 @@ function predictRootPaths(nav, a, roots) {
 		if (nav.createdSections.length > 1 && !claimed.has(x.id)) nav.floating.add(x.id);
 	}
 }
-var FLAGS, SITE_SPACE_FIELDS, postedPathEarly;
 var init_spaces_diff = __esmMin((() => {
 	init_refs();
 	init_common();
@@ -54684,11 +54706,9 @@ var init_spaces_diff = __esmMin((() => {
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
+	init_site_space_steps();
 	init_space_assign();
 	init_space_prune();
-	FLAGS = ["hidden", "draft"];
-	SITE_SPACE_FIELDS = ["condition", ...FLAGS];
-	postedPathEarly = (s, t, held) => s.path !== void 0 && s.path !== slug$1(t.title) && !held.has(s.path);
 }));
 // src/kinds/site/sections-diff.ts
 function diffSections(scope) {
@@ -54899,6 +54919,7 @@ var init_sections_diff = __esmMin((() => {
 	init_paths();
 	init_root_spaces();
 	init_scope$1();
+	init_site_space_steps();
 	init_spaces_diff();
 	SECTION_FIELDS = [
 		"title",
@@ -55507,10 +55528,10 @@ function updateSite(scope, have) {
 		...c.changed.includes("title") ? { note: `rename site ${seg(scope.siteId)}` } : {}
 	});
 }
-var init_diff$1 = __esmMin((() => {
+var init_diff$2 = __esmMin((() => {
 	init_refs();
 	init_common();
-	init_diff$5();
+	init_diff$6();
 	init_model$8();
 	init_match$1();
 	init_recover$1();
@@ -56018,7 +56039,7 @@ var init_kind$2 = __esmMin((() => {
 	init_site();
 	init_customization_file();
 	init_desired();
-	init_diff$1();
+	init_diff$2();
 	init_export$1();
 	init_fetch();
 	init_snapshot$2();
@@ -56084,6 +56105,215 @@ function mergeRulesChange(ctx, org, entry, have, members) {
 }
 var init_merge_rules = __esmMin((() => {
 	init_merge_rules$1();
+}));
+// src/kinds/space/diff.ts
+function diffSpaces(ctx, org, entries, state) {
+	const desired = withDisplayKeys(entries);
+	const result = {
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+	const { own, grants } = splitAccess(state.objects);
+	const live = {
+		...state,
+		objects: own
+	};
+	const access = accessPlanner(ctx, org, SPACE_ACCESS, {
+		objects: grants,
+		aux: state.aux
+	});
+	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND$1, desired, live.objects);
+	for (const e of stalePins) result.warnings.push({
+		kind: SPACE_KIND$1,
+		org,
+		key: e.key,
+		message: `pinned id ${e.id} does not exist; matched by title instead`
+	});
+	const collections = live.aux?.collections ?? [];
+	for (const entry of desired) {
+		const spec = entry.spec;
+		const current = matched.get(entry);
+		if (access.block(result, entry)) continue;
+		let parent = spec.parent;
+		if (typeof spec.parent === "string") {
+			const target = resolveCollection(ctx, org, spec.parent, collections);
+			if (target && "ambiguous" in target) {
+				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), ambiguousParent(spec.parent, target.ambiguous));
+				if (current) ctx.register(SPACE_KIND$1, org, entry.key, current.id);
+				continue;
+			}
+			parent = target?.id;
+			if (parent === void 0) {
+				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), unresolvedParentMessage(spec.parent));
+				continue;
+			}
+		}
+		const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
+		if (rules && "message" in rules) {
+			blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
+			continue;
+		}
+		const base = {
+			kind: SPACE_KIND$1,
+			org,
+			key: entry.key,
+			entry
+		};
+		if (!current) {
+			const createId = stepId(SPACE_KIND$1, org, entry.key, "create");
+			const body = pick$1(spec, [
+				"title",
+				"emoji",
+				"editMode"
+			]);
+			if (typeof parent === "string") body["parent"] = parent;
+			const requests = [{
+				method: "POST",
+				path: orgSpacesPath(org),
+				body: sortKeys$1(body, [
+					"title",
+					"emoji",
+					"parent",
+					"editMode"
+				]),
+				capture: { id: "id" },
+				recover: recoverByTitleInParent(live.objects, spec.title)
+			}];
+			const patch = {
+				...typeof spec.defaultLevel === "string" ? { defaultLevel: spec.defaultLevel } : {},
+				...rules ? { mergeRules: rules.body } : {}
+			};
+			if (Object.keys(patch).length > 0) requests.push({
+				method: "PATCH",
+				path: spacePath(ref(createId)),
+				body: patch
+			});
+			const after = {
+				...pick$1(spec, SPACE_FIELDS),
+				...spec.parent !== void 0 ? { parent: spec.parent } : {},
+				...rules ? { mergeRules: rules.after } : {}
+			};
+			result.steps.push(makeStep({
+				...base,
+				id: createId,
+				action: "create",
+				phase: "create",
+				wave: 26,
+				before: null,
+				after,
+				requests,
+				dependsOn: refSteps(parent)
+			}));
+			ctx.register(SPACE_KIND$1, org, entry.key, ref(createId));
+			continue;
+		}
+		ctx.register(SPACE_KIND$1, org, entry.key, current.id);
+		const have = current.fields;
+		const c = changedFields$1(spec, have, SPACE_FIELDS);
+		if (c.changed.length > 0 || rules) {
+			const [before, after, body] = rules ? [
+				{
+					...c.before,
+					mergeRules: rules.before
+				},
+				{
+					...c.after,
+					mergeRules: rules.after
+				},
+				{
+					...c.after,
+					mergeRules: rules.body
+				}
+			] : [
+				c.before,
+				c.after,
+				c.after
+			];
+			result.steps.push(makeStep({
+				...base,
+				id: stepId(SPACE_KIND$1, org, entry.key, "update"),
+				action: "update",
+				phase: "update",
+				wave: 26,
+				before,
+				after,
+				requests: [{
+					method: "PATCH",
+					path: spacePath(current.id),
+					body
+				}]
+			}));
+		}
+		const move = parentMoveStep({
+			kind: SPACE_KIND$1,
+			org,
+			entry,
+			wave: 26,
+			path: spacePath(current.id),
+			live: have.parent,
+			parent,
+			written: spec.parent
+		});
+		if (move) result.steps.push(move);
+	}
+	access.plan(result, desired);
+	const prune = ctx.prune(SPACE_KIND$1, org);
+	const key = uniqueLiveKey(unmatched);
+	const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
+	const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : void 0;
+	unmatchedLive(result, {
+		kind: SPACE_KIND$1,
+		org,
+		prune,
+		objects: deleted,
+		key,
+		wave: () => 26,
+		path: (o) => spacePath(o.id),
+		before: (o) => ({ title: o.key }),
+		note: SOFT_DELETE,
+		cascades: (o) => later?.get(o.id) ?? []
+	});
+	return result;
+}
+/**
+* The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
+* drop that site space at the purge — each of those is a blocked object naming where the site shows it.
+*/
+function pruneSpaces(ctx, org, unmatched, key, result) {
+	const named = siteNamedSpaces(ctx, org);
+	if (named.size === 0) return unmatched;
+	return unmatched.filter((o) => {
+		const at = named.get(o.id) ?? named.get(o.key);
+		if (!at) return true;
+		result.blocked.push({
+			kind: SPACE_KIND$1,
+			org,
+			key: key(o),
+			message: `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; describe the space in a Space manifest, or take it out of the site`,
+			source: plainSource(at)
+		});
+		return false;
+	});
+}
+/** The body with its keys in the documented order (stable plans). */
+function sortKeys$1(body, order) {
+	return Object.fromEntries(order.filter((k) => body[k] !== void 0).map((k) => [k, body[k]]));
+}
+var init_diff$1 = __esmMin((() => {
+	init_refs();
+	init_diff$6();
+	init_state();
+	init_parent_refs();
+	init_parents();
+	init_prune();
+	init_common();
+	init_merge_rules();
+	init_match$1();
+	init_recover$1();
+	init_model$6();
+	init_purge();
 }));
 // src/kinds/space/snapshot.ts
 async function sitesShowing(ctx, org, spaceId) {
@@ -56329,200 +56559,6 @@ async function fetchSpaces(ctx, org, desired) {
 		related: usageObjects(org, usage)
 	};
 }
-function diff$1(ctx, org, entries, state) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-	const { own, grants } = splitAccess(state.objects);
-	const live = {
-		...state,
-		objects: own
-	};
-	const access = accessPlanner(ctx, org, SPACE_ACCESS, {
-		objects: grants,
-		aux: state.aux
-	});
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(SPACE_KIND$1, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: SPACE_KIND$1,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
-	const collections = live.aux?.collections ?? [];
-	for (const entry of desired) {
-		const spec = entry.spec;
-		const current = matched.get(entry);
-		if (access.block(result, entry)) continue;
-		let parent = spec.parent;
-		if (typeof spec.parent === "string") {
-			const target = resolveCollection(ctx, org, spec.parent, collections);
-			if (target && "ambiguous" in target) {
-				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), ambiguousParent(spec.parent, target.ambiguous));
-				if (current) ctx.register(SPACE_KIND$1, org, entry.key, current.id);
-				continue;
-			}
-			parent = target?.id;
-			if (parent === void 0) {
-				blockEntry(result, entry, entry.doc.pos(["spec", "parent"]), unresolvedParentMessage(spec.parent));
-				continue;
-			}
-		}
-		const rules = mergeRulesChange(ctx, org, entry, current?.fields, live.aux?.members ?? {});
-		if (rules && "message" in rules) {
-			blockEntry(result, entry, entry.doc.pos(rules.at), `${rules.message}; nothing of the space is planned until it names a member`);
-			continue;
-		}
-		const base = {
-			kind: SPACE_KIND$1,
-			org,
-			key: entry.key,
-			entry
-		};
-		if (!current) {
-			const createId = stepId(SPACE_KIND$1, org, entry.key, "create");
-			const body = pick$1(spec, [
-				"title",
-				"emoji",
-				"editMode"
-			]);
-			if (typeof parent === "string") body["parent"] = parent;
-			const requests = [{
-				method: "POST",
-				path: orgSpacesPath(org),
-				body: sortKeys$1(body, [
-					"title",
-					"emoji",
-					"parent",
-					"editMode"
-				]),
-				capture: { id: "id" },
-				recover: recoverByTitleInParent(live.objects, spec.title)
-			}];
-			const patch = {
-				...typeof spec.defaultLevel === "string" ? { defaultLevel: spec.defaultLevel } : {},
-				...rules ? { mergeRules: rules.body } : {}
-			};
-			if (Object.keys(patch).length > 0) requests.push({
-				method: "PATCH",
-				path: spacePath(ref(createId)),
-				body: patch
-			});
-			const after = {
-				...pick$1(spec, SPACE_FIELDS),
-				...spec.parent !== void 0 ? { parent: spec.parent } : {},
-				...rules ? { mergeRules: rules.after } : {}
-			};
-			result.steps.push(makeStep({
-				...base,
-				id: createId,
-				action: "create",
-				phase: "create",
-				wave: 26,
-				before: null,
-				after,
-				requests,
-				dependsOn: refSteps(parent)
-			}));
-			ctx.register(SPACE_KIND$1, org, entry.key, ref(createId));
-			continue;
-		}
-		ctx.register(SPACE_KIND$1, org, entry.key, current.id);
-		const have = current.fields;
-		const c = changedFields$1(spec, have, SPACE_FIELDS);
-		if (c.changed.length > 0 || rules) {
-			const [before, after, body] = rules ? [
-				{
-					...c.before,
-					mergeRules: rules.before
-				},
-				{
-					...c.after,
-					mergeRules: rules.after
-				},
-				{
-					...c.after,
-					mergeRules: rules.body
-				}
-			] : [
-				c.before,
-				c.after,
-				c.after
-			];
-			result.steps.push(makeStep({
-				...base,
-				id: stepId(SPACE_KIND$1, org, entry.key, "update"),
-				action: "update",
-				phase: "update",
-				wave: 26,
-				before,
-				after,
-				requests: [{
-					method: "PATCH",
-					path: spacePath(current.id),
-					body
-				}]
-			}));
-		}
-		const move = parentMoveStep({
-			kind: SPACE_KIND$1,
-			org,
-			entry,
-			wave: 26,
-			path: spacePath(current.id),
-			live: have.parent,
-			parent,
-			written: spec.parent
-		});
-		if (move) result.steps.push(move);
-	}
-	access.plan(result, desired);
-	const prune = ctx.prune(SPACE_KIND$1, org);
-	const key = uniqueLiveKey(unmatched);
-	const deleted = prune ? pruneSpaces(ctx, org, unmatched, key, result) : unmatched;
-	const later = prune ? purgeCascades(ctx, org, live.aux?.usage, deleted.map((o) => o.id), new Set(deleted.map((o) => o.id))) : void 0;
-	unmatchedLive(result, {
-		kind: SPACE_KIND$1,
-		org,
-		prune,
-		objects: deleted,
-		key,
-		wave: () => 26,
-		path: (o) => spacePath(o.id),
-		before: (o) => ({ title: o.key }),
-		note: SOFT_DELETE,
-		cascades: (o) => later?.get(o.id) ?? []
-	});
-	return result;
-}
-/**
-* The unmatched spaces a prune deletes: all but those a Site manifest shows (by title or id), whose delete would
-* drop that site space at the purge — each of those is a blocked object naming where the site shows it.
-*/
-function pruneSpaces(ctx, org, unmatched, key, result) {
-	const named = siteNamedSpaces(ctx, org);
-	if (named.size === 0) return unmatched;
-	return unmatched.filter((o) => {
-		const at = named.get(o.id) ?? named.get(o.key);
-		if (!at) return true;
-		result.blocked.push({
-			kind: SPACE_KIND$1,
-			org,
-			key: key(o),
-			message: `not deleted (prune): a Site manifest shows it (${at.file}:${at.line}:${at.column}), and the site space would go when the deleted space is purged; describe the space in a Space manifest, or take it out of the site`,
-			source: plainSource(at)
-		});
-		return false;
-	});
-}
-/** The body with its keys in the documented order (stable plans). */
-function sortKeys$1(body, order) {
-	return Object.fromEntries(order.filter((k) => body[k] !== void 0).map((k) => [k, body[k]]));
-}
 function exportDocs$2(org, state) {
 	const live = {
 		...state,
@@ -56547,24 +56583,19 @@ function exportDocs$2(org, state) {
 }
 var spaceKind;
 var init_kind$1 = __esmMin((() => {
-	init_refs();
-	init_diff$5();
 	init_export$5();
 	init_fetch$1();
 	init_parse();
 	init_state();
 	init_model$7();
 	init_parent_refs();
-	init_parents();
-	init_prune();
 	init_common();
 	init_space();
 	init_model$8();
 	init_manifest_refs();
 	init_merge_rules$1();
-	init_merge_rules();
 	init_match$1();
-	init_recover$1();
+	init_diff$1();
 	init_model$6();
 	init_purge();
 	init_snapshot$1();
@@ -56586,7 +56617,7 @@ var init_kind$1 = __esmMin((() => {
 		toDesired: toDesired$2,
 		crossValidate: crossValidate$1,
 		fetch: fetch$2,
-		diff: diff$1,
+		diff: diffSpaces,
 		export: exportDocs$2,
 		snapshot: snapshotSpace,
 		undo: spaceUndo,
@@ -56631,7 +56662,7 @@ function membersOf(side) {
 var init_additive = __esmMin((() => {
 	init_common();
 }));
-// src/kinds/team/diff.ts
+// src/kinds/team/steps.ts
 function resolveMember({ ctx, org, aux }, email) {
 	const r = ctx.resolve("Members", org, email);
 	if (r !== void 0 && isRef(r)) return {
@@ -56645,106 +56676,7 @@ function resolveMember({ ctx, org, aux }, email) {
 		id
 	};
 }
-function diffTeams(ctx, org, entries, live) {
-	const desired = withDisplayKeys(entries);
-	const result = {
-		steps: [],
-		unmanaged: [],
-		warnings: [],
-		blocked: []
-	};
-	const aux = live.aux;
-	const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
-	for (const e of stalePins) result.warnings.push({
-		kind: TEAM_KIND,
-		org,
-		key: e.key,
-		message: `pinned id ${e.id} does not exist; matched by title instead`
-	});
-	const scope = {
-		ctx,
-		org,
-		aux
-	};
-	for (const entry of desired) {
-		const current = matched.get(entry);
-		if (blockUnknownMembers(scope, result, entry, current)) continue;
-		if (current) {
-			result.steps.push(...updateSteps(scope, entry, current));
-			ctx.register(TEAM_KIND, org, entry.key, current.id);
-		} else {
-			result.steps.push(...createSteps(scope, entry, live.objects));
-			ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, "create")));
-		}
-	}
-	if (!ctx.prune("Team", org)) for (const [entry, current] of matched) {
-		const title = identityTitle(entry);
-		const clash = current.key !== title && unmatched.find((o) => o.key === title);
-		if (clash) result.warnings.push({
-			kind: TEAM_KIND,
-			org,
-			key: entry.key,
-			message: `live team ${clash.id} already has this title`
-		});
-	}
-	const prune = ctx.prune(TEAM_KIND, org);
-	const key = uniqueLiveKey(unmatched);
-	const grants = (o) => knownGrants(ctx, org, "team", o.id);
-	unmatchedLive(result, {
-		kind: TEAM_KIND,
-		org,
-		prune,
-		objects: prune ? pruneTeams(ctx, org, unmatched, key, result) : unmatched,
-		key,
-		wave: () => 20,
-		path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
-		before: (o) => ({ title: o.key }),
-		note: (o) => {
-			const pruned = aux?.pruned?.[o.id];
-			const notes = [accessNote(pruned?.spaces, grants(o), "its"), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== void 0);
-			return notes.length > 0 ? notes.join("; ") : void 0;
-		},
-		cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades]
-	});
-	return result;
-}
-/**
-* The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
-* take the grant the list asks for — each of those is a blocked object naming where the list names it.
-*/
-function pruneTeams(ctx, org, unmatched, key, result) {
-	const named = teamsNamedByAccess(ctx, org);
-	if (named.size === 0) return unmatched;
-	return unmatched.filter((o) => {
-		const at = named.get(o.id) ?? named.get(o.key);
-		if (!at) return true;
-		result.blocked.push({
-			kind: TEAM_KIND,
-			org,
-			key: key(o),
-			message: `not deleted (prune): an access list grants it a role (${at.file}:${at.line}:${at.column}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`,
-			source: plainSource(at)
-		});
-		return false;
-	});
-}
-/**
-* Block a team that lists an e-mail no member or invite of this plan stands for (members already in the live
-* team need no resolving). True when blocked: the caller then plans and registers nothing for the team.
-*/
-function blockUnknownMembers(scope, result, entry, current) {
-	const spec = entry.spec;
-	const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
-	const [first, ...more] = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === "unknown").map((m) => ({
-		email: m.email,
-		pos: entry.doc.pos(m.at)
-	}));
-	if (!first) return false;
-	const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at$1(m.pos)})`).join(", ")}` : "";
-	blockEntry(result, entry, first.pos, `${first.email} is not an organization member and is not invited in this plan${others}; add them to a Members document with invite: true (or invite them) before listing them in a team`);
-	return true;
-}
-/** A member `blockUnknownMembers` let through. */
+/** A member diff.ts's `blockUnknownMembers` let through. */
 function known(r, entry, m) {
 	if (r.state === "unknown") throw new Error(`internal: ${m.email} of team "${entry.key}" resolves to nothing, but the team was not blocked`);
 	return r;
@@ -56910,17 +56842,125 @@ function updateSteps(scope, entry, current) {
 	steps.push(step);
 	return steps;
 }
-var roles, at$1;
+var roles;
+var init_steps = __esmMin((() => {
+	init_refs();
+	init_common();
+	init_recover$1();
+	init_cascades$2();
+	init_model$2();
+	roles = (ms) => Object.fromEntries(ms.map((m) => [m.email, m.role]));
+}));
+// src/kinds/team/diff.ts
+function diffTeams(ctx, org, entries, live) {
+	const desired = withDisplayKeys(entries);
+	const result = {
+		steps: [],
+		unmanaged: [],
+		warnings: [],
+		blocked: []
+	};
+	const aux = live.aux;
+	const { matched, unmatched, stalePins } = matchByIdOrTitle(TEAM_KIND, desired, live.objects);
+	for (const e of stalePins) result.warnings.push({
+		kind: TEAM_KIND,
+		org,
+		key: e.key,
+		message: `pinned id ${e.id} does not exist; matched by title instead`
+	});
+	const scope = {
+		ctx,
+		org,
+		aux
+	};
+	for (const entry of desired) {
+		const current = matched.get(entry);
+		if (blockUnknownMembers(scope, result, entry, current)) continue;
+		if (current) {
+			result.steps.push(...updateSteps(scope, entry, current));
+			ctx.register(TEAM_KIND, org, entry.key, current.id);
+		} else {
+			result.steps.push(...createSteps(scope, entry, live.objects));
+			ctx.register(TEAM_KIND, org, entry.key, ref(stepId(TEAM_KIND, org, entry.key, "create")));
+		}
+	}
+	if (!ctx.prune("Team", org)) for (const [entry, current] of matched) {
+		const title = identityTitle(entry);
+		const clash = current.key !== title && unmatched.find((o) => o.key === title);
+		if (clash) result.warnings.push({
+			kind: TEAM_KIND,
+			org,
+			key: entry.key,
+			message: `live team ${clash.id} already has this title`
+		});
+	}
+	const prune = ctx.prune(TEAM_KIND, org);
+	const key = uniqueLiveKey(unmatched);
+	const grants = (o) => knownGrants(ctx, org, "team", o.id);
+	unmatchedLive(result, {
+		kind: TEAM_KIND,
+		org,
+		prune,
+		objects: prune ? pruneTeams(ctx, org, unmatched, key, result) : unmatched,
+		key,
+		wave: () => 20,
+		path: (o) => `${teamsPath(org)}/${seg(o.id)}`,
+		before: (o) => ({ title: o.key }),
+		note: (o) => {
+			const pruned = aux?.pruned?.[o.id];
+			const notes = [accessNote(pruned?.spaces, grants(o), "its"), losingTeamNote(providersLosingTeam(ctx, org, pruned?.saml ?? []))].filter((n) => n !== void 0);
+			return notes.length > 0 ? notes.join("; ") : void 0;
+		},
+		cascades: (o) => [...teamCascades(org, o, aux?.pruned?.[o.id]), ...grants(o).cascades]
+	});
+	return result;
+}
+/**
+* The unmatched teams a prune deletes: all but those an access list names (by id or title), whose delete would
+* take the grant the list asks for — each of those is a blocked object naming where the list names it.
+*/
+function pruneTeams(ctx, org, unmatched, key, result) {
+	const named = teamsNamedByAccess(ctx, org);
+	if (named.size === 0) return unmatched;
+	return unmatched.filter((o) => {
+		const at = named.get(o.id) ?? named.get(o.key);
+		if (!at) return true;
+		result.blocked.push({
+			kind: TEAM_KIND,
+			org,
+			key: key(o),
+			message: `not deleted (prune): an access list grants it a role (${at.file}:${at.line}:${at.column}), and the grant would go with the team; describe the team in a Team manifest, or take it out of that access list`,
+			source: plainSource(at)
+		});
+		return false;
+	});
+}
+/**
+* Block a team that lists an e-mail no member or invite of this plan stands for (members already in the live
+* team need no resolving). True when blocked: the caller then plans and registers nothing for the team.
+*/
+function blockUnknownMembers(scope, result, entry, current) {
+	const spec = entry.spec;
+	const inTeam = new Set((current?.fields.members ?? []).map((m) => m.email));
+	const [first, ...more] = (spec.members ?? []).filter((m) => !inTeam.has(m.email) && resolveMember(scope, m.email).state === "unknown").map((m) => ({
+		email: m.email,
+		pos: entry.doc.pos(m.at)
+	}));
+	if (!first) return false;
+	const others = more.length > 0 ? `; also ${more.map((m) => `${m.email} (${at$1(m.pos)})`).join(", ")}` : "";
+	blockEntry(result, entry, first.pos, `${first.email} is not an organization member and is not invited in this plan${others}; add them to a Members document with invite: true (or invite them) before listing them in a team`);
+	return true;
+}
+var at$1;
 var init_diff = __esmMin((() => {
 	init_refs();
 	init_cascades$3();
 	init_common();
 	init_match$1();
-	init_recover$1();
 	init_team_ref();
 	init_cascades$2();
 	init_model$2();
-	roles = (ms) => Object.fromEntries(ms.map((m) => [m.email, m.role]));
+	init_steps();
 	at$1 = (p) => `${p.file}:${p.line}:${p.column}`;
 }));
 // src/kinds/team/snapshot.ts
@@ -58588,6 +58628,367 @@ var init_needs = __esmMin((() => {
 	init_operations();
 	list = (items) => items.length === 0 ? "none" : items.join(", ");
 }));
+// src/daemon/notify/types.ts
+var NOTIFY_EVENTS;
+var init_types = __esmMin((() => {
+	NOTIFY_EVENTS = [
+		"drift",
+		"apply_failed",
+		"refused",
+		"awaiting_approval",
+		"recovered",
+		"manifests_invalid"
+	];
+}));
+// src/daemon/notify/config.ts
+/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
+function notifyTargets(raw, env, at) {
+	const targets = [];
+	const issues = [];
+	if (!Array.isArray(raw)) return {
+		targets,
+		issues
+	};
+	raw.forEach((item, i) => {
+		if (!isObject$5(item)) return;
+		const where = (field) => at([
+			"notify",
+			String(i),
+			field
+		]);
+		const type = item.type;
+		const url = typeof item.url === "string" ? item.url : "";
+		let ok = true;
+		try {
+			const u = new URL(url);
+			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
+		} catch {
+			issues.push({
+				...where("url"),
+				message: `notify[${i}].url: not an http(s) URL`
+			});
+			ok = false;
+		}
+		let secret;
+		if (typeof item.secretEnv === "string") {
+			if (type !== "webhook") {
+				issues.push({
+					...where("secretEnv"),
+					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
+				});
+				ok = false;
+			} else {
+				secret = env[item.secretEnv];
+				if (secret === void 0 || secret.trim().length < 16) {
+					issues.push({
+						...where("secretEnv"),
+						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
+					});
+					ok = false;
+				}
+			}
+		}
+		if (!ok) return;
+		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
+		targets.push({
+			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
+			type,
+			url,
+			...secret !== void 0 ? { secret: secret.trim() } : {},
+			events
+		});
+	});
+	return {
+		targets,
+		issues
+	};
+}
+var isObject$5;
+var init_config$3 = __esmMin((() => {
+	init_types();
+	isObject$5 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+}));
+// src/daemon/config-schema.ts
+/**
+* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
+* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
+* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
+* accepted there.
+*/
+function configSchema() {
+	if (cached$1) return cached$1;
+	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
+	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
+	cached$1 = {
+		...root,
+		definitions: {
+			...root.definitions,
+			safetySchema: {
+				...embedded,
+				$id: new URL(SAFETY_REF, root.$id).href
+			}
+		}
+	};
+	return cached$1;
+}
+var SAFETY_REF, cached$1;
+var init_config_schema = __esmMin((() => {
+	SAFETY_REF = "safety.schema.json";
+}));
+// src/daemon/config-ownership.ts
+/**
+* The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
+* `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
+*/
+function proposalsConfig(raw, base) {
+	const gh = isObject$4(raw) && isObject$4(raw.github) ? raw.github : void 0;
+	if (!gh || typeof gh.repository !== "string") return {};
+	const str = (k) => typeof gh[k] === "string" ? gh[k] : void 0;
+	const tokenFile = str("tokenFile");
+	return { proposals: { github: {
+		repository: gh.repository,
+		apiUrl: str("apiUrl") ?? "https://api.github.com",
+		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
+		branch: str("branch") ?? "docops/drift",
+		...str("base") !== void 0 ? { base: str("base") } : {},
+		...str("path") !== void 0 ? { path: str("path") } : {}
+	} } };
+}
+/** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
+function driftIssues(raw, at) {
+	if (!isObject$4(raw.kinds)) return [];
+	const issues = [];
+	const github = isObject$4(raw.proposals) && isObject$4(raw.proposals.github);
+	for (const [kind, c] of Object.entries(raw.kinds)) {
+		if (!isObject$4(c) || c.drift === void 0 || c.drift === "revert") continue;
+		if (c.mode === "observe") issues.push({
+			...at([
+				"kinds",
+				kind,
+				"drift"
+			]),
+			message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)`
+		});
+		else if (c.drift === "propose" && !github) issues.push({
+			...at([
+				"kinds",
+				kind,
+				"drift"
+			]),
+			message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in`
+		});
+	}
+	return issues;
+}
+/** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
+function modeIssues(raw, at) {
+	if (!isObject$4(raw.kinds) || !isObject$4(raw.prune)) return [];
+	const issues = [];
+	for (const [kind, c] of Object.entries(raw.kinds)) {
+		const mode = isObject$4(c) ? c.mode : void 0;
+		if (raw.prune[kind] !== true || mode !== "additive" && mode !== "observe") continue;
+		issues.push({
+			...at([
+				"kinds",
+				kind,
+				"mode"
+			]),
+			message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)`
+		});
+	}
+	return issues;
+}
+var isObject$4;
+var init_config_ownership = __esmMin((() => {
+	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+}));
+// src/daemon/config-ha.ts
+function haConfig(raw) {
+	if (!isObject$3(raw) || raw.mode !== "kubernetes") return {};
+	const d = HA_DEFAULTS;
+	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
+	return { ha: {
+		mode: "kubernetes",
+		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
+		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
+		leaseDurationMs: num("leaseDurationMs"),
+		renewDeadlineMs: num("renewDeadlineMs"),
+		retryPeriodMs: num("retryPeriodMs")
+	} };
+}
+/**
+* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
+* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
+* client-go's jitter factor).
+*/
+function haIssues(raw, at) {
+	if (!isObject$3(raw)) return [];
+	const d = HA_DEFAULTS;
+	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
+	const lease = value("leaseDurationMs");
+	const renew = value("renewDeadlineMs");
+	const retry = value("retryPeriodMs");
+	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
+	const issues = [];
+	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
+		...where("renewDeadlineMs"),
+		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	});
+	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
+		...where("retryPeriodMs"),
+		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	});
+	return issues;
+}
+var HA_DEFAULTS, isObject$3;
+var init_config_ha = __esmMin((() => {
+	HA_DEFAULTS = {
+		leaseName: "docops",
+		leaseDurationMs: 15e3,
+		renewDeadlineMs: 1e4,
+		retryPeriodMs: 2e3
+	};
+	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+}));
+// src/daemon/config-fleet.ts
+/**
+* `organizations:` and `shard:` of docops.yaml (docs/daemon.md, "Many organizations", "Shards"): one daemon
+* reconciling several organizations, each on its own, and the shards that spread them over several daemons.
+* The schema checks the shapes; this module checks what it cannot (unique ids, directories that do not contain
+* one another, cron expressions, shard bounds) and turns the entries into configs of their own.
+*/
+function fleetConfig(input) {
+	const { raw, at, atKey } = input;
+	const issues = [];
+	const list = Array.isArray(raw.organizations) ? raw.organizations.filter(isObject$2) : void 0;
+	if (raw.shard !== void 0 && list === void 0) issues.push({
+		...atKey(["shard"]),
+		message: "shard: only with organizations (shards spread organizations over daemons)"
+	});
+	if (list === void 0) return { issues };
+	for (const field of ["manifests", "tokenFile"]) if (raw[field] !== void 0) issues.push({
+		...atKey([field]),
+		message: `${field}: not with organizations (each organization names its own ${field === "manifests" ? "manifests directory" : "token file or variable"})`
+	});
+	const organizations = [];
+	const seen = /* @__PURE__ */ new Map();
+	list.forEach((o, i) => {
+		const where = (...path) => at([
+			"organizations",
+			String(i),
+			...path
+		]);
+		const id = String(o.id ?? "");
+		if (seen.has(id)) issues.push({
+			...where("id"),
+			message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`
+		});
+		seen.set(id, i);
+		if (o.tokenFile === void 0 === (o.tokenEnv === void 0)) {
+			const both = o.tokenFile !== void 0;
+			issues.push({
+				...both ? atKey([
+					"organizations",
+					String(i),
+					"tokenEnv"
+				]) : where(),
+				message: `organizations[${i}]: ${both ? "give tokenFile or tokenEnv, not both" : "give tokenFile or tokenEnv: where its token is read (never the token itself)"}`
+			});
+		}
+		if (typeof o.schedule === "string") {
+			const problem = input.cronProblem(o.schedule);
+			if (problem) issues.push({
+				...where("schedule"),
+				message: `organizations[${i}].schedule: ${problem}`
+			});
+		}
+		let notify;
+		if (input.schemaOk && o.notify !== void 0) {
+			const found = notifyTargets(o.notify, input.env, (path) => where(...path));
+			notify = found.targets;
+			issues.push(...found.issues.map((x) => ({
+				...x,
+				message: `organizations[${i}].${x.message}`
+			})));
+		}
+		organizations.push({
+			id,
+			manifestsDir: (0, node_path.resolve)(input.base, String(o.manifests ?? ".")),
+			...typeof o.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(input.base, o.tokenFile) } : {},
+			...typeof o.tokenEnv === "string" ? { tokenEnv: o.tokenEnv } : {},
+			...typeof o.schedule === "string" ? { schedule: o.schedule } : {},
+			...isObject$2(o.prune) ? { prune: o.prune } : {},
+			...isObject$2(o.safety) ? { safety: o.safety } : {},
+			...notify ? { notify } : {}
+		});
+	});
+	organizations.forEach((a, i) => organizations.forEach((b, j) => {
+		if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
+		issues.push({
+			...at([
+				"organizations",
+				String(j),
+				"manifests"
+			]),
+			message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? "the same directory as" : "overlaps the directory of"} organizations[${i}] (${a.id}); each organization reads a directory of its own`
+		});
+	}));
+	const shard = shardConfig(raw, at, atKey, issues);
+	return {
+		organizations,
+		...shard ? { shard } : {},
+		issues
+	};
+}
+function shardConfig(raw, at, atKey, issues) {
+	const s = raw.shard;
+	if (!isObject$2(s)) return void 0;
+	const num = (k) => typeof s[k] === "number" ? s[k] : void 0;
+	const [index, count, leases] = [
+		num("index"),
+		num("count"),
+		num("leases")
+	];
+	if (leases !== void 0) {
+		if (index !== void 0 || count !== void 0) issues.push({
+			...atKey(["shard", "leases"]),
+			message: "shard: either {index, count} (static shards) or {leases} (dynamic shards), not both"
+		});
+		if ((isObject$2(raw.ha) ? raw.ha : {}).mode !== "kubernetes") issues.push({
+			...atKey(["shard", "leases"]),
+			message: "shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes"
+		});
+		return {
+			mode: "dynamic",
+			leases
+		};
+	}
+	if (index === void 0 || count === void 0) {
+		issues.push({
+			...atKey(["shard"]),
+			message: "shard: give index and count (static shards) or leases (dynamic shards)"
+		});
+		return;
+	}
+	if (index >= count) issues.push({
+		...at(["shard", "index"]),
+		message: `shard.index: must be below shard.count (${count})`
+	});
+	return {
+		mode: "static",
+		index,
+		count
+	};
+}
+function contains(outer, inner) {
+	const rel = (0, node_path.relative)(outer, inner);
+	return rel === "" || rel !== ".." && !rel.startsWith(`..${node_path.sep}`) && !(0, node_path.isAbsolute)(rel);
+}
+var isObject$2;
+var init_config_fleet = __esmMin((() => {
+	init_config$3();
+	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+}));
 // node_modules/node-cron/dist/_shared.js
 function resolveNickname(expression) {
 	const key = expression.trim().toLowerCase();
@@ -59003,366 +59404,109 @@ var init_node_cron = __esmMin((() => {
 	registry.all;
 	registry.get;
 }));
-// src/daemon/notify/types.ts
-var NOTIFY_EVENTS;
-var init_types = __esmMin((() => {
-	NOTIFY_EVENTS = [
-		"drift",
-		"apply_failed",
-		"refused",
-		"awaiting_approval",
-		"recovered",
-		"manifests_invalid"
-	];
-}));
-// src/daemon/notify/config.ts
-/** Targets from a schema-valid `notify` value; issues for what the schema cannot see. */
-function notifyTargets(raw, env, at) {
-	const targets = [];
-	const issues = [];
-	if (!Array.isArray(raw)) return {
-		targets,
-		issues
-	};
-	raw.forEach((item, i) => {
-		if (!isObject$4(item)) return;
-		const where = (field) => at([
-			"notify",
-			String(i),
-			field
-		]);
-		const type = item.type;
-		const url = typeof item.url === "string" ? item.url : "";
-		let ok = true;
-		try {
-			const u = new URL(url);
-			if (u.protocol !== "https:" && u.protocol !== "http:") throw new Error("not http");
-		} catch {
-			issues.push({
-				...where("url"),
-				message: `notify[${i}].url: not an http(s) URL`
-			});
-			ok = false;
-		}
-		let secret;
-		if (typeof item.secretEnv === "string") {
-			if (type !== "webhook") {
-				issues.push({
-					...where("secretEnv"),
-					message: `notify[${i}].secretEnv: only a webhook target signs its body (Slack checks its own URL)`
-				});
-				ok = false;
-			} else {
-				secret = env[item.secretEnv];
-				if (secret === void 0 || secret.trim().length < 16) {
-					issues.push({
-						...where("secretEnv"),
-						message: `notify[${i}].secretEnv: the variable ${item.secretEnv} must hold the signing secret (16+ characters)`
-					});
-					ok = false;
-				}
-			}
-		}
-		if (!ok) return;
-		const events = Array.isArray(item.events) ? item.events : [...NOTIFY_EVENTS];
-		targets.push({
-			name: typeof item.name === "string" ? item.name : `notify[${i}]`,
-			type,
-			url,
-			...secret !== void 0 ? { secret: secret.trim() } : {},
-			events
-		});
-	});
+// src/daemon/config-checks.ts
+/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
+function parseListen(value) {
+	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
+	if (!m) return void 0;
+	const port = Number(m[3]);
+	if (port > 65535) return void 0;
 	return {
-		targets,
-		issues
+		host: m[1] ?? m[2],
+		port
 	};
 }
-var isObject$4;
-var init_config$3 = __esmMin((() => {
-	init_types();
-	isObject$4 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-schema.ts
-/**
-* The config schema, self-contained: schemas/config.schema.json refers to `safety.schema.json` (written
-* separately); the referenced schema is embedded under its resolved $id so the one compiled validator can
-* resolve the $ref without a shared schema registry. Until schemas/safety.schema.json exists, any object is
-* accepted there.
-*/
-function configSchema() {
-	if (cached$1) return cached$1;
-	const root = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"https://docops.dev/schemas/config.schema.json\",\n  \"title\": \"docops daemon configuration (docops.yaml)\",\n  \"description\": \"Configuration of `docops daemon`. Relative paths are relative to this file. Environment variables DOCOPS_API_URL, DOCOPS_MANIFESTS, DOCOPS_ALLOW_ENV, DOCOPS_MODE, DOCOPS_SCHEDULE, DOCOPS_LISTEN, DOCOPS_CONCURRENCY and DOCOPS_RECONCILE_SECRET override the matching fields; `${VAR}` is interpolated in string values.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"manifests\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of manifest files (relative to this file). Required unless DOCOPS_MANIFESTS is set.\"\n    },\n    \"allowEnv\": {\n      \"type\": \"array\",\n      \"x-secret\": false,\n      \"description\": \"Environment variables the manifests may read as ${NAME}: names, or prefixes ending in * (e.g. [ORG_ID, TEAM_*]). Nothing else is interpolated into manifests, and never a DOCOPS_* variable or the API token. DOCOPS_ALLOW_ENV (comma-separated) overrides it.\",\n      \"items\": {\n        \"type\": \"string\",\n        \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*\\\\*?$\"\n      }\n    },\n    \"apiUrl\": {\n      \"type\": \"string\",\n      \"x-secret\": \"userinfo\",\n      \"pattern\": \"^https?://\",\n      \"description\": \"Base URL of the management API, ending in /v1. Default: the API settings' default.\"\n    },\n    \"tokenFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the API token (relative to this file). Default: the DOCOPS_TOKEN environment variable.\"\n    },\n    \"concurrency\": {\n      \"type\": \"integer\",\n      \"minimum\": 1,\n      \"maximum\": 64,\n      \"description\": \"Concurrent API requests (default 8).\"\n    },\n    \"schedule\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Cron expression (node-cron syntax, 5 or 6 fields) of periodic reconciles, e.g. \\\"*/10 * * * *\\\". Without it only file changes and POST /reconcile trigger runs.\"\n    },\n    \"mode\": {\n      \"enum\": [\n        \"apply\",\n        \"plan\"\n      ],\n      \"default\": \"apply\",\n      \"description\": \"apply: write the changes; plan: only report drift (never writes).\"\n    },\n    \"prune\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: delete live objects no manifest mentions, e.g. {Team: true}. Only kinds whose objects docops deletes (not Organization).\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"boolean\"\n      }\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Per manifest kind: how docops owns its objects, e.g. {Members: {mode: additive}}. mode: authoritative (default; the manifests win), additive (create and update what is written, never delete or revert what is not; no prune), observe (never write; the plan reports the drift). A document's own `mode:` can only make its objects more cautious.\",\n      \"propertyNames\": {\n        \"enum\": [\n          \"Organization\",\n          \"Members\",\n          \"Team\",\n          \"Translation\",\n          \"OpenAPISpec\",\n          \"SamlProvider\",\n          \"Collection\",\n          \"Space\",\n          \"Site\"\n        ]\n      },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"mode\": {\n            \"enum\": [\n              \"authoritative\",\n              \"additive\",\n              \"observe\"\n            ],\n            \"default\": \"authoritative\",\n            \"description\": \"authoritative, additive or observe (see kinds).\"\n          },\n          \"drift\": {\n            \"enum\": [\n              \"revert\",\n              \"report\",\n              \"propose\"\n            ],\n            \"default\": \"revert\",\n            \"description\": \"What a run does with a change made in the app (drift) to this kind's objects: revert it (default), report it (kept, shown, never reverted), or propose it as a pull request against the manifests' repository (needs proposals.github). A manifest edit is applied whatever this says.\"\n          }\n        }\n      }\n    },\n    \"proposals\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Where drift of the kinds with drift: propose is proposed: one branch and one pull request in the manifests' repository, updated in place while the drift lasts.\",\n      \"properties\": {\n        \"github\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"required\": [\n            \"repository\"\n          ],\n          \"properties\": {\n            \"repository\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n              \"description\": \"OWNER/NAME of the manifests' repository.\"\n            },\n            \"apiUrl\": {\n              \"type\": \"string\",\n              \"x-secret\": \"userinfo\",\n              \"pattern\": \"^https?://\",\n              \"description\": \"GitHub's API (default https://api.github.com).\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding a GitHub token that may push branches and open pull requests in the repository (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n            },\n            \"branch\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"default\": \"docops/drift\",\n              \"description\": \"docops's branch: force-moved to each new proposal.\"\n            },\n            \"base\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9._/-]*$\",\n              \"description\": \"The branch proposed onto (default: the repository's default branch).\"\n            },\n            \"path\": {\n              \"type\": \"string\",\n              \"pattern\": \"^[A-Za-z0-9._-][A-Za-z0-9._/-]*$\",\n              \"description\": \"Where the manifests directory is inside the repository (default: found from its git checkout, else the repository's root).\"\n            }\n          }\n        }\n      }\n    },\n    \"invite\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Invite members missing from the organization by e-mail.\"\n    },\n    \"listen\": {\n      \"type\": \"string\",\n      \"pattern\": \"^(\\\\[[0-9A-Fa-f:.]+\\\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}$\",\n      \"default\": \"0.0.0.0:8080\",\n      \"description\": \"HOST:PORT of the HTTP server (/healthz, /readyz, /metrics, POST /reconcile).\"\n    },\n    \"reconcileSecret\": {\n      \"type\": \"string\",\n      \"x-secret\": \"credential\",\n      \"minLength\": 16,\n      \"description\": \"Bearer secret POST /reconcile requires (at least 16 characters). Without it (and reconcileSecretFile) the endpoint is disabled.\"\n    },\n    \"reconcileSecretFile\": {\n      \"type\": \"string\",\n      \"x-secret\": false,\n      \"minLength\": 1,\n      \"description\": \"File holding the reconcile secret (relative to this file).\"\n    },\n    \"debounceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"maximum\": 60000,\n      \"default\": 500,\n      \"description\": \"Quiet time after the last manifest file event before a reconcile starts.\"\n    },\n    \"retry\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Backoff of failed reconciles: the delay doubles from initialMs up to maxMs, with jitter.\",\n      \"properties\": {\n        \"initialMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 1000\n        },\n        \"maxMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 300000\n        }\n      }\n    },\n    \"shutdownGraceMs\": {\n      \"type\": \"integer\",\n      \"minimum\": 0,\n      \"default\": 30000,\n      \"description\": \"On SIGTERM/SIGINT, how long the step in flight may take to finish before the process exits anyway.\"\n    },\n    \"safety\": {\n      \"$ref\": \"safety.schema.json\"\n    },\n    \"journalDir\": {\n      \"type\": \"string\",\n      \"minLength\": 1,\n      \"description\": \"Directory of the safety journal (snapshots taken before deletes), relative to this file.\"\n    },\n    \"ha\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"High availability: run two or more replicas of which one, the holder of a lease, reconciles (docs/daemon.md, \\\"High availability\\\"). Off by default.\",\n      \"properties\": {\n        \"mode\": {\n          \"enum\": [\n            \"off\",\n            \"kubernetes\"\n          ],\n          \"default\": \"off\",\n          \"description\": \"off: this daemon is the only writer. kubernetes: elect a leader through a coordination.k8s.io/v1 Lease (in-cluster service account, or KUBECONFIG).\"\n        },\n        \"namespace\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$\",\n          \"description\": \"Namespace of the Lease. Default: the pod's own namespace (from its service account), else the kubeconfig context's, else default.\"\n        },\n        \"leaseName\": {\n          \"type\": \"string\",\n          \"pattern\": \"^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$\",\n          \"default\": \"docops\",\n          \"description\": \"Name of the Lease; replicas that share it elect one leader.\"\n        },\n        \"leaseDurationMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1000,\n          \"default\": 15000,\n          \"description\": \"How long the others wait, after they last saw the lease renewed, before they take it over (written to the Lease in whole seconds, rounded up).\"\n        },\n        \"renewDeadlineMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 10000,\n          \"description\": \"The leader stops writing when it could not renew the lease for this long (must be below leaseDurationMs).\"\n        },\n        \"retryPeriodMs\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"default\": 2000,\n          \"description\": \"How often every replica reads the lease and the leader renews it (must be below renewDeadlineMs).\"\n        }\n      }\n    },\n    \"informer\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"x-secret\": false,\n      \"description\": \"Follow the audit log between full reads (docs/daemon.md, \\\"The informer\\\"): a quiet poll costs one request per organization instead of a full read. Needs audit events (an organization admin's token, an Enterprise plan); without them each run reads everything, as with informer off.\",\n      \"properties\": {\n        \"enabled\": {\n          \"type\": \"boolean\",\n          \"default\": true,\n          \"description\": \"false: every full reconcile reads the whole organization.\"\n        },\n        \"pollSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 86400,\n          \"default\": 30,\n          \"description\": \"How often the audit events are polled; events start a reconcile (a quiet poll starts none). 0: only on the schedule, file changes and POST /reconcile.\"\n        },\n        \"resyncMinutes\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 100000,\n          \"default\": 240,\n          \"description\": \"A full read in the background this often (at low priority: it yields to every other request). 0: never.\"\n        },\n        \"overlapSeconds\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"maximum\": 3600,\n          \"default\": 60,\n          \"description\": \"Each poll reads again this far behind the newest event it saw, so an event recorded late is still found.\"\n        }\n      }\n    },\n    \"logLevel\": {\n      \"enum\": [\n        \"trace\",\n        \"debug\",\n        \"info\",\n        \"warn\",\n        \"error\",\n        \"fatal\",\n        \"silent\"\n      ],\n      \"default\": \"info\"\n    },\n    \"statusPage\": {\n      \"type\": \"boolean\",\n      \"default\": true,\n      \"description\": \"Serve the status page (GET /) and its JSON (GET /api/status, GET /api/runs/{n}) on the listen address. They show the plan's drift, load errors and run history: put the address behind the cluster's authentication (docs/daemon.md).\"\n    },\n    \"notify\": {\n      \"type\": \"array\",\n      \"description\": \"Where to send notifications: generic webhooks (JSON body, optional HMAC-SHA256 signature) and Slack incoming webhooks. One notification per distinct problem, one when it is resolved (docs/daemon.md).\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"type\",\n          \"url\"\n        ],\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Shown in logs instead of the URL.\"\n          },\n          \"type\": {\n            \"enum\": [\n              \"webhook\",\n              \"slack\"\n            ],\n            \"description\": \"webhook: a JSON body; slack: an incoming-webhook message.\"\n          },\n          \"url\": {\n            \"type\": \"string\",\n            \"x-secret\": \"credential\",\n            \"pattern\": \"^https?://\",\n            \"description\": \"The webhook URL; a secret (write it as ${VAR}).\"\n          },\n          \"secretEnv\": {\n            \"type\": \"string\",\n            \"x-secret\": \"env\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"description\": \"webhook only: the environment variable holding the HMAC-SHA256 key of the X-Docops-Signature-256 header (16+ characters).\"\n          },\n          \"events\": {\n            \"type\": \"array\",\n            \"minItems\": 1,\n            \"uniqueItems\": true,\n            \"items\": {\n              \"enum\": [\n                \"drift\",\n                \"apply_failed\",\n                \"refused\",\n                \"awaiting_approval\",\n                \"recovered\",\n                \"manifests_invalid\"\n              ]\n            },\n            \"description\": \"Events to send (default: all).\"\n          }\n        }\n      }\n    },\n    \"policy\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Rules over every plan (docs/policy.md): deny refuses it, require-approval makes the daemon wait for an approval of exactly this plan, warn says so. Give `path`, `rules` or both; a policy that loads no rule is an error.\",\n      \"properties\": {\n        \"path\": {\n          \"type\": \"string\",\n          \"minLength\": 1,\n          \"description\": \"A policy file, or a folder of them (schemas/policy.schema.json), relative to this file.\"\n        },\n        \"rules\": {\n          \"type\": \"array\",\n          \"description\": \"Rules written here: each {name, when, outcome, message} as in a policy file (schemas/policy.schema.json#/definitions/rule).\"\n        },\n        \"approvers\": {\n          \"type\": \"object\",\n          \"description\": \"Who may approve, as in a policy file: {githubTeam: ORG/TEAM-SLUG}.\"\n        },\n        \"approvals\": {\n          \"type\": \"object\",\n          \"additionalProperties\": false,\n          \"description\": \"How the daemon takes approvals: POST /approve, and pull-request comments `/docops approve CHECKSUM` by members of the approvers' GitHub team.\",\n          \"properties\": {\n            \"token\": {\n              \"type\": \"string\",\n              \"x-secret\": \"credential\",\n              \"minLength\": 16,\n              \"description\": \"Bearer token of POST /approve (16+ characters; not the reconcile secret). Or tokenFile, or DOCOPS_APPROVER_TOKEN. Without any, POST /approve is disabled.\"\n            },\n            \"tokenFile\": {\n              \"type\": \"string\",\n              \"x-secret\": false,\n              \"minLength\": 1,\n              \"description\": \"File holding the approver token (relative to this file).\"\n            },\n            \"github\": {\n              \"type\": \"object\",\n              \"additionalProperties\": false,\n              \"required\": [\n                \"repository\"\n              ],\n              \"description\": \"Read approvals from the pull request that made the manifests' commit.\",\n              \"properties\": {\n                \"repository\": {\n                  \"type\": \"string\",\n                  \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$\",\n                  \"description\": \"OWNER/NAME of the manifests' repository.\"\n                },\n                \"apiUrl\": {\n                  \"type\": \"string\",\n                  \"x-secret\": \"userinfo\",\n                  \"pattern\": \"^https?://\",\n                  \"description\": \"GitHub's API (default https://api.github.com).\"\n                },\n                \"tokenFile\": {\n                  \"type\": \"string\",\n                  \"x-secret\": false,\n                  \"minLength\": 1,\n                  \"description\": \"File holding a GitHub token that may read the repository's pull requests and the team's members (relative to this file). Or DOCOPS_GITHUB_TOKEN.\"\n                },\n                \"pollSeconds\": {\n                  \"type\": \"integer\",\n                  \"minimum\": 5,\n                  \"maximum\": 3600,\n                  \"default\": 60,\n                  \"description\": \"While a plan waits for approval, how often its pull request's comments are read.\"\n                }\n              }\n            }\n          }\n        }\n      }\n    },\n    \"organizations\": {\n      \"type\": \"array\",\n      \"minItems\": 1,\n      \"description\": \"One daemon, many organizations (docs/daemon.md, \\\"Many organizations\\\"): each entry is reconciled on its own (its own run queue, rate-limit pacer and backoff), so one organization's failure, rate limit or invalid manifests never delays another's run. Without it the daemon reconciles the one organization of `manifests`. Each entry says where its API key is read from (a file or an environment variable), never the key itself.\",\n      \"items\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"required\": [\n          \"id\",\n          \"manifests\"\n        ],\n        \"properties\": {\n          \"id\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$\",\n            \"description\": \"The organization's id, as its manifests name it in metadata.organization. Unique; also what a shard is chosen by.\"\n          },\n          \"manifests\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Its manifests directory (relative to this file): a repository's root or a subfolder. Every document in it must name this organization; directories of two organizations may not contain one another.\"\n          },\n          \"tokenFile\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"x-secret\": false,\n            \"description\": \"File holding this organization's API token (relative to this file).\"\n          },\n          \"tokenEnv\": {\n            \"type\": \"string\",\n            \"pattern\": \"^[A-Za-z_][A-Za-z0-9_]*$\",\n            \"x-secret\": \"env\",\n            \"description\": \"Environment variable holding this organization's API token (its name; the token itself never appears in this file).\"\n          },\n          \"schedule\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"description\": \"Cron expression of this organization's periodic reconciles; default: the top-level schedule.\"\n          },\n          \"prune\": {\n            \"$ref\": \"#/properties/prune\"\n          },\n          \"safety\": {\n            \"$ref\": \"safety.schema.json\"\n          },\n          \"notify\": {\n            \"$ref\": \"#/properties/notify\"\n          }\n        },\n        \"description\": \"One organization: its id, its manifests directory, where its API key is read from (tokenFile or tokenEnv, exactly one), and what it does differently from the top level.\"\n      }\n    },\n    \"shard\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"description\": \"Spread the organizations over several daemons (docs/daemon.md, \\\"Shards\\\"). Static: {index, count}: this daemon reconciles the organizations whose id hashes to shard `index` of `count` (one Deployment per shard). Dynamic: {leases: S}: S shard Leases shared by every replica (needs ha.mode kubernetes); each replica reconciles the organizations of the shards it holds. Needs organizations.\",\n      \"properties\": {\n        \"index\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"This daemon's shard, 0 … count − 1 (static shards).\"\n        },\n        \"count\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 1024,\n          \"description\": \"How many static shards there are.\"\n        },\n        \"leases\": {\n          \"type\": \"integer\",\n          \"minimum\": 1,\n          \"maximum\": 256,\n          \"description\": \"How many shard Leases the replicas share (dynamic shards); fixed: changing it moves organizations between shards.\"\n        }\n      }\n    }\n  }\n}\n");
-	const { $schema: _dialect, ...embedded } = JSON.parse("{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\",\n  \"$id\": \"safety.schema.json\",\n  \"title\": \"safety\",\n  \"description\": \"The `safety:` section of the daemon config: how much one run may delete or update before the safety gate refuses the plan (exit 3). Fractions compare a plan's changes with the live objects of the same population (a kind in an organization, or one object's list of sub-objects: its grants, a team's members, a site's sections); caps count per kind and organization; --force lifts them. The prune-everything rules are lifted only by allowPruneAll, the emptied-list rule by a document's allowEmpty or by allowEmpty here. See docs/safety.md.\",\n  \"type\": \"object\",\n  \"additionalProperties\": false,\n  \"properties\": {\n    \"deletes\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on delete and prune steps. Default: fraction 0.25, minLive 10, max 100.\"\n    },\n    \"updates\": {\n      \"$ref\": \"#/definitions/threshold\",\n      \"description\": \"Limits on update steps. Default: fraction 0.3, minLive 10, max 500.\"\n    },\n    \"allowPruneAll\": {\n      \"type\": \"boolean\",\n      \"default\": false,\n      \"description\": \"Allow a plan that deletes every live object of a kind in an organization (at least 2), or deletes anything while no manifest was loaded. --force never does.\"\n    },\n    \"kinds\": {\n      \"type\": \"object\",\n      \"description\": \"Overrides by kind name as plans name it (manifest kinds such as Team, and sub-kinds).\",\n      \"propertyNames\": { \"pattern\": \"^[A-Za-z][A-Za-z0-9]*$\" },\n      \"additionalProperties\": {\n        \"type\": \"object\",\n        \"additionalProperties\": false,\n        \"properties\": {\n          \"deletes\": { \"$ref\": \"#/definitions/threshold\" },\n          \"updates\": { \"$ref\": \"#/definitions/threshold\" },\n          \"allowPruneAll\": { \"type\": \"boolean\", \"description\": \"allowPruneAll for this kind only.\" },\n          \"allowEmpty\": { \"type\": \"boolean\", \"description\": \"Allow a plan to delete every entry (at least 2) of one object's list of this sub-kind (e.g. CollectionAccess: a collection's grants; TeamMember: a team's members), as `allowEmpty: true` in that object's document does. allowPruneAll implies it. --force never does.\" }\n        }\n      }\n    }\n  },\n  \"definitions\": {\n    \"threshold\": {\n      \"type\": \"object\",\n      \"additionalProperties\": false,\n      \"properties\": {\n        \"fraction\": {\n          \"type\": \"number\",\n          \"minimum\": 0,\n          \"maximum\": 1,\n          \"description\": \"Largest allowed share of the live objects of the kind in the organization (0.25 = 25 %); exactly at the limit is allowed.\"\n        },\n        \"minLive\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"The fraction applies only when at least this many live objects exist.\"\n        },\n        \"max\": {\n          \"type\": \"integer\",\n          \"minimum\": 0,\n          \"description\": \"Absolute cap per run, whatever the live count.\"\n        }\n      }\n    }\n  }\n}\n");
-	cached$1 = {
-		...root,
-		definitions: {
-			...root.definitions,
-			safetySchema: {
-				...embedded,
-				$id: new URL(SAFETY_REF, root.$id).href
-			}
-		}
-	};
-	return cached$1;
-}
-var SAFETY_REF, cached$1;
-var init_config_schema = __esmMin((() => {
-	SAFETY_REF = "safety.schema.json";
-}));
-// src/daemon/config-ownership.ts
-/**
-* The config's ownership settings (docs/daemon.md, "Who owns what"): `kinds.<Kind>.mode` and `.drift`, and
-* `proposals`, where drift under `propose` becomes a pull request. Read and checked here; config.ts calls these.
-*/
-function proposalsConfig(raw, base) {
-	const gh = isObject$3(raw) && isObject$3(raw.github) ? raw.github : void 0;
-	if (!gh || typeof gh.repository !== "string") return {};
-	const str = (k) => typeof gh[k] === "string" ? gh[k] : void 0;
-	const tokenFile = str("tokenFile");
-	return { proposals: { github: {
-		repository: gh.repository,
-		apiUrl: str("apiUrl") ?? "https://api.github.com",
-		...tokenFile !== void 0 ? { tokenFile: (0, node_path.resolve)(base, tokenFile) } : {},
-		branch: str("branch") ?? "docops/drift",
-		...str("base") !== void 0 ? { base: str("base") } : {},
-		...str("path") !== void 0 ? { path: str("path") } : {}
-	} } };
-}
-/** drift: propose needs somewhere to propose; observe never writes, so no drift setting means anything beside it. */
-function driftIssues(raw, at) {
-	if (!isObject$3(raw.kinds)) return [];
+/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
+function semanticIssues(raw, at, atKey) {
 	const issues = [];
-	const github = isObject$3(raw.proposals) && isObject$3(raw.proposals.github);
-	for (const [kind, c] of Object.entries(raw.kinds)) {
-		if (!isObject$3(c) || c.drift === void 0 || c.drift === "revert") continue;
-		if (c.mode === "observe") issues.push({
-			...at([
-				"kinds",
-				kind,
-				"drift"
-			]),
-			message: `kinds.${kind}.drift: observe never writes, so it reverts no drift to keep (remove drift or the mode)`
-		});
-		else if (c.drift === "propose" && !github) issues.push({
-			...at([
-				"kinds",
-				kind,
-				"drift"
-			]),
-			message: `kinds.${kind}.drift: propose needs proposals.github (the manifests' repository) to propose in`
+	if (typeof raw.schedule === "string" && raw.schedule !== "") {
+		const problem = cronProblem(raw.schedule);
+		if (problem) issues.push({
+			...at(["schedule"]),
+			message: `schedule: ${problem}`
 		});
 	}
-	return issues;
-}
-/** Prune deletes what no manifest writes; a kind in additive or observe mode never does (src/engine/modes.ts). */
-function modeIssues(raw, at) {
-	if (!isObject$3(raw.kinds) || !isObject$3(raw.prune)) return [];
-	const issues = [];
-	for (const [kind, c] of Object.entries(raw.kinds)) {
-		const mode = isObject$3(c) ? c.mode : void 0;
-		if (raw.prune[kind] !== true || mode !== "additive" && mode !== "observe") continue;
-		issues.push({
-			...at([
-				"kinds",
-				kind,
-				"mode"
-			]),
-			message: `kinds.${kind}.mode: ${mode} never deletes what no manifest writes, so prune.${kind}: true contradicts it (remove one of them)`
-		});
-	}
-	return issues;
-}
-var isObject$3;
-var init_config_ownership = __esmMin((() => {
-	isObject$3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-ha.ts
-function haConfig(raw) {
-	if (!isObject$2(raw) || raw.mode !== "kubernetes") return {};
-	const d = HA_DEFAULTS;
-	const num = (k) => typeof raw[k] === "number" ? raw[k] : d[k];
-	return { ha: {
-		mode: "kubernetes",
-		...typeof raw.namespace === "string" ? { namespace: raw.namespace } : {},
-		leaseName: typeof raw.leaseName === "string" ? raw.leaseName : d.leaseName,
-		leaseDurationMs: num("leaseDurationMs"),
-		renewDeadlineMs: num("renewDeadlineMs"),
-		retryPeriodMs: num("retryPeriodMs")
-	} };
-}
-/**
-* The election's timings must nest as client-go requires: the leader stops writing (renewDeadline) before the
-* others may take over (leaseDuration), and renews more than once within its deadline (1.2 × retryPeriod,
-* client-go's jitter factor).
-*/
-function haIssues(raw, at) {
-	if (!isObject$2(raw)) return [];
-	const d = HA_DEFAULTS;
-	const value = (k) => raw[k] === void 0 ? d[k] : typeof raw[k] === "number" ? raw[k] : void 0;
-	const lease = value("leaseDurationMs");
-	const renew = value("renewDeadlineMs");
-	const retry = value("retryPeriodMs");
-	const where = (k) => at(raw[k] !== void 0 ? ["ha", k] : ["ha"]);
-	const issues = [];
-	if (lease !== void 0 && renew !== void 0 && renew >= lease) issues.push({
-		...where("renewDeadlineMs"),
-		message: `ha.renewDeadlineMs: must be below ha.leaseDurationMs (${lease}), so the leader stops writing before another replica may take over`
+	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
+		...at(["listen"]),
+		message: "listen: the port must be 0..65535"
 	});
-	if (renew !== void 0 && retry !== void 0 && renew <= 1.2 * retry) issues.push({
-		...where("retryPeriodMs"),
-		message: `ha.retryPeriodMs: 1.2 × it must be below ha.renewDeadlineMs (${renew}), so the leader tries to renew more than once before it gives up`
+	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
+		...atKey(["reconcileSecretFile"]),
+		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
+	});
+	issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
+	const retry = isObject$1(raw.retry) ? raw.retry : {};
+	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
+		...at(["retry", "maxMs"]),
+		message: "retry.maxMs: must not be smaller than retry.initialMs"
 	});
 	return issues;
 }
-var HA_DEFAULTS, isObject$2;
-var init_config_ha = __esmMin((() => {
-	HA_DEFAULTS = {
-		leaseName: "docops",
-		leaseDurationMs: 15e3,
-		renewDeadlineMs: 1e4,
-		retryPeriodMs: 2e3
-	};
-	isObject$2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-}));
-// src/daemon/config-fleet.ts
-/**
-* `organizations:` and `shard:` of docops.yaml (docs/daemon.md, "Many organizations", "Shards"): one daemon
-* reconciling several organizations, each on its own, and the shards that spread them over several daemons.
-* The schema checks the shapes; this module checks what it cannot (unique ids, directories that do not contain
-* one another, cron expressions, shard bounds) and turns the entries into configs of their own.
-*/
-function fleetConfig(input) {
-	const { raw, at, atKey } = input;
-	const issues = [];
-	const list = Array.isArray(raw.organizations) ? raw.organizations.filter(isObject$1) : void 0;
-	if (raw.shard !== void 0 && list === void 0) issues.push({
-		...atKey(["shard"]),
-		message: "shard: only with organizations (shards spread organizations over daemons)"
-	});
-	if (list === void 0) return { issues };
-	for (const field of ["manifests", "tokenFile"]) if (raw[field] !== void 0) issues.push({
-		...atKey([field]),
-		message: `${field}: not with organizations (each organization names its own ${field === "manifests" ? "manifests directory" : "token file or variable"})`
-	});
-	const organizations = [];
-	const seen = /* @__PURE__ */ new Map();
-	list.forEach((o, i) => {
-		const where = (...path) => at([
-			"organizations",
-			String(i),
-			...path
-		]);
-		const id = String(o.id ?? "");
-		if (seen.has(id)) issues.push({
-			...where("id"),
-			message: `organizations[${i}].id: ${id} is already organizations[${seen.get(id)}]`
-		});
-		seen.set(id, i);
-		if (o.tokenFile === void 0 === (o.tokenEnv === void 0)) {
-			const both = o.tokenFile !== void 0;
-			issues.push({
-				...both ? atKey([
-					"organizations",
-					String(i),
-					"tokenEnv"
-				]) : where(),
-				message: `organizations[${i}]: ${both ? "give tokenFile or tokenEnv, not both" : "give tokenFile or tokenEnv: where its token is read (never the token itself)"}`
-			});
-		}
-		if (typeof o.schedule === "string") {
-			const problem = input.cronProblem(o.schedule);
-			if (problem) issues.push({
-				...where("schedule"),
-				message: `organizations[${i}].schedule: ${problem}`
-			});
-		}
-		let notify;
-		if (input.schemaOk && o.notify !== void 0) {
-			const found = notifyTargets(o.notify, input.env, (path) => where(...path));
-			notify = found.targets;
-			issues.push(...found.issues.map((x) => ({
-				...x,
-				message: `organizations[${i}].${x.message}`
-			})));
-		}
-		organizations.push({
-			id,
-			manifestsDir: (0, node_path.resolve)(input.base, String(o.manifests ?? ".")),
-			...typeof o.tokenFile === "string" ? { tokenFile: (0, node_path.resolve)(input.base, o.tokenFile) } : {},
-			...typeof o.tokenEnv === "string" ? { tokenEnv: o.tokenEnv } : {},
-			...typeof o.schedule === "string" ? { schedule: o.schedule } : {},
-			...isObject$1(o.prune) ? { prune: o.prune } : {},
-			...isObject$1(o.safety) ? { safety: o.safety } : {},
-			...notify ? { notify } : {}
-		});
-	});
-	organizations.forEach((a, i) => organizations.forEach((b, j) => {
-		if (j <= i || !(contains(a.manifestsDir, b.manifestsDir) || contains(b.manifestsDir, a.manifestsDir))) return;
-		issues.push({
-			...at([
-				"organizations",
-				String(j),
-				"manifests"
-			]),
-			message: `organizations[${j}].manifests: ${a.manifestsDir === b.manifestsDir ? "the same directory as" : "overlaps the directory of"} organizations[${i}] (${a.id}); each organization reads a directory of its own`
-		});
-	}));
-	const shard = shardConfig(raw, at, atKey, issues);
-	return {
-		organizations,
-		...shard ? { shard } : {},
-		issues
-	};
+/** node-cron's own validation, with its field-level reason. */
+function cronProblem(expression) {
+	const result = validateDetailed(expression);
+	const why = result.valid ? "" : result.errors.map((e) => e.message).join("; ");
+	return result.valid ? void 0 : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
 }
-function shardConfig(raw, at, atKey, issues) {
-	const s = raw.shard;
-	if (!isObject$1(s)) return void 0;
-	const num = (k) => typeof s[k] === "number" ? s[k] : void 0;
-	const [index, count, leases] = [
-		num("index"),
-		num("count"),
-		num("leases")
-	];
-	if (leases !== void 0) {
-		if (index !== void 0 || count !== void 0) issues.push({
-			...atKey(["shard", "leases"]),
-			message: "shard: either {index, count} (static shards) or {leases} (dynamic shards), not both"
-		});
-		if ((isObject$1(raw.ha) ? raw.ha : {}).mode !== "kubernetes") issues.push({
-			...atKey(["shard", "leases"]),
-			message: "shard.leases: dynamic shards are held through Kubernetes Leases; set ha.mode: kubernetes"
-		});
-		return {
-			mode: "dynamic",
-			leases
-		};
-	}
-	if (index === void 0 || count === void 0) {
-		issues.push({
-			...atKey(["shard"]),
-			message: "shard: give index and count (static shards) or leases (dynamic shards)"
-		});
-		return;
-	}
-	if (index >= count) issues.push({
-		...at(["shard", "index"]),
-		message: `shard.index: must be below shard.count (${count})`
-	});
-	return {
-		mode: "static",
-		index,
-		count
-	};
-}
-function contains(outer, inner) {
-	const rel = (0, node_path.relative)(outer, inner);
-	return rel === "" || rel !== ".." && !rel.startsWith(`..${node_path.sep}`) && !(0, node_path.isAbsolute)(rel);
-}
-var isObject$1;
-var init_config_fleet = __esmMin((() => {
-	init_config$3();
+var isObject$1, PORT_TOO_BIG;
+var init_config_checks = __esmMin((() => {
+	init_node_cron();
+	init_config_ownership();
+	init_config_ha();
 	isObject$1 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
+}));
+// src/daemon/config-overrides.ts
+/** The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). */
+function envOverrides(env) {
+	const values = {};
+	const problems = [];
+	const schema = configSchema();
+	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
+		const text = env[name];
+		if (text === void 0 || text === "") continue;
+		let value = text;
+		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
+		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
+		const where = {
+			file: name,
+			line: 1,
+			column: 1
+		};
+		const fieldSchema = schema.properties[field];
+		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
+		const mark = secretMarkAt(fieldSchema, value, []);
+		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
+		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
+		if (field === "schedule") {
+			const problem = cronProblem(text);
+			if (problem) problems.push(`${name}: ${problem}`);
+		}
+		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+		values[field] = value;
+	}
+	return {
+		values,
+		problems
+	};
+}
+var ENV_OVERRIDES;
+var init_config_overrides = __esmMin((() => {
+	init_schema$1();
+	init_secret_fields();
+	init_secrets();
+	init_config_checks();
+	init_config_schema();
+	ENV_OVERRIDES = {
+		DOCOPS_API_URL: "apiUrl",
+		DOCOPS_MANIFESTS: "manifests",
+		DOCOPS_ALLOW_ENV: "allowEnv",
+		DOCOPS_MODE: "mode",
+		DOCOPS_SCHEDULE: "schedule",
+		DOCOPS_LISTEN: "listen",
+		DOCOPS_CONCURRENCY: "concurrency",
+		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
+	};
 }));
 // node_modules/@marcbachmann/cel-js/lib/errors.js
 function normalizeArgs(name, defaultCode, message, node, cause) {
@@ -64176,81 +64320,6 @@ async function configPolicy(raw, doc) {
 	if (!isObject(raw)) return { issues: [] };
 	return (await Promise.resolve().then(() => (init_config$2(), config_exports$1))).policyFromConfig(raw, doc);
 }
-/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
-function parseListen(value) {
-	const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
-	if (!m) return void 0;
-	const port = Number(m[3]);
-	if (port > 65535) return void 0;
-	return {
-		host: m[1] ?? m[2],
-		port
-	};
-}
-/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
-function semanticIssues(raw, at, atKey) {
-	const issues = [];
-	if (typeof raw.schedule === "string" && raw.schedule !== "") {
-		const problem = cronProblem(raw.schedule);
-		if (problem) issues.push({
-			...at(["schedule"]),
-			message: `schedule: ${problem}`
-		});
-	}
-	if (typeof raw.listen === "string" && PORT_TOO_BIG.test(raw.listen)) issues.push({
-		...at(["listen"]),
-		message: "listen: the port must be 0..65535"
-	});
-	if (raw.reconcileSecret !== void 0 && raw.reconcileSecretFile !== void 0) issues.push({
-		...atKey(["reconcileSecretFile"]),
-		message: "reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both"
-	});
-	issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
-	const retry = isObject(raw.retry) ? raw.retry : {};
-	if (typeof retry.initialMs === "number" && typeof retry.maxMs === "number" && retry.maxMs < retry.initialMs) issues.push({
-		...at(["retry", "maxMs"]),
-		message: "retry.maxMs: must not be smaller than retry.initialMs"
-	});
-	return issues;
-}
-/** node-cron's own validation, with its field-level reason. */
-function cronProblem(expression) {
-	const result = validateDetailed(expression);
-	const why = result.valid ? "" : result.errors.map((e) => e.message).join("; ");
-	return result.valid ? void 0 : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ""}`;
-}
-function envOverrides(env) {
-	const values = {};
-	const problems = [];
-	const schema = configSchema();
-	for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
-		const text = env[name];
-		if (text === void 0 || text === "") continue;
-		let value = text;
-		if (field === "concurrency") value = /^\d+$/.test(text) ? Number(text) : text;
-		if (field === "allowEnv") value = text.split(",").map((v) => v.trim()).filter((v) => v !== "");
-		const where = {
-			file: name,
-			line: 1,
-			column: 1
-		};
-		const fieldSchema = schema.properties[field];
-		const found = validateWithSchema(value, fieldSchema, () => where, field, void 0, { env });
-		const mark = secretMarkAt(fieldSchema, value, []);
-		const shown = isHidden(mark) ? "" : `=${mark === "userinfo" ? withoutUserinfo(text) : text}`;
-		for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
-		if (field === "schedule") {
-			const problem = cronProblem(text);
-			if (problem) problems.push(`${name}: ${problem}`);
-		}
-		if (field === "listen" && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
-		values[field] = value;
-	}
-	return {
-		values,
-		problems
-	};
-}
 async function readSecret(raw, base, fromEnv) {
 	if (fromEnv !== void 0) return fromEnv;
 	if (typeof raw.reconcileSecret === "string") return raw.reconcileSecret;
@@ -64266,20 +64335,20 @@ async function readSecret(raw, base, fromEnv) {
 	if (secret.length < 16) throw new UsageError(`reconcileSecretFile ${path}: the secret must be at least 16 characters`);
 	return secret;
 }
-var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, ENV_OVERRIDES, isObject, PORT_TOO_BIG;
+var DEFAULT_JOURNAL_DIR$1, CONFIG_DEFAULTS, isObject;
 var init_config$1 = __esmMin((() => {
-	init_node_cron();
 	init_errors$1();
 	init_interpolate();
 	init_parse$1();
 	init_schema$1();
-	init_secret_fields();
 	init_config$3();
 	init_secrets();
 	init_config_schema();
 	init_config_ownership();
 	init_config_ha();
 	init_config_fleet();
+	init_config_checks();
+	init_config_overrides();
 	DEFAULT_JOURNAL_DIR$1 = ".docops/journal";
 	CONFIG_DEFAULTS = {
 		concurrency: 8,
@@ -64300,18 +64369,7 @@ var init_config$1 = __esmMin((() => {
 			overlapSeconds: 60
 		}
 	};
-	ENV_OVERRIDES = {
-		DOCOPS_API_URL: "apiUrl",
-		DOCOPS_MANIFESTS: "manifests",
-		DOCOPS_ALLOW_ENV: "allowEnv",
-		DOCOPS_MODE: "mode",
-		DOCOPS_SCHEDULE: "schedule",
-		DOCOPS_LISTEN: "listen",
-		DOCOPS_CONCURRENCY: "concurrency",
-		DOCOPS_RECONCILE_SECRET: "reconcileSecret"
-	};
 	isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-	PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
 }));
 // src/engine/modes.ts
 var modes_exports = /* @__PURE__ */ __exportAll({
@@ -66678,6 +66736,86 @@ var init_merge = __esmMin((() => {
 	isPlainObject$2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 	escapePointer = (k) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 }));
+// src/engine/send.ts
+/**
+* One request of a step; the response body. A request that keeps an id from its response, or says how to find
+* what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
+* when it may have reached the server, looked up rather than re-sent blindly.
+*/
+async function send(client, step, req, path, body, emit, write) {
+	const specs = recoverSpecs(req);
+	const idempotent = specs.length > 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0 ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
+	const signal = write.signal;
+	let payload = body;
+	for (let round = 0;; round++) {
+		const stop = round > 0 ? write.gate() : void 0;
+		if (stop !== void 0) throw new WritesStoppedError(stop);
+		try {
+			return (await client.request(req.method, path, {
+				...payload === void 0 ? {} : { body: payload },
+				...idempotent,
+				...signal ? { signal } : {}
+			})).body;
+		} catch (err) {
+			if (!(err instanceof ApiError) || err.unreachable) throw err;
+			const mayHaveHappened = err.effect === "maybe" || err.effect === "pending";
+			if (req.method === "DELETE" && err.status === 404 && mayHaveHappened) return void 0;
+			if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
+			const what = `${req.method} ${path}`;
+			let found;
+			try {
+				found = await findCreated(client, specs, path, payload);
+			} catch (lookupErr) {
+				const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
+				throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
+			}
+			if (found.kind === "found") {
+				emit({
+					type: "recovered",
+					step,
+					request: what,
+					outcome: "found"
+				});
+				return found.item;
+			}
+			if (found.kind === "several") throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(", ")}): not guessing which, resolve by hand`, { cause: err });
+			const left = found.kind === "batch" ? found.missing : void 0;
+			const missing = left?.reduce((n, m) => n + m.elements.length, 0);
+			if (missing === 0) {
+				emit({
+					type: "recovered",
+					step,
+					request: what,
+					outcome: "found"
+				});
+				return;
+			}
+			if (err.effect === "pending") throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
+			emit({
+				type: "recovered",
+				step,
+				request: what,
+				outcome: found.kind === "batch" && missing !== void 0 && missing < found.total ? "partly found" : "absent"
+			});
+			for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
+		}
+	}
+}
+var MAX_RECOVERIES, WritesStoppedError;
+var init_send = __esmMin((() => {
+	init_errors$1();
+	init_plan$1();
+	init_recover();
+	MAX_RECOVERIES = 5;
+	WritesStoppedError = class extends Error {
+		reason;
+		constructor(reason) {
+			super(`writing stopped: ${reason}`);
+			this.reason = reason;
+			this.name = "WritesStoppedError";
+		}
+	};
+}));
 // src/engine/settle.ts
 /**
 * Read `spec.path` until it settles; throws (failing the step) when it shows a failure field, never settles within
@@ -66922,70 +67060,6 @@ async function applyPlan(client, plan, options = {}) {
 	report.incomplete = incompleteCreates(plan.steps, report.outputs, partial, failedIds, new Set(report.skipped));
 	return report;
 }
-/**
-* One request of a step; the response body. A request that keeps an id from its response, or says how to find
-* what it creates, creates an object: it is retried only like a POST (PUT /orgs/{id}/teams creates too) and,
-* when it may have reached the server, looked up rather than re-sent blindly.
-*/
-async function send(client, step, req, path, body, emit, write) {
-	const specs = recoverSpecs(req);
-	const idempotent = specs.length > 0 || req.capture !== void 0 && Object.keys(req.capture).length > 0 ? { idempotent: false } : req.idempotent === true ? { idempotent: true } : {};
-	const signal = write.signal;
-	let payload = body;
-	for (let round = 0;; round++) {
-		const stop = round > 0 ? write.gate() : void 0;
-		if (stop !== void 0) throw new WritesStoppedError(stop);
-		try {
-			return (await client.request(req.method, path, {
-				...payload === void 0 ? {} : { body: payload },
-				...idempotent,
-				...signal ? { signal } : {}
-			})).body;
-		} catch (err) {
-			if (!(err instanceof ApiError) || err.unreachable) throw err;
-			const mayHaveHappened = err.effect === "maybe" || err.effect === "pending";
-			if (req.method === "DELETE" && err.status === 404 && mayHaveHappened) return void 0;
-			if (specs.length === 0 || !mayHaveHappened || round >= MAX_RECOVERIES) throw err;
-			const what = `${req.method} ${path}`;
-			let found;
-			try {
-				found = await findCreated(client, specs, path, payload);
-			} catch (lookupErr) {
-				const why = lookupErr instanceof Error ? lookupErr.message : String(lookupErr);
-				throw new Error(`${err.message}; it may have been processed, and looking for what it creates failed: ${why} (the next plan will tell)`, { cause: lookupErr });
-			}
-			if (found.kind === "found") {
-				emit({
-					type: "recovered",
-					step,
-					request: what,
-					outcome: "found"
-				});
-				return found.item;
-			}
-			if (found.kind === "several") throw new Error(`${err.message}; it may have been processed, and ${found.ids.length} listed objects match what it creates (${found.ids.join(", ")}): not guessing which, resolve by hand`, { cause: err });
-			const left = found.kind === "batch" ? found.missing : void 0;
-			const missing = left?.reduce((n, m) => n + m.elements.length, 0);
-			if (missing === 0) {
-				emit({
-					type: "recovered",
-					step,
-					request: what,
-					outcome: "found"
-				});
-				return;
-			}
-			if (err.effect === "pending") throw new Error(`${err.message}; no answer in time, and what it creates is not listed yet: the server may still process it, so it was not sent again (the next plan will tell)`, { cause: err });
-			emit({
-				type: "recovered",
-				step,
-				request: what,
-				outcome: found.kind === "batch" && missing !== void 0 && missing < found.total ? "partly found" : "absent"
-			});
-			for (const m of left ?? []) payload = withElements(payload, m.each, m.elements);
-		}
-	}
-}
 /** The API did not answer at all (see ApiError.unreachable), also when a lookup after a failed create showed it. */
 function isUnreachable(err) {
 	for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) if (e instanceof ApiError && e.unreachable) return true;
@@ -67013,27 +67087,18 @@ async function runBounded(items, limit, fn) {
 	};
 	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
-var MAX_RECOVERIES, UNREACHABLE_REASON, WritesStoppedError;
+var UNREACHABLE_REASON;
 var init_apply$1 = __esmMin((() => {
 	init_apply_outcome();
 	init_batch();
 	init_errors$1();
 	init_merge();
 	init_order();
-	init_plan$1();
 	init_refs();
 	init_recover();
+	init_send();
 	init_settle();
-	MAX_RECOVERIES = 5;
 	UNREACHABLE_REASON = "API unreachable";
-	WritesStoppedError = class extends Error {
-		reason;
-		constructor(reason) {
-			super(`writing stopped: ${reason}`);
-			this.reason = reason;
-			this.name = "WritesStoppedError";
-		}
-	};
 }));
 // src/safety/config.ts
 /** The limits that apply to one step kind. */

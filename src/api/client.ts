@@ -7,77 +7,21 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, DocopsError, type RequestEffect } from '../model/errors.js';
+import { ApiError, type RequestEffect } from '../model/errors.js';
 import type { HttpMethod } from '../model/plan.js';
 import { paginatePages } from './paginate.js';
-import { sharedPacer, type Answer, type Pacer, type PacerWait } from './pacer.js';
+import { sharedPacer, type Answer } from './pacer.js';
 import { createPriorityGate } from './priority-gate.js';
 import { readResetAt } from './rate-limit-headers.js';
-import { REDIRECT_REFUSED, errorMessageOf, flattenHeaders, hasNoBody, isRedirect, parseJsonBody, redact } from './response.js';
+import { requestTarget } from './request-target.js';
+import { REDIRECT_REFUSED, errorMessageOf, flattenHeaders, hasNoBody, headerValue, isRedirect, networkMessage, parseJsonBody, redact, sanitizedCause } from './response.js';
 import { DEFAULT_RETRY, attemptEffect, isRateLimit, isRetryable, networkErrorCode, nextDelay, worseEffect } from './retry.js';
 import type { AttemptFailure, RetryOptions } from './retry.js';
 import { DEFAULT_API_URL } from './settings.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../model/api-client.js';
+import type { ClientOptions, ResponseInfo } from './client-options.js';
 
-type LogFn = (obj: Record<string, unknown>, msg: string) => void;
-
-/** A pino-compatible logger subset. */
-export interface ApiLogger {
-  debug?: LogFn;
-  info?: LogFn;
-  warn?: LogFn;
-}
-
-/** Reported once per attempt (for metrics). `status` is undefined when no response arrived. */
-export interface ResponseInfo {
-  method: HttpMethod;
-  route: string;
-  status: number | undefined;
-  durationMs: number;
-  attempt: number;
-}
-
-export interface ClientOptions {
-  /** Ends in /v1. Default https://api.gitbook.com/v1. */
-  baseUrl?: string;
-  /** Sent as `Authorization: Bearer …` when set. Never logged. */
-  token?: string | undefined;
-  /** Most requests in flight at once; the rest wait in the Pool's queue. Default 8. */
-  concurrency?: number;
-  /** Per attempt: connect, response-headers and between-body-chunks timeout. Default 30000. */
-  timeoutMs?: number;
-  retry?: Partial<RetryOptions>;
-  logger?: ApiLogger;
-  onResponse?: (info: ResponseInfo) => void;
-  /**
-   * Told before each wait for a retry (the CLI shows it on stderr: a one-shot command is otherwise silent while
-   * it retries; the daemon leaves it unset and logs the retries at debug level only).
-   */
-  onRetry?: (info: RetryNotice) => void;
-  /** Told when requests wait 3 s or more for the rate-limit budget (the CLI says so on stderr), once per wait. */
-  onRateLimitWait?: (wait: PacerWait) => void;
-  /** [0, 1) source for backoff jitter (tests inject a fixed one). */
-  random?: () => number;
-  /** Waits between attempts (tests inject one to observe delays without real waiting). */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  userAgent?: string;
-  /**
-   * Paces requests to the announced rate limit. Default: the one pacer of this process for this base URL and
-   * token (tests inject their own, e.g. to stand for another process, or with a fake clock).
-   */
-  pacer?: Pacer;
-}
-
-/** One retry about to happen: attempt `attempt` of at most `maxAttempts`, after `delayMs`, because of `reason`. */
-export interface RetryNotice {
-  method: string;
-  path: string;
-  attempt: number;
-  maxAttempts: number;
-  delayMs: number;
-  /** The HTTP status (`503`) or the transport error code (`ECONNREFUSED`). */
-  reason: string;
-}
+export type { ApiLogger, ClientOptions, ResponseInfo, RetryNotice } from './client-options.js';
 
 interface RawResponse {
   status: number;
@@ -163,15 +107,7 @@ export function createClient(opts: ClientOptions = {}): ApiClient {
    * `background()` returns, which yields to every other (priority-gate.ts, pacer.ts).
    */
   async function send<T = unknown>(method: HttpMethod, path: string, options: RequestOptions, urgent: boolean, background = false): Promise<ApiResponse<T>> {
-    if (!path.startsWith('/')) throw new TypeError(`API path must start with "/": ${path}`);
-    const route = routeOf(path);
-    // The last line of defence for ids in paths (kinds encode and check each one): a request never leaves the
-    // resource it was planned for through an empty, `.` or `..` segment, encoded or not.
-    if (route.split('/').some((segment, i) => i > 0 && (segment === '' || /^(\.|%2e){1,2}$/i.test(segment)))) {
-      throw new DocopsError(`refusing to send ${method} ${route}: a path segment is empty, "." or ".."`);
-    }
-    const query = queryString(options.query);
-    const target = basePath + path + (path.includes('?') && query !== '' ? `&${query.slice(1)}` : query);
+    const { route, target } = requestTarget(basePath, method, path, options.query);
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const signal = options.signal;
     // Over all attempts: the most the server may have done, and whether any attempt got an HTTP answer.
@@ -304,41 +240,4 @@ function resetInMs(headers: IncomingHttpHeaders): number | undefined {
 
 function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** The path below /v1 without any query string (queries may carry share keys). */
-function routeOf(path: string): string {
-  const q = path.indexOf('?');
-  return q === -1 ? path : path.slice(0, q);
-}
-
-function queryString(query: RequestOptions['query']): string {
-  if (query === undefined) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined) params.append(name, String(value));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function networkMessage(err: unknown, code: string | undefined): string {
-  const detail = err instanceof Error && err.message !== '' ? err.message : undefined;
-  if (code === undefined) return detail ?? 'network error';
-  return detail === undefined || detail.includes(code) ? (detail ?? code) : `${code}: ${detail}`;
-}
-
-/**
- * Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
- * the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
- */
-function sanitizedCause(err: unknown, code: string | undefined, token: string | undefined): Error {
-  const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
-  cause.name = err instanceof Error ? err.name : 'Error';
-  if (code !== undefined) Object.assign(cause, { code });
-  return cause;
 }

@@ -1,4 +1,4 @@
-/** Turning raw HTTP answers into bodies, header maps and error messages (pure helpers for client.ts). */
+/** Turning raw HTTP answers and transport errors into bodies, header maps and error messages (pure helpers for client.ts). */
 import { STATUS_CODES } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -57,4 +57,26 @@ export function errorMessageOf(status: number, body: unknown, statusText: string
   }
   if (statusText !== undefined && statusText !== '') return statusText;
   return STATUS_CODES[status] ?? `HTTP ${status}`;
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A transport error's message, with its code when the message does not say it. */
+export function networkMessage(err: unknown, code: string | undefined): string {
+  const detail = err instanceof Error && err.message !== '' ? err.message : undefined;
+  if (code === undefined) return detail ?? 'network error';
+  return detail === undefined || detail.includes(code) ? (detail ?? code) : `${code}: ${detail}`;
+}
+
+/**
+ * Transport errors do not carry request headers, but keep the cause minimal anyway: a plain Error with
+ * the (redacted) message and code, so nothing reachable from an ApiError can hold the token.
+ */
+export function sanitizedCause(err: unknown, code: string | undefined, token: string | undefined): Error {
+  const cause = new Error(redact(err instanceof Error ? err.message : String(err), token));
+  cause.name = err instanceof Error ? err.name : 'Error';
+  if (code !== undefined) Object.assign(cause, { code });
+  return cause;
 }

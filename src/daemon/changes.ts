@@ -13,6 +13,7 @@
 import type { KindDefinition } from '../model/kind.js';
 import type { DesiredState } from '../model/state.js';
 import { changedScopes, documentFingerprints, scopeClosure, scopeName } from '../engine/scope.js';
+import type { DaemonConfig } from './config.js';
 import type { TriggerReason } from './triggers.js';
 
 export type RunScope =
@@ -30,6 +31,10 @@ export const scopeNames = (keys: readonly string[]): string[] => keys.map(scopeN
 
 /** Reasons that always mean a full reconcile: everything but a file change. */
 export const isFullReason = (r: TriggerReason): boolean => r !== 'watch';
+
+/** What else decides a plan besides the documents, as ScopeTracker's `config`: a different value makes the next run full. */
+export const planConfigOf = (c: Pick<DaemonConfig, 'manifestsDir' | 'prune' | 'invite' | 'allowEnv' | 'kinds'>): string =>
+  JSON.stringify([c.manifestsDir, c.prune, c.invite, c.allowEnv ?? [], c.kinds ?? {}]);
 
 interface Baseline {
   fingerprints: Map<string, string>;

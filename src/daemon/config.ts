@@ -5,31 +5,28 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { validateDetailed } from 'node-cron';
-import { UsageError, ValidationError, formatIssue, type ValidationIssue } from '../model/errors.js';
+import { UsageError, ValidationError, formatIssue } from '../model/errors.js';
 import type { DriftPolicy, OwnershipMode } from '../model/plan.js';
 import { everyVariable, type Env } from '../manifests/interpolate.js';
 import { parseYamlFile } from '../manifests/parse.js';
 import { validateWithSchema } from '../manifests/schema.js';
-import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
 import { notifyTargets } from './notify/config.js';
 import type { NotifyTarget } from './notify/types.js';
-import { registerSecret, withoutUserinfo } from '../secrets.js';
+import { registerSecret } from '../secrets.js';
 import { configSchema } from './config-schema.js';
-import { driftIssues, modeIssues, proposalsConfig, type ProposalsConfig } from './config-ownership.js';
+import { proposalsConfig, type ProposalsConfig } from './config-ownership.js';
 import type { ApprovalsConfig, ConfigDoc, ConfigPolicy } from '../policy/config.js';
 import type { LoadedPolicy } from '../policy/evaluate.js';
-import { HA_DEFAULTS, haConfig, haIssues, type HaConfig } from './config-ha.js';
+import { HA_DEFAULTS, haConfig, type HaConfig } from './config-ha.js';
 import { fleetConfig, type OrgConfig, type ShardConfig } from './config-fleet.js';
+import { cronProblem, parseListen, semanticIssues, type ListenAddress } from './config-checks.js';
+import { envOverrides, type ConfigOverrides } from './config-overrides.js';
 
 export type { OrgConfig, ShardConfig } from './config-fleet.js';
+export { cronProblem, parseListen, type ListenAddress } from './config-checks.js';
+export { ENV_OVERRIDES, type ConfigOverrides } from './config-overrides.js';
 
 export type DaemonMode = 'apply' | 'plan';
-
-export interface ListenAddress {
-  host: string;
-  port: number;
-}
 
 export interface DaemonConfig {
   /** Absolute path of the config file ('' when built without one, e.g. in tests). */
@@ -96,13 +93,6 @@ export interface KindConfig {
 
 export type { HaConfig } from './config-ha.js';
 
-/** Command-line flags that override the file (and the environment). */
-export interface ConfigOverrides {
-  apiUrl?: string;
-  listen?: string;
-  sandbox?: boolean;
-}
-
 export const DEFAULT_JOURNAL_DIR = '.docops/journal';
 
 export const CONFIG_DEFAULTS = {
@@ -116,18 +106,6 @@ export const CONFIG_DEFAULTS = {
   // client-go's leader-election defaults.
   ha: HA_DEFAULTS,
   informer: { enabled: true, pollSeconds: 30, resyncMinutes: 240, overlapSeconds: 60 },
-} as const;
-
-/** Environment variable → config field it overrides. */
-export const ENV_OVERRIDES = {
-  DOCOPS_API_URL: 'apiUrl',
-  DOCOPS_MANIFESTS: 'manifests',
-  DOCOPS_ALLOW_ENV: 'allowEnv',
-  DOCOPS_MODE: 'mode',
-  DOCOPS_SCHEDULE: 'schedule',
-  DOCOPS_LISTEN: 'listen',
-  DOCOPS_CONCURRENCY: 'concurrency',
-  DOCOPS_RECONCILE_SECRET: 'reconcileSecret',
 } as const;
 
 type RawConfig = Record<string, unknown>;
@@ -256,73 +234,7 @@ async function configPolicy(raw: unknown, doc: ConfigDoc): Promise<ConfigPolicy>
   return (await import('../policy/config.js')).policyFromConfig(raw, doc);
 }
 
-/** `HOST:PORT` (IPv6 in brackets) → address; undefined when malformed. */
-export function parseListen(value: string): ListenAddress | undefined {
-  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+)):(\d{1,5})$/.exec(value);
-  if (!m) return undefined;
-  const port = Number(m[3]);
-  if (port > 65535) return undefined;
-  return { host: m[1] ?? m[2]!, port };
-}
-
-type At = (path: string[]) => { file: string; line: number; column: number };
-
 const isObject = (v: unknown): v is RawConfig => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Checks JSON Schema cannot express. Each looks only at values of the right type (the schema reports the rest). */
-function semanticIssues(raw: RawConfig, at: At, atKey: At): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  if (typeof raw.schedule === 'string' && raw.schedule !== '') {
-    const problem = cronProblem(raw.schedule);
-    if (problem) issues.push({ ...at(['schedule']), message: `schedule: ${problem}` });
-  }
-  if (typeof raw.listen === 'string' && PORT_TOO_BIG.test(raw.listen)) issues.push({ ...at(['listen']), message: 'listen: the port must be 0..65535' });
-  if (raw.reconcileSecret !== undefined && raw.reconcileSecretFile !== undefined) {
-    issues.push({ ...atKey(['reconcileSecretFile']), message: 'reconcileSecretFile: give reconcileSecret or reconcileSecretFile, not both' });
-  }
-  issues.push(...haIssues(raw.ha, at), ...modeIssues(raw, at), ...driftIssues(raw, at));
-  const retry = isObject(raw.retry) ? raw.retry : {};
-  if (typeof retry.initialMs === 'number' && typeof retry.maxMs === 'number' && retry.maxMs < retry.initialMs) {
-    issues.push({ ...at(['retry', 'maxMs']), message: 'retry.maxMs: must not be smaller than retry.initialMs' });
-  }
-  return issues;
-}
-
-const PORT_TOO_BIG = /:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/;
-
-/** node-cron's own validation, with its field-level reason. */
-export function cronProblem(expression: string): string | undefined {
-  const result = validateDetailed(expression);
-  const why = result.valid ? '' : result.errors.map((e) => e.message).join('; ');
-  return result.valid ? undefined : `"${expression}" is not a valid cron expression${why ? ` (${why})` : ''}`;
-}
-
-function envOverrides(env: Env): { values: RawConfig; problems: string[] } {
-  const values: RawConfig = {};
-  const problems: string[] = [];
-  const schema = configSchema() as { properties: Record<string, object> };
-  for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
-    const text = env[name];
-    if (text === undefined || text === '') continue;
-    let value: unknown = text;
-    if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
-    if (field === 'allowEnv') value = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
-    const where = { file: name, line: 1, column: 1 };
-    const fieldSchema = schema.properties[field]!;
-    // Validating registers a secret value first; the schema's mark also says how the variable may be shown.
-    const found = validateWithSchema(value, fieldSchema, () => where, field, undefined, { env });
-    const mark = secretMarkAt(fieldSchema, value, []);
-    const shown = isHidden(mark) ? '' : `=${mark === 'userinfo' ? withoutUserinfo(text) : text}`;
-    for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
-    if (field === 'schedule') {
-      const problem = cronProblem(text);
-      if (problem) problems.push(`${name}: ${problem}`);
-    }
-    if (field === 'listen' && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
-    values[field] = value;
-  }
-  return { values, problems };
-}
 
 async function readSecret(raw: RawConfig, base: string, fromEnv: string | undefined): Promise<string | undefined> {
   if (fromEnv !== undefined) return fromEnv;

@@ -11,36 +11,35 @@ import type { Env } from '../manifests/interpolate.js';
 import type { RunningSandbox } from '@docops/sandbox';
 import { resolveSafetyConfig } from '../safety/index.js';
 import { registerSecret } from '../secrets.js';
-import { Notifier } from './notify/index.js';
-import { ScopeTracker } from './changes.js';
+import type { Notifier } from './notify/index.js';
+import { planConfigOf, ScopeTracker } from './changes.js';
 import { createRetrier, systemClock, type Retrier } from './backoff.js';
 import type { DaemonConfig } from './config.js';
 import { connectApi, type Connection } from './connect.js';
 import type { Leadership } from './ha/leadership.js';
 import type { DaemonApprovals } from '../policy/daemon-approvals.js';
 import type { DriftKeeper } from './drift/propose.js';
-import { leaderReadiness, standbyReadiness, STANDBY, type ApiState, type ManifestsState } from './readiness.js';
+import { STANDBY } from './readiness.js';
 import { createDaemonMetrics, type DaemonMetrics } from './metrics.js';
 import type { RunRecord } from './run.js';
 import { Reconciler } from './reconciler.js';
 import { startApprovals } from './start-approvals.js';
-import { positionsOf, publicRun } from './run-view.js';
-import { StatusTracker } from './status/tracker.js';
+import { RunBook } from './run-book.js';
+import type { StatusTracker } from './status/tracker.js';
+import { runObservers } from './run-observers.js';
 import { answerReconcile } from './http-reconcile.js';
-import { createInformerLink, type InformerLink } from './informer/link.js';
 import { daemonEndpoints } from './daemon-http.js';
 import { startDaemonServer, type DaemonServer, type ReconcileAnswer, type Readiness } from './server.js';
 import type { DaemonDeps } from './daemon-deps.js';
-import { createCoalescingRunner, nodeCronScheduler, RunnerStoppedError, watchManifests, type CoalescingRunner, type ManifestWatcher, type TriggerReason } from './triggers.js';
+import { createCoalescingRunner, RunnerStoppedError, type CoalescingRunner, type TriggerReason } from './triggers.js';
+import { shutDown } from './shutdown.js';
+import { startWatching, type Watching } from './watch.js';
 
 export type { DaemonDeps, EmbeddedIn } from './daemon-deps.js';
-const HISTORY = 20;
 
 export class Daemon extends EventEmitter {
   readonly metrics: DaemonMetrics;
   readonly logger: Logger;
-  /** The most recent runs, newest last. */
-  readonly runs: RunRecord[] = [];
   /** What the status page shows. */
   readonly status: StatusTracker;
   /** Set when the config has `notify:` targets. */
@@ -52,16 +51,15 @@ export class Daemon extends EventEmitter {
   private readonly kinds: readonly KindDefinition[];
   private readonly runner: CoalescingRunner<RunRecord>;
   private readonly retrier: Retrier;
+  /** The finished runs and the state they left (readiness, retries). */
+  private readonly book: RunBook;
   private readonly abort = new AbortController();
   /** How each run is made: its load, what it reads ahead, its context. */
   private readonly reconciler: Reconciler;
-  private manifests: ManifestsState | undefined;
-  private api: ApiState | undefined;
-  private lastGood: { at: string; documents: number } | undefined;
   private connection: Connection | undefined;
   private server: DaemonServer | undefined;
-  private watcher: ManifestWatcher | undefined;
-  private cron: { stop(): void | Promise<void> } | undefined;
+  /** The file watch, the schedule and the informer (src/daemon/informer, when on: it follows the audit log). */
+  private watching: Watching | undefined;
   /** With `ha`: only the holder of the lease reconciles. */
   private leadership: Leadership | undefined;
   private stopping: Promise<{ graceful: boolean }> | undefined;
@@ -71,8 +69,6 @@ export class Daemon extends EventEmitter {
   approvals: DaemonApprovals | undefined;
   /** With a kind whose drift is reported or proposed (`kinds: {K: {drift: …}}`): src/daemon/drift. */
   private driftKeeper: DriftKeeper | undefined;
-  /** Following the audit log between full reads (src/daemon/informer), when on. */
-  private informer: InformerLink | undefined;
 
   constructor(
     readonly config: DaemonConfig,
@@ -86,29 +82,18 @@ export class Daemon extends EventEmitter {
     this.leadership = deps.embedded?.leadership;
     this.runner = createCoalescingRunner((reasons) => this.reconciler.run(reasons));
     this.retrier = createRetrier(config.retry, () => this.fire('retry'), deps.clock ?? systemClock, deps.random);
+    this.book = new RunBook(config.manifestsDir, this.retrier, { metrics: this.metrics, logger: this.logger, retryScheduled: (next) => this.emit('retry-scheduled', next) });
     registerSecret(config.reconcileSecret);
-    this.status = new StatusTracker({
-      mode: config.mode,
-      manifestsDir: config.manifestsDir,
-      ...(config.schedule !== undefined ? { schedule: config.schedule } : {}),
+    ({ status: this.status, notifier: this.notifier } = runObservers(config, deps, this.logger, {
       // `single` without leader election; with it the elector's role (a follower is a standby).
-      role: deps.role ?? (() => (!this.elects ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting'))),
-      readiness: () => {
-        const r = this.readiness().body;
-        return { ready: r.ready === true, ...(typeof r.reason === 'string' ? { reason: r.reason } : {}) };
-      },
+      role: () => (!this.elects ? 'single' : ((r) => (r === 'follower' ? 'standby' : r))(this.leadership?.status().role ?? 'starting')),
+      readiness: () => this.readiness(),
       approval: () => this.approvals?.view() ?? null,
       proposal: () => this.driftKeeper?.view ?? null,
-      informer: () => this.informer?.status(),
-    });
-    const targets = config.notify ?? [];
-    this.notifier =
-      targets.length > 0
-        ? new Notifier(targets, { logger: this.logger.child({ component: 'notify' }), ...(deps.notifyRetry ? { retry: deps.notifyRetry } : {}), statusUrl: () => this.statusUrl() })
-        : undefined;
-    // What else decides a plan besides the documents: a different value makes the next run full.
-    const planConfig = JSON.stringify([config.manifestsDir, config.prune, config.invite, config.allowEnv ?? [], config.kinds ?? {}]);
-    this.scoping = new ScopeTracker(this.kinds, planConfig, config.mode);
+      informer: () => this.watching?.informer?.status(),
+      statusUrl: () => this.statusUrl(),
+    }));
+    this.scoping = new ScopeTracker(this.kinds, planConfigOf(config), config.mode);
     this.reconciler = new Reconciler({
       config,
       env: this.env,
@@ -123,7 +108,7 @@ export class Daemon extends EventEmitter {
       ...(deps.embedded?.secrets ? { secrets: deps.embedded.secrets } : {}),
       connection: () => this.connection,
       leadership: () => this.leadership,
-      informer: () => this.informer,
+      informer: () => this.watching?.informer,
       approvals: () => this.approvals,
       driftKeeper: () => this.driftKeeper,
       record: (r) => this.record(r),
@@ -138,10 +123,7 @@ export class Daemon extends EventEmitter {
     if (Object.values(c.kinds ?? {}).some((k) => k.drift !== undefined && k.drift !== 'revert')) {
       this.driftKeeper = await (await import('./drift/start.js')).startDriftKeeper(c, this.kinds, this.env);
     }
-    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), {
-      createClient: this.deps.createClient,
-      resolveSettings: this.deps.resolveSettings,
-    });
+    this.connection = await connectApi(c, this.env, this.logger, (info) => this.metrics.apiResponse(info.method, info.status ?? 0), this.deps);
     if (this.deps.embedded === undefined) await this.serve();
     await this.watch();
     if (this.deps.embedded) {
@@ -198,28 +180,16 @@ export class Daemon extends EventEmitter {
 
   /** The file watch (with its preloads), the schedule and the informer's polls. */
   private async watch(): Promise<void> {
-    const c = this.config;
-    const preloader = this.reconciler.preload();
-    this.watcher = await watchManifests(
-      c.manifestsDir,
-      c.debounceMs,
-      (paths) => {
-        this.logger.debug({ paths }, 'manifests changed');
-        this.fire('watch');
-      },
-      (err) => this.logger.error({ err }, 'watching the manifests failed'),
-      () => preloader.changed(),
-    );
-    if (c.schedule !== undefined) this.cron = (this.deps.scheduler ?? nodeCronScheduler).schedule(c.schedule, () => this.fire('schedule'));
-    if (c.informer) {
-      const client = this.connection!.client;
-      this.informer = createInformerLink(c.informer, { kinds: this.kinds, client, metrics: this.metrics, logger: this.logger, clock: this.deps.clock ?? systemClock, selfId: async () => (await this.reconciler.askWhoami()).id });
-      // A poll between runs, only where a run could follow it: never on a standby, during a run or when stopping.
-      this.informer?.start(
-        () => !this.reconciler.active && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
-        () => this.fire('poll'),
-      );
-    }
+    this.watching = await startWatching(this.config, this.deps, {
+      kinds: this.kinds,
+      logger: this.logger,
+      metrics: this.metrics,
+      preloader: this.reconciler.preload(),
+      client: () => this.connection!.client,
+      selfId: async () => (await this.reconciler.askWhoami()).id,
+      fire: (reason) => this.fire(reason),
+      mayPoll: () => !this.reconciler.active && !this.runner.running && this.stopping === undefined && (!this.leadership || this.leadership.leading),
+    });
   }
 
   /** Ask for a reconcile; resolves with the run that covers it (a run already going queues one follow-up). */
@@ -242,20 +212,15 @@ export class Daemon extends EventEmitter {
     return { running: this.runner.running, pending: this.runner.pending };
   }
 
-  readiness(): Readiness {
-    const common = { stopping: this.stopping !== undefined, lastRun: this.lastRunView() };
-    // With `ha`, a replica not (yet) holding the lease answers as one standing by, also while it starts electing.
-    const r =
-      this.elects && this.leadership?.leading !== true
-        ? standbyReadiness({ ...common, ha: this.leadership?.status() ?? { role: 'starting' } })
-        : leaderReadiness({ ...common, manifests: this.manifests, api: this.api, lastGood: this.lastGood, retryAttempt: this.retrier.attempt, ha: this.leadership?.status() });
-    this.metrics.setReady(r.ready);
-    return r;
+  /** The most recent runs, newest last. */
+  get runs(): RunRecord[] {
+    return this.book.runs;
   }
 
-  private lastRunView(): Record<string, unknown> | null {
-    const last = this.runs.at(-1);
-    return last ? publicRun(last, this.config.manifestsDir) : null;
+  readiness(): Readiness {
+    const r = this.book.readiness({ stopping: this.stopping !== undefined, standby: this.elects && this.leadership?.leading !== true, ha: this.leadership?.status() });
+    this.metrics.setReady(r.ready);
+    return r;
   }
 
   /**
@@ -263,33 +228,22 @@ export class Daemon extends EventEmitter {
    * everything. `graceful` is false when the run did not end within shutdownGraceMs.
    */
   stop(): Promise<{ graceful: boolean }> {
-    this.stopping ??= (async () => {
-      this.logger.info('stopping: no new reconciles; the step in flight finishes');
-      // Synchronously first: refuse triggers and stop the apply before anything else is awaited.
-      const drained = this.runner.stop();
-      this.abort.abort();
-      this.retrier.cancel();
-      this.informer?.stop();
-      await this.cron?.stop();
-      await this.watcher?.close();
-      this.reconciler.stop();
-      let timer: NodeJS.Timeout | undefined;
-      const graceful = await Promise.race([
-        drained.then(() => true),
-        new Promise<boolean>((res) => (timer = setTimeout(() => res(false), this.config.shutdownGraceMs))),
-      ]);
-      clearTimeout(timer);
-      if (!graceful) this.logger.error({ graceMs: this.config.shutdownGraceMs }, 'the running reconcile did not finish within the grace period');
-      // Released only once nothing is written any more; after an ungraceful stop a write may still be in
-      // flight, so the lease is left to expire.
-      if (!this.deps.embedded) await this.leadership?.stop(graceful);
-      await this.server?.close();
-      await this.approvals?.close();
-      await this.notifier?.close();
-      await this.connection?.close();
-      this.logger.info({ graceful }, 'stopped');
-      return { graceful };
-    })();
+    this.stopping ??= shutDown({
+      logger: this.logger,
+      graceMs: this.config.shutdownGraceMs,
+      runner: this.runner,
+      abort: this.abort,
+      retrier: this.retrier,
+      reconciler: this.reconciler,
+      parts: () => ({
+        ...this.watching,
+        lease: this.deps.embedded ? undefined : this.leadership,
+        server: this.server,
+        approvals: this.approvals,
+        notifier: this.notifier,
+        connection: this.connection,
+      }),
+    });
     return this.stopping;
   }
 
@@ -315,36 +269,11 @@ export class Daemon extends EventEmitter {
     return this.approvals!.approve(body);
   }
 
-  /** A finished run → readiness state, retry schedule, history, 'run' event. */
+  /** A finished run → the scope's baseline, the book (readiness state, retry schedule, history), 'run' event. */
   private record(r: RunRecord): void {
-    const at = new Date().toISOString();
     // Only a run that succeeded (and was not cut short) is a baseline for the next scoped run.
     this.scoping.settle(r.id, r.result === 'success' && r.interrupted !== true);
-    if (r.result === 'invalid_manifests') {
-      this.manifests = r.issues
-        ? { ok: false, at, problems: r.issues.length, positions: positionsOf(r, this.config.manifestsDir) }
-        : { ok: false, at, ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
-    } else {
-      this.manifests = { ok: true, at };
-      this.lastGood = { at, documents: r.documents ?? 0 };
-    }
-    if (r.apiOk !== undefined) {
-      this.api = r.apiOk
-        ? { ok: true, at }
-        : { ok: false, at, ...(r.apiStatus !== undefined ? { status: r.apiStatus } : {}), ...(r.errorType !== undefined ? { errorType: r.errorType } : {}) };
-    }
-
-    if (r.result === 'success') this.retrier.succeeded();
-    else if (r.result === 'failed' && !this.stopping && !r.interrupted) {
-      const next = this.retrier.failed();
-      this.metrics.setBackoff(next.delayMs);
-      this.logger.warn({ attempt: next.attempt, delayMs: next.delayMs }, 'reconcile failed; retrying after backoff');
-      this.emit('retry-scheduled', next);
-    } else this.retrier.cancel();
-    if (r.result !== 'failed') this.metrics.setBackoff(0);
-
-    this.runs.push(r);
-    if (this.runs.length > HISTORY) this.runs.shift();
+    this.book.record(r, this.stopping !== undefined);
     this.readiness(); // refresh the docops_ready gauge
     this.emit('run', r);
   }

@@ -7,7 +7,8 @@
 import { badRequest } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, sites } from './site-records.js';
-import { containerOf, detachSection, groupOfSection } from './site-structure.js';
+import { containerOf, groupOfSection } from './site-nav.js';
+import { detachSection } from './site-structure.js';
 import type { SandboxStore } from './store.js';
 
 function requireGroupIn(store: SandboxStore, site: SiteRec, id: string, path: string): GroupRec {

@@ -6,7 +6,7 @@
 import { badRequest } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites, uniquePath } from './site-records.js';
-import { containerOf, get, groupOfSection, pathsOf, reposition, type Position } from './site-structure.js';
+import { containerOf, get, groupOfSection, pathsOf, reposition, type Position } from './site-nav.js';
 import type { SandboxStore } from './store.js';
 
 /** Reorder a section among the items of its own container (top level or its group). */

@@ -17,7 +17,7 @@
 import { badRequest, notFound } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites } from './site-records.js';
-import { containerOf, groupOfSection, reposition, type Where } from './site-structure.js';
+import { containerOf, groupOfSection, reposition, type Where } from './site-nav.js';
 import { linksIn, saveLinkOrder, siteExternalLinks, type ExternalLinkRec } from './site-external-links.js';
 import type { SandboxStore } from './store.js';
 

@@ -1,5 +1,5 @@
 /**
- * The navigation model of a site: ordered top-level sections and groups, sections inside groups, site
+ * Changes to the navigation model of a site (site-nav.ts reads it): ordered top-level sections and groups, sections inside groups, site
  * spaces inside sections (or at the root of a site without sections), and the server's own rules
  * (docs/dev/api-differences.md "Sites"): the first section is the default one and takes in the root site spaces,
  * defaults cannot be deleted, paths are unique per container, moves stay inside their container except site
@@ -11,82 +11,12 @@ import { badRequest } from './http.js';
 import type { GroupRec, SectionRec, SiteRec, SiteSpaceRec } from './site-records.js';
 import { siteSectionGroups, siteSections, siteSpaces, sites, slugify, uniquePath } from './site-records.js';
 import { dropSiteLinks, releaseGroupLinks } from './site-external-links.js';
+import { containerOf, get, groupOfSection, groupsInOrder, hasSections, pathsOf, sectionsInOrder, siteSpacesInOrder, siteSpacesOf } from './site-nav.js';
 import type { SandboxStore } from './store.js';
 
-export type Where = 'before' | 'after';
-/** A validated move: put the item before or after the referenced item (`ref`, an id). */
-export interface Position {
-  where: Where;
-  ref: string;
-  /** Body path of the reference, for error messages, e.g. `body.position.after.siteSection`. */
-  path: string;
-}
-
-export const get = <T>(row: T | undefined, what: string): T => {
-  if (row === undefined) throw new Error(`store is inconsistent: ${what} is referenced but missing`);
-  return row;
-};
-
-export const hasSections = (site: SiteRec): boolean => site.defaultSection !== undefined;
-
-/** A group and the groups nested in it (official spec: `parent`), depth first, parents first. */
-function groupTree(store: SandboxStore, id: string): GroupRec[] {
-  const group = get(siteSectionGroups(store).get(id), `group ${id}`);
-  return [group, ...(group.groups ?? []).flatMap((child) => groupTree(store, child))];
-}
-
-/** Every group of the site in navigation order (a nested group right after its parent's earlier children). */
-export function groupsInOrder(store: SandboxStore, site: SiteRec): GroupRec[] {
-  return site.nav.filter((n) => n.type === 'group').flatMap((n) => groupTree(store, n.id));
-}
-
-/** Sections flattened in navigation order (a group's sections, then its nested groups', at the group's place). */
-export function sectionsInOrder(store: SandboxStore, site: SiteRec): SectionRec[] {
-  const ids = site.nav.flatMap((n) => (n.type === 'section' ? [n.id] : groupTree(store, n.id).flatMap((g) => g.sections)));
-  return ids.map((id) => get(siteSections(store).get(id), `section ${id}`));
-}
-
-export function siteSpacesOf(store: SandboxStore, ids: readonly string[]): SiteSpaceRec[] {
-  return ids.map((id) => get(siteSpaces(store).get(id), `site space ${id}`));
-}
-
-/** Site spaces in navigation order: section order, then order within the section; or the root list. */
-export function siteSpacesInOrder(store: SandboxStore, site: SiteRec): SiteSpaceRec[] {
-  const ids = hasSections(site) ? sectionsInOrder(store, site).flatMap((s) => s.siteSpaces) : site.rootSpaces;
-  return siteSpacesOf(store, ids);
-}
-
-export function siteSpaceCount(store: SandboxStore, site: SiteRec): number {
-  return hasSections(site) ? sectionsInOrder(store, site).reduce((n, s) => n + s.siteSpaces.length, 0) : site.rootSpaces.length;
-}
-
-/** The group holding a section, if any. */
-export function groupOfSection(store: SandboxStore, site: SiteRec, sectionId: string): GroupRec | undefined {
-  return groupsInOrder(store, site).find((g) => g.sections.includes(sectionId));
-}
-
-/** Whether a site space is the default of its container (its section, or the root). */
-export function isDefaultSiteSpace(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): boolean {
-  if (ss.section === undefined) return site.defaultRootSpace === ss.id;
-  return siteSections(store).get(ss.section)?.defaultSiteSpace === ss.id;
-}
-
-export function pathsOf(store: SandboxStore, ids: readonly string[], except?: string): Set<string> {
-  return new Set(siteSpacesOf(store, ids).filter((s) => s.id !== except).map((s) => s.path));
-}
-
-/** The ordered id list a site space lives in. */
-export function containerOf(store: SandboxStore, site: SiteRec, ss: SiteSpaceRec): string[] {
-  return ss.section === undefined ? site.rootSpaces : get(siteSections(store).get(ss.section), `section ${ss.section}`).siteSpaces;
-}
-
-/** Remove `item` from `list` and insert it before/after `ref` (both in `list` after removal). */
-export function reposition(list: string[], item: string, ref: string, where: Where): void {
-  const from = list.indexOf(item);
-  if (from >= 0) list.splice(from, 1);
-  const at = list.indexOf(ref);
-  list.splice(where === 'before' ? at : at + 1, 0, item);
-}
+// The routes take the navigation's reads from here too, beside its changes.
+export { containerOf, get, groupOfSection, groupsInOrder, hasSections, isDefaultSiteSpace, pathsOf, reposition, sectionsInOrder, siteSpaceCount, siteSpacesInOrder, siteSpacesOf } from './site-nav.js';
+export type { Position, Where } from './site-nav.js';
 
 export interface NewSection {
   title: string;

@@ -3,7 +3,7 @@
  * run), each linking to the organization's own page. Every text goes through `esc`: ids and messages are data.
  */
 import { formatAt } from '../../render/attribution.js';
-import { badge, esc, REFRESH_SECONDS, RESULT_LABEL, STYLE, tone } from '../status/html.js';
+import { badge, esc, REFRESH_SECONDS, RESULT_LABEL, STYLE, tone } from '../status/html-base.js';
 import type { FleetStatus } from './types.js';
 
 function orgSection(o: FleetStatus['organizations'][number]): string {

@@ -14,18 +14,18 @@
  * docops's own writes are read again right after the apply (`wrote`), and their events skipped (own-events.ts).
  */
 import type { ApiClient } from '../../model/api-client.js';
-import { latestCursor, poll, type FeedOptions } from '../../audit/feed.js';
+import { poll, type FeedOptions } from '../../audit/feed.js';
 import type { InformerView, KindDefinition, StaleRead } from '../../model/kind.js';
 import type { ApplyReport } from '../../model/apply-report.js';
 import type { Plan } from '../../model/plan.js';
-import { ReadCache } from '../../engine/read-cache.js';
-import { fetchLive, pruneResolver, type PlanOptions } from '../../engine/reconcile.js';
+import type { PlanOptions } from '../../engine/reconcile.js';
 import type { DesiredState, LiveState } from '../../model/state.js';
-import { documentFingerprints, managedScopes, type ScopeSet } from '../../engine/scope.js';
+import { managedScopes, type ScopeSet } from '../../engine/scope.js';
 import type { Logger } from '../../log.js';
 import { ChangeMap, changeOfWrite, ownWrites } from './changes.js';
 import { allOwn, partOf } from './own-events.js';
-import { newOrgState, orgStatus, type FullReason, type OrgRead, type OrgState, type OrgStatus, type Resync } from './org-state.js';
+import { forgetReads, newOrgState, orgStatus, type OrgRead, type OrgState, type OrgStatus } from './org-state.js';
+import { OrgReader } from './org-reads.js';
 import { pathTarget } from '../../audit/targets.js';
 
 export { FULL_REASONS, type FullReason, type OrgRead, type OrgStatus } from './org-state.js';
@@ -62,11 +62,13 @@ export class Informer {
   private readonly changes: ChangeMap;
   private readonly now: () => number;
   private readonly feed: FeedOptions;
+  private readonly reads: OrgReader;
 
   constructor(private readonly deps: InformerDeps) {
     this.changes = new ChangeMap(deps.kinds);
     this.now = deps.now ?? Date.now;
     this.feed = { overlapMs: deps.config.overlapMs, maxPages: deps.config.maxPages };
+    this.reads = new OrgReader({ ...deps, now: this.now, feed: this.feed, resyncMs: deps.config.resyncMs });
   }
 
   /** Whether every registered kind can be followed (KindDefinition.informer); otherwise use no informer. */
@@ -119,7 +121,7 @@ export class Informer {
         target = { ...c.change, part: partOf((known ? c.change : c.fallback).action) };
       }
       if (!stales) {
-        this.forget(st, 'own-write'); // nobody can say what it changed: read everything at the next run
+        forgetReads(st, 'own-write'); // nobody can say what it changed: read everything at the next run
         continue;
       }
       this.mark(st, stales);
@@ -129,7 +131,7 @@ export class Informer {
     const scopes = this.scopesByOrg(desired);
     await Promise.all(
       [...touched].map((st) =>
-        this.fetchOver(st, scopes.get(st.org) ?? new Set(), desired, options).catch((err: unknown) => {
+        this.reads.fetchOver(st, scopes.get(st.org) ?? new Set(), desired, options).catch((err: unknown) => {
           this.deps.logger?.warn({ org: st.org, err }, 'informer: reading what the apply changed failed; the next run reads it');
         }),
       ),
@@ -154,7 +156,7 @@ export class Informer {
         st.peeked = { from, result: polled };
         st.lastPollAt = this.now();
         if (polled.type !== 'events' || (polled.events.length > 0 && !allOwn(st.own, polled.events, await self(), this.now()))) busy.add(st.org);
-        if (this.last) this.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
+        if (this.last) this.reads.maybeResync(st, this.last.scopes.get(st.org) ?? new Set(), this.last.desired, this.last.options);
       }),
     );
     return busy;
@@ -183,23 +185,23 @@ export class Informer {
   private async readOrg(org: string, scopes: Set<string>, desired: DesiredState, options: PlanOptions, request: { scope?: ScopeSet; full?: boolean }): Promise<{ live: LiveState; read: OrgRead }> {
     const st = this.state(org);
     this.adopt(st);
-    if (request.full) return this.fullRead(st, scopes, desired, options, 'demand');
+    if (request.full) return this.reads.fullRead(st, scopes, desired, options, 'demand');
     if (!st.cache) {
       // A run scoped to a file change reads only its scopes where nothing is kept (no informer, or no audit log).
-      if (request.scope) return this.freshRead(st, new Set([...request.scope].filter((k) => orgOfKey(k) === org)), scopes, desired, options, st.why ?? 'start');
-      return this.fullRead(st, scopes, desired, options, st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'));
+      if (request.scope) return this.reads.freshRead(st, new Set([...request.scope].filter((k) => orgOfKey(k) === org)), scopes, desired, options, st.why ?? 'start');
+      return this.reads.fullRead(st, scopes, desired, options, st.unavailable !== undefined ? 'unavailable' : (st.why ?? 'start'));
     }
     // A poll between runs counts only if nothing moved the cursor since (a run or a full read while it was out).
     const polled = st.peeked?.from === st.cursor ? st.peeked!.result : await poll(this.deps.client, org, st.cursor!, this.feed);
     delete st.peeked;
     st.lastPollAt = this.now();
     if (polled.type === 'unavailable') {
-      this.forget(st, 'unavailable');
+      forgetReads(st, 'unavailable');
       st.unavailable = polled.status;
       const wanted = request.scope ? new Set([...request.scope].filter((k) => orgOfKey(k) === org)) : scopes;
-      return this.freshRead(st, wanted, scopes, desired, options, 'unavailable');
+      return this.reads.freshRead(st, wanted, scopes, desired, options, 'unavailable');
     }
-    if (polled.type === 'gap') return this.fullRead(st, scopes, desired, options, polled.reason);
+    if (polled.type === 'gap') return this.reads.fullRead(st, scopes, desired, options, polled.reason);
     // Not knowing the token's user only costs reads: no event is taken for docops's own.
     const self = polled.events.length > 0 ? await this.deps.selfId?.().catch(() => undefined) : undefined;
     const stales: StaleRead[] = [];
@@ -210,64 +212,15 @@ export class Informer {
         continue;
       }
       const s = this.changes.stale({ type: e.target.type, id: e.target.id, action: e.action }, org, this.view(st));
-      if (!s) return this.fullRead(st, scopes, desired, options, 'unknown-action');
+      if (!s) return this.reads.fullRead(st, scopes, desired, options, 'unknown-action');
       stales.push(...s);
     }
     st.cursor = polled.cursor;
     st.events += polled.events.length - skipped;
     this.mark(st, stales);
-    const live = await this.fetchOver(st, scopes, desired, options);
-    this.maybeResync(st, scopes, desired, options);
+    const live = await this.reads.fetchOver(st, scopes, desired, options);
+    this.reads.maybeResync(st, scopes, desired, options);
     return { live, read: { org, read: 'informer', events: polled.events.length - skipped, skipped } };
-  }
-
-  /** The whole organization read again; its reads kept from now on unless its audit log is unavailable. */
-  private async fullRead(st: OrgState, scopes: Set<string>, desired: DesiredState, options: PlanOptions, why: FullReason): Promise<{ live: LiveState; read: OrgRead }> {
-    delete st.resync; // whatever a resync reads is older than this
-    const start = await latestCursor(this.deps.client, st.org, this.feed);
-    if (start.type === 'unavailable') {
-      this.forget(st, 'unavailable');
-      st.unavailable = start.status;
-      return this.freshRead(st, scopes, scopes, desired, options, 'unavailable');
-    }
-    const cache = new ReadCache();
-    const live = await this.fetchThrough(cache, this.deps.client, scopes, desired, options, st);
-    Object.assign(st, { cache, cursor: start.cursor, fullReadAt: this.now(), why, live, liveFor: this.fetchedFor(scopes, desired, options), dirty: false });
-    delete st.unavailable;
-    st.own.clear();
-    return { live, read: { org: st.org, read: 'full', why } };
-  }
-
-  /** `wanted` read fresh, nothing kept: a full read when it is all the organization's scopes, else a scoped one. */
-  private async freshRead(st: OrgState, wanted: Set<string>, all: Set<string>, desired: DesiredState, options: PlanOptions, why: FullReason): Promise<{ live: LiveState; read: OrgRead }> {
-    const live = await fetchLive(this.deps.client, this.deps.kinds, desired, { ...options, scope: wanted });
-    const whole = [...all].every((k) => wanted.has(k));
-    return { live, read: whole ? { org: st.org, read: 'full', why } : { org: st.org, read: 'scoped' } };
-  }
-
-  /** Every kind's fetch over the kept reads; the last result again when nothing changed since. */
-  private async fetchOver(st: OrgState, scopes: Set<string>, desired: DesiredState, options: PlanOptions): Promise<LiveState> {
-    const forWhat = this.fetchedFor(scopes, desired, options);
-    if (!st.dirty && st.live && st.liveFor === forWhat) return st.live;
-    const live = await this.fetchThrough(st.cache!, this.deps.client, scopes, desired, options, st);
-    Object.assign(st, { live, liveFor: forWhat, dirty: false });
-    return live;
-  }
-
-  private async fetchThrough(cache: ReadCache, client: ApiClient, scopes: Set<string>, desired: DesiredState, options: PlanOptions, st?: OrgState): Promise<LiveState> {
-    const prune = pruneResolver(desired, options);
-    if (st) st.prune = prune;
-    const pass = cache.pass(client, prune);
-    const live = await fetchLive(client, this.deps.kinds, desired, { ...options, scope: scopes }, () => pass.context);
-    pass.end();
-    return live;
-  }
-
-  /** What a fetch depends on besides the reads: the organization's documents and the plan options. */
-  private fetchedFor(scopes: Set<string>, desired: DesiredState, options: PlanOptions): string | undefined {
-    const prints = documentFingerprints(desired);
-    if (!prints) return undefined; // nothing to compare: always fetch
-    return JSON.stringify([[...scopes].sort().map((k) => [k, prints.get(k)]), options.prune ?? {}, options.invite === true]);
   }
 
   private mark(st: OrgState, stales: readonly StaleRead[]): void {
@@ -276,15 +229,6 @@ export class Informer {
       st.resync?.stales.push(s);
     }
     if (stales.length > 0) st.dirty = true;
-  }
-
-  private forget(st: OrgState, why: FullReason): void {
-    delete st.cache;
-    delete st.cursor;
-    delete st.live;
-    delete st.resync;
-    st.why = why;
-    st.dirty = true;
   }
 
   /** The kept reads, and prune as the last fetch saw it (unknown: on, which marks more stale, never less). */
@@ -299,25 +243,5 @@ export class Informer {
     for (const s of st.resync.stales) done.invalidate(s);
     Object.assign(st, { cache: done, fullReadAt: st.resync.started, dirty: true });
     delete st.resync;
-  }
-
-  private maybeResync(st: OrgState, scopes: Set<string>, desired: DesiredState, options: PlanOptions): void {
-    const every = this.deps.config.resyncMs;
-    if (every <= 0 || st.resync || st.fullReadAt === undefined || this.now() - st.fullReadAt < every) return;
-    const resync: Resync = { started: this.now(), stales: [] };
-    st.resync = resync;
-    const cache = new ReadCache();
-    this.deps.logger?.info({ org: st.org }, 'informer: resync started (a full read in the background)');
-    this.fetchThrough(cache, this.deps.background ?? this.deps.client, scopes, desired, options).then(
-      () => {
-        if (st.resync === resync) resync.cache = cache;
-        this.deps.onRead?.({ org: st.org, read: 'full', why: 'resync' });
-      },
-      (err: unknown) => {
-        if (st.resync === resync) delete st.resync;
-        st.fullReadAt = this.now(); // tried again after another interval
-        this.deps.logger?.warn({ org: st.org, err }, 'informer: the background resync failed; the reads kept go on');
-      },
-    );
   }
 }

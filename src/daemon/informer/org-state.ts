@@ -81,3 +81,13 @@ export function orgStatus(st: OrgState, resyncMs: number): OrgStatus {
     reads: st.cache?.size ?? 0,
   };
 }
+
+/** The kept reads dropped: the organization is read whole (or fresh, without an audit log) at its next run. */
+export function forgetReads(st: OrgState, why: FullReason): void {
+  delete st.cache;
+  delete st.cursor;
+  delete st.live;
+  delete st.resync;
+  st.why = why;
+  st.dirty = true;
+}

@@ -3,45 +3,10 @@
  * sends a CSP that allows neither), refreshed by `<meta http-equiv="refresh">`. Every piece of text goes through
  * `esc` — titles, keys, messages and values are user data. Status is said in words, not only by colour.
  */
-import type { DriftStep, DriftView, RunView, SpaceHealthView, StatusData } from './model.js';
+import type { RunView, SpaceHealthView, StatusData } from './model.js';
 import { formatAt } from '../../render/attribution.js';
-
-export const REFRESH_SECONDS = 15;
-
-export function esc(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-
-export const RESULT_LABEL: Record<string, string> = {
-  success: 'Success',
-  failed: 'Failed',
-  refused: 'Refused by the safety gate',
-  invalid_manifests: 'Invalid manifests',
-};
-
-const OUTCOME_LABEL: Record<string, string> = {
-  applied: 'applied (reverted)',
-  failed: 'failed',
-  skipped: 'skipped',
-  pending: 'pending (plan mode: not written)',
-  refused: 'not written (refused)',
-  'not applied': 'not applied',
-  reported: 'reported only (not written)',
-};
-
-/** What a line's ownership mode lets docops do (docs/kinds.md, "Who owns what"). */
-const MODE_LABEL: Record<string, string> = {
-  additive: 'additive: creates and updates only',
-  observe: 'observe: reports, never writes',
-};
-
-export function badge(text: string, tone: 'ok' | 'bad' | 'warn' | 'info'): string {
-  return `<span class="badge ${tone}">${esc(text)}</span>`;
-}
-
-export function tone(result: string): 'ok' | 'bad' | 'warn' {
-  return result === 'success' ? 'ok' : result === 'refused' ? 'warn' : 'bad';
-}
+import { badge, esc, REFRESH_SECONDS, RESULT_LABEL, STYLE, tone } from './html-base.js';
+import { drift } from './html-drift.js';
 
 function revisionText(s: StatusData): string {
   const r = s.manifests.revision;
@@ -76,81 +41,6 @@ function manifests(s: StatusData): string {
     `nothing is sent to the API until a valid version is loaded.</p>` +
     `<table><caption>Load errors</caption><thead><tr><th scope="col">Where</th><th scope="col">Problem</th></tr></thead><tbody>${rows}</tbody></table></section>`
   );
-}
-
-function stepRow(st: DriftStep): string {
-  const changes =
-    st.changes.length === 0
-      ? st.action === 'delete'
-        ? `<em>${st.prune ? 'not in any manifest: deleted by prune' : 'to delete'}</em>`
-        : ''
-      : `<ul class="changes">${st.changes
-          .map((c) => `<li><code>${esc(c.field)}</code>: <del>${esc(c.live)}</del> → <ins>${esc(c.desired)}</ins></li>`)
-          .join('')}</ul>`;
-  const by =
-    st.origin === 'manifests'
-      ? 'manifest edit'
-      : st.changedBy
-        ? `${esc(st.changedBy.actor)}<br><small>${esc(formatAt(st.changedBy.at))} · ${esc(st.changedBy.action)}</small>`
-        : '<small>unknown</small>';
-  const label = st.outcome === 'applied' && st.origin !== 'drift' ? 'applied' : (OUTCOME_LABEL[st.outcome] ?? st.outcome);
-  const outcome = `${esc(label)}${st.outcomeDetail ? `<br><small>${esc(st.outcomeDetail)}</small>` : ''}`;
-  const mode = MODE_LABEL[st.mode];
-  return (
-    `<tr><td>${esc(st.action)}</td><td><strong>${esc(st.key)}</strong><br><small>${esc(st.org)}${st.source ? ` · ${esc(st.source)}` : ''}</small>` +
-    `${st.note ? `<br><small>${esc(st.note)}</small>` : ''}</td><td>${changes}</td><td>${by}</td><td>${outcome}${mode ? `<br><small data-mode="${esc(st.mode)}">mode ${esc(mode)}</small>` : ''}</td></tr>`
-  );
-}
-
-function drift(d: DriftView | null): string {
-  const head = `<h2 id="drift">Drift</h2>`;
-  if (!d) return `<section aria-labelledby="drift">${head}<p>No plan computed yet.</p></section>`;
-  const when = `run #${d.run}, ${formatAt(d.at)}`;
-  const parts = [`<section aria-labelledby="drift">${head}`];
-  const reported = d.reported.total;
-  if (d.total === 0 && reported > 0) parts.push(`<p>${badge(`${reported} reported`, 'warn')} The last plan (${esc(when)}) found nothing to apply, but ${reported} drifted object(s) are only reported: their ownership mode or drift setting leaves them as they are.</p>`);
-  else if (d.total === 0) parts.push(`<p>${badge('In sync', 'ok')} The last plan (${esc(when)}) found no drift${d.scopedTo ? ' in what it compared' : ': the organization matches the manifests'}.</p>`);
-  else parts.push(`<p>${badge(`${d.total} change(s)`, 'warn')} found by the last plan (${esc(when)}).</p>`);
-  if (d.scopedTo) parts.push(`<p class="note">A scoped run: it compared only ${esc(d.scopedTo.join(', ') || 'nothing')}; the next full run compares everything.</p>`);
-  if (d.attributionUnavailable) parts.push(`<p class="note">Who changed it: unknown, ${esc(d.attributionUnavailable)}.</p>`);
-  for (const k of d.byKind) {
-    parts.push(
-      `<table class="drift"><caption>${esc(k.kind)} (${k.steps.length})</caption><thead><tr><th scope="col">Action</th><th scope="col">Object</th>` +
-        `<th scope="col">Live → manifests</th><th scope="col">Changed by</th><th scope="col">Outcome</th></tr></thead><tbody>${k.steps.map(stepRow).join('')}</tbody></table>`,
-    );
-  }
-  if (d.blocked.length > 0) {
-    parts.push(
-      `<h3>Blocked (${d.blocked.length})</h3><ul>${d.blocked
-        .map((b) => `<li>${esc(`${b.kind} ${b.org}/${b.key}`)}: ${b.source ? `<span class="pos">${esc(b.source)}</span>: ` : ''}${esc(b.message)}</li>`)
-        .join('')}</ul>`,
-    );
-  }
-  if (reported > 0) {
-    parts.push(
-      `<table class="drift reported"><caption>Reported, not written (${reported})</caption><thead><tr><th scope="col">Action</th><th scope="col">Object</th>` +
-        `<th scope="col">Live → manifests</th><th scope="col">Changed by</th><th scope="col">Outcome</th></tr></thead><tbody>${d.reported.items.map(stepRow).join('')}</tbody></table>` +
-        (reported > d.reported.items.length ? `<p>… and ${reported - d.reported.items.length} more</p>` : ''),
-    );
-  }
-  if (d.owned.length > 0) {
-    parts.push(
-      `<h3 id="owned">Owned by another writer (${d.owned.length})</h3><ul class="owned">${d.owned
-        .map((o) => `<li>${esc(`${o.kind} ${o.org}/${o.key}`)}: ${esc(o.what)} owned by ${esc(o.owner)}</li>`)
-        .join('')}</ul>`,
-    );
-  }
-  parts.push(`<h3 id="unmanaged">Unmanaged objects (${d.unmanaged.total})</h3>`);
-  if (d.unmanaged.total === 0) parts.push('<p>None: every live object is in a manifest.</p>');
-  else {
-    parts.push(
-      `<p>Live objects no manifest mentions (left alone unless prune is on):</p><ul class="unmanaged">${d.unmanaged.items
-        .map((u) => `<li>${esc(`${u.kind} ${u.org}/${u.key}`)}${u.id ? ` <small>(id ${esc(u.id)})</small>` : ''}${u.mode ? ` <small>(${esc(u.mode)}: left in place)</small>` : ''}</li>`)
-        .join('')}</ul>${d.unmanaged.total > d.unmanaged.items.length ? `<p>… and ${d.unmanaged.total - d.unmanaged.items.length} more</p>` : ''}`,
-    );
-  }
-  parts.push('</section>');
-  return parts.join('');
 }
 
 /** Broken links per managed space, the most broken first. */
@@ -212,20 +102,6 @@ function runs(list: RunView[], api: string): string {
     `<th scope="col">Failed</th><th scope="col">Why</th></tr></thead><tbody>${rows}</tbody></table></section>`
   );
 }
-
-export const STYLE = `
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1f24;background:#f6f8fa}
-header{background:#24292f;color:#fff;padding:.8rem 1.5rem}header h1{margin:0;font-size:1.25rem}header p{margin:.2rem 0 0;color:#d0d7de}
-main{padding:1rem 1.5rem;max-width:78rem}section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.5rem 1rem 1rem;margin:0 0 1rem}
-h2{font-size:1.1rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}h3{font-size:1rem}
-table{border-collapse:collapse;width:100%;margin:.5rem 0 1rem}caption{text-align:left;font-weight:600;padding:.3rem 0}
-th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}th{background:#f6f8fa}
-.facts{display:grid;grid-template-columns:repeat(auto-fill,minmax(16rem,1fr));gap:.5rem;margin:0}.facts dt{font-weight:600;color:#57606a}.facts dd{margin:0;word-break:break-all}
-.badge{display:inline-block;border-radius:1rem;padding:0 .6rem;font-weight:600;font-size:.85rem;border:1px solid}
-.ok{background:#dafbe1;color:#116329;border-color:#4ac26b}.bad{background:#ffebe9;color:#82071e;border-color:#ff8182}.warn{background:#fff8c5;color:#7d4e00;border-color:#d4a72c}.info{background:#ddf4ff;color:#0a3069}
-del{background:#ffebe9;text-decoration:line-through}ins{background:#dafbe1;text-decoration:none}.changes{margin:0;padding-left:1rem}
-.pos{font-family:ui-monospace,monospace;white-space:nowrap}.note{color:#7d4e00}code{font-family:ui-monospace,monospace}
-footer{padding:0 1.5rem 1.5rem;color:#57606a;font-size:.85rem}`;
 
 /** The pull request proposing drift (kinds with drift: propose), and why it could not be updated. */
 function proposalSection(p: StatusData['proposal']): string {

@@ -20,7 +20,8 @@ import { uniquePath } from './paths.js';
 import { claimRoots, postedSpace, replaceRoot, replacementCondition, warnRootsMove } from './root-spaces.js';
 import { base, block, push, warn, where, type SiteScope } from './scope.js';
 import type { SpaceTarget } from './space-ref.js';
-import { diffSiteSpaces, siteSpacePatch } from './spaces-diff.js';
+import { siteSpacePatch } from './site-space-steps.js';
+import { diffSiteSpaces } from './spaces-diff.js';
 
 const SECTION_FIELDS = ['title', 'icon', 'description', 'condition', 'draft', 'localizedTitle', 'localizedDescription'] as const;
 

@@ -1,0 +1,57 @@
+/**
+ * What overrides single fields of docops.yaml (config.ts applies them): DOCOPS_* environment variables, each
+ * checked against its field's schema, and then command-line flags.
+ */
+import type { Env } from '../manifests/interpolate.js';
+import { validateWithSchema } from '../manifests/schema.js';
+import { isHidden, secretMarkAt } from '../manifests/secret-fields.js';
+import { withoutUserinfo } from '../secrets.js';
+import { cronProblem, parseListen } from './config-checks.js';
+import { configSchema } from './config-schema.js';
+
+/** Command-line flags that override the file (and the environment). */
+export interface ConfigOverrides {
+  apiUrl?: string;
+  listen?: string;
+  sandbox?: boolean;
+}
+
+/** Environment variable → config field it overrides. */
+export const ENV_OVERRIDES = {
+  DOCOPS_API_URL: 'apiUrl',
+  DOCOPS_MANIFESTS: 'manifests',
+  DOCOPS_ALLOW_ENV: 'allowEnv',
+  DOCOPS_MODE: 'mode',
+  DOCOPS_SCHEDULE: 'schedule',
+  DOCOPS_LISTEN: 'listen',
+  DOCOPS_CONCURRENCY: 'concurrency',
+  DOCOPS_RECONCILE_SECRET: 'reconcileSecret',
+} as const;
+
+/** The fields the environment sets, and what is wrong with them (as lines: the variables have no positions). */
+export function envOverrides(env: Env): { values: Record<string, unknown>; problems: string[] } {
+  const values: Record<string, unknown> = {};
+  const problems: string[] = [];
+  const schema = configSchema() as { properties: Record<string, object> };
+  for (const [name, field] of Object.entries(ENV_OVERRIDES)) {
+    const text = env[name];
+    if (text === undefined || text === '') continue;
+    let value: unknown = text;
+    if (field === 'concurrency') value = /^\d+$/.test(text) ? Number(text) : text;
+    if (field === 'allowEnv') value = text.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    const where = { file: name, line: 1, column: 1 };
+    const fieldSchema = schema.properties[field]!;
+    // Validating registers a secret value first; the schema's mark also says how the variable may be shown.
+    const found = validateWithSchema(value, fieldSchema, () => where, field, undefined, { env });
+    const mark = secretMarkAt(fieldSchema, value, []);
+    const shown = isHidden(mark) ? '' : `=${mark === 'userinfo' ? withoutUserinfo(text) : text}`;
+    for (const issue of found) problems.push(`${name}${shown}: ${issue.message}`);
+    if (field === 'schedule') {
+      const problem = cronProblem(text);
+      if (problem) problems.push(`${name}: ${problem}`);
+    }
+    if (field === 'listen' && found.length === 0 && !parseListen(text)) problems.push(`${name}=${text}: the port must be 0..65535`);
+    values[field] = value;
+  }
+  return { values, problems };
+}
